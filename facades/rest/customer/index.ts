@@ -1,0 +1,20 @@
+import express, { type Router } from 'express';
+import { mountRoutes, type MountOptions, type RouteDef } from '../route';
+import { locationRoutes } from './locations.routes';
+import { organizationRoutes } from './organizations.routes';
+import { referenceRoutes } from './reference.routes';
+import { reviewRoutes } from './reviews.routes';
+import { webhookRoutes } from './webhooks.routes';
+
+export const CUSTOMER_ROUTES = [
+  ...reviewRoutes,
+  ...organizationRoutes,
+  ...locationRoutes,
+  ...referenceRoutes,
+  ...webhookRoutes,
+] as unknown as ReadonlyArray<RouteDef<never>>;
+
+/** The customer REST API, mounted at `/api/v1`. */
+export function customerApi(opts: MountOptions): Router {
+  return mountRoutes(express.Router(), CUSTOMER_ROUTES, opts);
+}

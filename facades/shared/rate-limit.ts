@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import type { Request, RequestHandler } from 'express';
+import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
+import { RedisStore, type RedisReply } from 'rate-limit-redis';
+import type Redis from 'ioredis';
+import { bearerOf } from './auth';
+
+export interface RateLimitOptions {
+  perMinute: number;
+  /** When given, every API process shares one budget per token through Redis. */
+  redis?: Redis | null;
+  prefix: string;
+}
+
+/** Key: the token (hashed, so the secret never reaches the store), else the client address. */
+function keyOf(req: Request): string {
+  const bearer = bearerOf(req);
+  if (bearer) return `t:${createHash('sha256').update(bearer).digest('hex')}`;
+  return `ip:${ipKeyGenerator(req.ip ?? '0.0.0.0')}`;
+}
+
+/** 60 requests per minute per token; `X-RateLimit-Limit`/`-Remaining` on every response, 429 + `Retry-After`. */
+function storeFor(opts: RateLimitOptions): Store | undefined {
+  if (!opts.redis) return undefined;
+  const client = opts.redis;
+  return new RedisStore({
+    prefix: `${opts.prefix}:`,
+    sendCommand: (command: string, ...args: string[]) => client.call(command, ...args) as Promise<RedisReply>,
+  });
+}
+
+export function restRateLimit(opts: RateLimitOptions): RequestHandler {
+  const store = storeFor(opts);
+  return rateLimit({
+    windowMs: 60_000,
+    limit: opts.perMinute,
+    legacyHeaders: true,
+    standardHeaders: false,
+    keyGenerator: keyOf,
+    store,
+    // A broken store must not take the API down: requests pass, the failure is logged by the caller's logger.
+    passOnStoreError: true,
+    handler: (_req, res, _next, options) => {
+      res.status(options.statusCode).json({ message: 'Too Many Attempts.' });
+    },
+  });
+}
+
+/**
+ * Made-up tokens each get a fresh per-token budget, so failed authentications are also counted per client
+ * address: past the limit, that address gets 429 until the window passes. Successful requests do not count.
+ */
+export function failedAuthLimit(opts: RateLimitOptions): RequestHandler {
+  return rateLimit({
+    windowMs: 60_000,
+    limit: opts.perMinute,
+    legacyHeaders: false,
+    standardHeaders: false,
+    keyGenerator: (req) => `ip:${ipKeyGenerator(req.ip ?? '0.0.0.0')}`,
+    store: storeFor(opts),
+    passOnStoreError: true,
+    skipSuccessfulRequests: true,
+    requestWasSuccessful: (_req, res) => res.statusCode !== 401,
+    handler: (_req, res, _next, options) => {
+      res.setHeader('Retry-After', String(Math.ceil(options.windowMs / 1000)));
+      res.status(options.statusCode).json({ message: 'Too Many Attempts.' });
+    },
+  });
+}

@@ -1,0 +1,70 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Every setting comes from the environment and is validated once, here. */
+const schema = z.object({
+  NODE_ENV: z.string().default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  /** Public origin used for absolute URLs when a request is not at hand (CLI output, e-mails). */
+  PUBLIC_URL: z.string().url().optional(),
+  DATABASE_URL: z.string().default('mysql://root@127.0.0.1:3306/reviewgrid'),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).default(10),
+  REDIS_URL: z.string().optional(),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  /** Body limit for JSON and form bodies (uploads have their own 250 KB rule). */
+  BODY_LIMIT: z.string().default('1mb'),
+  DATA_DIR: z.string().default(path.resolve(process.cwd(), 'data')),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `npm start` seeds the demo tenant into an empty database unless this is "false". */
+  SEED_DEMO: z.enum(['true', 'false']).default('true'),
+  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+
+  /** A Temporal cluster to use; unset, `npm start` runs the Temporal CLI dev server itself. */
+  TEMPORAL_ADDRESS: z.string().optional(),
+  TEMPORAL_NAMESPACE: z.string().default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().default('reviewgrid'),
+  /** Path of the `temporal` CLI for the embedded dev server (else found on PATH or in the project's cache). */
+  TEMPORAL_CLI: z.string().optional(),
+  TEMPORAL_DEV_PORT: z.coerce.number().int().min(1).max(65535).default(7233),
+  TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
+  /** Run the worker inside the API process (the embedded default); production runs `npm run worker`. */
+  WORKER_IN_PROCESS: z.enum(['true', 'false']).default('true'),
+
+  /** Outbound webhooks: per-attempt timeout and the retry schedule (10 retries over about 5 minutes). */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(11),
+  WEBHOOK_RETRY_INITIAL_MS: z.coerce.number().int().min(1).default(1_000),
+  WEBHOOK_RETRY_MAX_INTERVAL_MS: z.coerce.number().int().min(1).default(59_000),
+  /**
+   * Receivers on private, loopback and link-local addresses are refused (SSRF) unless this is "true"
+   * (local development, and tests whose receiver runs on this machine).
+   */
+  WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false'),
+  /** How often the outbox dispatcher looks for events when nobody nudges it. */
+  OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(1_000),
+});
+
+export type Config = z.infer<typeof schema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`Invalid configuration:\n${lines}`);
+  }
+  return parsed.data;
+}
+
+/**
+ * Origin for absolute URLs built where no request is at hand (webhook payloads written by services):
+ * `PUBLIC_URL`, else the local listener. Read per call, so a test can change the environment.
+ */
+export function publicBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
+  const config = loadConfig(env);
+  return (config.PUBLIC_URL ?? `http://127.0.0.1:${config.PORT}`).replace(/\/+$/, '');
+}
+
+/** Whether webhook receivers on private addresses are allowed (see `WEBHOOK_ALLOW_PRIVATE_URLS`). */
+export const webhookPrivateUrlsAllowed = (env: NodeJS.ProcessEnv = process.env): boolean =>
+  loadConfig(env).WEBHOOK_ALLOW_PRIVATE_URLS === 'true';

@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import { systemClock, type Clock } from './domain/clock';
+import { Forbidden } from './domain/errors';
+import type { Principal, TokenKind } from './domain/principal';
+import { authenticate } from './services/auth.service';
+import { createLoaders, type Loaders } from './graphql/loaders';
+
+/** What every resolver gets: the caller, fresh per-request DataLoaders, the request id and the clock. */
+export interface Context {
+  principal: Principal | null;
+  loaders: Loaders;
+  requestId: string;
+  clock: Clock;
+  /** Origin for absolute URLs in responses (the white-label domain the request came in on). */
+  baseUrl: string;
+}
+
+export function makeContext(input: {
+  principal: Principal | null;
+  baseUrl: string;
+  requestId?: string;
+  clock?: Clock;
+}): Context {
+  return {
+    principal: input.principal,
+    loaders: createLoaders(input.principal),
+    requestId: input.requestId ?? randomUUID(),
+    clock: input.clock ?? systemClock,
+    baseUrl: input.baseUrl.replace(/\/+$/, ''),
+  };
+}
+
+/**
+ * Resolves a bearer secret to the caller and builds the context: Unauthenticated for a missing, unknown,
+ * revoked or expired token; Forbidden when the endpoint does not take this kind of token (customer API:
+ * customer tokens; agency API: agency tokens; MCP: AI tokens).
+ */
+export async function authenticatedContext(input: {
+  bearer: string | null;
+  baseUrl: string;
+  kinds?: readonly TokenKind[];
+  requestId?: string;
+  clock?: Clock;
+}): Promise<Context> {
+  const principal = await authenticate(input.bearer, { clock: input.clock });
+  if (input.kinds && !input.kinds.includes(principal.tokenKind)) {
+    throw new Forbidden(`This API takes ${input.kinds.join(' or ')} tokens; this is a ${principal.tokenKind} token.`, 'wrong_token_kind');
+  }
+  return makeContext({ principal, baseUrl: input.baseUrl, requestId: input.requestId, clock: input.clock });
+}

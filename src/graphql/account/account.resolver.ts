@@ -1,0 +1,145 @@
+import { ArrayMaxSize, IsEmail, IsIn, IsOptional, MinLength } from 'class-validator';
+import { Arg, Authorized, Ctx, Field, GraphQLISODateTime, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import type { Context } from '../../context';
+import { ALL_PERMISSIONS, ORGANIZATION_PERMISSIONS } from '../../domain/permissions';
+import { TOKEN_KINDS, type TokenKind } from '../../domain/principal';
+import * as account from '../../services/account.service';
+import { UserType } from '../reference/reference.type';
+import { MaxChars, msg } from '../validation';
+
+@ObjectType('Tenant', { description: 'The agency whose brand the platform runs under.' })
+class TenantType {
+  @Field(() => Int) id!: number;
+  @Field() name!: string;
+  @Field() brandName!: string;
+  @Field(() => String, { nullable: true }) logoUrl!: string | null;
+  @Field(() => [String]) domains!: string[];
+}
+
+@ObjectType('Account', { description: "The caller's customer account: plan, limits (0 = unlimited) and subscription." })
+class AccountType {
+  @Field(() => Int) id!: number;
+  @Field() name!: string;
+  @Field() email!: string;
+  @Field({ description: '`active`, `paused` or `canceled`.' }) subscriptionStatus!: string;
+  @Field(() => String, { nullable: true }) planName!: string | null;
+  @Field(() => Int) locationLimit!: number;
+  @Field(() => Int) memberLimit!: number;
+  @Field(() => Int) locationsUsed!: number;
+  @Field(() => Int) membersUsed!: number;
+}
+
+@ObjectType('ApiToken', { description: 'An API token; the secret is shown once, at creation.' })
+class ApiTokenType {
+  @Field(() => Int) id!: number;
+  @Field() name!: string;
+  @Field() kind!: string;
+  @Field({ description: 'The first characters of the secret, to recognise it by.' }) tokenPrefix!: string;
+  @Field(() => [String]) permissions!: string[];
+  @Field(() => GraphQLISODateTime, { nullable: true }) expiresAt!: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) revokedAt!: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) lastUsedAt!: Date | null;
+  @Field(() => GraphQLISODateTime) createdAt!: Date;
+}
+
+@ObjectType('IssuedApiToken')
+class IssuedApiTokenType {
+  @Field(() => ApiTokenType) token!: ApiTokenType;
+  @Field({ description: 'The secret. Store it now: it cannot be read again.' }) plainText!: string;
+}
+
+@InputType()
+class CreateApiTokenInput {
+  @Field()
+  @MinLength(1, msg.required('name'))
+  @MaxChars(255, 'name')
+  name!: string;
+
+  @Field(() => String, { defaultValue: 'customer' })
+  @IsIn([...TOKEN_KINDS], { message: `The kind must be one of: ${TOKEN_KINDS.join(', ')}.` })
+  kind!: TokenKind;
+
+  @Field(() => [String])
+  @IsIn(ALL_PERMISSIONS, { each: true, message: 'The permissions contain an unknown permission.' })
+  permissions!: string[];
+
+  @Field(() => GraphQLISODateTime, { nullable: true })
+  @IsOptional()
+  expiresAt?: Date | null;
+}
+
+@InputType()
+class TeamMemberInput {
+  @Field(() => Int) organizationId!: number;
+
+  @Field()
+  @IsEmail({}, { message: 'The email must be a valid email address.' })
+  email!: string;
+
+  @Field()
+  @MinLength(1, msg.required('name'))
+  @MaxChars(255, 'name')
+  name!: string;
+
+  @Field(() => [Int]) @ArrayMaxSize(1000) locationIds!: number[];
+
+  @Field(() => [String], { description: `Any of: ${ORGANIZATION_PERMISSIONS.join(', ')}.` })
+  @IsIn([...ORGANIZATION_PERMISSIONS], { each: true, message: 'The permissions contain an unknown organization permission.' })
+  permissions!: string[];
+}
+
+@InputType()
+class TeamMemberAccessInput {
+  @Field(() => Int) userId!: number;
+  @Field(() => Int) organizationId!: number;
+  @Field(() => [Int]) @ArrayMaxSize(1000) locationIds!: number[];
+  @Field(() => [String]) permissions!: string[];
+}
+
+@Authorized()
+@Resolver()
+export class AccountResolver {
+  @Query(() => TenantType, { description: 'The agency (brand) the caller belongs to.' })
+  tenant(@Ctx() ctx: Context) {
+    return account.tenantOf(ctx.principal!);
+  }
+
+  @Query(() => AccountType)
+  account(@Ctx() ctx: Context) {
+    return account.accountOf(ctx.principal!);
+  }
+
+  @Query(() => [ApiTokenType], { description: "The caller's own API tokens, newest first." })
+  apiTokens(@Ctx() ctx: Context) {
+    return account.listTokens(ctx.principal!);
+  }
+
+  @Mutation(() => IssuedApiTokenType, { description: 'Issues a token with at most the permissions of the calling token.' })
+  async createApiToken(@Arg('input') input: CreateApiTokenInput, @Ctx() ctx: Context): Promise<IssuedApiTokenType> {
+    const issued = await account.createToken(ctx.principal!, input, { clock: ctx.clock });
+    return { token: issued.token, plainText: issued.plainText };
+  }
+
+  @Mutation(() => ApiTokenType)
+  revokeApiToken(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
+    return account.revokeOwnToken(ctx.principal!, id, { clock: ctx.clock });
+  }
+
+  @Authorized('organizations:read')
+  @Query(() => [UserType], { description: 'Team members of the accounts the caller manages.' })
+  teamMembers(@Ctx() ctx: Context) {
+    return account.listTeam(ctx.principal!);
+  }
+
+  @Authorized('organizations:update')
+  @Mutation(() => UserType, { description: 'Adds a team member to an organisation with assigned locations (member limit applies).' })
+  addTeamMember(@Arg('input') input: TeamMemberInput, @Ctx() ctx: Context) {
+    return account.addTeamMember(ctx.principal!, input, { clock: ctx.clock });
+  }
+
+  @Authorized('organizations:update')
+  @Mutation(() => UserType, { description: "Replaces a team member's locations and permissions in one organisation." })
+  setTeamMemberAccess(@Arg('input') input: TeamMemberAccessInput, @Ctx() ctx: Context) {
+    return account.setTeamMemberAccess(ctx.principal!, input, { clock: ctx.clock });
+  }
+}

@@ -1,0 +1,56 @@
+import DataLoader from 'dataloader';
+import { Op, QueryTypes } from 'sequelize';
+import { isTeamMember } from '../domain/permissions';
+import type { Principal } from '../domain/principal';
+import { Integration, Location, ReviewSource, type WebhookAttempt } from '../models';
+import { sources } from '../services/reference.service';
+import { attemptsOf } from '../services/webhooks.service';
+import type { IntegrationRow } from '../services/reviews.service';
+
+/** Batch results in key order; a missing key gives null. */
+export function byKey<K, V>(keys: readonly K[], rows: V[], keyOf: (row: V) => K): (V | null)[] {
+  const map = new Map<K, V>();
+  for (const row of rows) map.set(keyOf(row), row);
+  return keys.map((k) => map.get(k) ?? null);
+}
+
+export function groupedByKey<K, V>(keys: readonly K[], rows: V[], keyOf: (row: V) => K): V[][] {
+  const map = new Map<K, V[]>();
+  for (const row of rows) {
+    const k = keyOf(row);
+    const list = map.get(k);
+    if (list) list.push(row);
+    else map.set(k, [row]);
+  }
+  return keys.map((k) => map.get(k) ?? []);
+}
+
+/** Built fresh for every request (in the context factory), so nothing leaks between callers. */
+export function createLoaders(principal: Principal | null) {
+  return {
+    integration: new DataLoader<number, IntegrationRow | null>(async (ids) =>
+      byKey(
+        ids,
+        await Integration.sequelize!.query<IntegrationRow>(
+          `SELECT id, name, source_id AS sourceId, type, location_id AS locationId FROM integrations WHERE id IN (?)`,
+          { replacements: [[...ids]], type: QueryTypes.SELECT },
+        ),
+        (i) => i.id,
+      ),
+    ),
+    source: new DataLoader<number, ReviewSource | null>(async (ids) => byKey(ids, await sources(), (s) => s.id)),
+    /** Locations of each organisation that the caller may see (a team member: assigned ones only). */
+    locationsByOrganization: new DataLoader<number, Location[]>(async (orgIds) => {
+      const where: Record<string, unknown> = { organizationId: { [Op.in]: [...orgIds] } };
+      if (principal && isTeamMember(principal)) where.id = { [Op.in]: [...principal.assignedLocationIds, -1] };
+      const rows = await Location.findAll({ where, order: [['id', 'ASC']] });
+      return groupedByKey(orgIds, rows, (l) => l.organizationId);
+    }),
+    /** Attempts of each webhook delivery (deliveries are scope-checked by the service that returned them). */
+    webhookAttempts: new DataLoader<string, WebhookAttempt[]>(async (deliveryIds) =>
+      groupedByKey(deliveryIds, await attemptsOf(deliveryIds), (a) => a.deliveryId),
+    ),
+  };
+}
+
+export type Loaders = ReturnType<typeof createLoaders>;

@@ -1,0 +1,104 @@
+import { Arg, Args, Authorized, Ctx, FieldResolver, GraphQLISODateTime, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { Context } from '../../context';
+import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../../models';
+import * as webhooks from '../../services/webhooks.service';
+import { Deleted } from '../common';
+import { CreateWebhookEndpointInput, UpdateWebhookEndpointInput, WebhookDeliveryListArgs, WebhookEndpointListArgs } from './webhook.input';
+import {
+  WebhookAttemptType,
+  WebhookDeliveryPage,
+  WebhookDeliveryType,
+  WebhookEndpointPage,
+  WebhookEndpointType,
+  WebhookEndpointWithSecretType,
+} from './webhook.type';
+
+/**
+ * Outbound webhooks ("API and webhooks" settings). Token permissions: reading needs `organizations:read`,
+ * changing (and revealing a secret, or redelivering) `organizations:update`; the service lets only account
+ * owners in (team members: FORBIDDEN).
+ */
+@Authorized()
+@Resolver(() => WebhookEndpointType)
+export class WebhookEndpointResolver {
+  @Authorized('organizations:read')
+  @Query(() => WebhookEndpointPage, { description: "The account's webhook receivers, in creation order." })
+  webhookEndpoints(@Args() args: WebhookEndpointListArgs, @Ctx() ctx: Context) {
+    return webhooks.listEndpoints(ctx.principal!, args);
+  }
+
+  @Authorized('organizations:read')
+  @Query(() => WebhookEndpointType)
+  webhookEndpoint(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
+    return webhooks.getEndpoint(ctx.principal!, id);
+  }
+
+  @Authorized('organizations:update')
+  @Query(() => String, { description: 'The current signing secret (account owners, with the write permission).' })
+  webhookEndpointSecret(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
+    return webhooks.revealSecret(ctx.principal!, id);
+  }
+
+  @Authorized('organizations:update')
+  @Mutation(() => WebhookEndpointWithSecretType, { description: 'Adds a receiver; the answer carries its signing secret.' })
+  createWebhookEndpoint(@Arg('input') input: CreateWebhookEndpointInput, @Ctx() ctx: Context) {
+    return webhooks.createEndpoint(ctx.principal!, input, { clock: ctx.clock });
+  }
+
+  @Authorized('organizations:update')
+  @Mutation(() => WebhookEndpointType)
+  updateWebhookEndpoint(@Arg('id', () => Int) id: number, @Arg('input') input: UpdateWebhookEndpointInput, @Ctx() ctx: Context) {
+    return webhooks.updateEndpoint(ctx.principal!, id, input, { clock: ctx.clock });
+  }
+
+  @Authorized('organizations:update')
+  @Mutation(() => Deleted, { description: 'Deletes the receiver and its delivery log.' })
+  async deleteWebhookEndpoint(@Arg('id', () => Int) id: number, @Ctx() ctx: Context): Promise<Deleted> {
+    await webhooks.deleteEndpoint(ctx.principal!, id, { clock: ctx.clock });
+    return { id, message: 'Webhook deleted successfully.' };
+  }
+
+  @Authorized('organizations:update')
+  @Mutation(() => WebhookEndpointWithSecretType, { description: 'A new secret; the previous one keeps signing for 24 hours.' })
+  rotateWebhookSecret(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
+    return webhooks.rotateSecret(ctx.principal!, id, { clock: ctx.clock });
+  }
+
+  @FieldResolver(() => GraphQLISODateTime, { nullable: true })
+  previousSecretExpiresAt(@Root() endpoint: WebhookEndpoint, @Ctx() ctx: Context): Date | null {
+    const at = endpoint.previousSecretExpiresAt;
+    return at && at.getTime() > ctx.clock.now().getTime() ? at : null;
+  }
+}
+
+@Authorized()
+@Resolver(() => WebhookDeliveryType)
+export class WebhookDeliveryResolver {
+  @Authorized('organizations:read')
+  @Query(() => WebhookDeliveryPage, { description: "The account's webhook deliveries, newest first." })
+  webhookDeliveries(@Args() args: WebhookDeliveryListArgs, @Ctx() ctx: Context) {
+    return webhooks.listDeliveries(ctx.principal!, args);
+  }
+
+  @Authorized('organizations:read')
+  @Query(() => WebhookDeliveryType)
+  webhookDelivery(@Arg('id') id: string, @Ctx() ctx: Context) {
+    return webhooks.getDelivery(ctx.principal!, id);
+  }
+
+  @Authorized('organizations:update')
+  @Mutation(() => WebhookDeliveryType, { description: 'Sends the delivery again, with the same id and body.' })
+  redeliverWebhook(@Arg('id') id: string, @Ctx() ctx: Context) {
+    return webhooks.redeliver(ctx.principal!, id, { clock: ctx.clock });
+  }
+
+  @FieldResolver(() => Int)
+  attemptCount(@Root() delivery: WebhookDelivery): number {
+    return delivery.attempts;
+  }
+
+  @FieldResolver(() => [WebhookAttemptType])
+  attempts(@Root() delivery: WebhookDelivery, @Ctx() ctx: Context): Promise<WebhookAttempt[]> {
+    return ctx.loaders.webhookAttempts.load(delivery.id);
+  }
+}

@@ -1,0 +1,101 @@
+import { Field, GraphQLISODateTime, Int, ObjectType } from 'type-graphql';
+import { Paginated } from '../common';
+
+@ObjectType('WebhookEndpoint', { description: 'A receiver of the account\'s outbound webhooks (every event goes to every enabled one).' })
+export class WebhookEndpointType {
+  @Field(() => Int)
+  id!: number;
+
+  @Field()
+  url!: string;
+
+  @Field(() => String, { nullable: true })
+  description!: string | null;
+
+  @Field()
+  enabled!: boolean;
+
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Until when the previous secret still signs (after a rotation).' })
+  previousSecretExpiresAt!: Date | null;
+
+  @Field(() => GraphQLISODateTime)
+  createdAt!: Date;
+
+  @Field(() => GraphQLISODateTime)
+  updatedAt!: Date;
+}
+
+@ObjectType()
+export class WebhookEndpointPage extends Paginated(WebhookEndpointType, 'WebhookEndpoint') {}
+
+@ObjectType('WebhookEndpointWithSecret', { description: 'A receiver with its signing secret (on creation and rotation).' })
+export class WebhookEndpointWithSecretType {
+  @Field(() => WebhookEndpointType)
+  endpoint!: WebhookEndpointType;
+
+  @Field({ description: 'Standard Webhooks secret (`whsec_...`) to verify `webhook-signature` with.' })
+  secret!: string;
+}
+
+@ObjectType('WebhookAttempt', { description: 'One POST of a delivery.' })
+export class WebhookAttemptType {
+  @Field(() => Int, { description: 'Number of the attempt within its delivery run.' })
+  attempt!: number;
+
+  @Field(() => Int, { nullable: true, description: 'HTTP status of the answer; null when none came.' })
+  statusCode!: number | null;
+
+  @Field(() => Int)
+  latencyMs!: number;
+
+  @Field(() => String, { nullable: true })
+  error!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'The first 500 characters of the answer.' })
+  responseExcerpt!: string | null;
+
+  @Field(() => GraphQLISODateTime)
+  createdAt!: Date;
+}
+
+@ObjectType('WebhookDelivery', { description: 'One event for one receiver; `id` is the `webhook-id` header.' })
+export class WebhookDeliveryType {
+  @Field()
+  id!: string;
+
+  @Field(() => Int)
+  endpointId!: number;
+
+  @Field()
+  event!: string;
+
+  @Field({ description: '`pending`, `succeeded` or `failed`.' })
+  status!: string;
+
+  @Field(() => Int, { description: 'Attempts made, over every run.' })
+  attemptCount!: number;
+
+  @Field(() => Int, { nullable: true })
+  lastStatusCode!: number | null;
+
+  @Field(() => String, { nullable: true })
+  lastError!: string | null;
+
+  @Field(() => GraphQLISODateTime, { nullable: true })
+  deliveredAt!: Date | null;
+
+  @Field({ description: 'The JSON body sent, as text.' })
+  payload!: string;
+
+  @Field(() => [WebhookAttemptType])
+  attempts!: WebhookAttemptType[];
+
+  @Field(() => GraphQLISODateTime)
+  createdAt!: Date;
+
+  @Field(() => GraphQLISODateTime)
+  updatedAt!: Date;
+}
+
+@ObjectType()
+export class WebhookDeliveryPage extends Paginated(WebhookDeliveryType, 'WebhookDelivery') {}

@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { ApolloServer, type BaseContext } from '@apollo/server';
+import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { unwrapResolverError } from '@apollo/server/errors';
+import { expressMiddleware } from '@as-integrations/express5';
+import express, { type Express, type Request } from 'express';
+import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import type Redis from 'ioredis';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import { customerApi } from '../../facades/rest/customer';
+import { jsonBody } from '../../facades/rest/route';
+import { authenticateRequests, bearerOf } from '../../facades/shared/auth';
+import { jsonErrorHandler, loggable } from '../../facades/shared/errors';
+import { baseUrlOf } from '../../facades/shared/pagination';
+import { failedAuthLimit, restRateLimit } from '../../facades/shared/rate-limit';
+import type { Config } from '../config';
+import { authenticatedContext, makeContext, type Context } from '../context';
+import type { Clock } from '../domain/clock';
+import { DomainError, Unauthenticated } from '../domain/errors';
+import { assetRoutes } from './assets';
+
+export interface AppDeps {
+  config: Pick<Config, 'RATE_LIMIT_PER_MINUTE' | 'BODY_LIMIT' | 'TRUST_PROXY'>;
+  schema: GraphQLSchema;
+  logger: Logger;
+  redis?: Redis | null;
+  clock?: Clock;
+}
+
+/** Apollo's error shape for GraphQL clients: domain errors carry code, reason and fields; others say nothing. */
+function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown, logger: Logger): GraphQLFormattedError {
+  const original = unwrapResolverError(error);
+  if (original instanceof DomainError) {
+    return {
+      message: original.message,
+      path: formatted.path,
+      extensions: { code: original.code, reason: original.reason ?? null, fields: original.fields ?? null },
+    };
+  }
+  const code = formatted.extensions?.code;
+  if (code === 'INTERNAL_SERVER_ERROR' || !code) {
+    logger.error({ err: loggable(original) }, 'graphql internal error');
+    return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+  }
+  return formatted;
+}
+
+export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: () => Promise<void> }> {
+  const app = express();
+  app.disable('x-powered-by');
+  // API answers are not cached by validators; hashing every body for an ETag is cost without use.
+  app.set('etag', false);
+  app.set('query parser', 'extended');
+  app.set('trust proxy', deps.config.TRUST_PROXY === 'true');
+
+  app.use(
+    pinoHttp({
+      logger: deps.logger,
+      genReqId: (req, res) => {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      autoLogging: { ignore: (req) => req.url === '/health' },
+      // One short line per request; the full header dump of the default serialisers costs more than the request.
+      serializers: {
+        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+    }),
+  );
+
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.use(assetRoutes());
+
+  const apollo = new ApolloServer<Context>({
+    schema: deps.schema,
+    introspection: true,
+    includeStacktraceInErrorResponses: false,
+    plugins: [ApolloServerPluginLandingPageLocalDefault({ embed: false })],
+    formatError: (formatted, error) => formatGraphQLError(formatted, error, deps.logger),
+  });
+  await apollo.start();
+  const limits = [
+    restRateLimit({ perMinute: deps.config.RATE_LIMIT_PER_MINUTE, redis: deps.redis, prefix: 'rl:rest' }),
+    failedAuthLimit({ perMinute: deps.config.RATE_LIMIT_PER_MINUTE, redis: deps.redis, prefix: 'rl:auth-failures' }),
+  ];
+  app.use(
+    '/graphql',
+    ...limits,
+    jsonBody(deps.config.BODY_LIMIT),
+    expressMiddleware<BaseContext & Context>(apollo, {
+      context: async ({ req }) => {
+        const base = { baseUrl: baseUrlOf(req as Request), clock: deps.clock, requestId: String(req.id) };
+        try {
+          return await authenticatedContext({ ...base, bearer: bearerOf(req as Request) });
+        } catch (e) {
+          // Anonymous: the schema answers UNAUTHENTICATED for anything but introspection.
+          if (e instanceof Unauthenticated) return makeContext({ ...base, principal: null });
+          throw e;
+        }
+      },
+    }),
+  );
+
+  const rest = express.Router();
+  rest.use(...limits);
+  rest.use(authenticateRequests({ kinds: ['customer'], clock: deps.clock }));
+  rest.use(jsonBody(deps.config.BODY_LIMIT), express.urlencoded({ extended: true, limit: deps.config.BODY_LIMIT, parameterLimit: 200 }));
+  rest.use(customerApi({ schema: deps.schema, logger: deps.logger, clock: deps.clock }));
+  rest.use((_req, res) => {
+    res.status(404).json({ message: 'Not found.' });
+  });
+  app.use('/api/v1', rest);
+
+  app.use((_req, res) => {
+    res.status(404).json({ message: 'Not found.' });
+  });
+  app.use(jsonErrorHandler(deps.logger));
+
+  return { app, stop: () => apollo.stop() };
+}

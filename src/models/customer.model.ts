@@ -1,0 +1,58 @@
+import { BelongsTo, Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import { Plan } from './plan.model';
+import { Tenant } from './tenant.model';
+
+export const SUBSCRIPTION_STATES = ['active', 'paused', 'canceled'] as const;
+export type SubscriptionState = (typeof SUBSCRIPTION_STATES)[number];
+
+/** A customer account of the agency: owns organisations, has a plan, limits and a subscription state. */
+@Table({ tableName: 'customers' })
+export class Customer extends Model {
+  @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
+  declare id: number;
+
+  @ForeignKey(() => Tenant)
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare tenantId: number;
+
+  @Column({ type: DataType.STRING(255), allowNull: false })
+  declare name: string;
+
+  @Column({ type: DataType.STRING(255), allowNull: false })
+  declare email: string;
+
+  @Column({ type: DataType.STRING(32), allowNull: true })
+  declare phone: string | null;
+
+  @Column({ type: DataType.STRING(16), allowNull: false, defaultValue: 'en' })
+  declare language: string;
+
+  @ForeignKey(() => Plan)
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: true })
+  declare planId: number | null;
+
+  /** Overrides the plan's limit when set; 0 = unlimited. */
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: true })
+  declare locationLimit: number | null;
+
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: true })
+  declare memberLimit: number | null;
+
+  @Column({ type: DataType.ENUM(...SUBSCRIPTION_STATES), allowNull: false, defaultValue: 'active' })
+  declare subscriptionStatus: SubscriptionState;
+
+  @Column({ type: DataType.DATE(3), allowNull: true })
+  declare trialEndsAt: Date | null;
+
+  @Column({ type: DataType.CHAR(2), allowNull: true })
+  declare country: string | null;
+
+  @Column({ type: DataType.STRING(32), allowNull: true })
+  declare postalCode: string | null;
+
+  @BelongsTo(() => Plan)
+  declare plan?: Plan | null;
+
+  declare createdAt: Date;
+  declare updatedAt: Date;
+}

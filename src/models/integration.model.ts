@@ -1,0 +1,43 @@
+import { BelongsTo, Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import { Location } from './location.model';
+import { INTEGRATION_TYPES, type IntegrationType, ReviewSource } from './review-source.model';
+
+/** A review source attached to a location: synced from a platform, or written (testimonials, custom). */
+@Table({ tableName: 'integrations' })
+export class Integration extends Model {
+  @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
+  declare id: number;
+
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare tenantId: number;
+
+  /** Denormalised owner account: scope filters need no join. */
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare customerId: number;
+
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare organizationId: number;
+
+  @ForeignKey(() => Location)
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare locationId: number;
+
+  @ForeignKey(() => ReviewSource)
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare sourceId: number;
+
+  @Column({ type: DataType.ENUM(...INTEGRATION_TYPES), allowNull: false })
+  declare type: IntegrationType;
+
+  @Column({ type: DataType.STRING(255), allowNull: false })
+  declare name: string;
+
+  @Column({ type: DataType.STRING(255), allowNull: true })
+  declare externalId: string | null;
+
+  @BelongsTo(() => ReviewSource)
+  declare source?: ReviewSource;
+
+  declare createdAt: Date;
+  declare updatedAt: Date;
+}

@@ -1,0 +1,17 @@
+import { Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import { Location } from './location.model';
+import { User } from './user.model';
+
+/** A location assigned to a team member. */
+@Table({ tableName: 'location_user', updatedAt: false })
+export class LocationUser extends Model {
+  @ForeignKey(() => Location)
+  @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true })
+  declare locationId: number;
+
+  @ForeignKey(() => User)
+  @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true })
+  declare userId: number;
+
+  declare createdAt: Date;
+}

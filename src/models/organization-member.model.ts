@@ -1,0 +1,22 @@
+import { Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import type { OrganizationPermission } from '../domain/permissions';
+import { jsonColumn } from './json-column';
+import { Organization } from './organization.model';
+import { User } from './user.model';
+
+/** A team member's permissions within one organisation (e.g. `create-locations`). */
+@Table({ tableName: 'organization_members', updatedAt: false })
+export class OrganizationMember extends Model {
+  @ForeignKey(() => Organization)
+  @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true })
+  declare organizationId: number;
+
+  @ForeignKey(() => User)
+  @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true })
+  declare userId: number;
+
+  @Column(jsonColumn<OrganizationPermission[]>('permissions', []))
+  declare permissions: OrganizationPermission[];
+
+  declare createdAt: Date;
+}

@@ -1,0 +1,33 @@
+import { Column, DataType, ForeignKey, HasMany, Model, Table } from 'sequelize-typescript';
+import { Customer } from './customer.model';
+import { Location } from './location.model';
+import { Tenant } from './tenant.model';
+
+@Table({ tableName: 'organizations' })
+export class Organization extends Model {
+  @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
+  declare id: number;
+
+  @ForeignKey(() => Tenant)
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare tenantId: number;
+
+  @ForeignKey(() => Customer)
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare customerId: number;
+
+  @Column({ type: DataType.STRING(255), allowNull: false })
+  declare name: string;
+
+  @Column({ type: DataType.CHAR(36), allowNull: true })
+  declare logoFileId: string | null;
+
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: true })
+  declare defaultLocationId: number | null;
+
+  @HasMany(() => Location)
+  declare locations?: Location[];
+
+  declare createdAt: Date;
+  declare updatedAt: Date;
+}

@@ -1,0 +1,40 @@
+import { BelongsTo, Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import { ROLES, type Role } from '../domain/principal';
+import { Customer } from './customer.model';
+import { Tenant } from './tenant.model';
+
+@Table({ tableName: 'users' })
+export class User extends Model {
+  @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
+  declare id: number;
+
+  @ForeignKey(() => Tenant)
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare tenantId: number;
+
+  @ForeignKey(() => Customer)
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: true })
+  declare customerId: number | null;
+
+  @Column({ type: DataType.STRING(255), allowNull: false })
+  declare email: string;
+
+  @Column({ type: DataType.STRING(255), allowNull: false })
+  declare name: string;
+
+  @Column({ type: DataType.STRING(255), allowNull: true })
+  declare passwordHash: string | null;
+
+  @Column({ type: DataType.ENUM(...ROLES), allowNull: false })
+  declare role: Role;
+
+  /** The location the user's dashboard opens on. */
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: true })
+  declare dashboardLocationId: number | null;
+
+  @BelongsTo(() => Customer)
+  declare customer?: Customer | null;
+
+  declare createdAt: Date;
+  declare updatedAt: Date;
+}

@@ -1,0 +1,88 @@
+import { publicBaseUrl } from '../config';
+import { fileUrl, placeholderAvatarUrl } from '../domain/urls';
+import type { Location, Organization, Review } from '../models';
+
+/**
+ * Webhook bodies (without `webhook_event`, which the writer puts first). Timestamps are ISO 8601 UTC; URLs are
+ * absolute on `publicBaseUrl()`, since no request origin exists when the receiver reads them.
+ */
+const iso = (d: Date | null | undefined): string | null => (d ? new Date(d).toISOString() : null);
+
+type ReviewFields = Pick<
+  Review,
+  | 'id' | 'organizationId' | 'locationId' | 'author' | 'rating' | 'originalRating' | 'title' | 'message' | 'publishedAt'
+  | 'avatarFileId' | 'avatarUrl' | 'reply' | 'replyDate' | 'hidden' | 'verified' | 'identifier' | 'url' | 'meta'
+  | 'createdAt' | 'updatedAt'
+>;
+
+/**
+ * The spec's review-created shape, field for field (review-updated uses it too). For written reviews:
+ * `identifier` is our id as a string, `url` the review's API resource; `review_updated_on` is the last change
+ * after creation (null until then); `reply_url` is null (no reply page exists).
+ */
+export function reviewPayload(review: ReviewFields, sourceName: string, baseUrl = publicBaseUrl()): Record<string, unknown> {
+  const reply = review.reply ?? null;
+  const created = new Date(review.createdAt);
+  const updated = new Date(review.updatedAt);
+  return {
+    id: review.id,
+    organization_id: review.organizationId,
+    location_id: review.locationId,
+    source_name: sourceName,
+    identifier: review.identifier ?? String(review.id),
+    avatar: review.avatarFileId ? fileUrl(baseUrl, review.avatarFileId) : review.avatarUrl ?? placeholderAvatarUrl(baseUrl, review.author),
+    author: review.author,
+    rating: review.rating,
+    original_rating: review.originalRating,
+    title: review.title ?? null,
+    message: review.message ?? '',
+    url: review.url ?? `${baseUrl}/api/v1/reviews/${review.id}`,
+    verified: Boolean(review.verified),
+    replied: reply !== null && reply !== '',
+    reply_message: reply,
+    reply_url: null,
+    hidden: Boolean(review.hidden),
+    reply_published_on: iso(review.replyDate),
+    published_on: iso(review.publishedAt),
+    review_updated_on: updated.getTime() > created.getTime() ? iso(updated) : null,
+    updated_at: iso(updated),
+    created_at: iso(created),
+    meta: review.meta ?? {},
+  };
+}
+
+/** The REST location resource. */
+export function locationPayload(location: Pick<Location, 'id' | 'organizationId' | 'name' | 'createdAt' | 'updatedAt'>): Record<string, unknown> {
+  return {
+    id: location.id,
+    organization_id: location.organizationId,
+    name: location.name,
+    created_at: iso(location.createdAt),
+    updated_at: iso(location.updatedAt),
+  };
+}
+
+/** The REST organisation resource, with every location of the organisation. */
+export function organizationPayload(
+  org: Pick<Organization, 'id' | 'name' | 'defaultLocationId' | 'logoFileId' | 'createdAt' | 'updatedAt'>,
+  locations: ReadonlyArray<Pick<Location, 'id' | 'organizationId' | 'name' | 'createdAt' | 'updatedAt'>>,
+  baseUrl = publicBaseUrl(),
+): Record<string, unknown> {
+  return {
+    id: org.id,
+    name: org.name,
+    default_location_id: org.defaultLocationId ?? null,
+    logo: org.logoFileId ? fileUrl(baseUrl, org.logoFileId) : null,
+    locations: locations.map(locationPayload),
+    created_at: iso(org.createdAt),
+    updated_at: iso(org.updatedAt),
+  };
+}
+
+export function organizationDeletedPayload(org: Pick<Organization, 'id' | 'name'>, at: Date): Record<string, unknown> {
+  return { id: org.id, name: org.name, deleted_at: iso(at) };
+}
+
+export function locationDeletedPayload(location: Pick<Location, 'id' | 'organizationId' | 'name'>, at: Date): Record<string, unknown> {
+  return { id: location.id, organization_id: location.organizationId, name: location.name, deleted_at: iso(at) };
+}

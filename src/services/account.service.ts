@@ -1,0 +1,148 @@
+import { Op } from 'sequelize';
+import { Forbidden, NotFound, Validation } from '../domain/errors';
+import { hasPermissions, inAccount, isTeamMember, ORGANIZATION_PERMISSIONS } from '../domain/permissions';
+import type { Principal, TokenKind } from '../domain/principal';
+import { ApiToken, Customer, Location, LocationUser, Organization, OrganizationMember, Plan, Tenant, TenantDomain, User } from '../models';
+import { createUser } from './admin.service';
+import { issueToken, type IssuedToken } from './auth.service';
+import { clockOf, inTransaction, type ServiceOptions } from './common';
+import { limitsOf } from './plans.service';
+
+/** The caller's own settings: tenant branding, account and plan, API tokens, team. */
+
+export async function tenantOf(p: Principal) {
+  const tenant = await Tenant.findByPk(p.tenantId);
+  if (!tenant) throw new NotFound('Tenant');
+  const domains = await TenantDomain.findAll({ where: { tenantId: tenant.id }, order: [['id', 'ASC']] });
+  return { id: tenant.id, name: tenant.name, brandName: tenant.brandName, logoUrl: tenant.logoUrl, domains: domains.map((d) => d.domain) };
+}
+
+export async function accountOf(p: Principal) {
+  if (p.customerId == null) throw new NotFound('Account');
+  const account = await Customer.findByPk(p.customerId, { include: [Plan] });
+  if (!account) throw new NotFound('Account');
+  const [limits, locationsUsed, membersUsed] = await Promise.all([
+    limitsOf(account.id),
+    Location.count({ where: { customerId: account.id } }),
+    User.count({ where: { customerId: account.id, role: 'team_member' } }),
+  ]);
+  return {
+    id: account.id,
+    name: account.name,
+    email: account.email,
+    subscriptionStatus: account.subscriptionStatus,
+    planName: account.plan?.name ?? null,
+    locationLimit: limits.locations,
+    memberLimit: limits.members,
+    locationsUsed,
+    membersUsed,
+  };
+}
+
+/** The caller's own tokens, newest first (secrets are never readable again). */
+export function listTokens(p: Principal): Promise<ApiToken[]> {
+  return ApiToken.findAll({ where: { userId: p.userId }, order: [['id', 'DESC']] });
+}
+
+/**
+ * A new token for the caller ("API and webhooks" settings). It is of the calling token's kind and carries only
+ * permissions the calling token holds, so no token mints a wider one (an agency token, which is a super
+ * administrator of the agency API, comes only from an agency token or the operator CLI).
+ */
+export async function createToken(
+  p: Principal,
+  input: { name: string; kind: TokenKind; permissions: string[]; expiresAt?: Date | null },
+  opts: ServiceOptions = {},
+): Promise<IssuedToken> {
+  const name = input.name.trim();
+  if (!name || name.length > 255) throw new Validation({ name: ['The name must be between 1 and 255 characters.'] });
+  if (input.kind !== p.tokenKind) {
+    throw new Forbidden(`A ${p.tokenKind} token can only issue ${p.tokenKind} tokens.`);
+  }
+  // Nor does it outlive the calling token: a token that expires cannot leave an everlasting sibling behind.
+  const expiresAt =
+    p.tokenExpiresAt && (!input.expiresAt || input.expiresAt.getTime() > p.tokenExpiresAt.getTime()) ? p.tokenExpiresAt : input.expiresAt ?? null;
+  if (!hasPermissions(p, input.permissions)) {
+    throw new Forbidden('A token cannot grant permissions the calling token does not hold.');
+  }
+  const user = await User.findByPk(p.userId);
+  if (!user) throw new NotFound('User');
+  return issueToken(user, { ...input, name, expiresAt }, { clock: clockOf(opts), transaction: opts.transaction });
+}
+
+export async function revokeOwnToken(p: Principal, id: number, opts: ServiceOptions = {}): Promise<ApiToken> {
+  const token = await ApiToken.findOne({ where: { id, userId: p.userId } });
+  if (!token) throw new NotFound('Token');
+  if (!token.revokedAt) await token.update({ revokedAt: clockOf(opts).now() });
+  return token;
+}
+
+function assertManagesTeam(p: Principal): void {
+  if (isTeamMember(p)) throw new Forbidden('Team members cannot manage the team.');
+}
+
+/** Team members of the organisations the caller manages (a tenant owner: the whole tenant). */
+export async function listTeam(p: Principal): Promise<User[]> {
+  assertManagesTeam(p);
+  const where: Record<string, unknown> = { tenantId: p.tenantId, role: 'team_member' };
+  if (p.role !== 'tenant_owner') where.customerId = p.customerId ?? -1;
+  return User.findAll({ where, order: [['id', 'ASC']] });
+}
+
+async function assertLocationsOf(customerId: number, locationIds: number[]): Promise<void> {
+  if (!locationIds.length) return;
+  const found = await Location.count({ where: { id: { [Op.in]: locationIds }, customerId } });
+  if (found !== new Set(locationIds).size) throw new Validation({ location_ids: ["Every location must belong to the organization's account."] });
+}
+
+export async function addTeamMember(
+  p: Principal,
+  input: { organizationId: number; email: string; name: string; locationIds: number[]; permissions: string[] },
+  opts: ServiceOptions = {},
+): Promise<User> {
+  assertManagesTeam(p);
+  const org = await Organization.findByPk(input.organizationId);
+  if (!org || !inAccount(p, org)) throw new NotFound('Organization');
+  await assertLocationsOf(org.customerId, input.locationIds);
+  return createUser(
+    {
+      tenantId: p.tenantId,
+      email: input.email,
+      name: input.name,
+      role: 'team_member',
+      organizationId: org.id,
+      locationIds: input.locationIds,
+      organizationPermissions: input.permissions,
+    },
+    opts,
+  );
+}
+
+/** Replaces a team member's assigned locations and their permissions in one organisation. */
+export async function setTeamMemberAccess(
+  p: Principal,
+  input: { userId: number; organizationId: number; locationIds: number[]; permissions: string[] },
+  opts: ServiceOptions = {},
+): Promise<User> {
+  assertManagesTeam(p);
+  const unknown = input.permissions.filter((x) => !(ORGANIZATION_PERMISSIONS as readonly string[]).includes(x));
+  if (unknown.length) throw new Validation({ permissions: [`Unknown organization permissions: ${unknown.join(', ')}.`] });
+  return inTransaction(opts, async (transaction) => {
+    const member = await User.findOne({ where: { id: input.userId, tenantId: p.tenantId, role: 'team_member' }, transaction });
+    if (!member || member.customerId == null || !inAccount(p, { tenantId: member.tenantId, customerId: member.customerId })) {
+      throw new NotFound('Team member');
+    }
+    const org = await Organization.findOne({ where: { id: input.organizationId, customerId: member.customerId }, transaction });
+    if (!org) throw new NotFound('Organization');
+    const inOrg = await Location.count({ where: { id: { [Op.in]: input.locationIds }, organizationId: org.id }, transaction });
+    if (inOrg !== new Set(input.locationIds).size) throw new Validation({ location_ids: ['Every location must belong to the organization.'] });
+    const orgLocationIds = (await Location.findAll({ where: { organizationId: org.id }, attributes: ['id'], transaction })).map((l) => l.id);
+    await LocationUser.destroy({ where: { userId: member.id, locationId: { [Op.in]: [...orgLocationIds, -1] } }, transaction });
+    for (const locationId of new Set(input.locationIds)) await LocationUser.create({ userId: member.id, locationId }, { transaction });
+    await OrganizationMember.upsert(
+      { organizationId: org.id, userId: member.id, permissions: input.permissions as typeof ORGANIZATION_PERMISSIONS[number][] },
+      { transaction },
+    );
+    return member;
+  });
+}

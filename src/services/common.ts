@@ -1,0 +1,92 @@
+import type { Transaction } from 'sequelize';
+import type { Sequelize } from 'sequelize-typescript';
+import { literal, Op, type WhereOptions } from 'sequelize';
+import { systemClock, type Clock } from '../domain/clock';
+import { Validation } from '../domain/errors';
+import { charCount, MAX_NAME_CHARS } from '../domain/limits';
+import { isTeamMember, isTenantOwner } from '../domain/permissions';
+import type { Principal } from '../domain/principal';
+import { Organization } from '../models';
+
+export interface ServiceOptions {
+  transaction?: Transaction;
+  clock?: Clock;
+}
+
+export interface PageArgs {
+  page: number;
+  perPage: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  perPage: number;
+}
+
+export const clockOf = (opts: ServiceOptions): Clock => opts.clock ?? systemClock;
+
+export function offset({ page, perPage }: PageArgs): { offset: number; limit: number } {
+  return { offset: (page - 1) * perPage, limit: perPage };
+}
+
+function db(): Sequelize {
+  const s = Organization.sequelize;
+  if (!s) throw new Error('Database not initialised');
+  return s as Sequelize;
+}
+
+/** Runs `fn` in the caller's transaction when there is one, otherwise in a new one. */
+export async function inTransaction<T>(opts: ServiceOptions, fn: (t: Transaction) => Promise<T>): Promise<T> {
+  if (opts.transaction) return fn(opts.transaction);
+  return db().transaction((t) => fn(t));
+}
+
+export const escape = (value: string | number): string => db().escape(value);
+
+/**
+ * Row scope of the caller as SQL, for any table carrying tenant_id, customer_id and a location column:
+ * a tenant owner sees the tenant, an organisation owner their account, a team member their assigned locations.
+ * Every value is one of the principal's own integers, so the fragment is safe to inline; with `bind` they become
+ * parameters instead, so the statement text is the same for every caller of a role (prepared statements are
+ * cached per text: inlined ids would make one per account).
+ */
+export function scopeSql(p: Principal, alias = '', locationColumn = 'location_id', bind?: (value: number) => string): string {
+  const a = alias ? `${alias}.` : '';
+  const v = (n: number | null) => (bind ? bind(n ?? -1) : String(Math.trunc(Number(n ?? -1))));
+  if (isTenantOwner(p)) return `${a}tenant_id = ${v(p.tenantId)}`;
+  let sql = `${a}tenant_id = ${v(p.tenantId)} AND ${a}customer_id = ${v(p.customerId)}`;
+  if (isTeamMember(p)) {
+    sql += ` AND ${a}${locationColumn} IN (SELECT lu.location_id FROM location_user lu WHERE lu.user_id = ${v(p.userId)})`;
+  }
+  return sql;
+}
+
+/** The same scope as a Sequelize where clause (spread it into a where object and add the filters). */
+export function locationScoped(p: Principal, locationColumn = 'location_id'): WhereOptions {
+  return { [Op.and]: [literal(`(${scopeSql(p, '', locationColumn)})`)] };
+}
+
+export function organizationScoped(p: Principal): WhereOptions {
+  if (isTenantOwner(p)) return { tenantId: p.tenantId };
+  const where: Record<string, unknown> = { tenantId: p.tenantId, customerId: p.customerId ?? -1 };
+  if (isTeamMember(p)) where.id = { [Op.in]: [...p.assignedOrganizationIds, -1] };
+  return where;
+}
+
+/** `Y-m-d` → midnight UTC, or null when the string is not a real calendar date. */
+export function parseDate(value: string): Date | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return null;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.toISOString().slice(0, 10) === value ? d : null;
+}
+
+/** A name as the interface allows it: trimmed, present, at most 255 characters (code points). */
+export function cleanName(name: string, field = 'name'): string {
+  const trimmed = name.trim();
+  if (!trimmed) throw new Validation({ [field]: [`The ${field} field is required.`] });
+  if (charCount(trimmed) > MAX_NAME_CHARS) throw new Validation({ [field]: [`The ${field} may not be greater than ${MAX_NAME_CHARS} characters.`] });
+  return trimmed;
+}

@@ -1,0 +1,145 @@
+import { CUSTOMER_PERMISSIONS } from '../domain/permissions';
+import type { TokenKind } from '../domain/principal';
+import { Integration, Location, Organization, Review, User } from '../models';
+import { createTenant, createUser } from './admin.service';
+import { issueToken, principalFor } from './auth.service';
+import * as integrations from './integrations.service';
+import * as locations from './locations.service';
+import * as organizations from './organizations.service';
+
+export interface DemoToken {
+  label: string;
+  kind: TokenKind;
+  email: string;
+  token: string;
+}
+
+/** Deterministic pseudo-random numbers, so every demo database looks the same. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const FIRST = ['Ava', 'Liam', 'Mia', 'Noah', 'Emma', 'Lucas', 'Sofia', 'Ethan', 'Chloe', 'Omar', 'Priya', 'Kenji', 'Zoe', 'Mateo', 'Lena'];
+const LAST = ['Smith', 'Garcia', 'Nguyen', 'Patel', 'Müller', 'Rossi', 'Kim', 'Okafor', 'Silva', 'Cohen', 'Dubois', 'Novak'];
+const PRAISE = [
+  'Friendly staff and quick service.',
+  'The team explained everything clearly.',
+  'Spotless place and easy booking.',
+  'Great value, will come back.',
+  'They fixed it the same day.',
+];
+const COMPLAINT = ['Waited far too long.', 'Parking was a nightmare.', 'Nobody called me back.', 'Prices went up without notice.'];
+
+export interface SeedOptions {
+  reviews?: number;
+  domain?: string;
+}
+
+/** The demo tenant: an agency, one customer account with three organisations, a team member, reviews, tokens. */
+export async function seedDemo(opts: SeedOptions = {}) {
+  const reviewCount = opts.reviews ?? 250;
+  const { tenant, owner } = await createTenant({
+    name: 'Demo Agency',
+    brandName: 'Demo Reviews',
+    domains: [opts.domain ?? 'demo.localhost'],
+    ownerEmail: 'owner@demo.test',
+    ownerName: 'Olivia Owner',
+    password: 'demo-password',
+  });
+  const customerOwner = await createUser({
+    tenantId: tenant.id,
+    email: 'dana@brightsmiles.test',
+    name: 'Dana Dentist',
+    role: 'organization_owner',
+    password: 'demo-password',
+  });
+  const ownerPrincipal = await principalFor(customerOwner, { id: 0, kind: 'customer', permissions: [...CUSTOMER_PERMISSIONS] });
+
+  const orgs: Organization[] = [];
+  for (const [name, extra] of [
+    ['Bright Smiles Dental', ['Downtown', 'Riverside']],
+    ['Harbor Vet Clinic', ['Northside']],
+    ['Sunrise Bakery', []],
+  ] as const) {
+    const org = await organizations.create(ownerPrincipal, { name });
+    orgs.push(org);
+    for (const loc of extra) await locations.create(ownerPrincipal, { organizationId: org.id, name: loc });
+  }
+  const allLocations = await Location.findAll({ where: { tenantId: tenant.id }, order: [['id', 'ASC']] });
+  for (const [i, loc] of allLocations.entries()) {
+    await integrations.attachSynced(loc, i % 2 === 0 ? 'google' : 'facebook', `demo-place-${loc.id}`);
+  }
+  const custom = await integrations.createWritable(ownerPrincipal, { locationId: allLocations[0].id, sourceSlug: 'custom', name: 'Website widget' });
+
+  const firstOrgLocations = allLocations.filter((l) => l.organizationId === orgs[0].id);
+  const member = await createUser({
+    tenantId: tenant.id,
+    email: 'tom@brightsmiles.test',
+    name: 'Tom Teammember',
+    role: 'team_member',
+    organizationId: orgs[0].id,
+    locationIds: [firstOrgLocations[1].id],
+    organizationPermissions: ['create-locations'],
+    password: 'demo-password',
+  });
+
+  await insertReviews(tenant.id, reviewCount);
+
+  const tokens: DemoToken[] = [];
+  const add = async (label: string, user: User, kind: TokenKind, permissions: string[]) => {
+    const issued = await issueToken(user, { name: `demo ${label}`, kind, permissions });
+    tokens.push({ label, kind, email: user.email, token: issued.plainText });
+  };
+  await add('tenant owner (customer API, every permission)', owner, 'customer', [...CUSTOMER_PERMISSIONS]);
+  await add('tenant owner (agency API)', owner, 'agency', []);
+  await add('organisation owner (customer API)', customerOwner, 'customer', [...CUSTOMER_PERMISSIONS]);
+  await add('team member (read-only)', member, 'customer', ['reviews:read', 'organizations:read', 'request:read']);
+  await add('AI assistant (MCP)', owner, 'ai', ['mcp:access', 'reviews:read', 'organizations:read']);
+  return { tenant, tokens, customIntegrationId: custom.id };
+}
+
+/** Bulk reviews over every integration of the tenant, in chunks (100,000 for the benchmark). */
+export async function insertReviews(tenantId: number, count: number, seed = 42): Promise<void> {
+  const rand = mulberry32(seed);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)];
+  const sources = await Integration.findAll({ where: { tenantId }, order: [['id', 'ASC']] });
+  if (sources.length === 0) return;
+  const start = Date.UTC(2024, 0, 1);
+  const span = Date.UTC(2026, 10, 1) - start;
+  const CHUNK = 2000;
+  for (let done = 0; done < count; done += CHUNK) {
+    const rows = [];
+    for (let i = done; i < Math.min(count, done + CHUNK); i++) {
+      const integration = sources[i % sources.length];
+      const rating = rand() < 0.75 ? pick([4, 5, 5, 5]) : pick([1, 2, 3]);
+      const author = `${pick(FIRST)} ${pick(LAST)}`;
+      const published = new Date(start + Math.floor(rand() * span));
+      const replied = integration.type === 'synced' && rand() < 0.4;
+      rows.push({
+        tenantId,
+        customerId: integration.customerId,
+        organizationId: integration.organizationId,
+        locationId: integration.locationId,
+        integrationId: integration.id,
+        author,
+        rating,
+        originalRating: rating,
+        title: rand() < 0.3 ? pick(['Great visit', 'Not impressed', 'Recommended', 'Mixed feelings']) : null,
+        message: rating >= 4 ? `${pick(PRAISE)} ${pick(PRAISE)}` : `${pick(COMPLAINT)} ${pick(PRAISE)}`,
+        publishedAt: published,
+        reply: replied ? `Thank you, ${author.split(' ')[0]}!` : null,
+        replyDate: replied ? new Date(published.getTime() + 86_400_000) : null,
+        verified: integration.type === 'synced',
+        identifier: integration.type === 'synced' ? `demo-${integration.id}-${i}` : null,
+      });
+    }
+    await Review.bulkCreate(rows, { validate: false, hooks: false });
+  }
+}

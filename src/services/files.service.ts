@@ -1,0 +1,131 @@
+import { createHash, randomUUID } from 'node:crypto';
+import createDOMPurify from 'dompurify';
+import { JSDOM } from 'jsdom';
+import { Validation } from '../domain/errors';
+import { MAX_IMAGE_BYTES } from '../domain/limits';
+import { StoredFile } from '../models';
+import type { ServiceOptions } from './common';
+
+const ALLOWED = ['png', 'jpg', 'jpeg', 'svg'] as const;
+type Kind = 'png' | 'jpeg' | 'svg';
+const CONTENT_TYPES: Record<Kind, string> = { png: 'image/png', jpeg: 'image/jpeg', svg: 'image/svg+xml' };
+
+export interface UploadInput {
+  filename: string;
+  /** The bytes, base64-encoded: uploads travel through the in-process GraphQL call as a string. */
+  base64: string;
+}
+
+/** Sniffs the content: the extension alone is never trusted. */
+function sniff(bytes: Buffer): Kind | null {
+  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) {
+    return 'png';
+  }
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
+  const head = bytes.subarray(0, 1024).toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  if (/^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(head)) return 'svg';
+  return null;
+}
+
+let purifier: ReturnType<typeof createDOMPurify> | null = null;
+
+/**
+ * The XML parser keeps SVG's camelCase names, which DOMPurify's (lower-case) SVG allow-lists never match: without these,
+ * `viewBox`, gradients and clip paths are stripped. Only names whose lower-case form DOMPurify already allows.
+ */
+const SVG_CAMEL_TAGS = [
+  'altGlyph', 'altGlyphDef', 'altGlyphItem', 'animateColor', 'animateMotion', 'animateTransform', 'clipPath', 'glyphRef',
+  'linearGradient', 'radialGradient', 'textPath',
+  // Filter primitives (the svgFilters profile, lower-cased by DOMPurify); feImage stays out: it loads images.
+  'feBlend', 'feColorMatrix', 'feComponentTransfer', 'feComposite', 'feConvolveMatrix', 'feDiffuseLighting', 'feDisplacementMap',
+  'feDistantLight', 'feDropShadow', 'feFlood', 'feFuncA', 'feFuncB', 'feFuncG', 'feFuncR', 'feGaussianBlur', 'feMerge', 'feMergeNode',
+  'feMorphology', 'feOffset', 'fePointLight', 'feSpecularLighting', 'feSpotLight', 'feTile', 'feTurbulence',
+];
+const SVG_CAMEL_ATTRS = [
+  'attributeName', 'attributeType', 'baseFrequency', 'clipPathUnits', 'diffuseConstant', 'edgeMode', 'filterUnits', 'glyphRef',
+  'gradientTransform', 'gradientUnits', 'kernelMatrix', 'kernelUnitLength', 'keyPoints', 'keySplines', 'keyTimes', 'lengthAdjust',
+  'markerHeight', 'markerUnits', 'markerWidth', 'maskContentUnits', 'maskUnits', 'numOctaves', 'pathLength', 'patternContentUnits',
+  'patternTransform', 'patternUnits', 'preserveAlpha', 'preserveAspectRatio', 'primitiveUnits', 'refX', 'refY', 'repeatCount',
+  'repeatDur', 'specularConstant', 'specularExponent', 'spreadMethod', 'startOffset', 'stdDeviation', 'stitchTiles', 'surfaceScale',
+  'systemLanguage', 'tableValues', 'targetX', 'targetY', 'textLength', 'viewBox', 'xChannelSelector', 'yChannelSelector', 'zoomAndPan',
+];
+
+function svgPurifier(): ReturnType<typeof createDOMPurify> {
+  if (purifier) return purifier;
+  const { window } = new JSDOM('');
+  const p = createDOMPurify(window as unknown as Parameters<typeof createDOMPurify>[0]);
+  p.addHook('uponSanitizeAttribute', (_node, data) => {
+    const name = data.attrName.toLowerCase();
+    const value = data.attrValue.trim();
+    // Only same-document references survive: no external images, fonts, stylesheets or scripts.
+    if ((name === 'href' || name === 'xlink:href' || name === 'src') && !value.startsWith('#')) data.keepAttr = false;
+    // CSS can reach out in many spellings (url(), image-set(), escapes such as \75 rl()): only plain
+    // same-document url(#id) references are kept, and any value with a CSS escape is dropped.
+    if (/url\s*\(\s*['"]?(?!#)/i.test(value) || /@import|image-set|image\s*\(|expression\s*\(|\\/i.test(value)) data.keepAttr = false;
+  });
+  purifier = p;
+  return p;
+}
+
+/** Removes scripts, event handlers, foreign objects, style sheets and external references from an SVG. */
+export function sanitizeSvg(svg: string): string | null {
+  // The sanitiser parses a fragment: an XML declaration, comments or a doctype (and its entities) before the root
+  // element make it answer nothing, so the prolog that editors export is dropped first.
+  const root = svg.replace(/^\uFEFF/, '').replace(/^\s*(?:<\?xml[^>]*\?>\s*)?(?:(?:<!--[\s\S]*?-->|<!DOCTYPE\s[^>[]*(?:\[[\s\S]*?\])?\s*>)\s*)*/i, '');
+  const clean = svgPurifier().sanitize(root, {
+    USE_PROFILES: { svg: true, svgFilters: true },
+    FORBID_TAGS: ['style', 'foreignObject', 'script', 'image', 'a'],
+    ADD_TAGS: SVG_CAMEL_TAGS,
+    ADD_ATTR: SVG_CAMEL_ATTRS,
+    NAMESPACE: 'http://www.w3.org/2000/svg',
+    PARSER_MEDIA_TYPE: 'application/xhtml+xml',
+  });
+  const out = String(clean).trim();
+  return /^<svg[\s>]/i.test(out) ? out : null;
+}
+
+/** Validates an uploaded image (png/jpg/jpeg/svg, at most 250 KB, content matching the name) and stores it. */
+export async function storeImage(
+  tenantId: number,
+  field: string,
+  purpose: string,
+  upload: UploadInput,
+  opts: ServiceOptions = {},
+): Promise<StoredFile> {
+  const fail = (message: string): never => {
+    throw new Validation({ [field]: [message] });
+  };
+  const bytes = Buffer.from(upload.base64, 'base64');
+  const ext = upload.filename.toLowerCase().split('.').pop() ?? '';
+  if (!(ALLOWED as readonly string[]).includes(ext)) fail(`The ${field} must be a file of type: ${ALLOWED.join(', ')}.`);
+  if (bytes.length > MAX_IMAGE_BYTES) fail(`The ${field} must not be greater than 250 kilobytes.`);
+  if (bytes.length === 0) fail(`The ${field} failed to upload.`);
+  const expected: Kind = ext === 'png' ? 'png' : ext === 'svg' ? 'svg' : 'jpeg';
+  const actual = sniff(bytes);
+  if (actual !== expected) fail(`The ${field} content does not match a ${ext} image.`);
+  let content = bytes;
+  if (expected === 'svg') {
+    const clean = sanitizeSvg(bytes.toString('utf8'));
+    if (!clean) fail(`The ${field} is not a valid SVG image.`);
+    content = Buffer.from(clean as string, 'utf8');
+  }
+  return StoredFile.create(
+    {
+      id: randomUUID(),
+      tenantId,
+      purpose,
+      filename: upload.filename.slice(0, 255),
+      contentType: CONTENT_TYPES[expected],
+      size: content.length,
+      sha256: createHash('sha256').update(content).digest('hex'),
+      content,
+    },
+    { transaction: opts.transaction },
+  );
+}
+
+/** Public read of a stored file by its unguessable id (avatars and logos are shown on public pages). */
+export async function findFile(id: string): Promise<StoredFile | null> {
+  if (!/^[0-9a-f-]{36}$/.test(id)) return null;
+  return StoredFile.findByPk(id);
+}

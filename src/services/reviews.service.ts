@@ -1,0 +1,225 @@
+import type { Sequelize } from 'sequelize-typescript';
+import { readRows } from '../db/read';
+import { Forbidden, NotFound, Validation } from '../domain/errors';
+import { canSeeLocated, canSeeLocation, canSeeOrganization, inAccount } from '../domain/permissions';
+import type { Principal } from '../domain/principal';
+import { Integration, Location, Organization, Review } from '../models';
+import { reviewPayload } from '../outbox/payloads';
+import { writeEvent } from '../outbox/writer';
+import { clockOf, inTransaction, parseDate, scopeSql, type Page, type PageArgs, type ServiceOptions } from './common';
+import { storeImage, type UploadInput } from './files.service';
+import { WRITABLE_TYPES } from './integrations.service';
+
+export interface ReviewFilter extends PageArgs {
+  rating?: number | null;
+  organizationId?: number | null;
+  locationId?: number | null;
+  sourceNames?: string[] | null;
+}
+
+/** A review as read for display: the plain row (reads skip model instances, writes return models). */
+export type ReviewRow = Pick<
+  Review,
+  | 'id' | 'tenantId' | 'customerId' | 'organizationId' | 'locationId' | 'integrationId' | 'author' | 'rating'
+  | 'originalRating' | 'title' | 'message' | 'publishedAt' | 'avatarFileId' | 'avatarUrl' | 'reply' | 'replyDate'
+  | 'hidden' | 'verified' | 'identifier' | 'url' | 'createdAt' | 'updatedAt'
+>;
+
+const COLUMNS = `r.id, r.tenant_id AS tenantId, r.customer_id AS customerId, r.organization_id AS organizationId,
+  r.location_id AS locationId, r.integration_id AS integrationId, r.author, r.rating, r.original_rating AS originalRating,
+  r.title, r.message, r.published_at AS publishedAt, r.avatar_file_id AS avatarFileId, r.avatar_url AS avatarUrl,
+  r.reply, r.reply_date AS replyDate, r.hidden, r.verified, r.identifier, r.url, r.created_at AS createdAt,
+  r.updated_at AS updatedAt`;
+
+/** Joined in by the reads, so a page of reviews needs no second query for its sources. */
+export interface ReviewWithIntegration extends ReviewRow {
+  integration: IntegrationRow;
+}
+export type IntegrationRow = Pick<Integration, 'id' | 'name' | 'sourceId' | 'type' | 'locationId'>;
+
+const FROM = `reviews r INNER JOIN integrations i ON i.id = r.integration_id`;
+const INTEGRATION_COLUMNS = `i.name AS integrationName, i.source_id AS integrationSourceId, i.type AS integrationType`;
+
+type JoinedRow = ReviewRow & { integrationName: string; integrationSourceId: number; integrationType: IntegrationRow['type'] };
+
+function toRow({ integrationName, integrationSourceId, integrationType, ...r }: JoinedRow): ReviewWithIntegration {
+  return {
+    ...r,
+    hidden: Boolean(r.hidden),
+    verified: Boolean(r.verified),
+    integration: { id: r.integrationId, name: integrationName, sourceId: integrationSourceId, type: integrationType, locationId: r.locationId },
+  };
+}
+
+/** The hot reads: plain prepared statements, no model instances (see `readRows`). */
+function select<T extends object>(sql: string, values: unknown[], opts: ServiceOptions = {}): Promise<T[]> {
+  return readRows<T>(Review.sequelize as Sequelize, sql, values, opts.transaction);
+}
+
+/**
+ * Visible reviews, newest publication first. The total comes from `review_counts` (kept by triggers), which
+ * holds the same columns as every filter here, so it is exact without counting the reviews themselves.
+ */
+export async function list(p: Principal, f: ReviewFilter): Promise<Page<ReviewWithIntegration>> {
+  // Each statement gets its own values, in the order of its placeholders; every value is a parameter, so the
+  // text depends only on which filters are used and the driver's prepared-statement cache stays small.
+  const where = (alias: string, values: unknown[]): string => {
+    const bind = (value: unknown) => (values.push(value), '?');
+    const clauses: string[] = [];
+    if (f.rating != null) clauses.push(`${alias}.rating = ${bind(f.rating)}`);
+    if (f.organizationId != null) clauses.push(`${alias}.organization_id = ${bind(f.organizationId)}`);
+    if (f.locationId != null) clauses.push(`${alias}.location_id = ${bind(f.locationId)}`);
+    if (f.sourceNames && f.sourceNames.length) {
+      const tenant = bind(p.tenantId);
+      clauses.push(`${alias}.integration_id IN (SELECT i.id FROM integrations i WHERE i.tenant_id = ${tenant} AND i.name IN (${f.sourceNames.map(bind).join(', ')}))`);
+    }
+    clauses.push(scopeSql(p, alias, 'location_id', bind));
+    return clauses.join(' AND ');
+  };
+  const pageValues: unknown[] = [];
+  const pageSql = `SELECT ${COLUMNS}, ${INTEGRATION_COLUMNS} FROM ${FROM} WHERE ${where('r', pageValues)}
+    ORDER BY r.published_at DESC, r.id DESC LIMIT ? OFFSET ?`;
+  // LIMIT values go as strings: MySQL 8 refuses the doubles the driver would send for numbers.
+  pageValues.push(String(f.perPage), String((f.page - 1) * f.perPage));
+  const countValues: unknown[] = [];
+  const countSql = `SELECT SUM(c.n) AS total FROM review_counts c WHERE ${where('c', countValues)}`;
+  const [items, [{ total }]] = await Promise.all([
+    select<JoinedRow>(pageSql, pageValues),
+    select<{ total: number | string | null }>(countSql, countValues),
+  ]);
+  return { items: items.map(toRow), total: Number(total ?? 0), page: f.page, perPage: f.perPage };
+}
+
+export async function get(p: Principal, id: number, opts: ServiceOptions = {}): Promise<ReviewWithIntegration> {
+  const [review] = await select<JoinedRow>(`SELECT ${COLUMNS}, ${INTEGRATION_COLUMNS} FROM ${FROM} WHERE r.id = ?`, [id], opts);
+  if (!review || !canSeeLocated(p, review)) throw new NotFound('Review');
+  return toRow(review);
+}
+
+export interface CreateReviewInput {
+  author: string;
+  rating: number;
+  publishedOn: string;
+  organizationId: number;
+  locationId: number;
+  source: number;
+  message?: string | null;
+  title?: string | null;
+  avatar?: UploadInput | null;
+}
+
+function publishedAt(value: string): Date {
+  const d = parseDate(value);
+  if (!d) throw new Validation({ published_on: ['The published on does not match the format Y-m-d.'] });
+  return d;
+}
+
+/** Creates a review on a written source (testimonials or custom) of a visible location. */
+export async function create(p: Principal, input: CreateReviewInput, opts: ServiceOptions = {}): Promise<Review> {
+  const date = publishedAt(input.publishedOn);
+  return inTransaction(opts, async (transaction) => {
+    const org = await Organization.findByPk(input.organizationId, { transaction });
+    if (!org || !canSeeOrganization(p, org)) throw new NotFound('Organization');
+    const location = await Location.findByPk(input.locationId, { transaction });
+    if (!location || !inAccount(p, location)) throw new NotFound('Location');
+    if (location.organizationId !== org.id) {
+      throw new Validation({ location_id: ['The location does not belong to the organization.'] });
+    }
+    if (!canSeeLocation(p, location)) throw new Forbidden('You do not have access to this location.', 'location_access_denied');
+    const integration = await Integration.findByPk(input.source, { transaction });
+    if (!integration || integration.locationId !== location.id || !WRITABLE_TYPES.includes(integration.type)) {
+      throw new Validation({ source: ['The selected source is invalid: use a testimonials or custom source of this location.'] });
+    }
+    const avatar = input.avatar ? await storeImage(p.tenantId, 'avatar', 'review-avatar', input.avatar, { transaction }) : null;
+    const review = await Review.create(
+      {
+        tenantId: location.tenantId,
+        customerId: location.customerId,
+        organizationId: org.id,
+        locationId: location.id,
+        integrationId: integration.id,
+        author: input.author,
+        rating: input.rating,
+        originalRating: input.rating,
+        title: input.title ?? null,
+        message: input.message ?? '',
+        publishedAt: date,
+        avatarFileId: avatar?.id ?? null,
+        verified: false,
+        hidden: false,
+      },
+      { transaction },
+    );
+    await reviewEvent('review-created', review, integration, transaction, opts);
+    return review;
+  });
+}
+
+/** review-created / review-updated, in the transaction of the change (the account owning the review receives it). */
+function reviewEvent(
+  event: 'review-created' | 'review-updated',
+  review: Review,
+  integration: Integration,
+  transaction: NonNullable<ServiceOptions['transaction']>,
+  opts: ServiceOptions,
+) {
+  return writeEvent(
+    transaction,
+    {
+      tenantId: review.tenantId,
+      customerId: review.customerId,
+      event,
+      aggregateType: 'review',
+      aggregateId: review.id,
+      payload: reviewPayload(review, integration.name),
+    },
+    { clock: clockOf(opts) },
+  );
+}
+
+export interface UpdateReviewInput {
+  author?: string | null;
+  rating?: number | null;
+  message?: string | null;
+  title?: string | null;
+  publishedOn?: string | null;
+  avatar?: UploadInput | null;
+}
+
+async function writable(p: Principal, id: number, opts: ServiceOptions & { transaction: NonNullable<ServiceOptions['transaction']> }) {
+  const review = await Review.findByPk(id, { transaction: opts.transaction, lock: opts.transaction.LOCK.UPDATE });
+  if (!review || !canSeeLocated(p, review)) throw new NotFound('Review');
+  const integration = await Integration.findByPk(review.integrationId, { transaction: opts.transaction });
+  if (!integration || !WRITABLE_TYPES.includes(integration.type)) {
+    throw new Forbidden('Reviews from synced sources cannot be modified.', 'synced_review');
+  }
+  return { review, integration };
+}
+
+/** Changes only the fields that were sent; the source never changes. */
+export async function update(p: Principal, id: number, input: UpdateReviewInput, opts: ServiceOptions = {}): Promise<Review> {
+  return inTransaction(opts, async (transaction) => {
+    const { review, integration } = await writable(p, id, { ...opts, transaction });
+    const patch: Partial<Review> = {};
+    if (input.author != null) patch.author = input.author;
+    if (input.rating != null) patch.rating = input.rating;
+    if (input.message !== undefined) patch.message = input.message ?? '';
+    if (input.title !== undefined) patch.title = input.title;
+    if (input.publishedOn != null) patch.publishedAt = publishedAt(input.publishedOn);
+    if (input.avatar) patch.avatarFileId = (await storeImage(p.tenantId, 'avatar', 'review-avatar', input.avatar, { transaction })).id;
+    review.set(patch);
+    if (!review.changed()) return review;
+    await review.save({ transaction });
+    await reviewEvent('review-updated', review, integration, transaction, opts);
+    return review;
+  });
+}
+
+/** Permanent; the interface defines no review-deleted event, so none is written. */
+export async function remove(p: Principal, id: number, opts: ServiceOptions = {}): Promise<Review> {
+  return inTransaction(opts, async (transaction) => {
+    const { review } = await writable(p, id, { ...opts, transaction });
+    await review.destroy({ transaction });
+    return review;
+  });
+}

@@ -1,0 +1,478 @@
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { randomUUID } from 'node:crypto';
+import { Op, QueryTypes, type Transaction } from 'sequelize';
+import { startDeliveryWorkflow } from '../../workflows/client';
+import type { Clock } from '../domain/clock';
+import { Conflict, Forbidden, NotFound, ruleViolation, Upstream, Validation } from '../domain/errors';
+import { isWebhookEvent, WEBHOOK_EVENTS } from '../domain/events';
+import { charCount, MAX_NAME_CHARS } from '../domain/limits';
+import { isTeamMember } from '../domain/permissions';
+import type { Principal } from '../domain/principal';
+import { Customer, OutboxEvent, WebhookAttempt, WebhookDelivery, WebhookEndpoint, User } from '../models';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../models/webhook-delivery.model';
+import { generateSecret } from '../webhooks/signing';
+import { assertDeliverableUrl, type HostLookup } from '../webhooks/url';
+import { clockOf, inTransaction, offset, type Page, type PageArgs, type ServiceOptions } from './common';
+
+/**
+ * Outbound webhooks of an account ("API and webhooks" settings): receivers (endpoints) with their signing
+ * secrets, the delivery log, redelivery; and what the outbox dispatcher and the delivery activity need.
+ * Only account owners manage them: a tenant owner or organisation owner, for their own account; team members
+ * get 403.
+ */
+
+/** How long the previous secret keeps signing after a rotation. */
+export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+/** Receivers per account: every event fans out to each of them. */
+export const MAX_ENDPOINTS_PER_ACCOUNT = 20;
+/** Longest error and response excerpt kept per attempt (the column width). */
+export const EXCERPT_CHARS = 500;
+
+export interface WebhookServiceOptions extends ServiceOptions {
+  /** Overrides `WEBHOOK_ALLOW_PRIVATE_URLS`. */
+  allowPrivateUrls?: boolean;
+  /** Resolver for receiver host names (tests); default: the system's `dns.lookup`. */
+  lookup?: HostLookup;
+  deps?: {
+    /** Starts the delivery workflow `webhook:<id>`; default: `startDeliveryWorkflow` of workflows/client. */
+    startDelivery?: (deliveryId: string) => Promise<void>;
+  };
+}
+
+const clip = (s: string | null | undefined, max = EXCERPT_CHARS): string | null => {
+  if (s === null || s === undefined) return null;
+  const chars = [...s];
+  return chars.length > max ? chars.slice(0, max).join('') : s;
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function accountOf(p: Principal): number {
+  if (isTeamMember(p)) throw new Forbidden('Only account owners can manage webhooks.');
+  if (p.customerId == null) throw new NotFound('Account');
+  return p.customerId;
+}
+
+async function endpointOf(p: Principal, id: number, transaction?: Transaction, lock = false): Promise<WebhookEndpoint> {
+  const customerId = accountOf(p);
+  const endpoint = await WebhookEndpoint.findOne({
+    where: { id, tenantId: p.tenantId, customerId },
+    transaction,
+    lock: lock && transaction ? transaction.LOCK.UPDATE : undefined,
+  });
+  if (!endpoint) throw new NotFound('Webhook');
+  return endpoint;
+}
+
+function cleanDescription(value: string | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  const trimmed = value.trim();
+  if (!trimmed) return null;
+  if (charCount(trimmed) > MAX_NAME_CHARS) throw new Validation({ description: [`The description may not be greater than ${MAX_NAME_CHARS} characters.`] });
+  return trimmed;
+}
+
+async function checkedUrl(url: string, opts: WebhookServiceOptions): Promise<string> {
+  return (await assertDeliverableUrl(url, { allowPrivate: opts.allowPrivateUrls, lookup: opts.lookup })).url;
+}
+
+/** The secrets that sign a delivery at `now`: the current one, then the previous one during its overlap. */
+export function signingSecrets(endpoint: Pick<WebhookEndpoint, 'secret' | 'previousSecret' | 'previousSecretExpiresAt'>, now: Date): string[] {
+  const secrets = [endpoint.secret];
+  if (endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt.getTime() > now.getTime()) {
+    secrets.push(endpoint.previousSecret);
+  }
+  return secrets;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Endpoints
+
+export async function listEndpoints(p: Principal, f: PageArgs, opts: ServiceOptions = {}): Promise<Page<WebhookEndpoint>> {
+  const customerId = accountOf(p);
+  const { rows, count } = await WebhookEndpoint.findAndCountAll({
+    where: { tenantId: p.tenantId, customerId },
+    order: [['id', 'ASC']],
+    transaction: opts.transaction,
+    ...offset(f),
+  });
+  return { items: rows, total: count, page: f.page, perPage: f.perPage };
+}
+
+export function getEndpoint(p: Principal, id: number, opts: ServiceOptions = {}): Promise<WebhookEndpoint> {
+  return endpointOf(p, id, opts.transaction);
+}
+
+export interface EndpointWithSecret {
+  endpoint: WebhookEndpoint;
+  secret: string;
+}
+
+/** A new receiver with a fresh secret (returned here so the customer can configure their side). */
+export async function createEndpoint(
+  p: Principal,
+  input: { url: string; description?: string | null; enabled?: boolean | null },
+  opts: WebhookServiceOptions = {},
+): Promise<EndpointWithSecret> {
+  const customerId = accountOf(p);
+  const description = cleanDescription(input.description);
+  // Resolved before the transaction: a slow resolver must not hold the account lock.
+  const url = await checkedUrl(input.url, opts);
+  return inTransaction(opts, async (transaction) => {
+    // The account row serialises concurrent creations, so the limit holds.
+    await Customer.findByPk(customerId, { transaction, lock: transaction.LOCK.UPDATE });
+    const existing = await WebhookEndpoint.count({ where: { customerId }, transaction });
+    if (existing >= MAX_ENDPOINTS_PER_ACCOUNT) {
+      throw ruleViolation(`An account can have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhooks.`, 'webhook_limit');
+    }
+    const secret = generateSecret();
+    const endpoint = await WebhookEndpoint.create(
+      { tenantId: p.tenantId, customerId, url, description, secret, previousSecret: null, previousSecretExpiresAt: null, enabled: input.enabled ?? true },
+      { transaction },
+    );
+    return { endpoint, secret };
+  });
+}
+
+/** Changes the fields that are given; `description: null` clears it. */
+export async function updateEndpoint(
+  p: Principal,
+  id: number,
+  input: { url?: string | null; description?: string | null; enabled?: boolean | null },
+  opts: WebhookServiceOptions = {},
+): Promise<WebhookEndpoint> {
+  await endpointOf(p, id, opts.transaction); // 404 before the URL is looked at
+  const url = input.url != null ? await checkedUrl(input.url, opts) : undefined;
+  return inTransaction(opts, async (transaction) => {
+    const endpoint = await endpointOf(p, id, transaction, true);
+    const patch: Partial<Pick<WebhookEndpoint, 'url' | 'description' | 'enabled'>> = {};
+    if (url !== undefined) patch.url = url;
+    if (input.description !== undefined) patch.description = cleanDescription(input.description);
+    if (input.enabled != null) patch.enabled = input.enabled;
+    endpoint.set(patch);
+    if (endpoint.changed()) await endpoint.save({ transaction });
+    return endpoint;
+  });
+}
+
+/** Deletes the receiver with its delivery log; deliveries in flight find it gone and stop. */
+export async function deleteEndpoint(p: Principal, id: number, opts: ServiceOptions = {}): Promise<WebhookEndpoint> {
+  return inTransaction(opts, async (transaction) => {
+    const endpoint = await endpointOf(p, id, transaction, true);
+    await endpoint.destroy({ transaction });
+    return endpoint;
+  });
+}
+
+/**
+ * A new secret; the old one keeps signing (as a second `v1,` signature) for 24 hours, so the receiver can
+ * switch over without a failed delivery. Only one previous secret is kept: rotating again within the overlap
+ * ends the older one at once.
+ */
+export async function rotateSecret(p: Principal, id: number, opts: ServiceOptions = {}): Promise<EndpointWithSecret> {
+  const now = clockOf(opts).now();
+  return inTransaction(opts, async (transaction) => {
+    const endpoint = await endpointOf(p, id, transaction, true);
+    const secret = generateSecret();
+    await endpoint.update(
+      { previousSecret: endpoint.secret, previousSecretExpiresAt: new Date(now.getTime() + SECRET_OVERLAP_MS), secret },
+      { transaction },
+    );
+    return { endpoint, secret };
+  });
+}
+
+/** The current secret, for an owner configuring their receiver again (the API asks for the write permission). */
+export async function revealSecret(p: Principal, id: number, opts: ServiceOptions = {}): Promise<string> {
+  return (await endpointOf(p, id, opts.transaction)).secret;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Deliveries
+
+export interface DeliveryFilter extends PageArgs {
+  endpointId?: number | null;
+  event?: string | null;
+  status?: string | null;
+}
+
+/** The account's deliveries, newest first; a receiver of another account is 404 (it names a resource). */
+export async function listDeliveries(p: Principal, f: DeliveryFilter, opts: ServiceOptions = {}): Promise<Page<WebhookDelivery>> {
+  const customerId = accountOf(p);
+  const where: Record<string, unknown> = { tenantId: p.tenantId, customerId };
+  const invalid: Record<string, string[]> = {};
+  if (f.status != null) {
+    if ((DELIVERY_STATUSES as readonly string[]).includes(f.status)) where.status = f.status;
+    else invalid.status = [`The status must be one of: ${DELIVERY_STATUSES.join(', ')}.`];
+  }
+  if (f.event != null) {
+    if (isWebhookEvent(f.event)) where.event = f.event;
+    else invalid.event = [`The event must be one of: ${WEBHOOK_EVENTS.join(', ')}.`];
+  }
+  if (Object.keys(invalid).length) throw new Validation(invalid);
+  if (f.endpointId != null) {
+    await endpointOf(p, f.endpointId, opts.transaction);
+    where.endpointId = f.endpointId;
+  }
+  const { rows, count } = await WebhookDelivery.findAndCountAll({
+    where,
+    order: [
+      ['createdAt', 'DESC'],
+      ['outboxEventId', 'DESC'],
+      ['endpointId', 'ASC'],
+    ],
+    transaction: opts.transaction,
+    ...offset(f),
+  });
+  return { items: rows, total: count, page: f.page, perPage: f.perPage };
+}
+
+export async function getDelivery(p: Principal, id: string, opts: ServiceOptions = {}): Promise<WebhookDelivery> {
+  const customerId = accountOf(p);
+  if (!UUID.test(id)) throw new NotFound('Webhook delivery');
+  const delivery = await WebhookDelivery.findOne({
+    where: { id: id.toLowerCase(), tenantId: p.tenantId, customerId },
+    transaction: opts.transaction,
+    lock: opts.transaction ? opts.transaction.LOCK.UPDATE : undefined,
+  });
+  if (!delivery) throw new NotFound('Webhook delivery');
+  return delivery;
+}
+
+/** The attempts of some deliveries, in order (the per-request loader batches on this). */
+export function attemptsOf(deliveryIds: readonly string[]): Promise<WebhookAttempt[]> {
+  if (deliveryIds.length === 0) return Promise.resolve([]);
+  return WebhookAttempt.findAll({
+    where: { deliveryId: { [Op.in]: [...deliveryIds] } },
+    order: [['id', 'ASC']],
+  });
+}
+
+/**
+ * Sends a delivery again: same id (the receiver's `webhook-id`, so it can deduplicate), same body, newly
+ * signed. The delivery goes back to `pending` and its workflow is started (a new run of `webhook:<id>`; if one
+ * is still running, that run carries on). If the engine cannot be reached the delivery stays pending and the
+ * caller gets 502 `delivery_not_queued`, to try again.
+ */
+export async function redeliver(p: Principal, deliveryId: string, opts: WebhookServiceOptions = {}): Promise<WebhookDelivery> {
+  let previous: { status: DeliveryStatus; deliveredAt: Date | null } | null = null;
+  const delivery = await inTransaction(opts, async (transaction) => {
+    const found = await getDelivery(p, deliveryId, { transaction });
+    previous = { status: found.status, deliveredAt: found.deliveredAt };
+    const endpoint = await WebhookEndpoint.findByPk(found.endpointId, { transaction });
+    if (!endpoint || !endpoint.enabled) {
+      throw ruleViolation('The webhook is disabled: enable it before redelivering.', 'webhook_disabled');
+    }
+    await found.update({ status: 'pending', deliveredAt: null }, { transaction });
+    return found;
+  });
+  const start = opts.deps?.startDelivery ?? ((id: string) => startDeliveryWorkflow(id, { again: true }));
+  try {
+    await start(delivery.id);
+  } catch (e) {
+    if (e instanceof WorkflowExecutionAlreadyStartedError) {
+      // Its run is still retrying: that run decides the outcome; nothing is queued twice.
+      if (previous) await delivery.update(previous);
+      throw new Conflict('The delivery is still in progress; redeliver it once it has finished.', 'delivery_in_progress');
+    }
+    throw new Upstream('The delivery could not be queued; try again.', 'delivery_not_queued');
+  }
+  return delivery;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// For the delivery activity (no principal: the workflow acts for the system)
+
+export interface DeliveryForAttempt {
+  /** The `webhook-id`. */
+  id: string;
+  status: DeliveryStatus;
+  event: string;
+  /** The exact JSON body to POST (the same bytes on every attempt). */
+  body: string;
+  url: string;
+  endpointId: number;
+  /** Attempts recorded so far over every run. */
+  attempts: number;
+  /** Current secret first, then the previous one while its overlap lasts. */
+  secrets: string[];
+}
+
+/**
+ * What one attempt needs, read fresh (a rotation or URL change applies to the next attempt). Null when the
+ * delivery or its receiver is gone, or the receiver is disabled: nothing may be sent.
+ */
+export async function loadDeliveryForAttempt(deliveryId: string, opts: { clock?: Clock } = {}): Promise<DeliveryForAttempt | null> {
+  const delivery = await WebhookDelivery.findByPk(deliveryId);
+  if (!delivery) return null;
+  const endpoint = await WebhookEndpoint.findByPk(delivery.endpointId);
+  if (!endpoint || !endpoint.enabled) return null;
+  return {
+    id: delivery.id,
+    status: delivery.status,
+    event: delivery.event,
+    body: delivery.payload,
+    url: endpoint.url,
+    endpointId: endpoint.id,
+    attempts: delivery.attempts,
+    secrets: signingSecrets(endpoint, clockOf(opts).now()),
+  };
+}
+
+export interface AttemptInput {
+  attempt: number;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  responseExcerpt: string | null;
+  succeeded: boolean;
+}
+
+/**
+ * Logs one POST and updates the delivery: attempts + 1, last status code and error; a success makes it
+ * `succeeded` with `delivered_at`. A failed attempt leaves the status alone (retries follow; the workflow calls
+ * `markDeliveryFailed` when it gives up). A delivery deleted meanwhile is ignored.
+ */
+export async function recordAttempt(deliveryId: string, input: AttemptInput, opts: { clock?: Clock; transaction?: Transaction } = {}): Promise<void> {
+  const now = clockOf(opts).now();
+  await inTransaction(opts, async (transaction) => {
+    const delivery = await WebhookDelivery.findByPk(deliveryId, { transaction, lock: transaction.LOCK.UPDATE });
+    if (!delivery) return;
+    const error = input.succeeded ? null : clip(input.error);
+    await WebhookAttempt.create(
+      {
+        deliveryId,
+        attempt: Math.max(0, Math.trunc(input.attempt)),
+        statusCode: input.statusCode,
+        latencyMs: Math.max(0, Math.round(input.latencyMs)),
+        error,
+        responseExcerpt: clip(input.responseExcerpt),
+        createdAt: now,
+      },
+      { transaction },
+    );
+    const patch: Partial<WebhookDelivery> = { attempts: delivery.attempts + 1, lastStatusCode: input.statusCode, lastError: error };
+    if (input.succeeded) Object.assign(patch, { status: 'succeeded', deliveredAt: now });
+    await delivery.update(patch, { transaction });
+  });
+}
+
+/** The workflow gave up (retries exhausted or a permanent failure). A delivery that succeeded stays so. */
+export async function markDeliveryFailed(deliveryId: string, reason: string, opts: { transaction?: Transaction } = {}): Promise<void> {
+  await WebhookDelivery.update(
+    { status: 'failed', lastError: clip(reason) },
+    { where: { id: deliveryId, status: { [Op.ne]: 'succeeded' } }, transaction: opts.transaction },
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// For the outbox dispatcher
+
+export interface ClaimedEvent {
+  eventId: number;
+  /** Every delivery of the event (the same ids when claimed again); empty: already marked dispatched. */
+  deliveryIds: string[];
+}
+
+/** Body bytes per INSERT of deliveries (well under the smallest default max_allowed_packet, 16 MB on MariaDB). */
+const INSERT_BATCH_BYTES = 4 * 1024 * 1024;
+
+interface PendingRow {
+  id: number | string;
+  tenantId: number;
+  customerId: number | null;
+  event: string;
+  payload: string;
+  occurredAt: Date;
+}
+
+/**
+ * Up to `limit` undispatched outbox events, oldest first, each with one delivery per enabled receiver of the
+ * event's account that existed when the event occurred. Deliveries are inserted with INSERT IGNORE on (outbox_event_id, endpoint_id), so claiming
+ * again (a dispatcher retry) returns the same ids and makes no duplicates. Events whose account has no
+ * enabled receiver are marked dispatched here and come back with no deliveries.
+ */
+export async function claimPendingEvents(limit: number, opts: { clock?: Clock; transaction?: Transaction } = {}): Promise<ClaimedEvent[]> {
+  const sequelize = OutboxEvent.sequelize!;
+  const now = clockOf(opts).now();
+  const transaction = opts.transaction;
+  const n = Math.max(1, Math.min(1000, Math.trunc(limit)));
+  const events = await sequelize.query<PendingRow>(
+    `SELECT id, tenant_id AS tenantId, customer_id AS customerId, event, payload, occurred_at AS occurredAt
+       FROM outbox_events WHERE dispatched_at IS NULL ORDER BY id LIMIT ${n}`,
+    { type: QueryTypes.SELECT, transaction },
+  );
+  if (events.length === 0) return [];
+  const eventIds = events.map((e) => Number(e.id));
+
+  const customerIds = [...new Set(events.map((e) => e.customerId).filter((c): c is number => c !== null))];
+  // The agency (tenant owner) sees every account of its tenant, so its own receivers get every account's events.
+  const tenantIds = [...new Set(events.map((e) => e.tenantId))];
+  const agencyAccounts = new Set(
+    (await User.findAll({ where: { tenantId: { [Op.in]: tenantIds }, role: 'tenant_owner' }, attributes: ['customerId'], transaction }))
+      .map((u) => u.customerId)
+      .filter((c): c is number => c !== null),
+  );
+  const endpoints = customerIds.length
+    ? await WebhookEndpoint.findAll({
+        where: { customerId: { [Op.in]: [...customerIds, ...agencyAccounts] }, enabled: true },
+        attributes: ['id', 'tenantId', 'customerId', 'createdAt'],
+        order: [['id', 'ASC']],
+        transaction,
+      })
+    : [];
+
+  // Bodies can be large (a review message up to the 1 MB request limit): statements are cut by size so none
+  // comes near the server's max_allowed_packet.
+  let batch: unknown[][] = [];
+  let bytes = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    await sequelize.query(
+      `INSERT IGNORE INTO webhook_deliveries
+         (id, tenant_id, customer_id, endpoint_id, outbox_event_id, event, payload, status, attempts, created_at, updated_at)
+       VALUES ${batch.map(() => "(?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)").join(', ')}`,
+      { replacements: batch.flat(), type: QueryTypes.INSERT, transaction },
+    );
+    batch = [];
+    bytes = 0;
+  };
+  for (const e of events) {
+    for (const endpoint of endpoints) {
+      if (endpoint.tenantId !== e.tenantId) continue;
+      if (endpoint.customerId !== e.customerId && !agencyAccounts.has(endpoint.customerId)) continue;
+      // A receiver gets what happens after it was added, not an older event still waiting in the outbox.
+      if (endpoint.createdAt.getTime() > new Date(e.occurredAt).getTime()) continue;
+      const size = Buffer.byteLength(e.payload);
+      if (batch.length > 0 && bytes + size > INSERT_BATCH_BYTES) await flush();
+      // The delivery belongs to the receiver's account (its log is the receiver owner's to read).
+      batch.push([randomUUID(), e.tenantId, endpoint.customerId, endpoint.id, Number(e.id), e.event, e.payload, now, now]);
+      bytes += size;
+    }
+  }
+  await flush();
+
+  const deliveries = await sequelize.query<{ id: string; eventId: number | string }>(
+    'SELECT id, outbox_event_id AS eventId FROM webhook_deliveries WHERE outbox_event_id IN (?) ORDER BY outbox_event_id, endpoint_id',
+    { replacements: [eventIds], type: QueryTypes.SELECT, transaction },
+  );
+  const byEvent = new Map<number, string[]>();
+  for (const d of deliveries) {
+    const key = Number(d.eventId);
+    byEvent.set(key, [...(byEvent.get(key) ?? []), d.id]);
+  }
+
+  const idle = eventIds.filter((id) => !byEvent.has(id));
+  if (idle.length) {
+    await OutboxEvent.update({ dispatchedAt: now }, { where: { id: { [Op.in]: idle }, dispatchedAt: null }, transaction });
+  }
+  return eventIds.map((eventId) => ({ eventId, deliveryIds: byEvent.get(eventId) ?? [] }));
+}
+
+/** The event's deliveries are all started: the dispatcher will not claim it again. */
+export async function markEventDispatched(eventId: number, opts: { clock?: Clock; transaction?: Transaction } = {}): Promise<void> {
+  await OutboxEvent.update(
+    { dispatchedAt: clockOf(opts).now() },
+    { where: { id: eventId, dispatchedAt: null }, transaction: opts.transaction },
+  );
+}

@@ -1,0 +1,81 @@
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import { connectTemporal, disconnectTemporal, ensureDispatcher, temporalSettings } from '../../workflows/client';
+import { buildActivities } from '../../workflows/activities';
+import { runWorker, type RunningWorker } from '../../workflows/worker';
+import { findTemporalCli, startDevServer, type DevServer } from './dev-server';
+
+export interface TemporalRuntime {
+  address: string;
+  uiUrl: string | null;
+  stop(): Promise<void>;
+}
+
+/** Where `npm run build` leaves the workflow bundle. */
+export const WORKFLOW_BUNDLE = path.resolve(__dirname, '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? [] : ['dist']), 'workflow-bundle.js');
+
+/**
+ * Temporal for the process: the cluster at TEMPORAL_ADDRESS, or (embedded default) a dev server we start with
+ * a persistent SQLite file under DATA_DIR and the UI on. Connects the client, runs the worker in-process when
+ * configured, and makes sure the outbox dispatcher runs. `stop` undoes all of it in reverse.
+ */
+export async function startTemporal(config: Config, logger: Logger, opts: { worker: boolean }): Promise<TemporalRuntime> {
+  let devServer: DevServer | null = null;
+  let address = config.TEMPORAL_ADDRESS;
+  if (!address) {
+    devServer = await startDevServer({
+      cli: findTemporalCli(config.TEMPORAL_CLI),
+      port: config.TEMPORAL_DEV_PORT,
+      uiPort: config.TEMPORAL_UI_PORT,
+      namespace: config.TEMPORAL_NAMESPACE,
+      dbFile: path.join(config.DATA_DIR, 'temporal.sqlite'),
+    });
+    address = devServer.address;
+    logger.info({ address, ui: devServer.uiUrl }, 'temporal dev server started');
+  }
+  const settings = temporalSettings(config, address);
+  let worker: RunningWorker | null = null;
+  try {
+    await connectTemporal(settings, { waitMs: devServer ? 0 : 120_000 });
+    if (opts.worker) {
+      worker = await runWorker({
+        address,
+        namespace: settings.namespace,
+        taskQueue: settings.taskQueue,
+        workflows: { bundlePath: WORKFLOW_BUNDLE },
+        activities: buildActivities(config),
+      });
+      worker.done.catch((err) => logger.error({ err }, 'temporal worker stopped with an error'));
+    }
+    await ensureDispatcher();
+  } catch (err) {
+    // Nothing half-started stays behind (a dev server holding the port would block the next start).
+    await worker?.stop().catch(() => undefined);
+    await disconnectTemporal().catch(() => undefined);
+    await devServer?.stop();
+    throw err;
+  }
+  return {
+    address,
+    uiUrl: devServer?.uiUrl ?? null,
+    async stop() {
+      // Each step is bounded: a stop that hangs must not keep the process (and the dev server) alive.
+      const step = async (name: string, work: () => Promise<unknown>, ms: number) => {
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<void>((resolve) => {
+          timer = setTimeout(() => {
+            logger.warn({ step: name, ms }, 'temporal shutdown step timed out');
+            resolve();
+          }, ms);
+        });
+        await Promise.race([work().catch((err) => logger.warn({ err, step: name }, 'temporal shutdown step failed')), timeout]);
+        clearTimeout(timer);
+        logger.info({ step: name }, 'temporal shutdown step done');
+      };
+      if (worker) await step('worker', () => worker!.stop(), 45_000);
+      await step('client', () => disconnectTemporal(), 5_000);
+      if (devServer) await step('dev server', () => devServer!.stop(), 15_000);
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import { useApp } from '../support/app';
+import { makeReview, makeWorld, syncedSourceOf, testimonialsOf } from '../support/factories';
+
+describe('GraphQL business API at /graphql', () => {
+  const t = useApp();
+  const gql = (token: string | null, query: string, variables: Record<string, unknown> = {}) => {
+    const req = t.http().post('/graphql').set('Content-Type', 'application/json');
+    if (token) req.set('Authorization', `Bearer ${token}`);
+    return req.send({ query, variables });
+  };
+
+  it('answers a query with the caller scope', async () => {
+    const w = await makeWorld();
+    await makeReview(await testimonialsOf(w.home), { author: 'Visible' });
+    const res = await gql(w.tokens.orgOwner, '{ reviews(page: 1) { total items { author source avatar } } }');
+    expect(res.status).toBe(200);
+    expect(res.body.data.reviews.total).toBe(1);
+    expect(res.body.data.reviews.items[0]).toEqual({
+      author: 'Visible',
+      source: 'Testimonials',
+      avatar: expect.stringContaining('/avatars/placeholder.svg?name=Visible'),
+    });
+  });
+
+  it('carries typed domain errors in extensions: code, reason, fields', async () => {
+    const w = await makeWorld();
+    const missing = await gql(w.tokens.owner, '{ review(id: 999999999) { id } }');
+    expect(missing.body.errors[0].extensions).toEqual({ code: 'NOT_FOUND', reason: null, fields: null });
+
+    const denied = await gql(w.tokens.member, `{ location(id: ${w.home.id}) { id } }`);
+    expect(denied.body.errors[0].extensions).toMatchObject({ code: 'FORBIDDEN', reason: 'location_access_denied' });
+
+    const invalid = await gql(
+      w.tokens.owner,
+      `mutation { createLocation(input: { organizationId: ${w.org.id}, name: "${'x'.repeat(256)}" }) { id } }`,
+    );
+    expect(invalid.body.errors[0].extensions).toMatchObject({
+      code: 'VALIDATION',
+      fields: { name: ['The name may not be greater than 255 characters.'] },
+    });
+
+    const anonymous = await gql(null, '{ me { id } }');
+    expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('never leaks internals: an unexpected failure is "Internal server error"', async () => {
+    const w = await makeWorld();
+    // An id beyond INT range passes GraphQL's Int check only if it fits 32 bits; use a huge page instead.
+    const res = await gql(w.tokens.owner, '{ reviews(page: 2147483647, perPage: 100) { total items { id } } }');
+    expect(res.status).toBe(200);
+    expect(JSON.stringify(res.body)).not.toMatch(/SELECT|sequelize|at .*\.ts/i);
+  });
+
+  it('resolves a page of reviews with a constant number of SQL statements (no N+1)', async () => {
+    const w = await makeWorld();
+    const testimonials = await testimonialsOf(w.home);
+    const google = await syncedSourceOf(w.branch);
+    const count = async (perPage: number) => {
+      const statements: string[] = [];
+      const hook = (_options: unknown, query: { sql?: string }) => {
+        statements.push(String(query?.sql ?? ''));
+      };
+      t.db().addHook('beforeQuery', 'counter', hook as never);
+      try {
+        const res = await gql(w.tokens.owner, `{ reviews(page: 1, perPage: ${perPage}) { items { id source sourceLogo avatar } } }`);
+        expect(res.body.data.reviews.items).toHaveLength(perPage);
+      } finally {
+        t.db().removeHook('beforeQuery', 'counter');
+      }
+      return statements.length;
+    };
+    for (let i = 0; i < 20; i++) await makeReview(i % 2 ? testimonials : google, { author: `A${i}` });
+    await count(1); // warm-up: token bookkeeping and the once-per-process source catalogue
+    const small = await count(2);
+    const large = await count(20);
+    expect(large).toBe(small);
+  });
+
+  it('resolves organisations with their locations in a constant number of statements', async () => {
+    const w = await makeWorld();
+    const run = async () => {
+      let n = 0;
+      t.db().addHook('beforeQuery', 'counter', (() => {
+        n += 1;
+      }) as never);
+      try {
+        const res = await gql(w.tokens.owner, '{ organizations(page: 1, perPage: 100) { items { id locations { id } } } }');
+        expect(res.body.errors).toBeUndefined();
+        return { n, orgs: res.body.data.organizations.items.length };
+      } finally {
+        t.db().removeHook('beforeQuery', 'counter');
+      }
+    };
+    await run(); // warm-up: token bookkeeping and the once-per-process source catalogue
+    const before = await run();
+    const { makeOrganization } = await import('../support/factories');
+    for (let i = 0; i < 3; i++) await makeOrganization(w.owner);
+    const after = await run();
+    expect(after.orgs).toBe(before.orgs + 3);
+    expect(after.n).toBe(before.n);
+  });
+});

@@ -1,0 +1,211 @@
+import { QueryTypes } from 'sequelize';
+import { Webhook } from 'standardwebhooks';
+import { fixedClock } from '../../src/domain/clock';
+import { Forbidden, NotFound, Upstream, Validation } from '../../src/domain/errors';
+import { Integration, OutboxEvent, WebhookAttempt, WebhookDelivery, WebhookEndpoint, type User } from '../../src/models';
+import { principalFor } from '../../src/services/auth.service';
+import * as locations from '../../src/services/locations.service';
+import * as reviews from '../../src/services/reviews.service';
+import * as webhooks from '../../src/services/webhooks.service';
+import { signatureHeaders } from '../../src/webhooks/signing';
+import { useDatabase } from '../support/db';
+import { ALL, makeOrgOwner, makeOrganization, makeTenant, makeWorld } from '../support/factories';
+
+/** What the outbox dispatcher and the delivery activity call (the Temporal side is tested with the workflows). */
+describe('webhook deliveries: dispatch, attempts, redelivery', () => {
+  // Leave no receivers or undispatched events behind for later files in this worker (a dispatcher there would
+  // try to deliver them). Declared before the database hook, so it runs while the connection is open.
+  afterAll(async () => {
+    await WebhookEndpoint.destroy({ where: {} });
+    await OutboxEvent.update({ dispatchedAt: new Date() }, { where: { dispatchedAt: null } });
+  });
+  useDatabase();
+  const as = (user: User) => principalFor(user, { id: 0, kind: 'customer', permissions: ALL });
+  const PUBLIC = { allowPrivateUrls: false };
+  const addEndpoint = async (user: User, input: { url?: string; enabled?: boolean } = {}) =>
+    (await webhooks.createEndpoint(await as(user), { url: input.url ?? 'https://93.184.215.14/hooks', enabled: input.enabled }, PUBLIC)).endpoint;
+  /** Other files' events stay in this worker's database: each test starts from an empty outbox. */
+  const drain = () => OutboxEvent.update({ dispatchedAt: new Date() }, { where: { dispatchedAt: null } });
+
+  /** A world whose org owner's account has receivers, and one event for that account. */
+  async function eventWithReceivers(receivers: Array<{ enabled?: boolean }> = [{}, {}]) {
+    const w = await makeWorld();
+    const endpoints = [];
+    for (const r of receivers) endpoints.push(await addEndpoint(w.orgOwner, r));
+    await drain();
+    await locations.update(await as(w.orgOwner), w.branch.id, { name: `Renamed ${Date.now()}` });
+    const event = (await OutboxEvent.findOne({ where: { tenantId: w.tenant.id, event: 'location-updated' } }))!;
+    return { w, endpoints, event };
+  }
+
+  it('claims an event once per enabled receiver of its account, and a retry finds the same deliveries', async () => {
+    const { w, endpoints, event } = await eventWithReceivers([{}, {}, { enabled: false }]);
+    const first = await webhooks.claimPendingEvents(10);
+    expect(first).toEqual([{ eventId: Number(event.id), deliveryIds: [expect.any(String), expect.any(String)] }]);
+    const deliveries = await WebhookDelivery.findAll({ where: { outboxEventId: event.id }, order: [['endpointId', 'ASC']] });
+    expect(deliveries.map((d) => d.endpointId)).toEqual([endpoints[0].id, endpoints[1].id]);
+    expect(deliveries.map((d) => d.id).sort()).toEqual([...first[0].deliveryIds].sort());
+    expect(deliveries[0]).toMatchObject({ tenantId: w.tenant.id, customerId: w.org.customerId, event: 'location-updated', status: 'pending', attempts: 0 });
+    const [raw] = await OutboxEvent.sequelize!.query<{ payload: string }>('SELECT payload FROM outbox_events WHERE id = ?', { replacements: [event.id], type: QueryTypes.SELECT });
+    expect(deliveries[0].payload).toBe(raw!.payload); // the body is the event's stored JSON, byte for byte
+    expect(JSON.parse(deliveries[0].payload).webhook_event).toBe('location-updated');
+
+    // The dispatcher died before marking the event: claiming again gives the same ids and no duplicates.
+    const again = await webhooks.claimPendingEvents(10);
+    expect(again).toEqual(first);
+    expect(await WebhookDelivery.count({ where: { outboxEventId: event.id } })).toBe(2);
+
+    await webhooks.markEventDispatched(Number(event.id));
+    expect((await OutboxEvent.findByPk(event.id))!.dispatchedAt).toBeInstanceOf(Date);
+    expect(await webhooks.claimPendingEvents(10)).toEqual([]);
+  });
+
+  it('claims large bodies for many receivers (statements are cut by size)', async () => {
+    const w = await makeWorld();
+    for (let i = 0; i < 6; i++) await addEndpoint(w.orgOwner);
+    await drain();
+    const source = await Integration.findOne({ where: { locationId: w.home.id, type: 'testimonials' } });
+    const message = 'é'.repeat(450_000); // 900 KB of UTF-8 per body, 5.4 MB for the six receivers
+    await reviews.create(await as(w.orgOwner), { author: 'Long', rating: 5, publishedOn: '2026-11-20', organizationId: w.org.id, locationId: w.home.id, source: source!.id, message });
+    const [claimed] = await webhooks.claimPendingEvents(10);
+    expect(claimed.deliveryIds).toHaveLength(6);
+    const deliveries = await WebhookDelivery.findAll({ where: { outboxEventId: claimed.eventId } });
+    expect(deliveries.every((d) => JSON.parse(d.payload).message === message)).toBe(true);
+  });
+
+  it('marks events of accounts without an enabled receiver dispatched at once, with no deliveries', async () => {
+    const { tenant } = await makeTenant();
+    const owner = await makeOrgOwner(tenant.id);
+    await drain();
+    const org = await makeOrganization(owner); // organization-created + location-created
+    const claimed = await webhooks.claimPendingEvents(10);
+    expect(claimed).toHaveLength(2);
+    expect(claimed.every((c) => c.deliveryIds.length === 0)).toBe(true);
+    const events = await OutboxEvent.findAll({ where: { tenantId: tenant.id } });
+    expect(events.every((e) => e.dispatchedAt !== null)).toBe(true);
+    expect(await WebhookDelivery.count({ where: { customerId: org.customerId } })).toBe(0);
+    expect(await webhooks.claimPendingEvents(10)).toEqual([]);
+  });
+
+  it('gives a receiver only the events that occurred after it was added', async () => {
+    const { tenant } = await makeTenant();
+    const owner = await makeOrgOwner(tenant.id);
+    await drain();
+    await makeOrganization(owner); // two events, before any receiver
+    await new Promise((r) => setTimeout(r, 5));
+    await addEndpoint(owner);
+    const claimed = await webhooks.claimPendingEvents(10);
+    expect(claimed.map((c) => c.deliveryIds)).toEqual([[], []]);
+  });
+
+  it('claims the oldest events first, at most `limit`', async () => {
+    const { w, event } = await eventWithReceivers([{}]);
+    await locations.update(await as(w.orgOwner), w.home.id, { name: 'Second' });
+    const [only] = await webhooks.claimPendingEvents(1);
+    expect(only.eventId).toBe(Number(event.id));
+    await webhooks.markEventDispatched(only.eventId);
+    const [next] = await webhooks.claimPendingEvents(1);
+    expect(next.eventId).toBeGreaterThan(only.eventId);
+  });
+
+  it('loads what an attempt needs, signing with both secrets during the 24-hour overlap of a rotation', async () => {
+    const { w, endpoints } = await eventWithReceivers([{}]);
+    const [{ deliveryIds }] = await webhooks.claimPendingEvents(10);
+    const oldSecret = (await WebhookEndpoint.findByPk(endpoints[0].id))!.secret;
+    const loaded = (await webhooks.loadDeliveryForAttempt(deliveryIds[0]))!;
+    expect(loaded).toMatchObject({ id: deliveryIds[0], status: 'pending', url: 'https://93.184.215.14/hooks', endpointId: endpoints[0].id, secrets: [oldSecret] });
+    const headers = signatureHeaders({ id: loaded.id, timestamp: new Date(), body: loaded.body, secrets: loaded.secrets });
+    expect(new Webhook(oldSecret).verify(loaded.body, headers)).toMatchObject({ webhook_event: 'location-updated', id: w.branch.id });
+
+    const now = new Date();
+    const clock = fixedClock(now);
+    const { secret } = await webhooks.rotateSecret(await as(w.orgOwner), endpoints[0].id, { clock });
+    expect((await webhooks.loadDeliveryForAttempt(deliveryIds[0], { clock }))!.secrets).toEqual([secret, oldSecret]);
+    clock.advance(webhooks.SECRET_OVERLAP_MS - 1000);
+    expect((await webhooks.loadDeliveryForAttempt(deliveryIds[0], { clock }))!.secrets).toEqual([secret, oldSecret]);
+    clock.advance(2000);
+    expect((await webhooks.loadDeliveryForAttempt(deliveryIds[0], { clock }))!.secrets).toEqual([secret]);
+
+    await webhooks.updateEndpoint(await as(w.orgOwner), endpoints[0].id, { enabled: false }, PUBLIC);
+    expect(await webhooks.loadDeliveryForAttempt(deliveryIds[0])).toBeNull();
+    await webhooks.deleteEndpoint(await as(w.orgOwner), endpoints[0].id);
+    expect(await webhooks.loadDeliveryForAttempt(deliveryIds[0])).toBeNull();
+    expect(await WebhookDelivery.count({ where: { id: deliveryIds[0] } })).toBe(0); // the log goes with its receiver
+  });
+
+  it('records attempts: a failure keeps the delivery pending, a success marks it delivered; failing it later changes nothing', async () => {
+    await eventWithReceivers([{}]);
+    const [{ deliveryIds: [id] }] = await webhooks.claimPendingEvents(10);
+    const at = new Date('2026-11-22T10:00:00.000Z');
+    await webhooks.recordAttempt(id, { attempt: 1, statusCode: 503, latencyMs: 120.4, error: 'The receiver answered 503', responseExcerpt: 'x'.repeat(600), succeeded: false }, { clock: fixedClock(at) });
+    expect(await WebhookDelivery.findByPk(id)).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 503, lastError: 'The receiver answered 503', deliveredAt: null });
+    await webhooks.recordAttempt(id, { attempt: 2, statusCode: 204, latencyMs: 35, error: null, responseExcerpt: null, succeeded: true }, { clock: fixedClock(new Date(at.getTime() + 5000)) });
+    const delivered = (await WebhookDelivery.findByPk(id))!;
+    expect(delivered).toMatchObject({ status: 'succeeded', attempts: 2, lastStatusCode: 204, lastError: null });
+    expect(delivered.deliveredAt!.toISOString()).toBe('2026-11-22T10:00:05.000Z');
+    const attempts = await WebhookAttempt.findAll({ where: { deliveryId: id }, order: [['id', 'ASC']] });
+    expect(attempts.map((a) => [a.attempt, a.statusCode, a.latencyMs])).toEqual([[1, 503, 120], [2, 204, 35]]);
+    expect(attempts[0].responseExcerpt).toHaveLength(500);
+
+    await webhooks.markDeliveryFailed(id, 'gave up');
+    expect((await WebhookDelivery.findByPk(id))!.status).toBe('succeeded');
+  });
+
+  it('marks a delivery failed with the reason when the workflow gives up', async () => {
+    await eventWithReceivers([{}]);
+    const [{ deliveryIds: [id] }] = await webhooks.claimPendingEvents(10);
+    await webhooks.markDeliveryFailed(id, 'Retries exhausted: '.padEnd(700, '.'));
+    const failed = (await WebhookDelivery.findByPk(id))!;
+    expect(failed.status).toBe('failed');
+    expect(failed.lastError).toHaveLength(500);
+    await expect(webhooks.recordAttempt('00000000-0000-4000-8000-000000000000', { attempt: 1, statusCode: null, latencyMs: 1, error: 'x', responseExcerpt: null, succeeded: false })).resolves.toBeUndefined();
+  });
+
+  it('redelivers with the same delivery id: back to pending, and the injected starter is called with it', async () => {
+    const { w } = await eventWithReceivers([{}]);
+    const [{ deliveryIds: [id] }] = await webhooks.claimPendingEvents(10);
+    await webhooks.recordAttempt(id, { attempt: 1, statusCode: 200, latencyMs: 10, error: null, responseExcerpt: 'ok', succeeded: true });
+    const started: string[] = [];
+    const redelivered = await webhooks.redeliver(await as(w.orgOwner), id, { deps: { startDelivery: async (deliveryId) => void started.push(deliveryId) } });
+    expect(started).toEqual([id]);
+    expect(redelivered.id).toBe(id);
+    expect(await WebhookDelivery.findByPk(id)).toMatchObject({ id, status: 'pending', deliveredAt: null, attempts: 1 });
+    expect(await WebhookDelivery.count({ where: { id } })).toBe(1);
+  });
+
+  it('answers 502 delivery_not_queued when the engine cannot be reached, leaving the delivery pending to retry', async () => {
+    const { w } = await eventWithReceivers([{}]);
+    const [{ deliveryIds: [id] }] = await webhooks.claimPendingEvents(10);
+    await webhooks.markDeliveryFailed(id, 'receiver down');
+    const err = await webhooks
+      .redeliver(await as(w.orgOwner), id, { deps: { startDelivery: async () => { throw new Error('connection refused'); } } })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Upstream);
+    expect((err as Upstream).reason).toBe('delivery_not_queued');
+    expect((await WebhookDelivery.findByPk(id))!.status).toBe('pending');
+  });
+
+  it('refuses to redeliver to a disabled receiver, another account\'s delivery, or for a team member', async () => {
+    const { w, endpoints } = await eventWithReceivers([{}]);
+    const [{ deliveryIds: [id] }] = await webhooks.claimPendingEvents(10);
+    const never = { deps: { startDelivery: async () => { throw new Error('must not start'); } } };
+    const other = await makeWorld();
+    await expect(webhooks.redeliver(await as(other.orgOwner), id, never)).rejects.toBeInstanceOf(NotFound);
+    await expect(webhooks.redeliver(await as(other.owner), id, never)).rejects.toBeInstanceOf(NotFound);
+    await expect(webhooks.redeliver(await as(w.member), id, never)).rejects.toBeInstanceOf(Forbidden);
+    await expect(webhooks.redeliver(await as(w.orgOwner), 'not-a-uuid', never)).rejects.toBeInstanceOf(NotFound);
+    await webhooks.updateEndpoint(await as(w.orgOwner), endpoints[0].id, { enabled: false }, PUBLIC);
+    const disabled = await webhooks.redeliver(await as(w.orgOwner), id, never).catch((e: unknown) => e);
+    expect(disabled).toBeInstanceOf(Validation);
+    expect((disabled as Validation).reason).toBe('webhook_disabled');
+  });
+
+  it(`keeps at most ${webhooks.MAX_ENDPOINTS_PER_ACCOUNT} receivers per account`, async () => {
+    const { tenant } = await makeTenant();
+    const owner = await makeOrgOwner(tenant.id);
+    for (let i = 0; i < webhooks.MAX_ENDPOINTS_PER_ACCOUNT; i++) await addEndpoint(owner);
+    const err = await addEndpoint(owner).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Validation);
+    expect((err as Validation).reason).toBe('webhook_limit');
+  });
+});

@@ -1,0 +1,245 @@
+import { Webhook } from 'standardwebhooks';
+import { WebhookAttempt, WebhookDelivery } from '../../src/models';
+import { useApp } from '../support/app';
+import { makeWorld, testimonialsOf } from '../support/factories';
+import { startReceiver } from '../support/receiver';
+import { recordHistory, useTemporalWorker } from '../support/temporal';
+
+/**
+ * Outbound webhooks end to end: REST change -> outbox row in the same transaction -> dispatcher workflow ->
+ * delivery workflow -> signed POST to a real receiver on loopback, on a real Temporal dev server.
+ */
+// jest.setTimeout is file-wide (the last call wins), so it is set once here; longer tests pass their own timeout.
+jest.setTimeout(90_000);
+
+describe('outbound webhooks on Temporal', () => {
+  const t = useApp();
+  useTemporalWorker();
+
+  async function setUp(respond: Parameters<typeof startReceiver>[0]) {
+    const w = await makeWorld();
+    const receiver = await startReceiver(respond);
+    const auth = { Authorization: `Bearer ${w.tokens.orgOwner}` };
+    const created = await t.http().post('/api/v1/webhooks').set(auth).send({ url: receiver.url });
+    expect(created.status).toBe(201);
+    const secret: string = created.body.data.secret;
+    const source = await testimonialsOf(w.home);
+    const createReview = () =>
+      t.http().post('/api/v1/reviews').set(auth).send({
+        author: 'Hook Reviewer',
+        rating: 5,
+        published_on: '2026-11-01',
+        organization_id: w.org.id,
+        location_id: w.home.id,
+        source: source.id,
+        message: 'Signed and delivered.',
+      });
+    return { w, receiver, secret, auth, createReview };
+  }
+
+  it('delivers review-created to the receiver with a valid Standard Webhooks signature and the product User-Agent', async () => {
+    const { receiver, secret, createReview } = await setUp(() => ({ status: 204 }));
+    try {
+      const res = await createReview();
+      expect(res.status).toBe(201);
+      await receiver.waitFor(1);
+      const [got] = receiver.received;
+      const payload = new Webhook(secret).verify(got.body, got.headers as Record<string, string>) as Record<string, unknown>;
+      expect(payload).toMatchObject({ webhook_event: 'review-created', id: res.body.data.id, author: 'Hook Reviewer', rating: 5 });
+      expect(got.headers['content-type']).toMatch(/^application\/json/);
+      expect(got.headers['user-agent']).toMatch(/\/V1$/);
+      const [delivery] = await deliveriesOf('review-created', res.body.data.id);
+      expect(got.headers['webhook-id']).toBe(delivery.id);
+      await waitUntil(async () => (await WebhookDelivery.findByPk(delivery.id))!.status === 'succeeded');
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('retries while the receiver is down and delivers once it is up: one success, every attempt logged', async () => {
+    const { receiver, secret, createReview } = await setUp((n) => (n <= 3 ? { status: 503 } : { status: 200 }));
+    try {
+      const res = await createReview();
+      await receiver.waitFor(4);
+      const [delivery] = await deliveriesOf('review-created', res.body.data.id);
+      await waitUntil(async () => (await WebhookDelivery.findByPk(delivery.id))!.status === 'succeeded');
+      await recordHistory(`webhook:${delivery.id}`, 'deliver-after-retries');
+      const ids = new Set(receiver.received.map((r) => r.headers['webhook-id']));
+      expect(ids).toEqual(new Set([delivery.id]));
+      for (const r of receiver.received) new Webhook(secret).verify(r.body, r.headers as Record<string, string>);
+      const attempts = await WebhookAttempt.findAll({ where: { deliveryId: delivery.id }, order: [['attempt', 'ASC']] });
+      expect(attempts.map((a) => a.statusCode)).toEqual([503, 503, 503, 200]);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(receiver.received).toHaveLength(4); // nothing after the success
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('gives up after 11 attempts (10 retries) when the receiver always fails, and marks the delivery failed', async () => {
+    const { receiver, createReview } = await setUp(() => ({ status: 500 }));
+    try {
+      const res = await createReview();
+      await receiver.waitFor(11);
+      const [delivery] = await deliveriesOf('review-created', res.body.data.id);
+      await waitUntil(async () => (await WebhookDelivery.findByPk(delivery.id))!.status === 'failed');
+      expect(await WebhookAttempt.count({ where: { deliveryId: delivery.id } })).toBe(11);
+      await recordHistory(`webhook:${delivery.id}`, 'deliver-gives-up');
+      await new Promise((r) => setTimeout(r, 500));
+      expect(receiver.received).toHaveLength(11);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("delivers every account's events to the agency's (tenant owner's) own receivers, and only its tenant's", async () => {
+    const w = await makeWorld();
+    const other = await makeWorld();
+    const receiver = await startReceiver(() => ({ status: 200 }));
+    try {
+      const agency = await t.http().post('/api/v1/webhooks').set('Authorization', `Bearer ${w.tokens.owner}`).send({ url: receiver.url });
+      expect(agency.status).toBe(201);
+      const mine = await t.http().post('/api/v1/locations').set('Authorization', `Bearer ${w.tokens.orgOwner}`).send({ organization_id: w.org.id, name: 'Customer change' });
+      await t.http().post('/api/v1/locations').set('Authorization', `Bearer ${other.tokens.orgOwner}`).send({ organization_id: other.org.id, name: 'Other tenant' });
+      await receiver.waitFor(1);
+      await new Promise((r) => setTimeout(r, 800));
+      expect(receiver.received.map((r) => JSON.parse(r.body).id)).toEqual([mine.body.data.id]);
+      const log = await t.http().get(`/api/v1/webhooks/${agency.body.data.id}/deliveries`).set('Authorization', `Bearer ${w.tokens.owner}`);
+      expect(log.body.data).toHaveLength(1);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('honours Retry-After on 429 instead of the (short) backoff', async () => {
+    const { receiver, createReview } = await setUp((n) => (n === 1 ? { status: 429, headers: { 'Retry-After': '2' } } : { status: 200 }));
+    try {
+      await createReview();
+      await receiver.waitFor(2);
+      // The configured backoff here is 20 ms; the receiver asked for 2 s.
+      expect(receiver.received[1].at - receiver.received[0].at).toBeGreaterThanOrEqual(1_900);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('does not retry a 4xx other than 408/429', async () => {
+    const { receiver, createReview } = await setUp(() => ({ status: 410 }));
+    try {
+      const res = await createReview();
+      await receiver.waitFor(1);
+      const [delivery] = await deliveriesOf('review-created', res.body.data.id);
+      await waitUntil(async () => (await WebhookDelivery.findByPk(delivery.id))!.status === 'failed');
+      expect(receiver.received).toHaveLength(1);
+      await recordHistory(`webhook:${delivery.id}`, 'deliver-permanent-4xx');
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('sends nothing for a change whose transaction rolled back', async () => {
+    const { receiver, auth, w } = await setUp(() => ({ status: 200 }));
+    try {
+      const bad = await t.http().post('/api/v1/locations').set(auth).send({ organization_id: w.org.id, name: 'x'.repeat(300) });
+      expect(bad.status).toBe(422);
+      const good = await t.http().post('/api/v1/locations').set(auth).send({ organization_id: w.org.id, name: 'After the failure' });
+      expect(good.status).toBe(201);
+      await receiver.waitFor(1);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(receiver.received.map((r) => JSON.parse(r.body).webhook_event)).toEqual(['location-created']);
+      expect(JSON.parse(receiver.received[0].body).name).toBe('After the failure');
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs = 45_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('a worker killed in the middle of a delivery', () => {
+  const t = useApp();
+  const engine = useTemporalWorker();
+
+  it('still delivers the event, with the same webhook-id, after another worker takes over', async () => {
+    const { spawn } = await import('node:child_process');
+    const { databaseUrlFor } = await import('../support/env');
+    const { ROOT } = await import('../support/spawn');
+    const w = await makeWorld();
+    // The first request is held open (the worker dies waiting for it); the second is answered.
+    const receiver = await startReceiver((n) => (n === 1 ? null : { status: 200 }));
+    const auth = { Authorization: `Bearer ${w.tokens.orgOwner}` };
+    expect((await t.http().post('/api/v1/webhooks').set(auth).send({ url: receiver.url })).status).toBe(201);
+
+    await engine.stopWorker();
+    const child = spawn(process.execPath, ['-r', '@swc-node/register', `${ROOT}/test/support/worker-process.ts`, JSON.stringify(engine.settings())], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrlFor(process.env.JEST_WORKER_ID ?? '1') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => (out += d));
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    try {
+      const deadline = Date.now() + 150_000;
+      while (!out.includes('worker ready')) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`worker process did not start:\n${out}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const source = await testimonialsOf(w.home);
+      const res = await t.http().post('/api/v1/reviews').set(auth).send({
+        author: 'Survivor', rating: 4, published_on: '2026-11-02', organization_id: w.org.id, location_id: w.home.id, source: source.id,
+      });
+      expect(res.status).toBe(201);
+      await receiver.waitFor(1, 90_000);
+      child.kill('SIGKILL');
+      await exited;
+
+      await engine.startWorker();
+      await receiver.waitFor(2, 90_000);
+      const [delivery] = await deliveriesOf('review-created', res.body.data.id);
+      await waitUntil(async () => (await WebhookDelivery.findByPk(delivery.id))!.status === 'succeeded', 30_000);
+      expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([delivery.id, delivery.id]);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await receiver.close();
+    }
+  // Generous: a second worker process bundles the workflows itself, slow when the machine is busy.
+  }, 300_000);
+});
+
+const deliveriesOf = async (event: string, reviewId: number) =>
+  (await WebhookDelivery.findAll({ where: { event } })).filter((d) => JSON.parse(d.payload).id === reviewId);
+
+describe('redelivery', () => {
+  const t = useApp();
+  useTemporalWorker();
+
+  it('sends a delivered event again with the same webhook-id through POST /webhook-deliveries/{id}/redeliver', async () => {
+    const w = await makeWorld();
+    const receiver = await startReceiver(() => ({ status: 200 }));
+    try {
+      const auth = { Authorization: `Bearer ${w.tokens.orgOwner}` };
+      const hook = await t.http().post('/api/v1/webhooks').set(auth).send({ url: receiver.url });
+      const loc = await t.http().post('/api/v1/locations').set(auth).send({ organization_id: w.org.id, name: 'Redelivered' });
+      expect(loc.status).toBe(201);
+      await receiver.waitFor(1);
+      const log = await t.http().get(`/api/v1/webhooks/${hook.body.data.id}/deliveries`).set(auth);
+      const deliveryId = log.body.data[0].id;
+      await waitUntil(async () => (await WebhookDelivery.findByPk(deliveryId))!.status === 'succeeded');
+      const again = await t.http().post(`/api/v1/webhook-deliveries/${deliveryId}/redeliver`).set(auth);
+      expect(again.status).toBe(202);
+      await receiver.waitFor(2);
+      expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([deliveryId, deliveryId]);
+      new Webhook(hook.body.data.secret).verify(receiver.received[1].body, receiver.received[1].headers as Record<string, string>);
+    } finally {
+      await receiver.close();
+    }
+  });
+});

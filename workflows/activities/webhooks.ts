@@ -1,0 +1,123 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { AttemptInput } from '../../src/services/webhooks.service';
+
+/** What one attempt needs: the delivery's stored body and id, where it goes, and the secrets that sign it now. */
+export interface LoadedDelivery {
+  id: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  body: string;
+  url: string;
+  secrets: string[];
+}
+
+/** One POST as the delivery log records it. */
+export type AttemptRecord = AttemptInput;
+
+export interface WebhookActivityDeps {
+  load(deliveryId: string): Promise<LoadedDelivery | null>;
+  record(deliveryId: string, attempt: AttemptRecord): Promise<void>;
+  fail(deliveryId: string, reason: string): Promise<void>;
+  sign(input: { id: string; timestamp: Date; body: string; secrets: string[] }): Record<string, string>;
+  /** Refuses URLs that resolve to private addresses (unless allowed): checked again at send time. */
+  checkUrl(url: string): Promise<void>;
+  timeoutMs: number;
+  userAgent: string;
+  now(): Date;
+}
+
+const EXCERPT = 500;
+
+/** Retry-After in seconds or as an HTTP date, as milliseconds from now. */
+function retryAfterMs(header: string | null, now: Date): number | null {
+  if (!header) return null;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(0, at - now.getTime());
+}
+
+/** The first characters of the answer, reading no more than a few KB of it (a receiver may stream forever). */
+async function excerptOf(response: Response): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < 4 * EXCERPT) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+    }
+  } catch {
+    // A broken answer body leaves what was read.
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT);
+}
+
+export function createWebhookActivities(deps: WebhookActivityDeps) {
+  return {
+    /** One POST. Throws to have Temporal retry; a PermanentDeliveryFailure is not retried. */
+    async attemptWebhookDelivery(deliveryId: string): Promise<void> {
+      const attempt = Context.current().info.attempt;
+      const delivery = await deps.load(deliveryId);
+      if (!delivery) throw ApplicationFailure.nonRetryable('The delivery was removed, or its receiver was deleted or disabled.', 'PermanentDeliveryFailure');
+      if (delivery.status === 'succeeded') return;
+      const started = Date.now();
+      const fail = async (statusCode: number | null, error: string, excerpt: string | null) => {
+        await deps.record(deliveryId, { attempt, statusCode, latencyMs: Date.now() - started, error: error.slice(0, EXCERPT), responseExcerpt: excerpt, succeeded: false });
+      };
+      try {
+        await deps.checkUrl(delivery.url);
+      } catch (e) {
+        const message = e instanceof Error ? e.message : String(e);
+        await fail(null, message, null);
+        // A name that does not resolve right now may next time (a DNS hiccup); a private address or a bad URL won't.
+        const transient = (e as { reason?: string }).reason === 'unresolvable_host';
+        if (transient) throw ApplicationFailure.retryable(message, 'DeliveryFailure');
+        throw ApplicationFailure.nonRetryable(message, 'PermanentDeliveryFailure');
+      }
+      const headers = {
+        'Content-Type': 'application/json',
+        'User-Agent': deps.userAgent,
+        ...deps.sign({ id: delivery.id, timestamp: deps.now(), body: delivery.body, secrets: delivery.secrets }),
+      };
+      let response: Response;
+      try {
+        response = await fetch(delivery.url, {
+          method: 'POST',
+          headers,
+          body: delivery.body,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(deps.timeoutMs),
+        });
+      } catch (e) {
+        const message = e instanceof Error && e.name === 'TimeoutError' ? `No answer within ${deps.timeoutMs} ms` : `Connection failed: ${e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e)}`;
+        await fail(null, message, null);
+        throw ApplicationFailure.retryable(message, 'DeliveryFailure');
+      }
+      const text = await excerptOf(response);
+      if (response.status >= 200 && response.status < 300) {
+        await deps.record(deliveryId, { attempt, statusCode: response.status, latencyMs: Date.now() - started, error: null, responseExcerpt: text || null, succeeded: true });
+        return;
+      }
+      const message = `The receiver answered ${response.status}`;
+      await fail(response.status, message, text || null);
+      if (response.status === 429) {
+        const wait = retryAfterMs(response.headers.get('retry-after'), deps.now());
+        throw ApplicationFailure.create({ message, type: 'DeliveryFailure', nextRetryDelay: wait ?? undefined });
+      }
+      if (response.status >= 400 && response.status < 500 && response.status !== 408) {
+        throw ApplicationFailure.nonRetryable(message, 'PermanentDeliveryFailure');
+      }
+      throw ApplicationFailure.retryable(message, 'DeliveryFailure');
+    },
+
+    async markWebhookDeliveryFailed(deliveryId: string, reason: string): Promise<void> {
+      await deps.fail(deliveryId, reason);
+    },
+  };
+}
+
+export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

@@ -1,0 +1,139 @@
+import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import type { DispatchOutboxInput } from './outbox/dispatch.workflow';
+import type { DeliveryRetry } from './webhooks/deliver.workflow';
+
+/**
+ * The API's handle on Temporal: starts and signals workflows by business id. Set once at boot
+ * (`connectTemporal`); services call the helpers below.
+ */
+export interface TemporalSettings {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  webhookRetry: DeliveryRetry;
+  dispatcher: DispatchOutboxInput;
+}
+
+let current: { client: Client; connection: Connection; settings: TemporalSettings } | null = null;
+
+export async function connectTemporal(settings: TemporalSettings, opts: { waitMs?: number } = {}): Promise<Client> {
+  // A cluster that is still starting (containers come up together) gets `waitMs` to answer.
+  const deadline = Date.now() + (opts.waitMs ?? 0);
+  let connection: Connection;
+  for (;;) {
+    try {
+      connection = await Connection.connect({ address: settings.address });
+      break;
+    } catch (e) {
+      if (Date.now() >= deadline) throw e;
+      await new Promise((r) => setTimeout(r, 2_000));
+    }
+  }
+  const client = new Client({ connection, namespace: settings.namespace });
+  current = { client, connection, settings };
+  return client;
+}
+
+export async function disconnectTemporal(): Promise<void> {
+  const c = current;
+  current = null;
+  await c?.connection.close();
+}
+
+export function temporal(): { client: Client; settings: TemporalSettings } {
+  if (!current) throw new Error('Temporal is not connected (connectTemporal was not called)');
+  return current;
+}
+
+export const deliveryWorkflowId = (deliveryId: string): string => `webhook:${deliveryId}`;
+/** One dispatcher per task queue (the tests run several queues side by side on one dev server). */
+export const dispatcherWorkflowId = (taskQueue: string): string => `outbox-dispatcher:${taskQueue}`;
+
+/**
+ * Starts the delivery workflow of one webhook delivery. The workflow id is the delivery id, so starting it
+ * again (a dispatcher retry after a crash) is a no-op, even after the first run finished: never a second send.
+ * A redelivery (`again`) asks for a new run of the same id, once the earlier one has finished.
+ */
+export async function startDeliveryWorkflow(deliveryId: string, opts: { again?: boolean } = {}): Promise<void> {
+  const { client, settings } = temporal();
+  try {
+    await client.workflow.start('deliverWebhook', {
+      workflowId: deliveryWorkflowId(deliveryId),
+      taskQueue: settings.taskQueue,
+      args: [{ deliveryId, retry: settings.webhookRetry }],
+      workflowIdReusePolicy: opts.again ? 'ALLOW_DUPLICATE' : 'REJECT_DUPLICATE',
+    });
+  } catch (e) {
+    // A second start from the dispatcher is the no-op we want; a redelivery while a run still goes is not.
+    if (!(e instanceof WorkflowExecutionAlreadyStartedError) || opts.again) throw e;
+  }
+}
+
+let nudging: Promise<void> | null = null;
+let nudgeAgain = false;
+
+/**
+ * Wakes the outbox dispatcher after a commit, so events leave at once rather than at its next poll. Nudges
+ * coalesce: while one signal is on its way, further commits ask for just one more after it (a burst of
+ * commits costs two signals, not one per commit, and the dispatcher's history stays short).
+ */
+export async function nudgeDispatcher(): Promise<void> {
+  if (!current) return;
+  if (nudging) {
+    nudgeAgain = true;
+    return;
+  }
+  const { client, settings } = current;
+  nudging = (async () => {
+    do {
+      nudgeAgain = false;
+      try {
+        await client.workflow.getHandle(dispatcherWorkflowId(settings.taskQueue)).signal('nudge');
+      } catch {
+        // Best effort: the dispatcher polls anyway; it may be starting or continuing as new.
+      }
+    } while (nudgeAgain);
+  })().finally(() => {
+    nudging = null;
+  });
+  await nudging;
+}
+
+/** Starts the outbox dispatcher unless it runs already (every API and worker process calls this at boot). */
+export async function ensureDispatcher(): Promise<void> {
+  const { client, settings } = temporal();
+  try {
+    await client.workflow.start('dispatchOutbox', {
+      workflowId: dispatcherWorkflowId(settings.taskQueue),
+      taskQueue: settings.taskQueue,
+      args: [settings.dispatcher],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+  } catch (e) {
+    if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
+  }
+}
+
+/** The Temporal settings of a loaded configuration. */
+export function temporalSettings(config: {
+  TEMPORAL_NAMESPACE: string;
+  TEMPORAL_TASK_QUEUE: string;
+  WEBHOOK_MAX_ATTEMPTS: number;
+  WEBHOOK_RETRY_INITIAL_MS: number;
+  WEBHOOK_RETRY_MAX_INTERVAL_MS: number;
+  WEBHOOK_TIMEOUT_MS: number;
+  OUTBOX_POLL_MS: number;
+}, address: string): TemporalSettings {
+  return {
+    address,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    webhookRetry: {
+      maximumAttempts: config.WEBHOOK_MAX_ATTEMPTS,
+      initialIntervalMs: config.WEBHOOK_RETRY_INITIAL_MS,
+      maximumIntervalMs: config.WEBHOOK_RETRY_MAX_INTERVAL_MS,
+      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    },
+    dispatcher: { pollMs: config.OUTBOX_POLL_MS, batchSize: 100 },
+  };
+}

@@ -1,0 +1,3 @@
+/** Every workflow, for the worker bundle. Deterministic code only: activities do the I/O. */
+export { deliverWebhook } from './webhooks/deliver.workflow';
+export { dispatchOutbox } from './outbox/dispatch.workflow';

@@ -1,0 +1,47 @@
+import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import type { WebhookActivities } from '../activities/webhooks';
+
+/** Retry schedule of one delivery; comes from configuration so tests can shorten time instead of waiting. */
+export interface DeliveryRetry {
+  maximumAttempts: number;
+  initialIntervalMs: number;
+  maximumIntervalMs: number;
+  timeoutMs: number;
+}
+
+export interface DeliverWebhookInput {
+  deliveryId: string;
+  retry: DeliveryRetry;
+}
+
+/**
+ * One webhook delivery (workflow id `webhook:<delivery id>`): POSTs until the receiver answers 2xx, with
+ * exponential backoff (default 1 s doubling to 59 s: 10 retries over about 5 minutes). A 4xx other than
+ * 408/429 stops at once; 429 waits for its Retry-After. After the last attempt the delivery is marked failed.
+ */
+export async function deliverWebhook(input: DeliverWebhookInput): Promise<'succeeded' | 'failed'> {
+  const { attemptWebhookDelivery } = proxyActivities<WebhookActivities>({
+    // The HTTP timeout plus room to record the attempt.
+    startToCloseTimeout: input.retry.timeoutMs + 10_000,
+    retry: {
+      maximumAttempts: input.retry.maximumAttempts,
+      initialInterval: input.retry.initialIntervalMs,
+      backoffCoefficient: 2,
+      maximumInterval: input.retry.maximumIntervalMs,
+      nonRetryableErrorTypes: ['PermanentDeliveryFailure'],
+    },
+  });
+  const { markWebhookDeliveryFailed } = proxyActivities<WebhookActivities>({
+    startToCloseTimeout: '30s',
+    retry: { initialInterval: '1s', maximumInterval: '30s' },
+  });
+  try {
+    await attemptWebhookDelivery(input.deliveryId);
+    return 'succeeded';
+  } catch (err) {
+    const cause = err instanceof ActivityFailure ? err.cause : err;
+    const reason = cause instanceof ApplicationFailure || cause instanceof Error ? cause.message : 'delivery failed';
+    await markWebhookDeliveryFailed(input.deliveryId, reason.slice(0, 500));
+    return 'failed';
+  }
+}

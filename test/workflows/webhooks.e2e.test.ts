@@ -166,6 +166,7 @@ describe('a worker killed in the middle of a delivery', () => {
   const t = useApp();
   const engine = useTemporalWorker();
 
+  // Generous: a second worker process bundles the workflows itself, slow when the machine is busy.
   it('still delivers the event, with the same webhook-id, after another worker takes over', async () => {
     const { spawn } = await import('node:child_process');
     const { databaseUrlFor } = await import('../support/env');
@@ -210,7 +211,6 @@ describe('a worker killed in the middle of a delivery', () => {
       if (child.exitCode === null) child.kill('SIGKILL');
       await receiver.close();
     }
-  // Generous: a second worker process bundles the workflows itself, slow when the machine is busy.
   }, 300_000);
 });
 

@@ -1,0 +1,99 @@
+import { GridProviderRejected, GridProviderUnavailable, type MapResult, type RankingProvider } from './types';
+
+/**
+ * DataForSEO's Google Maps SERP API, live mode: one task per pin and keyword,
+ * `POST /v3/serp/google/maps/live/advanced` with HTTP Basic auth. Status codes live in the body
+ * (20000 = ok; 40xxx = the request is wrong; 50xxx = their side), next to the HTTP status.
+ */
+export interface DataForSeoOptions {
+  login: string;
+  password: string;
+  baseUrl?: string;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+interface DfsItem {
+  type?: string;
+  rank_group?: number;
+  rank_absolute?: number;
+  title?: string;
+  place_id?: string;
+  cid?: string;
+}
+
+interface DfsResponse {
+  status_code?: number;
+  status_message?: string;
+  tasks?: Array<{ status_code?: number; status_message?: string; result?: Array<{ items?: DfsItem[] | null }> | null }>;
+}
+
+export const DATAFORSEO_URL = 'https://api.dataforseo.com';
+
+export class DataForSeoClient implements RankingProvider {
+  readonly name = 'dataforseo';
+  private readonly auth: string;
+  private readonly baseUrl: string;
+
+  constructor(private readonly opts: DataForSeoOptions) {
+    this.auth = `Basic ${Buffer.from(`${opts.login}:${opts.password}`).toString('base64')}`;
+    this.baseUrl = (opts.baseUrl ?? DATAFORSEO_URL).replace(/\/$/, '');
+  }
+
+  async searchMaps(q: { keyword: string; lat: number; lng: number; zoom?: number; languageCode?: string }): Promise<MapResult[]> {
+    const task = {
+      keyword: q.keyword,
+      location_coordinate: `${q.lat.toFixed(7)},${q.lng.toFixed(7)},${q.zoom ?? 15}z`,
+      language_code: q.languageCode ?? 'en',
+      depth: 20,
+    };
+    let res: Response;
+    try {
+      res = await (this.opts.fetch ?? fetch)(`${this.baseUrl}/v3/serp/google/maps/live/advanced`, {
+        method: 'POST',
+        headers: { Authorization: this.auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify([task]),
+        signal: AbortSignal.timeout(this.opts.timeoutMs ?? 60_000),
+      });
+    } catch (e) {
+      throw new GridProviderUnavailable(this.name, `request failed: ${(e as Error).message}`);
+    }
+    const text = await res.text();
+    let body: DfsResponse;
+    try {
+      body = JSON.parse(text) as DfsResponse;
+    } catch {
+      if (res.status >= 500 || res.status === 429) throw new GridProviderUnavailable(this.name, `HTTP ${res.status}`, retryAfter(res));
+      throw new GridProviderRejected(this.name, `HTTP ${res.status}: unreadable answer`);
+    }
+    if (res.status === 429 || res.status >= 500) throw new GridProviderUnavailable(this.name, body.status_message ?? `HTTP ${res.status}`, retryAfter(res));
+    if (res.status >= 400 || (body.status_code ?? 20000) >= 40000) {
+      const code = body.status_code ?? res.status;
+      if (code >= 50000) throw new GridProviderUnavailable(this.name, body.status_message ?? `status ${code}`);
+      throw new GridProviderRejected(this.name, body.status_message ?? `HTTP ${res.status}`);
+    }
+    const t = body.tasks?.[0];
+    if (!t) throw new GridProviderUnavailable(this.name, 'the answer held no task');
+    if ((t.status_code ?? 20000) >= 50000) throw new GridProviderUnavailable(this.name, t.status_message ?? `task status ${t.status_code}`);
+    if ((t.status_code ?? 20000) >= 40000) throw new GridProviderRejected(this.name, t.status_message ?? `task status ${t.status_code}`);
+    const items = t.result?.[0]?.items ?? [];
+    const out: MapResult[] = [];
+    for (const item of items) {
+      if (item.type && item.type !== 'maps_search') continue;
+      const rank = item.rank_group ?? item.rank_absolute;
+      const placeId = item.place_id ?? item.cid;
+      if (!rank || !placeId || rank > 20) continue;
+      out.push({ placeId, name: item.title ?? placeId, rank });
+    }
+    return out.sort((a, b) => a.rank - b.rank);
+  }
+}
+
+function retryAfter(res: Response): number | null {
+  const v = res.headers.get('retry-after');
+  if (!v) return null;
+  const s = Number(v);
+  if (Number.isFinite(s)) return s * 1000;
+  const at = Date.parse(v);
+  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : null;
+}

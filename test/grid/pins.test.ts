@@ -1,0 +1,60 @@
+import { bearingDeg, distanceKm, generatePins, pinSpacingKm } from '../../src/grid/pins';
+
+const reasonOf = (f: () => unknown): string | undefined => {
+  try {
+    f();
+  } catch (e) {
+    return (e as { reason?: string }).reason;
+  }
+  return undefined;
+};
+
+describe('pin grid', () => {
+  const centre = { lat: 51.5, lng: -0.1 };
+
+  it('is N x N, north-west first, with the centre pin on the centre', () => {
+    const pins = generatePins({ ...centre, gridSize: 3, distance: 1, unit: 'km' });
+    expect(pins).toHaveLength(9);
+    expect(pins[0]).toMatchObject({ row: 0, col: 0 });
+    expect(pins[4]).toEqual({ row: 1, col: 1, lat: 51.5, lng: -0.1 });
+    expect(pins[0].lat).toBeGreaterThan(centre.lat);
+    expect(pins[0].lng).toBeLessThan(centre.lng);
+  });
+
+  it('puts the outer ring `distance` from the centre along the axes, geodesically', () => {
+    const pins = generatePins({ ...centre, gridSize: 5, distance: 2, unit: 'km' });
+    const east = pins.find((p) => p.row === 2 && p.col === 4)!;
+    const north = pins.find((p) => p.row === 0 && p.col === 2)!;
+    expect(distanceKm(centre, east)).toBeCloseTo(2, 3);
+    expect(bearingDeg(centre, east)).toBeCloseTo(90, 1);
+    expect(distanceKm(centre, north)).toBeCloseTo(2, 3);
+    expect(bearingDeg(centre, north)).toBeCloseTo(0, 3);
+    // Neighbours are 2R / (N - 1) = 1 km apart.
+    const next = pins.find((p) => p.row === 2 && p.col === 3)!;
+    expect(distanceKm(centre, next)).toBeCloseTo(1, 3);
+    // A corner is about sqrt(2) x R away.
+    expect(distanceKm(centre, pins[0])).toBeCloseTo(2 * Math.SQRT2, 2);
+  });
+
+  it('converts miles: a 15 x 15 grid over 7 miles spaces pins 1.609344 km apart', () => {
+    expect(pinSpacingKm({ gridSize: 15, distance: 7, unit: 'miles' })).toBeCloseTo(1.609344, 6);
+    const pins = generatePins({ ...centre, gridSize: 15, distance: 7, unit: 'miles' });
+    expect(pins).toHaveLength(225);
+    expect(distanceKm(pins[112], pins[113])).toBeCloseTo(1.609344, 3);
+  });
+
+  it.each([
+    ['an even size', { gridSize: 4, distance: 5 }],
+    ['a size above 15', { gridSize: 17, distance: 5 }],
+    ['distance 0', { gridSize: 5, distance: 0 }],
+    ['distance over 50', { gridSize: 5, distance: 50.5 }],
+    ['pins closer than 100 m (15 x 15 over 0.5 km)', { gridSize: 15, distance: 0.5 }],
+  ])('rejects %s with invalid_grid_params', (_name, g) => {
+    expect(reasonOf(() => generatePins({ ...centre, unit: 'km', ...g }))).toBe('invalid_grid_params');
+  });
+
+  it('accepts the bounds themselves: 50 km, and 3 x 3 over 0.1 km (pins exactly 100 m apart)', () => {
+    expect(generatePins({ ...centre, gridSize: 3, distance: 50, unit: 'km' })).toHaveLength(9);
+    expect(generatePins({ ...centre, gridSize: 3, distance: 0.1, unit: 'km' })).toHaveLength(9);
+  });
+});

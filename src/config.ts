@@ -43,6 +43,47 @@ const schema = z.object({
   WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false'),
   /** How often the outbox dispatcher looks for events when nobody nudges it. */
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(1_000),
+
+  /**
+   * Key of the AES-256-GCM encryption of stored provider tokens: base64 of 32 bytes. Unset, one is generated
+   * once and kept in `${DATA_DIR}/app.key` (mode 0600).
+   */
+  APP_KEY: z.string().optional(),
+  /**
+   * Customer sign-in (connect links) with Google and Facebook: OAuth 2 authorization code + PKCE. A provider
+   * whose CLIENT_ID is unset runs against the in-process simulator (`/simulators/{provider}/oauth`).
+   */
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  GOOGLE_AUTH_URL: z.string().url().default('https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
+  FACEBOOK_CLIENT_ID: z.string().min(1).optional(),
+  FACEBOOK_CLIENT_SECRET: z.string().optional(),
+  FACEBOOK_AUTH_URL: z.string().url().default('https://www.facebook.com/v21.0/dialog/oauth'),
+  FACEBOOK_TOKEN_URL: z.string().url().default('https://graph.facebook.com/v21.0/oauth/access_token'),
+
+  /**
+   * Review platform APIs. GOOGLE_API_URL unset = the real googleapis hosts (account management, business
+   * information, v4 reviews); set = every path under that one base (a proxy, the simulator, a test server).
+   * Either provider's base defaults to the in-process simulator while its OAuth client id is unset.
+   */
+  GOOGLE_API_URL: z.string().url().optional(),
+  FACEBOOK_GRAPH_URL: z.string().url().optional(),
+  /** How often each synced integration's reviews are fetched (one Temporal Schedule per integration). */
+  REVIEW_SYNC_INTERVAL_MINUTES: z.coerce.number().int().min(1).default(60),
+  /** Local Search Grid runs: provider queries in flight per run, per-tenant provider calls per second (per worker process), burst stagger step. */
+  SCAN_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+  SCAN_PROVIDER_RATE_PER_SECOND: z.coerce.number().min(0.1).default(20),
+  SCAN_BURST_STAGGER_SECONDS: z.coerce.number().int().min(0).default(30),
+
+  /**
+   * Platform mail (customer invitations, connect links): a nodemailer connection URL such as
+   * `smtp://user:pass@mail.example.com:587` or `smtps://...:465`. Unset (the embedded default), every message
+   * is written as an .eml file under `${DATA_DIR}/mail/` instead.
+   */
+  SMTP_URL: z.string().url().optional(),
+  /** Sender address of platform mail; the display name is the tenant's brand name. */
+  MAIL_FROM: z.string().email().default('no-reply@reviewgrid.localhost'),
 });
 
 export type Config = z.infer<typeof schema>;

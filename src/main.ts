@@ -6,6 +6,7 @@ import { createLogger, openDatabase, openRedis } from './bootstrap';
 import { loadConfig } from './config';
 import { getSchema } from './graphql/schema';
 import { createApp } from './http/app';
+import { setMailLogger } from './mail/mailer';
 import { Tenant } from './models';
 import { seedDemo, type DemoToken } from './services/demo.service';
 import { startTemporal } from './temporal/runtime';
@@ -17,6 +18,7 @@ import { startTemporal } from './temporal/runtime';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config);
+  setMailLogger(logger.child({ component: 'mail' }));
   const sequelize = await openDatabase(config, { logger });
   const tokensFile = path.join(config.DATA_DIR, 'demo-tokens.json');
 

@@ -1,4 +1,4 @@
-import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { Client, Connection, ScheduleAlreadyRunning, ScheduleNotFoundError, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { DispatchOutboxInput } from './outbox/dispatch.workflow';
 import type { DeliveryRetry } from './webhooks/deliver.workflow';
 
@@ -12,6 +12,17 @@ export interface TemporalSettings {
   taskQueue: string;
   webhookRetry: DeliveryRetry;
   dispatcher: DispatchOutboxInput;
+  /** Periodic review sync; absent = every 60 minutes. */
+  reviewSync?: ReviewSyncSettings;
+}
+
+export interface ReviewSyncSettings {
+  intervalMs: number;
+  /**
+   * Appended to schedule and workflow ids (`review-sync:<id>:<scope>`): tests sharing one dev server scope them
+   * by task queue, since every test database numbers its integrations from 1. Unset in production.
+   */
+  idScope?: string;
 }
 
 let current: { client: Client; connection: Connection; settings: TemporalSettings } | null = null;
@@ -114,6 +125,53 @@ export async function ensureDispatcher(): Promise<void> {
   }
 }
 
+/** One schedule per synced integration; the workflows it starts are named after it (plus the start time). */
+export function reviewSyncScheduleId(integrationId: number): string {
+  const scope = current?.settings.reviewSync?.idScope;
+  return `review-sync:${integrationId}${scope ? `:${scope}` : ''}`;
+}
+
+/**
+ * Makes sure the integration's review sync schedule exists (every REVIEW_SYNC_INTERVAL_MINUTES, overlapping runs
+ * skipped) and runs it once now: a new schedule starts at once, an existing one is triggered (skipped while a
+ * run is still going). `triggerExisting: false` only creates what is missing (the worker-start reconciliation).
+ * Returns true when the schedule was created.
+ */
+export async function ensureReviewSync(integrationId: number, opts: { triggerExisting?: boolean } = {}): Promise<boolean> {
+  const { client, settings } = temporal();
+  const scheduleId = reviewSyncScheduleId(integrationId);
+  try {
+    await client.schedule.create({
+      scheduleId,
+      spec: { intervals: [{ every: settings.reviewSync?.intervalMs ?? 60 * 60_000 }] },
+      action: {
+        type: 'startWorkflow',
+        workflowType: 'syncReviews',
+        workflowId: scheduleId,
+        taskQueue: settings.taskQueue,
+        args: [{ integrationId }],
+      },
+      policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
+      state: { triggerImmediately: true },
+    });
+    return true;
+  } catch (e) {
+    if (!(e instanceof ScheduleAlreadyRunning)) throw e;
+  }
+  if (opts.triggerExisting ?? true) await client.schedule.getHandle(scheduleId).trigger('SKIP');
+  return false;
+}
+
+/** Removes the integration's schedule (it was deleted or lost its sign-in); gone already is fine. */
+export async function removeReviewSync(integrationId: number): Promise<void> {
+  const { client } = temporal();
+  try {
+    await client.schedule.getHandle(reviewSyncScheduleId(integrationId)).delete();
+  } catch (e) {
+    if (!(e instanceof ScheduleNotFoundError)) throw e;
+  }
+}
+
 /** The Temporal settings of a loaded configuration. */
 export function temporalSettings(config: {
   TEMPORAL_NAMESPACE: string;
@@ -123,6 +181,7 @@ export function temporalSettings(config: {
   WEBHOOK_RETRY_MAX_INTERVAL_MS: number;
   WEBHOOK_TIMEOUT_MS: number;
   OUTBOX_POLL_MS: number;
+  REVIEW_SYNC_INTERVAL_MINUTES?: number;
 }, address: string): TemporalSettings {
   return {
     address,
@@ -135,5 +194,6 @@ export function temporalSettings(config: {
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     },
     dispatcher: { pollMs: config.OUTBOX_POLL_MS, batchSize: 100 },
+    reviewSync: { intervalMs: (config.REVIEW_SYNC_INTERVAL_MINUTES ?? 60) * 60_000 },
   };
 }

@@ -1,3 +1,5 @@
 /** Every workflow, for the worker bundle. Deterministic code only: activities do the I/O. */
 export { deliverWebhook } from './webhooks/deliver.workflow';
 export { dispatchOutbox } from './outbox/dispatch.workflow';
+export { syncReviews } from './reviews/sync.workflow';
+export { runScan, scanScheduleTick } from './scans/run.workflow';

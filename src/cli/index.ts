@@ -9,7 +9,9 @@ import { ROLES, TOKEN_KINDS, type Role, type TokenKind } from '../domain/princip
 import { ApiToken } from '../models';
 import { createTenant, createUser, findTenant, findUser } from '../services/admin.service';
 import { hashToken, issueToken, revokeToken } from '../services/auth.service';
+import { setTaxCalculation } from '../services/agency.service';
 import { seedDemo } from '../services/demo.service';
+import { createOrder } from '../services/orders.service';
 
 /**
  * Operator CLI: `npm run cli -- <command> [options]`. `--json` prints one JSON object on stdout.
@@ -85,7 +87,8 @@ export function buildProgram(): Command {
     .option('--owner-name <name>', 'tenant owner name')
     .option('--brand <brand>', 'brand name shown to customers (default: name)')
     .option('--password <password>', 'owner password (min 8)')
-    .action((o: { name: string; domain: string; ownerEmail: string; ownerName?: string; brand?: string; password?: string }) =>
+    .option('--tax-calculation', 'the agency calculates tax: new customers need a country (and a postal code in US/CA)')
+    .action((o: { name: string; domain: string; ownerEmail: string; ownerName?: string; brand?: string; password?: string; taxCalculation?: boolean }) =>
       run(async () => {
         const { tenant, owner, plan, account } = await createTenant({
           name: o.name,
@@ -95,10 +98,11 @@ export function buildProgram(): Command {
           ownerName: o.ownerName,
           password: o.password,
         });
+        if (o.taxCalculation) await setTaxCalculation(tenant.id, true);
         return {
           text: `Tenant #${tenant.id} "${tenant.name}" created; owner ${owner.email} (user #${owner.id}).`,
           data: {
-            tenant: { id: tenant.id, name: tenant.name, brand_name: tenant.brandName, domains: list(o.domain) },
+            tenant: { id: tenant.id, name: tenant.name, brand_name: tenant.brandName, domains: list(o.domain), tax_calculation_enabled: Boolean(o.taxCalculation) },
             owner: { id: owner.id, email: owner.email, role: owner.role, customer_id: account.id },
             plan: { id: plan.id, name: plan.name },
           },
@@ -181,6 +185,98 @@ export function buildProgram(): Command {
         if (!token) throw new CliInputError('No such token.');
         return { text: `Token #${token.id} revoked.`, data: { id: token.id, revoked_at: token.revokedAt?.toISOString() ?? null } };
       }, program),
+    );
+
+  program
+    .command('tenant:tax-calculation')
+    .description('switch tax calculation of an agency on or off (on: new customers need country / postal code)')
+    .requiredOption('--tenant <tenant>', 'tenant id, domain or name')
+    .addOption(new Option('--enabled <bool>', 'true or false').choices(['true', 'false']).makeOptionMandatory())
+    .action((o: { tenant: string; enabled: 'true' | 'false' }) =>
+      run(async () => {
+        const tenant = await setTaxCalculation((await findTenant(o.tenant)).id, o.enabled === 'true');
+        return {
+          text: `Tax calculation of tenant #${tenant.id} is ${tenant.taxCalculationEnabled ? 'on' : 'off'}.`,
+          data: { tenant: { id: tenant.id, tax_calculation_enabled: tenant.taxCalculationEnabled } },
+        };
+      }, program),
+    );
+
+  program
+    .command('order:create')
+    .description("record an NFC order from the agency's storefront (status pending)")
+    .requiredOption('--tenant <tenant>', 'tenant id, domain or name')
+    .requiredOption('--email <email>', "buyer's e-mail")
+    .requiredOption('--name <name>', 'ship to: name')
+    .requiredOption('--address <address>', 'ship to: street address')
+    .requiredOption('--city <city>', 'ship to: city')
+    .requiredOption('--country <code>', 'ship to: ISO 3166-1 alpha-2 country')
+    .option('--currency <code>', 'ISO 4217 currency', 'usd')
+    .option('--number <number>', 'order number (default: the next NFC-<n>)')
+    .option('--customer <id>', 'customer account the order belongs to')
+    .option(
+      '--item <item>',
+      'a line: "product name:quantity:unit price[:url|url...]" (repeatable)',
+      (v: string, prev: string[]) => [...prev, v],
+      [] as string[],
+    )
+    .action(
+      (o: { tenant: string; email: string; name: string; address: string; city: string; country: string; currency: string; number?: string; customer?: string; item: string[] }) =>
+        run(async () => {
+          if (!o.item.length) throw new CliInputError('at least one --item "name:quantity:unit price[:url|url]" is needed');
+          const items = o.item.map((line) => {
+            const [productName, quantity, unitPrice, urls] = line.split(/:(?!\/\/)/);
+            if (!productName || !/^\d+$/.test(quantity ?? '') || !/^\d+(\.\d+)?$/.test(unitPrice ?? '')) {
+              throw new CliInputError(`--item "${line}" is not "product name:quantity:unit price[:url|url]"`);
+            }
+            return { productName, quantity: Number(quantity), unitPrice: Number(unitPrice), nfcUrls: urls ? urls.split('|').filter(Boolean) : [] };
+          });
+          const tenant = await findTenant(o.tenant);
+          const order = await createOrder({
+            tenantId: tenant.id,
+            customerId: o.customer ? ints(o.customer)[0] : null,
+            orderNumber: o.number ?? null,
+            email: o.email,
+            currency: o.currency,
+            shipping: { name: o.name, address: o.address, city: o.city, country: o.country },
+            items,
+          });
+          return {
+            text: `Order ${order.orderNumber} (${order.id}) recorded for tenant #${tenant.id}, status ${order.status}.`,
+            data: { order: { id: order.id, order_number: order.orderNumber, status: order.status, total_minor: order.totalMinor, currency: order.currency } },
+          };
+        }, program),
+    );
+
+  program
+    .command('grid:configure')
+    .description("set an agency's Local Search Grid providers: the simulator, or DataForSEO + Google Geocoding (live)")
+    .requiredOption('--tenant <tenant>', 'tenant id, domain or name')
+    .addOption(new Option('--mode <mode>', 'simulator or live').choices(['simulator', 'live']).makeOptionMandatory())
+    .option('--dataforseo-login <login>', 'DataForSEO API login (live)')
+    .option('--dataforseo-password <password>', 'DataForSEO API password (live; stored encrypted)')
+    .option('--google-maps-key <key>', 'Google Maps Geocoding API key (live; stored encrypted)')
+    .option('--dataforseo-url <url>', 'DataForSEO base URL override')
+    .option('--google-maps-url <url>', 'Google Maps base URL override')
+    .action(
+      (o: { tenant: string; mode: string; dataforseoLogin?: string; dataforseoPassword?: string; googleMapsKey?: string; dataforseoUrl?: string; googleMapsUrl?: string }) =>
+        run(async () => {
+          const tenant = await findTenant(o.tenant);
+          const { configureGridProviders } = await import('../services/grid-providers.service');
+          const setting = await configureGridProviders({
+            tenantId: tenant.id,
+            mode: o.mode,
+            dataforseoLogin: o.dataforseoLogin ?? null,
+            dataforseoPassword: o.dataforseoPassword ?? null,
+            googleMapsKey: o.googleMapsKey ?? null,
+            dataforseoBaseUrl: o.dataforseoUrl ?? null,
+            googleMapsBaseUrl: o.googleMapsUrl ?? null,
+          });
+          return {
+            text: `Local Search Grid providers of tenant #${tenant.id}: ${setting.mode}.`,
+            data: { tenant: { id: tenant.id }, grid_providers: { mode: setting.mode, dataforseo_login: setting.dataforseoLogin } },
+          };
+        }, program),
     );
 
   program

@@ -8,6 +8,7 @@ import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
+import { agencyApi } from '../../facades/rest/agency';
 import { customerApi } from '../../facades/rest/customer';
 import { jsonBody } from '../../facades/rest/route';
 import { authenticateRequests, bearerOf } from '../../facades/shared/auth';
@@ -19,6 +20,8 @@ import { authenticatedContext, makeContext, type Context } from '../context';
 import type { Clock } from '../domain/clock';
 import { DomainError, Unauthenticated } from '../domain/errors';
 import { assetRoutes } from './assets';
+import { simulatedProviders, simulatorsRouter } from '../simulators';
+import { connectPages, type ConnectPageDeps } from './connect-page';
 
 export interface AppDeps {
   config: Pick<Config, 'RATE_LIMIT_PER_MINUTE' | 'BODY_LIMIT' | 'TRUST_PROXY'>;
@@ -26,6 +29,8 @@ export interface AppDeps {
   logger: Logger;
   redis?: Redis | null;
   clock?: Clock;
+  /** Test seams of the connect page (platform client, review-sync start). */
+  connectPage?: Omit<ConnectPageDeps, 'logger' | 'clock'>;
 }
 
 /** Apollo's error shape for GraphQL clients: domain errors carry code, reason and fields; others say nothing. */
@@ -116,6 +121,22 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
     res.status(404).json({ message: 'Not found.' });
   });
   app.use('/api/v1', rest);
+
+  // The agency API: agency tokens of tenant owners (any other kind is 403), same limits and JSON errors.
+  const agencyRest = express.Router();
+  agencyRest.use(...limits);
+  agencyRest.use(authenticateRequests({ kinds: ['agency'], clock: deps.clock }));
+  agencyRest.use(jsonBody(deps.config.BODY_LIMIT), express.urlencoded({ extended: true, limit: deps.config.BODY_LIMIT, parameterLimit: 200 }));
+  agencyRest.use(agencyApi({ schema: deps.schema, logger: deps.logger, clock: deps.clock }));
+  agencyRest.use((_req, res) => {
+    res.status(404).json({ message: 'Not found.' });
+  });
+  app.use('/api/agency/v1', agencyRest);
+
+  // The customer-facing connect page (HTML), and the third-party simulators of the embedded default.
+  app.use('/connect', connectPages({ logger: deps.logger, clock: deps.clock, ...deps.connectPage }));
+  // The simulator routers carry their full paths (`/simulators/{provider}/...`).
+  if (simulatedProviders().length) app.use(simulatorsRouter());
 
   app.use((_req, res) => {
     res.status(404).json({ message: 'Not found.' });

@@ -35,6 +35,13 @@ export class Integration extends Model {
   @Column({ type: DataType.STRING(255), allowNull: true })
   declare externalId: string | null;
 
+  /** Synced integrations: the end of the last successful review sync, and the reason the last one failed. */
+  @Column({ type: DataType.DATE(3), allowNull: true })
+  declare lastSyncedAt: Date | null;
+
+  @Column({ type: DataType.STRING(1000), allowNull: true })
+  declare lastSyncError: string | null;
+
   @BelongsTo(() => ReviewSource)
   declare source?: ReviewSource;
 

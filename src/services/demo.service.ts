@@ -5,7 +5,10 @@ import { createTenant, createUser } from './admin.service';
 import { issueToken, principalFor } from './auth.service';
 import * as integrations from './integrations.service';
 import * as locations from './locations.service';
+import * as orders from './orders.service';
 import * as organizations from './organizations.service';
+import { configureGridProviders } from './grid-providers.service';
+import { seedDemoScan } from './scans.service';
 
 export interface DemoToken {
   label: string;
@@ -92,6 +95,12 @@ export async function seedDemo(opts: SeedOptions = {}) {
 
   await insertReviews(tenant.id, reviewCount);
 
+  await seedDemoOrders(tenant.id, customerOwner.customerId);
+
+  // Local Search Grid: the simulated market as the tenant's providers, and one scan with a completed snapshot.
+  await configureGridProviders({ tenantId: tenant.id, mode: 'simulator' });
+  await seedDemoScan(tenant.id, owner.customerId);
+
   const tokens: DemoToken[] = [];
   const add = async (label: string, user: User, kind: TokenKind, permissions: string[]) => {
     const issued = await issueToken(user, { name: `demo ${label}`, kind, permissions });
@@ -142,4 +151,35 @@ export async function insertReviews(tenantId: number, count: number, seed = 42):
     }
     await Review.bulkCreate(rows, { validate: false, hooks: false });
   }
+}
+
+/**
+ * NFC orders as the agency's storefront would have handed them over (the storefront is not part of the
+ * platform): one pending, one shipped, one completed.
+ */
+export async function seedDemoOrders(tenantId: number, customerId: number | null): Promise<void> {
+  const base = { tenantId, customerId, email: 'dana@brightsmiles.test', currency: 'usd' };
+  const shipping = { name: 'Dana Dentist', address: '12 Harbor Road', city: 'Portland', country: 'US' };
+  const card = (n: number) => `https://demo.localhost/r/bright-smiles-${n}`;
+  await orders.createOrder({
+    ...base,
+    shipping,
+    items: [
+      { productName: 'NFC review card', quantity: 2, unitPrice: 19.5, nfcUrls: [card(1), card(2)] },
+      { productName: 'NFC table stand', quantity: 1, unitPrice: 39, nfcUrls: [card(3)] },
+    ],
+  });
+  const shipped = await orders.createOrder({
+    ...base,
+    shipping: { ...shipping, address: '80 Riverside Ave' },
+    items: [{ productName: 'NFC review card', quantity: 5, unitPrice: 19.5, nfcUrls: [1, 2, 3, 4, 5].map((n) => card(10 + n)) }],
+  });
+  await shipped.update({ status: 'shipped', shippedAt: new Date(), trackingUrl: 'https://tracking.example.com/1Z999AA10123456784' });
+  const done = await orders.createOrder({
+    ...base,
+    email: 'vet@harborvet.test',
+    shipping: { name: 'Harbor Vet Clinic', address: '3 Dock Street', city: 'Portland', country: 'US' },
+    items: [{ productName: 'NFC window sticker', quantity: 3, unitPrice: 12, nfcUrls: [card(21), card(22), card(23)] }],
+  });
+  await done.update({ status: 'completed', shippedAt: new Date(), completedAt: new Date() });
 }

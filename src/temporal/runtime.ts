@@ -5,6 +5,8 @@ import { connectTemporal, disconnectTemporal, ensureDispatcher, temporalSettings
 import { buildActivities } from '../../workflows/activities';
 import { runWorker, type RunningWorker } from '../../workflows/worker';
 import { findTemporalCli, startDevServer, type DevServer } from './dev-server';
+import { reconcileReviewSyncSchedules } from '../services/review-sync.service';
+import { configureScanEngine, ensureScanScheduleTick } from '../../workflows/scans/client';
 
 export interface TemporalRuntime {
   address: string;
@@ -49,6 +51,15 @@ export async function startTemporal(config: Config, logger: Logger, opts: { work
       worker.done.catch((err) => logger.error({ err }, 'temporal worker stopped with an error'));
     }
     await ensureDispatcher();
+    // Local Search Grid: runs fan out SCAN_CONCURRENCY queries; the 15-minute tick starts scheduled runs.
+    configureScanEngine({ concurrency: config.SCAN_CONCURRENCY });
+    await ensureScanScheduleTick();
+    if (opts.worker) {
+      // Every connected integration keeps its review sync schedule (say, after Temporal's state was lost).
+      reconcileReviewSyncSchedules()
+        .then((created) => created && logger.info({ created }, 'review sync schedules recreated'))
+        .catch((err) => logger.warn({ err }, 'review sync schedules could not be reconciled'));
+    }
   } catch (err) {
     // Nothing half-started stays behind (a dev server holding the port would block the next start).
     await worker?.stop().catch(() => undefined);

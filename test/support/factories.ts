@@ -142,3 +142,30 @@ export async function customSourceOf(location: Location, name = `Custom ${uniq()
     name,
   });
 }
+
+/** An agency token of the tenant owner (the only kind the agency API takes). */
+export async function agencyTokenFor(owner: User): Promise<string> {
+  return tokenFor(owner, [], 'agency');
+}
+
+/** A custom plan of the tenant; unlinked from any payment provider unless billing ids are given. */
+export async function makePlan(tenantId: number, overrides: Partial<import('../../src/models').Plan> = {}) {
+  const { Plan } = await import('../../src/models');
+  return Plan.create({ tenantId, name: `Plan ${uniq()}`, locationLimit: 0, memberLimit: 0, features: [], ...overrides });
+}
+
+/** An NFC order of the tenant as the storefront hands it over (pending, two items, usd). */
+export async function makeOrder(tenantId: number, overrides: Partial<import('../../src/services/orders.service').CreateOrderInput> = {}) {
+  const { createOrder } = await import('../../src/services/orders.service');
+  return createOrder({
+    tenantId,
+    email: `buyer-${uniq()}@shop.test`,
+    currency: 'usd',
+    shipping: { name: 'Buyer Name', address: '1 Main Street', city: 'Springfield', country: 'US' },
+    items: [
+      { productName: 'NFC review card', quantity: 2, unitPrice: 19.99, nfcUrls: ['https://r.example.test/a', 'https://r.example.test/b'] },
+      { productName: 'NFC stand', quantity: 1, unitPrice: 35, nfcUrls: ['https://r.example.test/c'] },
+    ],
+    ...overrides,
+  });
+}

@@ -5,6 +5,14 @@ import { assertDeliverableUrl } from '../../src/webhooks/url';
 import { startDeliveryWorkflow } from '../client';
 import { createOutboxActivities } from './outbox';
 import { createWebhookActivities } from './webhooks';
+import { platformClient } from '../../src/providers';
+import { accessTokenFor } from '../../src/services/provider-connections.service';
+import { loadSyncTarget, recordSyncResult, upsertProviderReviews } from '../../src/services/review-sync.service';
+import { removeReviewSync } from '../client';
+import { createReviewSyncActivities } from './reviews';
+import { loadConfig } from '../../src/config';
+import { completeRun, failRun, runPlan, searchFor, startDueScheduledScans, storePinResult } from '../../src/services/scans.service';
+import { createScanActivities } from './scans';
 
 /** The fixed product identifier of outbound webhooks; the `/V1` suffix is the interface's version. */
 export const WEBHOOK_USER_AGENT = 'Reviewgrid-Webhooks/V1';
@@ -32,6 +40,23 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
       claim: (limit) => claimPendingEvents(limit),
       markDispatched: (eventId) => markEventDispatched(eventId),
       startDelivery: (deliveryId) => startDeliveryWorkflow(deliveryId),
+    }),
+    ...createReviewSyncActivities({
+      loadTarget: (integrationId) => loadSyncTarget(integrationId),
+      accessToken: (integrationId) => accessTokenFor(integrationId),
+      client: (provider) => platformClient(provider),
+      upsert: (integrationId, provider, reviews) => upsertProviderReviews(integrationId, provider, reviews),
+      record: (integrationId, error) => recordSyncResult(integrationId, error),
+      removeSchedule: (integrationId) => removeReviewSync(integrationId),
+    }),
+    ...createScanActivities({
+      plan: (runId) => runPlan(runId),
+      search: (tenantId, query) => searchFor(tenantId, query),
+      store: (query, results) => storePinResult(query, results),
+      complete: (runId) => completeRun(runId),
+      fail: (runId, message) => failRun(runId, message),
+      startDue: () => startDueScheduledScans(),
+      ratePerSecond: loadConfig().SCAN_PROVIDER_RATE_PER_SECOND,
     }),
   };
 }

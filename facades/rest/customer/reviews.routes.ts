@@ -152,6 +152,18 @@ export const reviewRoutes = [
     },
     respond: (d) => ({ body: { data: review(d.updateReview) } }),
   }),
+  // "Reply to Review" (the spec names it, not its shape): POST /reviews/{id}/reply {message} -> 200 {data: Review}.
+  route<{ replyToReview: ReviewData }>({
+    method: 'post',
+    path: '/reviews/:id/reply',
+    document: `mutation ($id: Int!, $input: ReplyToReviewInput!) { replyToReview(id: $id, input: $input) { ${REVIEW_FIELDS} } }`,
+    variables: (req) => {
+      const id = idParam(req.params.id, 'Review');
+      const b = parseInput(z.object({ message: text('message') }), presentOnly(req.body));
+      return { id, input: { message: b.message } };
+    },
+    respond: (d) => ({ body: { data: review(d.replyToReview) } }),
+  }),
   route<{ deleteReview: { message: string } }>({
     method: 'delete',
     path: '/reviews/:id',

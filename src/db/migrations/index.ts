@@ -11,6 +11,18 @@ import * as m0900 from './20261121000900-create-review-counts';
 import * as w0100 from './20261122000100-create-webhook-endpoints';
 import * as w0200 from './20261122000200-create-webhook-deliveries';
 import * as w0300 from './20261122000300-create-webhook-attempts';
+import * as g0100 from './20261123000100-add-tenant-tax-calculation';
+import * as g0110 from './20261123000110-create-credit-ledger';
+import * as g0120 from './20261123000120-create-nfc-orders';
+import * as c0200 from './20261123000200-create-connect-links';
+import * as c0210 from './20261123000210-create-provider-connections';
+import * as r0300 from './20261123000300-add-integration-sync-state';
+import * as r0310 from './20261123000310-unique-review-identifier';
+import * as s0400 from './20261123000400-create-scans';
+import * as s0410 from './20261123000410-create-scan-pins';
+import * as s0420 from './20261123000420-create-scan-snapshots';
+import * as s0430 from './20261123000430-create-scan-results';
+import * as s0440 from './20261123000440-create-grid-provider-settings';
 
 /** Ordered list: names are the file names, so the table `schema_migrations` reads like the folder. */
 export const migrations: ReadonlyArray<{ name: string; up: Migration; down: Migration }> = [
@@ -26,4 +38,16 @@ export const migrations: ReadonlyArray<{ name: string; up: Migration; down: Migr
   { name: '20261122000100-create-webhook-endpoints', ...w0100 },
   { name: '20261122000200-create-webhook-deliveries', ...w0200 },
   { name: '20261122000300-create-webhook-attempts', ...w0300 },
+  { name: '20261123000100-add-tenant-tax-calculation', ...g0100 },
+  { name: '20261123000110-create-credit-ledger', ...g0110 },
+  { name: '20261123000120-create-nfc-orders', ...g0120 },
+  { name: '20261123000200-create-connect-links', ...c0200 },
+  { name: '20261123000210-create-provider-connections', ...c0210 },
+  { name: '20261123000300-add-integration-sync-state', ...r0300 },
+  { name: '20261123000310-unique-review-identifier', ...r0310 },
+  { name: '20261123000400-create-scans', ...s0400 },
+  { name: '20261123000410-create-scan-pins', ...s0410 },
+  { name: '20261123000420-create-scan-snapshots', ...s0420 },
+  { name: '20261123000430-create-scan-results', ...s0430 },
+  { name: '20261123000440-create-grid-provider-settings', ...s0440 },
 ];

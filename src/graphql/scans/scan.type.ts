@@ -1,0 +1,389 @@
+import { Field, Float, GraphQLISODateTime, Int, ObjectType } from 'type-graphql';
+import { Paginated } from '../common';
+
+@ObjectType('Scan', { description: 'A Local Search Grid scan: an N x N grid of pins ranked for keywords.' })
+export class ScanType {
+  @Field()
+  uuid!: string;
+
+  @Field({ description: 'Display name of the scanned business.' })
+  location!: string;
+
+  @Field({ description: 'The primary (first) keyword.' })
+  keyword!: string;
+
+  @Field(() => [String])
+  keywords!: string[];
+
+  @Field(() => Int)
+  gridSize!: number;
+
+  @Field(() => Float)
+  distance!: number;
+
+  @Field()
+  distanceUnit!: string;
+
+  @Field({ description: '`business` or `sab`.' })
+  type!: string;
+
+  @Field(() => String, { nullable: true })
+  address!: string | null;
+
+  @Field(() => String, { nullable: true })
+  targetPlaceId!: string | null;
+
+  @Field(() => Float)
+  lat!: number;
+
+  @Field(() => Float)
+  lng!: number;
+
+  @Field()
+  isScheduled!: boolean;
+
+  @Field()
+  isRunning!: boolean;
+
+  @Field()
+  lastRunFailed!: boolean;
+
+  @Field(() => GraphQLISODateTime, { nullable: true })
+  lastRunAt!: Date | null;
+
+  @Field(() => GraphQLISODateTime, { nullable: true })
+  nextRunAt!: Date | null;
+
+  @Field(() => GraphQLISODateTime, { nullable: true })
+  archivedAt!: Date | null;
+
+  @Field()
+  reportUrl!: string;
+
+  @Field(() => GraphQLISODateTime)
+  createdAt!: Date;
+
+  @Field(() => GraphQLISODateTime)
+  updatedAt!: Date;
+}
+
+@ObjectType()
+export class ScanPage extends Paginated(ScanType, 'Scan') {}
+
+@ObjectType('ScanRunStarted')
+export class RunStartedType {
+  @Field()
+  uuid!: string;
+
+  @Field(() => GraphQLISODateTime, { description: 'When the run starts (later than now for a staggered first run).' })
+  startedAt!: Date;
+
+  @Field()
+  isRunning!: boolean;
+}
+
+@ObjectType('ScanPlace')
+export class PlaceType {
+  @Field()
+  placeId!: string;
+
+  @Field()
+  name!: string;
+
+  @Field(() => Int)
+  rank!: number;
+}
+
+@ObjectType('ScanPinResult')
+export class PinResultType {
+  @Field(() => Float)
+  lat!: number;
+
+  @Field(() => Float)
+  lng!: number;
+
+  @Field(() => Int, { nullable: true, description: "The target's rank; null when it is not in the top 20." })
+  rank!: number | null;
+
+  @Field()
+  keyword!: string;
+
+  @Field()
+  status!: string;
+
+  @Field(() => GraphQLISODateTime)
+  snapshotAt!: Date;
+
+  @Field(() => [PlaceType])
+  topResults!: PlaceType[];
+}
+
+@ObjectType('ScanSummary')
+export class SummaryType {
+  @Field(() => Float)
+  averageRank!: number;
+
+  @Field(() => Int)
+  top3Count!: number;
+
+  @Field(() => Int)
+  top4To10Count!: number;
+
+  @Field(() => Int)
+  notRankingCount!: number;
+}
+
+@ObjectType('ScanDetail')
+export class ScanDetailType {
+  @Field(() => ScanType)
+  scan!: ScanType;
+
+  @Field(() => SummaryType, { nullable: true })
+  summary!: SummaryType | null;
+
+  @Field()
+  reportUrl!: string;
+
+  @Field(() => [GraphQLISODateTime], { description: 'Completed snapshot times, newest first.' })
+  availableSnapshots!: Date[];
+
+  @Field(() => [PinResultType])
+  results!: PinResultType[];
+}
+
+@ObjectType('ScanDataPointPage')
+export class DataPointPageType {
+  @Field(() => [PinResultType])
+  items!: PinResultType[];
+
+  @Field(() => Int)
+  total!: number;
+
+  @Field(() => Int)
+  page!: number;
+
+  @Field(() => Int)
+  perPage!: number;
+
+  @Field()
+  scanUuid!: string;
+
+  @Field(() => GraphQLISODateTime, { nullable: true })
+  snapshotAt!: Date | null;
+
+  @Field(() => String, { nullable: true })
+  keyword!: string | null;
+
+  @Field(() => Int)
+  topN!: number;
+}
+
+@ObjectType('ScanSnapshot')
+export class SnapshotRowType {
+  @Field(() => GraphQLISODateTime)
+  snapshotAt!: Date;
+
+  @Field()
+  label!: string;
+
+  @Field()
+  shortLabel!: string;
+
+  @Field()
+  monthYear!: string;
+
+  @Field(() => Float)
+  avgRank!: number;
+
+  @Field(() => Float)
+  changeFromPrevious!: number;
+
+  @Field(() => Int)
+  top3Count!: number;
+
+  @Field(() => Int)
+  top10Count!: number;
+
+  @Field(() => Int)
+  belowTop10Count!: number;
+
+  @Field(() => Int)
+  notRankingCount!: number;
+
+  @Field(() => Int)
+  totalPins!: number;
+
+  @Field(() => Float)
+  visibilityScore!: number;
+}
+
+@ObjectType('ScanInsightSummary')
+export class InsightSummaryType {
+  @Field(() => Float)
+  avgRank!: number;
+
+  @Field(() => Float)
+  visibilityScore!: number;
+
+  @Field(() => Int)
+  top3!: number;
+
+  @Field(() => Int)
+  top10!: number;
+
+  @Field(() => Int)
+  notRanking!: number;
+
+  @Field(() => Int)
+  totalPins!: number;
+}
+
+@ObjectType('ScanTrendVsFirst')
+export class TrendVsFirstType {
+  @Field(() => GraphQLISODateTime)
+  firstSnapshotAt!: Date;
+
+  @Field(() => Float)
+  startAvg!: number;
+
+  @Field(() => Float)
+  currentAvg!: number;
+
+  @Field(() => Float)
+  change!: number;
+
+  @Field()
+  improved!: boolean;
+
+  @Field(() => Float)
+  percentChange!: number;
+}
+
+@ObjectType('ScanTrendVsPrevious')
+export class TrendVsPreviousType {
+  @Field(() => GraphQLISODateTime)
+  previousSnapshotAt!: Date;
+
+  @Field(() => Float)
+  avgRankChange!: number;
+
+  @Field(() => Float)
+  visibilityChange!: number;
+
+  @Field(() => Int)
+  top3Change!: number;
+
+  @Field(() => Int)
+  top10Change!: number;
+}
+
+@ObjectType('ScanRegionStrength')
+export class RegionStrengthType {
+  @Field()
+  label!: string;
+
+  @Field(() => Int)
+  pins!: number;
+
+  @Field(() => Float)
+  avgRank!: number;
+
+  @Field(() => Float)
+  visibility!: number;
+
+  @Field(() => Float)
+  coverage!: number;
+}
+
+@ObjectType('ScanCompetitor')
+export class CompetitorType {
+  @Field()
+  placeId!: string;
+
+  @Field()
+  name!: string;
+
+  @Field(() => Float)
+  avgRank!: number;
+
+  @Field(() => Float)
+  visibility!: number;
+
+  @Field(() => Float)
+  threatScore!: number;
+
+  @Field(() => Int)
+  pinsAhead!: number;
+}
+
+@ObjectType('ScanRecommendation')
+export class RecommendationType {
+  @Field({ description: 'not_ranking, weak_area, competitor_threat, declining, expand_radius or maintain_lead.' })
+  type!: string;
+
+  @Field()
+  icon!: string;
+
+  @Field()
+  title!: string;
+
+  @Field()
+  description!: string;
+}
+
+@ObjectType('ScanInsights')
+export class InsightsType {
+  @Field()
+  scanUuid!: string;
+
+  @Field(() => GraphQLISODateTime, { nullable: true })
+  snapshotAt!: Date | null;
+
+  @Field()
+  keyword!: string;
+
+  @Field(() => InsightSummaryType, { nullable: true })
+  summary!: InsightSummaryType | null;
+
+  @Field(() => TrendVsFirstType, { nullable: true })
+  trendsVsFirstSnapshot!: TrendVsFirstType | null;
+
+  @Field(() => TrendVsPreviousType, { nullable: true })
+  trendsVsPreviousSnapshot!: TrendVsPreviousType | null;
+
+  @Field(() => [RegionStrengthType])
+  geographicStrength!: RegionStrengthType[];
+
+  @Field(() => [CompetitorType])
+  topCompetitors!: CompetitorType[];
+
+  @Field(() => [RecommendationType])
+  recommendations!: RecommendationType[];
+}
+
+@ObjectType('ScanSchedule')
+export class ScheduleType {
+  @Field()
+  uuid!: string;
+
+  @Field()
+  isScheduled!: boolean;
+
+  @Field(() => String, { nullable: true })
+  frequency!: string | null;
+
+  @Field(() => GraphQLISODateTime, { nullable: true })
+  nextRunAt!: Date | null;
+
+  @Field(() => String, { nullable: true })
+  scheduledFrom!: string | null;
+
+  @Field(() => String, { nullable: true })
+  scheduledTo!: string | null;
+
+  @Field(() => [Int])
+  scheduledDays!: number[];
+
+  @Field(() => String, { nullable: true })
+  timezone!: string | null;
+}

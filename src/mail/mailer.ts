@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createTransport } from 'nodemailer';
+import pino, { type Logger } from 'pino';
+import { loadConfig } from '../config';
+
+/**
+ * Platform mail (customer invitations, connect links). With `SMTP_URL` set, messages go through that SMTP
+ * server (a nodemailer connection URL); unset (the embedded default) each message is written as an .eml file
+ * under `${DATA_DIR}/mail/` and its path is logged, so a developer can open what would have been sent.
+ *
+ * Sending is never part of a business transaction: callers send after their commit and treat a failure as
+ * something to log (see `sendSafely`).
+ */
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** Display name of the sender: the tenant's brand name (the address is `MAIL_FROM`). */
+  fromName?: string;
+  /** Header `X-Mail-Kind`, so logs and receivers can tell the messages apart (`customer-invite`, ...). */
+  kind?: string;
+}
+
+export interface SentMail {
+  messageId: string;
+  /** Where the message was written when no SMTP server is configured. */
+  file?: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<SentMail>;
+}
+
+/** Bounds on a slow or silent server, so a send that cannot succeed gives up in seconds, not minutes. */
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+
+function fromHeader(address: string, name?: string): string {
+  if (!name) return address;
+  // A quoted display name: a brand with a comma or quote in it must not become a second address.
+  return `"${name.replace(/["\\\r\n]/g, '')}" <${address}>`;
+}
+
+function envelopeOf(message: MailMessage, from: string) {
+  return {
+    from: fromHeader(from, message.fromName),
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    html: message.html,
+    headers: message.kind ? { 'X-Mail-Kind': message.kind } : undefined,
+  };
+}
+
+/** Sends through an SMTP server given as a nodemailer connection URL. */
+export function smtpMailer(url: string, from: string): Mailer {
+  const transport = createTransport({ url, ...SMTP_TIMEOUTS });
+  return {
+    async send(message) {
+      const info = await transport.sendMail(envelopeOf(message, from));
+      return { messageId: String(info.messageId) };
+    },
+  };
+}
+
+/** Writes each message as `<dir>/<time>-<uuid>.eml` (RFC 822 text any mail client opens). */
+export function fileMailer(dir: string, from: string, logger?: Logger): Mailer {
+  const transport = createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    async send(message) {
+      const info = await transport.sendMail(envelopeOf(message, from));
+      await mkdir(dir, { recursive: true });
+      const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`);
+      await writeFile(file, info.message as Buffer);
+      logger?.info({ file, to: message.to, kind: message.kind }, 'mail written to file (SMTP_URL is not set)');
+      return { messageId: String(info.messageId), file };
+    },
+  };
+}
+
+let override: Mailer | null = null;
+const cache = new Map<string, Mailer>();
+let defaultLogger: Logger | null = null;
+
+/** The logger mail lines go to (the process's, once `setMailLogger` ran at boot). */
+export function mailLogger(): Logger {
+  defaultLogger ??= pino({ level: process.env.LOG_LEVEL ?? 'info' });
+  return defaultLogger;
+}
+
+/** The process's logger for mail lines (set at boot; tests leave the default). */
+export function setMailLogger(logger: Logger): void {
+  defaultLogger = logger;
+}
+
+/**
+ * The platform mailer, from the environment as it is now (`SMTP_URL`, `MAIL_FROM`, `DATA_DIR`), so a test can
+ * point it at its own SMTP server. One transport per configuration is kept.
+ */
+export function platformMailer(env: NodeJS.ProcessEnv = process.env): Mailer {
+  if (override) return override;
+  const config = loadConfig(env);
+  const key = `${config.SMTP_URL ?? `file:${config.DATA_DIR}`}|${config.MAIL_FROM}`;
+  let mailer = cache.get(key);
+  if (!mailer) {
+    mailer = config.SMTP_URL
+      ? smtpMailer(config.SMTP_URL, config.MAIL_FROM)
+      : fileMailer(path.join(config.DATA_DIR, 'mail'), config.MAIL_FROM, mailLogger());
+    cache.set(key, mailer);
+  }
+  return mailer;
+}
+
+/** Replaces the platform mailer (null restores the configured one). */
+export function setPlatformMailer(mailer: Mailer | null): void {
+  override = mailer;
+}
+
+/**
+ * Sends and never throws: a failure is logged (without the body, which may carry personal data) and answered
+ * with null, so that a mail server being down never undoes or blocks the action that wanted to tell someone.
+ */
+export async function sendSafely(message: MailMessage, logger: Logger = mailLogger()): Promise<SentMail | null> {
+  try {
+    return await platformMailer().send(message);
+  } catch (err) {
+    const e = err as { message?: string; code?: string; responseCode?: number };
+    logger.error(
+      { kind: message.kind, to: message.to, error: (e.message ?? String(err)).slice(0, 300), code: e.code, responseCode: e.responseCode },
+      'mail could not be sent',
+    );
+    return null;
+  }
+}

@@ -1,0 +1,39 @@
+import { Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import { Customer } from './customer.model';
+
+export const CREDIT_TYPES = ['email', 'sms'] as const;
+export type CreditType = (typeof CREDIT_TYPES)[number];
+
+/** Credits granted to a customer account (`add-credits`); `remaining` is what consumptions have left of it. */
+@Table({ tableName: 'credit_grants' })
+export class CreditGrant extends Model {
+  @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
+  declare id: number;
+
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare tenantId: number;
+
+  @ForeignKey(() => Customer)
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare customerId: number;
+
+  @Column({ type: DataType.ENUM(...CREDIT_TYPES), allowNull: false })
+  declare type: CreditType;
+
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare credits: number;
+
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare remaining: number;
+
+  /** The instant the unused part lapses (null: never). */
+  @Column({ type: DataType.DATE(3), allowNull: true })
+  declare expiresAt: Date | null;
+
+  /** Visible to the customer. */
+  @Column({ type: DataType.TEXT, allowNull: true })
+  declare notes: string | null;
+
+  declare createdAt: Date;
+  declare updatedAt: Date;
+}

@@ -1,0 +1,144 @@
+import { joinUrl, nestedErrorMessage, platformRequest, type ErrorInfo } from './http';
+import { ProviderRejected, type ProviderBusiness, type ProviderReview, type ReviewPage, type ReviewPlatformClient } from './types';
+
+/**
+ * Facebook Pages over the Graph API: `GET /me/accounts` (the pages the user manages, each with its page access
+ * token), `GET /{page-id}/ratings` (recommendations, paged with `paging.cursors.after`) and
+ * `POST /{open_graph_story_id}/comments` (the page's reply, made with the page token). Tokens travel as the
+ * documented `access_token` parameter.
+ */
+export const FACEBOOK_GRAPH_URL = 'https://graph.facebook.com/v19.0';
+
+/** The rating fields we read; the story's comments carry the page's reply. */
+export const RATING_FIELDS =
+  'reviewer,created_time,recommendation_type,review_text,rating,open_graph_story{id,comments{id,from,message,created_time}}';
+
+interface GraphPaging {
+  cursors?: { before?: string; after?: string };
+  next?: string;
+}
+interface GraphPage {
+  id: string;
+  name?: string;
+  access_token?: string;
+  single_line_address?: string;
+}
+interface GraphComment {
+  id?: string;
+  from?: { id?: string; name?: string };
+  message?: string;
+  created_time?: string;
+}
+export interface GraphRating {
+  created_time?: string;
+  recommendation_type?: 'positive' | 'negative' | string;
+  review_text?: string;
+  rating?: number;
+  reviewer?: { id?: string; name?: string };
+  open_graph_story?: { id?: string; comments?: { data?: GraphComment[] } };
+}
+
+const MAX_PAGES = 200;
+/** Graph error codes of throttling and passing trouble (API, app, user and page rate limits): retried, not refused. */
+const TRANSIENT_CODES = new Set([1, 2, 4, 17, 32, 341, 613]);
+
+function errorInfo(body: unknown): ErrorInfo {
+  const error = (body as { error?: { code?: number; is_transient?: boolean } } | null)?.error;
+  return { message: nestedErrorMessage(body), transient: Boolean(error?.is_transient) || TRANSIENT_CODES.has(Number(error?.code)) };
+}
+
+/** Graph timestamps look like `2026-11-01T10:00:00+0000`; make the offset ISO so every engine parses it. */
+export function graphDate(value: string | undefined): Date | null {
+  if (!value) return null;
+  const d = new Date(value.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+const SAFE_ID = /^[\w.-]+$/;
+
+/** A rating as we keep it; null without a story id (nothing to reply to, nothing stable to match on). */
+export function mapGraphRating(r: GraphRating, pageId: string): ProviderReview | null {
+  const storyId = r.open_graph_story?.id;
+  const publishedAt = graphDate(r.created_time);
+  if (!storyId || !publishedAt) return null;
+  const rating = typeof r.rating === 'number' && r.rating >= 1 && r.rating <= 5 ? Math.round(r.rating) : r.recommendation_type === 'negative' ? 1 : 5;
+  // The page's own latest comment on the story is its reply.
+  const replies = (r.open_graph_story?.comments?.data ?? []).filter((c) => c.from?.id === pageId && typeof c.message === 'string');
+  const reply = replies.length ? replies.reduce((a, b) => ((graphDate(b.created_time)?.getTime() ?? 0) >= (graphDate(a.created_time)?.getTime() ?? 0) ? b : a)) : null;
+  return {
+    externalId: storyId,
+    author: r.reviewer?.name?.trim() || 'A Facebook user',
+    avatarUrl: null,
+    rating,
+    title: null,
+    message: r.review_text ?? '',
+    publishedAt,
+    updatedAt: null,
+    reply: reply?.message ?? null,
+    replyDate: reply ? graphDate(reply.created_time) : null,
+    url: `https://www.facebook.com/${storyId}`,
+  };
+}
+
+export class FacebookGraphClient implements ReviewPlatformClient {
+  readonly provider = 'facebook' as const;
+  private readonly base: string;
+  private readonly timeoutMs?: number;
+
+  constructor(opts: { baseUrl?: string | null; timeoutMs?: number } = {}) {
+    this.base = opts.baseUrl || FACEBOOK_GRAPH_URL;
+    this.timeoutMs = opts.timeoutMs;
+  }
+
+  private get(path: string, params: Record<string, string>): Promise<unknown> {
+    const url = `${joinUrl(this.base, path)}?${new URLSearchParams(params)}`;
+    return platformRequest('facebook', { url, timeoutMs: this.timeoutMs }, errorInfo);
+  }
+
+  async listBusinesses(accessToken: string): Promise<ProviderBusiness[]> {
+    const pages: ProviderBusiness[] = [];
+    let after: string | null = null;
+    for (let n = 0; n < MAX_PAGES; n++) {
+      const params: Record<string, string> = { fields: 'id,name,access_token,single_line_address', limit: '100', access_token: accessToken };
+      if (after) params.after = after;
+      const body = (await this.get('me/accounts', params)) as { data?: GraphPage[]; paging?: GraphPaging };
+      for (const p of body.data ?? []) pages.push({ externalId: p.id, name: p.name ?? p.id, address: p.single_line_address || null });
+      after = body.paging?.next ? body.paging.cursors?.after ?? null : null;
+      if (!after) break;
+    }
+    return pages;
+  }
+
+  /**
+   * The page access token for a page the user manages (`GET /{page-id}?fields=access_token`). A token that is
+   * already the page's own comes back as it is.
+   */
+  async pageToken(accessToken: string, pageId: string): Promise<string> {
+    this.assertId(pageId, 'page');
+    const body = (await this.get(pageId, { fields: 'access_token', access_token: accessToken })) as { access_token?: string };
+    return body.access_token || accessToken;
+  }
+
+  async listReviews(accessToken: string, businessExternalId: string, pageToken?: string | null): Promise<ReviewPage> {
+    const token = await this.pageToken(accessToken, businessExternalId);
+    const params: Record<string, string> = { fields: RATING_FIELDS, limit: '25', access_token: token };
+    if (pageToken) params.after = pageToken;
+    const body = (await this.get(`${businessExternalId}/ratings`, params)) as { data?: GraphRating[]; paging?: GraphPaging };
+    const reviews = (body.data ?? []).map((r) => mapGraphRating(r, businessExternalId)).filter((r): r is ProviderReview => r !== null);
+    return { reviews, nextPageToken: body.paging?.next ? body.paging.cursors?.after ?? null : null };
+  }
+
+  async publishReply(accessToken: string, businessExternalId: string, reviewExternalId: string, message: string): Promise<void> {
+    this.assertId(reviewExternalId, 'story');
+    const token = await this.pageToken(accessToken, businessExternalId);
+    await platformRequest(
+      'facebook',
+      { method: 'POST', url: joinUrl(this.base, `${reviewExternalId}/comments`), form: { message, access_token: token }, timeoutMs: this.timeoutMs },
+      errorInfo,
+    );
+  }
+
+  private assertId(id: string, what: string): void {
+    if (!SAFE_ID.test(id)) throw new ProviderRejected('facebook', 400, `"${id}" is not a ${what} id.`);
+  }
+}

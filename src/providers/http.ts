@@ -1,0 +1,104 @@
+import { ProviderRejected, ProviderUnavailable, type SignInProvider } from './types';
+
+/** One platform call as the clients make it; the answer's JSON, or a typed provider error. */
+export interface PlatformRequest {
+  method?: 'GET' | 'POST' | 'PUT';
+  url: string;
+  /** Bearer token (Google); Facebook passes its token as `access_token` in the query or form instead. */
+  bearer?: string | null;
+  /** A JSON body (Google) or form fields (Facebook). */
+  json?: unknown;
+  form?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+export interface ErrorInfo {
+  /** The platform's own words (`error.message` in both Google's and Facebook's error shape). */
+  message: string | null;
+  /** A 4xx the platform marks as passing (Facebook throttling, `is_transient`): retried, not refused. */
+  transient?: boolean;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Retry-After in seconds or as an HTTP date, as milliseconds from now. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | null {
+  if (!header) return null;
+  const trimmed = header.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+const describe = (e: unknown): string => {
+  if (e instanceof Error && e.name === 'TimeoutError') return 'no answer in time';
+  if (e instanceof Error) return e.cause instanceof Error ? e.cause.message : e.message;
+  return String(e);
+};
+
+/**
+ * Sends one request and sorts the outcome: 2xx is the parsed JSON; 429, 5xx, timeouts and connection failures
+ * are ProviderUnavailable (with Retry-After); any other answer is ProviderRejected carrying the platform's message.
+ */
+export async function platformRequest(
+  provider: SignInProvider,
+  req: PlatformRequest,
+  errorInfo: (body: unknown) => ErrorInfo,
+): Promise<unknown> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (req.bearer) headers.Authorization = `Bearer ${req.bearer}`;
+  let body: string | undefined;
+  if (req.json !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(req.json);
+  } else if (req.form) {
+    headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(req.form).toString();
+  }
+  let response: Response;
+  try {
+    response = await fetch(req.url, {
+      method: req.method ?? 'GET',
+      headers,
+      body,
+      redirect: 'error',
+      signal: AbortSignal.timeout(req.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+    });
+  } catch (e) {
+    throw new ProviderUnavailable(provider, `${provider} could not be reached: ${describe(e)}`);
+  }
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (e) {
+    throw new ProviderUnavailable(provider, `${provider} answer could not be read: ${describe(e)}`);
+  }
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : {};
+  } catch {
+    parsed = null;
+  }
+  if (response.ok) {
+    if (parsed === null) throw new ProviderUnavailable(provider, `${provider} answered ${response.status} without JSON`);
+    return parsed;
+  }
+  const info = errorInfo(parsed);
+  const reason = info.message ?? `HTTP ${response.status}`;
+  if (response.status === 429 || response.status >= 500 || info.transient) {
+    throw new ProviderUnavailable(provider, `${provider} is unavailable (${response.status}): ${reason}`, retryAfterMs(response.headers.get('retry-after')));
+  }
+  throw new ProviderRejected(provider, response.status, reason);
+}
+
+/** `error.message` of `{error: {message}}`, the error shape of both Google APIs and the Graph API. */
+export function nestedErrorMessage(body: unknown): string | null {
+  const error = (body as { error?: unknown } | null)?.error;
+  if (error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') {
+    return (error as { message: string }).message;
+  }
+  if (typeof error === 'string') return error;
+  return null;
+}
+
+export const joinUrl = (base: string, path: string): string => `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;

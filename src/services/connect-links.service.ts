@@ -1,0 +1,386 @@
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { Op, type Transaction, type WhereOptions } from 'sequelize';
+import { publicBaseUrl } from '../config';
+import { mac } from '../crypto/secrets';
+import { Forbidden, NotFound, Validation } from '../domain/errors';
+import { isTenantOwner } from '../domain/permissions';
+import type { Principal } from '../domain/principal';
+import { ConnectLink, Integration, Location, Tenant } from '../models';
+import { platformClient } from '../providers';
+import { SIGN_IN_PROVIDERS, type ProviderBusiness, type ReviewPlatformClient, type SignInProvider } from '../providers/types';
+import { clockOf, inTransaction, offset, type Page, type PageArgs, type ServiceOptions } from './common';
+import { attachSynced } from './integrations.service';
+import {
+  authorizationUrl,
+  callbackUrlOf,
+  exchangeCode,
+  newPkcePair,
+  newState,
+  oauthSettings,
+  openTokens,
+  saveConnection,
+  sealTokens,
+  SignInFailed,
+  type ProviderTokens,
+} from './provider-connections.service';
+
+/**
+ * Connect links (spec: Connect link, States > Connect link): single-use, location-scoped links to the
+ * customer-facing page where the customer signs in to Google or Facebook and picks the business, which
+ * attaches a synced integration to the link's location.
+ */
+
+export const CONNECT_LINK_STATUSES = ['active', 'used', 'expired', 'revoked'] as const;
+export type ConnectLinkStatus = (typeof CONNECT_LINK_STATUSES)[number];
+
+/** Connect link TTL (spec: Limits): 1-30 days, default 7. */
+export const CONNECT_LINK_TTL_DAYS = { min: 1, max: 30, default: 7 } as const;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export const isSignInProvider = (value: string): value is SignInProvider =>
+  (SIGN_IN_PROVIDERS as readonly string[]).includes(value);
+
+/**
+ * The status the timestamps tell at `now`. Used and revoked are final and win over the clock; an unused,
+ * unrevoked link whose `expires_at` has passed is expired (so it stays expired even if the clock moved back).
+ */
+export function connectLinkStatus(
+  link: Pick<ConnectLink, 'usedAt' | 'revokedAt' | 'expiresAt'>,
+  now: Date,
+): ConnectLinkStatus {
+  if (link.usedAt) return 'used';
+  if (link.revokedAt) return 'revoked';
+  if (link.expiresAt.getTime() <= now.getTime()) return 'expired';
+  return 'active';
+}
+
+/** The customer-facing landing page of a link: `{PUBLIC_URL}/connect/{token}`. */
+export function connectUrlOf(token: string): string {
+  return `${publicBaseUrl()}/connect/${encodeURIComponent(token)}`;
+}
+
+export interface IssueConnectLinkInput {
+  tenantId: number;
+  locationId: number;
+  provider: SignInProvider;
+  /** 1-30, default 7. */
+  ttlDays?: number;
+}
+
+/** Where clause of the links that are still usable at `now` (not used, not revoked, not expired). */
+export const activeWhere = (now: Date) => ({ usedAt: null, revokedAt: null, expiresAt: { [Op.gt]: now } });
+
+/**
+ * Issues a link for a location of the tenant (404 `Location` otherwise). Any other active link for the same
+ * location and provider is revoked in the same transaction; links of the other provider are untouched.
+ * No principal: the agency service (customer creation e-mails) and `createConnectLink` (REST, GraphQL) decide
+ * who may call it. The location row is locked so two issues for one location cannot both stay active.
+ */
+export async function issueConnectLink(input: IssueConnectLinkInput, opts: ServiceOptions = {}): Promise<ConnectLink> {
+  if (!isSignInProvider(input.provider)) {
+    throw new Validation({ provider: ['The selected provider is invalid.'] });
+  }
+  const ttlDays = input.ttlDays ?? CONNECT_LINK_TTL_DAYS.default;
+  if (!Number.isInteger(ttlDays) || ttlDays < CONNECT_LINK_TTL_DAYS.min || ttlDays > CONNECT_LINK_TTL_DAYS.max) {
+    throw new Validation({
+      ttl_days: [`The ttl days field must be between ${CONNECT_LINK_TTL_DAYS.min} and ${CONNECT_LINK_TTL_DAYS.max}.`],
+    });
+  }
+  const now = clockOf(opts).now();
+  return inTransaction(opts, async (transaction: Transaction) => {
+    const location = await Location.findOne({
+      where: { id: input.locationId, tenantId: input.tenantId },
+      transaction,
+      lock: transaction.LOCK.UPDATE,
+    });
+    if (!location) throw new NotFound('Location');
+    await ConnectLink.update(
+      { revokedAt: now },
+      { where: { locationId: location.id, provider: input.provider, ...activeWhere(now) }, transaction },
+    );
+    return ConnectLink.create(
+      {
+        token: randomUUID(),
+        tenantId: location.tenantId,
+        customerId: location.customerId,
+        locationId: location.id,
+        provider: input.provider,
+        expiresAt: new Date(now.getTime() + ttlDays * DAY_MS),
+        createdAt: now,
+        updatedAt: now,
+      },
+      { transaction },
+    );
+  });
+}
+
+// ---- agency API (tenant owner) ------------------------------------------------------------------------
+
+/** Connect links are the agency's: only a tenant owner manages them (the agency facade takes agency tokens only). */
+function assertTenantOwner(p: Principal): void {
+  if (!isTenantOwner(p)) throw new Forbidden('Only the agency (tenant owner) can manage connect links.', 'tenant_owner_required');
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function checkProvider(value: string): SignInProvider {
+  if (!isSignInProvider(value)) throw new Validation({ provider: ['The selected provider is invalid. It must be google or facebook.'] });
+  return value;
+}
+
+export async function createConnectLink(
+  p: Principal,
+  input: { provider: string; locationId: number; ttlDays?: number | null },
+  opts: ServiceOptions = {},
+): Promise<ConnectLink> {
+  assertTenantOwner(p);
+  return issueConnectLink(
+    { tenantId: p.tenantId, locationId: input.locationId, provider: checkProvider(input.provider), ttlDays: input.ttlDays ?? undefined },
+    opts,
+  );
+}
+
+export interface ConnectLinkFilter extends PageArgs {
+  locationId?: number | null;
+  provider?: string | null;
+  /** true: only usable links; false: only used, revoked or expired ones. */
+  active?: boolean | null;
+}
+
+export async function listConnectLinks(p: Principal, f: ConnectLinkFilter, opts: ServiceOptions = {}): Promise<Page<ConnectLink>> {
+  assertTenantOwner(p);
+  const now = clockOf(opts).now();
+  const where: WhereOptions<ConnectLink> & Record<string | symbol, unknown> = { tenantId: p.tenantId };
+  if (f.locationId != null) where.locationId = f.locationId;
+  if (f.provider != null) where.provider = checkProvider(f.provider);
+  if (f.active === true) Object.assign(where, activeWhere(now));
+  if (f.active === false) {
+    where[Op.or] = [{ usedAt: { [Op.ne]: null } }, { revokedAt: { [Op.ne]: null } }, { expiresAt: { [Op.lte]: now } }];
+  }
+  const { rows, count } = await ConnectLink.findAndCountAll({
+    where,
+    order: [
+      ['createdAt', 'DESC'],
+      ['token', 'DESC'],
+    ],
+    ...offset(f),
+    transaction: opts.transaction,
+  });
+  return { items: rows, total: count, page: f.page, perPage: f.perPage };
+}
+
+async function ownLink(p: Principal, token: string, transaction?: Transaction, lock = false): Promise<ConnectLink> {
+  assertTenantOwner(p);
+  if (!UUID.test(token)) throw new NotFound('Connect link');
+  const link = await ConnectLink.findOne({
+    where: { token: token.toLowerCase(), tenantId: p.tenantId },
+    transaction,
+    lock: lock && transaction ? transaction.LOCK.UPDATE : undefined,
+  });
+  if (!link) throw new NotFound('Connect link');
+  return link;
+}
+
+export const getConnectLink = (p: Principal, token: string, opts: ServiceOptions = {}): Promise<ConnectLink> =>
+  ownLink(p, token, opts.transaction);
+
+/**
+ * Revokes an active link (`revoked_at` set). A used, revoked or expired link is left as it is and returned
+ * (no-op, 200): expired is as final as revoked, and stamping `revoked_at` on it would rewrite its history.
+ */
+export async function revokeConnectLink(p: Principal, token: string, opts: ServiceOptions = {}): Promise<ConnectLink> {
+  const now = clockOf(opts).now();
+  return inTransaction(opts, async (transaction) => {
+    const link = await ownLink(p, token, transaction, true);
+    if (connectLinkStatus(link, now) !== 'active') return link;
+    return link.update({ revokedAt: now, oauthState: null, pkceVerifier: null, selectionNonce: null, pendingCredentials: null }, { transaction });
+  });
+}
+
+// ---- the customer-facing connect page (the link token is the credential) --------------------------------
+
+/** The link cannot be used (any more): the page explains why with 404 (unknown) or 410 (the others). */
+export class LinkUnavailable extends Error {
+  constructor(readonly status: ConnectLinkStatus | 'unknown') {
+    super(`Connect link ${status}`);
+    this.name = 'LinkUnavailable';
+  }
+}
+
+/** The step needs the sign-in first (the page sends the customer back to the start). */
+export class SignInRequired extends Error {
+  constructor() {
+    super('Sign in first.');
+    this.name = 'SignInRequired';
+  }
+}
+
+export interface LinkView {
+  link: ConnectLink;
+  status: ConnectLinkStatus;
+  tenant: Tenant;
+  location: Location;
+}
+
+async function linkByToken(token: string, transaction?: Transaction, lock = false): Promise<ConnectLink> {
+  if (!UUID.test(token)) throw new LinkUnavailable('unknown');
+  const link = await ConnectLink.findByPk(token.toLowerCase(), {
+    transaction,
+    lock: lock && transaction ? transaction.LOCK.UPDATE : undefined,
+  });
+  if (!link) throw new LinkUnavailable('unknown');
+  return link;
+}
+
+/** What the landing page shows: the link with its status, the agency's brand and the location. */
+export async function viewLink(token: string, opts: ServiceOptions = {}): Promise<LinkView> {
+  const link = await linkByToken(token, opts.transaction);
+  const [tenant, location] = await Promise.all([
+    Tenant.findByPk(link.tenantId, { transaction: opts.transaction }),
+    Location.findByPk(link.locationId, { transaction: opts.transaction }),
+  ]);
+  if (!tenant || !location) throw new LinkUnavailable('unknown');
+  return { link, status: connectLinkStatus(link, clockOf(opts).now()), tenant, location };
+}
+
+function assertActive(link: ConnectLink, now: Date): void {
+  const status = connectLinkStatus(link, now);
+  if (status !== 'active') throw new LinkUnavailable(status);
+}
+
+/** CSRF token of the landing page's start form: only a page that showed the link can start its sign-in. */
+export const startFormToken = (token: string): string => mac('connect-link-start', token.toLowerCase());
+
+export const sameToken = (a: string, b: string): boolean => {
+  const x = Buffer.from(mac('compare', a));
+  const y = Buffer.from(mac('compare', b));
+  return timingSafeEqual(x, y);
+};
+
+/**
+ * Starts a sign-in attempt: sets `last_started_at`, stores a fresh state and PKCE verifier on the link (an
+ * earlier unfinished attempt is superseded), and answers the provider's authorization URL.
+ */
+export async function startSignIn(token: string, opts: ServiceOptions = {}): Promise<string> {
+  const now = clockOf(opts).now();
+  const pkce = await newPkcePair();
+  const state = newState();
+  return inTransaction(opts, async (transaction) => {
+    const link = await linkByToken(token, transaction, true);
+    assertActive(link, now);
+    await link.update(
+      { lastStartedAt: now, oauthState: state, pkceVerifier: pkce.verifier, selectionNonce: null, pendingCredentials: null },
+      { transaction },
+    );
+    return authorizationUrl(oauthSettings(link.provider), {
+      redirectUri: callbackUrlOf(),
+      state,
+      codeChallenge: pkce.challenge,
+    });
+  });
+}
+
+/** The link a provider callback belongs to, found by its single-use OAuth `state` (the redirect URI carries no token). */
+export async function linkTokenForState(state: string): Promise<string> {
+  const link = state ? await ConnectLink.findOne({ where: { oauthState: state } }) : null;
+  if (!link) throw new SignInFailed('This sign-in answer does not belong to any open connect link. Please open your link and start again.', 'state_mismatch');
+  return link.token;
+}
+
+/**
+ * The provider sent the customer back. The state must be the one this link stored (it is consumed, so a
+ * callback works once); the code is exchanged with the PKCE verifier; the tokens wait encrypted on the link
+ * for the business selection, and `completed_oauth_at` is set.
+ */
+export async function completeSignIn(token: string, callbackUrl: URL, opts: ServiceOptions = {}): Promise<void> {
+  const clock = clockOf(opts);
+  const link = await linkByToken(token);
+  assertActive(link, clock.now());
+  const state = callbackUrl.searchParams.get('state') ?? '';
+  if (!link.oauthState || !link.pkceVerifier || !sameToken(state, link.oauthState)) {
+    throw new SignInFailed('This sign-in answer does not belong to this link. Please start again.', 'state_mismatch');
+  }
+  const expectedState = link.oauthState;
+  const verifier = link.pkceVerifier;
+  // Claim the state atomically: of two callbacks carrying it, one proceeds.
+  const [claimed] = await ConnectLink.update(
+    { oauthState: null, pkceVerifier: null },
+    { where: { token: link.token, oauthState: expectedState } },
+  );
+  if (claimed !== 1) throw new SignInFailed('This sign-in answer was already used. Please start again.', 'state_mismatch');
+  const tokens = await exchangeCode(oauthSettings(link.provider), {
+    callbackUrl,
+    expectedState,
+    redirectUri: callbackUrlOf(),
+    codeVerifier: verifier,
+    clock,
+  });
+  await inTransaction(opts, async (transaction) => {
+    const locked = await linkByToken(token, transaction, true);
+    assertActive(locked, clock.now());
+    await locked.update(
+      { completedOauthAt: clock.now(), pendingCredentials: sealTokens(tokens), selectionNonce: randomBytes(24).toString('base64url') },
+      { transaction },
+    );
+  });
+}
+
+export interface SelectionView extends LinkView {
+  businesses: ProviderBusiness[];
+  nonce: string;
+}
+
+type PlatformClientFactory = (provider: SignInProvider) => ReviewPlatformClient;
+
+async function pendingTokensOf(link: ConnectLink): Promise<ProviderTokens> {
+  if (!link.completedOauthAt || !link.pendingCredentials || !link.selectionNonce) throw new SignInRequired();
+  return openTokens(link.pendingCredentials);
+}
+
+/** The businesses (Google locations, Facebook pages) the signed-in account manages, for the selection form. */
+export async function selectionFor(
+  token: string,
+  opts: ServiceOptions & { platformClient?: PlatformClientFactory } = {},
+): Promise<SelectionView> {
+  const view = await viewLink(token, opts);
+  if (view.status !== 'active') throw new LinkUnavailable(view.status);
+  const tokens = await pendingTokensOf(view.link);
+  const client = (opts.platformClient ?? platformClient)(view.link.provider);
+  const businesses = await client.listBusinesses(tokens.accessToken);
+  return { ...view, businesses, nonce: view.link.selectionNonce! };
+}
+
+/**
+ * The customer picked a business: the synced integration is attached to the link's location, the tokens are
+ * saved to it (encrypted), and the link is used, all in one transaction. The chosen business must be one the
+ * account manages (asked again from the platform), and the form must carry the link's selection nonce.
+ */
+export async function selectBusiness(
+  token: string,
+  input: { nonce: string; externalId: string },
+  opts: ServiceOptions & { platformClient?: PlatformClientFactory } = {},
+): Promise<{ integration: Integration; business: ProviderBusiness; view: LinkView }> {
+  const clock = clockOf(opts);
+  const view = await viewLink(token, opts);
+  if (view.status !== 'active') throw new LinkUnavailable(view.status);
+  const tokens = await pendingTokensOf(view.link);
+  if (!sameToken(input.nonce, view.link.selectionNonce!)) throw new SignInRequired();
+  const businesses = await (opts.platformClient ?? platformClient)(view.link.provider).listBusinesses(tokens.accessToken);
+  const business = businesses.find((b) => b.externalId === input.externalId);
+  if (!business) throw new Validation({ business: ['Choose one of the listed businesses.'] });
+  const integration = await inTransaction(opts, async (transaction) => {
+    const link = await linkByToken(token, transaction, true);
+    assertActive(link, clock.now());
+    if (!link.selectionNonce || !sameToken(input.nonce, link.selectionNonce)) throw new SignInRequired();
+    const location = await Location.findByPk(link.locationId, { transaction });
+    if (!location) throw new LinkUnavailable('unknown');
+    const created = await attachSynced(location, link.provider, business.externalId, transaction);
+    await saveConnection({ integrationId: created.id, provider: link.provider, ...tokens }, transaction);
+    await link.update(
+      { usedAt: clock.now(), integrationId: created.id, pendingCredentials: null, selectionNonce: null, oauthState: null, pkceVerifier: null },
+      { transaction },
+    );
+    return created;
+  });
+  return { integration, business, view };
+}

@@ -1,0 +1,183 @@
+import { Op, type Transaction } from 'sequelize';
+import { ensureReviewSync } from '../../workflows/client';
+import { systemClock, type Clock } from '../domain/clock';
+import { Customer, Integration, ProviderConnection, Review, ReviewSource } from '../models';
+import { reviewPayload } from '../outbox/payloads';
+import { writeEvent } from '../outbox/writer';
+import { SIGN_IN_PROVIDERS, type ProviderReview, type SignInProvider } from '../providers/types';
+import { inTransaction } from './common';
+
+/**
+ * Periodic review sync of synced integrations (Temporal: workflows/reviews/sync.workflow.ts). These are the
+ * database halves of its activities: what to sync, the upsert of one page of platform reviews with its
+ * review-created / review-updated events, and the sync state kept on the integration.
+ */
+
+export interface SyncTarget {
+  integrationId: number;
+  provider: SignInProvider;
+  externalId: string;
+}
+
+/** Why a run does nothing: the integration is gone, not a platform we sync, paused, or never signed in. */
+export type SyncSkip = 'gone' | 'not_synced' | 'paused' | 'no_connection';
+
+export async function loadSyncTarget(integrationId: number): Promise<{ target: SyncTarget | null; skip: SyncSkip | null }> {
+  const integration = await Integration.findByPk(integrationId, { include: [ReviewSource] });
+  if (!integration) return { target: null, skip: 'gone' };
+  const slug = integration.source?.slug as SignInProvider | undefined;
+  if (integration.type !== 'synced' || !slug || !SIGN_IN_PROVIDERS.includes(slug) || !integration.externalId) {
+    return { target: null, skip: 'not_synced' };
+  }
+  const customer = await Customer.findByPk(integration.customerId, { attributes: ['id', 'subscriptionStatus'] });
+  if (customer?.subscriptionStatus === 'paused') return { target: null, skip: 'paused' };
+  const connection = await ProviderConnection.findByPk(integrationId, { attributes: ['integrationId'] });
+  if (!connection) return { target: null, skip: 'no_connection' };
+  return { target: { integrationId, provider: slug, externalId: integration.externalId }, skip: null };
+}
+
+export interface UpsertCounts {
+  created: number;
+  updated: number;
+  unchanged: number;
+}
+
+const iso = (d: Date | null | undefined): string | null => (d ? new Date(d).toISOString() : null);
+
+/** What we keep of the platform's view beyond the review columns (the webhook `meta`). */
+function metaOf(provider: string, r: ProviderReview): Record<string, unknown> {
+  return { provider, provider_updated_at: iso(r.updatedAt) };
+}
+
+/** The fields a platform can change; a difference in any of them is a review-updated. */
+function differs(review: Review, r: ProviderReview, provider: string): boolean {
+  const meta = (review.meta ?? {}) as Record<string, unknown>;
+  return (
+    review.rating !== r.rating ||
+    (review.message ?? '') !== r.message ||
+    (review.title ?? null) !== r.title ||
+    review.author !== r.author.slice(0, 255) ||
+    (review.reply ?? null) !== r.reply ||
+    (meta.provider_updated_at ?? null) !== iso(r.updatedAt) ||
+    (meta.provider ?? null) !== provider
+  );
+}
+
+function event(event: 'review-created' | 'review-updated', review: Review, integration: Integration, transaction: Transaction, clock: Clock) {
+  return writeEvent(
+    transaction,
+    {
+      tenantId: review.tenantId,
+      customerId: review.customerId,
+      event,
+      aggregateType: 'review',
+      aggregateId: review.id,
+      payload: reviewPayload(review, integration.name),
+    },
+    { clock },
+  );
+}
+
+/**
+ * Stores one page of platform reviews, matched by (integration, identifier), in one transaction: a new review is
+ * created with review-created; a changed one (rating, text, reply, the platform's update time) is updated with
+ * review-updated; an unchanged one writes nothing, so running a sync twice emits nothing the second time.
+ */
+export async function upsertProviderReviews(
+  integrationId: number,
+  provider: SignInProvider,
+  reviews: ProviderReview[],
+  opts: { clock?: Clock; transaction?: Transaction } = {},
+): Promise<UpsertCounts> {
+  const clock = opts.clock ?? systemClock;
+  const counts: UpsertCounts = { created: 0, updated: 0, unchanged: 0 };
+  // A platform may list one review twice while pages shift; the last copy wins.
+  const byId = new Map(reviews.map((r) => [r.externalId, r]));
+  if (byId.size === 0) return counts;
+  return inTransaction(opts, async (transaction) => {
+    const integration = await Integration.findByPk(integrationId, { transaction });
+    if (!integration) return counts;
+    const existing = await Review.findAll({
+      where: { integrationId, identifier: { [Op.in]: [...byId.keys()] } },
+      transaction,
+      lock: transaction.LOCK.UPDATE,
+    });
+    const known = new Map(existing.map((r) => [r.identifier!, r]));
+    for (const [externalId, r] of byId) {
+      const review = known.get(externalId);
+      if (!review) {
+        const created = await Review.create(
+          {
+            tenantId: integration.tenantId,
+            customerId: integration.customerId,
+            organizationId: integration.organizationId,
+            locationId: integration.locationId,
+            integrationId,
+            author: r.author.slice(0, 255),
+            rating: r.rating,
+            originalRating: r.rating,
+            title: r.title,
+            message: r.message,
+            publishedAt: r.publishedAt,
+            avatarUrl: r.avatarUrl,
+            reply: r.reply,
+            replyDate: r.reply === null ? null : r.replyDate ?? clock.now(),
+            hidden: false,
+            verified: false,
+            identifier: externalId,
+            url: r.url,
+            meta: metaOf(provider, r),
+          },
+          { transaction },
+        );
+        await event('review-created', created, integration, transaction, clock);
+        counts.created++;
+        continue;
+      }
+      if (!differs(review, r, provider)) {
+        counts.unchanged++;
+        continue;
+      }
+      const replyChanged = (review.reply ?? null) !== r.reply;
+      review.set({
+        author: r.author.slice(0, 255),
+        rating: r.rating,
+        title: r.title,
+        message: r.message,
+        avatarUrl: r.avatarUrl,
+        url: r.url,
+        reply: r.reply,
+        replyDate: r.reply === null ? null : replyChanged ? r.replyDate ?? clock.now() : review.replyDate,
+        meta: metaOf(provider, r),
+      });
+      await review.save({ transaction });
+      await event('review-updated', review, integration, transaction, clock);
+      counts.updated++;
+    }
+    return counts;
+  });
+}
+
+/** Records the outcome of a run on the integration: a success stamps `last_synced_at` and clears the error. */
+export async function recordSyncResult(integrationId: number, error: string | null, clock: Clock = systemClock): Promise<void> {
+  const values = error === null ? { lastSyncedAt: clock.now(), lastSyncError: null } : { lastSyncError: error.slice(0, 1000) };
+  await Integration.update(values, { where: { id: integrationId } });
+}
+
+/** Every synced integration with a provider sign-in: each should have its sync schedule. */
+export async function connectedIntegrationIds(): Promise<number[]> {
+  const rows = await ProviderConnection.findAll({ attributes: ['integrationId'], order: [['integrationId', 'ASC']] });
+  return rows.map((r) => r.integrationId);
+}
+
+/**
+ * Worker start: makes sure every connected integration has its schedule (one created now also runs at once;
+ * existing ones are left alone). Returns how many schedules were created.
+ */
+export async function reconcileReviewSyncSchedules(): Promise<number> {
+  let created = 0;
+  for (const id of await connectedIntegrationIds()) {
+    if (await ensureReviewSync(id, { triggerExisting: false })) created++;
+  }
+  return created;
+}

@@ -1,0 +1,944 @@
+import { randomUUID } from 'node:crypto';
+import { Op, QueryTypes, type Transaction, type WhereOptions } from 'sequelize';
+import { loadConfig, publicBaseUrl } from '../config';
+import { Conflict, Forbidden, NotFound, ruleViolation, Upstream, Validation, type FieldErrors } from '../domain/errors';
+import { isTenantOwner } from '../domain/permissions';
+import type { Principal } from '../domain/principal';
+import * as metrics from '../grid/metrics';
+import { assertGridParams, DISTANCE_UNITS, generatePins, type DistanceUnit } from '../grid/pins';
+import { FREQUENCIES, nextRunAt, assertTimezone, assertWindow, type Frequency, type ScheduleSpec } from '../grid/schedule';
+import type { MapResult } from '../grid/providers/types';
+import { Scan, ScanPin, ScanResult, ScanSnapshot } from '../models';
+import { SCAN_TYPES, type ScanType } from '../models/scan.model';
+import { writeEvent } from '../outbox/writer';
+import { startScanRunWorkflow } from '../../workflows/scans/client';
+import type { PinQuery, ScanRunPlan } from '../../workflows/activities/scans';
+import { cleanName, clockOf, inTransaction, offset, type Page, type ServiceOptions } from './common';
+import { gridProvidersFor, requireGridProviders } from './grid-providers.service';
+
+/**
+ * Local Search Grid scans (spec: Scan, States > Scan, Endpoints > Local Search Grid scans). Tenant owners only.
+ * Every number comes from src/grid/metrics.ts over the stored per-pin results.
+ */
+
+export const SCAN_LIMITS = { keywords: { min: 1, max: 20 }, keywordChars: 100, topN: { min: 0, max: 20, default: 5 } } as const;
+/** Burst stagger (spec: Limits): from the 6th scan a tenant creates within 60 s, each first run starts later. */
+export const BURST = { windowMs: 60_000, freeScans: 5 } as const;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function assertTenantOwner(p: Principal): void {
+  if (!isTenantOwner(p)) throw new Forbidden('Only the agency (tenant owner) can use the Local Search Grid.', 'tenant_owner_required');
+}
+
+export const reportUrlOf = (uuid: string): string => `${publicBaseUrl()}/reports/scans/${uuid}`;
+export const reportPathOf = (uuid: string): string => `/reports/scans/${uuid}`;
+
+async function ownScan(p: Principal, uuid: string, opts: { transaction?: Transaction; lock?: boolean; active?: boolean } = {}): Promise<Scan> {
+  assertTenantOwner(p);
+  if (!UUID.test(uuid)) throw new NotFound('Scan');
+  const scan = await Scan.findOne({
+    where: { uuid: uuid.toLowerCase(), tenantId: p.tenantId },
+    transaction: opts.transaction,
+    lock: opts.lock && opts.transaction ? opts.transaction.LOCK.UPDATE : undefined,
+  });
+  if (!scan || (opts.active && scan.archivedAt)) throw new NotFound('Scan');
+  return scan;
+}
+
+// ---- input rules ---------------------------------------------------------------------------------------
+
+function cleanKeywords(keywords: readonly string[], fields: FieldErrors): string[] {
+  const out: string[] = [];
+  for (const k of keywords) {
+    const t = typeof k === 'string' ? k.trim().replace(/\s+/g, ' ') : '';
+    if (!t) {
+      (fields.keywords ??= []).push('Each keyword must be a non-empty string.');
+      continue;
+    }
+    if ([...t].length > SCAN_LIMITS.keywordChars) {
+      (fields.keywords ??= []).push(`Each keyword may not be greater than ${SCAN_LIMITS.keywordChars} characters.`);
+      continue;
+    }
+    if (!out.some((o) => o.toLowerCase() === t.toLowerCase())) out.push(t);
+  }
+  if (keywords.length < SCAN_LIMITS.keywords.min || keywords.length > SCAN_LIMITS.keywords.max) {
+    (fields.keywords ??= []).push(`The keywords must have between ${SCAN_LIMITS.keywords.min} and ${SCAN_LIMITS.keywords.max} items.`);
+  }
+  return out;
+}
+
+function checkType(type: string | null | undefined, fields: FieldErrors): ScanType | undefined {
+  if (type == null) return undefined;
+  if (!(SCAN_TYPES as readonly string[]).includes(type)) {
+    fields.type = ['The type must be business or sab.'];
+    return undefined;
+  }
+  return type as ScanType;
+}
+
+function checkUnit(unit: string | null | undefined, fields: FieldErrors): DistanceUnit | undefined {
+  if (unit == null) return undefined;
+  if (!(DISTANCE_UNITS as readonly string[]).includes(unit)) {
+    fields.distance_unit = ['The distance unit must be km or miles.'];
+    return undefined;
+  }
+  return unit as DistanceUnit;
+}
+
+function checkCoords(lat: number | null | undefined, lng: number | null | undefined, fields: FieldErrors): void {
+  if ((lat == null) !== (lng == null)) (fields[lat == null ? 'lat' : 'lng'] ??= []).push('The lat and lng fields must be given together.');
+}
+
+// ---- runs ----------------------------------------------------------------------------------------------
+
+/**
+ * Queues a run in the caller's transaction: the scan is running, one `running` snapshot per keyword exists with
+ * `snapshot_at` = the run's (planned) start. The workflow is started after the commit (`launch`).
+ */
+async function queueRun(scan: Scan, startAt: Date, transaction: Transaction, now: Date): Promise<string> {
+  const runId = randomUUID();
+  await ScanSnapshot.bulkCreate(
+    scan.keywords.map((keyword) => ({ scanId: scan.id, runId, keyword, pinVersion: scan.pinVersion, snapshotAt: startAt, status: 'running', createdAt: now, updatedAt: now })),
+    { transaction },
+  );
+  await scan.update({ isRunning: true, currentRunId: runId, lastRunAt: startAt }, { transaction });
+  return runId;
+}
+
+/** Starts the run's workflow once its rows are committed; if the engine cannot be reached the run fails at once. */
+async function launch(scan: Scan, runId: string, delayMs: number, opts: ServiceOptions): Promise<void> {
+  try {
+    await startScanRunWorkflow(scan.uuid, runId, delayMs);
+  } catch {
+    await failRun(runId, 'The scan could not be queued.', opts);
+    throw new Upstream('The scan could not be queued: the workflow engine is unreachable. Try again.', 'scan_not_queued');
+  }
+}
+
+export interface RunStarted {
+  uuid: string;
+  startedAt: Date;
+  isRunning: boolean;
+}
+
+async function ensureRunnable(scan: Scan, transaction: Transaction): Promise<void> {
+  if (scan.isRunning) throw new Conflict('The scan is already running.', 'scan_running');
+  await requireGridProviders(scan.tenantId, { transaction });
+  if (scan.keywords.length === 0) throw ruleViolation('The scan has no keywords.', 'no_keywords');
+  const pins = await ScanPin.count({ where: { scanId: scan.id, version: scan.pinVersion }, transaction });
+  if (pins === 0) throw ruleViolation('The scan has no saved pins.', 'no_pins');
+}
+
+// ---- create --------------------------------------------------------------------------------------------
+
+export interface CreateScanInput {
+  location: string;
+  address?: string | null;
+  keywords: string[];
+  gridSize: number;
+  distance: number;
+  distanceUnit: string;
+  type?: string | null;
+  targetPlaceId?: string | null;
+  lat?: number | null;
+  lng?: number | null;
+  locationId?: number | null;
+}
+
+export async function createScan(p: Principal, input: CreateScanInput, opts: ServiceOptions = {}): Promise<RunStarted> {
+  assertTenantOwner(p);
+  const fields: FieldErrors = {};
+  let location = '';
+  try {
+    location = cleanName(input.location ?? '', 'location');
+  } catch (e) {
+    Object.assign(fields, (e as Validation).fields);
+  }
+  const keywords = cleanKeywords(input.keywords ?? [], fields);
+  const type = checkType(input.type, fields) ?? 'business';
+  const unit = checkUnit(input.distanceUnit, fields);
+  checkCoords(input.lat, input.lng, fields);
+  if (input.address != null && input.address.length > 500) fields.address = ['The address may not be greater than 500 characters.'];
+  if (Object.keys(fields).length) throw new Validation(fields);
+  // Size and distance first (no centre needed), so a bad grid is told before any geocoding.
+  assertGridParams({ lat: 0, lng: 0, gridSize: input.gridSize, distance: input.distance, unit: unit! });
+  const providers = await requireGridProviders(p.tenantId, opts);
+
+  let centre: { lat: number; lng: number } | null = null;
+  if (input.lat != null && input.lng != null) centre = { lat: input.lat, lng: input.lng };
+  else if (input.address?.trim()) {
+    const found = await providers.geocoder.geocode(input.address.trim()).catch(() => null);
+    if (found) centre = { lat: found.lat, lng: found.lng };
+  }
+  if (!centre) throw ruleViolation('The grid centre could not be found: geocoding the address failed and no lat/lng were given.', 'missing_coords');
+  const pins = generatePins({ ...centre, gridSize: input.gridSize, distance: input.distance, unit: unit! });
+
+  const clock = clockOf(opts);
+  const now = clock.now();
+  const { scan, runId, delayMs, startAt } = await inTransaction(opts, async (transaction) => {
+    // Serialise a tenant's creations so the burst count is exact.
+    await Scan.sequelize!.query('SELECT id FROM tenants WHERE id = ? FOR UPDATE', { replacements: [p.tenantId], transaction, type: QueryTypes.SELECT });
+    const recent = await Scan.count({ where: { tenantId: p.tenantId, createdAt: { [Op.gt]: new Date(now.getTime() - BURST.windowMs) } }, transaction });
+    const position = recent + 1;
+    const delayMs = position > BURST.freeScans ? (position - BURST.freeScans) * loadConfig().SCAN_BURST_STAGGER_SECONDS * 1000 : 0;
+    const startAt = new Date(now.getTime() + delayMs);
+    const scan = await Scan.create(
+      {
+        uuid: randomUUID(),
+        tenantId: p.tenantId,
+        ownerCustomerId: p.customerId,
+        customerId: null,
+        locationId: input.locationId ?? null,
+        location,
+        address: input.address?.trim() || null,
+        keywords,
+        gridSize: input.gridSize,
+        distance: input.distance,
+        distanceUnit: unit!,
+        type,
+        targetPlaceId: input.targetPlaceId?.trim() || null,
+        lat: centre!.lat,
+        lng: centre!.lng,
+        pinVersion: 1,
+        createdAt: now,
+        updatedAt: now,
+      },
+      { transaction },
+    );
+    await ScanPin.bulkCreate(pins.map((pin) => ({ scanId: scan.id, version: 1, ...pin })), { transaction });
+    const runId = await queueRun(scan, startAt, transaction, now);
+    return { scan, runId, delayMs, startAt };
+  });
+  await launch(scan, runId, delayMs, opts);
+  return { uuid: scan.uuid, startedAt: startAt, isRunning: true };
+}
+
+export async function runScanNow(p: Principal, uuid: string, opts: ServiceOptions = {}): Promise<RunStarted> {
+  const now = clockOf(opts).now();
+  const { scan, runId } = await inTransaction(opts, async (transaction) => {
+    const scan = await ownScan(p, uuid, { transaction, lock: true, active: true });
+    await ensureRunnable(scan, transaction);
+    return { scan, runId: await queueRun(scan, now, transaction, now) };
+  });
+  await launch(scan, runId, 0, opts);
+  return { uuid: scan.uuid, startedAt: now, isRunning: true };
+}
+
+// ---- update, archive, restore --------------------------------------------------------------------------
+
+export interface UpdateScanInput {
+  location?: string | null;
+  address?: string | null;
+  keywords?: string[] | null;
+  targetPlaceId?: string | null;
+  type?: string | null;
+  gridSize?: number | null;
+  distance?: number | null;
+  distanceUnit?: string | null;
+  lat?: number | null;
+  lng?: number | null;
+  regeneratePins?: boolean | null;
+}
+
+export async function updateScan(p: Principal, uuid: string, input: UpdateScanInput, opts: ServiceOptions = {}): Promise<Scan> {
+  return inTransaction(opts, async (transaction) => {
+    const scan = await ownScan(p, uuid, { transaction, lock: true, active: true });
+    const fields: FieldErrors = {};
+    const changes: Partial<Scan> = {};
+    if (input.location != null) {
+      try {
+        changes.location = cleanName(input.location, 'location');
+      } catch (e) {
+        Object.assign(fields, (e as Validation).fields);
+      }
+    }
+    if (input.address !== undefined) {
+      if (input.address != null && input.address.length > 500) fields.address = ['The address may not be greater than 500 characters.'];
+      else changes.address = input.address?.trim() || null;
+    }
+    if (input.keywords != null) changes.keywords = cleanKeywords(input.keywords, fields);
+    if (input.targetPlaceId !== undefined) changes.targetPlaceId = input.targetPlaceId?.trim() || null;
+    const type = checkType(input.type, fields);
+    if (type) changes.type = type;
+    const unit = checkUnit(input.distanceUnit, fields);
+    checkCoords(input.lat, input.lng, fields);
+    if (Object.keys(fields).length) throw new Validation(fields);
+
+    const geometry = {
+      gridSize: input.gridSize ?? scan.gridSize,
+      distance: input.distance ?? scan.distance,
+      unit: unit ?? scan.distanceUnit,
+      lat: input.lat ?? scan.lat,
+      lng: input.lng ?? scan.lng,
+    };
+    const geometryChanged =
+      geometry.gridSize !== scan.gridSize || geometry.distance !== scan.distance || geometry.unit !== scan.distanceUnit || geometry.lat !== scan.lat || geometry.lng !== scan.lng;
+    if (geometryChanged) {
+      assertGridParams(geometry);
+      const completed = await ScanSnapshot.count({ where: { scanId: scan.id, status: 'completed' }, transaction });
+      if (completed > 0 && input.regeneratePins !== true) {
+        throw ruleViolation(
+          'The scan has completed snapshots: send regenerate_pins=true to change its geometry (earlier snapshots stay queryable).',
+          'geometry_change_requires_acknowledgement',
+        );
+      }
+      const version = scan.pinVersion + 1;
+      await ScanPin.bulkCreate(generatePins(geometry).map((pin) => ({ scanId: scan.id, version, ...pin })), { transaction });
+      Object.assign(changes, { gridSize: geometry.gridSize, distance: geometry.distance, distanceUnit: geometry.unit, lat: geometry.lat, lng: geometry.lng, pinVersion: version });
+    }
+    return scan.update({ ...changes, updatedAt: clockOf(opts).now() }, { transaction });
+  });
+}
+
+function scheduleSpecOf(scan: Scan): ScheduleSpec | null {
+  if (!scan.frequency || !scan.scheduledFrom || !scan.scheduledTo) return null;
+  return { frequency: scan.frequency, from: scan.scheduledFrom, to: scan.scheduledTo, days: scan.scheduledDays ?? [], timezone: scan.timezone ?? 'UTC' };
+}
+
+/** Archive: `next_run_at` cleared, schedule fields kept; idempotent. */
+export async function archiveScan(p: Principal, uuid: string, opts: ServiceOptions = {}): Promise<Scan> {
+  return inTransaction(opts, async (transaction) => {
+    const scan = await ownScan(p, uuid, { transaction, lock: true });
+    if (scan.archivedAt) return scan;
+    return scan.update({ archivedAt: clockOf(opts).now(), nextRunAt: null }, { transaction });
+  });
+}
+
+/** Restore: a scheduled scan gets `next_run_at` recomputed from the current clock; idempotent. */
+export async function restoreScan(p: Principal, uuid: string, opts: ServiceOptions = {}): Promise<Scan> {
+  return inTransaction(opts, async (transaction) => {
+    const scan = await ownScan(p, uuid, { transaction, lock: true });
+    if (!scan.archivedAt) return scan;
+    const spec = scan.isScheduled ? scheduleSpecOf(scan) : null;
+    return scan.update({ archivedAt: null, nextRunAt: spec ? nextRunAt(spec, clockOf(opts).now()) : null }, { transaction });
+  });
+}
+
+// ---- schedule ------------------------------------------------------------------------------------------
+
+export interface ScheduleView {
+  uuid: string;
+  isScheduled: boolean;
+  frequency: string | null;
+  nextRunAt: Date | null;
+  scheduledFrom: string | null;
+  scheduledTo: string | null;
+  scheduledDays: number[];
+  timezone: string | null;
+}
+
+export const scheduleOf = (scan: Scan): ScheduleView => ({
+  uuid: scan.uuid,
+  isScheduled: scan.isScheduled,
+  frequency: scan.frequency,
+  nextRunAt: scan.nextRunAt,
+  scheduledFrom: scan.scheduledFrom,
+  scheduledTo: scan.scheduledTo,
+  scheduledDays: scan.scheduledDays ?? [],
+  timezone: scan.timezone,
+});
+
+export const getSchedule = async (p: Principal, uuid: string, opts: ServiceOptions = {}): Promise<ScheduleView> =>
+  scheduleOf(await ownScan(p, uuid, { transaction: opts.transaction }));
+
+export interface SetScheduleInput {
+  isScheduled: boolean;
+  frequency?: string | null;
+  scheduledFrom?: string | null;
+  scheduledTo?: string | null;
+  scheduledDays?: number[] | null;
+  timezone?: string | null;
+}
+
+const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/;
+
+export async function setSchedule(p: Principal, uuid: string, input: SetScheduleInput, opts: ServiceOptions = {}): Promise<ScheduleView> {
+  return inTransaction(opts, async (transaction) => {
+    const scan = await ownScan(p, uuid, { transaction, lock: true, active: true });
+    if (!input.isScheduled) return scheduleOf(await scan.update({ isScheduled: false, nextRunAt: null }, { transaction }));
+    const fields: FieldErrors = {};
+    const frequency = input.frequency ?? scan.frequency;
+    const from = input.scheduledFrom ?? scan.scheduledFrom;
+    const to = input.scheduledTo ?? scan.scheduledTo ?? '23:59';
+    const days = input.scheduledDays ?? scan.scheduledDays ?? [];
+    const timezone = input.timezone ?? scan.timezone ?? 'UTC';
+    if (!frequency) fields.frequency = ['The frequency field is required when is scheduled is true.'];
+    else if (!(FREQUENCIES as readonly string[]).includes(frequency)) fields.frequency = ['The frequency must be weekly, bi-weekly or monthly.'];
+    if (!from) fields.scheduled_from = ['The scheduled from field is required when is scheduled is true.'];
+    else if (!HHMM.test(from)) fields.scheduled_from = ['The scheduled from must be a time in HH:MM (24 hour) format.'];
+    if (!HHMM.test(to)) fields.scheduled_to = ['The scheduled to must be a time in HH:MM (24 hour) format.'];
+    if (days.some((d) => !Number.isInteger(d) || d < 0 || d > 6)) fields.scheduled_days = ['Each scheduled day must be an integer from 0 (Sunday) to 6 (Saturday).'];
+    if (Object.keys(fields).length) throw new Validation(fields);
+    assertWindow(from!, to);
+    assertTimezone(timezone);
+    const spec: ScheduleSpec = { frequency: frequency as Frequency, from: from!, to, days: [...new Set(days)].sort(), timezone };
+    const updated = await scan.update(
+      {
+        isScheduled: true,
+        frequency: spec.frequency,
+        scheduledFrom: spec.from,
+        scheduledTo: spec.to,
+        scheduledDays: spec.days,
+        timezone: spec.timezone,
+        nextRunAt: nextRunAt(spec, clockOf(opts).now()),
+      },
+      { transaction },
+    );
+    return scheduleOf(updated);
+  });
+}
+
+// ---- reads ---------------------------------------------------------------------------------------------
+
+export interface ScanListFilter {
+  search?: string | null;
+  isScheduled?: boolean | null;
+  completed?: boolean | null;
+  failed?: boolean | null;
+  sinceDays?: number | null;
+  archivedOnly?: boolean | null;
+  includeArchived?: boolean | null;
+  page: number;
+  perPage: number;
+}
+
+export async function listScans(p: Principal, f: ScanListFilter, opts: ServiceOptions = {}): Promise<Page<Scan>> {
+  assertTenantOwner(p);
+  const and: WhereOptions[] = [{ tenantId: p.tenantId }];
+  if (f.archivedOnly) and.push({ archivedAt: { [Op.ne]: null } });
+  else if (!f.includeArchived) and.push({ archivedAt: null });
+  if (f.search?.trim()) {
+    const like = `%${f.search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    and.push({ [Op.or]: [{ location: { [Op.like]: like } }, { keywords: { [Op.like]: like } }] });
+  }
+  if (f.isScheduled != null) and.push({ isScheduled: f.isScheduled });
+  if (f.failed != null) and.push({ lastRunFailed: f.failed });
+  if (f.sinceDays != null) and.push({ createdAt: { [Op.gte]: new Date(clockOf(opts).now().getTime() - f.sinceDays * DAY_MS) } });
+  if (f.completed != null) {
+    const sub = `(SELECT 1 FROM scan_snapshots ss WHERE ss.scan_id = \`Scan\`.\`id\` AND ss.status = 'completed')`;
+    and.push(Scan.sequelize!.literal(`${f.completed ? '' : 'NOT '}EXISTS ${sub}`) as unknown as WhereOptions);
+  }
+  const { rows, count } = await Scan.findAndCountAll({
+    where: { [Op.and]: and },
+    order: [
+      ['createdAt', 'DESC'],
+      ['id', 'DESC'],
+    ],
+    ...offset(f),
+    transaction: opts.transaction,
+  });
+  return { items: rows, total: count, page: f.page, perPage: f.perPage };
+}
+
+export const getScan = (p: Principal, uuid: string, opts: ServiceOptions = {}): Promise<Scan> => ownScan(p, uuid, { transaction: opts.transaction });
+
+export interface Place {
+  placeId: string;
+  name: string;
+  rank: number;
+}
+
+export interface PinView {
+  lat: number;
+  lng: number;
+  rank: number | null;
+  keyword: string;
+  status: string;
+  snapshotAt: Date;
+  topResults: Place[];
+}
+
+export interface SummaryView {
+  averageRank: number;
+  top3Count: number;
+  top4To10Count: number;
+  notRankingCount: number;
+}
+
+export interface ScanDetail {
+  scan: Scan;
+  summary: SummaryView | null;
+  reportUrl: string;
+  availableSnapshots: Date[];
+  results: PinView[];
+}
+
+function parseSnapshotAt(value: string | null | undefined): Date | null {
+  if (value == null || value === '') return null;
+  const d = new Date(value);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(d.getTime())) {
+    throw new Validation({ snapshot_at: ['The snapshot at must be an ISO 8601 timestamp.'] });
+  }
+  return d;
+}
+
+function checkTopN(topN: number | null | undefined): number {
+  const n = topN ?? SCAN_LIMITS.topN.default;
+  if (!Number.isInteger(n) || n < SCAN_LIMITS.topN.min || n > SCAN_LIMITS.topN.max) {
+    throw new Validation({ top_n: [`The top n must be between ${SCAN_LIMITS.topN.min} and ${SCAN_LIMITS.topN.max}.`] });
+  }
+  return n;
+}
+
+const completedSnapshots = (scanId: number, transaction?: Transaction, keyword?: string | null) =>
+  ScanSnapshot.findAll({
+    where: { scanId, status: 'completed', ...(keyword != null ? { keyword } : {}) },
+    order: [
+      ['snapshotAt', 'ASC'],
+      ['id', 'ASC'],
+    ],
+    transaction,
+  });
+
+/** The snapshot time asked for (must be one of the completed ones: 404 otherwise), or the latest. */
+function pickTime(times: Date[], asked: Date | null): Date | null {
+  if (asked) {
+    const hit = times.find((t) => t.getTime() === asked.getTime());
+    if (!hit) throw new NotFound('Snapshot');
+    return hit;
+  }
+  return times.length ? times[times.length - 1] : null;
+}
+
+const uniqueTimes = (snaps: ScanSnapshot[]): Date[] => {
+  const seen = new Map<number, Date>();
+  for (const s of snaps) seen.set(s.snapshotAt.getTime(), s.snapshotAt);
+  return [...seen.values()].sort((a, b) => a.getTime() - b.getTime());
+};
+
+interface LoadedResult {
+  result: ScanResult;
+  pin: ScanPin;
+  snapshot: ScanSnapshot;
+}
+
+async function resultsOf(snapshots: ScanSnapshot[], transaction?: Transaction, page?: { offset: number; limit: number }): Promise<{ rows: LoadedResult[]; total: number }> {
+  if (snapshots.length === 0) return { rows: [], total: 0 };
+  const bySnapshot = new Map(snapshots.map((s) => [s.id, s]));
+  const where = { snapshotId: snapshots.map((s) => s.id) };
+  const total = page ? await ScanResult.count({ where, transaction }) : 0;
+  // Order: the snapshots' order (keyword order of the scan), then pins north-west first.
+  const order = snapshots.map((s) => s.id);
+  const results = await ScanResult.findAll({
+    where,
+    order: [
+      [Scan.sequelize!.literal(`FIELD(snapshot_id, ${order.join(',')})`), 'ASC'],
+      ['pinId', 'ASC'],
+    ],
+    ...(page ?? {}),
+    transaction,
+  });
+  const pins = await ScanPin.findAll({ where: { id: [...new Set(results.map((r) => r.pinId))] }, transaction });
+  const pinById = new Map(pins.map((p) => [p.id, p]));
+  const rows = results.map((result) => ({ result, pin: pinById.get(result.pinId)!, snapshot: bySnapshot.get(result.snapshotId)! }));
+  return { rows, total: page ? total : rows.length };
+}
+
+const outcomeOf = (r: LoadedResult): metrics.PinOutcome => ({
+  row: r.pin.row,
+  col: r.pin.col,
+  targetRank: r.result.targetRank,
+  results: r.result.topResults.map((t) => ({ placeId: t.place_id, name: t.name, rank: t.rank })),
+});
+
+const summaryView = (s: metrics.Summary): SummaryView => ({ averageRank: s.avgRank, top3Count: s.top3, top4To10Count: s.top4to10, notRankingCount: s.notRanking });
+
+/** Orders snapshots of one time by the scan's current keyword order (others after, alphabetically). */
+function byKeywordOrder(scan: Scan, snaps: ScanSnapshot[]): ScanSnapshot[] {
+  const rank = (k: string) => {
+    const i = scan.keywords.indexOf(k);
+    return i < 0 ? scan.keywords.length : i;
+  };
+  return [...snaps].sort((a, b) => rank(a.keyword) - rank(b.keyword) || a.keyword.localeCompare(b.keyword));
+}
+
+export async function scanDetail(p: Principal, uuid: string, args: { snapshotAt?: string | null; topN?: number | null }, opts: ServiceOptions = {}): Promise<ScanDetail> {
+  const scan = await ownScan(p, uuid, { transaction: opts.transaction });
+  const topN = checkTopN(args.topN);
+  const asked = parseSnapshotAt(args.snapshotAt);
+  const all = await completedSnapshots(scan.id, opts.transaction);
+  const times = uniqueTimes(all);
+  const at = pickTime(times, asked);
+  const base = { scan, reportUrl: reportUrlOf(scan.uuid), availableSnapshots: [...times].reverse() };
+  if (!at) return { ...base, summary: null, results: [] };
+  const snaps = byKeywordOrder(scan, all.filter((s) => s.snapshotAt.getTime() === at.getTime()));
+  const { rows } = await resultsOf(snaps, opts.transaction);
+  return {
+    ...base,
+    summary: summaryView(metrics.summarise(rows.map(outcomeOf))),
+    results: rows.map((r) => pinView(r, topN)),
+  };
+}
+
+function pinView(r: LoadedResult, topN: number): PinView {
+  return {
+    lat: r.result.lat,
+    lng: r.result.lng,
+    rank: r.result.targetRank,
+    keyword: r.snapshot.keyword,
+    status: r.result.status,
+    snapshotAt: r.snapshot.snapshotAt,
+    topResults: r.result.topResults.slice(0, topN).map((t) => ({ placeId: t.place_id, name: t.name, rank: t.rank })),
+  };
+}
+
+export interface DataPointsPage extends Page<PinView> {
+  scanUuid: string;
+  snapshotAt: Date | null;
+  keyword: string | null;
+  topN: number;
+}
+
+export async function dataPoints(
+  p: Principal,
+  uuid: string,
+  args: { snapshotAt?: string | null; keyword?: string | null; topN?: number | null; page: number; perPage: number },
+  opts: ServiceOptions = {},
+): Promise<DataPointsPage> {
+  const scan = await ownScan(p, uuid, { transaction: opts.transaction });
+  const topN = checkTopN(args.topN);
+  if (!Number.isInteger(args.perPage) || args.perPage < 1 || args.perPage > 500) throw new Validation({ per_page: ['The per page must be between 1 and 500.'] });
+  const asked = parseSnapshotAt(args.snapshotAt);
+  const keyword = args.keyword?.trim() || null;
+  const all = await completedSnapshots(scan.id, opts.transaction, keyword);
+  const at = pickTime(uniqueTimes(all), asked);
+  const empty: DataPointsPage = { scanUuid: scan.uuid, snapshotAt: at, keyword, topN, items: [], total: 0, page: args.page, perPage: args.perPage };
+  if (!at) return empty;
+  const snaps = byKeywordOrder(scan, all.filter((s) => s.snapshotAt.getTime() === at.getTime()));
+  const { rows, total } = await resultsOf(snaps, opts.transaction, offset(args));
+  return { ...empty, items: rows.map((r) => pinView(r, topN)), total };
+}
+
+export interface SnapshotRow {
+  snapshotAt: Date;
+  label: string;
+  shortLabel: string;
+  monthYear: string;
+  avgRank: number;
+  changeFromPrevious: number;
+  top3Count: number;
+  top10Count: number;
+  belowTop10Count: number;
+  notRankingCount: number;
+  totalPins: number;
+  visibilityScore: number;
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** Labels in UTC: `Nov 23, 2026 10:00`, `Nov 23`, `Nov 2026`. */
+export function snapshotLabels(at: Date): { label: string; shortLabel: string; monthYear: string } {
+  const m = MONTHS[at.getUTCMonth()];
+  return {
+    label: `${m} ${at.getUTCDate()}, ${at.getUTCFullYear()} ${two(at.getUTCHours())}:${two(at.getUTCMinutes())}`,
+    shortLabel: `${m} ${at.getUTCDate()}`,
+    monthYear: `${m} ${at.getUTCFullYear()}`,
+  };
+}
+
+const snapshotRow = (s: ScanSnapshot): SnapshotRow => ({
+  snapshotAt: s.snapshotAt,
+  ...snapshotLabels(s.snapshotAt),
+  avgRank: s.avgRank ?? metrics.ABSENT_RANK,
+  changeFromPrevious: s.changeFromPrevious ?? 0,
+  top3Count: s.top3Count ?? 0,
+  top10Count: s.top10Count ?? 0,
+  belowTop10Count: s.belowTop10Count ?? 0,
+  notRankingCount: s.notRankingCount ?? 0,
+  totalPins: s.totalPins ?? 0,
+  visibilityScore: s.visibilityScore ?? 0,
+});
+
+const primaryKeyword = (scan: Scan, keyword?: string | null): string => keyword?.trim() || scan.keywords[0] || '';
+
+/** One keyword's completed snapshots, newest first (default keyword: the scan's first). */
+export async function listSnapshots(p: Principal, uuid: string, args: { keyword?: string | null }, opts: ServiceOptions = {}): Promise<SnapshotRow[]> {
+  const scan = await ownScan(p, uuid, { transaction: opts.transaction });
+  const snaps = await completedSnapshots(scan.id, opts.transaction, primaryKeyword(scan, args.keyword));
+  return snaps.reverse().map(snapshotRow);
+}
+
+export interface Insights {
+  scanUuid: string;
+  snapshotAt: Date | null;
+  keyword: string;
+  summary: metrics.Summary | null;
+  trendsVsFirstSnapshot: metrics.TrendVsFirst | null;
+  trendsVsPreviousSnapshot: metrics.TrendVsPrevious | null;
+  geographicStrength: metrics.RegionStrength[];
+  topCompetitors: metrics.Competitor[];
+  recommendations: metrics.Recommendation[];
+}
+
+export async function scanInsights(p: Principal, uuid: string, args: { keyword?: string | null; snapshotAt?: string | null }, opts: ServiceOptions = {}): Promise<Insights> {
+  const scan = await ownScan(p, uuid, { transaction: opts.transaction });
+  const keyword = primaryKeyword(scan, args.keyword);
+  const asked = parseSnapshotAt(args.snapshotAt);
+  const snaps = await completedSnapshots(scan.id, opts.transaction, keyword);
+  const at = pickTime(uniqueTimes(snaps), asked);
+  const empty: Insights = {
+    scanUuid: scan.uuid,
+    snapshotAt: at,
+    keyword,
+    summary: null,
+    trendsVsFirstSnapshot: null,
+    trendsVsPreviousSnapshot: null,
+    geographicStrength: [],
+    topCompetitors: [],
+    recommendations: [],
+  };
+  if (!at) return empty;
+  const index = snaps.findIndex((s) => s.snapshotAt.getTime() === at.getTime());
+  const current = snaps[index];
+  const summaryOfSnap = async (s: ScanSnapshot) => {
+    const { rows } = await resultsOf([s], opts.transaction);
+    return { rows, summary: metrics.summarise(rows.map(outcomeOf)) };
+  };
+  const { rows, summary } = await summaryOfSnap(current);
+  const outcomes = rows.map(outcomeOf);
+  const gridSize = Math.round(Math.sqrt(outcomes.length)) || scan.gridSize;
+  const previous = index > 0 ? { at: snaps[index - 1].snapshotAt, summary: (await summaryOfSnap(snaps[index - 1])).summary } : null;
+  const first = index > 0 ? { at: snaps[0].snapshotAt, summary: index - 1 === 0 ? previous!.summary : (await summaryOfSnap(snaps[0])).summary } : null;
+  const regions = metrics.geographicStrength(outcomes, gridSize);
+  const rivals = metrics.competitors(outcomes, scan.targetPlaceId);
+  const vsPrevious = previous ? metrics.trendVsPrevious(previous, summary) : null;
+  return {
+    ...empty,
+    summary,
+    trendsVsFirstSnapshot: first ? metrics.trendVsFirst(first, summary) : null,
+    trendsVsPreviousSnapshot: vsPrevious,
+    geographicStrength: regions,
+    topCompetitors: rivals,
+    recommendations: metrics.recommendations({ keyword, summary, regions, competitors: rivals, previous: vsPrevious }),
+  };
+}
+
+// ---- the run engine (activities) -----------------------------------------------------------------------
+
+/** What the run still has to do; null when the run is not the scan's current one any more. */
+export async function runPlan(runId: string): Promise<ScanRunPlan | null> {
+  const snapshots = await ScanSnapshot.findAll({ where: { runId, status: 'running' }, order: [['id', 'ASC']] });
+  if (snapshots.length === 0) return null;
+  const scan = await Scan.findByPk(snapshots[0].scanId);
+  if (!scan || scan.currentRunId !== runId) return null;
+  const pins = await ScanPin.findAll({ where: { scanId: scan.id, version: snapshots[0].pinVersion }, order: [['id', 'ASC']] });
+  const done = await ScanResult.findAll({ where: { snapshotId: snapshots.map((s) => s.id) }, attributes: ['snapshotId', 'pinId'] });
+  return {
+    tenantId: scan.tenantId,
+    targetPlaceId: scan.targetPlaceId,
+    snapshots: snapshots.map((s) => ({ id: s.id, keyword: s.keyword })),
+    pins: pins.map((p) => ({ id: p.id, lat: p.lat, lng: p.lng })),
+    done: done.map((r) => `${r.snapshotId}:${r.pinId}`),
+  };
+}
+
+/** The tenant's ranking provider answers a query (a tenant whose settings vanished gets a refusal). */
+export async function searchFor(tenantId: number, query: { keyword: string; lat: number; lng: number }): Promise<MapResult[]> {
+  const providers = await gridProvidersFor(tenantId);
+  if (!providers) {
+    const { GridProviderRejected } = await import('../grid/providers/types');
+    throw new GridProviderRejected('grid', 'Ranking-data credentials are not configured.');
+  }
+  return providers.ranking.searchMaps(query);
+}
+
+/** Stores one pin's answer: an upsert on (snapshot, pin), so a retried or resumed query never duplicates. */
+export async function storePinResult(q: PinQuery, results: MapResult[], opts: ServiceOptions = {}): Promise<void> {
+  const top = results.filter((r) => r.rank >= 1 && r.rank <= metrics.MAX_RANK).sort((a, b) => a.rank - b.rank);
+  const target = q.targetPlaceId ? top.find((r) => r.placeId === q.targetPlaceId) : undefined;
+  const now = clockOf(opts).now();
+  await ScanResult.bulkCreate(
+    [
+      {
+        snapshotId: q.snapshotId,
+        pinId: q.pinId,
+        lat: q.lat,
+        lng: q.lng,
+        targetRank: target?.rank ?? null,
+        topResults: top.map((r) => ({ place_id: r.placeId, name: r.name, rank: r.rank })),
+        status: 'complete',
+        createdAt: now,
+        updatedAt: now,
+      },
+    ],
+    { updateOnDuplicate: ['targetRank', 'topResults', 'status', 'updatedAt'], transaction: opts.transaction },
+  );
+}
+
+/**
+ * Completes the run: each keyword's snapshot summary (metrics.summarise over its stored results) and
+ * `change_from_previous` (against that keyword's previous completed snapshot), then the scan goes idle and
+ * scan-completed is written, all in one transaction. Idempotent: a run already completed is left alone.
+ */
+export async function completeRun(runId: string, opts: ServiceOptions = {}): Promise<void> {
+  const now = clockOf(opts).now();
+  await inTransaction(opts, async (transaction) => {
+    const first = await ScanSnapshot.findOne({ where: { runId }, transaction });
+    if (!first) return;
+    const scan = await Scan.findByPk(first.scanId, { transaction, lock: transaction.LOCK.UPDATE });
+    if (!scan || scan.currentRunId !== runId) return;
+    const snaps = byKeywordOrder(scan, await ScanSnapshot.findAll({ where: { runId, status: 'running' }, transaction }));
+    if (snaps.length === 0) return;
+    const all: metrics.PinOutcome[] = [];
+    for (const s of snaps) {
+      const { rows } = await resultsOf([s], transaction);
+      const outcomes = rows.map(outcomeOf);
+      all.push(...outcomes);
+      const sum = metrics.summarise(outcomes);
+      const prev = await ScanSnapshot.findOne({
+        where: { scanId: scan.id, keyword: s.keyword, status: 'completed', snapshotAt: { [Op.lt]: s.snapshotAt } },
+        order: [['snapshotAt', 'DESC']],
+        transaction,
+      });
+      await s.update(
+        {
+          status: 'completed',
+          avgRank: sum.avgRank,
+          top3Count: sum.top3,
+          top10Count: sum.top10,
+          belowTop10Count: sum.belowTop10,
+          notRankingCount: sum.notRanking,
+          totalPins: sum.totalPins,
+          visibilityScore: sum.visibilityScore,
+          changeFromPrevious: prev?.avgRank != null ? Math.round((sum.avgRank - prev.avgRank) * 100) / 100 : 0,
+          completedAt: now,
+        },
+        { transaction },
+      );
+    }
+    await scan.update({ isRunning: false, currentRunId: null, lastRunFailed: false, lastError: null }, { transaction });
+    const total = metrics.summarise(all);
+    await writeEvent(
+      transaction,
+      {
+        tenantId: scan.tenantId,
+        customerId: scan.ownerCustomerId,
+        event: 'scan-completed',
+        aggregateType: 'scan',
+        aggregateId: scan.uuid,
+        payload: {
+          uuid: scan.uuid,
+          status: 'completed',
+          snapshot_at: first.snapshotAt.toISOString(),
+          location: scan.location,
+          keyword: scan.keywords[0] ?? first.keyword,
+          keywords: scan.keywords,
+          grid_size: scan.gridSize,
+          summary: { average_rank: total.avgRank, top_3_count: total.top3, top_4_to_10_count: total.top4to10, not_ranking_count: total.notRanking },
+          report_url: reportPathOf(scan.uuid),
+        },
+      },
+      { clock: clockOf(opts) },
+    );
+  });
+}
+
+/** A short message for the scan-failed payload: no stack, at most 200 characters. */
+export function safeError(message: string): string {
+  const m = message.replace(/\s+/g, ' ').trim() || 'The scan run failed.';
+  return m.length > 200 ? `${m.slice(0, 197)}...` : m;
+}
+
+/** Fails the run: its snapshots `failed`, the scan idle with `last_run_failed`, and scan-failed, in one transaction. */
+export async function failRun(runId: string, message: string, opts: ServiceOptions = {}): Promise<void> {
+  const now = clockOf(opts).now();
+  await inTransaction(opts, async (transaction) => {
+    const first = await ScanSnapshot.findOne({ where: { runId }, transaction });
+    if (!first) return;
+    const scan = await Scan.findByPk(first.scanId, { transaction, lock: transaction.LOCK.UPDATE });
+    if (!scan || scan.currentRunId !== runId) return;
+    await ScanSnapshot.update({ status: 'failed' }, { where: { runId, status: 'running' }, transaction });
+    const error = safeError(message);
+    await scan.update({ isRunning: false, currentRunId: null, lastRunFailed: true, lastError: error }, { transaction });
+    await writeEvent(
+      transaction,
+      {
+        tenantId: scan.tenantId,
+        customerId: scan.ownerCustomerId,
+        event: 'scan-failed',
+        aggregateType: 'scan',
+        aggregateId: scan.uuid,
+        payload: { uuid: scan.uuid, status: 'failed', error_message: error, failed_at: now.toISOString() },
+      },
+      { clock: clockOf(opts) },
+    );
+  });
+}
+
+/**
+ * The tick: every active scheduled scan whose `next_run_at` has passed gets a run (unless one is going) and its
+ * `next_run_at` advanced to the next window at least one period later. Scheduled runs are never staggered.
+ */
+export async function startDueScheduledScans(opts: ServiceOptions = {}): Promise<number> {
+  const now = clockOf(opts).now();
+  const due = await Scan.findAll({ where: { isScheduled: true, archivedAt: null, nextRunAt: { [Op.lte]: now } }, attributes: ['id'], order: [['nextRunAt', 'ASC']] });
+  let started = 0;
+  for (const { id } of due) {
+    const queued = await inTransaction(opts, async (transaction) => {
+      const scan = await Scan.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
+      if (!scan || !scan.isScheduled || scan.archivedAt || !scan.nextRunAt || scan.nextRunAt > now) return null;
+      const spec = scheduleSpecOf(scan);
+      let runId: string | null = null;
+      const providers = await gridProvidersFor(scan.tenantId, { transaction });
+      if (!scan.isRunning && providers && scan.keywords.length) runId = await queueRun(scan, now, transaction, now);
+      await scan.update({ nextRunAt: spec ? nextRunAt(spec, now, now) : null }, { transaction });
+      return runId ? { scan, runId } : null;
+    });
+    if (queued) {
+      await startScanRunWorkflow(queued.scan.uuid, queued.runId).catch((e: Error) => failRun(queued.runId, `The scan could not be queued: ${e.message}`, opts));
+      started++;
+    }
+  }
+  return started;
+}
+
+/**
+ * The demo's scan: the simulated market around a point in Austin, TX, the nearest relevant business as the target,
+ * one completed snapshot computed in-process (the simulator answers synchronously, so the seed needs no worker).
+ */
+export async function seedDemoScan(tenantId: number, ownerCustomerId: number | null, opts: ServiceOptions = {}): Promise<Scan> {
+  const { SimulatedMarket } = await import('../grid/providers/simulator');
+  const market = new SimulatedMarket();
+  const keyword = 'dentist';
+  const centre = { lat: 30.2672, lng: -97.7431 };
+  const target = market.nearestPlace(keyword, centre.lat, centre.lng);
+  const now = clockOf(opts).now();
+  const pins = generatePins({ lat: target.lat, lng: target.lng, gridSize: 7, distance: 3, unit: 'km' });
+  const { scan, runId } = await inTransaction(opts, async (transaction) => {
+    const scan = await Scan.create(
+      {
+        uuid: randomUUID(),
+        tenantId,
+        ownerCustomerId,
+        location: target.name,
+        address: 'Congress Ave, Austin, TX',
+        keywords: [keyword, 'teeth whitening'],
+        gridSize: 7,
+        distance: 3,
+        distanceUnit: 'km',
+        type: 'business',
+        targetPlaceId: target.placeId,
+        lat: target.lat,
+        lng: target.lng,
+        pinVersion: 1,
+        createdAt: now,
+        updatedAt: now,
+      },
+      { transaction },
+    );
+    await ScanPin.bulkCreate(pins.map((pin) => ({ scanId: scan.id, version: 1, ...pin })), { transaction });
+    return { scan, runId: await queueRun(scan, now, transaction, now) };
+  });
+  const plan = (await runPlan(runId))!;
+  for (const s of plan.snapshots) {
+    for (const p of plan.pins) {
+      const q: PinQuery = { tenantId, snapshotId: s.id, pinId: p.id, keyword: s.keyword, lat: p.lat, lng: p.lng, targetPlaceId: scan.targetPlaceId };
+      await storePinResult(q, market.rank(s.keyword, p.lat, p.lng), opts);
+    }
+  }
+  await completeRun(runId, opts);
+  return (await Scan.findByPk(scan.id))!;
+}

@@ -1,0 +1,111 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { chromium, type Browser } from 'playwright-core';
+import { getSchema } from '../../src/graphql/schema';
+import { createApp } from '../../src/http/app';
+import { ConnectLink, Integration, ProviderConnection } from '../../src/models';
+import { useDatabase } from '../support/db';
+import { makeWorld, tokenFor } from '../support/factories';
+import { useProviderApis } from '../support/provider-apis';
+
+/**
+ * The customer's whole connect flow in headless Chromium, against the app on a real port with the embedded
+ * default's OAuth simulator (no Google client configured) and the Google wire-format server for the businesses.
+ */
+const ENV_KEYS = ['GOOGLE_CLIENT_ID', 'PUBLIC_URL'] as const;
+const saved: Record<string, string | undefined> = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
+delete process.env.GOOGLE_CLIENT_ID; // Google runs simulated: the sign-in is the in-process simulator
+
+describe('connect flow in a browser', () => {
+  jest.setTimeout(60_000);
+  useDatabase();
+  const apis = useProviderApis();
+  const syncs: number[] = [];
+  let server: Server;
+  let stop: () => Promise<void>;
+  let browser: Browser;
+  let base: string;
+
+  beforeAll(async () => {
+    const created = await createApp({
+      config: { RATE_LIMIT_PER_MINUTE: 100_000, BODY_LIMIT: '1mb', TRUST_PROXY: 'false' },
+      schema: await getSchema(),
+      logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+      connectPage: { ensureReviewSync: async (id) => void syncs.push(id) },
+    });
+    stop = created.stop;
+    server = await new Promise<Server>((resolve) => {
+      const s = created.app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    process.env.PUBLIC_URL = base;
+    apis().google.addLocation('accounts/8001/locations/21', {
+      title: 'Harbour Bakery',
+      address: { addressLines: ['5 Quay Road'], locality: 'Portsmouth', postalCode: 'PO1 1AA', regionCode: 'GB' },
+    });
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await stop?.();
+    for (const k of ENV_KEYS) {
+      if (saved[k] === undefined) delete process.env[k];
+      else process.env[k] = saved[k];
+    }
+  });
+
+  it('opens the link, signs in, picks the business, sees the success page; the integration is attached', async () => {
+    const w = await makeWorld();
+    await w.tenant.update({ brandName: 'Harbour Marketing' });
+    const agencyToken = await tokenFor(w.owner, [], 'agency');
+    const created = await fetch(`${base}/api/agency/v1/connect-links`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${agencyToken}`, 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ provider: 'google', location_id: w.home.id }),
+    });
+    expect(created.status).toBe(201);
+    const link = ((await created.json()) as { data: { token: string; connect_url: string } }).data;
+    expect(link.connect_url).toBe(`${base}/connect/${link.token}`);
+
+    const page = await browser.newPage();
+    page.setDefaultTimeout(15_000);
+    try {
+      const landing = await page.goto(link.connect_url);
+      expect(landing?.status()).toBe(200);
+      expect(await page.textContent('header')).toContain('Harbour Marketing');
+      await page.getByRole('button', { name: 'Sign in with Google' }).click();
+
+      await page.waitForURL(/\/simulators\/google\/oauth\/authorize/);
+      expect(await page.textContent('.banner')).toContain('Simulator');
+      await page.getByRole('button', { name: 'Sign in and allow' }).click();
+
+      await page.waitForURL(new RegExp(`/connect/${link.token}/select$`));
+      expect(await page.textContent('h1')).toContain(w.home.name);
+      await page.getByLabel(/Harbour Bakery/).check();
+      await page.getByRole('button', { name: /Connect this Business Profile/ }).click();
+
+      await page.getByRole('heading', { name: 'Connected' }).waitFor();
+      expect(await page.textContent('main')).toContain('Harbour Bakery');
+    } catch (e) {
+      throw new Error(`${(e as Error).message}\nat ${page.url()}:\n${(await page.content()).slice(0, 3000)}`);
+    } finally {
+      await page.close();
+    }
+
+    const stored = await ConnectLink.findByPk(link.token);
+    expect(stored?.usedAt).not.toBeNull();
+    expect(stored?.completedOauthAt).not.toBeNull();
+    const integration = await Integration.findOne({ where: { locationId: w.home.id, type: 'synced' } });
+    expect(integration).toMatchObject({ externalId: 'accounts/8001/locations/21', id: stored!.integrationId });
+    expect(await ProviderConnection.count({ where: { integrationId: integration!.id } })).toBe(1);
+    expect(syncs).toEqual([integration!.id]);
+
+    const again = await fetch(link.connect_url);
+    expect(again.status).toBe(410);
+  });
+});

@@ -1,0 +1,453 @@
+import express from 'express';
+import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
+import * as metrics from '../../../src/grid/metrics';
+import { SimulatedMarket } from '../../../src/grid/providers/simulator';
+import { gridProviderSimulator } from '../../../src/grid/providers/simulator-http';
+import { OutboxEvent, Scan, ScanPin, ScanResult, ScanSnapshot } from '../../../src/models';
+import { configureGridProviders } from '../../../src/services/grid-providers.service';
+import { startDueScheduledScans } from '../../../src/services/scans.service';
+import { configureScanEngine } from '../../../workflows/scans/client';
+import { useApp } from '../../support/app';
+import { agencyTokenFor, makeWorld, tokenFor } from '../../support/factories';
+import { useTemporalWorker } from '../../support/temporal';
+
+/** Local Search Grid scans of the agency API, with runs on the real Temporal dev server and the simulated market. */
+jest.setTimeout(90_000);
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('scans at /api/agency/v1/scans', () => {
+  const t = useApp();
+  useTemporalWorker();
+  const market = new SimulatedMarket();
+  let server: http.Server;
+  let baseUrl = '';
+  let gate: Promise<void> = Promise.resolve();
+  let release: () => void = () => undefined;
+
+  beforeAll(async () => {
+    configureScanEngine({ concurrency: 4, retry: { maximumAttempts: 2, initialIntervalMs: 50, maximumIntervalMs: 100 } });
+    const app = express();
+    // Holds provider answers while the gate is closed (a run that stays running, deterministically).
+    app.use(async (_req, _res, next) => {
+      await gate;
+      next();
+    });
+    app.use(gridProviderSimulator(market, { login: 'dfs-login', password: 'dfs-secret', apiKey: 'maps-key' }));
+    server = await new Promise<http.Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    release();
+    await new Promise((r) => server.close(r));
+  });
+
+  const api = (token: string) => ({
+    get: (path: string) => t.http().get(`/api/agency/v1${path}`).set('Authorization', `Bearer ${token}`),
+    post: (path: string, body?: object) => t.http().post(`/api/agency/v1${path}`).set('Authorization', `Bearer ${token}`).send(body ?? {}),
+    put: (path: string, body?: object) => t.http().put(`/api/agency/v1${path}`).set('Authorization', `Bearer ${token}`).send(body ?? {}),
+  });
+
+  async function agency(mode: 'simulator' | 'live' | 'none' = 'simulator', password = 'dfs-secret') {
+    const w = await makeWorld();
+    if (mode === 'simulator') await configureGridProviders({ tenantId: w.tenant.id, mode: 'simulator' });
+    if (mode === 'live') {
+      await configureGridProviders({
+        tenantId: w.tenant.id,
+        mode: 'live',
+        dataforseoLogin: 'dfs-login',
+        dataforseoPassword: password,
+        googleMapsKey: 'maps-key',
+        dataforseoBaseUrl: baseUrl,
+        googleMapsBaseUrl: baseUrl,
+      });
+    }
+    return { ...w, agency: api(await agencyTokenFor(w.owner)) };
+  }
+
+  const target = market.nearestPlace('dentist', 40.7128, -74.006);
+  const body = (extra: object = {}) => ({
+    location: 'Main Street Dental',
+    keywords: ['dentist', 'teeth whitening'],
+    grid_size: 3,
+    distance: 2,
+    distance_unit: 'km',
+    lat: target.lat,
+    lng: target.lng,
+    target_place_id: target.placeId,
+    ...extra,
+  });
+  const idle = (uuid: string) => waitUntil(async () => (await Scan.findOne({ where: { uuid } }))?.isRunning === false);
+
+  describe('access', () => {
+    it('answers 403 to customer tokens, even the tenant owner\'s, and 401 without a token', async () => {
+      const w = await agency();
+      expect((await api(w.tokens.orgOwner).get('/scans')).status).toBe(403);
+      expect((await api(await tokenFor(w.owner)).post('/scans', body())).status).toBe(403);
+      expect((await t.http().get('/api/agency/v1/scans')).status).toBe(401);
+    });
+
+    it("answers 404 for another tenant's scan and for a path that is not a UUID", async () => {
+      const a = await agency();
+      const b = await agency();
+      const created = await a.agency.post('/scans', body());
+      await idle(created.body.data.uuid);
+      expect((await b.agency.get(`/scans/${created.body.data.uuid}`)).status).toBe(404);
+      expect((await a.agency.get('/scans/not-a-uuid')).status).toBe(404);
+    });
+  });
+
+  describe('POST /scans', () => {
+    it('answers 202 {data: {uuid, started_at, is_running}}, runs the snapshot and emits scan-completed with metrics.ts numbers', async () => {
+      const w = await agency();
+      const res = await w.agency.post('/scans', body());
+      expect(res.status).toBe(202);
+      expect(res.body).toEqual({ data: { uuid: expect.any(String), started_at: expect.any(String), is_running: true } });
+      const uuid = res.body.data.uuid;
+      await idle(uuid);
+      const scan = (await Scan.findOne({ where: { uuid } }))!;
+      expect(await ScanPin.count({ where: { scanId: scan.id } })).toBe(9);
+      const snaps = await ScanSnapshot.findAll({ where: { scanId: scan.id } });
+      expect(snaps.map((s) => s.status)).toEqual(['completed', 'completed']);
+      const results = await ScanResult.findAll({ where: { snapshotId: snaps.map((s) => s.id) } });
+      expect(results).toHaveLength(18);
+
+      const detail = await w.agency.get(`/scans/${uuid}`);
+      expect(detail.status).toBe(200);
+      const pins = await ScanPin.findAll({ where: { scanId: scan.id } });
+      const outcomes = results.map((r) => {
+        const pin = pins.find((p) => p.id === r.pinId)!;
+        return { row: pin.row, col: pin.col, targetRank: r.targetRank, results: r.topResults.map((x) => ({ placeId: x.place_id, name: x.name, rank: x.rank })) };
+      });
+      const s = metrics.summarise(outcomes);
+      expect(detail.body.data).toMatchObject({
+        uuid,
+        location: 'Main Street Dental',
+        keyword: 'dentist',
+        keywords: ['dentist', 'teeth whitening'],
+        grid_size: 3,
+        is_running: false,
+        summary: { average_rank: s.avgRank, top_3_count: s.top3, top_4_to_10_count: s.top4to10, not_ranking_count: s.notRanking },
+        available_snapshots: [snaps[0].snapshotAt.toISOString()],
+      });
+      expect(detail.body.data.report_url).toMatch(new RegExp(`/reports/scans/${uuid}$`));
+      expect(detail.body.data.results).toHaveLength(18);
+      expect(detail.body.data.results[0]).toEqual({
+        lat: expect.any(Number),
+        lng: expect.any(Number),
+        rank: expect.anything(),
+        keyword: 'dentist',
+        status: 'complete',
+        top_results: expect.any(Array),
+      });
+      expect(detail.body.data.results.every((r: { top_results: unknown[] }) => r.top_results.length <= 5)).toBe(true);
+      expect((await w.agency.get(`/scans/${uuid}?top_n=0`)).body.data.results[0].top_results).toEqual([]);
+      expect((await w.agency.get(`/scans/${uuid}?top_n=21`)).status).toBe(422);
+
+      const event = await OutboxEvent.findOne({ where: { aggregateType: 'scan', aggregateId: uuid } });
+      expect(event?.event).toBe('scan-completed');
+      expect(event?.payload).toEqual({
+        webhook_event: 'scan-completed',
+        uuid,
+        status: 'completed',
+        snapshot_at: snaps[0].snapshotAt.toISOString(),
+        location: 'Main Street Dental',
+        keyword: 'dentist',
+        keywords: ['dentist', 'teeth whitening'],
+        grid_size: 3,
+        summary: { average_rank: s.avgRank, top_3_count: s.top3, top_4_to_10_count: s.top4to10, not_ranking_count: s.notRanking },
+        report_url: `/reports/scans/${uuid}`,
+      });
+    });
+
+    it('answers 422 provider_not_configured without providers', async () => {
+      const w = await agency('none');
+      const res = await w.agency.post('/scans', body());
+      expect(res.status).toBe(422);
+      expect(res.body.code).toBe('provider_not_configured');
+    });
+
+    it('answers 422 invalid_grid_params for an unsupported size or pins closer than 100 m', async () => {
+      const w = await agency();
+      for (const extra of [{ grid_size: 4 }, { grid_size: 15, distance: 0.5 }, { distance: 51 }, { distance: 0 }]) {
+        const res = await w.agency.post('/scans', body(extra));
+        expect(res.status).toBe(422);
+        expect(res.body.code).toBe('invalid_grid_params');
+      }
+    });
+
+    it('geocodes an address alone and answers 422 missing_coords when geocoding fails', async () => {
+      const w = await agency();
+      const ok = await w.agency.post('/scans', body({ lat: undefined, lng: undefined, address: '1 Main St, Springfield' }));
+      expect(ok.status).toBe(202);
+      await idle(ok.body.data.uuid);
+      const scan = (await Scan.findOne({ where: { uuid: ok.body.data.uuid } }))!;
+      const geo = (await market.geocode('1 Main St, Springfield'))!;
+      expect([scan.lat, scan.lng]).toEqual([geo.lat, geo.lng]);
+      const bad = await w.agency.post('/scans', body({ lat: undefined, lng: undefined, address: 'nowhere at all' }));
+      expect(bad.status).toBe(422);
+      expect(bad.body.code).toBe('missing_coords');
+      const none = await w.agency.post('/scans', body({ lat: undefined, lng: undefined }));
+      expect(none.body.code).toBe('missing_coords');
+    });
+
+    it('answers 422 with field errors for bad keywords, units and types', async () => {
+      const w = await agency();
+      const res = await w.agency.post('/scans', body({ keywords: [], distance_unit: 'feet', type: 'shop' }));
+      expect(res.status).toBe(422);
+      expect(Object.keys(res.body.errors).sort()).toEqual(['distance_unit', 'keywords', 'type']);
+      const many = await w.agency.post('/scans', body({ keywords: Array.from({ length: 21 }, (_, i) => `k${i}`) }));
+      expect(many.body.errors.keywords).toBeDefined();
+      expect((await w.agency.post('/scans', body({ grid_size: 'x' }))).body.errors.grid_size).toBeDefined();
+    });
+  });
+
+  describe('runs: 409 while running, failure -> scan-failed', () => {
+    it('answers 409 to POST /run while a run goes, then 202 once idle', async () => {
+      const w = await agency('live');
+      gate = new Promise((r) => (release = r));
+      const created = await w.agency.post('/scans', body({ keywords: ['dentist'] }));
+      expect(created.status).toBe(202);
+      const uuid = created.body.data.uuid;
+      const again = await w.agency.post(`/scans/${uuid}/run`);
+      expect(again.status).toBe(409);
+      expect((await w.agency.get('/scans?completed=false')).body.data.map((s: { uuid: string }) => s.uuid)).toContain(uuid);
+      release();
+      await idle(uuid);
+      const run = await w.agency.post(`/scans/${uuid}/run`);
+      expect(run.status).toBe(202);
+      expect(run.body.data).toEqual({ uuid, started_at: expect.any(String), is_running: true });
+      await idle(uuid);
+      expect((await w.agency.get(`/scans/${uuid}/snapshots`)).body.data).toHaveLength(2);
+    });
+
+    it('fails the run on a provider refusal: scan-failed, last run failed, no snapshot (empty data points, null summary)', async () => {
+      const w = await agency('live', 'wrong-password');
+      const created = await w.agency.post('/scans', body({ keywords: ['dentist'] }));
+      const uuid = created.body.data.uuid;
+      await idle(uuid);
+      const event = await OutboxEvent.findOne({ where: { aggregateType: 'scan', aggregateId: uuid } });
+      expect(event?.event).toBe('scan-failed');
+      expect(event?.payload).toEqual({ webhook_event: 'scan-failed', uuid, status: 'failed', error_message: expect.any(String), failed_at: expect.any(String) });
+      expect((await w.agency.get('/scans?failed=true')).body.data.map((s: { uuid: string }) => s.uuid)).toEqual([uuid]);
+      const points = await w.agency.get(`/scans/${uuid}/data_points`);
+      expect(points.status).toBe(200);
+      expect(points.body.data).toEqual([]);
+      expect(points.body.meta.total).toBe(0);
+      const insights = await w.agency.get(`/scans/${uuid}/insights`);
+      expect(insights.status).toBe(200);
+      expect(insights.body.data.summary).toBeNull();
+      expect((await w.agency.get(`/scans/${uuid}`)).body.data.summary).toBeNull();
+    });
+
+    it('answers 422 provider_not_configured to POST /run when the providers are gone', async () => {
+      const w = await agency();
+      const created = await w.agency.post('/scans', body({ keywords: ['dentist'] }));
+      await idle(created.body.data.uuid);
+      const { GridProviderSetting } = await import('../../../src/models');
+      await GridProviderSetting.destroy({ where: { tenantId: w.tenant.id } });
+      const res = await w.agency.post(`/scans/${created.body.data.uuid}/run`);
+      expect(res.status).toBe(422);
+      expect(res.body.code).toBe('provider_not_configured');
+    });
+  });
+
+  describe('reads of a completed scan', () => {
+    it('pages data points (per_page 1-500, default 100), top_n 0 gives lat/lng/target_rank only, snapshots and insights', async () => {
+      const w = await agency();
+      const created = await w.agency.post('/scans', body());
+      const uuid = created.body.data.uuid;
+      await idle(uuid);
+      const all = await w.agency.get(`/scans/${uuid}/data_points`);
+      expect(all.status).toBe(200);
+      expect(all.body.meta).toMatchObject({ per_page: 100, total: 18, current_page: 1, scan_uuid: uuid, keyword: null, top_n: 5 });
+      expect(all.body.data[0]).toEqual({
+        lat: expect.any(Number),
+        lng: expect.any(Number),
+        keyword: 'dentist',
+        snapshot_at: all.body.meta.snapshot_at,
+        target_rank: expect.anything(),
+        results: expect.any(Array),
+      });
+      const page = await w.agency.get(`/scans/${uuid}/data_points?keyword=teeth%20whitening&per_page=4&page=3&top_n=0`);
+      expect(page.body.meta).toMatchObject({ per_page: 4, total: 9, current_page: 3, keyword: 'teeth whitening', top_n: 0 });
+      expect(page.body.data).toHaveLength(1);
+      expect(Object.keys(page.body.data[0]).sort()).toEqual(['lat', 'lng', 'target_rank']);
+      for (const bad of ['per_page=0', 'per_page=501', 'top_n=-1', 'snapshot_at=yesterday']) {
+        expect((await w.agency.get(`/scans/${uuid}/data_points?${bad}`)).status).toBe(422);
+      }
+      expect((await w.agency.get(`/scans/${uuid}/data_points?snapshot_at=2020-01-01T00:00:00.000Z`)).status).toBe(404);
+
+      const snaps = await w.agency.get(`/scans/${uuid}/snapshots`);
+      expect(snaps.body.data).toHaveLength(1);
+      const row = snaps.body.data[0];
+      const stored = (await ScanSnapshot.findOne({ where: { keyword: 'dentist', scanId: (await Scan.findOne({ where: { uuid } }))!.id } }))!;
+      expect(row).toEqual({
+        snapshot_at: stored.snapshotAt.toISOString(),
+        label: expect.any(String),
+        short_label: expect.any(String),
+        month_year: expect.any(String),
+        avg_rank: stored.avgRank,
+        change_from_previous: 0,
+        top_3_count: stored.top3Count,
+        top_10_count: stored.top10Count,
+        below_top_10_count: stored.belowTop10Count,
+        not_ranking_count: stored.notRankingCount,
+        total_pins: 9,
+        visibility_score: stored.visibilityScore,
+      });
+      const ins = await w.agency.get(`/scans/${uuid}/insights`);
+      expect(ins.status).toBe(200);
+      expect(ins.body.data).toMatchObject({
+        scan_uuid: uuid,
+        keyword: 'dentist',
+        summary: { avg_rank: stored.avgRank, visibility_score: stored.visibilityScore, total_pins: 9 },
+        trends_vs_first_snapshot: null,
+        trends_vs_previous_snapshot: null,
+      });
+      expect(ins.body.data.recommendations.length).toBeGreaterThan(0);
+      expect(ins.body.data.top_competitors[0]).toEqual({ name: expect.any(String), avg_rank: expect.any(Number), visibility: expect.any(Number), threat_score: expect.any(Number) });
+    });
+
+    it('lists newest first with filters (search, completed, is_scheduled, since_days, archived) and per_page 1-100', async () => {
+      const w = await agency();
+      const a = (await w.agency.post('/scans', body({ location: 'Alpha Dental' }))).body.data.uuid;
+      const b = (await w.agency.post('/scans', body({ location: 'Beta Bakery', keywords: ['bakery'] }))).body.data.uuid;
+      await idle(a);
+      await idle(b);
+      const list = await w.agency.get('/scans');
+      expect(list.body.data.map((s: { uuid: string }) => s.uuid)).toEqual([b, a]);
+      expect(list.body.meta).toEqual({ current_page: 1, per_page: 20, total: 2 });
+      expect(list.body.data[0]).toEqual({
+        uuid: b,
+        location: 'Beta Bakery',
+        keyword: 'bakery',
+        keywords: ['bakery'],
+        grid_size: 3,
+        is_scheduled: false,
+        is_running: false,
+        last_run_at: expect.any(String),
+        next_run_at: null,
+      });
+      expect((await w.agency.get('/scans?search=bakery')).body.data.map((s: { uuid: string }) => s.uuid)).toEqual([b]);
+      expect((await w.agency.get('/scans?search=Alpha')).body.data.map((s: { uuid: string }) => s.uuid)).toEqual([a]);
+      expect((await w.agency.get('/scans?completed=1')).body.meta.total).toBe(2);
+      expect((await w.agency.get('/scans?is_scheduled=true')).body.meta.total).toBe(0);
+      expect((await w.agency.get('/scans?since_days=1')).body.meta.total).toBe(2);
+      for (const bad of ['since_days=0', 'since_days=366', 'per_page=101', 'completed=maybe']) {
+        expect((await w.agency.get(`/scans?${bad}`)).status).toBe(422);
+      }
+      expect((await w.agency.post(`/scans/${a}/archive`)).status).toBe(200);
+      expect((await w.agency.get('/scans')).body.data.map((s: { uuid: string }) => s.uuid)).toEqual([b]);
+      expect((await w.agency.get('/scans?archived_only=true')).body.data.map((s: { uuid: string }) => s.uuid)).toEqual([a]);
+      expect((await w.agency.get('/scans?include_archived=true')).body.meta.total).toBe(2);
+    });
+  });
+
+  describe('PUT /scans/{uuid}', () => {
+    it('changes metadata always, geometry only with regenerate_pins once a snapshot completed; old snapshots stay queryable', async () => {
+      const w = await agency();
+      const uuid = (await w.agency.post('/scans', body())).body.data.uuid;
+      await idle(uuid);
+      const first = (await w.agency.get(`/scans/${uuid}`)).body.data.available_snapshots[0];
+      const meta = await w.agency.put(`/scans/${uuid}`, { location: 'Renamed Dental', keywords: ['orthodontist'] });
+      expect(meta.status).toBe(200);
+      expect(meta.body.data).toMatchObject({ uuid, location: 'Renamed Dental', keyword: 'orthodontist', keywords: ['orthodontist'], grid_size: 3 });
+      const refused = await w.agency.put(`/scans/${uuid}`, { grid_size: 5 });
+      expect(refused.status).toBe(422);
+      expect(refused.body.code).toBe('geometry_change_requires_acknowledgement');
+      const ok = await w.agency.put(`/scans/${uuid}`, { grid_size: 5, regenerate_pins: 'true' });
+      expect(ok.status).toBe(200);
+      expect(ok.body.data.grid_size).toBe(5);
+      const scan = (await Scan.findOne({ where: { uuid } }))!;
+      expect(await ScanPin.count({ where: { scanId: scan.id, version: scan.pinVersion } })).toBe(25);
+      const old = await w.agency.get(`/scans/${uuid}?snapshot_at=${encodeURIComponent(first)}`);
+      expect(old.status).toBe(200);
+      expect(old.body.data.results).toHaveLength(18);
+      expect((await w.agency.put(`/scans/${uuid}`, { keywords: ['x'.repeat(101)] })).status).toBe(422);
+    });
+
+    it('allows geometry changes before any completed snapshot, and answers 404 when archived', async () => {
+      const w = await agency('live', 'wrong-password');
+      const uuid = (await w.agency.post('/scans', body())).body.data.uuid;
+      await idle(uuid);
+      expect((await w.agency.put(`/scans/${uuid}`, { distance: 3, distance_unit: 'miles' })).status).toBe(200);
+      expect((await w.agency.post(`/scans/${uuid}/archive`)).status).toBe(200);
+      expect((await w.agency.put(`/scans/${uuid}`, { location: 'x' })).status).toBe(404);
+    });
+  });
+
+  describe('archive, restore and schedule', () => {
+    it('archive clears next_run_at and keeps the schedule; restore recomputes it; both idempotent', async () => {
+      const w = await agency();
+      const uuid = (await w.agency.post('/scans', body())).body.data.uuid;
+      await idle(uuid);
+      const set = await w.agency.post(`/scans/${uuid}/schedule`, {
+        is_scheduled: true,
+        frequency: 'weekly',
+        scheduled_from: '09:00',
+        scheduled_to: '17:00',
+        scheduled_days: [1, 3],
+        timezone: 'Europe/London',
+      });
+      expect(set.status).toBe(200);
+      expect(set.body.data).toEqual({
+        uuid,
+        is_scheduled: true,
+        frequency: 'weekly',
+        next_run_at: expect.any(String),
+        scheduled_from: '09:00',
+        scheduled_to: '17:00',
+        scheduled_days: [1, 3],
+        timezone: 'Europe/London',
+      });
+      const archived = await w.agency.post(`/scans/${uuid}/archive`);
+      expect(archived.body.data).toMatchObject({ uuid, next_run_at: null, is_scheduled: true, archived_at: expect.any(String) });
+      expect((await w.agency.post(`/scans/${uuid}/archive`)).body.data.archived_at).toBe(archived.body.data.archived_at);
+      expect((await w.agency.get(`/scans/${uuid}/schedule`)).body.data).toMatchObject({ frequency: 'weekly', next_run_at: null });
+      const restored = await w.agency.post(`/scans/${uuid}/restore`);
+      expect(restored.body.data).toMatchObject({ archived_at: null, next_run_at: expect.any(String) });
+      expect((await w.agency.post(`/scans/${uuid}/restore`)).status).toBe(200);
+      const off = await w.agency.post(`/scans/${uuid}/schedule`, { is_scheduled: 0 });
+      expect(off.body.data).toMatchObject({ is_scheduled: false, next_run_at: null, frequency: 'weekly', scheduled_from: '09:00' });
+    });
+
+    it('answers 422 invalid_schedule_window, invalid_timezone and field errors', async () => {
+      const w = await agency();
+      const uuid = (await w.agency.post('/scans', body())).body.data.uuid;
+      await idle(uuid);
+      const base = { is_scheduled: true, frequency: 'monthly', scheduled_from: '10:00', scheduled_to: '11:00', timezone: 'America/New_York' };
+      const window = await w.agency.post(`/scans/${uuid}/schedule`, { ...base, scheduled_to: '10:00' });
+      expect(window.body.code).toBe('invalid_schedule_window');
+      const zone = await w.agency.post(`/scans/${uuid}/schedule`, { ...base, timezone: 'Mars/Olympus' });
+      expect(zone.body.code).toBe('invalid_timezone');
+      expect((await w.agency.post(`/scans/${uuid}/schedule`, { ...base, frequency: 'daily' })).body.errors.frequency).toBeDefined();
+      expect((await w.agency.post(`/scans/${uuid}/schedule`, { ...base, scheduled_days: [7] })).body.errors.scheduled_days).toBeDefined();
+      expect((await w.agency.post(`/scans/${uuid}/schedule`, {})).body.errors.is_scheduled).toBeDefined();
+    });
+
+    it('the tick starts due scheduled runs and advances next_run_at', async () => {
+      const w = await agency();
+      const uuid = (await w.agency.post('/scans', body({ keywords: ['dentist'] }))).body.data.uuid;
+      await idle(uuid);
+      await w.agency.post(`/scans/${uuid}/schedule`, { is_scheduled: true, frequency: 'weekly', scheduled_from: '00:00', scheduled_to: '23:00', timezone: 'UTC' });
+      const due = (await Scan.findOne({ where: { uuid } }))!.nextRunAt!;
+      const { fixedClock } = await import('../../../src/domain/clock');
+      const started = await startDueScheduledScans({ clock: fixedClock(new Date(due.getTime() + 1000)) });
+      expect(started).toBeGreaterThanOrEqual(1);
+      const after = (await Scan.findOne({ where: { uuid } }))!;
+      expect(after.nextRunAt!.getTime()).toBeGreaterThanOrEqual(due.getTime() + 7 * 24 * 3600 * 1000);
+      await idle(uuid);
+      expect((await w.agency.get(`/scans/${uuid}/snapshots`)).body.data).toHaveLength(2);
+    });
+  });
+});

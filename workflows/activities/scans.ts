@@ -1,0 +1,94 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { GridProviderRejected, GridProviderUnavailable, type MapResult } from '../../src/grid/providers/types';
+
+/** What a run works on: the snapshots (one per keyword) and the pins still without a result for each. */
+export interface ScanRunPlan {
+  tenantId: number;
+  targetPlaceId: string | null;
+  snapshots: Array<{ id: number; keyword: string }>;
+  pins: Array<{ id: number; lat: number; lng: number }>;
+  /** `snapshotId:pinId` pairs already stored (a resumed run skips them). */
+  done: string[];
+}
+
+export interface PinQuery {
+  tenantId: number;
+  snapshotId: number;
+  pinId: number;
+  keyword: string;
+  lat: number;
+  lng: number;
+  targetPlaceId: string | null;
+}
+
+export interface ScanActivityDeps {
+  plan(runId: string): Promise<ScanRunPlan | null>;
+  search(tenantId: number, query: { keyword: string; lat: number; lng: number }): Promise<MapResult[]>;
+  store(query: PinQuery, results: MapResult[]): Promise<void>;
+  complete(runId: string): Promise<void>;
+  fail(runId: string, message: string): Promise<void>;
+  startDue(): Promise<number>;
+  /** Calls per second per tenant towards the ranking provider (per worker process). */
+  ratePerSecond: number;
+}
+
+export const GRID_PROVIDER_REJECTED = 'GridProviderRejected';
+export const GRID_PROVIDER_UNAVAILABLE = 'GridProviderUnavailable';
+
+/**
+ * Per-tenant pacing of provider calls: each tenant's calls are spaced 1/rate seconds apart within this worker
+ * process (a run's lanes and concurrent runs of one tenant share it).
+ */
+function tenantPacer(ratePerSecond: number) {
+  const nextSlot = new Map<number, number>();
+  const gapMs = 1000 / ratePerSecond;
+  return async (tenantId: number): Promise<void> => {
+    const now = Date.now();
+    const slot = Math.max(now, nextSlot.get(tenantId) ?? 0);
+    nextSlot.set(tenantId, slot + gapMs);
+    if (slot > now) await new Promise((r) => setTimeout(r, slot - now));
+  };
+}
+
+export function createScanActivities(deps: ScanActivityDeps) {
+  const pace = tenantPacer(deps.ratePerSecond);
+  return {
+    /** The run's work, or null when the run is no longer the scan's current one (nothing to do). */
+    async loadScanRun(runId: string): Promise<ScanRunPlan | null> {
+      return deps.plan(runId);
+    },
+
+    /** One provider query at one pin for one keyword, stored idempotently (upsert on snapshot + pin). */
+    async queryScanPin(query: PinQuery): Promise<void> {
+      await pace(query.tenantId);
+      let results: MapResult[];
+      try {
+        results = await deps.search(query.tenantId, { keyword: query.keyword, lat: query.lat, lng: query.lng });
+      } catch (e) {
+        if (e instanceof GridProviderRejected) throw ApplicationFailure.nonRetryable(e.message, GRID_PROVIDER_REJECTED);
+        if (e instanceof GridProviderUnavailable) {
+          throw ApplicationFailure.create({ message: e.message, type: GRID_PROVIDER_UNAVAILABLE, nextRetryDelay: e.retryAfterMs ?? undefined });
+        }
+        throw e;
+      }
+      await deps.store(query, results);
+    },
+
+    /** Computes each keyword's snapshot, clears `is_running` and writes scan-completed, in one transaction. */
+    async completeScanRun(runId: string): Promise<void> {
+      await deps.complete(runId);
+    },
+
+    /** Marks the run failed, clears `is_running` and writes scan-failed, in one transaction. */
+    async failScanRun(runId: string, message: string): Promise<void> {
+      await deps.fail(runId, message);
+    },
+
+    /** The tick: starts due scheduled runs and advances their `next_run_at`. */
+    async startDueScans(): Promise<number> {
+      return deps.startDue();
+    },
+  };
+}
+
+export type ScanActivities = ReturnType<typeof createScanActivities>;

@@ -1,0 +1,77 @@
+import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import type { ReviewSyncActivities, SyncPageResult } from '../activities/reviews';
+
+/** Retries of a page fetch while the platform is unavailable (5xx, 429, network). */
+export interface ReviewSyncRetry {
+  maximumAttempts: number;
+  initialIntervalMs: number;
+  maximumIntervalMs: number;
+}
+
+export interface SyncReviewsInput {
+  integrationId: number;
+  retry?: ReviewSyncRetry;
+}
+
+export interface SyncReviewsResult {
+  status: 'synced' | 'skipped';
+  reason: string | null;
+  pages: number;
+  created: number;
+  updated: number;
+}
+
+/** A platform that keeps handing out page tokens cannot keep a run going forever. */
+const MAX_PAGES = 500;
+const DEFAULT_RETRY: ReviewSyncRetry = { maximumAttempts: 6, initialIntervalMs: 10_000, maximumIntervalMs: 300_000 };
+
+/**
+ * One review sync of one synced integration, started by its schedule (`review-sync:<integration id>`): pages
+ * through the platform's reviews and stores them (new ones emit review-created, changed ones review-updated).
+ * Paused accounts, integrations without a sign-in and deleted ones are skipped. A platform refusal (revoked
+ * access, a location that is gone) fails the run at once and is recorded on the integration; the schedule's next
+ * run tries again.
+ */
+export async function syncReviews(input: SyncReviewsInput): Promise<SyncReviewsResult> {
+  const retry = input.retry ?? DEFAULT_RETRY;
+  const { loadReviewSyncTarget, recordReviewSync } = proxyActivities<ReviewSyncActivities>({
+    startToCloseTimeout: '1m',
+    retry: { initialInterval: '1s', maximumInterval: '30s', maximumAttempts: 10 },
+  });
+  const { syncReviewPage } = proxyActivities<ReviewSyncActivities>({
+    // Two platform calls of at most 30 s each, and the upsert.
+    startToCloseTimeout: '2m',
+    retry: {
+      maximumAttempts: retry.maximumAttempts,
+      initialInterval: retry.initialIntervalMs,
+      backoffCoefficient: 2,
+      maximumInterval: retry.maximumIntervalMs,
+      nonRetryableErrorTypes: ['ProviderRejected', 'SyncStopped'],
+    },
+  });
+
+  const { skip } = await loadReviewSyncTarget(input.integrationId);
+  const result: SyncReviewsResult = { status: 'skipped', reason: skip, pages: 0, created: 0, updated: 0 };
+  if (skip) return result;
+
+  let pageToken: string | null = null;
+  try {
+    do {
+      const page: SyncPageResult = await syncReviewPage({ integrationId: input.integrationId, pageToken });
+      result.pages++;
+      result.created += page.created;
+      result.updated += page.updated;
+      pageToken = page.nextPageToken;
+    } while (pageToken && result.pages < MAX_PAGES);
+  } catch (err) {
+    const cause = err instanceof ActivityFailure ? err.cause : err;
+    if (cause instanceof ApplicationFailure && cause.type === 'SyncStopped') {
+      return { ...result, reason: cause.message };
+    }
+    const message = cause instanceof Error ? cause.message : 'The review sync failed.';
+    await recordReviewSync(input.integrationId, message);
+    throw ApplicationFailure.nonRetryable(message, 'ReviewSyncFailed');
+  }
+  await recordReviewSync(input.integrationId, null);
+  return { ...result, status: 'synced', reason: null };
+}

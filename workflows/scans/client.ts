@@ -1,0 +1,71 @@
+import { ScheduleAlreadyRunning, ScheduleNotFoundError, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { temporal } from '../client';
+import type { ScanRunInput, ScanRunRetry } from './run.workflow';
+
+/**
+ * Starting Local Search Grid runs and the scheduling tick. Workflow id `scan-run:<scan uuid>:<run id>`; the tick is
+ * the Temporal Schedule `scan-schedule-tick` (every 15 minutes) that starts `scanScheduleTick`.
+ */
+export interface ScanEngineSettings {
+  /** Provider queries in flight per run. */
+  concurrency: number;
+  /** Retries of one pin query while the provider is unavailable; absent = the workflow's default. */
+  retry?: ScanRunRetry;
+  /** Appended to the tick's schedule id: tests sharing one dev server scope it by task queue. Unset in production. */
+  idScope?: string;
+  tickEveryMs?: number;
+}
+
+let engine: ScanEngineSettings = { concurrency: 8 };
+
+export function configureScanEngine(settings: Partial<ScanEngineSettings>): void {
+  engine = { ...engine, ...settings };
+}
+
+export const scanEngineSettings = (): ScanEngineSettings => engine;
+
+export const scanRunWorkflowId = (scanUuid: string, runId: string): string => `scan-run:${scanUuid}:${runId}`;
+
+export const SCAN_TICK_SCHEDULE = 'scan-schedule-tick';
+export const scanTickScheduleId = (): string => (engine.idScope ? `${SCAN_TICK_SCHEDULE}:${engine.idScope}` : SCAN_TICK_SCHEDULE);
+
+/** Starts the run's workflow (a second start of the same run is a no-op). `delayMs` staggers the first run of a burst. */
+export async function startScanRunWorkflow(scanUuid: string, runId: string, delayMs = 0): Promise<void> {
+  const { client, settings } = temporal();
+  const input: ScanRunInput = { scanUuid, runId, concurrency: engine.concurrency, retry: engine.retry };
+  try {
+    await client.workflow.start('runScan', {
+      workflowId: scanRunWorkflowId(scanUuid, runId),
+      taskQueue: settings.taskQueue,
+      args: [input],
+      ...(delayMs > 0 ? { startDelay: delayMs } : {}),
+    });
+  } catch (e) {
+    if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
+  }
+}
+
+/** Makes sure the 15-minute tick exists (every API and worker process calls this at boot). */
+export async function ensureScanScheduleTick(): Promise<void> {
+  const { client, settings } = temporal();
+  const scheduleId = scanTickScheduleId();
+  try {
+    await client.schedule.create({
+      scheduleId,
+      spec: { intervals: [{ every: engine.tickEveryMs ?? 15 * 60_000 }] },
+      action: { type: 'startWorkflow', workflowType: 'scanScheduleTick', workflowId: scheduleId, taskQueue: settings.taskQueue, args: [] },
+      policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
+    });
+  } catch (e) {
+    if (!(e instanceof ScheduleAlreadyRunning)) throw e;
+  }
+}
+
+export async function removeScanScheduleTick(): Promise<void> {
+  const { client } = temporal();
+  try {
+    await client.schedule.getHandle(scanTickScheduleId()).delete();
+  } catch (e) {
+    if (!(e instanceof ScheduleNotFoundError)) throw e;
+  }
+}

@@ -1,0 +1,91 @@
+import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import type { PinQuery, ScanActivities } from '../activities/scans';
+
+/** Retries of one pin query while the provider is unavailable (5xx, 429 with Retry-After, network). */
+export interface ScanRunRetry {
+  maximumAttempts: number;
+  initialIntervalMs: number;
+  maximumIntervalMs: number;
+}
+
+export interface ScanRunInput {
+  scanUuid: string;
+  runId: string;
+  /** Pin queries in flight at once (SCAN_CONCURRENCY). */
+  concurrency: number;
+  retry?: ScanRunRetry;
+}
+
+export interface ScanRunResult {
+  status: 'completed' | 'failed' | 'superseded';
+  queries: number;
+  error: string | null;
+}
+
+const DEFAULT_RETRY: ScanRunRetry = { maximumAttempts: 8, initialIntervalMs: 2_000, maximumIntervalMs: 60_000 };
+
+/**
+ * One run of a scan (`scan-run:<uuid>:<run id>`): every pin x keyword query, `concurrency` at a time, each result
+ * stored as it arrives; then the snapshots and scan-completed. A provider refusal (or unavailability past the
+ * retries) stops the run: scan-failed. A worker killed mid-run resumes from the history; queries whose activity
+ * completed are not asked again, and a re-asked one upserts the same row.
+ */
+export async function runScan(input: ScanRunInput): Promise<ScanRunResult> {
+  const retry = input.retry ?? DEFAULT_RETRY;
+  const { loadScanRun, completeScanRun, failScanRun } = proxyActivities<ScanActivities>({
+    startToCloseTimeout: '2m',
+    retry: { initialInterval: '1s', maximumInterval: '30s', maximumAttempts: 10 },
+  });
+  const { queryScanPin } = proxyActivities<ScanActivities>({
+    startToCloseTimeout: '2m',
+    retry: {
+      maximumAttempts: retry.maximumAttempts,
+      initialInterval: retry.initialIntervalMs,
+      backoffCoefficient: 2,
+      maximumInterval: retry.maximumIntervalMs,
+      nonRetryableErrorTypes: ['GridProviderRejected'],
+    },
+  });
+
+  const plan = await loadScanRun(input.runId);
+  if (!plan) return { status: 'superseded', queries: 0, error: null };
+  const done = new Set(plan.done);
+  const queue: PinQuery[] = [];
+  for (const s of plan.snapshots) {
+    for (const p of plan.pins) {
+      if (done.has(`${s.id}:${p.id}`)) continue;
+      queue.push({ tenantId: plan.tenantId, snapshotId: s.id, pinId: p.id, keyword: s.keyword, lat: p.lat, lng: p.lng, targetPlaceId: plan.targetPlaceId });
+    }
+  }
+
+  let next = 0;
+  let error: string | null = null;
+  const lane = async (): Promise<void> => {
+    while (error === null && next < queue.length) {
+      const q = queue[next++];
+      try {
+        await queryScanPin(q);
+      } catch (err) {
+        const cause = err instanceof ActivityFailure ? err.cause : err;
+        error ??= cause instanceof Error ? cause.message : 'The ranking provider failed.';
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(input.concurrency, queue.length)) }, () => lane()));
+
+  if (error !== null) {
+    await failScanRun(input.runId, error);
+    throw ApplicationFailure.nonRetryable(error, 'ScanRunFailed');
+  }
+  await completeScanRun(input.runId);
+  return { status: 'completed', queries: queue.length, error: null };
+}
+
+/** The 15-minute tick (Temporal Schedule `scan-schedule-tick`): starts the scheduled runs that are due. */
+export async function scanScheduleTick(): Promise<number> {
+  const { startDueScans } = proxyActivities<ScanActivities>({
+    startToCloseTimeout: '5m',
+    retry: { initialInterval: '1s', maximumInterval: '30s', maximumAttempts: 5 },
+  });
+  return startDueScans();
+}

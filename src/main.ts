@@ -50,6 +50,7 @@ async function main(): Promise<void> {
     '',
     `  Review platform API is up.`,
     `  Customer REST API  ${base}/api/v1`,
+    `  Agency REST API    ${base}/api/agency/v1`,
     `  GraphQL            ${base}/graphql`,
     `  Health             ${base}/health`,
     `  Temporal           ${temporal.address}${temporal.uiUrl ? `  (UI ${temporal.uiUrl}, namespace ${config.TEMPORAL_NAMESPACE})` : ''}`,

@@ -69,7 +69,7 @@ export class GoogleBusinessSimulator {
     this.now = opts.now ?? (() => new Date());
     this.maxPageSize = opts.maxPageSize ?? 50;
     if (this.seed) {
-      const ids = [1, 2, 3].map((n) => `${SIM_GOOGLE_ACCOUNT}/locations/${2000000000000000000 + n}`);
+      const ids = [1, 2, 3].map((n) => `${SIM_GOOGLE_ACCOUNT}/locations/200000000000000000${n}`);
       this.accounts.set(SIM_GOOGLE_ACCOUNT, { accountName: 'Simulated Business Account', locations: ids });
       ids.forEach((name, i) => this.addLocation(name, { title: `Simulated Business ${i + 1}`, seeded: true }));
     }

@@ -15,6 +15,8 @@ describe('platform simulators (seeded)', () => {
       const cb = new GoogleBusinessClient({ baseUrl: b.googleUrl });
       const businesses = await ca.listBusinesses('any-token');
       expect(businesses).toHaveLength(3);
+      // Three distinct locations with distinct reviews (ids are strings: no number precision loss).
+      expect(new Set(businesses.map((x) => x.externalId)).size).toBe(3);
       expect(businesses[0].externalId).toMatch(/^accounts\/\d+\/locations\/\d+$/);
       const first = await ca.listReviews('t', businesses[0].externalId);
       expect(first.reviews.length).toBeGreaterThanOrEqual(3);
@@ -37,6 +39,7 @@ describe('platform simulators (seeded)', () => {
       const ca = new FacebookGraphClient({ baseUrl: a.facebookUrl });
       const pages = await ca.listBusinesses('user');
       expect(pages.map((p) => p.name)).toEqual(['Simulated Page 1', 'Simulated Page 2']);
+      expect(new Set(pages.map((p) => p.externalId)).size).toBe(2);
       const ratings = await ca.listReviews('user', pages[0].externalId);
       expect(ratings.reviews.length).toBeGreaterThanOrEqual(3);
       expect(ratings.reviews.every((r) => r.rating === 5 || r.rating === 1)).toBe(true);

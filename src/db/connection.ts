@@ -1,7 +1,7 @@
 import mysql from 'mysql2/promise';
 import { DataTypes } from 'sequelize';
 import { Sequelize } from 'sequelize-typescript';
-import { ALL_MODELS } from '../models';
+import { ALL_MODELS } from '../models/all';
 
 export interface DbOptions {
   url: string;

@@ -8,6 +8,7 @@ import { makeWorld } from '../support/factories';
 import { useProviderApis } from '../support/provider-apis';
 import { startReceiver } from '../support/receiver';
 import { recordHistory, useTemporalWorker } from '../support/temporal';
+import { waitUntil } from '../support/wait';
 
 /**
  * Periodic review sync end to end: a Temporal Schedule per integration starts `syncReviews` on the real dev
@@ -15,14 +16,6 @@ import { recordHistory, useTemporalWorker } from '../support/temporal';
  * events reach a real webhook receiver. Time is shortened by configuration (a 2 s schedule interval).
  */
 jest.setTimeout(90_000);
-
-async function waitUntil(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('review sync on Temporal', () => {
   const t = useApp();

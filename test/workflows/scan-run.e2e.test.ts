@@ -7,6 +7,7 @@ import { useApp } from '../support/app';
 import { agencyTokenFor, makeWorld } from '../support/factories';
 import { startReceiver } from '../support/receiver';
 import { recordHistory, useTemporalWorker } from '../support/temporal';
+import { waitUntil } from '../support/wait';
 
 /**
  * A scan run end to end on the real Temporal dev server: `runScan` fans the pin x keyword queries out to the
@@ -14,14 +15,6 @@ import { recordHistory, useTemporalWorker } from '../support/temporal';
  * to a real webhook receiver; a refused provider ends in scan-failed.
  */
 jest.setTimeout(90_000);
-
-async function waitUntil(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('scan runs on Temporal', () => {
   const t = useApp();

@@ -4,6 +4,7 @@ import { useApp } from '../support/app';
 import { makeWorld, testimonialsOf } from '../support/factories';
 import { startReceiver } from '../support/receiver';
 import { recordHistory, useTemporalWorker } from '../support/temporal';
+import { waitUntil } from '../support/wait';
 
 /**
  * Outbound webhooks end to end: REST change -> outbox row in the same transaction -> dispatcher workflow ->
@@ -153,14 +154,6 @@ describe('outbound webhooks on Temporal', () => {
     }
   });
 });
-
-async function waitUntil(check: () => Promise<boolean>, timeoutMs = 45_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('a worker killed in the middle of a delivery', () => {
   const t = useApp();

@@ -151,20 +151,9 @@ export class ScanDetailType {
   results!: PinResultType[];
 }
 
+/** The standard page of pins, plus the snapshot it was read from. */
 @ObjectType('ScanDataPointPage')
-export class DataPointPageType {
-  @Field(() => [PinResultType])
-  items!: PinResultType[];
-
-  @Field(() => Int)
-  total!: number;
-
-  @Field(() => Int)
-  page!: number;
-
-  @Field(() => Int)
-  perPage!: number;
-
+export class DataPointPageType extends Paginated(PinResultType, 'ScanDataPointBase') {
   @Field()
   scanUuid!: string;
 

@@ -11,17 +11,10 @@ import { configureScanEngine } from '../../../workflows/scans/client';
 import { useApp } from '../../support/app';
 import { agencyTokenFor, makeWorld, tokenFor } from '../../support/factories';
 import { useTemporalWorker } from '../../support/temporal';
+import { waitUntil } from '../../support/wait';
 
 /** Local Search Grid scans of the agency API, with runs on the real Temporal dev server and the simulated market. */
 jest.setTimeout(90_000);
-
-async function waitUntil(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('scans at /api/agency/v1/scans', () => {
   const t = useApp();

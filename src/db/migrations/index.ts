@@ -23,6 +23,9 @@ import * as s0410 from './20261123000410-create-scan-pins';
 import * as s0420 from './20261123000420-create-scan-snapshots';
 import * as s0430 from './20261123000430-create-scan-results';
 import * as s0440 from './20261123000440-create-grid-provider-settings';
+import * as i0100 from './20261124000100-create-campaigns-and-contacts';
+import * as i0200 from './20261124000200-create-invites-and-activities';
+import * as i0300 from './20261124000300-create-messaging-inbound-feedback';
 
 /** Ordered list: names are the file names, so the table `schema_migrations` reads like the folder. */
 export const migrations: ReadonlyArray<{ name: string; up: Migration; down: Migration }> = [
@@ -50,4 +53,7 @@ export const migrations: ReadonlyArray<{ name: string; up: Migration; down: Migr
   { name: '20261123000420-create-scan-snapshots', ...s0420 },
   { name: '20261123000430-create-scan-results', ...s0430 },
   { name: '20261123000440-create-grid-provider-settings', ...s0440 },
+  { name: '20261124000100-create-campaigns-and-contacts', ...i0100 },
+  { name: '20261124000200-create-invites-and-activities', ...i0200 },
+  { name: '20261124000300-create-messaging-inbound-feedback', ...i0300 },
 ];

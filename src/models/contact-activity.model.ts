@@ -1,0 +1,42 @@
+import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import { CHANNELS, type Channel } from './campaign.model';
+
+export const ACTIVITY_TYPES = ['scheduled', 'rescheduled', 'sent', 'failed', 'ignored', 'unsubscribed', 'skipped', 'clicked', 'feedback'] as const;
+export type ActivityType = (typeof ACTIVITY_TYPES)[number];
+
+/** The contact's timeline; `skipped` inbound submissions have no contact (they name the connection). */
+@Table({ tableName: 'contact_activities', timestamps: false })
+export class ContactActivity extends Model {
+  @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
+  declare id: number;
+
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare tenantId: number;
+
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare customerId: number;
+
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: true })
+  declare contactId: number | null;
+
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: true })
+  declare campaignId: number | null;
+
+  @Column({ type: DataType.BIGINT.UNSIGNED, allowNull: true })
+  declare inviteId: number | null;
+
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: true })
+  declare inboundConnectionId: number | null;
+
+  @Column({ type: DataType.ENUM(...ACTIVITY_TYPES), allowNull: false })
+  declare type: ActivityType;
+
+  @Column({ type: DataType.ENUM(...CHANNELS), allowNull: true })
+  declare channel: Channel | null;
+
+  @Column({ type: DataType.STRING(500), allowNull: true })
+  declare detail: string | null;
+
+  @Column({ type: DataType.DATE(3), allowNull: false })
+  declare occurredAt: Date;
+}

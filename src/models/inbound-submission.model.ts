@@ -1,0 +1,39 @@
+import { Column, DataType, Model, Table } from 'sequelize-typescript';
+
+export const INBOUND_OUTCOMES = ['accepted', 'duplicate', 'skipped', 'ignored'] as const;
+export type InboundOutcome = (typeof INBOUND_OUTCOMES)[number];
+
+/** Every POST the inbound webhook accepted for processing: the stored record re-dispatch works from. */
+@Table({ tableName: 'inbound_submissions', timestamps: false })
+export class InboundSubmission extends Model {
+  @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
+  declare id: number;
+
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare connectionId: number;
+
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare customerId: number;
+
+  /** SHA-256 hex of the raw body (double-fire window). */
+  @Column({ type: DataType.CHAR(64), allowNull: false })
+  declare payloadHash: string;
+
+  @Column({ type: DataType.ENUM(...INBOUND_OUTCOMES), allowNull: false })
+  declare outcome: InboundOutcome;
+
+  @Column({ type: DataType.STRING(255), allowNull: true })
+  declare reason: string | null;
+
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: true })
+  declare contactId: number | null;
+
+  @Column({ type: DataType.BIGINT.UNSIGNED, allowNull: true })
+  declare inviteId: number | null;
+
+  @Column({ type: DataType.DATE(3), allowNull: true })
+  declare sendAt: Date | null;
+
+  @Column({ type: DataType.DATE(3), allowNull: false })
+  declare receivedAt: Date;
+}

@@ -1,0 +1,36 @@
+import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import { CHANNELS, type Channel } from './campaign.model';
+
+/** One campaign step sent (or failed) for an invite; unique per (invite, step) so a retry never sends twice. */
+@Table({ tableName: 'invite_messages' })
+export class InviteMessage extends Model {
+  @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
+  declare id: number;
+
+  @Column({ type: DataType.BIGINT.UNSIGNED, allowNull: false })
+  declare inviteId: number;
+
+  @Column({ type: DataType.TINYINT.UNSIGNED, allowNull: false })
+  declare stepIndex: number;
+
+  @Column({ type: DataType.ENUM(...CHANNELS), allowNull: false })
+  declare channel: Channel;
+
+  @Column({ type: DataType.ENUM('sent', 'failed'), allowNull: false })
+  declare status: 'sent' | 'failed';
+
+  @Column({ type: DataType.STRING(255), allowNull: true })
+  declare recipient: string | null;
+
+  @Column({ type: DataType.STRING(255), allowNull: true })
+  declare providerMessageId: string | null;
+
+  @Column({ type: DataType.STRING(500), allowNull: true })
+  declare error: string | null;
+
+  @Column({ type: DataType.DATE(3), allowNull: false })
+  declare sentAt: Date;
+
+  declare createdAt: Date;
+  declare updatedAt: Date;
+}

@@ -1,0 +1,28 @@
+import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import { CHANNELS, type Channel } from './campaign.model';
+import { jsonColumn } from './json-column';
+
+/** An account's own sending account for one channel; the secret is encrypted (src/crypto/secrets.ts). */
+@Table({ tableName: 'messaging_settings' })
+export class MessagingSetting extends Model {
+  @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
+  declare id: number;
+
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare tenantId: number;
+
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare customerId: number;
+
+  @Column({ type: DataType.ENUM(...CHANNELS), allowNull: false })
+  declare channel: Channel;
+
+  @Column(jsonColumn<Record<string, unknown>>('config', {}))
+  declare config: Record<string, unknown>;
+
+  @Column({ type: DataType.TEXT, allowNull: true })
+  declare secretEncrypted: string | null;
+
+  declare createdAt: Date;
+  declare updatedAt: Date;
+}

@@ -3,21 +3,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fs from 'node:fs';
 import path from 'node:path';
-import pino from 'pino';
 import { openDatabase } from '../src/bootstrap';
 import { loadConfig } from '../src/config';
-import { parseDatabaseUrl } from '../src/db/connection';
-import { getSchema } from '../src/graphql/schema';
-import { createApp } from '../src/http/app';
 import { Integration, Tenant, User } from '../src/models';
 import { issueToken } from '../src/services/auth.service';
 import { seedDemo } from '../src/services/demo.service';
 import { signatureHeaders } from '../src/webhooks/signing';
-import { findTemporalCli, startDevServer } from '../src/temporal/dev-server';
-import { WORKFLOW_BUNDLE } from '../src/temporal/runtime';
-import { buildActivities, WEBHOOK_USER_AGENT } from '../workflows/activities';
-import { connectTemporal, disconnectTemporal, ensureDispatcher, temporalSettings } from '../workflows/client';
-import { runWorker } from '../workflows/worker';
+import { WEBHOOK_USER_AGENT } from '../workflows/activities';
+import { ensureDispatcher } from '../workflows/client';
+import { alignedTable, assertBenchDatabase, latencySummary as summary, pool, startBenchApi, startBenchTemporal } from './bench-support';
 
 /**
  * `npm run bench:webhooks`: 1,000 review changes through REST, each delivered as a signed webhook by the
@@ -30,21 +24,8 @@ const CHANGES = Number(process.env.BENCH_CHANGES ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'mysql://root@127.0.0.1:3306/reviewgrid_bench_webhooks';
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-const summary = (latencies: number[], seconds: number) => {
-  const s = [...latencies].sort((a, b) => a - b);
-  return { count: s.length, p50Ms: pct(s, 50), p99Ms: pct(s, 99), perSecond: s.length / seconds };
-};
-
-async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: n }, async () => {
-    while (next < items.length) await fn(items[next++]);
-  }));
-}
-
 async function main(): Promise<void> {
-  if (!parseDatabaseUrl(DATABASE_URL).database.endsWith('_webhooks')) throw new Error('BENCH_DATABASE_URL must name a database ending in _webhooks');
+  assertBenchDatabase(DATABASE_URL, '_webhooks');
   process.env.WEBHOOK_ALLOW_PRIVATE_URLS = 'true';
   const config = loadConfig({ ...process.env, DATABASE_URL, RATE_LIMIT_PER_MINUTE: '10000000', LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', OUTBOX_POLL_MS: '1000' });
   const sequelize = await openDatabase(config);
@@ -53,11 +34,7 @@ async function main(): Promise<void> {
   const { token, plainText } = await issueToken(owner, { name: 'bench', kind: 'customer', permissions: ['reviews:read', 'reviews:create', 'organizations:read', 'organizations:update'] });
   const source = (await Integration.findOne({ where: { customerId: owner.customerId!, type: 'testimonials' }, order: [['id', 'ASC']] }))!;
 
-  const devServer = await startDevServer({ cli: findTemporalCli(config.TEMPORAL_CLI), port: 27_933, uiPort: null, namespace: 'default', dbFile: null });
-  const settings = temporalSettings(config, devServer.address);
-  settings.taskQueue = `bench-${process.pid}`;
-  await connectTemporal(settings);
-  const worker = await runWorker({ address: devServer.address, namespace: 'default', taskQueue: settings.taskQueue, workflows: { bundlePath: WORKFLOW_BUNDLE }, activities: buildActivities(config) });
+  const engine = await startBenchTemporal(config, 27_933);
   await ensureDispatcher();
 
   // The receiver: records when each webhook arrives.
@@ -73,10 +50,8 @@ async function main(): Promise<void> {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
 
-  const { app, stop } = await createApp({ config, schema: await getSchema(), logger: pino({ level: 'warn' }) });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  const apiServer = await startBenchApi(config);
+  const api = `${apiServer.origin}/api/v1`;
   const headers = { authorization: `Bearer ${plainText}`, 'content-type': 'application/json' };
   const hook = await (await fetch(`${api}/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url: receiverUrl }) })).json() as { data: { id: number; secret: string } };
 
@@ -119,9 +94,8 @@ async function main(): Promise<void> {
     ['outbox + Temporal (commit -> arrival)', `${viaTemporal.count}/${CHANGES}`, String(viaTemporal.p50Ms), String(viaTemporal.p99Ms), viaTemporal.perSecond.toFixed(0)],
     ['baseline: direct POST loop', `${baseline.count}/${bodies.length}`, String(baseline.p50Ms), String(baseline.p99Ms), baseline.perSecond.toFixed(0)],
   ];
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   console.log('');
-  for (const r of rows) console.log(r.map((c, i) => (i ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  '));
+  console.log(alignedTable(rows));
   console.log(`\nREST changes committed in ${committedIn.toFixed(1)} s; Temporal throughput ${(viaTemporal.perSecond / baseline.perSecond * 100).toFixed(1)} % of the direct loop.`);
   const out = path.join(config.DATA_DIR, 'bench-webhooks-results.json');
   fs.mkdirSync(config.DATA_DIR, { recursive: true });
@@ -130,12 +104,9 @@ async function main(): Promise<void> {
 
   await fetch(`${api}/webhooks/${hook.data.id}`, { method: 'DELETE', headers });
   await token.destroy();
-  server.close();
-  await stop();
+  await apiServer.stop();
   receiver.close();
-  await worker.stop();
-  await disconnectTemporal();
-  await devServer.stop();
+  await engine.stop();
   await sequelize.close();
   if (viaTemporal.count < CHANGES) process.exitCode = 1;
 }

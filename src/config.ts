@@ -12,6 +12,9 @@ const schema = z.object({
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).default(10),
   REDIS_URL: z.string().optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  /** MCP endpoint: calls per minute per token and per workspace (tenant). */
+  MCP_RATE_LIMIT_PER_TOKEN: z.coerce.number().int().min(1).default(120),
+  MCP_RATE_LIMIT_PER_WORKSPACE: z.coerce.number().int().min(1).default(600),
   /** Body limit for JSON and form bodies (uploads have their own 250 KB rule). */
   BODY_LIMIT: z.string().default('1mb'),
   DATA_DIR: z.string().default(path.resolve(process.cwd(), 'data')),
@@ -71,6 +74,13 @@ const schema = z.object({
   FACEBOOK_GRAPH_URL: z.string().url().optional(),
   /** How often each synced integration's reviews are fetched (one Temporal Schedule per integration). */
   REVIEW_SYNC_INTERVAL_MINUTES: z.coerce.number().int().min(1).default(60),
+  /**
+   * Google Business Profile Performance API (daily metrics, monthly search keywords). Unset: GOOGLE_API_URL when
+   * set, else the in-process simulator while GOOGLE_CLIENT_ID is unset, else businessprofileperformance.googleapis.com.
+   */
+  GBP_PERFORMANCE_URL: z.string().url().optional(),
+  /** How often the business-profile performance of every connected Google location is fetched (one Temporal Schedule). */
+  GBP_SYNC_INTERVAL_MINUTES: z.coerce.number().int().min(1).default(360),
   /** Local Search Grid runs: provider queries in flight per run, per-tenant provider calls per second (per worker process), burst stagger step. */
   SCAN_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   SCAN_PROVIDER_RATE_PER_SECOND: z.coerce.number().min(0.1).default(20),
@@ -84,6 +94,24 @@ const schema = z.object({
   SMTP_URL: z.string().url().optional(),
   /** Sender address of platform mail; the display name is the tenant's brand name. */
   MAIL_FROM: z.string().email().default('no-reply@reviewgrid.localhost'),
+
+  /**
+   * Review requests by SMS / messaging app for accounts without their own SMS settings: "true" sends them to the
+   * in-process Twilio simulator (`/simulators/twilio`, nothing leaves the machine), "false" fails such steps with
+   * `sms_not_configured`. Unset: on exactly in the embedded default (no TEMPORAL_ADDRESS), off in production.
+   */
+  SMS_SIMULATOR: z.enum(['true', 'false']).optional(),
+  /** How often stored `scheduled` invites whose workflow went missing are handed to Temporal again (a Schedule). */
+  INVITE_REDISPATCH_INTERVAL_MINUTES: z.coerce.number().int().min(1).default(360),
+
+  /**
+   * Optional OpenAI-compatible chat API (`POST {AI_API_URL}/chat/completions`), e.g. `https://api.openai.com/v1`.
+   * Unset, AI insights and AI replies use the deterministic text instead. `AI_API_TIMEOUT_MS` bounds one call.
+   */
+  AI_API_URL: z.string().url().optional(),
+  AI_API_KEY: z.string().optional(),
+  AI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  AI_API_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
 });
 
 export type Config = z.infer<typeof schema>;
@@ -104,6 +132,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 export function publicBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
   const config = loadConfig(env);
   return (config.PUBLIC_URL ?? `http://127.0.0.1:${config.PORT}`).replace(/\/+$/, '');
+}
+
+/** Whether SMS / messaging-app review requests without per-account settings go to the Twilio simulator. */
+export function smsSimulatorEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  const config = loadConfig(env);
+  return config.SMS_SIMULATOR ? config.SMS_SIMULATOR === 'true' : !config.TEMPORAL_ADDRESS;
 }
 
 /** Whether webhook receivers on private addresses are allowed (see `WEBHOOK_ALLOW_PRIVATE_URLS`). */

@@ -52,6 +52,7 @@ async function main(): Promise<void> {
     `  Customer REST API  ${base}/api/v1`,
     `  Agency REST API    ${base}/api/agency/v1`,
     `  GraphQL            ${base}/graphql`,
+    `  MCP (AI clients)   ${base}/api/mcp`,
     `  Health             ${base}/health`,
     `  Temporal           ${temporal.address}${temporal.uiUrl ? `  (UI ${temporal.uiUrl}, namespace ${config.TEMPORAL_NAMESPACE})` : ''}`,
   ];

@@ -45,7 +45,16 @@ export async function execute<T>(
   return result.data as T;
 }
 
-function unwrap(errors: readonly GraphQLError[]): Error {
+/**
+ * The raw result, errors with their paths: for a facade whose document has more than one root field and that
+ * tells their errors apart (the MCP tools' scope check next to their query).
+ */
+export function executeResult(schema: GraphQLSchema, source: string, variables: Record<string, unknown>, ctx: Context): Promise<ExecutionResult> {
+  return Promise.resolve(prepared(schema, source).query(undefined, ctx, variables));
+}
+
+/** The error a facade answers for a failed operation: the first domain error, else an internal failure. */
+export function unwrap(errors: readonly GraphQLError[]): Error {
   for (const e of errors) if (e.originalError instanceof DomainError) return e.originalError;
   const first = errors[0];
   // Variable coercion failures (a value the facade let through with the wrong type) are the caller's input:

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Command, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import type { Sequelize } from 'sequelize-typescript';
 import { createLogger, openDatabase } from '../bootstrap';
 import { loadConfig } from '../config';
@@ -12,6 +12,7 @@ import { hashToken, issueToken, revokeToken } from '../services/auth.service';
 import { setTaxCalculation } from '../services/agency.service';
 import { seedDemo } from '../services/demo.service';
 import { createOrder } from '../services/orders.service';
+import { setPlanFeatures } from '../services/plans.service';
 
 /**
  * Operator CLI: `npm run cli -- <command> [options]`. `--json` prints one JSON object on stdout.
@@ -60,6 +61,8 @@ async function run(action: (json: boolean) => Promise<{ text: string; data: Out 
 export function buildProgram(): Command {
   const program = new Command('cli').description('Operator commands of the review platform').option('--json', 'machine-readable output');
   program.showHelpAfterError();
+  // Commander exits with 1 on a bad option; throwing instead lets the entry point answer 2 (invalid input).
+  program.exitOverride();
 
   program
     .command('db:migrate')
@@ -203,6 +206,24 @@ export function buildProgram(): Command {
     );
 
   program
+    .command('plan:features')
+    .description("add or remove features of an agency's plan (e.g. auto_respond)")
+    .requiredOption('--tenant <tenant>', 'tenant id, domain or name')
+    .requiredOption('--plan <plan>', 'plan id or name')
+    .option('--add <features>', 'features to add, comma-separated')
+    .option('--remove <features>', 'features to remove, comma-separated')
+    .action((o: { tenant: string; plan: string; add?: string; remove?: string }) =>
+      run(async () => {
+        const tenant = await findTenant(o.tenant);
+        const plan = await setPlanFeatures(tenant.id, o.plan, { add: list(o.add ?? ''), remove: list(o.remove ?? '') });
+        return {
+          text: `Plan #${plan.id} "${plan.name}" features: ${plan.features.join(', ') || '(none)'}.`,
+          data: { plan: { id: plan.id, name: plan.name, features: plan.features } },
+        };
+      }, program),
+    );
+
+  program
     .command('order:create')
     .description("record an NFC order from the agency's storefront (status pending)")
     .requiredOption('--tenant <tenant>', 'tenant id, domain or name')
@@ -302,6 +323,11 @@ if (require.main === module) {
   buildProgram()
     .parseAsync(process.argv)
     .catch((err) => {
+      // Commander has already printed its own message (and help) for a parse error or `--help`.
+      if (err instanceof CommanderError) {
+        process.exitCode = err.exitCode === 0 ? 0 : 2;
+        return;
+      }
       process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
       process.exitCode = 2;
     });

@@ -3,16 +3,28 @@ import type { GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { AccountResolver } from './account/account.resolver';
 import { AgencyResolver } from './agency/agency.resolver';
+import { AnalyticsResolver } from './analytics/analytics.resolver';
 import { pausedAccountGuard } from './agency/paused.middleware';
 import { authChecker } from './auth-checker';
+import { CampaignResolver } from './campaigns/campaign.resolver';
 import { ConnectLinkResolver } from './connect-links/connect-link.resolver';
+import { GbpResolver } from './gbp/gbp.resolver';
 import { IntegrationResolver } from './integrations/integration.resolver';
 import { LocationResolver } from './locations/location.resolver';
+import { McpAuditResolver } from './mcp-audit/mcp-audit.resolver';
+import { OrganizationStatsResolver } from './organizations/organization-stats.resolver';
+import { ScopeResolver } from './scope/scope.resolver';
 import { OrganizationResolver } from './organizations/organization.resolver';
 import { ReferenceResolver } from './reference/reference.resolver';
 import { ReviewResolver, WritableSourceResolver } from './reviews/review.resolver';
 import { ReviewReplyResolver } from './reviews/reply.resolver';
 import { ScanResolver } from './scans/scan.resolver';
+import { MessagingSettingsResolver } from './messaging/messaging.resolver';
+import { InboundConnectionResolver } from './inbound/inbound.resolver';
+import { PrivateFeedbackResolver } from './feedback/feedback.resolver';
+import { AutoRespondRuleResolver } from './auto-respond/auto-respond.resolver';
+import { ReplyDraftResolver } from './drafts/draft.resolver';
+import { ReviewTagResolver } from './tags/tag.resolver';
 import { validateArg } from './validation';
 import { WebhookDeliveryResolver, WebhookEndpointResolver } from './webhooks/webhook.resolver';
 
@@ -30,6 +42,18 @@ export const RESOLVERS = [
   ConnectLinkResolver,
   AgencyResolver,
   ScanResolver,
+  AnalyticsResolver,
+  MessagingSettingsResolver,
+  InboundConnectionResolver,
+  PrivateFeedbackResolver,
+  CampaignResolver,
+  GbpResolver,
+  AutoRespondRuleResolver,
+  ReplyDraftResolver,
+  ReviewTagResolver,
+  ScopeResolver,
+  OrganizationStatsResolver,
+  McpAuditResolver,
 ] as const;
 
 let built: Promise<GraphQLSchema> | null = null;

@@ -8,6 +8,7 @@ import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
+import { mcpApi } from '../../facades/mcp';
 import { agencyApi } from '../../facades/rest/agency';
 import { customerApi } from '../../facades/rest/customer';
 import { jsonBody } from '../../facades/rest/route';
@@ -19,9 +20,14 @@ import type { Config } from '../config';
 import { authenticatedContext, makeContext, type Context } from '../context';
 import type { Clock } from '../domain/clock';
 import { DomainError, Unauthenticated } from '../domain/errors';
+import { createAuditWriter } from '../services/mcp-audit.service';
 import { assetRoutes } from './assets';
-import { simulatedProviders, simulatorsRouter } from '../simulators';
+import { anySimulator, simulatorsRouter } from '../simulators';
 import { connectPages, type ConnectPageDeps } from './connect-page';
+import { reportPages } from './report-page';
+import { unsubscribePages } from './unsubscribe-page';
+import { feedbackPages } from './feedback-page';
+import { inboundWebhook } from './inbound-webhook';
 
 export interface AppDeps {
   config: Pick<Config, 'RATE_LIMIT_PER_MINUTE' | 'BODY_LIMIT' | 'TRUST_PROXY'>;
@@ -31,6 +37,13 @@ export interface AppDeps {
   clock?: Clock;
   /** Test seams of the connect page (platform client, review-sync start). */
   connectPage?: Omit<ConnectPageDeps, 'logger' | 'clock'>;
+  /** Inbound contact webhook: submissions per minute per endpoint token (default 120). */
+  inboundWebhook?: { perMinute?: number };
+  /**
+   * MCP endpoint: limits per minute (defaults MCP_RATE_LIMIT_PER_TOKEN / _PER_WORKSPACE, 120 and 600), the Redis key
+   * prefix of its counters, how often the audit buffer is written, and the tool catalogue (tests add fixtures).
+   */
+  mcp?: { perToken?: number; perWorkspace?: number; redisPrefix?: string; auditFlushMs?: number; tools?: Parameters<typeof mcpApi>[0]['tools'] };
 }
 
 /** Apollo's error shape for GraphQL clients: domain errors carry code, reason and fields; others say nothing. */
@@ -81,6 +94,9 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
     res.json({ status: 'ok' });
   });
   app.use(assetRoutes());
+  // The inbound contact webhook: no bearer token (the endpoint token is the credential), its own 256 KB raw body
+  // parser and rate limit, so it is mounted before every API router and body parser.
+  app.use('/api/webhooks/inbound', inboundWebhook({ logger: deps.logger, clock: deps.clock, redis: deps.redis, perMinute: deps.inboundWebhook?.perMinute }));
 
   const apollo = new ApolloServer<Context>({
     schema: deps.schema,
@@ -133,15 +149,48 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
   });
   app.use('/api/agency/v1', agencyRest);
 
+  // The MCP endpoint (JSON-RPC 2.0): its own body parsing, token check, limits and errors, all JSON-RPC envelopes.
+  const mcpAudit = createAuditWriter({ logger: deps.logger, flushMs: deps.mcp?.auditFlushMs });
+  const mcpConfig = deps.config as Partial<Pick<Config, 'MCP_RATE_LIMIT_PER_TOKEN' | 'MCP_RATE_LIMIT_PER_WORKSPACE'>>;
+  app.use(
+    '/api/mcp',
+    mcpApi({
+      schema: deps.schema,
+      logger: deps.logger,
+      clock: deps.clock,
+      bodyLimit: deps.config.BODY_LIMIT,
+      audit: mcpAudit,
+      tools: deps.mcp?.tools,
+      limits: {
+        perToken: deps.mcp?.perToken ?? mcpConfig.MCP_RATE_LIMIT_PER_TOKEN ?? 120,
+        perWorkspace: deps.mcp?.perWorkspace ?? mcpConfig.MCP_RATE_LIMIT_PER_WORKSPACE ?? 600,
+        redis: deps.redis,
+        prefix: deps.mcp?.redisPrefix,
+      },
+    }),
+  );
+
   // The customer-facing connect page (HTML), and the third-party simulators of the embedded default.
   app.use('/connect', connectPages({ logger: deps.logger, clock: deps.clock, ...deps.connectPage }));
+  // The public white-label scan report (`report_url`); the scan UUID is the share key.
+  app.use('/reports', reportPages({ logger: deps.logger, clock: deps.clock }));
+  // The unsubscribe link of review requests (`/u/{token}`: confirmation page, form and RFC 8058 one-click POST).
+  app.use('/u', unsubscribePages({ logger: deps.logger, clock: deps.clock }));
+  // The review link of invites (`/r/<invite uuid>`): the rating gate and the private feedback form.
+  app.use('/r', feedbackPages({ logger: deps.logger, clock: deps.clock }));
   // The simulator routers carry their full paths (`/simulators/{provider}/...`).
-  if (simulatedProviders().length) app.use(simulatorsRouter());
+  if (anySimulator()) app.use(simulatorsRouter());
 
   app.use((_req, res) => {
     res.status(404).json({ message: 'Not found.' });
   });
   app.use(jsonErrorHandler(deps.logger));
 
-  return { app, stop: () => apollo.stop() };
+  return {
+    app,
+    stop: async () => {
+      await mcpAudit.stop();
+      await apollo.stop();
+    },
+  };
 }

@@ -23,6 +23,8 @@ export interface MailMessage {
   fromName?: string;
   /** Header `X-Mail-Kind`, so logs and receivers can tell the messages apart (`customer-invite`, ...). */
   kind?: string;
+  /** More headers (review requests: `List-Unsubscribe`, `List-Unsubscribe-Post`). */
+  headers?: Record<string, string>;
 }
 
 export interface SentMail {
@@ -51,7 +53,7 @@ function envelopeOf(message: MailMessage, from: string) {
     subject: message.subject,
     text: message.text,
     html: message.html,
-    headers: message.kind ? { 'X-Mail-Kind': message.kind } : undefined,
+    headers: message.kind || message.headers ? { ...message.headers, ...(message.kind ? { 'X-Mail-Kind': message.kind } : {}) } : undefined,
   };
 }
 

@@ -16,8 +16,9 @@ export class InviteMessage extends Model {
   @Column({ type: DataType.ENUM(...CHANNELS), allowNull: false })
   declare channel: Channel;
 
-  @Column({ type: DataType.ENUM('sent', 'failed'), allowNull: false })
-  declare status: 'sent' | 'failed';
+  /** `sending`: claimed, the provider has not answered yet (migration 20261124000500). */
+  @Column({ type: DataType.ENUM('sending', 'sent', 'failed'), allowNull: false })
+  declare status: 'sending' | 'sent' | 'failed';
 
   @Column({ type: DataType.STRING(255), allowNull: true })
   declare recipient: string | null;

@@ -1,4 +1,5 @@
-import { Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import { BeforeBulkCreate, BeforeSave, Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import { reviewSentiment, SENTIMENTS, type Sentiment } from '../analytics/sentiment';
 import { Integration } from './integration.model';
 import { jsonColumn } from './json-column';
 
@@ -70,6 +71,40 @@ export class Review extends Model {
   @Column(jsonColumn<Record<string, unknown>>('meta', {}, true))
   declare meta: Record<string, unknown>;
 
+  /** Sentiment of the title and message (src/analytics/sentiment.ts), set by the hooks below on every write. */
+  @Column({ type: DataType.ENUM(...SENTIMENTS), allowNull: true })
+  declare sentiment: Sentiment | null;
+
+  /** The analyser's score in -1..1 that `sentiment` was classified from. */
+  @Column({
+    type: DataType.DECIMAL(4, 3),
+    allowNull: true,
+    get(this: Review) {
+      const v = this.getDataValue('sentimentScore') as unknown;
+      return v === null || v === undefined ? null : Number(v);
+    },
+  })
+  declare sentimentScore: number | null;
+
   declare createdAt: Date;
   declare updatedAt: Date;
+
+  /**
+   * Every write through the model (API, sync, imports) keeps the sentiment current, the way triggers keep
+   * `review_counts`: no write path can forget it. Recomputed only when the text (or, for a review without
+   * words, the rating) changes.
+   */
+  @BeforeSave
+  static computeSentiment(review: Review): void {
+    if (review.isNewRecord || review.sentiment == null || review.changed('title') || review.changed('message') || review.changed('rating')) {
+      const { sentiment, score } = reviewSentiment(review);
+      review.sentiment = sentiment;
+      review.sentimentScore = score;
+    }
+  }
+
+  @BeforeBulkCreate
+  static computeSentiments(reviews: Review[]): void {
+    for (const review of reviews) Review.computeSentiment(review);
+  }
 }

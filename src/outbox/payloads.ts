@@ -1,6 +1,6 @@
 import { publicBaseUrl } from '../config';
 import { fileUrl, placeholderAvatarUrl } from '../domain/urls';
-import type { Location, Organization, Review } from '../models';
+import type { Location, Organization, PrivateFeedback, Review } from '../models';
 
 /**
  * Webhook bodies (without `webhook_event`, which the writer puts first). Timestamps are ISO 8601 UTC; URLs are
@@ -85,4 +85,37 @@ export function organizationDeletedPayload(org: Pick<Organization, 'id' | 'name'
 
 export function locationDeletedPayload(location: Pick<Location, 'id' | 'organizationId' | 'name'>, at: Date): Record<string, unknown> {
   return { id: location.id, organization_id: location.organizationId, name: location.name, deleted_at: iso(at) };
+}
+
+type PrivateFeedbackFields = Pick<
+  PrivateFeedback,
+  | 'id' | 'organizationId' | 'locationId' | 'rating' | 'author' | 'email' | 'phone' | 'message' | 'reply' | 'replyDate'
+  | 'source' | 'sourceName' | 'meta' | 'createdAt' | 'updatedAt'
+>;
+
+/**
+ * The spec's private-feedback-created shape, field for field (private-feedback-updated uses it too): `meta` mirrors
+ * the submitted form (name, email, phone, message, rating, source, source_id, source_name), `source` is how the
+ * form was reached (the invite's channel, or `link`), `source_name` the campaign's name.
+ */
+export function privateFeedbackPayload(f: PrivateFeedbackFields): Record<string, unknown> {
+  const reply = f.reply ?? null;
+  return {
+    id: f.id,
+    organization_id: f.organizationId,
+    location_id: f.locationId,
+    rating: f.rating,
+    author: f.author,
+    email: f.email,
+    phone: f.phone,
+    message: f.message,
+    replied: reply !== null && reply !== '',
+    reply_message: reply,
+    reply_published_on: iso(f.replyDate),
+    source: f.source,
+    source_name: f.sourceName,
+    updated_at: iso(f.updatedAt),
+    created_at: iso(f.createdAt),
+    meta: f.meta ?? {},
+  };
 }

@@ -1,7 +1,9 @@
+import { reviewSentiment, type SentimentResult } from '../analytics/sentiment';
 import { CUSTOMER_PERMISSIONS } from '../domain/permissions';
 import type { TokenKind } from '../domain/principal';
 import { Integration, Location, Organization, Review, User } from '../models';
 import { createTenant, createUser } from './admin.service';
+import { setPlanFeatures } from './plans.service';
 import { issueToken, principalFor } from './auth.service';
 import * as integrations from './integrations.service';
 import * as locations from './locations.service';
@@ -9,6 +11,7 @@ import * as orders from './orders.service';
 import * as organizations from './organizations.service';
 import { configureGridProviders } from './grid-providers.service';
 import { seedDemoScan } from './scans.service';
+import { seedDemoGbpPerformance } from './gbp-performance.service';
 
 export interface DemoToken {
   label: string;
@@ -56,6 +59,8 @@ export async function seedDemo(opts: SeedOptions = {}) {
     ownerName: 'Olivia Owner',
     password: 'demo-password',
   });
+  // The demo shows every capability, auto-respond rules included (a plan feature).
+  await setPlanFeatures(tenant.id, 'Standard', { add: ['auto_respond'], remove: [] });
   const customerOwner = await createUser({
     tenantId: tenant.id,
     email: 'dana@brightsmiles.test',
@@ -101,6 +106,9 @@ export async function seedDemo(opts: SeedOptions = {}) {
   await configureGridProviders({ tenantId: tenant.id, mode: 'simulator' });
   await seedDemoScan(tenant.id, owner.customerId);
 
+  // Business-profile performance of the Google locations (540 days of metrics, 18 months of keywords).
+  await seedDemoGbpPerformance(tenant.id);
+
   const tokens: DemoToken[] = [];
   const add = async (label: string, user: User, kind: TokenKind, permissions: string[]) => {
     const issued = await issueToken(user, { name: `demo ${label}`, kind, permissions });
@@ -123,6 +131,7 @@ export async function insertReviews(tenantId: number, count: number, seed = 42):
   const start = Date.UTC(2024, 0, 1);
   const span = Date.UTC(2026, 10, 1) - start;
   const CHUNK = 2000;
+  const sentimentCache = new Map<string, SentimentResult>();
   for (let done = 0; done < count; done += CHUNK) {
     const rows = [];
     for (let i = done; i < Math.min(count, done + CHUNK); i++) {
@@ -148,6 +157,13 @@ export async function insertReviews(tenantId: number, count: number, seed = 42):
         verified: integration.type === 'synced',
         identifier: integration.type === 'synced' ? `demo-${integration.id}-${i}` : null,
       });
+    }
+    // Hooks are off for speed, so the sentiment the model hook would set is computed here (few distinct texts).
+    for (const row of rows) {
+      const key = `${row.rating}|${row.title ?? ''}|${row.message}`;
+      let result = sentimentCache.get(key);
+      if (!result) sentimentCache.set(key, (result = reviewSentiment(row)));
+      Object.assign(row, { sentiment: result.sentiment, sentimentScore: result.score });
     }
     await Review.bulkCreate(rows, { validate: false, hooks: false });
   }

@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import { PlanLimit } from '../domain/errors';
+import { NotFound, PlanLimit, Validation } from '../domain/errors';
 import { Customer, Location, Plan, User } from '../models';
 
 /** The account's effective limits: its own override, else its plan's; 0 means unlimited. */
@@ -33,4 +33,25 @@ export async function assertMemberCapacity(customerId: number, transaction: Tran
   if (used + 1 > limit) {
     throw new PlanLimit(`Your plan allows ${limit} team member${limit === 1 ? '' : 's'}. Upgrade your plan to add more.`);
   }
+}
+
+/** Plan features the product knows (a plan's `features` may hold only these). */
+export const PLAN_FEATURES = ['auto_respond'] as const;
+
+/**
+ * Adds and removes features of an agency's plan (operator CLI `plan:features`). Unknown names are refused so a
+ * typo never looks like a granted feature.
+ */
+export async function setPlanFeatures(tenantId: number, planRef: string, change: { add: string[]; remove: string[] }): Promise<Plan> {
+  const unknown = [...change.add, ...change.remove].filter((f) => !(PLAN_FEATURES as readonly string[]).includes(f));
+  if (unknown.length) throw new Validation({ features: [`Unknown feature(s): ${unknown.join(', ')}. Known: ${PLAN_FEATURES.join(', ')}.`] });
+  const plan = /^\d+$/.test(planRef)
+    ? await Plan.findOne({ where: { id: Number(planRef), tenantId } })
+    : await Plan.findOne({ where: { name: planRef, tenantId } });
+  if (!plan) throw new NotFound('Plan');
+  const features = new Set(plan.features ?? []);
+  for (const f of change.add) features.add(f);
+  for (const f of change.remove) features.delete(f);
+  await plan.update({ features: [...features].sort() });
+  return plan;
 }

@@ -5,6 +5,7 @@ import { Customer, Integration, ProviderConnection, Review, ReviewSource } from 
 import { reviewPayload } from '../outbox/payloads';
 import { writeEvent } from '../outbox/writer';
 import { SIGN_IN_PROVIDERS, type ProviderReview, type SignInProvider } from '../providers/types';
+import { queueAutoRespond } from './auto-respond.service';
 import { inTransaction } from './common';
 
 /**
@@ -131,6 +132,7 @@ export async function upsertProviderReviews(
           { transaction },
         );
         await event('review-created', created, integration, transaction, clock);
+        await queueAutoRespond(created, integration, transaction);
         counts.created++;
         continue;
       }

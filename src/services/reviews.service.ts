@@ -9,12 +9,16 @@ import { writeEvent } from '../outbox/writer';
 import { clockOf, inTransaction, parseDate, scopeSql, type Page, type PageArgs, type ServiceOptions } from './common';
 import { storeImage, type UploadInput } from './files.service';
 import { WRITABLE_TYPES } from './integrations.service';
+import { queueAutoRespond } from './auto-respond.service';
+import { tagFilterSql } from './tags.service';
 
 export interface ReviewFilter extends PageArgs {
   rating?: number | null;
   organizationId?: number | null;
   locationId?: number | null;
   sourceNames?: string[] | null;
+  /** Reviews carrying at least one of these tags. */
+  tags?: string[] | null;
 }
 
 /** A review as read for display: the plain row (reads skip model instances, writes return models). */
@@ -22,14 +26,14 @@ export type ReviewRow = Pick<
   Review,
   | 'id' | 'tenantId' | 'customerId' | 'organizationId' | 'locationId' | 'integrationId' | 'author' | 'rating'
   | 'originalRating' | 'title' | 'message' | 'publishedAt' | 'avatarFileId' | 'avatarUrl' | 'reply' | 'replyDate'
-  | 'hidden' | 'verified' | 'identifier' | 'url' | 'createdAt' | 'updatedAt'
+  | 'hidden' | 'verified' | 'identifier' | 'url' | 'createdAt' | 'updatedAt' | 'sentiment' | 'sentimentScore'
 >;
 
 const COLUMNS = `r.id, r.tenant_id AS tenantId, r.customer_id AS customerId, r.organization_id AS organizationId,
   r.location_id AS locationId, r.integration_id AS integrationId, r.author, r.rating, r.original_rating AS originalRating,
   r.title, r.message, r.published_at AS publishedAt, r.avatar_file_id AS avatarFileId, r.avatar_url AS avatarUrl,
   r.reply, r.reply_date AS replyDate, r.hidden, r.verified, r.identifier, r.url, r.created_at AS createdAt,
-  r.updated_at AS updatedAt`;
+  r.updated_at AS updatedAt, r.sentiment, r.sentiment_score AS sentimentScore`;
 
 /** Joined in by the reads, so a page of reviews needs no second query for its sources. */
 export interface ReviewWithIntegration extends ReviewRow {
@@ -47,6 +51,8 @@ function toRow({ integrationName, integrationSourceId, integrationType, ...r }: 
     ...r,
     hidden: Boolean(r.hidden),
     verified: Boolean(r.verified),
+    // DECIMAL arrives as text from the driver.
+    sentimentScore: r.sentimentScore == null ? null : Number(r.sentimentScore),
     integration: { id: r.integrationId, name: integrationName, sourceId: integrationSourceId, type: integrationType, locationId: r.locationId },
   };
 }
@@ -73,6 +79,8 @@ export async function list(p: Principal, f: ReviewFilter): Promise<Page<ReviewWi
       const tenant = bind(p.tenantId);
       clauses.push(`${alias}.integration_id IN (SELECT i.id FROM integrations i WHERE i.tenant_id = ${tenant} AND i.name IN (${f.sourceNames.map(bind).join(', ')}))`);
     }
+    const tagged = tagFilterSql(alias, f.tags, bind);
+    if (tagged) clauses.push(tagged);
     clauses.push(scopeSql(p, alias, 'location_id', bind));
     return clauses.join(' AND ');
   };
@@ -82,7 +90,10 @@ export async function list(p: Principal, f: ReviewFilter): Promise<Page<ReviewWi
   // LIMIT values go as strings: MySQL 8 refuses the doubles the driver would send for numbers.
   pageValues.push(String(f.perPage), String((f.page - 1) * f.perPage));
   const countValues: unknown[] = [];
-  const countSql = `SELECT SUM(c.n) AS total FROM review_counts c WHERE ${where('c', countValues)}`;
+  // review_counts has no rows per review, so a tag filter is counted over the reviews themselves.
+  const countSql = tagFilterSql('r', f.tags, () => '?')
+    ? `SELECT COUNT(*) AS total FROM reviews r WHERE ${where('r', countValues)}`
+    : `SELECT SUM(c.n) AS total FROM review_counts c WHERE ${where('c', countValues)}`;
   const [items, [{ total }]] = await Promise.all([
     select<JoinedRow>(pageSql, pageValues),
     select<{ total: number | string | null }>(countSql, countValues),
@@ -151,6 +162,7 @@ export async function create(p: Principal, input: CreateReviewInput, opts: Servi
       { transaction },
     );
     await reviewEvent('review-created', review, integration, transaction, opts);
+    await queueAutoRespond(review, integration, transaction);
     return review;
   });
 }

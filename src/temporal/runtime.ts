@@ -6,7 +6,11 @@ import { buildActivities } from '../../workflows/activities';
 import { runWorker, type RunningWorker } from '../../workflows/worker';
 import { findTemporalCli, startDevServer, type DevServer } from './dev-server';
 import { reconcileReviewSyncSchedules } from '../services/review-sync.service';
+import { resumePendingAutoResponses } from '../services/auto-respond.service';
 import { configureScanEngine, ensureScanScheduleTick } from '../../workflows/scans/client';
+import { configureInviteDelivery } from '../messaging/settings';
+import { ensureInviteRedispatchSchedule } from '../../workflows/invites/schedule';
+import { configureGbpSync, ensureGbpSyncSchedule } from '../../workflows/gbp/client';
 
 export interface TemporalRuntime {
   address: string;
@@ -54,11 +58,21 @@ export async function startTemporal(config: Config, logger: Logger, opts: { work
     // Local Search Grid: runs fan out SCAN_CONCURRENCY queries; the 15-minute tick starts scheduled runs.
     configureScanEngine({ concurrency: config.SCAN_CONCURRENCY });
     await ensureScanScheduleTick();
+    // Review requests: stored `scheduled` invites whose workflow went missing are re-dispatched every 6 hours.
+    configureInviteDelivery({ redispatchEveryMs: config.INVITE_REDISPATCH_INTERVAL_MINUTES * 60_000 });
+    await ensureInviteRedispatchSchedule();
+    // Business-profile performance: one schedule sweeps every connected Google location every GBP_SYNC_INTERVAL_MINUTES.
+    configureGbpSync({ intervalMs: config.GBP_SYNC_INTERVAL_MINUTES * 60_000 });
+    await ensureGbpSyncSchedule();
     if (opts.worker) {
       // Every connected integration keeps its review sync schedule (say, after Temporal's state was lost).
       reconcileReviewSyncSchedules()
         .then((created) => created && logger.info({ created }, 'review sync schedules recreated'))
         .catch((err) => logger.warn({ err }, 'review sync schedules could not be reconciled'));
+      // Auto-respond runs whose workflow never started (Temporal down at the review's commit) start now.
+      resumePendingAutoResponses()
+        .then((resumed) => resumed && logger.info({ resumed }, 'pending auto-respond runs resumed'))
+        .catch((err) => logger.warn({ err }, 'pending auto-respond runs could not be resumed'));
     }
   } catch (err) {
     // Nothing half-started stays behind (a dev server holding the port would block the next start).

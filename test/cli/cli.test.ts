@@ -78,6 +78,21 @@ describe('operator CLI (npm run cli -- <command>)', () => {
     expect(perms.json.error.fields).toHaveProperty('domain');
   });
 
+  it('plan:features adds and removes known plan features and refuses unknown ones', async () => {
+    const id = randomUUID().slice(0, 8);
+    await cli('tenant:create', '--name', `Plans ${id}`, '--domain', `plans-${id}.test`, '--owner-email', `p-${id}@cli.test`);
+    const added = await cli('plan:features', '--tenant', `plans-${id}.test`, '--plan', 'Standard', '--add', 'auto_respond');
+    expect(added.code).toBe(0);
+    expect(added.json.plan).toMatchObject({ name: 'Standard', features: ['auto_respond'] });
+    const unknown = await cli('plan:features', '--tenant', `plans-${id}.test`, '--plan', 'Standard', '--add', 'teleport');
+    expect(unknown.code).toBe(2);
+    expect(unknown.json.error.fields.features[0]).toMatch(/Unknown feature\(s\): teleport/);
+    const missing = await cli('plan:features', '--tenant', `plans-${id}.test`, '--plan', 'Gold', '--add', 'auto_respond');
+    expect(missing.code).toBe(2);
+    const removed = await cli('plan:features', '--tenant', `plans-${id}.test`, '--plan', 'Standard', '--remove', 'auto_respond');
+    expect(removed.json.plan.features).toEqual([]);
+  });
+
   it('db:migrate reports the applied migrations', async () => {
     const res = await cli('db:migrate');
     expect(res.code).toBe(0);

@@ -13,6 +13,12 @@ import { createReviewSyncActivities } from './reviews';
 import { loadConfig } from '../../src/config';
 import { completeRun, failRun, runPlan, searchFor, startDueScheduledScans, storePinResult } from '../../src/services/scans.service';
 import { createScanActivities } from './scans';
+import { createInviteActivities, inviteActivityDeps } from './invites';
+import { failAutoResponse, prepareAutoResponse, publishAutoResponse } from '../../src/services/auto-respond.service';
+import { createAutoRespondActivities } from './auto-respond';
+import { gbpPerformanceClient } from '../../src/gbp/performance';
+import { gbpSyncIntegrationIds, loadGbpSyncTarget, planGbpSync, storeDailyMetrics, storeKeywordMonth } from '../../src/services/gbp-performance.service';
+import { createGbpActivities } from './gbp';
 
 /** The fixed product identifier of outbound webhooks; the `/V1` suffix is the interface's version. */
 export const WEBHOOK_USER_AGENT = 'Reviewgrid-Webhooks/V1';
@@ -57,6 +63,22 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
       fail: (runId, message) => failRun(runId, message),
       startDue: () => startDueScheduledScans(),
       ratePerSecond: loadConfig().SCAN_PROVIDER_RATE_PER_SECOND,
+    }),
+    // Review-request delivery (src/messaging/delivery.ts) and its 6-hourly re-dispatch sweep.
+    ...createInviteActivities(inviteActivityDeps()),
+    ...createAutoRespondActivities({
+      prepare: (reviewId) => prepareAutoResponse(reviewId),
+      publish: (input) => publishAutoResponse(input),
+      fail: (reviewId, reason) => failAutoResponse(reviewId, reason),
+    }),
+    ...createGbpActivities({
+      plan: (integrationId) => planGbpSync(integrationId),
+      loadTarget: (integrationId) => loadGbpSyncTarget(integrationId),
+      accessToken: (integrationId) => accessTokenFor(integrationId),
+      client: () => gbpPerformanceClient(),
+      storeDaily: (locationId, series, range) => storeDailyMetrics(locationId, series, range),
+      storeKeywords: (locationId, month, keywords) => storeKeywordMonth(locationId, month, keywords),
+      integrationIds: (afterId, limit) => gbpSyncIntegrationIds(afterId, limit),
     }),
   };
 }

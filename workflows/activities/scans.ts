@@ -1,4 +1,4 @@
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, heartbeat } from '@temporalio/activity';
 import { GridProviderRejected, GridProviderUnavailable, type MapResult } from '../../src/grid/providers/types';
 
 /** What a run works on: the snapshots (one per keyword) and the pins still without a result for each. */
@@ -34,6 +34,12 @@ export interface ScanActivityDeps {
 
 export const GRID_PROVIDER_REJECTED = 'GridProviderRejected';
 export const GRID_PROVIDER_UNAVAILABLE = 'GridProviderUnavailable';
+/**
+ * `queryScanPin` heartbeats this often while it waits (pacing, provider), so the workflow's heartbeat timeout
+ * (20 s) notices a killed worker's queries and retries them elsewhere, instead of after the 2-minute
+ * start-to-close timeout. A query that answers sooner never heartbeats (no extra load on Temporal).
+ */
+export const PIN_HEARTBEAT_EVERY_MS = 5_000;
 
 /**
  * Per-tenant pacing of provider calls: each tenant's calls are spaced 1/rate seconds apart within this worker
@@ -60,18 +66,23 @@ export function createScanActivities(deps: ScanActivityDeps) {
 
     /** One provider query at one pin for one keyword, stored idempotently (upsert on snapshot + pin). */
     async queryScanPin(query: PinQuery): Promise<void> {
-      await pace(query.tenantId);
-      let results: MapResult[];
+      const beat = setInterval(() => heartbeat(), PIN_HEARTBEAT_EVERY_MS);
       try {
-        results = await deps.search(query.tenantId, { keyword: query.keyword, lat: query.lat, lng: query.lng });
-      } catch (e) {
-        if (e instanceof GridProviderRejected) throw ApplicationFailure.nonRetryable(e.message, GRID_PROVIDER_REJECTED);
-        if (e instanceof GridProviderUnavailable) {
-          throw ApplicationFailure.create({ message: e.message, type: GRID_PROVIDER_UNAVAILABLE, nextRetryDelay: e.retryAfterMs ?? undefined });
+        await pace(query.tenantId);
+        let results: MapResult[];
+        try {
+          results = await deps.search(query.tenantId, { keyword: query.keyword, lat: query.lat, lng: query.lng });
+        } catch (e) {
+          if (e instanceof GridProviderRejected) throw ApplicationFailure.nonRetryable(e.message, GRID_PROVIDER_REJECTED);
+          if (e instanceof GridProviderUnavailable) {
+            throw ApplicationFailure.create({ message: e.message, type: GRID_PROVIDER_UNAVAILABLE, nextRetryDelay: e.retryAfterMs ?? undefined });
+          }
+          throw e;
         }
-        throw e;
+        await deps.store(query, results);
+      } finally {
+        clearInterval(beat);
       }
-      await deps.store(query, results);
     },
 
     /** Computes each keyword's snapshot, clears `is_running` and writes scan-completed, in one transaction. */

@@ -38,6 +38,8 @@ export async function runScan(input: ScanRunInput): Promise<ScanRunResult> {
   });
   const { queryScanPin } = proxyActivities<ScanActivities>({
     startToCloseTimeout: '2m',
+    // The activity heartbeats while it waits: a query of a killed worker is retried after 20 s, not 2 minutes.
+    heartbeatTimeout: '20s',
     retry: {
       maximumAttempts: retry.maximumAttempts,
       initialInterval: retry.initialIntervalMs,

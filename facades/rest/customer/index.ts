@@ -1,5 +1,7 @@
 import express, { type Router } from 'express';
 import { mountRoutes, type MountOptions, type RouteDef } from '../route';
+import { campaignRoutes } from './campaigns.routes';
+import { gbpRoutes } from './gbp.routes';
 import { locationRoutes } from './locations.routes';
 import { organizationRoutes } from './organizations.routes';
 import { referenceRoutes } from './reference.routes';
@@ -12,6 +14,8 @@ export const CUSTOMER_ROUTES = [
   ...locationRoutes,
   ...referenceRoutes,
   ...webhookRoutes,
+  ...campaignRoutes,
+  ...gbpRoutes,
 ] as unknown as ReadonlyArray<RouteDef<never>>;
 
 /** The customer REST API, mounted at `/api/v1`. */

@@ -9,6 +9,7 @@ const listQuery = z.object({
   organization_id: integer('organization_id').optional(),
   location_id: integer('location_id').optional(),
   source_names: stringList('source_names').optional(),
+  tags: stringList('tags').optional(),
   page: integer('page').optional(),
   per_page: integer('per_page').optional(),
 });
@@ -42,16 +43,18 @@ interface SourceData {
   locationId: number;
 }
 
-/** `source_names[]=A&source_names[]=B` (and `source_names=A`) both reach the filter. */
+/** `source_names[]=A&source_names[]=B` (and `source_names=A`) both reach the filter; `tags[]` likewise. */
 function listVariables(req: RestRequest) {
   const q = { ...req.query };
   if (q['source_names[]'] !== undefined && q.source_names === undefined) q.source_names = q['source_names[]'];
+  if (q['tags[]'] !== undefined && q.tags === undefined) q.tags = q['tags[]'];
   const f = parseInput(listQuery, q);
   return {
     rating: f.rating,
     organizationId: f.organization_id,
     locationId: f.location_id,
     sourceNames: f.source_names,
+    tags: f.tags,
     page: f.page ?? 1,
     perPage: f.per_page ?? 10,
   };
@@ -61,8 +64,8 @@ export const reviewRoutes = [
   route<{ reviews: PageResult<ReviewData> }>({
     method: 'get',
     path: '/reviews',
-    document: `query ($rating: Int, $organizationId: Int, $locationId: Int, $sourceNames: [String!], $page: Int!, $perPage: Int!) {
-      reviews(rating: $rating, organizationId: $organizationId, locationId: $locationId, sourceNames: $sourceNames, page: $page, perPage: $perPage) {
+    document: `query ($rating: Int, $organizationId: Int, $locationId: Int, $sourceNames: [String!], $tags: [String!], $page: Int!, $perPage: Int!) {
+      reviews(rating: $rating, organizationId: $organizationId, locationId: $locationId, sourceNames: $sourceNames, tags: $tags, page: $page, perPage: $perPage) {
         total page perPage items { ${REVIEW_FIELDS} }
       }
     }`,

@@ -23,6 +23,9 @@ export class ReviewListArgs extends PageArgs {
 
   @Field(() => [String], { nullable: true })
   sourceNames?: string[] | null;
+
+  @Field(() => [String], { nullable: true, description: 'Reviews carrying at least one of these tags (any letter case).' })
+  tags?: string[] | null;
 }
 
 @ArgsType()

@@ -1,4 +1,4 @@
-import { Field, GraphQLISODateTime, Int, ObjectType } from 'type-graphql';
+import { Field, Float, GraphQLISODateTime, Int, ObjectType } from 'type-graphql';
 import { Paginated } from '../common';
 
 @ObjectType('Review', { description: 'A review from any source.' })
@@ -41,6 +41,12 @@ export class ReviewType {
 
   @Field()
   verified!: boolean;
+
+  @Field(() => String, { nullable: true, description: '`positive`, `neutral` or `negative`: sentiment of the title and message.' })
+  sentiment!: string | null;
+
+  @Field(() => Float, { nullable: true, description: 'Sentiment score in -1..1 (>= 0.05 positive, <= -0.05 negative).' })
+  sentimentScore!: number | null;
 
   @Field(() => GraphQLISODateTime)
   createdAt!: Date;

@@ -1,0 +1,55 @@
+/**
+ * Every answered call of an identified token is recorded (spec: issue 8 "Audit log"). The facade hands entries to
+ * a sink after the answer is sent; the sink (src/services/mcp-audit.service.ts) writes them in batches, so the
+ * audit costs a request an array push, not a database round trip.
+ */
+export interface McpAuditEntry {
+  tenantId: number;
+  tokenId: number;
+  userId: number;
+  /** The JSON-RPC method as sent (cut to 64 characters), or `-` when the message could not be read. */
+  method: string;
+  tool: string | null;
+  /** Tool arguments as sent, personal data replaced (see scrubArguments). */
+  arguments: Record<string, unknown> | null;
+  piiUnlocked: boolean;
+  /** 0: a result; 1: a tool result with isError (a business refusal); otherwise the JSON-RPC error code. */
+  resultCode: number;
+  /** The error's `data.reason` (`missing_permission`, `rate_limited`, `scan_running`, ...), else null. */
+  errorReason: string | null;
+  durationMs: number;
+  correlationId: string;
+  requestId: string | null;
+  createdAt: Date;
+}
+
+export interface McpAuditSink {
+  record(entry: McpAuditEntry): void;
+}
+
+export const REDACTED_ARGUMENT = '[redacted]';
+
+/**
+ * Argument names whose values can be personal data or free text about people: replaced before the arguments are
+ * stored. Other strings are kept up to 200 characters.
+ */
+const PERSONAL_ARGUMENTS = new Set(['name', 'first_name', 'last_name', 'email', 'phone', 'author', 'query', 'message', 'address']);
+
+export function scrubArguments(args: unknown): Record<string, unknown> | null {
+  if (!args || typeof args !== 'object' || Array.isArray(args)) return null;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(args as Record<string, unknown>).slice(0, 50)) {
+    out[key.slice(0, 64)] = PERSONAL_ARGUMENTS.has(key) ? REDACTED_ARGUMENT : trim(value, 0);
+  }
+  return out;
+}
+
+function trim(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return value.length > 200 ? `${value.slice(0, 200)}...` : value;
+  if (Array.isArray(value)) return depth > 2 ? '[...]' : value.slice(0, 50).map((v) => trim(v, depth + 1));
+  if (value && typeof value === 'object') {
+    if (depth > 2) return '{...}';
+    return Object.fromEntries(Object.entries(value).slice(0, 50).map(([k, v]) => [k.slice(0, 64), PERSONAL_ARGUMENTS.has(k) ? REDACTED_ARGUMENT : trim(v, depth + 1)]));
+  }
+  return value;
+}

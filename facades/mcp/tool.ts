@@ -1,0 +1,60 @@
+import type { ToolPermission } from './permissions';
+import type { JsonSchema } from './schema';
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  /** True when the tool reaches a third party (ranking providers, review platforms). */
+  openWorldHint: boolean;
+}
+
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+/**
+ * One MCP tool: what `tools/list` publishes (name, title, description, schemas, annotations), who may call it,
+ * and the ONE GraphQL operation it runs with the caller's principal plus how its answer becomes `structuredContent`.
+ * A tool is a file in `facades/mcp/tools/` and a line in `tools/index.ts`.
+ */
+export interface ToolDef<A, D> {
+  name: string;
+  title: string;
+  /** Written for a model: what the tool is for, what it returns, when to use another tool. */
+  description: string;
+  /** Validated as published: an unknown, missing or out-of-bounds argument is -32602. Defaults are applied. */
+  inputSchema: JsonSchema;
+  /** `structuredContent` satisfies it (the SDK client checks). */
+  outputSchema: JsonSchema;
+  annotations: ToolAnnotations;
+  /** The spec's tool permission (see permissions.ts), or null when only tenant ownership matters. */
+  permission: ToolPermission | null;
+  /** Needs the `mcp:writes` ability. */
+  writes?: boolean;
+  /** Local Search Grid tools: tenant owners only; other callers never see them. */
+  tenantOwnerOnly?: boolean;
+  /**
+   * Tools with an `include_pii` argument: blanks name, email and phone in the structured result unless the call
+   * unlocked personal data (`include_pii: true` on a token with `reviews:pii`).
+   */
+  redact?: (result: Record<string, unknown>) => Record<string, unknown>;
+  document: string;
+  /** Arguments (validated, defaults applied) to GraphQL variables. May throw an McpError for cross-field rules. */
+  variables(args: A): Record<string, unknown>;
+  result(data: D, args: A): Record<string, unknown>;
+}
+
+export type AnyTool = ToolDef<Record<string, unknown>, unknown>;
+
+/** Keeps each tool file fully typed while the registry holds them side by side. */
+export function defineTool<A, D>(def: ToolDef<A, D>): AnyTool {
+  return def as unknown as AnyTool;
+}
+
+export const REDACTED = '[redacted]';
+
+/** A copy of `row` with the named fields replaced by `[redacted]` where they hold a value. */
+export function redactFields<T extends Record<string, unknown>>(row: T, fields: readonly string[] = ['name', 'email', 'phone']): T {
+  const out: Record<string, unknown> = { ...row };
+  for (const f of fields) if (out[f] !== null && out[f] !== undefined) out[f] = REDACTED;
+  return out as T;
+}

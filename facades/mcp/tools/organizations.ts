@@ -1,0 +1,124 @@
+import { location, LOCATION_FIELDS, organization, ORGANIZATION_FIELDS, type LocationData, type OrganizationData } from '../../rest/customer/mappers';
+import { bool, id, input, int, nullable, num, object, page, pageOf, paginated, perPage, str, arr, type PageData } from '../schema';
+import { defineTool, READ_ONLY } from '../tool';
+
+export const locationSchema = object({
+  id: int(),
+  organization_id: int(),
+  name: str(),
+  created_at: str({ format: 'date-time' }),
+  updated_at: str({ format: 'date-time' }),
+});
+
+const statsSchema = nullable(
+  object(
+    {
+      review_count: int({ minimum: 0 }),
+      average_rating: nullable(num({ minimum: 1, maximum: 5 })),
+      star_distribution: object({ 5: int(), 4: int(), 3: int(), 2: int(), 1: int() }),
+    },
+    { description: 'Review totals over the reviews this token may see; null when include_stats is false or the token lacks reviews.view.' },
+  ),
+);
+
+const organizationSchema = object({
+  id: int(),
+  name: str(),
+  default_location_id: nullable(int()),
+  logo: nullable(str()),
+  locations: arr(locationSchema),
+  created_at: str({ format: 'date-time' }),
+  updated_at: str({ format: 'date-time' }),
+  stats: statsSchema,
+});
+
+interface StatsData {
+  reviewCount: number;
+  averageRating: number | null;
+  starDistribution: { five: number; four: number; three: number; two: number; one: number };
+}
+type OrgWithStats = OrganizationData & { stats?: StatsData | null };
+
+const withStats = (o: OrgWithStats) => {
+  const s = o.stats ?? null;
+  return {
+    ...organization(o),
+    stats: s && {
+      review_count: s.reviewCount,
+      average_rating: s.averageRating,
+      star_distribution: { 5: s.starDistribution.five, 4: s.starDistribution.four, 3: s.starDistribution.three, 2: s.starDistribution.two, 1: s.starDistribution.one },
+    },
+  };
+};
+
+const STATS = 'stats @include(if: $includeStats) { reviewCount averageRating starDistribution { five four three two one } }';
+
+interface ListOrganizationsArgs {
+  organization_id?: number;
+  include_stats: boolean;
+  search?: string;
+  page: number;
+  per_page: number;
+}
+
+export const listOrganizations = defineTool<ListOrganizationsArgs, { organizations?: PageData<OrgWithStats>; organization?: OrgWithStats }>({
+  name: 'list_organizations',
+  title: 'List organisations',
+  description:
+    'Lists the organisations (businesses) this token may see, each with its locations and, by default, review totals ' +
+    '(review_count, average_rating, star_distribution). Pass organization_id for that one organisation in full (pagination is ' +
+    'then ignored), or search to match names. Use the ids with list_reviews, list_locations and the other tools.',
+  inputSchema: input({
+    organization_id: id('Only this organisation, in full detail; pagination is ignored.'),
+    include_stats: bool({ default: true, description: 'Include review totals per organisation.' }),
+    search: str({ minLength: 1, maxLength: 255, description: 'Part of the organisation name.' }),
+    page: page(),
+    per_page: perPage(50, 25),
+  }),
+  outputSchema: paginated(organizationSchema),
+  annotations: READ_ONLY,
+  permission: 'locations.view',
+  document: `query ($one: Boolean!, $id: Int!, $includeStats: Boolean!, $search: String, $page: Int!, $perPage: Int!) {
+    accessScope(organizationId: $id) @include(if: $one) { organizationId }
+    organization(id: $id) @include(if: $one) { ${ORGANIZATION_FIELDS} ${STATS} }
+    organizations(search: $search, page: $page, perPage: $perPage) @skip(if: $one) {
+      total page perPage items { ${ORGANIZATION_FIELDS} ${STATS} }
+    }
+  }`,
+  variables: (a) => ({
+    one: a.organization_id !== undefined,
+    id: a.organization_id ?? 0,
+    includeStats: a.include_stats,
+    search: a.search ?? null,
+    page: a.page,
+    perPage: a.per_page,
+  }),
+  result: (d) => {
+    if (d.organization) return pageOf({ items: [d.organization], total: 1, page: 1, perPage: 1 }, withStats);
+    return pageOf(d.organizations!, withStats);
+  },
+});
+
+export const listLocations = defineTool<{ organization_id?: number; page: number; per_page: number }, { locations: PageData<LocationData> }>({
+  name: 'list_locations',
+  title: 'List locations',
+  description:
+    'Lists the locations (branches, stores, offices) this token may see, ordered by organisation, optionally of one ' +
+    'organisation. Each location belongs to an organisation; reviews, business-profile metrics and invites are per location.',
+  inputSchema: input({
+    organization_id: id('Only locations of this organisation.'),
+    page: page(),
+    per_page: perPage(50, 25),
+  }),
+  outputSchema: paginated(locationSchema),
+  annotations: READ_ONLY,
+  permission: 'locations.view',
+  document: `query ($checkScope: Boolean!, $organizationId: Int, $page: Int!, $perPage: Int!) {
+    accessScope(organizationId: $organizationId) @include(if: $checkScope) { organizationId }
+    locations(organizationId: $organizationId, page: $page, perPage: $perPage) { total page perPage items { ${LOCATION_FIELDS} } }
+  }`,
+  variables: (a) => ({ checkScope: a.organization_id !== undefined, organizationId: a.organization_id ?? null, page: a.page, perPage: a.per_page }),
+  result: (d) => pageOf(d.locations, location),
+});
+
+export const organizationTools = [listOrganizations, listLocations];

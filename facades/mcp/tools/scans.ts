@@ -1,0 +1,522 @@
+import { arr, bool, dateTime, input, int, nullable, num, object, oneOf, page, pageOf, paginated, paginationSchema, perPage, str, uuid, type PageData } from '../schema';
+import { defineTool, READ_ONLY, type ToolAnnotations } from '../tool';
+
+/**
+ * Local Search Grid tools (tenant owners only): the agency API's scan operations, one GraphQL operation each, with
+ * the agency REST API's JSON shapes (spec: "Scan (Local Search Grid)").
+ */
+const ts = (extra = {}) => str({ format: 'date-time', ...extra });
+
+interface ScanRowData {
+  uuid: string;
+  location: string;
+  keyword: string;
+  keywords: string[];
+  gridSize: number;
+  isScheduled: boolean;
+  isRunning: boolean;
+  lastRunAt: string | null;
+  nextRunAt: string | null;
+}
+const ROW_FIELDS = 'uuid location keyword keywords gridSize isScheduled isRunning lastRunAt nextRunAt';
+const scanRowSchema = object({
+  uuid: str(),
+  location: str(),
+  keyword: str({ description: 'The first keyword.' }),
+  keywords: arr(str()),
+  grid_size: int(),
+  is_scheduled: bool(),
+  is_running: bool(),
+  last_run_at: nullable(ts()),
+  next_run_at: nullable(ts()),
+});
+const scanRow = (s: ScanRowData) => ({
+  uuid: s.uuid,
+  location: s.location,
+  keyword: s.keyword,
+  keywords: s.keywords,
+  grid_size: s.gridSize,
+  is_scheduled: s.isScheduled,
+  is_running: s.isRunning,
+  last_run_at: s.lastRunAt,
+  next_run_at: s.nextRunAt,
+});
+
+interface Place {
+  placeId: string;
+  name: string;
+  rank: number;
+}
+const placeSchema = object({ place_id: str(), name: str(), rank: int({ minimum: 1 }) });
+const place = (p: Place) => ({ place_id: p.placeId, name: p.name, rank: p.rank });
+
+interface PinData {
+  lat: number;
+  lng: number;
+  rank: number | null;
+  keyword: string;
+  status: string;
+  snapshotAt: string;
+  topResults: Place[];
+}
+const PIN_FIELDS = 'lat lng rank keyword status snapshotAt topResults { placeId name rank }';
+
+const uuidArg = uuid('The scan UUID (from list_scans or create_scan).');
+const topN = int({ minimum: 0, maximum: 20, default: 5, description: 'Competitors per pin to include (0-20).' });
+const snapshotAt = dateTime('A completed snapshot time (ISO 8601, from available_snapshots); default: the latest.');
+const keywordArg = str({ minLength: 1, maxLength: 100, description: "One of the scan's keywords; default: the first." });
+
+const scanTool = { annotations: READ_ONLY, permission: null, tenantOwnerOnly: true } as const;
+
+interface ListScansArgs {
+  search?: string;
+  is_scheduled?: boolean;
+  completed?: boolean;
+  failed?: boolean;
+  since_days?: number;
+  page: number;
+  per_page: number;
+}
+
+export const listScans = defineTool<ListScansArgs, { scans: PageData<ScanRowData> }>({
+  ...scanTool,
+  name: 'list_scans',
+  title: 'List Local Search Grid scans',
+  description:
+    'Lists the agency\'s Local Search Grid scans (rank tracking on a grid of map pins around a business), newest first: ' +
+    'business name, keywords, grid size, whether it is scheduled or running, last and next run. Filter by search text ' +
+    '(business or keyword), is_scheduled, completed (has a finished snapshot), failed (last run failed) and since_days ' +
+    '(created in the last N days). Use get_scan or get_scan_insights with a uuid for results.',
+  inputSchema: input({
+    search: str({ minLength: 1, maxLength: 255, description: 'Text in the business name or keywords.' }),
+    is_scheduled: bool(),
+    completed: bool({ description: 'true: only scans with a completed snapshot; false: only scans without one.' }),
+    failed: bool({ description: 'true: only scans whose last run failed.' }),
+    since_days: int({ minimum: 1, maximum: 365, description: 'Only scans created in the last N days (1-365).' }),
+    page: page(),
+    per_page: perPage(100, 20),
+  }),
+  outputSchema: paginated(scanRowSchema),
+  document: `query ($page: Int!, $perPage: Int!, $search: String, $isScheduled: Boolean, $completed: Boolean, $failed: Boolean, $sinceDays: Int) {
+    scans(page: $page, perPage: $perPage, search: $search, isScheduled: $isScheduled, completed: $completed, failed: $failed, sinceDays: $sinceDays) {
+      total page perPage items { ${ROW_FIELDS} }
+    }
+  }`,
+  variables: (a) => ({
+    page: a.page,
+    perPage: a.per_page,
+    search: a.search ?? null,
+    isScheduled: a.is_scheduled ?? null,
+    completed: a.completed ?? null,
+    failed: a.failed ?? null,
+    sinceDays: a.since_days ?? null,
+  }),
+  result: (d) => pageOf(d.scans, scanRow),
+});
+
+interface DetailData {
+  scan: { uuid: string; location: string; keyword: string; keywords: string[]; gridSize: number; isRunning: boolean };
+  summary: { averageRank: number; top3Count: number; top4To10Count: number; notRankingCount: number } | null;
+  reportUrl: string;
+  availableSnapshots: string[];
+  results: PinData[];
+}
+
+export const getScan = defineTool<{ uuid: string; snapshot_at?: string; top_n: number }, { scan: DetailData }>({
+  ...scanTool,
+  name: 'get_scan',
+  title: 'Get a scan with its grid results',
+  description:
+    'Returns one scan with the results of a snapshot (default: the latest): a summary (average rank, pins in the top 3, ' +
+    'in 4-10, not ranking), every pin with its rank (null when the business is not in the top 20) and the top_n competitors ' +
+    'at that pin, the snapshot times available and the shareable report_url. For page-by-page pins use get_scan_data_points; ' +
+    'for analysis use get_scan_insights.',
+  inputSchema: input({ uuid: uuidArg, snapshot_at: snapshotAt, top_n: topN }, ['uuid']),
+  outputSchema: object({
+    uuid: str(),
+    location: str(),
+    keyword: str(),
+    keywords: arr(str()),
+    grid_size: int(),
+    is_running: bool(),
+    summary: nullable(object({ average_rank: num(), top_3_count: int(), top_4_to_10_count: int(), not_ranking_count: int() })),
+    report_url: str(),
+    available_snapshots: arr(ts()),
+    results: arr(object({ lat: num(), lng: num(), rank: nullable(int()), keyword: str(), status: str(), top_results: arr(placeSchema) })),
+  }),
+  document: `query ($uuid: String!, $snapshotAt: String, $topN: Int) {
+    scan(uuid: $uuid, snapshotAt: $snapshotAt, topN: $topN) {
+      scan { uuid location keyword keywords gridSize isRunning }
+      summary { averageRank top3Count top4To10Count notRankingCount }
+      reportUrl availableSnapshots results { ${PIN_FIELDS} }
+    }
+  }`,
+  variables: (a) => ({ uuid: a.uuid, snapshotAt: a.snapshot_at ?? null, topN: a.top_n }),
+  result: ({ scan: d }) => ({
+    uuid: d.scan.uuid,
+    location: d.scan.location,
+    keyword: d.scan.keyword,
+    keywords: d.scan.keywords,
+    grid_size: d.scan.gridSize,
+    is_running: d.scan.isRunning,
+    summary: d.summary && {
+      average_rank: d.summary.averageRank,
+      top_3_count: d.summary.top3Count,
+      top_4_to_10_count: d.summary.top4To10Count,
+      not_ranking_count: d.summary.notRankingCount,
+    },
+    report_url: d.reportUrl,
+    available_snapshots: d.availableSnapshots,
+    results: d.results.map((r) => ({ lat: r.lat, lng: r.lng, rank: r.rank, keyword: r.keyword, status: r.status, top_results: r.topResults.map(place) })),
+  }),
+});
+
+interface DataPointsData extends PageData<PinData> {
+  scanUuid: string;
+  snapshotAt: string | null;
+  keyword: string | null;
+  topN: number;
+}
+
+export const getScanDataPoints = defineTool<
+  { uuid: string; snapshot_at?: string; keyword?: string; top_n: number; page: number; per_page: number },
+  { scanDataPoints: DataPointsData }
+>({
+  ...scanTool,
+  name: 'get_scan_data_points',
+  title: 'Get scan pins page by page',
+  description:
+    'Returns the pins of a scan snapshot one page at a time: position, keyword, the business\'s rank there (target_rank, ' +
+    'null when not in the top 20) and the top_n competitors at that pin (results). Without keyword, pins of every keyword. ' +
+    'meta names the snapshot that was read.',
+  inputSchema: input({ uuid: uuidArg, snapshot_at: snapshotAt, keyword: keywordArg, top_n: topN, page: page(), per_page: perPage(50, 50) }, ['uuid']),
+  outputSchema: object({
+    data: arr(object({ lat: num(), lng: num(), keyword: str(), snapshot_at: ts(), target_rank: nullable(int()), results: arr(placeSchema) })),
+    pagination: paginationSchema,
+    meta: object({ scan_uuid: str(), snapshot_at: nullable(ts()), keyword: nullable(str()), top_n: int() }),
+  }),
+  document: `query ($uuid: String!, $snapshotAt: String, $keyword: String, $topN: Int, $page: Int!, $perPage: Int!) {
+    scanDataPoints(uuid: $uuid, snapshotAt: $snapshotAt, keyword: $keyword, topN: $topN, page: $page, perPage: $perPage) {
+      total page perPage scanUuid snapshotAt keyword topN items { ${PIN_FIELDS} }
+    }
+  }`,
+  variables: (a) => ({ uuid: a.uuid, snapshotAt: a.snapshot_at ?? null, keyword: a.keyword ?? null, topN: a.top_n, page: a.page, perPage: a.per_page }),
+  result: ({ scanDataPoints: d }) => ({
+    ...pageOf(d, (r: PinData) => ({ lat: r.lat, lng: r.lng, keyword: r.keyword, snapshot_at: r.snapshotAt, target_rank: r.rank, results: r.topResults.map(place) })),
+    meta: { scan_uuid: d.scanUuid, snapshot_at: d.snapshotAt, keyword: d.keyword, top_n: d.topN },
+  }),
+});
+
+interface SnapshotData {
+  snapshotAt: string;
+  label: string;
+  shortLabel: string;
+  monthYear: string;
+  avgRank: number;
+  changeFromPrevious: number;
+  top3Count: number;
+  top10Count: number;
+  belowTop10Count: number;
+  notRankingCount: number;
+  totalPins: number;
+  visibilityScore: number;
+}
+const snapshotSchema = object({
+  snapshot_at: ts(),
+  label: str(),
+  short_label: str(),
+  month_year: str(),
+  avg_rank: num(),
+  change_from_previous: num({ description: 'Change of avg_rank against the previous snapshot; negative means improved.' }),
+  top_3_count: int(),
+  top_10_count: int(),
+  below_top_10_count: int(),
+  not_ranking_count: int(),
+  total_pins: int(),
+  visibility_score: num(),
+});
+
+export const listScanSnapshots = defineTool<{ uuid: string; keyword?: string }, { scanSnapshots: SnapshotData[] }>({
+  ...scanTool,
+  name: 'list_scan_snapshots',
+  title: 'List the snapshots of a scan',
+  description:
+    'Lists every completed snapshot of a scan for one keyword (default: the first), newest first, with average rank, its ' +
+    'change from the previous snapshot (negative = better), pins in the top 3 / top 10 / below, not ranking and a ' +
+    'visibility score: the ranking history over time. All snapshots come in one page.',
+  inputSchema: input({ uuid: uuidArg, keyword: keywordArg }, ['uuid']),
+  outputSchema: paginated(snapshotSchema),
+  document: `query ($uuid: String!, $keyword: String) {
+    scanSnapshots(uuid: $uuid, keyword: $keyword) {
+      snapshotAt label shortLabel monthYear avgRank changeFromPrevious top3Count top10Count belowTop10Count notRankingCount totalPins visibilityScore
+    }
+  }`,
+  variables: (a) => ({ uuid: a.uuid, keyword: a.keyword ?? null }),
+  result: (d) =>
+    pageOf({ items: d.scanSnapshots, total: d.scanSnapshots.length, page: 1, perPage: Math.max(1, d.scanSnapshots.length) }, (s) => ({
+      snapshot_at: s.snapshotAt,
+      label: s.label,
+      short_label: s.shortLabel,
+      month_year: s.monthYear,
+      avg_rank: s.avgRank,
+      change_from_previous: s.changeFromPrevious,
+      top_3_count: s.top3Count,
+      top_10_count: s.top10Count,
+      below_top_10_count: s.belowTop10Count,
+      not_ranking_count: s.notRankingCount,
+      total_pins: s.totalPins,
+      visibility_score: s.visibilityScore,
+    })),
+});
+
+interface InsightsData {
+  scanUuid: string;
+  snapshotAt: string | null;
+  keyword: string;
+  summary: { avgRank: number; visibilityScore: number; top3: number; top10: number; notRanking: number; totalPins: number } | null;
+  trendsVsFirstSnapshot: { firstSnapshotAt: string; startAvg: number; currentAvg: number; change: number; improved: boolean; percentChange: number } | null;
+  trendsVsPreviousSnapshot: { previousSnapshotAt: string; avgRankChange: number; visibilityChange: number; top3Change: number; top10Change: number } | null;
+  geographicStrength: Array<{ label: string; pins: number; avgRank: number; visibility: number; coverage: number }>;
+  topCompetitors: Array<{ name: string; avgRank: number; visibility: number; threatScore: number }>;
+  recommendations: Array<{ type: string; icon: string; title: string; description: string }>;
+}
+
+export const getScanInsights = defineTool<{ uuid: string; keyword?: string; snapshot_at?: string }, { scanInsights: InsightsData }>({
+  ...scanTool,
+  name: 'get_scan_insights',
+  title: 'Get scan insights',
+  description:
+    'Analyses one scan snapshot (default: the latest, first keyword): summary (average rank, visibility, top 3 / top 10 / ' +
+    'not ranking pins), trends against the first and the previous snapshot, strength by region of the grid, the top ' +
+    'competitors with a threat score, and recommendations. The best tool to explain how a business ranks locally.',
+  inputSchema: input({ uuid: uuidArg, keyword: keywordArg, snapshot_at: snapshotAt }, ['uuid']),
+  outputSchema: object({
+    scan_uuid: str(),
+    snapshot_at: nullable(ts()),
+    keyword: str(),
+    summary: nullable(object({ avg_rank: num(), visibility_score: num(), top_3_pins: int(), top_10_pins: int(), not_ranking: int(), total_pins: int() })),
+    trends_vs_first_snapshot: nullable(object({ first_snapshot_at: ts(), start_avg: num(), current_avg: num(), change: num(), improved: bool(), percent_change: num() })),
+    trends_vs_previous_snapshot: nullable(object({ previous_snapshot_at: ts(), avg_rank_change: num(), visibility_change: num(), top_3_change: int(), top_10_change: int() })),
+    geographic_strength: arr(object({ label: str(), pins: int(), avg_rank: num(), visibility: num(), coverage: num() })),
+    top_competitors: arr(object({ name: str(), avg_rank: num(), visibility: num(), threat_score: num() })),
+    recommendations: arr(object({ type: str(), icon: str(), title: str(), description: str() })),
+  }),
+  document: `query ($uuid: String!, $keyword: String, $snapshotAt: String) {
+    scanInsights(uuid: $uuid, keyword: $keyword, snapshotAt: $snapshotAt) {
+      scanUuid snapshotAt keyword
+      summary { avgRank visibilityScore top3 top10 notRanking totalPins }
+      trendsVsFirstSnapshot { firstSnapshotAt startAvg currentAvg change improved percentChange }
+      trendsVsPreviousSnapshot { previousSnapshotAt avgRankChange visibilityChange top3Change top10Change }
+      geographicStrength { label pins avgRank visibility coverage }
+      topCompetitors { name avgRank visibility threatScore }
+      recommendations { type icon title description }
+    }
+  }`,
+  variables: (a) => ({ uuid: a.uuid, keyword: a.keyword ?? null, snapshotAt: a.snapshot_at ?? null }),
+  result: ({ scanInsights: d }) => {
+    const f = d.trendsVsFirstSnapshot;
+    const p = d.trendsVsPreviousSnapshot;
+    return {
+      scan_uuid: d.scanUuid,
+      snapshot_at: d.snapshotAt,
+      keyword: d.keyword,
+      summary: d.summary && {
+        avg_rank: d.summary.avgRank,
+        visibility_score: d.summary.visibilityScore,
+        top_3_pins: d.summary.top3,
+        top_10_pins: d.summary.top10,
+        not_ranking: d.summary.notRanking,
+        total_pins: d.summary.totalPins,
+      },
+      trends_vs_first_snapshot: f && {
+        first_snapshot_at: f.firstSnapshotAt,
+        start_avg: f.startAvg,
+        current_avg: f.currentAvg,
+        change: f.change,
+        improved: f.improved,
+        percent_change: f.percentChange,
+      },
+      trends_vs_previous_snapshot: p && {
+        previous_snapshot_at: p.previousSnapshotAt,
+        avg_rank_change: p.avgRankChange,
+        visibility_change: p.visibilityChange,
+        top_3_change: p.top3Change,
+        top_10_change: p.top10Change,
+      },
+      geographic_strength: d.geographicStrength.map((g) => ({ label: g.label, pins: g.pins, avg_rank: g.avgRank, visibility: g.visibility, coverage: g.coverage })),
+      top_competitors: d.topCompetitors.map((c) => ({ name: c.name, avg_rank: c.avgRank, visibility: c.visibility, threat_score: c.threatScore })),
+      recommendations: d.recommendations.map((r) => ({ type: r.type, icon: r.icon, title: r.title, description: r.description })),
+    };
+  },
+});
+
+interface RunData {
+  uuid: string;
+  startedAt: string;
+  isRunning: boolean;
+}
+const runSchema = object({ uuid: str(), started_at: ts({ description: 'When the run starts (later than now for a staggered first run).' }), is_running: bool() });
+const runStarted = (r: RunData) => ({ uuid: r.uuid, started_at: r.startedAt, is_running: r.isRunning });
+
+/** Starting runs spends ranking-provider queries: not idempotent, and it reaches a third party. */
+const STARTS_RUN: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
+
+interface CreateScanArgs {
+  location: string;
+  keywords: string[];
+  grid_size: number;
+  distance: number;
+  distance_unit: 'km' | 'miles';
+  address?: string;
+  lat?: number;
+  lng?: number;
+  target_place_id?: string;
+  type: 'business' | 'sab';
+}
+
+export const createScan = defineTool<CreateScanArgs, { createScan: RunData }>({
+  name: 'create_scan',
+  title: 'Create a Local Search Grid scan',
+  description:
+    'Creates a rank-tracking scan: a grid_size x grid_size grid of pins spread over distance (centre to edge) around the ' +
+    'business, and queues its first snapshot at once (it runs in the background; poll get_scan until is_running is false). ' +
+    'Give lat and lng, or an address to geocode. type "sab" is a service-area business without a storefront. ' +
+    'Each run queries the ranking provider once per pin and keyword, so keep grids and keyword lists as small as the question allows.',
+  inputSchema: input(
+    {
+      location: str({ minLength: 1, maxLength: 255, description: 'Name of the business as it appears on the map.' }),
+      keywords: arr(str({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 20, description: 'Search terms to rank for (1-20).' }),
+      grid_size: oneOf([3, 5, 7, 9, 11, 13, 15], { description: 'Pins per side.' }),
+      distance: num({ exclusiveMinimum: 0, maximum: 50, description: 'From the centre to the outer ring, in distance_unit (> 0, <= 50).' }),
+      distance_unit: oneOf(['km', 'miles']),
+      address: str({ minLength: 1, maxLength: 500, description: 'Street address; geocoded when lat/lng are not given.' }),
+      lat: num({ minimum: -90, maximum: 90 }),
+      lng: num({ minimum: -180, maximum: 180 }),
+      target_place_id: str({ minLength: 1, maxLength: 255, description: "The business's map place id, when known." }),
+      type: oneOf(['business', 'sab'], { default: 'business' }),
+    },
+    ['location', 'keywords', 'grid_size', 'distance', 'distance_unit'],
+    { dependencies: { lat: ['lng'], lng: ['lat'] } },
+  ),
+  outputSchema: runSchema,
+  annotations: STARTS_RUN,
+  permission: null,
+  writes: true,
+  tenantOwnerOnly: true,
+  document: 'mutation ($input: CreateScanInput!) { createScan(input: $input) { uuid startedAt isRunning } }',
+  variables: (a) => ({
+    input: {
+      location: a.location,
+      address: a.address ?? null,
+      keywords: a.keywords,
+      gridSize: a.grid_size,
+      distance: a.distance,
+      distanceUnit: a.distance_unit,
+      type: a.type,
+      targetPlaceId: a.target_place_id ?? null,
+      lat: a.lat ?? null,
+      lng: a.lng ?? null,
+    },
+  }),
+  result: (d) => runStarted(d.createScan),
+});
+
+export const runScan = defineTool<{ uuid: string }, { runScan: RunData }>({
+  name: 'run_scan',
+  title: 'Run a scan now',
+  description:
+    'Queues a new snapshot of an existing scan now (in the background; poll get_scan until is_running is false). ' +
+    'Refused while the scan is already running.',
+  inputSchema: input({ uuid: uuidArg }, ['uuid']),
+  outputSchema: runSchema,
+  annotations: STARTS_RUN,
+  permission: null,
+  writes: true,
+  tenantOwnerOnly: true,
+  document: 'mutation ($uuid: String!) { runScan(uuid: $uuid) { uuid startedAt isRunning } }',
+  variables: (a) => ({ uuid: a.uuid }),
+  result: (d) => runStarted(d.runScan),
+});
+
+interface ScheduleArgs {
+  uuid: string;
+  is_scheduled: boolean;
+  frequency?: 'weekly' | 'bi-weekly' | 'monthly';
+  scheduled_from?: string;
+  scheduled_to?: string;
+  scheduled_days?: number[];
+  timezone?: string;
+}
+interface ScheduleData {
+  uuid: string;
+  isScheduled: boolean;
+  frequency: string | null;
+  nextRunAt: string | null;
+  scheduledFrom: string | null;
+  scheduledTo: string | null;
+  scheduledDays: number[];
+  timezone: string | null;
+}
+const HHMM = '^([01][0-9]|2[0-3]):[0-5][0-9]$';
+
+export const scheduleScan = defineTool<ScheduleArgs, { setScanSchedule: ScheduleData }>({
+  name: 'schedule_scan',
+  title: 'Schedule a scan',
+  description:
+    'Turns recurring runs of a scan on (is_scheduled true, with frequency weekly, bi-weekly or monthly, a daily window ' +
+    'scheduled_from-scheduled_to in HH:MM, the weekdays 0-6 with 0 = Sunday, and an IANA timezone) or off (is_scheduled ' +
+    'false; the settings are kept). Fields left out keep their stored values. Returns the schedule with next_run_at.',
+  inputSchema: input(
+    {
+      uuid: uuidArg,
+      is_scheduled: bool(),
+      frequency: oneOf(['weekly', 'bi-weekly', 'monthly']),
+      scheduled_from: str({ pattern: HHMM, description: 'Start of the daily window, HH:MM (24 hour).' }),
+      scheduled_to: str({ pattern: HHMM, description: 'End of the daily window, HH:MM (24 hour), later than scheduled_from.' }),
+      scheduled_days: arr(int({ minimum: 0, maximum: 6 }), { minItems: 1, maxItems: 7, uniqueItems: true, description: 'Weekdays, 0 = Sunday.' }),
+      timezone: str({ minLength: 1, maxLength: 64, description: 'IANA timezone, e.g. "America/New_York".' }),
+    },
+    ['uuid', 'is_scheduled'],
+  ),
+  outputSchema: object({
+    uuid: str(),
+    is_scheduled: bool(),
+    frequency: nullable(str()),
+    next_run_at: nullable(ts()),
+    scheduled_from: nullable(str()),
+    scheduled_to: nullable(str()),
+    scheduled_days: arr(int()),
+    timezone: nullable(str()),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  permission: null,
+  writes: true,
+  tenantOwnerOnly: true,
+  document: `mutation ($uuid: String!, $input: SetScanScheduleInput!) {
+    setScanSchedule(uuid: $uuid, input: $input) { uuid isScheduled frequency nextRunAt scheduledFrom scheduledTo scheduledDays timezone }
+  }`,
+  // The window and timezone rules (invalid_schedule_window, invalid_timezone) are the service's, as for REST.
+  variables: (a) => ({
+    uuid: a.uuid,
+    input: {
+      isScheduled: a.is_scheduled,
+      frequency: a.frequency ?? null,
+      scheduledFrom: a.scheduled_from ?? null,
+      scheduledTo: a.scheduled_to ?? null,
+      scheduledDays: a.scheduled_days ?? null,
+      timezone: a.timezone ?? null,
+    },
+  }),
+  result: (d) => ({
+    uuid: d.setScanSchedule.uuid,
+    is_scheduled: d.setScanSchedule.isScheduled,
+    frequency: d.setScanSchedule.frequency,
+    next_run_at: d.setScanSchedule.nextRunAt,
+    scheduled_from: d.setScanSchedule.scheduledFrom,
+    scheduled_to: d.setScanSchedule.scheduledTo,
+    scheduled_days: d.setScanSchedule.scheduledDays,
+    timezone: d.setScanSchedule.timezone,
+  }),
+});
+
+export const scanTools = [listScans, getScan, getScanDataPoints, listScanSnapshots, getScanInsights, createScan, runScan, scheduleScan];

@@ -1,0 +1,185 @@
+import 'reflect-metadata';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { QueryTypes } from 'sequelize';
+import { openDatabase } from '../src/bootstrap';
+import { loadConfig } from '../src/config';
+import { Review, Tenant, User } from '../src/models';
+import { issueToken } from '../src/services/auth.service';
+import { insertReviews, seedDemo } from '../src/services/demo.service';
+import { alignedTable, assertBenchDatabase, markdownTable, startBenchApi } from './bench-support';
+
+/**
+ * `npm run bench:mcp`: the MCP endpoint against the customer REST API on the same data, in the same run, through
+ * the same app: `tools/call list_reviews` against `GET /api/v1/reviews?page=N` (pages 1-50, 10 per page) and
+ * `tools/call get_review` against `GET /api/v1/reviews/{id}` (500 random ids), at BENCH_CONNECTIONS (32)
+ * connections with autocannon in a worker thread. Both run the same GraphQL operation underneath; MCP adds its
+ * JSON-RPC envelope, argument validation (Ajv), the two limit counters, the text copy of the result and the
+ * audit log (batched inserts). REST and MCP alternate within each round; figures are medians over the rounds.
+ * Environment: BENCH_ROUNDS (2), BENCH_DURATION (6 s), BENCH_WARMUP (2 s), BENCH_CONNECTIONS (32),
+ * BENCH_REVIEWS (20000), BENCH_DATABASE_URL (a database whose name ends in _bench_mcp).
+ */
+const num = (value: string | undefined, fallback: number): number => {
+  const n = Number(value);
+  return value && Number.isFinite(n) && n > 0 ? n : fallback;
+};
+const ROUNDS = Math.round(num(process.env.BENCH_ROUNDS, 2));
+const DURATION = num(process.env.BENCH_DURATION, 6);
+const WARMUP = num(process.env.BENCH_WARMUP, 2);
+const CONNECTIONS = Math.round(num(process.env.BENCH_CONNECTIONS, 32));
+const REVIEWS = Math.round(num(process.env.BENCH_REVIEWS, 20_000));
+const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'mysql://root@127.0.0.1:3306/reviewgrid_bench_mcp';
+const PAGES = 50;
+const PER_PAGE = 10;
+const SAMPLE_IDS = 500;
+
+interface CannonRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  headers?: Record<string, string>;
+}
+interface CannonResult {
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  latency: { p50: number; p99: number; totalCount: number };
+  requests: { average: number };
+}
+type Autocannon = (
+  opts: { url: string; connections: number; duration: number; workers?: number; headers?: Record<string, string>; requests: CannonRequest[] },
+  cb: (err: Error | null, result: CannonResult) => void,
+) => unknown;
+const autocannon = createRequire(__filename)('autocannon') as Autocannon;
+
+interface Target {
+  name: string;
+  endpoint: 'list' | 'get';
+  kind: 'rest' | 'mcp';
+  token: string;
+  requests: CannonRequest[];
+}
+interface Figures {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  completed: number;
+  failed: number;
+}
+
+const median = (values: number[]): number => {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+};
+
+function run(origin: string, target: Target, duration: number): Promise<Figures> {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      { url: origin, connections: CONNECTIONS, duration, workers: 1, headers: { authorization: `Bearer ${target.token}` }, requests: target.requests },
+      (err, r) =>
+        err
+          ? reject(err)
+          : resolve({ requestsPerSecond: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, completed: r.latency.totalCount, failed: r.errors + r.timeouts + r.non2xx }),
+    );
+  });
+}
+
+const mcpCall = (name: string, args: object, id: number): CannonRequest => ({
+  method: 'POST',
+  path: '/api/mcp',
+  headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+  body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }),
+});
+
+async function main(): Promise<void> {
+  assertBenchDatabase(DATABASE_URL, '_bench_mcp');
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL,
+    LOG_LEVEL: 'warn',
+    // Raised through configuration, not switched off: both paths still count every request.
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    MCP_RATE_LIMIT_PER_TOKEN: '100000000',
+    MCP_RATE_LIMIT_PER_WORKSPACE: '100000000',
+  });
+  const sequelize = await openDatabase(config);
+  let tenant = await Tenant.findOne({ order: [['id', 'ASC']] });
+  if (!tenant) {
+    process.stdout.write(`Seeding ${DATABASE_URL} with the demo tenant and ${REVIEWS.toLocaleString('en')} reviews... `);
+    tenant = (await seedDemo({ reviews: 0, domain: 'bench-mcp.localhost' })).tenant;
+    await insertReviews(tenant.id, REVIEWS);
+    console.log('done.');
+  }
+  const owner = (await User.findOne({ where: { tenantId: tenant.id, role: 'tenant_owner' }, order: [['id', 'ASC']] }))!;
+  const rest = await issueToken(owner, { name: 'bench-mcp rest', kind: 'customer', permissions: ['reviews:read'] });
+  const ai = await issueToken(owner, { name: 'bench-mcp ai', kind: 'ai', permissions: ['mcp:access', 'reviews:read'] });
+  const reviewCount = await Review.count({ where: { tenantId: tenant.id } });
+  const ids = (
+    await sequelize.query<{ id: number }>('SELECT id FROM reviews WHERE tenant_id = ? ORDER BY RAND() LIMIT ?', {
+      replacements: [tenant.id, SAMPLE_IDS],
+      type: QueryTypes.SELECT,
+    })
+  ).map((r) => r.id);
+  const pages = Array.from({ length: PAGES }, (_, i) => i + 1);
+
+  const api = await startBenchApi(config);
+  const origin = api.origin;
+  try {
+    // Same data both ways before measuring: the MCP structured result is the REST page's `data`.
+    const restPage = (await (await fetch(`${origin}/api/v1/reviews?page=3&per_page=${PER_PAGE}`, { headers: { authorization: `Bearer ${rest.plainText}` } })).json()) as { data: unknown[] };
+    const mcpPage = (await (
+      await fetch(`${origin}/api/mcp`, { method: 'POST', headers: { authorization: `Bearer ${ai.plainText}`, 'content-type': 'application/json' }, body: mcpCall('list_reviews', { page: 3, per_page: PER_PAGE }, 1).body })
+    ).json()) as { result: { structuredContent: { data: unknown[] } } };
+    if (JSON.stringify(restPage.data) !== JSON.stringify(mcpPage.result.structuredContent.data)) throw new Error('REST and MCP disagree on page 3 of the reviews.');
+
+    const targets: Target[] = [
+      { name: 'REST GET /api/v1/reviews', endpoint: 'list', kind: 'rest', token: rest.plainText, requests: pages.map((p) => ({ method: 'GET', path: `/api/v1/reviews?page=${p}&per_page=${PER_PAGE}` })) },
+      { name: 'MCP list_reviews', endpoint: 'list', kind: 'mcp', token: ai.plainText, requests: pages.map((p, i) => mcpCall('list_reviews', { page: p, per_page: PER_PAGE }, i + 1)) },
+      { name: 'REST GET /api/v1/reviews/{id}', endpoint: 'get', kind: 'rest', token: rest.plainText, requests: ids.map((id) => ({ method: 'GET', path: `/api/v1/reviews/${id}` })) },
+      { name: 'MCP get_review', endpoint: 'get', kind: 'mcp', token: ai.plainText, requests: ids.map((id, i) => mcpCall('get_review', { review_id: id }, i + 1)) },
+    ];
+    console.log(`\n${reviewCount.toLocaleString('en')} reviews; ${CONNECTIONS} connections; ${ROUNDS} round(s) of ${WARMUP} s warm-up + ${DURATION} s per target, REST and MCP alternating.`);
+    const rounds = new Map<string, Figures[]>(targets.map((t) => [t.name, []]));
+    for (let round = 1; round <= ROUNDS; round++) {
+      console.log(`Round ${round}`);
+      for (const t of targets) {
+        process.stdout.write(`  ${t.name.padEnd(32)} `);
+        await run(origin, t, WARMUP);
+        const f = await run(origin, t, DURATION);
+        if (f.failed) throw new Error(`${t.name}: ${f.failed} failed requests`);
+        rounds.get(t.name)!.push(f);
+        console.log(`${f.requestsPerSecond.toFixed(0)} req/s, p99 ${f.p99Ms} ms`);
+      }
+    }
+    const figures = targets.map((t) => {
+      const all = rounds.get(t.name)!;
+      return { ...t, requestsPerSecond: median(all.map((f) => f.requestsPerSecond)), p50Ms: median(all.map((f) => f.p50Ms)), p99Ms: median(all.map((f) => f.p99Ms)) };
+    });
+    const ratio = (endpoint: 'list' | 'get') => {
+      const r = figures.find((f) => f.endpoint === endpoint && f.kind === 'rest')!;
+      const m = figures.find((f) => f.endpoint === endpoint && f.kind === 'mcp')!;
+      return `${((m.requestsPerSecond / r.requestsPerSecond) * 100).toFixed(1)} %`;
+    };
+    const rows = [
+      ['target', 'req/s', 'p50 ms', 'p99 ms', 'MCP / REST'],
+      ...figures.map((f) => [f.name, f.requestsPerSecond.toFixed(0), String(f.p50Ms), String(f.p99Ms), f.kind === 'mcp' ? ratio(f.endpoint) : '']),
+    ];
+    console.log(`\n${alignedTable(rows)}\n\n${markdownTable(rows)}`);
+    const out = path.join(config.DATA_DIR, 'bench-mcp-results.json');
+    fs.mkdirSync(config.DATA_DIR, { recursive: true });
+    fs.writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, rounds: ROUNDS, duration: DURATION, reviews: reviewCount, figures: figures.map(({ requests: _r, token: _t, ...f }) => ({ ...f, rounds: rounds.get(f.name) })) }, null, 2));
+    console.log(`\nResults written to ${path.relative(process.cwd(), out)}`);
+  } finally {
+    await api.stop();
+    await rest.token.destroy();
+    await ai.token.destroy();
+    await sequelize.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,212 @@
+import type { Theme } from './themes';
+
+/**
+ * AI insights without AI: the rules that turn computed facts (totals of two periods, themes) into what changed,
+ * strengths, complaints, suggested actions and a narrative. Pure functions, so every sentence is testable and the
+ * same facts always give the same text. Thresholds: docs/decisions.md "Review analytics".
+ */
+
+export interface PeriodTotals {
+  totalReviews: number;
+  avgRating: number | null;
+  responded: number;
+  responseRate: number | null;
+  sentimentDistribution: { positive: number; neutral: number; negative: number };
+}
+
+export interface PeriodFacts {
+  from: string;
+  to: string;
+  totals: PeriodTotals;
+  /** Negative reviews of the period without a reply. */
+  unansweredNegative: number;
+}
+
+export interface ThemeFacts extends Theme {
+  /** Reviews of the previous period mentioning the theme. */
+  previousMentions: number;
+}
+
+export interface InsightFacts {
+  /** "Main Street Dental" or "Main Street Dental (Downtown)". */
+  subject: string;
+  current: PeriodFacts;
+  previous: PeriodFacts;
+  /** Reviews whose text was analysed in each period (the newest, up to the analysis cap). */
+  analysedReviews: number;
+  previousAnalysedReviews: number;
+  themes: ThemeFacts[];
+  /** Themes of the previous period that nobody mentions any more. */
+  faded: { theme: string; previousMentions: number }[];
+}
+
+export type ChangeDirection = 'up' | 'down' | 'unchanged' | 'new' | 'gone';
+
+export interface InsightChange {
+  subject: string;
+  previous: number | null;
+  current: number | null;
+  direction: ChangeDirection;
+  text: string;
+}
+
+export interface InsightTexts {
+  changes: InsightChange[];
+  strengths: string[];
+  complaints: string[];
+  suggestedActions: string[];
+  narrative: string;
+}
+
+/** A theme is a strength when at least 60% of its mentions are positive (and more positive than negative). */
+export const STRENGTH_SHARE = 0.6;
+/** A theme is a complaint when at least 40% of its mentions are negative. */
+export const COMPLAINT_SHARE = 0.4;
+/** A theme's mention share must move by at least 10 percentage points to count as a change. */
+export const THEME_SHIFT_POINTS = 10;
+/** Response rate below which replying is suggested. */
+export const RESPONSE_RATE_TARGET = 90;
+
+const pct = (part: number, whole: number): number => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10);
+const fmt = (n: number): string => (Number.isInteger(n) ? String(n) : n.toFixed(n * 10 === Math.round(n * 10) ? 1 : 2));
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+function list(items: string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+export const isStrength = (t: Theme): boolean => t.positive / t.mentions >= STRENGTH_SHARE && t.positive > t.negative;
+export const isComplaint = (t: Theme): boolean => t.negative / t.mentions >= COMPLAINT_SHARE;
+
+function metricChange(subject: string, previous: number | null, current: number | null, unit = ''): InsightChange {
+  const direction: ChangeDirection =
+    previous === null || current === null ? 'unchanged' : current > previous ? 'up' : current < previous ? 'down' : 'unchanged';
+  const show = (n: number | null) => (n === null ? 'n/a' : `${fmt(n)}${unit}`);
+  const verb = direction === 'up' ? 'rose' : direction === 'down' ? 'fell' : 'held';
+  const text =
+    direction === 'unchanged' && previous !== null && current !== null
+      ? `${subject} held at ${show(current)}.`
+      : previous === null || current === null
+        ? `${subject}: ${show(current)} (previous period ${show(previous)}).`
+        : `${subject} ${verb} from ${show(previous)} to ${show(current)}.`;
+  return { subject, previous, current, direction, text };
+}
+
+/** What changed against the previous period: the four headline metrics, then shifts in what customers discuss. */
+export function changesOf(f: InsightFacts): InsightChange[] {
+  const cur = f.current.totals;
+  const prev = f.previous.totals;
+  const negativeShare = (t: PeriodTotals) => (t.totalReviews === 0 ? null : pct(t.sentimentDistribution.negative, t.totalReviews));
+  const changes = [
+    metricChange('Reviews', prev.totalReviews, cur.totalReviews),
+    metricChange('Average rating', prev.avgRating, cur.avgRating, ' stars'),
+    metricChange('Response rate', prev.responseRate, cur.responseRate, '%'),
+    metricChange('Negative reviews', negativeShare(prev), negativeShare(cur), '%'),
+  ];
+  for (const t of f.themes) {
+    if (t.previousMentions === 0) {
+      changes.push({
+        subject: t.theme,
+        previous: 0,
+        current: t.mentions,
+        direction: 'new',
+        text: `New theme: ${t.theme} (${plural(t.mentions, 'review')}, not mentioned in the previous period).`,
+      });
+      continue;
+    }
+    const before = pct(t.previousMentions, f.previousAnalysedReviews);
+    const now = pct(t.mentions, f.analysedReviews);
+    if (Math.abs(now - before) >= THEME_SHIFT_POINTS) {
+      changes.push({
+        subject: t.theme,
+        previous: before,
+        current: now,
+        direction: now > before ? 'up' : 'down',
+        text: `Mentions of ${t.theme} ${now > before ? 'rose' : 'fell'} from ${fmt(before)}% to ${fmt(now)}% of reviews.`,
+      });
+    }
+  }
+  for (const g of f.faded) {
+    changes.push({
+      subject: g.theme,
+      previous: g.previousMentions,
+      current: 0,
+      direction: 'gone',
+      text: `${g.theme} is no longer mentioned (${plural(g.previousMentions, 'review')} in the previous period).`,
+    });
+  }
+  return changes;
+}
+
+export function strengthsOf(f: InsightFacts): string[] {
+  return f.themes
+    .filter(isStrength)
+    .map((t) => `Customers praise the ${t.theme}: ${t.positive} of ${plural(t.mentions, 'review')} mentioning it are positive ("${t.example}").`);
+}
+
+export function complaintsOf(f: InsightFacts): string[] {
+  return f.themes
+    .filter(isComplaint)
+    .map((t) => `Customers complain about the ${t.theme}: ${t.negative} of ${plural(t.mentions, 'review')} mentioning it are negative ("${t.example}").`);
+}
+
+/** Suggested actions, most urgent first. */
+export function actionsOf(f: InsightFacts): string[] {
+  const cur = f.current.totals;
+  const prev = f.previous.totals;
+  const actions: string[] = [];
+  if (f.current.unansweredNegative > 0) {
+    actions.push(`Reply to the ${plural(f.current.unansweredNegative, 'negative review')} still without a response: a calm, specific answer is what later readers judge.`);
+  }
+  for (const t of f.themes.filter(isComplaint).slice(0, 3)) {
+    actions.push(`Look into the ${t.theme}: ${t.negative} of ${plural(t.mentions, 'review')} mentioning it are negative.`);
+  }
+  if (cur.responseRate !== null && cur.responseRate < RESPONSE_RATE_TARGET) {
+    const unanswered = cur.totalReviews - cur.responded;
+    actions.push(`Raise the response rate (${fmt(cur.responseRate)}%) to at least ${RESPONSE_RATE_TARGET}%: ${plural(unanswered, 'review')} of the period have no reply.`);
+  }
+  if (cur.avgRating !== null && prev.avgRating !== null && prev.avgRating - cur.avgRating >= 0.2) {
+    actions.push(`The average rating fell from ${fmt(prev.avgRating)} to ${fmt(cur.avgRating)} stars: read the period's low-rated reviews for a common cause.`);
+  }
+  if (cur.totalReviews < 5 || (prev.totalReviews > 0 && cur.totalReviews < prev.totalReviews * 0.8)) {
+    actions.push(`Ask more customers for reviews (a review-request campaign): ${plural(cur.totalReviews, 'review')} this period against ${prev.totalReviews} before.`);
+  }
+  const strengths = f.themes.filter(isStrength).slice(0, 3).map((t) => t.theme);
+  if (strengths.length) {
+    actions.push(`Feature what customers value (${list(strengths)}) in replies, on the website and in marketing.`);
+  }
+  if (actions.length === 0) actions.push('Keep replying to every review and asking happy customers for reviews.');
+  return actions;
+}
+
+/** The narrative as plain sentences from the facts (also the fallback when the chat API fails). */
+export function narrativeOf(f: InsightFacts): string {
+  const cur = f.current.totals;
+  const prev = f.previous.totals;
+  if (cur.totalReviews === 0) {
+    return `${f.subject} received no reviews between ${f.current.from} and ${f.current.to} (${plural(prev.totalReviews, 'review')} in the previous period). Ask recent customers for a review to keep the profile current.`;
+  }
+  const parts: string[] = [];
+  const rating = cur.avgRating === null ? '' : ` with an average rating of ${fmt(cur.avgRating)} stars${prev.avgRating === null ? '' : ` (${fmt(prev.avgRating)} before)`}`;
+  parts.push(`Between ${f.current.from} and ${f.current.to}, ${f.subject} received ${plural(cur.totalReviews, 'review')} (${prev.totalReviews} in the previous period)${rating}.`);
+  const s = cur.sentimentDistribution;
+  parts.push(`${fmt(pct(s.positive, cur.totalReviews))}% were positive, ${fmt(pct(s.neutral, cur.totalReviews))}% neutral and ${fmt(pct(s.negative, cur.totalReviews))}% negative.`);
+  if (f.themes.length) parts.push(`Customers talk most about ${list(f.themes.slice(0, 3).map((t) => `the ${t.theme}`))}.`);
+  const praised = f.themes.filter(isStrength).slice(0, 3).map((t) => `the ${t.theme}`);
+  const criticised = f.themes.filter(isComplaint).slice(0, 3).map((t) => `the ${t.theme}`);
+  if (praised.length) parts.push(`They praise ${list(praised)}.`);
+  if (criticised.length) parts.push(`Complaints centre on ${list(criticised)}.`);
+  if (cur.responseRate !== null) parts.push(`${fmt(cur.responseRate)}% of the reviews have a reply.`);
+  return parts.join(' ');
+}
+
+export function insightTexts(f: InsightFacts): InsightTexts {
+  return {
+    changes: changesOf(f),
+    strengths: strengthsOf(f),
+    complaints: complaintsOf(f),
+    suggestedActions: actionsOf(f),
+    narrative: narrativeOf(f),
+  };
+}

@@ -1,0 +1,62 @@
+import { Field, GraphQLISODateTime, Int, ObjectType } from 'type-graphql';
+import { Paginated } from '../common';
+
+@ObjectType('PrivateFeedback', { description: 'What a customer wrote on the private feedback form after a low rating.' })
+export class PrivateFeedbackType {
+  @Field(() => Int)
+  id!: number;
+
+  @Field(() => Int)
+  organizationId!: number;
+
+  @Field(() => Int)
+  locationId!: number;
+
+  @Field(() => String, { nullable: true, description: 'Campaign UUID.' })
+  campaignId!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Contact UUID.' })
+  contactId!: string | null;
+
+  @Field(() => Int)
+  rating!: number;
+
+  @Field({ description: 'The name given on the form.' })
+  author!: string;
+
+  @Field()
+  email!: string;
+
+  @Field()
+  phone!: string;
+
+  @Field()
+  message!: string;
+
+  @Field(() => String, { nullable: true })
+  reply!: string | null;
+
+  @Field(() => GraphQLISODateTime, { nullable: true })
+  replyDate!: Date | null;
+
+  @Field()
+  replied!: boolean;
+
+  @Field({ description: 'How the form was reached: `email`, `sms`, `messaging` or `link`.' })
+  source!: string;
+
+  @Field({ description: "The campaign's name." })
+  sourceName!: string;
+
+  @Field({ description: 'The submitted form as JSON text (name, email, phone, message, rating, source, source_id, source_name).' })
+  meta!: string;
+
+  @Field(() => GraphQLISODateTime)
+  createdAt!: Date;
+
+  @Field(() => GraphQLISODateTime)
+  updatedAt!: Date;
+}
+
+@ObjectType()
+export class PrivateFeedbackPage extends Paginated(PrivateFeedbackType, 'PrivateFeedback') {}

@@ -1,0 +1,211 @@
+import { createHash } from 'node:crypto';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import { ipKeyGenerator, rateLimit, type Options, type Store } from 'express-rate-limit';
+import type Redis from 'ioredis';
+import type { Logger } from 'pino';
+import { RedisStore, type RedisReply } from 'rate-limit-redis';
+import { loggable } from '../../facades/shared/errors';
+import { systemClock, type Clock } from '../domain/clock';
+import { DomainError } from '../domain/errors';
+import { parseFormBody } from '../services/inbound-mapping';
+import { checkSignature, connectionByToken, MAX_BODY_BYTES, receiveSubmission, type SignatureProblem, type SubmissionResult } from '../services/inbound.service';
+
+/**
+ * `POST /api/webhooks/inbound/<endpoint token>`: the inbound contact webhook (spec: Inbound contact webhook).
+ * Mounted before every API router, so no bearer auth and no other body parser touches it. Checks, in order:
+ *
+ *   429 rate limit (per token; unknown tokens also per client address)   404 unknown or regenerated token
+ *   415 content type other than JSON or form-encoded                       413 body over 256 KB
+ *   401 signature (when the connection has a secret)                       400 malformed JSON / not an object
+ *
+ * then the submission is stored and answered: 202 accepted, 202 ignored, 200 skipped, 200 duplicate. Every answer
+ * is JSON (docs/decisions.md, "Inbound contact webhook").
+ */
+export interface InboundWebhookDeps {
+  logger: Logger;
+  clock?: Clock;
+  redis?: Redis | null;
+  /** Submissions per minute per endpoint token (default 120). */
+  perMinute?: number;
+}
+
+export const INBOUND_RATE_LIMIT_PER_MINUTE = 120;
+
+const SIGNATURE_MESSAGES: Record<SignatureProblem, string> = {
+  signature_required: 'This endpoint requires a signature: send X-Webhook-Signature.',
+  invalid_signature: 'The signature does not match the body.',
+  invalid_timestamp: 'X-Webhook-Timestamp must be Unix time in seconds.',
+  stale_timestamp: 'X-Webhook-Timestamp is more than 5 minutes away from the server time.',
+};
+
+type BodyKind = 'json' | 'form';
+
+/** JSON (`application/json`, `application/*+json`) or `application/x-www-form-urlencoded`, in UTF-8; else null. */
+function bodyKindOf(header: string | undefined): BodyKind | null {
+  if (!header) return null;
+  const [type, ...params] = header.split(';').map((s) => s.trim().toLowerCase());
+  const charset = params.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '');
+  if (charset && charset !== 'utf-8' && charset !== 'utf8') return null;
+  if (type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type)) return 'json';
+  if (type === 'application/x-www-form-urlencoded') return 'form';
+  return null;
+}
+
+const tokenKey = (token: string) => `t:${createHash('sha256').update(token).digest('hex')}`;
+
+function storeFor(redis: Redis | null | undefined, prefix: string): Store | undefined {
+  if (!redis) return undefined;
+  return new RedisStore({ prefix: `${prefix}:`, sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as Promise<RedisReply> });
+}
+
+function limiters(deps: InboundWebhookDeps): RequestHandler[] {
+  const tooMany: Options['handler'] = (_req, res, _next, options) => {
+    res.setHeader('Retry-After', String(Math.ceil(options.windowMs / 1000)));
+    res.status(options.statusCode).json({ message: 'Too Many Attempts.', code: 'rate_limited' });
+  };
+  return [
+    // The budget of one endpoint (a sender in a loop); the token is hashed so it never reaches the store.
+    rateLimit({
+      windowMs: 60_000,
+      limit: deps.perMinute ?? INBOUND_RATE_LIMIT_PER_MINUTE,
+      legacyHeaders: true,
+      standardHeaders: false,
+      keyGenerator: (req) => tokenKey(String(req.params.token)),
+      store: storeFor(deps.redis, 'rl:inbound'),
+      passOnStoreError: true,
+      handler: tooMany,
+    }),
+    // Guessing tokens: 404s are counted per client address (each made-up token would have a fresh budget).
+    rateLimit({
+      windowMs: 60_000,
+      limit: deps.perMinute ?? INBOUND_RATE_LIMIT_PER_MINUTE,
+      legacyHeaders: false,
+      standardHeaders: false,
+      keyGenerator: (req) => `ip:${ipKeyGenerator(req.ip ?? '0.0.0.0')}`,
+      store: storeFor(deps.redis, 'rl:inbound-unknown'),
+      passOnStoreError: true,
+      skipSuccessfulRequests: true,
+      requestWasSuccessful: (_req, res) => res.statusCode !== 404,
+      handler: tooMany,
+    }),
+  ];
+}
+
+/** Reads the raw body (inflating gzip/deflate/br) up to 256 KB; body-parser's errors carry the status. */
+const rawBody = express.raw({ type: () => true, limit: MAX_BODY_BYTES });
+
+function readBody(req: Request, res: Response): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    rawBody(req, res, (err?: unknown) => {
+      if (err) return reject(err);
+      resolve(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+    });
+  });
+}
+
+function answer(res: Response, result: SubmissionResult): void {
+  switch (result.status) {
+    case 'accepted':
+      res.status(202).json({
+        status: 'accepted',
+        message: result.rescheduled ? 'Contact accepted; the waiting review request was rescheduled.' : 'Contact accepted; a review request is scheduled.',
+        id: result.contactId,
+        send_at: result.sendAt.toISOString(),
+        submission_id: result.submissionId,
+      });
+      return;
+    case 'ignored':
+      res.status(202).json({
+        status: 'ignored',
+        message: 'Received; no review request is scheduled for this contact.',
+        id: result.contactId,
+        reason: result.reason,
+        submission_id: result.submissionId,
+      });
+      return;
+    case 'skipped':
+      res.status(200).json({ status: 'skipped', message: 'Received; the payload has no usable email or phone, so it was skipped.', reason: result.reason, submission_id: result.submissionId });
+      return;
+    case 'duplicate':
+      res.status(200).json({
+        status: 'duplicate',
+        message: 'An identical payload arrived less than 5 minutes ago; this one was ignored.',
+        submission_id: result.submissionId,
+        duplicate_of: result.duplicateOf,
+      });
+      return;
+  }
+}
+
+export function inboundWebhook(deps: InboundWebhookDeps): Router {
+  const router = express.Router();
+  const clock = deps.clock ?? systemClock;
+
+  router.post('/:token', ...limiters(deps), async (req: Request, res: Response) => {
+    const log = req.log ?? deps.logger;
+    try {
+      const connection = await connectionByToken(String(req.params.token));
+      if (!connection) return void res.status(404).json({ message: 'Not found.' });
+
+      const kind = bodyKindOf(req.headers['content-type']);
+      if (!kind) {
+        return void res.status(415).json({
+          message: 'Unsupported content type: send application/json or application/x-www-form-urlencoded (UTF-8).',
+          code: 'unsupported_media_type',
+        });
+      }
+
+      let raw: Buffer;
+      try {
+        raw = await readBody(req, res);
+      } catch (err) {
+        const e = err as { type?: string; status?: number };
+        if (e.type === 'entity.too.large') {
+          return void res.status(413).json({ message: `The request body is larger than ${MAX_BODY_BYTES / 1024} KB.`, code: 'payload_too_large' });
+        }
+        if (e.type === 'encoding.unsupported') return void res.status(415).json({ message: 'Unsupported Content-Encoding.', code: 'unsupported_media_type' });
+        return void res.status(e.status && e.status >= 400 && e.status < 500 ? e.status : 400).json({ message: 'The request body could not be read.', code: 'unreadable_body' });
+      }
+
+      const header = (name: string) => {
+        const v = req.headers[name];
+        return Array.isArray(v) ? v[0] : (v ?? null);
+      };
+      const problem = checkSignature(connection, raw, { signature: header('x-webhook-signature'), timestamp: header('x-webhook-timestamp') }, clock.now());
+      if (problem) {
+        log.info({ connection: connection.uuid, problem }, 'inbound webhook: signature refused');
+        return void res.status(401).json({ message: SIGNATURE_MESSAGES[problem], code: problem });
+      }
+
+      let payload: unknown;
+      const text = raw.toString('utf8');
+      if (kind === 'json') {
+        try {
+          payload = JSON.parse(text);
+        } catch {
+          return void res.status(400).json({ message: 'The request body is not valid JSON.', code: 'malformed_json' });
+        }
+        if (payload === null || typeof payload !== 'object') {
+          return void res.status(400).json({ message: 'The JSON body must be an object (or an array).', code: 'malformed_json' });
+        }
+      } else {
+        payload = parseFormBody(text);
+      }
+
+      const result = await receiveSubmission(connection, raw, payload, { clock, logger: log });
+      log.info({ connection: connection.uuid, status: result.status, submission: result.submissionId }, 'inbound webhook: submission');
+      answer(res, result);
+    } catch (err) {
+      // The connection (or its campaign) was deleted while this request was on its way.
+      if (err instanceof DomainError && err.code === 'NOT_FOUND') return void res.status(404).json({ message: 'Not found.' });
+      log.error({ err: loggable(err) }, 'inbound webhook failed');
+      if (!res.headersSent) res.status(500).json({ message: 'Server Error' });
+    }
+  });
+
+  // Any other method or path under the prefix: JSON, like the rest of the API.
+  router.use((_req, res) => {
+    res.status(404).json({ message: 'Not found.' });
+  });
+  return router;
+}

@@ -1,0 +1,67 @@
+import express, { type Request, type Response, type Router } from 'express';
+import type { Logger } from 'pino';
+import type { Clock } from '../domain/clock';
+import { reportOf, ReportUnavailable, type ReportProblem } from '../services/scan-report.service';
+import { latestReportHref, reportMessagePage, reportPage } from './report-page.views';
+
+/**
+ * The white-label scan report, `GET /reports/scans/{uuid}` (`report_url` of a scan): public, the unguessable scan
+ * UUID is the share key (docs/decisions.md). `?keyword=` picks one of the scan's keywords (default: the first),
+ * `?snapshot_at=` one of that keyword's completed snapshots (default: the latest). Archived scans still render.
+ */
+export interface ReportPageDeps {
+  logger: Logger;
+  clock?: Clock;
+}
+
+const PROBLEMS: Record<ReportProblem, { status: number; title: string; message: string }> = {
+  scan: { status: 404, title: 'Report not found', message: 'There is no report at this address. Please check the link you were given.' },
+  keyword: { status: 404, title: 'Keyword not found', message: 'This report has no results for that keyword.' },
+  snapshot: { status: 404, title: 'Snapshot not found', message: 'This report has no snapshot at that time for this keyword.' },
+  snapshot_at: { status: 400, title: 'Invalid snapshot time', message: 'The snapshot time must be an ISO 8601 timestamp, as in the report\'s own links.' },
+};
+
+/** A query value given once as text; repeated or nested values are not ours. */
+function single(value: unknown, name: string): string | null {
+  if (value === undefined) return null;
+  if (typeof value === 'string') return value;
+  throw new ReportUnavailable(name === 'keyword' ? 'keyword' : 'snapshot_at', null, null);
+}
+
+export function reportPages(deps: ReportPageDeps): Router {
+  const router = express.Router();
+  const html = (res: Response, status: number, body: string) => void res.status(status).type('html').send(body);
+
+  router.use((_req, res, next) => {
+    // The UUID in the URL is the share key: keep it out of Referer and search engines; nothing runs, nothing frames.
+    res.set({
+      'Cache-Control': 'no-cache',
+      'Referrer-Policy': 'no-referrer',
+      'X-Robots-Tag': 'noindex, nofollow',
+      'X-Frame-Options': 'DENY',
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Security-Policy':
+        "default-src 'none'; img-src https: http: data:; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    });
+    next();
+  });
+
+  router.get('/scans/:uuid', async (req: Request, res: Response) => {
+    const uuid = String(req.params.uuid);
+    try {
+      const report = await reportOf(uuid, { keyword: single(req.query.keyword, 'keyword'), snapshotAt: single(req.query.snapshot_at, 'snapshot_at') }, { clock: deps.clock });
+      html(res, 200, reportPage(report));
+    } catch (err) {
+      if (err instanceof ReportUnavailable) {
+        const p = PROBLEMS[err.problem];
+        const back = err.problem !== 'scan' && err.brand ? { href: latestReportHref(uuid), label: 'Show the latest report' } : undefined;
+        return html(res, p.status, reportMessagePage(err.problem === 'scan' ? null : err.brand, p.title, p.message, back));
+      }
+      (req.log ?? deps.logger).error({ err }, 'report page failed');
+      html(res, 500, reportMessagePage(null, 'Something went wrong', 'The report could not be shown. Please try again later.'));
+    }
+  });
+
+  router.use((_req, res) => html(res, 404, reportMessagePage(null, PROBLEMS.scan.title, PROBLEMS.scan.message)));
+  return router;
+}

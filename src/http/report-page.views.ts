@@ -1,0 +1,358 @@
+import { snapshotLabels, type SnapshotRow } from '../services/scans.service';
+import type { ReportBrand, ReportPin, ScanReport } from '../services/scan-report.service';
+import { esc } from './connect-page.views';
+
+/**
+ * Server-rendered HTML of the white-label scan report: the grid as inline SVG on a map-like canvas, pickers as
+ * plain links and a GET form, the summary, competitors and history. Every value is escaped; no script runs.
+ * The page names the agency's brand only, never the platform.
+ */
+
+export const BUCKETS = [
+  { key: 'top3', label: 'Rank 1-3', colour: '#1e8e3e' },
+  { key: 'top10', label: 'Rank 4-10', colour: '#f29900' },
+  { key: 'top20', label: 'Rank 11-20', colour: '#d93025' },
+  { key: 'none', label: 'Not in the top 20', colour: '#8a929c' },
+] as const;
+type BucketKey = (typeof BUCKETS)[number]['key'];
+
+export function bucketOf(pin: Pick<ReportPin, 'rank' | 'status'>): BucketKey {
+  const r = pin.rank;
+  if (pin.status !== 'complete' || r == null) return 'none';
+  if (r <= 3) return 'top3';
+  if (r <= 10) return 'top10';
+  return 'top20';
+}
+
+const colourOf = (key: BucketKey) => BUCKETS.find((b) => b.key === key)!.colour;
+
+/** What a pin shows: its rank, `20+` when the business is not in the top 20, `-` when the pin has no result. */
+export const pinLabel = (pin: Pick<ReportPin, 'rank' | 'status'>): string => (pin.status !== 'complete' ? '-' : pin.rank == null ? '20+' : String(pin.rank));
+
+const num = (x: number, digits = 2): string => String(Number(x.toFixed(digits)));
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+const safeUrl = (url: string | null): string | null => (url && /^https?:\/\//i.test(url) ? url : null);
+
+const STYLE = `
+*{box-sizing:border-box}
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f3f4f6;margin:0;color:#1f2328;line-height:1.45}
+a{color:#1a5fb4}
+.top{background:#fff;border-bottom:1px solid #e3e5e8;padding:.9rem 2rem;display:flex;align-items:center;justify-content:space-between;gap:1rem}
+.brand{display:flex;align-items:center;gap:.75rem;font-weight:650;font-size:1.1rem}
+.brand img{max-height:40px;max-width:170px}
+.kind{color:#5b6470;font-size:.9rem;letter-spacing:.02em}
+main{max-width:1180px;margin:0 auto;padding:1.6rem 2rem 2.5rem}
+h1{font-size:1.6rem;margin:0 0 .2rem}
+h2{font-size:1.05rem;margin:0 0 .8rem}
+.meta{color:#5b6470;margin:0;font-size:.95rem}
+.card{background:#fff;border:1px solid #e3e5e8;border-radius:12px;padding:1.2rem 1.3rem;box-shadow:0 1px 3px #0000000d}
+.keywords{display:flex;flex-wrap:wrap;align-items:center;gap:.45rem;margin:1.2rem 0}
+.keywords .label{color:#5b6470;font-size:.85rem;margin-right:.2rem}
+.keywords a{display:inline-block;padding:.3rem .8rem;border-radius:999px;border:1px solid #d0d5db;background:#fff;color:#1f2328;text-decoration:none;font-size:.9rem}
+.keywords a[aria-current=page]{background:#1f2328;border-color:#1f2328;color:#fff}
+.layout{display:grid;grid-template-columns:minmax(0,1fr) 360px;gap:1.2rem;align-items:start}
+.map-head{display:flex;justify-content:space-between;align-items:baseline;gap:1rem;margin-bottom:.7rem}
+.map-head .when{color:#5b6470;font-size:.9rem}
+svg.grid-map{display:block;width:100%;height:auto;border-radius:8px}
+.legend{display:flex;flex-wrap:wrap;gap:.4rem 1.1rem;list-style:none;margin:.9rem 0 0;padding:0;font-size:.85rem;color:#3d444d}
+.legend li{display:flex;align-items:center;gap:.4rem}
+.swatch{width:14px;height:14px;border-radius:50%;display:inline-block;border:2px solid #fff;box-shadow:0 0 0 1px #0002}
+.swatch.target{background:#fff;border:2px dashed #1f2328;box-shadow:none}
+aside{display:flex;flex-direction:column;gap:1.2rem}
+.picker label{display:block;font-size:.85rem;color:#5b6470;margin-bottom:.35rem}
+.picker .row{display:flex;gap:.5rem}
+.picker select{flex:1;min-width:0;padding:.45rem .5rem;border:1px solid #c9ced6;border-radius:6px;font:inherit;background:#fff}
+.picker button{padding:.45rem .8rem;border:0;border-radius:6px;background:#1f2328;color:#fff;font:inherit;cursor:pointer}
+.stats{display:grid;grid-template-columns:1fr 1fr;gap:.6rem}
+.stat{border:1px solid #eceef1;border-radius:8px;padding:.6rem .7rem}
+.stat .label{display:block;font-size:.78rem;color:#5b6470;text-transform:uppercase;letter-spacing:.04em}
+.stat .value{display:block;font-size:1.45rem;font-weight:650;margin-top:.1rem}
+.stat .note{display:block;font-size:.8rem;color:#5b6470}
+.good{color:#1e8e3e}.bad{color:#d93025}
+.dot{display:inline-block;width:.6rem;height:.6rem;border-radius:50%;margin-right:.35rem;vertical-align:middle}
+.distribution{display:flex;height:10px;border-radius:5px;overflow:hidden;margin-top:.9rem;background:#eceef1}
+.distribution span{display:block;height:100%}
+section.wide{margin-top:1.2rem}
+table{width:100%;border-collapse:collapse;font-size:.92rem}
+th{text-align:left;font-weight:600;color:#5b6470;font-size:.8rem;text-transform:uppercase;letter-spacing:.04em;border-bottom:1px solid #e3e5e8;padding:.5rem .6rem}
+td{border-bottom:1px solid #f0f1f3;padding:.55rem .6rem;vertical-align:middle}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+tr.current td{background:#f6f8fa;font-weight:600}
+.threat{display:flex;align-items:center;gap:.5rem;justify-content:flex-end}
+.bar{width:80px;height:6px;border-radius:3px;background:#eceef1;overflow:hidden}
+.bar span{display:block;height:100%;background:#d93025}
+.threat .score{min-width:2.6em;text-align:right}
+.muted{color:#5b6470}
+.empty{text-align:center;padding:3rem 1.5rem}
+.empty h2{font-size:1.3rem}
+footer{max-width:1180px;margin:0 auto;padding:0 2rem 2rem;color:#5b6470;font-size:.85rem}
+@media (max-width:900px){.layout{grid-template-columns:1fr}main{padding:1rem}}
+`;
+
+function layout(brand: ReportBrand | null, title: string, body: string): string {
+  const logo = brand ? safeUrl(brand.logoUrl) : null;
+  const mark = brand ? `${logo ? `<img src="${esc(logo)}" alt="${esc(brand.name)} logo">` : ''}<span class="brand-name">${esc(brand.name)}</span>` : '';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer"><meta name="robots" content="noindex, nofollow">
+<title>${esc(brand ? `${title} - ${brand.name}` : title)}</title>
+<style>${STYLE}</style></head><body>
+<header class="top"><div class="brand">${mark}</div><div class="kind">Local search grid report</div></header>
+${body}
+${brand ? `<footer>Prepared by ${esc(brand.name)}.</footer>` : ''}
+</body></html>`;
+}
+
+const reportHref = (uuid: string, q: { keyword?: string; snapshotAt?: Date }): string => {
+  const params = new URLSearchParams();
+  if (q.keyword !== undefined) params.set('keyword', q.keyword);
+  if (q.snapshotAt) params.set('snapshot_at', q.snapshotAt.toISOString());
+  const query = params.toString();
+  return `/reports/scans/${encodeURIComponent(uuid)}${query ? `?${query}` : ''}`;
+};
+
+// ---- the map ---------------------------------------------------------------------------------------------
+
+const SIZE = 640;
+const KM_PER_DEGREE = 111.32;
+const KM_PER_MILE = 1.609344;
+
+/** A small deterministic generator (from the scan's UUID) for the map's decoration, so a report always looks the same. */
+function seeded(seed: string): () => number {
+  let h = 2166136261;
+  for (const c of seed) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
+  return () => {
+    h = Math.imul(h ^ (h >>> 15), 2246822507);
+    h = Math.imul(h ^ (h >>> 13), 3266489909);
+    h ^= h >>> 16;
+    return (h >>> 0) / 4294967296;
+  };
+}
+
+/** The largest 1/2/5 x 10^n not above `x`. */
+function niceStep(x: number): number {
+  const p = 10 ** Math.floor(Math.log10(x));
+  const m = x / p;
+  return (m >= 5 ? 5 : m >= 2 ? 2 : 1) * p;
+}
+
+/**
+ * The grid as SVG: pins projected equirectangularly around the scan's centre (x = delta lng x cos(lat0),
+ * y = delta lat, one scale for both), on a neutral street-grid canvas with the scan area, a scale bar and north.
+ */
+export function gridMap(report: ScanReport): string {
+  const { scan, pins } = report;
+  const cos0 = Math.cos((scan.lat * Math.PI) / 180);
+  const raw = pins.map((p) => ({ p, x: (p.lng - scan.lng) * cos0, y: p.lat - scan.lat }));
+  const extent = Math.max(1e-9, ...raw.map((r) => Math.max(Math.abs(r.x), Math.abs(r.y))));
+  const n = Math.max(2, scan.gridSize || Math.round(Math.sqrt(pins.length)));
+  // Room at the corners for the north arrow and the scale bar, clear of the outer pins.
+  const pad = 64;
+  const spacing = (SIZE - 2 * pad) / (n - 1);
+  const radius = Math.min(26, Math.max(11, spacing * 0.4));
+  const scale = (SIZE / 2 - pad) / extent;
+  const px = (x: number) => SIZE / 2 + x * scale;
+  const py = (y: number) => SIZE / 2 - y * scale;
+  const f = (v: number) => v.toFixed(1);
+
+  // Decoration: city blocks of about 40 px, streets half a block off the pins, a few parks; never data.
+  const rnd = seeded(scan.uuid);
+  const step = spacing / Math.max(1, Math.round(spacing / 40));
+  const deco: string[] = [];
+  for (let i = -1; i * step < SIZE + step; i++) {
+    const c = pad - step / 2 + i * step;
+    for (let j = -1; j * step < SIZE + step; j++) {
+      if (rnd() < 0.07) deco.push(`<rect x="${f(c)}" y="${f(pad - step / 2 + j * step)}" width="${f(step)}" height="${f(step)}" fill="#d7e8cf"/>`);
+    }
+  }
+  const streets: string[] = [];
+  for (let i = -1; i * step < SIZE + step; i++) {
+    const c = pad - step / 2 + i * step;
+    const w = i % 3 === 0 ? 4.5 : 2;
+    streets.push(`<path d="M${f(c)} 0V${SIZE}M0 ${f(c)}H${SIZE}" stroke="#fff" stroke-width="${f(w)}"/>`);
+  }
+  const avenue = `<path d="M0 ${f(SIZE * (0.25 + rnd() * 0.5))}L${SIZE} ${f(SIZE * (0.25 + rnd() * 0.5))}" stroke="#fbe9b7" stroke-width="7" stroke-linecap="round"/>`;
+
+  const area = raw.length ? `<rect x="${f(pad)}" y="${f(pad)}" width="${f(SIZE - 2 * pad)}" height="${f(SIZE - 2 * pad)}" fill="#1a5fb40a" stroke="#1a5fb4" stroke-opacity=".45" stroke-width="1.5" stroke-dasharray="6 5"/>` : '';
+
+  // Scale bar in the scan's unit, about a fifth of the canvas.
+  const kmPerPx = KM_PER_DEGREE / scale;
+  const unitKm = scan.distanceUnit === 'miles' ? KM_PER_MILE : 1;
+  const barUnits = niceStep((SIZE / 5) * (kmPerPx / unitKm));
+  const barPx = (barUnits * unitKm) / kmPerPx;
+  const unitLabel = scan.distanceUnit === 'miles' ? 'mi' : 'km';
+  const scaleBar = `<g class="scale" transform="translate(16 ${SIZE - 13})"><rect x="-8" y="-17" width="${f(barPx + 16 + 48)}" height="24" rx="4" fill="#ffffffd9"/>
+<path d="M0 -4V0H${f(barPx)}V-4" fill="none" stroke="#1f2328" stroke-width="2"/><text x="${f(barPx + 8)}" y="0" font-size="12" fill="#1f2328">${esc(num(barUnits, 3))} ${unitLabel}</text></g>`;
+  const north = `<g class="north" transform="translate(${SIZE - 24} 24)"><circle r="15" fill="#ffffffd9"/><path d="M0 -11L5 3L0 0L-5 3Z" fill="#1f2328"/><text y="11" font-size="9" text-anchor="middle" font-weight="700" fill="#1f2328">N</text></g>`;
+
+  const target = `<g class="target" transform="translate(${f(px(0))} ${f(py(0))})"><title>${esc(scan.type === 'sab' ? 'Grid centre' : `${scan.location} (the business)`)}</title>
+<circle r="${f(radius + 8)}" fill="#ffffffb3" stroke="#1f2328" stroke-width="2.5" stroke-dasharray="5 3"/></g>`;
+
+  const pinSvg = raw
+    .map(({ p, x, y }) => {
+      const label = pinLabel(p);
+      const bucket = bucketOf(p);
+      const top = p.top
+        .slice(0, 3)
+        .map((t) => `${t.rank}. ${t.name}`)
+        .join('\n');
+      const title = `${p.rank == null ? 'Not in the top 20' : `Rank ${p.rank}`} at ${p.lat.toFixed(5)}, ${p.lng.toFixed(5)}${top ? `\n${top}` : ''}`;
+      const size = label.length > 2 ? radius * 0.62 : radius * 0.82;
+      return `<g class="pin" data-bucket="${bucket}" data-rank="${esc(label)}" transform="translate(${f(px(x))} ${f(py(y))})"><title>${esc(title)}</title><circle r="${f(radius)}" fill="${colourOf(bucket)}" stroke="#fff" stroke-width="2.5" filter="url(#pin-shadow)"/><text text-anchor="middle" dy=".35em" font-size="${f(size)}" font-weight="700" fill="#fff">${esc(label)}</text></g>`;
+    })
+    .join('\n');
+
+  return `<svg class="grid-map" viewBox="0 0 ${SIZE} ${SIZE}" xmlns="http://www.w3.org/2000/svg" role="img" aria-labelledby="map-title">
+<title id="map-title">${esc(`Ranking grid of ${scan.location} for "${report.keyword}"`)}</title>
+<defs><filter id="pin-shadow" x="-50%" y="-50%" width="200%" height="200%"><feDropShadow dx="0" dy="1.5" stdDeviation="1.8" flood-color="#000" flood-opacity=".3"/></filter></defs>
+<rect width="${SIZE}" height="${SIZE}" fill="#eceee6"/>
+${deco.join('')}
+${streets.join('')}
+${avenue}
+${area}
+${target}
+${pinSvg}
+${scaleBar}
+${north}
+</svg>`;
+}
+
+function legend(report: ScanReport): string {
+  const items = BUCKETS.map((b) => `<li><span class="swatch" style="background:${b.colour}"></span>${esc(b.label)}</li>`);
+  items.push(`<li><span class="swatch target"></span>${report.scan.type === 'sab' ? 'Grid centre' : 'The business (grid centre)'}</li>`);
+  return `<ul class="legend" aria-label="Legend">${items.join('')}</ul>`;
+}
+
+// ---- the page --------------------------------------------------------------------------------------------
+
+function keywordPicker(report: ScanReport): string {
+  if (report.scan.keywords.length === 0) return '';
+  const links = report.scan.keywords.map(
+    (k) => `<a href="${esc(reportHref(report.scan.uuid, { keyword: k }))}"${k === report.keyword ? ' aria-current="page"' : ''}>${esc(k)}</a>`,
+  );
+  return `<nav class="keywords" aria-label="Keywords"><span class="label">Keyword</span>${links.join('')}</nav>`;
+}
+
+function snapshotPicker(report: ScanReport): string {
+  const options = report.snapshots.map((s) => {
+    const selected = report.snapshot && s.snapshotAt.getTime() === report.snapshot.snapshotAt.getTime();
+    return `<option value="${esc(s.snapshotAt.toISOString())}"${selected ? ' selected' : ''}>${esc(s.label)} UTC</option>`;
+  });
+  return `<form class="picker card" method="get" action="${esc(reportHref(report.scan.uuid, {}))}">
+<input type="hidden" name="keyword" value="${esc(report.keyword)}">
+<label for="snapshot_at">Snapshot (${esc(plural(report.snapshots.length, 'scan', 'scans'))})</label>
+<div class="row"><select id="snapshot_at" name="snapshot_at">${options.join('')}</select><button type="submit">Show</button></div>
+</form>`;
+}
+
+function changeStat(report: ScanReport): string {
+  const s = report.summary!;
+  if (s.changeFromPrevious == null || !s.previousSnapshotAt) {
+    return `<div class="stat" data-stat="change"><span class="label">Change</span><span class="value">-</span><span class="note">First snapshot</span></div>`;
+  }
+  const c = s.changeFromPrevious;
+  const prev = snapshotLabels(s.previousSnapshotAt);
+  const since = `since ${esc(prev.shortLabel)}`;
+  if (c === 0) return `<div class="stat" data-stat="change"><span class="label">Change</span><span class="value">0</span><span class="note">No change ${since}</span></div>`;
+  // Average rank going down is the business moving up.
+  const better = c < 0;
+  return `<div class="stat" data-stat="change"><span class="label">Change</span><span class="value ${better ? 'good' : 'bad'}">${better ? '&#9650;' : '&#9660;'} ${esc(num(Math.abs(c)))}</span><span class="note">${better ? 'Better' : 'Worse'} ${since}</span></div>`;
+}
+
+function summaryCard(report: ScanReport): string {
+  const s = report.summary!;
+  const stat = (key: string, label: string, value: string, note: string, dot?: string) =>
+    `<div class="stat" data-stat="${key}"><span class="label">${dot ? `<span class="dot" style="background:${dot}"></span>` : ''}${esc(label)}</span><span class="value">${esc(value)}</span><span class="note">${esc(note)}</span></div>`;
+  const of = `of ${s.totalPins} pins`;
+  const share = (count: number, colour: string) => (s.totalPins ? `<span style="width:${((100 * count) / s.totalPins).toFixed(2)}%;background:${colour}"></span>` : '');
+  return `<section class="summary card" aria-label="Summary"><h2>Summary</h2>
+<div class="stats">
+${stat('average-rank', 'Average rank', num(s.averageRank), 'Not ranking counts as 21')}
+${changeStat(report)}
+${stat('visibility', 'Visibility', `${num(s.visibilityScore, 1)}%`, 'Score from 0 to 100')}
+${stat('top-3', 'Top 3', String(s.top3), of, colourOf('top3'))}
+${stat('top-4-10', 'Top 4-10', String(s.top4to10), of, colourOf('top10'))}
+${stat('not-ranking', 'Not ranking', String(s.notRanking), of, colourOf('none'))}
+</div>
+<div class="distribution" aria-hidden="true">${share(s.top3, colourOf('top3'))}${share(s.top4to10, colourOf('top10'))}${share(s.top11to20, colourOf('top20'))}${share(s.notRanking, colourOf('none'))}</div>
+</section>`;
+}
+
+function competitorsCard(report: ScanReport): string {
+  const total = report.pins.length;
+  const rows = report.competitors.map(
+    (c, i) => `<tr><td class="num muted">${i + 1}</td><td class="name">${esc(c.name)}</td><td class="num">${esc(num(c.avgRank))}</td>
+<td class="num">${c.appearances} of ${total} pins <span class="muted">(${esc(num(c.coverage, 1))}%)</span></td>
+<td class="num"><div class="threat"><div class="bar"><span style="width:${Math.min(100, Math.max(0, c.threatScore)).toFixed(1)}%"></span></div><span class="score">${esc(num(c.threatScore, 1))}</span></div></td></tr>`,
+  );
+  const body = rows.length
+    ? `<table class="competitors"><thead><tr><th class="num">#</th><th>Business</th><th class="num">Avg. rank</th><th class="num">Appearances</th><th class="num">Threat score</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`
+    : '<p class="muted">No other businesses appeared in the results.</p>';
+  return `<section class="card wide" aria-label="Top competitors"><h2>Top competitors for &ldquo;${esc(report.keyword)}&rdquo;</h2>${body}
+<p class="muted" style="font-size:.82rem;margin:.7rem 0 0">Average rank over all pins (not ranking counts as 21). Threat score 0-100: how much of the grid a business holds above ${esc(report.scan.location)}, weighted by how high it ranks there.</p></section>`;
+}
+
+function historyCard(report: ScanReport): string {
+  const rows = report.snapshots.map((s: SnapshotRow, i) => {
+    const current = report.snapshot && s.snapshotAt.getTime() === report.snapshot.snapshotAt.getTime();
+    const first = i === report.snapshots.length - 1;
+    const c = s.changeFromPrevious;
+    const change = first ? '-' : c === 0 ? '0' : `<span class="${c < 0 ? 'good' : 'bad'}">${c < 0 ? '&#9650; ' : '&#9660; '}${esc(num(Math.abs(c)))}</span>`;
+    return `<tr${current ? ' class="current"' : ''}><td><a href="${esc(reportHref(report.scan.uuid, { keyword: report.keyword, snapshotAt: s.snapshotAt }))}">${esc(s.label)} UTC</a></td>
+<td class="num">${esc(num(s.avgRank))}</td><td class="num">${change}</td><td class="num">${esc(num(s.visibilityScore, 1))}%</td><td class="num">${s.top3Count}</td><td class="num">${s.notRankingCount}</td></tr>`;
+  });
+  return `<section class="card wide" aria-label="History"><h2>History of &ldquo;${esc(report.keyword)}&rdquo;</h2>
+<table class="history"><thead><tr><th>Snapshot</th><th class="num">Avg. rank</th><th class="num">Change</th><th class="num">Visibility</th><th class="num">Top 3</th><th class="num">Not ranking</th></tr></thead>
+<tbody>${rows.join('\n')}</tbody></table></section>`;
+}
+
+function intro(report: ScanReport): string {
+  const s = report.scan;
+  const parts = [s.address, `${s.gridSize} x ${s.gridSize} grid`, `${num(s.distance)} ${s.distanceUnit === 'miles' ? 'mi' : 'km'} from the centre to the edge`].filter(Boolean) as string[];
+  return `<section class="intro"><h1>${esc(s.location)}</h1><p class="meta">${parts.map(esc).join(' &middot; ')}</p></section>`;
+}
+
+export function reportPage(report: ScanReport): string {
+  const title = `${report.scan.location}: local search grid`;
+  if (!report.snapshot || !report.summary) {
+    return layout(
+      report.brand,
+      title,
+      `<main>${intro(report)}${keywordPicker(report)}
+<section class="card empty" aria-label="No results yet"><h2>No results yet</h2>
+<p>The first scan of <strong>${esc(report.scan.location)}</strong> for &ldquo;${esc(report.keyword)}&rdquo; has not completed yet.<br>
+Once it has, this page shows how the business ranks across the ${report.scan.gridSize} x ${report.scan.gridSize} grid. Please check back shortly.</p></section></main>`,
+    );
+  }
+  const snap = report.snapshot;
+  return layout(
+    report.brand,
+    title,
+    `<main>${intro(report)}${keywordPicker(report)}
+<div class="layout">
+<section class="card map-card" aria-label="Ranking grid">
+<div class="map-head"><h2>Rankings for &ldquo;${esc(report.keyword)}&rdquo;</h2><span class="when">${esc(snap.label)} UTC</span></div>
+${gridMap(report)}
+${legend(report)}
+</section>
+<aside>
+${snapshotPicker(report)}
+${summaryCard(report)}
+</aside>
+</div>
+${competitorsCard(report)}
+${historyCard(report)}
+</main>`,
+  );
+}
+
+/** Unknown scans, keywords and snapshots: a page with the right status, in the scan's brand when there is one. */
+export function reportMessagePage(brand: ReportBrand | null, title: string, message: string, link?: { href: string; label: string }): string {
+  return layout(
+    brand,
+    title,
+    `<main><section class="card empty"><h2>${esc(title)}</h2><p>${esc(message)}</p>${link ? `<p><a href="${esc(link.href)}">${esc(link.label)}</a></p>` : ''}</section></main>`,
+  );
+}
+
+export const latestReportHref = (uuid: string): string => reportHref(uuid, {});

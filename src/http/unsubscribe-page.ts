@@ -1,0 +1,94 @@
+import express, { type Request, type Response, type Router } from 'express';
+import type { Logger } from 'pino';
+import type { Clock } from '../domain/clock';
+import { unsubscribeByToken, unsubscribeViewOf } from '../services/unsubscribe.service';
+import { esc, layout, NO_BRAND, type Brand } from './connect-page.views';
+
+/**
+ * The unsubscribe link every review request carries, `/u/{token}` (public: the token is the credential, and it
+ * cannot be forged, see src/messaging/links.ts):
+ *
+ *   GET  /u/{token}   a confirmation page in the agency's brand with an "Unsubscribe" button (a GET never
+ *                     unsubscribes: mail scanners and link previews fetch links)
+ *   POST /u/{token}   unsubscribes: the page's button (a form), or a mail client's one-click unsubscribe
+ *                     (RFC 8058: body `List-Unsubscribe=One-Click`, announced by the List-Unsubscribe-Post
+ *                     header). Idempotent; answers the "you are unsubscribed" page with 200.
+ *
+ * An unknown, malformed or forged token answers a 404 page.
+ */
+export interface UnsubscribePageDeps {
+  logger: Logger;
+  clock?: Clock;
+}
+
+const NOT_FOUND = { title: 'Link not found', message: 'This unsubscribe link is not valid. Please use the link from the message you received.' };
+
+function confirmPage(brand: Brand, business: string, token: string, already: boolean): string {
+  if (already) return donePage(brand, business);
+  return layout(
+    brand,
+    'Unsubscribe',
+    `<h1>Unsubscribe from review requests</h1>
+<p>Do you want to stop receiving review requests from <strong>${esc(business)}</strong>?</p>
+<form method="post" action="/u/${esc(encodeURIComponent(token))}"><input type="hidden" name="confirm" value="1"><button type="submit">Unsubscribe</button></form>
+<p class="notice">You will not receive any further review requests from ${esc(business)}.</p>`,
+  );
+}
+
+function donePage(brand: Brand, business: string): string {
+  return layout(
+    brand,
+    'Unsubscribed',
+    `<h1>You are unsubscribed</h1>
+<p>You will not receive any further review requests from <strong>${esc(business)}</strong>. You can close this page.</p>`,
+  );
+}
+
+export function unsubscribePages(deps: UnsubscribePageDeps): Router {
+  const router = express.Router();
+  router.use((_req: Request, res: Response, next) => {
+    res.set({
+      'Cache-Control': 'no-store',
+      'Referrer-Policy': 'no-referrer',
+      'X-Frame-Options': 'DENY',
+      'X-Content-Type-Options': 'nosniff',
+      'X-Robots-Tag': 'noindex',
+      'Content-Security-Policy': "default-src 'none'; img-src https: http: data:; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    });
+    next();
+  });
+  // The button's form and RFC 8058 one-click bodies (both url-encoded; a multipart one-click body is not read:
+  // the POST itself is the request, whatever it carries).
+  router.use(express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 10 }));
+
+  const html = (res: Response, status: number, body: string) => void res.status(status).type('html').send(body);
+  const failed = (res: Response, err: unknown) => {
+    deps.logger.error({ err }, 'unsubscribe page failed');
+    html(res, 500, layout(NO_BRAND, 'Something went wrong', '<h1>Something went wrong</h1><p>Please try again in a moment.</p>'));
+  };
+
+  router.get('/:token', async (req: Request, res: Response) => {
+    try {
+      const token = String(req.params.token);
+      const view = await unsubscribeViewOf(token);
+      if (!view) return html(res, 404, layout(NO_BRAND, NOT_FOUND.title, `<h1>${NOT_FOUND.title}</h1><p>${NOT_FOUND.message}</p>`));
+      html(res, 200, confirmPage(view.brand, view.businessName, token, view.contact.unsubscribedAt !== null));
+    } catch (err) {
+      failed(res, err);
+    }
+  });
+
+  router.post('/:token', async (req: Request, res: Response) => {
+    try {
+      const result = await unsubscribeByToken(String(req.params.token), { clock: deps.clock, logger: deps.logger });
+      if (!result) return html(res, 404, layout(NO_BRAND, NOT_FOUND.title, `<h1>${NOT_FOUND.title}</h1><p>${NOT_FOUND.message}</p>`));
+      const oneClick = (req.body as Record<string, unknown> | undefined)?.['List-Unsubscribe'] === 'One-Click';
+      deps.logger.info({ contact: result.contact.uuid, already: result.already, canceled: result.canceled, oneClick }, 'contact unsubscribed');
+      html(res, 200, donePage(result.brand, result.businessName));
+    } catch (err) {
+      failed(res, err);
+    }
+  });
+
+  return router;
+}

@@ -1,0 +1,441 @@
+import { Op, QueryTypes, type Transaction } from 'sequelize';
+import { systemClock, type Clock } from '../domain/clock';
+import { DomainError } from '../domain/errors';
+import { Campaign, Contact, CreditConsumption, CreditGrant, Customer, Invite, InviteMessage, Organization } from '../models';
+import type { CampaignStep, Channel } from '../models/campaign.model';
+import { consumeCredits } from '../services/credits.service';
+import { logActivity, sendTimeFor } from '../services/invites.service';
+import { senderFor } from '../services/messaging-settings.service';
+import { reviewLinkOf, unsubscribeLinkOf } from './links';
+import { inviteDeliverySettings } from './settings';
+import { render } from './templates';
+import { ChannelNotConfigured, MessagingRejected, MessagingUnavailable, type ChannelSender } from './types';
+
+/**
+ * Invite delivery: the rules the `inviteDelivery` workflow's activities apply. The stored invite is the truth:
+ * every call re-reads it, so a workflow that acts on an old signal, a replay, or a retried activity never does
+ * more than the row allows.
+ *
+ * Exactly-once per campaign step, as far as a provider allows: a step is *claimed* first, in one transaction
+ * that locks the invite row, takes the credit and writes its `(invite_id, step_index)` row as `sending` (the
+ * unique key makes a second claim impossible). Only then is the provider called, and its answer settles the row
+ * (`sent`, or `failed` with the credit given back). A retried attempt finds the row and answers what it says;
+ * one that finds it still `sending` waits out `inFlightGraceMs` (another attempt may still be talking to the
+ * provider) and then counts it as sent: the worker died between the provider call and the settle, and the
+ * provider most likely has the message. So a step is sent at most once, and a crash in that window can at
+ * worst lose it while it is recorded as sent (the delivery log says "outcome unknown").
+ */
+
+export const REASONS = {
+  insufficientCredits: 'insufficient_credits',
+  providerRejected: 'provider_rejected',
+  providerUnavailable: 'provider_unavailable',
+  noEmail: 'no_email_address',
+  noPhone: 'no_phone_number',
+  noRecipient: 'no_recipient',
+  noSteps: 'no_steps',
+} as const;
+
+/** A campaign step of the plan: its index in `campaign.steps`, and when it goes relative to the first one. */
+export interface PlannedStep {
+  index: number;
+  channel: Channel;
+  offsetMs: number;
+}
+
+export type InvitePlan =
+  | { action: 'send'; inviteId: number; sendAt: string; steps: PlannedStep[] }
+  | { action: 'wait'; inviteId: number; sendAt: string }
+  | { action: 'done'; inviteId: number; outcome: 'missing' | 'not_scheduled' | 'held' | 'canceled' | 'failed'; detail: string | null };
+
+export interface StepInput {
+  inviteId: number;
+  stepIndex: number;
+  /** The invite's first message: it decides `sent` or `failed`. */
+  first: boolean;
+}
+
+export interface StepResult {
+  outcome: 'sent' | 'failed' | 'stopped' | 'not_due';
+  /** Failed or stopped: why (`insufficient_credits: ...`, `clicked`, ...). */
+  reason: string | null;
+  /** not_due: the stored send time to wait for. */
+  sendAt: string | null;
+}
+
+/** Another attempt holds the step's claim (it may still be talking to the provider): retry later. */
+export class StepInFlight extends Error {
+  constructor(inviteId: number, stepIndex: number) {
+    super(`Step ${stepIndex} of invite ${inviteId} is being sent by another attempt.`);
+    this.name = 'StepInFlight';
+  }
+}
+
+export interface DeliveryOptions {
+  clock?: Clock;
+  /** Test seam: the sender of a channel (default: the account's settings, else the embedded default). */
+  senderFor?: (customerId: number, channel: Channel, opts: { fromName: string | null }) => Promise<ChannelSender>;
+  /** Test seam: runs after the provider accepted a message and before the answer is recorded (crash tests). */
+  afterProviderAccepted?: (input: StepInput) => void | Promise<void>;
+}
+
+/** How close to the send time counts as due (Temporal timers and the database clock may differ a little). */
+const DUE_TOLERANCE_MS = 1_000;
+
+const db = () => {
+  const s = Invite.sequelize;
+  if (!s) throw new Error('Database not initialised');
+  return s;
+};
+
+const creditTypeOf = (channel: Channel): 'email' | 'sms' => (channel === 'email' ? 'email' : 'sms');
+const creditReference = (invite: Invite, stepIndex: number) => `invite:${invite.uuid}:step:${stepIndex}`;
+const isPaused = (campaign: Campaign, customer: Customer | null) => campaign.pausedAt !== null || (customer !== null && customer.subscriptionStatus !== 'active');
+const recipientOf = (channel: Channel, contact: Contact): string | null => (channel === 'email' ? contact.email : contact.phone);
+const missingRecipient = (channel: Channel) =>
+  channel === 'email'
+    ? `${REASONS.noEmail}: The contact has no email address for the email step.`
+    : `${REASONS.noPhone}: The contact has no phone number for the ${channel === 'sms' ? 'SMS' : 'messaging-app'} step.`;
+const clip = (s: string, n = 500) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+interface Loaded {
+  invite: Invite;
+  campaign: Campaign;
+  contact: Contact;
+  customer: Customer | null;
+}
+
+async function load(inviteId: number, transaction?: Transaction, lock = false): Promise<Loaded | null> {
+  const invite = await Invite.findByPk(inviteId, { transaction, lock: lock && transaction ? transaction.LOCK.UPDATE : undefined });
+  if (!invite) return null;
+  const [campaign, contact, customer] = await Promise.all([
+    Campaign.findByPk(invite.campaignId, { transaction }),
+    Contact.findByPk(invite.contactId, { transaction }),
+    Customer.findByPk(invite.customerId, { transaction }),
+  ]);
+  if (!campaign || !contact) return null;
+  return { invite, campaign, contact, customer };
+}
+
+/** The steps in sending order (by delay, then position), each with its index in `campaign.steps`. */
+function orderedSteps(campaign: Campaign): Array<CampaignStep & { index: number }> {
+  return (campaign.steps ?? []).map((s, index) => ({ ...s, index })).sort((a, b) => a.delayHours - b.delayHours || a.index - b.index);
+}
+
+async function activity(l: Loaded, type: 'sent' | 'failed', channel: Channel | null, detail: string, transaction: Transaction, clock: Clock) {
+  await logActivity(
+    {
+      tenantId: l.invite.tenantId,
+      customerId: l.invite.customerId,
+      contactId: l.contact.id,
+      campaignId: l.campaign.id,
+      inviteId: l.invite.id,
+      type,
+      channel,
+      detail: clip(detail),
+    },
+    { transaction, clock },
+  );
+}
+
+async function failInvite(l: Loaded, reason: string, channel: Channel | null, transaction: Transaction, clock: Clock): Promise<void> {
+  await l.invite.update({ status: 'failed', failedAt: clock.now(), sentAt: null, reason: clip(reason) }, { transaction });
+  await activity(l, 'failed', channel, `The invite could not be sent: ${reason}`, transaction, clock);
+}
+
+/**
+ * What to do with an invite at (or after) its send time: send the plan's steps, wait for a later stored send
+ * time, or nothing (gone, no longer scheduled, canceled, held because the campaign or account is paused, or
+ * failed because no step can reach the contact).
+ *
+ * Steps whose channel has no address for the contact (an email step for a phone-only contact) are left out; the
+ * first remaining step goes at the send time and the others keep their distance to it.
+ */
+export async function planInvite(inviteId: number, opts: DeliveryOptions = {}): Promise<InvitePlan> {
+  const clock = opts.clock ?? systemClock;
+  const settings = inviteDeliverySettings();
+  return db().transaction(async (transaction) => {
+    const l = await load(inviteId, transaction, true);
+    if (!l) return { action: 'done', inviteId, outcome: 'missing', detail: null };
+    const { invite, campaign, contact } = l;
+    if (invite.status !== 'scheduled') return { action: 'done', inviteId, outcome: 'not_scheduled', detail: invite.status };
+    if (contact.unsubscribedAt) {
+      await invite.update({ status: 'canceled', reason: 'The contact unsubscribed.' }, { transaction });
+      return { action: 'done', inviteId, outcome: 'canceled', detail: 'unsubscribed' };
+    }
+    // Paused campaign or account: the invite stays scheduled; the re-dispatch sends it once they are active again.
+    if (isPaused(campaign, l.customer)) return { action: 'done', inviteId, outcome: 'held', detail: campaign.pausedAt ? 'campaign_paused' : 'account_paused' };
+    const now = clock.now();
+    const sendAt = invite.sendAt ?? invite.requestedAt;
+    if (sendAt.getTime() > now.getTime() + DUE_TOLERANCE_MS) return { action: 'wait', inviteId, sendAt: sendAt.toISOString() };
+    // Much later than planned (held, re-dispatched, Temporal was down): never outside the campaign's send window.
+    if (now.getTime() - sendAt.getTime() > settings.lateAfterMs) {
+      const next = sendTimeFor(campaign, now);
+      if (next.getTime() > now.getTime() + DUE_TOLERANCE_MS) {
+        await invite.update({ sendAt: next }, { transaction });
+        return { action: 'wait', inviteId, sendAt: next.toISOString() };
+      }
+    }
+    const steps = orderedSteps(campaign);
+    if (steps.length === 0) {
+      await failInvite(l, `${REASONS.noSteps}: The campaign has no steps.`, null, transaction, clock);
+      return { action: 'done', inviteId, outcome: 'failed', detail: REASONS.noSteps };
+    }
+    const reachable = steps.filter((s) => recipientOf(s.channel, contact));
+    if (reachable.length === 0) {
+      await failInvite(l, `${REASONS.noRecipient}: The contact has no address for any channel of the campaign (${[...new Set(steps.map((s) => s.channel))].join(', ')}).`, steps[0].channel, transaction, clock);
+      return { action: 'done', inviteId, outcome: 'failed', detail: REASONS.noRecipient };
+    }
+    const base = reachable[0].delayHours;
+    return {
+      action: 'send',
+      inviteId,
+      sendAt: sendAt.toISOString(),
+      steps: reachable.map((s) => ({ index: s.index, channel: s.channel, offsetMs: Math.max(0, (s.delayHours - base) * settings.hourMs) })),
+    };
+  });
+}
+
+/** Gives a step's credit back: the consumption is removed and the unit returns to the grant it most likely came from. */
+async function refundCredit(invite: Invite, stepIndex: number, type: 'email' | 'sms', transaction: Transaction, now: Date): Promise<void> {
+  const consumption = await CreditConsumption.findOne({ where: { customerId: invite.customerId, type, reference: creditReference(invite, stepIndex) }, transaction });
+  if (!consumption) return;
+  await consumption.destroy({ transaction });
+  // The consumption drew from the soonest-expiring grants first; the unit goes back to the first of those with room.
+  const grant = await CreditGrant.findOne({
+    where: {
+      customerId: invite.customerId,
+      type,
+      remaining: { [Op.lt]: db().col('credits') },
+      [Op.or]: [{ expiresAt: null }, { expiresAt: { [Op.gt]: now } }],
+    },
+    order: [[db().literal('expires_at IS NULL'), 'ASC'], ['expiresAt', 'ASC'], ['id', 'ASC']],
+    transaction,
+    lock: transaction.LOCK.UPDATE,
+  });
+  if (grant) await grant.update({ remaining: grant.remaining + consumption.credits }, { transaction });
+}
+
+const resultOf = (m: InviteMessage): StepResult =>
+  m.status === 'failed' ? { outcome: 'failed', reason: m.error, sendAt: null } : { outcome: 'sent', reason: null, sendAt: null };
+
+interface Claimed {
+  loaded: Loaded;
+  message: InviteMessage;
+  sender: ChannelSender;
+  rendered: ReturnType<typeof render>;
+  recipient: string;
+  channel: Channel;
+}
+
+/**
+ * Sends one campaign step of an invite, at most once. The first step decides the invite: `sent` (and the
+ * duplicate window starts) or `failed` with its reason. A follow-up goes only while the invite is `sent`, its
+ * review link was not clicked (nor feedback left), the contact is subscribed and the campaign and account are
+ * active. Throws MessagingUnavailable (nothing was sent; the claim is undone) or StepInFlight to be retried.
+ */
+export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {}): Promise<StepResult> {
+  const clock = opts.clock ?? systemClock;
+  const settings = inviteDeliverySettings();
+  const resolveSender = opts.senderFor ?? ((customerId: number, channel: Channel, o: { fromName: string | null }) => senderFor(customerId, channel, o));
+
+  const claim = await db().transaction(async (transaction): Promise<StepResult | Claimed> => {
+    const l = await load(input.inviteId, transaction, true);
+    if (!l) return { outcome: 'stopped', reason: 'missing', sendAt: null };
+    const { invite, campaign, contact, customer } = l;
+    const now = clock.now();
+    const existing = await InviteMessage.findOne({ where: { inviteId: invite.id, stepIndex: input.stepIndex }, transaction });
+    if (existing) {
+      if (existing.status !== 'sending') return resultOf(existing);
+      if (existing.sentAt.getTime() + settings.inFlightGraceMs > now.getTime()) throw new StepInFlight(invite.id, input.stepIndex);
+      // The attempt that claimed it died after the claim, most likely after the provider took the message.
+      await existing.update({ status: 'sent', error: 'Outcome unknown: the attempt stopped while sending; counted as sent.' }, { transaction });
+      await activity(l, 'sent', existing.channel, `Step ${input.stepIndex + 1} (${existing.channel}) sent (outcome unknown: the attempt stopped while sending).`, transaction, clock);
+      return { outcome: 'sent', reason: null, sendAt: null };
+    }
+
+    const step = campaign.steps?.[input.stepIndex];
+    if (!step) return { outcome: 'stopped', reason: 'step_removed', sendAt: null };
+    if (input.first) {
+      if (invite.status !== 'scheduled') return { outcome: 'stopped', reason: `invite_${invite.status}`, sendAt: null };
+      if (contact.unsubscribedAt) {
+        await invite.update({ status: 'canceled', reason: 'The contact unsubscribed.' }, { transaction });
+        return { outcome: 'stopped', reason: 'unsubscribed', sendAt: null };
+      }
+      if (isPaused(campaign, customer)) return { outcome: 'stopped', reason: 'paused', sendAt: null };
+      const sendAt = invite.sendAt ?? invite.requestedAt;
+      if (sendAt.getTime() > now.getTime() + DUE_TOLERANCE_MS) return { outcome: 'not_due', reason: null, sendAt: sendAt.toISOString() };
+    } else {
+      if (invite.status !== 'sent') return { outcome: 'stopped', reason: `invite_${invite.status}`, sendAt: null };
+      if (invite.clickedAt) return { outcome: 'stopped', reason: 'clicked', sendAt: null };
+      if (contact.unsubscribedAt) return { outcome: 'stopped', reason: 'unsubscribed', sendAt: null };
+      if (isPaused(campaign, customer)) return { outcome: 'stopped', reason: 'paused', sendAt: null };
+    }
+
+    const channel = step.channel;
+    const fail = async (reason: string): Promise<StepResult> => {
+      await InviteMessage.create(
+        { inviteId: invite.id, stepIndex: input.stepIndex, channel, status: 'failed', recipient: recipientOf(channel, contact), error: clip(reason), sentAt: now },
+        { transaction },
+      );
+      if (input.first) await failInvite(l, reason, channel, transaction, clock);
+      else await activity(l, 'failed', channel, `Step ${input.stepIndex + 1} (${channel}) could not be sent: ${reason}`, transaction, clock);
+      return { outcome: 'failed', reason, sendAt: null };
+    };
+
+    const recipient = recipientOf(channel, contact);
+    if (!recipient) return fail(missingRecipient(channel));
+    const org = await Organization.findByPk(campaign.organizationId, { transaction });
+    const businessName = org?.name ?? customer?.name ?? 'us';
+    let sender: ChannelSender;
+    try {
+      sender = await resolveSender(invite.customerId, channel, { fromName: businessName });
+    } catch (e) {
+      if (e instanceof ChannelNotConfigured) return fail(`${e.reason}: ${e.message}`);
+      if (e instanceof MessagingRejected) return fail(`${REASONS.providerRejected}: ${e.message}`);
+      throw e;
+    }
+    try {
+      await consumeCredits(invite.customerId, creditTypeOf(channel), 1, transaction, { clock, reference: creditReference(invite, input.stepIndex) });
+    } catch (e) {
+      if (e instanceof DomainError && e.reason === REASONS.insufficientCredits) return fail(`${REASONS.insufficientCredits}: ${e.message}`);
+      throw e;
+    }
+    const rendered = render(channel, step, {
+      firstName: contact.firstName,
+      lastName: contact.lastName,
+      businessName,
+      reviewLink: reviewLinkOf(invite.uuid),
+      unsubscribeLink: unsubscribeLinkOf(contact.uuid),
+    });
+    const message = await InviteMessage.create(
+      { inviteId: invite.id, stepIndex: input.stepIndex, channel, status: 'sending', recipient, sentAt: now },
+      { transaction },
+    );
+    // Claimed: from here on, a resubmission sees a sent invite (duplicate window), not a waiting one.
+    if (input.first) await invite.update({ status: 'sent', sentAt: now, reason: null }, { transaction });
+    return { loaded: l, message, sender, rendered, recipient, channel };
+  });
+  if (!('message' in claim)) return claim;
+
+  const { loaded, message, sender, rendered, recipient, channel } = claim;
+  let providerMessageId: string | null;
+  try {
+    const receipt = await sender.send({ to: recipient, ...rendered });
+    providerMessageId = receipt.providerMessageId;
+  } catch (e) {
+    if (e instanceof MessagingRejected) {
+      const reason = `${REASONS.providerRejected}: ${e.message}`;
+      await db().transaction(async (transaction) => {
+        await message.update({ status: 'failed', error: clip(reason) }, { transaction });
+        await refundCredit(loaded.invite, input.stepIndex, creditTypeOf(channel), transaction, clock.now());
+        if (input.first) await failInvite(loaded, reason, channel, transaction, clock);
+        else await activity(loaded, 'failed', channel, `Step ${input.stepIndex + 1} (${channel}) could not be sent: ${reason}`, transaction, clock);
+      });
+      return { outcome: 'failed', reason, sendAt: null };
+    }
+    if (e instanceof MessagingUnavailable) {
+      // Nothing was accepted: undo the claim (and give the credit back), so the retry starts clean.
+      await db().transaction(async (transaction) => {
+        await message.destroy({ transaction });
+        await refundCredit(loaded.invite, input.stepIndex, creditTypeOf(channel), transaction, clock.now());
+        if (input.first) await loaded.invite.update({ status: 'scheduled', sentAt: null }, { transaction });
+      });
+      throw e;
+    }
+    // Unknown: the claim stays, so a retry does not send again (it settles the step once the grace has passed).
+    throw e;
+  }
+  await opts.afterProviderAccepted?.(input);
+  await db().transaction(async (transaction) => {
+    await message.update({ status: 'sent', providerMessageId, error: null }, { transaction });
+    await activity(loaded, 'sent', channel, `Step ${input.stepIndex + 1} (${channel}) sent through ${sender.label}.`, transaction, clock);
+  });
+  return { outcome: 'sent', reason: null, sendAt: null };
+}
+
+/** Records a step as failed after the provider stayed unavailable through every retry. */
+export async function failInviteStep(input: StepInput & { reason: string }, opts: DeliveryOptions = {}): Promise<StepResult> {
+  const clock = opts.clock ?? systemClock;
+  return db().transaction(async (transaction) => {
+    const l = await load(input.inviteId, transaction, true);
+    if (!l) return { outcome: 'stopped', reason: 'missing', sendAt: null };
+    const existing = await InviteMessage.findOne({ where: { inviteId: l.invite.id, stepIndex: input.stepIndex }, transaction });
+    if (existing && existing.status !== 'sending') return resultOf(existing);
+    const channel = l.campaign.steps?.[input.stepIndex]?.channel ?? existing?.channel ?? 'email';
+    const reason = `${REASONS.providerUnavailable}: ${input.reason}`;
+    if (existing) await existing.update({ status: 'failed', error: clip(reason) }, { transaction });
+    else {
+      await InviteMessage.create(
+        { inviteId: l.invite.id, stepIndex: input.stepIndex, channel, status: 'failed', recipient: recipientOf(channel, l.contact), error: clip(reason), sentAt: clock.now() },
+        { transaction },
+      );
+    }
+    if (input.first && (l.invite.status === 'scheduled' || l.invite.status === 'sent')) await failInvite(l, reason, channel, transaction, clock);
+    else await activity(l, 'failed', channel, `Step ${input.stepIndex + 1} (${channel}) could not be sent: ${reason}`, transaction, clock);
+    return { outcome: 'failed', reason, sendAt: null };
+  });
+}
+
+// ---- re-dispatch ----------------------------------------------------------------------------------------
+
+export interface RedispatchDeps {
+  /** Whether the pair's workflow is running (false: missing or closed). */
+  isRunning(workflowId: string): Promise<boolean>;
+  dispatch(req: { inviteId: number; campaignUuid: string; contactUuid: string; sendAt: Date }): Promise<void>;
+  workflowIdOf(campaignUuid: string, contactUuid: string): string;
+}
+
+export interface RedispatchResult {
+  checked: number;
+  dispatched: number;
+  failed: number;
+}
+
+/**
+ * Hands every stored `scheduled` invite whose workflow is missing or closed to Temporal again (signal-with-start
+ * with its stored send time). Invites of paused campaigns or accounts wait for them to be active again.
+ */
+export async function redispatchMissingInvites(deps: RedispatchDeps, opts: { batchSize?: number; concurrency?: number } = {}): Promise<RedispatchResult> {
+  const batchSize = opts.batchSize ?? 500;
+  const concurrency = opts.concurrency ?? 8;
+  const result: RedispatchResult = { checked: 0, dispatched: 0, failed: 0 };
+  let after = 0;
+  for (;;) {
+    const rows = await db().query<{ id: number; send_at: Date | null; requested_at: Date; campaign_uuid: string; contact_uuid: string }>(
+      `SELECT i.id, i.send_at, i.requested_at, c.uuid AS campaign_uuid, ct.uuid AS contact_uuid
+         FROM invites i
+         JOIN campaigns c ON c.id = i.campaign_id
+         JOIN contacts ct ON ct.id = i.contact_id
+         JOIN customers cu ON cu.id = i.customer_id
+        WHERE i.status = 'scheduled' AND i.id > :after AND c.paused_at IS NULL AND cu.subscription_status = 'active'
+        ORDER BY i.id
+        LIMIT :limit`,
+      { replacements: { after, limit: batchSize }, type: QueryTypes.SELECT },
+    );
+    if (rows.length === 0) break;
+    after = Number(rows[rows.length - 1].id);
+    let next = 0;
+    const lane = async () => {
+      while (next < rows.length) {
+        const row = rows[next++];
+        result.checked += 1;
+        try {
+          if (await deps.isRunning(deps.workflowIdOf(row.campaign_uuid, row.contact_uuid))) continue;
+          await deps.dispatch({
+            inviteId: Number(row.id),
+            campaignUuid: row.campaign_uuid,
+            contactUuid: row.contact_uuid,
+            sendAt: new Date(row.send_at ?? row.requested_at),
+          });
+          result.dispatched += 1;
+        } catch {
+          result.failed += 1;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, rows.length) }, () => lane()));
+    if (rows.length < batchSize) break;
+  }
+  return result;
+}

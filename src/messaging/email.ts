@@ -1,0 +1,96 @@
+import { createTransport } from 'nodemailer';
+import { platformMailer } from '../mail/mailer';
+import { MessagingRejected, MessagingUnavailable, type ChannelSender, type OutgoingMessage, type SendReceipt } from './types';
+
+/** The account's own SMTP server (`messaging_settings`, channel `email`). */
+export interface SmtpAccount {
+  host: string;
+  port: number;
+  /** TLS from the first byte (port 465); false: plain, upgraded with STARTTLS when the server offers it. */
+  secure: boolean;
+  username: string | null;
+  password: string | null;
+  fromEmail: string;
+  fromName: string | null;
+}
+
+/** Bounds on a slow or silent server: a send that cannot succeed gives up in seconds. */
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+
+/** A display name that cannot become a second address (quotes, commas and line breaks removed). */
+export function fromHeader(address: string, name: string | null | undefined): string {
+  const clean = (name ?? '').replace(/["\\\r\n]/g, '').trim();
+  return clean ? `"${clean}" <${address}>` : address;
+}
+
+/** Network failures before the server accepted anything: the message may be offered again. */
+const NOT_ACCEPTED_CODES = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'ECONNREFUSED', 'ECONNRESET', 'ETLS', 'EHOSTUNREACH', 'ENOTFOUND', 'EPROTOCOL']);
+
+/**
+ * Sorts a nodemailer failure: an SMTP 5xx reply (unknown recipient, relay denied, bad credentials) is a refusal;
+ * a 4xx reply ("try again later") and connection failures mean nothing was accepted.
+ */
+export function classifySmtpError(err: unknown): MessagingRejected | MessagingUnavailable {
+  const e = err as { message?: string; code?: string; responseCode?: number; response?: string };
+  const text = (e.response ?? e.message ?? String(err)).replace(/\s+/g, ' ').trim().slice(0, 300);
+  if (typeof e.responseCode === 'number') {
+    if (e.responseCode >= 500) return new MessagingRejected(`The mail server refused the message (${e.responseCode}): ${text}`, e.responseCode);
+    if (e.responseCode >= 400) return new MessagingUnavailable(`The mail server deferred the message (${e.responseCode}): ${text}`);
+  }
+  if (e.code === 'EAUTH') return new MessagingRejected(`The mail server refused the sign-in: ${text}`, 'EAUTH');
+  if (e.code && NOT_ACCEPTED_CODES.has(e.code)) return new MessagingUnavailable(`The mail server could not be reached (${e.code}): ${text}`);
+  return new MessagingRejected(`The mail server refused the message: ${text}`, e.code ?? null);
+}
+
+function mailOf(message: OutgoingMessage, from: string) {
+  return { from, to: message.to, subject: message.subject ?? '', text: message.body, html: message.html, headers: message.headers };
+}
+
+/** Email through the account's own SMTP server with nodemailer (a connection per message, no pool). */
+export function smtpSender(account: SmtpAccount): ChannelSender {
+  const transport = createTransport({
+    host: account.host,
+    port: account.port,
+    secure: account.secure,
+    auth: account.username ? { user: account.username, pass: account.password ?? '' } : undefined,
+    ...SMTP_TIMEOUTS,
+  });
+  const from = fromHeader(account.fromEmail, account.fromName);
+  return {
+    label: 'account SMTP',
+    async send(message): Promise<SendReceipt> {
+      try {
+        const info = await transport.sendMail(mailOf(message, from));
+        return { providerMessageId: info.messageId ? String(info.messageId) : null, status: 'accepted' };
+      } catch (err) {
+        throw classifySmtpError(err);
+      }
+    },
+  };
+}
+
+/**
+ * The embedded default for accounts without SMTP settings: the installation's own mailer (`SMTP_URL`, or .eml
+ * files under DATA_DIR/mail), sending from `MAIL_FROM` with the business as the display name.
+ */
+export function platformEmailSender(fromName: string | null): ChannelSender {
+  return {
+    label: 'platform mail',
+    async send(message): Promise<SendReceipt> {
+      try {
+        const sent = await platformMailer().send({
+          to: message.to,
+          subject: message.subject ?? '',
+          text: message.body,
+          html: message.html,
+          fromName: fromName ?? undefined,
+          kind: 'review-request',
+          headers: message.headers,
+        });
+        return { providerMessageId: sent.messageId, status: sent.file ? 'written' : 'accepted' };
+      } catch (err) {
+        throw classifySmtpError(err);
+      }
+    },
+  };
+}

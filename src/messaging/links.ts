@@ -1,0 +1,59 @@
+import { timingSafeEqual } from 'node:crypto';
+import { publicBaseUrl } from '../config';
+import { mac } from '../crypto/secrets';
+
+/**
+ * The links every review request carries. Both are absolute URLs on `PUBLIC_URL` (the origin the API serves the
+ * public pages on); a caller that knows a better origin (a request's own host) passes it.
+ *
+ * - Review link `{base}/r/{invite uuid}`: the rating gate / private feedback page. The invite UUID is random
+ *   (v4), so the link is the share key, like a scan report's.
+ * - Unsubscribe link `{base}/u/{token}`: the token names the contact and carries a MAC under the app key, so
+ *   nobody can unsubscribe someone else by guessing or editing a link. It never expires (an old message must
+ *   keep working: RFC 8058 and the spec's "every message carries a working unsubscribe link").
+ *
+ * Token format: `<contact uuid as 16 bytes, base64url (22 chars)>.<first 16 bytes of HMAC-SHA256 under APP_KEY
+ * of "unsubscribe\0<uuid>", base64url (22 chars)>`: 45 characters, short enough for an SMS.
+ */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const PART = /^[A-Za-z0-9_-]{22}$/;
+const PURPOSE = 'unsubscribe';
+
+const trimBase = (base: string): string => base.replace(/\/+$/, '');
+
+/** `{PUBLIC_URL}/r/{inviteUuid}`. */
+export function reviewLinkOf(inviteUuid: string, base: string = publicBaseUrl()): string {
+  return `${trimBase(base)}/r/${encodeURIComponent(inviteUuid)}`;
+}
+
+function signatureOf(contactUuid: string): string {
+  return Buffer.from(mac(PURPOSE, contactUuid), 'base64url').subarray(0, 16).toString('base64url');
+}
+
+/** The unforgeable unsubscribe token of a contact. */
+export function unsubscribeTokenOf(contactUuid: string): string {
+  const uuid = contactUuid.toLowerCase();
+  if (!UUID.test(uuid)) throw new Error('Not a contact UUID.');
+  const id = Buffer.from(uuid.replace(/-/g, ''), 'hex').toString('base64url');
+  return `${id}.${signatureOf(uuid)}`;
+}
+
+/** `{PUBLIC_URL}/u/{token}`. */
+export function unsubscribeLinkOf(contactUuid: string, base: string = publicBaseUrl()): string {
+  return `${trimBase(base)}/u/${unsubscribeTokenOf(contactUuid)}`;
+}
+
+/** The contact UUID a token names, or null when the token is malformed or its MAC does not check out. */
+export function contactUuidOfUnsubscribeToken(token: string): string | null {
+  if (typeof token !== 'string') return null;
+  const parts = token.split('.');
+  if (parts.length !== 2 || !PART.test(parts[0]) || !PART.test(parts[1])) return null;
+  const hex = Buffer.from(parts[0], 'base64url').toString('hex');
+  if (hex.length !== 32) return null;
+  const uuid = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  const expected = Buffer.from(signatureOf(uuid));
+  const given = Buffer.from(parts[1]);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+  return uuid;
+}

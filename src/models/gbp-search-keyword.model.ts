@@ -1,0 +1,43 @@
+import { Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import { Location } from './location.model';
+
+/** A search keyword of a location in one month: its impressions, or the threshold Google masked them below. */
+@Table({ tableName: 'gbp_search_keywords' })
+export class GbpSearchKeyword extends Model {
+  @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
+  declare id: number;
+
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare tenantId: number;
+
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare customerId: number;
+
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare organizationId: number;
+
+  @ForeignKey(() => Location)
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare locationId: number;
+
+  @Column({ type: DataType.SMALLINT.UNSIGNED, allowNull: false })
+  declare year: number;
+
+  @Column({ type: DataType.TINYINT.UNSIGNED, allowNull: false })
+  declare month: number;
+
+  @Column({ type: DataType.STRING(255), allowNull: false })
+  declare keyword: string;
+
+  @Column({ type: DataType.BIGINT.UNSIGNED, allowNull: true })
+  declare impressions: number | null;
+
+  @Column({ type: DataType.BIGINT.UNSIGNED, allowNull: true })
+  declare threshold: number | null;
+
+  @Column({ type: DataType.BOOLEAN, allowNull: false })
+  declare belowThreshold: boolean;
+
+  declare createdAt: Date;
+  declare updatedAt: Date;
+}

@@ -1,0 +1,50 @@
+import { Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import { jsonColumn } from './json-column';
+import { Tenant } from './tenant.model';
+
+/** One answered MCP call (see the migration `create-mcp-audit-log`). */
+@Table({ tableName: 'mcp_audit_log', updatedAt: false })
+export class McpAuditEntry extends Model {
+  @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
+  declare id: number;
+
+  @ForeignKey(() => Tenant)
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare tenantId: number;
+
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare tokenId: number;
+
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare userId: number;
+
+  @Column({ type: DataType.STRING(64), allowNull: false })
+  declare method: string;
+
+  @Column({ type: DataType.STRING(64), allowNull: true })
+  declare tool: string | null;
+
+  @Column(jsonColumn<Record<string, unknown> | null>('arguments', null, true))
+  declare arguments: Record<string, unknown> | null;
+
+  @Column({ type: DataType.BOOLEAN, allowNull: false, defaultValue: false })
+  declare piiUnlocked: boolean;
+
+  /** 0: a result; 1: a tool result with isError; otherwise the JSON-RPC error code. */
+  @Column({ type: DataType.INTEGER, allowNull: false })
+  declare resultCode: number;
+
+  @Column({ type: DataType.STRING(64), allowNull: true })
+  declare errorReason: string | null;
+
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare durationMs: number;
+
+  @Column({ type: DataType.STRING(64), allowNull: false })
+  declare correlationId: string;
+
+  @Column({ type: DataType.STRING(64), allowNull: true })
+  declare requestId: string | null;
+
+  declare createdAt: Date;
+}

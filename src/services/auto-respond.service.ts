@@ -1,0 +1,519 @@
+import pino, { type Logger } from 'pino';
+import { Op, type Transaction, type WhereOptions } from 'sequelize';
+import type { AutoRespondOutcome, AutoResponsePlan, PublishAutoResponseInput } from '../../workflows/activities/auto-respond';
+import { startAutoRespondWorkflow } from '../../workflows/auto-respond/client';
+import { ChatError, chatComplete, chatConfigured, type ChatMessage } from '../ai/chat';
+import { Conflict, Forbidden, NotFound, PlanLimit, Validation, type FieldErrors } from '../domain/errors';
+import { charCount, MAX_NAME_CHARS } from '../domain/limits';
+import { canSeeOrganization, inAccount, isTeamMember, isTenantOwner } from '../domain/permissions';
+import type { Principal } from '../domain/principal';
+import {
+  AutoRespondRule,
+  AutoRespondRun,
+  Customer,
+  Integration,
+  Location,
+  Organization,
+  Plan,
+  Review,
+} from '../models';
+import { KEYWORD_MATCHES, type KeywordMatch } from '../models/auto-respond-rule.model';
+import { clockOf, inTransaction, offset, type Page, type PageArgs, type ServiceOptions } from './common';
+import { MAX_REPLY_CHARS, reply } from './replies.service';
+
+/**
+ * Auto-respond rules (spec: MCP list_auto_respond_rules; issue 7): rules per organisation or location that answer
+ * new reviews by themselves, with a template or an AI-written reply. A plan feature: the account's plan must list
+ * `auto_respond` in its features, else 402 `upgrade_required`. Applied durably: when a new review is stored, the
+ * first matching rule is chosen in the review's own transaction (a run row), and after the commit the Temporal
+ * workflow `auto-respond:<review id>` composes and publishes the reply through the reply path.
+ */
+export const AUTO_RESPOND_FEATURE = 'auto_respond';
+export const MAX_TEMPLATE_CHARS = MAX_REPLY_CHARS;
+export const MAX_RULE_SOURCES = 20;
+export const MAX_RULE_KEYWORDS = 50;
+export const MAX_KEYWORD_CHARS = 100;
+export const MAX_PRIORITY = 1_000_000;
+
+/** Placeholders a template may use; anything else in braces that looks like one is refused when the rule is saved. */
+export const TEMPLATE_PLACEHOLDERS = ['author', 'first_name', 'rating', 'business_name', 'location_name', 'source'] as const;
+type Placeholder = (typeof TEMPLATE_PLACEHOLDERS)[number];
+export type TemplateValues = Record<Placeholder, string>;
+const PLACEHOLDER = /\{([a-z_]+)\}/gi;
+
+let moduleLogger: Logger | null = null;
+const log = (): Logger => (moduleLogger ??= pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'reviewgrid', area: 'auto-respond' } }));
+
+// ---------------------------------------------------------------------------------------------------------------
+// The plan feature
+
+/** Whether the account's plan includes auto-respond (`features` contains `auto_respond`). */
+export async function hasAutoRespondFeature(customerId: number, transaction?: Transaction): Promise<boolean> {
+  const customer = await Customer.findByPk(customerId, { include: [Plan], attributes: ['id', 'planId'], transaction });
+  return Boolean(customer?.plan?.features?.includes(AUTO_RESPOND_FEATURE));
+}
+
+async function assertFeature(customerId: number, transaction?: Transaction): Promise<void> {
+  if (!(await hasAutoRespondFeature(customerId, transaction))) {
+    throw new PlanLimit('Your plan does not include auto-respond rules. Upgrade your plan to use them.');
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Rules: validation, matching, templates
+
+export interface RuleFields {
+  name?: string | null;
+  locationId?: number | null;
+  ratings?: number[] | null;
+  sourceNames?: string[] | null;
+  keywords?: string[] | null;
+  keywordMatch?: string | null;
+  useAi?: boolean | null;
+  template?: string | null;
+  paused?: boolean | null;
+  priority?: number | null;
+}
+
+export interface CreateRuleInput extends RuleFields {
+  organizationId: number;
+  name: string;
+  ratings: number[];
+}
+
+function cleanList(values: string[] | null | undefined, field: string, max: number, maxChars: number, errors: FieldErrors): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const list = values ?? [];
+  if (list.length > max) {
+    errors[field] = [`The ${field.replace(/_/g, ' ')} may not have more than ${max} items.`];
+    return [];
+  }
+  list.forEach((raw, i) => {
+    const value = (raw ?? '').trim().replace(/\s+/g, ' ');
+    if (!value) errors[`${field}.${i}`] = ['This value may not be empty.'];
+    else if (charCount(value) > maxChars) errors[`${field}.${i}`] = [`This value may not be greater than ${maxChars} characters.`];
+    else if (!seen.has(value.toLowerCase())) {
+      seen.add(value.toLowerCase());
+      out.push(value);
+    }
+  });
+  return out;
+}
+
+/** The placeholders of a template that we do not know (`{Author}` is refused too: placeholders are lower case). */
+export function unknownPlaceholders(template: string): string[] {
+  const unknown = new Set<string>();
+  for (const m of template.matchAll(PLACEHOLDER)) if (!(TEMPLATE_PLACEHOLDERS as readonly string[]).includes(m[1])) unknown.add(`{${m[1]}}`);
+  return [...unknown];
+}
+
+/** Fills in the placeholders; text in braces that is not a placeholder stays as written. */
+export function renderTemplate(template: string, values: TemplateValues): string {
+  return template.replace(PLACEHOLDER, (whole, key: string) => ((TEMPLATE_PLACEHOLDERS as readonly string[]).includes(key) ? values[key as Placeholder] : whole)).trim();
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A keyword or phrase as a whole word of the text, in any letter case. */
+export function containsKeyword(text: string, keyword: string): boolean {
+  const words = keyword.normalize('NFC').trim().split(/\s+/).map(escapeRegExp).join('\\s+');
+  if (!words) return false;
+  return new RegExp(`(^|[^\\p{L}\\p{N}])${words}($|[^\\p{L}\\p{N}])`, 'iu').test(text.normalize('NFC'));
+}
+
+export interface MatchableReview {
+  rating: number;
+  title: string | null;
+  message: string;
+  locationId: number;
+}
+
+/**
+ * Whether a rule answers a review: the rating is one of the rule's, the source name (the integration's name, in
+ * any letter case) one of its sources when it names any, and the keyword condition holds over the title and the
+ * message (`any`: at least one keyword occurs as a whole word or phrase; `none`: none occurs; no keywords: always).
+ */
+export function ruleMatches(
+  rule: Pick<AutoRespondRule, 'locationId' | 'ratings' | 'sourceNames' | 'keywords' | 'keywordMatch'>,
+  review: MatchableReview,
+  sourceName: string,
+): boolean {
+  if (rule.locationId !== null && rule.locationId !== review.locationId) return false;
+  if (!rule.ratings.includes(review.rating)) return false;
+  if (rule.sourceNames.length && !rule.sourceNames.some((s) => s.toLowerCase() === sourceName.toLowerCase())) return false;
+  if (rule.keywords.length === 0) return true;
+  const text = `${review.title ?? ''}\n${review.message ?? ''}`;
+  const found = rule.keywords.some((k) => containsKeyword(text, k));
+  return rule.keywordMatch === 'none' ? !found : found;
+}
+
+/** The rule's settable fields, checked; `current` is the rule being changed (for the template/AI pairing). */
+function cleanRuleFields(input: RuleFields, current: AutoRespondRule | null): Partial<AutoRespondRule> {
+  const errors: FieldErrors = {};
+  const patch: Partial<AutoRespondRule> = {};
+  if (input.name !== undefined) {
+    const name = (input.name ?? '').trim();
+    if (!name) errors.name = ['The name field is required.'];
+    else if (charCount(name) > MAX_NAME_CHARS) errors.name = [`The name may not be greater than ${MAX_NAME_CHARS} characters.`];
+    else patch.name = name;
+  }
+  if (input.ratings !== undefined) {
+    const ratings = input.ratings ?? [];
+    if (ratings.length === 0) errors.ratings = ['The ratings field is required: give at least one rating from 1 to 5.'];
+    else if (ratings.some((r) => !Number.isInteger(r) || r < 1 || r > 5)) errors.ratings = ['Each rating must be an integer from 1 to 5.'];
+    else patch.ratings = [...new Set(ratings)].sort((a, b) => a - b);
+  }
+  if (input.sourceNames !== undefined) patch.sourceNames = cleanList(input.sourceNames, 'source_names', MAX_RULE_SOURCES, MAX_NAME_CHARS, errors);
+  if (input.keywords !== undefined) patch.keywords = cleanList(input.keywords, 'keywords', MAX_RULE_KEYWORDS, MAX_KEYWORD_CHARS, errors);
+  if (input.keywordMatch != null) {
+    if (!(KEYWORD_MATCHES as readonly string[]).includes(input.keywordMatch)) errors.keyword_match = ['The keyword match must be any or none.'];
+    else patch.keywordMatch = input.keywordMatch as KeywordMatch;
+  }
+  if (input.useAi != null) patch.useAi = input.useAi;
+  if (input.paused != null) patch.paused = input.paused;
+  if (input.priority != null) {
+    if (!Number.isInteger(input.priority) || input.priority < 0 || input.priority > MAX_PRIORITY) {
+      errors.priority = [`The priority must be between 0 and ${MAX_PRIORITY}.`];
+    } else patch.priority = input.priority;
+  }
+  if (input.template !== undefined) {
+    const template = input.template?.trim() || null;
+    if (template && charCount(template) > MAX_TEMPLATE_CHARS) errors.template = [`The template may not be greater than ${MAX_TEMPLATE_CHARS} characters.`];
+    else if (template && unknownPlaceholders(template).length) {
+      errors.template = [`Unknown placeholder ${unknownPlaceholders(template).join(', ')}; use ${TEMPLATE_PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}.`];
+    } else patch.template = template;
+  }
+  const useAi = patch.useAi ?? current?.useAi ?? false;
+  const template = patch.template !== undefined ? patch.template : (current?.template ?? null);
+  if (!useAi && !template && !errors.template) errors.template = ['The template field is required unless the rule uses AI replies.'];
+  if (Object.keys(errors).length) throw new Validation(errors);
+  return patch;
+}
+
+/** Rules are account settings: owners (tenant and organisation owners) manage them; team members may only read. */
+function assertManager(p: Principal): void {
+  if (isTeamMember(p)) throw new Forbidden('Only account owners can manage auto-respond rules.');
+}
+
+async function locationOf(p: Principal, org: Organization, locationId: number, transaction: Transaction): Promise<Location> {
+  const location = await Location.findByPk(locationId, { transaction });
+  if (!location || !inAccount(p, location)) throw new NotFound('Location');
+  if (location.organizationId !== org.id) throw new Validation({ location_id: ['The location does not belong to the organization.'] });
+  return location;
+}
+
+export async function createRule(p: Principal, input: CreateRuleInput, opts: ServiceOptions = {}): Promise<AutoRespondRule> {
+  return inTransaction(opts, async (transaction) => {
+    const org = await Organization.findByPk(input.organizationId, { transaction });
+    if (!org || !canSeeOrganization(p, org)) throw new NotFound('Organization');
+    assertManager(p);
+    if (input.locationId != null) await locationOf(p, org, input.locationId, transaction);
+    await assertFeature(org.customerId, transaction);
+    const patch = cleanRuleFields({ ...input, keywordMatch: input.keywordMatch ?? 'any' }, null);
+    return AutoRespondRule.create(
+      {
+        tenantId: org.tenantId,
+        customerId: org.customerId,
+        organizationId: org.id,
+        locationId: input.locationId ?? null,
+        sourceNames: [],
+        keywords: [],
+        useAi: false,
+        paused: false,
+        priority: 0,
+        template: null,
+        ...patch,
+      },
+      { transaction },
+    );
+  });
+}
+
+/** A rule the caller sees: their account's (any of the tenant for a tenant owner); a team member's organisations and locations. */
+async function visibleRule(p: Principal, id: number, transaction?: Transaction, lock = false): Promise<AutoRespondRule> {
+  const rule = await AutoRespondRule.findByPk(id, { transaction, ...(lock && transaction ? { lock: transaction.LOCK.UPDATE } : {}) });
+  if (!rule || !canSeeRule(p, rule)) throw new NotFound('Auto-respond rule');
+  return rule;
+}
+
+function canSeeRule(p: Principal, rule: AutoRespondRule): boolean {
+  if (!inAccount(p, rule)) return false;
+  if (!isTeamMember(p)) return true;
+  return p.assignedOrganizationIds.has(rule.organizationId) && (rule.locationId === null || p.assignedLocationIds.has(rule.locationId));
+}
+
+export async function getRule(p: Principal, id: number): Promise<AutoRespondRule> {
+  const rule = await visibleRule(p, id);
+  await assertFeature(rule.customerId);
+  return rule;
+}
+
+/** Changes the fields that are set; `locationId: null` makes the rule organisation-wide. */
+export async function updateRule(p: Principal, id: number, input: RuleFields, opts: ServiceOptions = {}): Promise<AutoRespondRule> {
+  return inTransaction(opts, async (transaction) => {
+    const rule = await visibleRule(p, id, transaction, true);
+    assertManager(p);
+    if (input.locationId != null) {
+      const org = await Organization.findByPk(rule.organizationId, { transaction });
+      if (!org) throw new NotFound('Organization');
+      await locationOf(p, org, input.locationId, transaction);
+    }
+    await assertFeature(rule.customerId, transaction);
+    const patch = cleanRuleFields(input, rule);
+    if (input.locationId !== undefined) patch.locationId = input.locationId;
+    rule.set(patch);
+    if (rule.changed()) await rule.save({ transaction });
+    return rule;
+  });
+}
+
+/** Deleting is allowed without the plan feature (cleaning up after a downgrade). Runs keep their record. */
+export async function deleteRule(p: Principal, id: number, opts: ServiceOptions = {}): Promise<void> {
+  await inTransaction(opts, async (transaction) => {
+    const rule = await visibleRule(p, id, transaction, true);
+    assertManager(p);
+    await rule.destroy({ transaction });
+  });
+}
+
+export interface RuleFilter extends PageArgs {
+  organizationId?: number | null;
+  locationId?: number | null;
+  useAi?: boolean | null;
+  paused?: boolean | null;
+}
+
+/**
+ * The rules the caller sees, in evaluation order (organisation, then priority, then creation). `locationId`
+ * gives the rules that apply at that location: its own and its organisation's organisation-wide ones. A filter
+ * outside the caller's scope gives an empty list. 402 when the account read has no auto-respond: the filtered
+ * organisation's (or location's) account, else the caller's own; a tenant owner listing the whole tenant is not
+ * refused.
+ */
+export async function listRules(p: Principal, f: RuleFilter): Promise<Page<AutoRespondRule>> {
+  const empty: Page<AutoRespondRule> = { items: [], total: 0, page: f.page, perPage: f.perPage };
+  const and: WhereOptions[] = [isTenantOwner(p) ? { tenantId: p.tenantId } : { tenantId: p.tenantId, customerId: p.customerId ?? -1 }];
+  if (isTeamMember(p)) {
+    and.push({ organizationId: { [Op.in]: [...p.assignedOrganizationIds, -1] } });
+    and.push({ [Op.or]: [{ locationId: null }, { locationId: { [Op.in]: [...p.assignedLocationIds, -1] } }] });
+  }
+  let account: number | null = isTenantOwner(p) ? null : p.customerId;
+  if (f.organizationId != null) {
+    const org = await Organization.findByPk(f.organizationId, { attributes: ['id', 'tenantId', 'customerId'] });
+    if (!org || !canSeeOrganization(p, org)) return empty;
+    account = org.customerId;
+    and.push({ organizationId: org.id });
+  }
+  if (f.locationId != null) {
+    const location = await Location.findByPk(f.locationId, { attributes: ['id', 'tenantId', 'customerId', 'organizationId'] });
+    if (!location || !inAccount(p, location) || (isTeamMember(p) && !p.assignedLocationIds.has(location.id))) return empty;
+    account = location.customerId;
+    and.push({ organizationId: location.organizationId, [Op.or]: [{ locationId: null }, { locationId: location.id }] });
+  }
+  if (account !== null) await assertFeature(account);
+  if (f.useAi != null) and.push({ useAi: f.useAi });
+  if (f.paused != null) and.push({ paused: f.paused });
+  const { rows, count } = await AutoRespondRule.findAndCountAll({
+    where: { [Op.and]: and },
+    order: [['organizationId', 'ASC'], ['priority', 'ASC'], ['id', 'ASC']],
+    ...offset(f),
+  });
+  return { items: rows, total: count, page: f.page, perPage: f.perPage };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Applying rules to new reviews
+
+/**
+ * Called in the transaction that stores a new review (written reviews, and each review a sync finds). Chooses the
+ * first matching unpaused rule now, so a review that arrives while a rule is paused is never answered by it, and
+ * records the choice (`auto_respond_runs`, pending) in the same transaction; after the commit the workflow is
+ * started. A review that already has a reply, an account without the plan feature, and the backlog a synced
+ * integration's first sync imports (reviews from before it was connected) are left alone.
+ */
+export async function queueAutoRespond(
+  review: Review,
+  integration: Pick<Integration, 'name' | 'type' | 'lastSyncedAt'>,
+  transaction: Transaction,
+): Promise<AutoRespondRun | null> {
+  if (review.reply) return null;
+  if (integration.type === 'synced' && !integration.lastSyncedAt) return null;
+  const rules = await AutoRespondRule.findAll({
+    where: { organizationId: review.organizationId, paused: false, [Op.or]: [{ locationId: null }, { locationId: review.locationId }] },
+    order: [['priority', 'ASC'], ['id', 'ASC']],
+    transaction,
+  });
+  const rule = rules.find((r) => ruleMatches(r, review, integration.name));
+  if (!rule || !(await hasAutoRespondFeature(review.customerId, transaction))) return null;
+  const run = await AutoRespondRun.create(
+    { tenantId: review.tenantId, customerId: review.customerId, reviewId: review.id, ruleId: rule.id, status: 'pending' },
+    { transaction },
+  );
+  transaction.afterCommit(() => {
+    startAutoRespondWorkflow(review.id).catch((err: unknown) =>
+      log().warn({ err, reviewId: review.id }, 'auto-respond workflow not started; it is started again when a worker starts'),
+    );
+  });
+  return run;
+}
+
+/**
+ * Worker start: every run still pending (its workflow never started, say Temporal was down at the commit) gets its
+ * workflow; one already running is left alone. Returns how many were handed over.
+ */
+export async function resumePendingAutoResponses(): Promise<number> {
+  const runs = await AutoRespondRun.findAll({ where: { status: 'pending' }, attributes: ['reviewId'], order: [['id', 'ASC']] });
+  for (const run of runs) await startAutoRespondWorkflow(run.reviewId);
+  return runs.length;
+}
+
+/** The platform acting for the account: a tenant-owner principal of the review's tenant, without token permissions. */
+function systemPrincipal(tenantId: number, customerId: number): Principal {
+  return {
+    tenantId,
+    userId: 0,
+    role: 'tenant_owner',
+    customerId,
+    tokenId: 0,
+    tokenKind: 'agency',
+    tokenExpiresAt: null,
+    permissions: new Set(),
+    assignedLocationIds: new Set(),
+    assignedOrganizationIds: new Set(),
+    organizationPermissions: new Map(),
+  };
+}
+
+/** Why a pending run must not reply (now), or null. */
+async function skipReason(run: AutoRespondRun, transaction?: Transaction): Promise<string | null> {
+  const rule = run.ruleId === null ? null : await AutoRespondRule.findByPk(run.ruleId, { transaction });
+  if (!rule) return 'rule_deleted';
+  if (rule.paused) return 'rule_paused';
+  const review = await Review.findByPk(run.reviewId, { attributes: ['id', 'reply'], transaction });
+  if (!review) return 'review_deleted';
+  if (review.reply) return 'already_replied';
+  const customer = await Customer.findByPk(run.customerId, { include: [Plan], transaction });
+  if (!customer?.plan?.features?.includes(AUTO_RESPOND_FEATURE)) return 'plan_feature_missing';
+  if (customer.subscriptionStatus === 'paused') return 'subscription_paused';
+  return null;
+}
+
+/** The deterministic reply of a rule without a template (AI rules when no chat API answers), by rating. */
+export function defaultReplyTemplate(rating: number): string {
+  if (rating >= 4) return 'Thank you for your review, {first_name}! We are glad you had a great experience with {business_name} and hope to see you again soon.';
+  if (rating === 3) return 'Thank you for your feedback, {first_name}. We appreciate you taking the time to share it and will use it to keep improving at {business_name}.';
+  return 'Thank you for letting us know, {first_name}. We are sorry your experience with {business_name} fell short; please get in touch with us so we can make it right.';
+}
+
+function fitReply(text: string): string {
+  const chars = [...text.trim()];
+  if (chars.length <= MAX_REPLY_CHARS) return chars.join('');
+  const cut = chars.slice(0, MAX_REPLY_CHARS).join('');
+  const end = Math.max(cut.lastIndexOf('. '), cut.lastIndexOf('! '), cut.lastIndexOf('? '));
+  return end > MAX_REPLY_CHARS / 2 ? cut.slice(0, end + 1) : cut;
+}
+
+/** The reply for a review: the rule's template, or the chat API for AI rules (falling back to the template). */
+export async function composeReply(
+  rule: Pick<AutoRespondRule, 'useAi' | 'template'>,
+  values: TemplateValues,
+  review: Pick<Review, 'rating' | 'title' | 'message'>,
+): Promise<{ message: string; usedAi: boolean }> {
+  const fallback = renderTemplate(rule.template ?? defaultReplyTemplate(review.rating), values);
+  if (!rule.useAi || !chatConfigured()) return { message: fitReply(fallback), usedAi: false };
+  const messages: ChatMessage[] = [
+    {
+      role: 'system',
+      content: [
+        `You write the public reply of the business "${values.business_name}" (location "${values.location_name}") to a customer review posted on ${values.source}.`,
+        'Write two or three sentences, warm and professional, in the language of the review. Thank the reviewer by first name.',
+        'For a rating of 3 or less, acknowledge the problem without arguing and invite them to get in touch.',
+        'Do not invent facts, offers, discounts or contact details. Answer with the reply text only, without quotes.',
+        rule.template ? `Follow the tone and content of this example reply: ${fallback}` : '',
+      ]
+        .filter(Boolean)
+        .join(' '),
+    },
+    {
+      role: 'user',
+      content: JSON.stringify({ reviewer_first_name: values.first_name, rating: review.rating, title: review.title, text: review.message }),
+    },
+  ];
+  try {
+    const text = (await chatComplete(messages, { maxTokens: 400, temperature: 0.4 })).replace(/^["“](.*)["”]$/s, '$1');
+    return { message: fitReply(text), usedAi: true };
+  } catch (e) {
+    if (!(e instanceof ChatError)) throw e;
+    log().warn({ err: e.message, kind: e.kind }, 'chat API failed; the template reply is used');
+    return { message: fitReply(fallback), usedAi: false };
+  }
+}
+
+async function templateValues(review: Review, transaction?: Transaction): Promise<TemplateValues> {
+  const [org, location, integration] = await Promise.all([
+    Organization.findByPk(review.organizationId, { attributes: ['id', 'name'], transaction }),
+    Location.findByPk(review.locationId, { attributes: ['id', 'name'], transaction }),
+    Integration.findByPk(review.integrationId, { attributes: ['id', 'name'], transaction }),
+  ]);
+  return {
+    author: review.author,
+    first_name: review.author.trim().split(/\s+/)[0] ?? review.author,
+    rating: String(review.rating),
+    business_name: org?.name ?? '',
+    location_name: location?.name ?? '',
+    source: integration?.name ?? '',
+  };
+}
+
+/** Activity: re-checks a pending run and composes its reply, or marks it skipped and says why. */
+export async function prepareAutoResponse(reviewId: number): Promise<AutoResponsePlan> {
+  const run = await AutoRespondRun.findOne({ where: { reviewId } });
+  if (!run) return { action: 'skip', reason: 'no_run' };
+  if (run.status !== 'pending') return { action: 'skip', reason: `already_${run.status}` };
+  const reason = await skipReason(run);
+  if (reason) {
+    await AutoRespondRun.update({ status: 'skipped', reason }, { where: { id: run.id, status: 'pending' } });
+    return { action: 'skip', reason };
+  }
+  const [rule, review] = await Promise.all([AutoRespondRule.findByPk(run.ruleId!), Review.findByPk(reviewId)]);
+  if (!rule || !review) return { action: 'skip', reason: 'gone' };
+  const { message, usedAi } = await composeReply(rule, await templateValues(review), review);
+  return { action: 'reply', message, usedAi };
+}
+
+/**
+ * Activity: publishes the reply through the reply path (the platform for synced reviews, stored for written ones)
+ * and records the run as replied, in one transaction. Checked again under the lock: a rule paused or deleted, a
+ * plan downgraded or a reply written in the meantime skips instead. Platform errors propagate (the activity maps
+ * them to retry or stop) and leave the run pending.
+ */
+export async function publishAutoResponse(input: PublishAutoResponseInput, opts: ServiceOptions = {}): Promise<AutoRespondOutcome> {
+  const clock = clockOf(opts);
+  return inTransaction(opts, async (transaction) => {
+    const run = await AutoRespondRun.findOne({ where: { reviewId: input.reviewId }, transaction, lock: transaction.LOCK.UPDATE });
+    if (!run) return { status: 'skipped', reason: 'no_run' };
+    if (run.status !== 'pending') return { status: run.status, reason: run.reason };
+    const reason = await skipReason(run, transaction);
+    if (reason) {
+      await run.update({ status: 'skipped', reason }, { transaction });
+      return { status: 'skipped', reason };
+    }
+    try {
+      await reply(systemPrincipal(run.tenantId, run.customerId), input.reviewId, input.message, { transaction, clock });
+    } catch (e) {
+      if (e instanceof Conflict && e.reason === 'already_replied') {
+        await run.update({ status: 'skipped', reason: 'already_replied' }, { transaction });
+        return { status: 'skipped', reason: 'already_replied' };
+      }
+      throw e;
+    }
+    await run.update({ status: 'replied', reason: null, reply: input.message, usedAi: input.usedAi }, { transaction });
+    return { status: 'replied', reason: null };
+  });
+}
+
+/** Activity: the run ends without a reply (a refusal of the reply path, or retries exhausted). */
+export async function failAutoResponse(reviewId: number, reason: string): Promise<void> {
+  await AutoRespondRun.update({ status: 'failed', reason: reason.slice(0, 1000) }, { where: { reviewId, status: 'pending' } });
+}

@@ -1,0 +1,409 @@
+import { randomUUID } from 'node:crypto';
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import type { Logger } from 'pino';
+import { mailLogger } from '../mail/mailer';
+import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
+import type { Clock } from '../domain/clock';
+import { Validation, type FieldErrors } from '../domain/errors';
+import { charCount, MAX_NAME_CHARS } from '../domain/limits';
+import { Contact, ContactActivity, Invite, type Campaign } from '../models';
+import type { Channel } from '../models/campaign.model';
+import type { ActivityType } from '../models/contact-activity.model';
+import type { InviteSource } from '../models/invite.model';
+import { scheduleInviteDelivery } from '../../workflows/invites/client';
+import { clockOf, inTransaction } from './common';
+
+/**
+ * Review-request invites (spec: Endpoints > Campaigns and invites, rules 2-7; States > Review-request invite).
+ * `requestInvite` is the one entry for the REST invite endpoint, the inbound contact webhook and the dashboard:
+ * it matches or creates the contact, applies the unsubscribe, waiting-resubmission and duplicate-window rules,
+ * stores the invite and, after commit, hands it to the durable delivery workflow.
+ */
+
+export interface ContactDetails {
+  email?: string | null;
+  phone?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
+}
+
+/**
+ * What happened to a request. `ignored_paused` (an addition to the shared contract): the campaign is paused,
+ * the details are saved and an `ignored` activity is logged, nothing is scheduled.
+ */
+export type InviteOutcome = 'scheduled' | 'rescheduled' | 'ignored_duplicate' | 'ignored_unsubscribed' | 'ignored_paused';
+
+export interface RequestInviteOptions {
+  /** null/undefined = the campaign's default. */
+  sendAfterHours?: number | null;
+  /** Inbound timing: the earliest send time before the window rule; default = now. */
+  notBefore?: Date;
+  source: InviteSource;
+  inboundSubmissionId?: number | null;
+  transaction?: Transaction;
+  clock?: Clock;
+  /** Where a failed hand-off to Temporal is logged (default: this module's logger). */
+  logger?: Logger;
+}
+
+export interface InviteRequestResult {
+  contact: Contact;
+  /** The scheduled invite; null when the request was ignored (an `ignored` invite row records why). */
+  invite: Invite | null;
+  outcome: InviteOutcome;
+}
+
+export const INVITE_LIMITS = { nameChars: MAX_NAME_CHARS, emailChars: 255 } as const;
+
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+const MINUTES_PER_DAY = 24 * 60;
+
+/** The process logger (set at boot for mail lines and shared here), tagged with the area. */
+const defaultLogger = (): Logger => mailLogger().child({ area: 'invites' });
+
+// ---- contact details ------------------------------------------------------------------------------------
+
+const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
+const E164 = /^\+[1-9]\d{1,14}$/;
+
+/**
+ * A phone number in strict E.164 (`+` and up to 15 digits, no spaces) that libphonenumber-js (full metadata)
+ * knows as a valid number; returns the canonical E.164 form or null.
+ */
+export function parseE164(raw: string): string | null {
+  const value = raw.trim();
+  if (!E164.test(value)) return null;
+  const parsed = parsePhoneNumberFromString(value);
+  return parsed && parsed.isValid() ? parsed.number : null;
+}
+
+/**
+ * Lenient variant for sources that send formatted numbers (the inbound webhook): spaces, dashes, dots and
+ * parentheses are allowed, national numbers need `defaultCountry`. Returns E.164 or null.
+ */
+export function toE164(raw: string, defaultCountry?: CountryCode): string | null {
+  const parsed = parsePhoneNumberFromString(raw.trim(), defaultCountry ? { defaultCountry } : undefined);
+  return parsed && parsed.isValid() ? parsed.number : null;
+}
+
+export interface CleanContactDetails {
+  email: string | null;
+  phone: string | null;
+  firstName: string | null;
+  lastName: string | null;
+}
+
+function optionalString(v: unknown): string | null {
+  if (v == null) return null;
+  if (typeof v !== 'string') return null;
+  const t = v.trim();
+  return t === '' ? null : t;
+}
+
+/**
+ * The invite rules on contact details (spec: invite body): email required when phone is absent and vice versa,
+ * email format (stored lower-cased), E.164 phone, first/last name at most 255 characters. Empty strings count
+ * as absent. Throws Validation with snake_case field names.
+ */
+export function cleanContactDetails(details: ContactDetails): CleanContactDetails {
+  const fields: FieldErrors = {};
+  const email = optionalString(details.email)?.toLowerCase() ?? null;
+  const rawPhone = optionalString(details.phone);
+  const firstName = optionalString(details.firstName);
+  const lastName = optionalString(details.lastName);
+  if (!email && !rawPhone) {
+    fields.email = ['The email field is required when phone is not present.'];
+    fields.phone = ['The phone field is required when email is not present.'];
+  }
+  if (email && (charCount(email) > INVITE_LIMITS.emailChars || !EMAIL.test(email))) {
+    fields.email = ['The email must be a valid email address.'];
+  }
+  let phone: string | null = null;
+  if (rawPhone) {
+    phone = parseE164(rawPhone);
+    if (!phone) fields.phone = ['The phone must be a valid phone number in E.164 format (for example +14155552671).'];
+  }
+  if (firstName && charCount(firstName) > INVITE_LIMITS.nameChars) {
+    fields.first_name = [`The first name may not be greater than ${INVITE_LIMITS.nameChars} characters.`];
+  }
+  if (lastName && charCount(lastName) > INVITE_LIMITS.nameChars) {
+    fields.last_name = [`The last name may not be greater than ${INVITE_LIMITS.nameChars} characters.`];
+  }
+  if (Object.keys(fields).length) throw new Validation(fields);
+  return { email, phone, firstName, lastName };
+}
+
+// ---- send window ----------------------------------------------------------------------------------------
+
+const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/;
+
+/** `HH:MM` → minutes after midnight, or null when it is not a 24-hour time. */
+export function minutesOf(hhmm: string): number | null {
+  const m = HHMM.exec(hhmm);
+  return m ? Number(m[1]) * 60 + Number(m[2]) : null;
+}
+
+/**
+ * The send time for an invite whose earliest possible send is `earliest`: `earliest` itself when it falls in
+ * the campaign's UTC send window, otherwise the start of the next window. The window is `[start, end)`; an end
+ * before the start wraps past midnight (22:00-06:00); no window (both null) means any time.
+ */
+export function sendTimeFor(campaign: Pick<Campaign, 'sendWindowStart' | 'sendWindowEnd'>, earliest: Date): Date {
+  if (!campaign.sendWindowStart || !campaign.sendWindowEnd) return new Date(earliest);
+  const start = minutesOf(campaign.sendWindowStart);
+  const end = minutesOf(campaign.sendWindowEnd);
+  if (start === null || end === null || start === end) return new Date(earliest);
+  const dayStart = Date.UTC(earliest.getUTCFullYear(), earliest.getUTCMonth(), earliest.getUTCDate());
+  const minute = (earliest.getTime() - dayStart) / 60_000; // fractional: 08:59:30 is before a 09:00 start
+  const inside = start < end ? minute >= start && minute < end : minute >= start || minute < end;
+  if (inside) return new Date(earliest);
+  // Outside: the next time of day `start`, today when still ahead, else tomorrow.
+  const today = dayStart + start * 60_000;
+  return new Date(minute < start ? today : today + MINUTES_PER_DAY * 60_000);
+}
+
+// ---- activities -----------------------------------------------------------------------------------------
+
+export interface ActivityRow {
+  tenantId: number;
+  customerId: number;
+  contactId?: number | null;
+  campaignId?: number | null;
+  inviteId?: number | null;
+  inboundConnectionId?: number | null;
+  type: ActivityType;
+  channel?: Channel | null;
+  detail?: string | null;
+  occurredAt?: Date;
+}
+
+/** Appends one row to a contact's timeline (or an inbound connection's, for `skipped`). */
+export async function logActivity(row: ActivityRow, opts: { transaction?: Transaction; clock?: Clock } = {}): Promise<void> {
+  await ContactActivity.create(
+    {
+      tenantId: row.tenantId,
+      customerId: row.customerId,
+      contactId: row.contactId ?? null,
+      campaignId: row.campaignId ?? null,
+      inviteId: row.inviteId ?? null,
+      inboundConnectionId: row.inboundConnectionId ?? null,
+      type: row.type,
+      channel: row.channel ?? null,
+      detail: row.detail ? row.detail.slice(0, 500) : null,
+      occurredAt: row.occurredAt ?? clockOf(opts).now(),
+    },
+    { transaction: opts.transaction },
+  );
+}
+
+// ---- the request ----------------------------------------------------------------------------------------
+
+/**
+ * Finds the person in the campaign's contact list (email first, then phone) and saves the sent details, or
+ * creates them. When the email and the phone match two different contacts, the email match wins and keeps its
+ * own phone (the phone stays with the contact that holds it: the list's unique phone rule, and we never move
+ * one person's number onto another). The row is locked for the rest of the transaction so that two requests
+ * for the same person are serialised.
+ */
+async function matchContact(campaign: Campaign, d: CleanContactDetails, now: Date, transaction: Transaction): Promise<Contact> {
+  const lock = transaction.LOCK.UPDATE;
+  const byEmail = d.email ? await Contact.findOne({ where: { contactListId: campaign.contactListId, email: d.email }, transaction, lock }) : null;
+  const byPhone =
+    d.phone && (!byEmail || byEmail.phone !== d.phone)
+      ? await Contact.findOne({ where: { contactListId: campaign.contactListId, phone: d.phone }, transaction, lock })
+      : null;
+  const match = byEmail ?? byPhone;
+  if (!match) {
+    return Contact.create(
+      {
+        uuid: randomUUID(),
+        tenantId: campaign.tenantId,
+        customerId: campaign.customerId,
+        contactListId: campaign.contactListId,
+        email: d.email,
+        phone: d.phone,
+        firstName: d.firstName,
+        lastName: d.lastName,
+        createdAt: now,
+        updatedAt: now,
+      },
+      { transaction },
+    );
+  }
+  const changes: Partial<CleanContactDetails> = {};
+  if (d.firstName) changes.firstName = d.firstName;
+  if (d.lastName) changes.lastName = d.lastName;
+  if (d.email) changes.email = d.email; // matched by email (same) or by phone (the email is nobody's in the list)
+  if (d.phone && !(byEmail && byPhone && byPhone.id !== byEmail.id)) changes.phone = d.phone;
+  match.set(changes);
+  if (match.changed()) await match.save({ transaction });
+  return match;
+}
+
+/** A non-failed invite of this contact (any campaign sharing it, any channel) sent within the window. */
+async function sentWithin(contact: Contact, days: number, now: Date, transaction: Transaction): Promise<Invite | null> {
+  if (days <= 0) return null;
+  return Invite.findOne({
+    where: {
+      contactId: contact.id,
+      status: { [Op.notIn]: ['failed', 'canceled', 'ignored'] },
+      sentAt: { [Op.gte]: new Date(now.getTime() - days * DAY_MS) },
+    },
+    order: [['sentAt', 'DESC']],
+    transaction,
+  });
+}
+
+async function storeIgnored(
+  campaign: Campaign,
+  contact: Contact,
+  reason: string,
+  opts: RequestInviteOptions,
+  now: Date,
+  transaction: Transaction,
+): Promise<void> {
+  const row = await Invite.create(
+    {
+      uuid: randomUUID(),
+      tenantId: campaign.tenantId,
+      customerId: campaign.customerId,
+      campaignId: campaign.id,
+      contactId: contact.id,
+      status: 'ignored',
+      source: opts.source,
+      requestedAt: now,
+      sendAt: null,
+      reason,
+      inboundSubmissionId: opts.inboundSubmissionId ?? null,
+    },
+    { transaction },
+  );
+  await logActivity(
+    { tenantId: campaign.tenantId, customerId: campaign.customerId, contactId: contact.id, campaignId: campaign.id, inviteId: row.id, type: 'ignored', detail: reason },
+    { transaction, clock: opts.clock },
+  );
+}
+
+/**
+ * Rules 2-7 for one request: match/update the contact; a paused campaign or an unsubscribed contact is ignored;
+ * a waiting invite of the same (campaign, contact) is moved to the time computed from this request; otherwise a
+ * non-failed invite sent within the campaign's duplicate window makes it a duplicate (ignored); otherwise a new
+ * invite is scheduled. Ignored requests still save the details and store an `ignored` invite row with the reason
+ * and an `ignored` activity. Everything is stored in one transaction; after commit, scheduled and rescheduled
+ * invites are handed to the delivery workflow, and a Temporal failure is only logged (the stored `scheduled`
+ * invite is re-dispatched by the periodic sweep).
+ */
+export async function requestInvite(campaign: Campaign, details: ContactDetails, opts: RequestInviteOptions): Promise<InviteRequestResult> {
+  const clean = cleanContactDetails(details);
+  const hours = opts.sendAfterHours ?? campaign.sendAfterHours;
+  if (!Number.isInteger(hours) || hours < 0) throw new Validation({ send_after_hours: ['The send after hours must be an integer of at least 0.'] });
+
+  const attempt = () =>
+    inTransaction(opts, async (transaction) => {
+      const now = clockOf(opts).now();
+      const contact = await matchContact(campaign, clean, now, transaction);
+      const activity = (type: ActivityType, inviteId: number, detail: string) =>
+        logActivity(
+          { tenantId: campaign.tenantId, customerId: campaign.customerId, contactId: contact.id, campaignId: campaign.id, inviteId, type, detail },
+          { transaction, clock: opts.clock },
+        );
+
+      if (contact.unsubscribedAt) {
+        await storeIgnored(campaign, contact, 'Contact is unsubscribed.', opts, now, transaction);
+        return { contact, invite: null, outcome: 'ignored_unsubscribed' as const };
+      }
+      if (campaign.pausedAt) {
+        await storeIgnored(campaign, contact, 'Campaign is paused.', opts, now, transaction);
+        return { contact, invite: null, outcome: 'ignored_paused' as const };
+      }
+
+      const earliest = new Date(Math.max(now.getTime() + hours * HOUR_MS, opts.notBefore?.getTime() ?? 0));
+      const sendAt = sendTimeFor(campaign, earliest);
+      const waiting = await Invite.findOne({
+        where: { campaignId: campaign.id, contactId: contact.id, status: 'scheduled' },
+        order: [['id', 'DESC']],
+        transaction,
+        lock: transaction.LOCK.UPDATE,
+      });
+      if (waiting) {
+        waiting.set({ requestedAt: now, sendAt, source: opts.source, inboundSubmissionId: opts.inboundSubmissionId ?? waiting.inboundSubmissionId });
+        await waiting.save({ transaction });
+        await activity('rescheduled', waiting.id, `Send time moved to ${sendAt.toISOString()}.`);
+        return { contact, invite: waiting, outcome: 'rescheduled' as const };
+      }
+
+      const previous = await sentWithin(contact, campaign.duplicateWindowDays, now, transaction);
+      if (previous) {
+        await storeIgnored(
+          campaign,
+          contact,
+          `Duplicate: an invite was sent ${previous.sentAt!.toISOString()}, within the ${campaign.duplicateWindowDays}-day duplicate window.`,
+          opts,
+          now,
+          transaction,
+        );
+        return { contact, invite: null, outcome: 'ignored_duplicate' as const };
+      }
+
+      const invite = await Invite.create(
+        {
+          uuid: randomUUID(),
+          tenantId: campaign.tenantId,
+          customerId: campaign.customerId,
+          campaignId: campaign.id,
+          contactId: contact.id,
+          status: 'scheduled',
+          source: opts.source,
+          requestedAt: now,
+          sendAt,
+          inboundSubmissionId: opts.inboundSubmissionId ?? null,
+        },
+        { transaction },
+      );
+      await activity('scheduled', invite.id, `Scheduled for ${sendAt.toISOString()}.`);
+      return { contact, invite, outcome: 'scheduled' as const };
+    }).then(async (result: InviteRequestResult) => {
+      if (!opts.transaction) await dispatch(campaign, result, opts.logger);
+      return result;
+    });
+
+  let result: InviteRequestResult;
+  for (let tries = 1; ; tries++) {
+    try {
+      result = await attempt();
+      break;
+    } catch (e) {
+      // Two first requests for the same new person race on the list's unique email/phone (or deadlock on the
+      // gap locks of the lookup): the loser retries and finds the winner's contact. Inside a caller's
+      // transaction the caller decides.
+      if (!isRace(e) || opts.transaction || tries >= 3) throw e;
+    }
+  }
+  if (opts.transaction) {
+    const t = opts.transaction;
+    t.afterCommit(() => dispatch(campaign, result, opts.logger));
+  }
+  return result;
+}
+
+/** A lost race between two first requests for one person: the loser may retry and find the winner's contact. */
+export function isRace(e: unknown): boolean {
+  if (e instanceof UniqueConstraintError) return true;
+  const code = (e as { parent?: { code?: string } }).parent?.code;
+  return code === 'ER_LOCK_DEADLOCK' || code === 'ER_LOCK_WAIT_TIMEOUT';
+}
+
+/** Hands a scheduled/rescheduled invite to its workflow; never throws (the stored row is the truth). */
+async function dispatch(campaign: Campaign, result: InviteRequestResult, logger: Logger = defaultLogger()): Promise<void> {
+  const { invite, contact, outcome } = result;
+  if (!invite || (outcome !== 'scheduled' && outcome !== 'rescheduled') || !invite.sendAt) return;
+  try {
+    await scheduleInviteDelivery({ inviteId: Number(invite.id), campaignUuid: campaign.uuid, contactUuid: contact.uuid, sendAt: invite.sendAt });
+  } catch (err) {
+    logger.warn(
+      { inviteId: invite.id, campaign: campaign.uuid, contact: contact.uuid, err: (err as Error).message },
+      'invite stored but not handed to Temporal; the periodic re-dispatch will pick it up',
+    );
+  }
+}

@@ -1,0 +1,333 @@
+import { publicBaseUrl, smsSimulatorEnabled } from '../config';
+import { decryptSecret, encryptSecret } from '../crypto/secrets';
+import { Forbidden, NotFound, ruleViolation, Upstream, Validation, type FieldErrors } from '../domain/errors';
+import { charCount, MAX_NAME_CHARS } from '../domain/limits';
+import { isTeamMember } from '../domain/permissions';
+import type { Principal } from '../domain/principal';
+import { smtpSender, platformEmailSender, type SmtpAccount } from '../messaging/email';
+import { TWILIO_API_BASE, twilioSender, type TwilioAccount } from '../messaging/twilio';
+import { ChannelNotConfigured, MessagingRejected, MessagingUnavailable, type ChannelSender } from '../messaging/types';
+import { Customer, MessagingSetting, Organization, Tenant } from '../models';
+import { CHANNELS, type Channel } from '../models/campaign.model';
+import { SIMULATOR_ACCOUNT, TWILIO_SIMULATOR_PATH } from '../simulators/twilio';
+import { assertDeliverableUrl } from '../webhooks/url';
+import { inTransaction, type ServiceOptions } from './common';
+import { parseE164 } from './invites.service';
+
+/**
+ * An account's own sending accounts for review requests (`messaging_settings`, one row per channel):
+ *
+ * - `email`: an SMTP server (host, port, TLS, user name, password, sender address and name). Without one, the
+ *   installation's mailer sends (SMTP_URL, or .eml files under DATA_DIR/mail) from MAIL_FROM with the business
+ *   as display name: the embedded default.
+ * - `sms`: a Twilio-style account (account sid, auth token, sender number, optional API base URL).
+ * - `messaging`: the same for the messaging app (Twilio's WhatsApp senders: addresses get `whatsapp:`).
+ *   Without SMS / messaging settings, the Twilio simulator sends while SMS_SIMULATOR is on; otherwise such steps
+ *   fail with `sms_not_configured` / `messaging_not_configured`.
+ *
+ * Passwords and auth tokens are stored encrypted under APP_KEY and never returned (`hasPassword` only). Only the
+ * account's owners (organisation owner, or a tenant owner for their own workspace account) see or change them.
+ */
+
+export interface EmailSettingsConfig {
+  host: string;
+  port: number;
+  secure: boolean;
+  username: string | null;
+  fromEmail: string;
+  fromName: string | null;
+}
+
+export interface SmsSettingsConfig {
+  accountSid: string;
+  fromNumber: string;
+  baseUrl: string | null;
+}
+
+/** What the settings page shows of one channel (never the secret). */
+export interface MessagingSettingView {
+  channel: Channel;
+  /** The account has its own provider for the channel. */
+  configured: boolean;
+  /** Who sends when it is not configured: `platform_mail`, `simulator`, or null (steps fail). */
+  fallback: 'platform_mail' | 'simulator' | null;
+  email: EmailSettingsConfig | null;
+  sms: SmsSettingsConfig | null;
+  /** A password (email) or auth token (SMS, messaging) is stored. */
+  hasPassword: boolean;
+  updatedAt: Date | null;
+}
+
+export interface EmailSettingsInput {
+  host: string;
+  port?: number | null;
+  secure?: boolean | null;
+  username?: string | null;
+  /** Absent or null: keep the stored one; empty string: remove it. */
+  password?: string | null;
+  fromEmail: string;
+  fromName?: string | null;
+}
+
+export interface SmsSettingsInput {
+  /** `sms` (default) or `messaging`. */
+  channel?: string | null;
+  accountSid: string;
+  /** Required the first time; absent or null afterwards keeps the stored one. */
+  authToken?: string | null;
+  fromNumber: string;
+  baseUrl?: string | null;
+}
+
+const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
+const HOST = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$|^\[?[0-9a-f:.]+\]?$/i;
+const ACCOUNT_SID = /^[A-Za-z0-9_-]{2,64}$/;
+const MAX_SECRET_CHARS = 1024;
+
+function accountOf(p: Principal): number {
+  if (isTeamMember(p)) throw new Forbidden('Only account owners can manage messaging settings.');
+  if (p.customerId == null) throw new NotFound('Account');
+  return p.customerId;
+}
+
+function isChannel(v: string): v is Channel {
+  return (CHANNELS as readonly string[]).includes(v);
+}
+
+export function checkChannel(value: string | null | undefined, allowed: readonly Channel[] = CHANNELS): Channel {
+  const v = (value ?? '').trim();
+  if (!isChannel(v) || !allowed.includes(v)) throw new Validation({ channel: [`The channel must be one of: ${allowed.join(', ')}.`] });
+  return v;
+}
+
+const trimmed = (v: string | null | undefined): string | null => {
+  const t = typeof v === 'string' ? v.trim() : '';
+  return t === '' ? null : t;
+};
+
+/** The address rule of outbound webhooks (no private or loopback hosts unless allowed) for provider hosts. */
+async function assertPublicHost(url: string, field: string): Promise<void> {
+  try {
+    await assertDeliverableUrl(url);
+  } catch (e) {
+    if (e instanceof Validation) throw new Validation({ [field]: (e.fields?.url ?? [e.message]).map((m) => m.replace(/^The url/, `The ${field.replace(/_/g, ' ')}`)) }, e.reason);
+    throw e;
+  }
+}
+
+function emailConfigOf(row: MessagingSetting): EmailSettingsConfig {
+  const c = row.config;
+  return {
+    host: String(c.host ?? ''),
+    port: Number(c.port ?? 587),
+    secure: Boolean(c.secure),
+    username: typeof c.username === 'string' ? c.username : null,
+    fromEmail: String(c.fromEmail ?? ''),
+    fromName: typeof c.fromName === 'string' ? c.fromName : null,
+  };
+}
+
+function smsConfigOf(row: MessagingSetting): SmsSettingsConfig {
+  const c = row.config;
+  return { accountSid: String(c.accountSid ?? ''), fromNumber: String(c.fromNumber ?? ''), baseUrl: typeof c.baseUrl === 'string' ? c.baseUrl : null };
+}
+
+function viewOf(channel: Channel, row: MessagingSetting | null): MessagingSettingView {
+  return {
+    channel,
+    configured: row !== null,
+    fallback: channel === 'email' ? 'platform_mail' : smsSimulatorEnabled() ? 'simulator' : null,
+    email: row && channel === 'email' ? emailConfigOf(row) : null,
+    sms: row && channel !== 'email' ? smsConfigOf(row) : null,
+    hasPassword: Boolean(row?.secretEncrypted),
+    updatedAt: row?.updatedAt ?? null,
+  };
+}
+
+export async function listMessagingSettings(p: Principal, opts: ServiceOptions = {}): Promise<MessagingSettingView[]> {
+  const customerId = accountOf(p);
+  const rows = await MessagingSetting.findAll({ where: { tenantId: p.tenantId, customerId }, transaction: opts.transaction });
+  return CHANNELS.map((channel) => viewOf(channel, rows.find((r) => r.channel === channel) ?? null));
+}
+
+export async function getMessagingSetting(p: Principal, channel: string, opts: ServiceOptions = {}): Promise<MessagingSettingView> {
+  const c = checkChannel(channel);
+  return (await listMessagingSettings(p, opts)).find((v) => v.channel === c)!;
+}
+
+async function store(
+  p: Principal,
+  channel: Channel,
+  config: Record<string, unknown>,
+  secret: { keep: true } | { value: string | null },
+  opts: ServiceOptions,
+): Promise<MessagingSettingView> {
+  const customerId = accountOf(p);
+  return inTransaction(opts, async (transaction) => {
+    const row = await MessagingSetting.findOne({ where: { tenantId: p.tenantId, customerId, channel }, transaction, lock: transaction.LOCK.UPDATE });
+    const secretEncrypted = 'keep' in secret ? (row?.secretEncrypted ?? null) : secret.value ? encryptSecret(secret.value) : null;
+    if (row) {
+      row.set({ config, secretEncrypted });
+      row.changed('config', true);
+      await row.save({ transaction });
+      return viewOf(channel, row);
+    }
+    const created = await MessagingSetting.create({ tenantId: p.tenantId, customerId, channel, config, secretEncrypted }, { transaction });
+    return viewOf(channel, created);
+  });
+}
+
+/** Sets the account's own SMTP server for review-request email. */
+export async function setEmailSettings(p: Principal, input: EmailSettingsInput, opts: ServiceOptions = {}): Promise<MessagingSettingView> {
+  accountOf(p);
+  const fields: FieldErrors = {};
+  const host = trimmed(input.host)?.toLowerCase() ?? null;
+  if (!host) fields.host = ['The host field is required.'];
+  else if (!HOST.test(host)) fields.host = ['The host must be a host name or an IP address.'];
+  const secure = input.secure ?? (input.port === 465);
+  const port = input.port ?? (secure ? 465 : 587);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) fields.port = ['The port must be between 1 and 65535.'];
+  const username = trimmed(input.username);
+  if (username && charCount(username) > MAX_NAME_CHARS) fields.username = [`The username may not be greater than ${MAX_NAME_CHARS} characters.`];
+  if (typeof input.password === 'string' && charCount(input.password) > MAX_SECRET_CHARS) fields.password = [`The password may not be greater than ${MAX_SECRET_CHARS} characters.`];
+  const fromEmail = trimmed(input.fromEmail)?.toLowerCase() ?? null;
+  if (!fromEmail) fields.from_email = ['The from email field is required.'];
+  else if (charCount(fromEmail) > 255 || !EMAIL.test(fromEmail)) fields.from_email = ['The from email must be a valid email address.'];
+  const fromName = trimmed(input.fromName);
+  if (fromName && charCount(fromName) > MAX_NAME_CHARS) fields.from_name = [`The from name may not be greater than ${MAX_NAME_CHARS} characters.`];
+  if (Object.keys(fields).length) throw new Validation(fields);
+  await assertPublicHost(`http://${host!.includes(':') && !host!.startsWith('[') ? `[${host}]` : host}/`, 'host');
+  const config: EmailSettingsConfig = { host: host!, port, secure, username, fromEmail: fromEmail!, fromName };
+  const secret = input.password === undefined || input.password === null ? ({ keep: true } as const) : { value: input.password === '' ? null : input.password };
+  return store(p, 'email', { ...config }, secret, opts);
+}
+
+/** Sets the account's own Twilio-style account for SMS or the messaging app. */
+export async function setSmsSettings(p: Principal, input: SmsSettingsInput, opts: ServiceOptions = {}): Promise<MessagingSettingView> {
+  const customerId = accountOf(p);
+  const channel = checkChannel(input.channel ?? 'sms', ['sms', 'messaging']);
+  const fields: FieldErrors = {};
+  const accountSid = trimmed(input.accountSid);
+  if (!accountSid) fields.account_sid = ['The account sid field is required.'];
+  else if (!ACCOUNT_SID.test(accountSid)) fields.account_sid = ['The account sid may only contain letters, digits, dashes and underscores (at most 64).'];
+  const token = input.authToken === undefined || input.authToken === null ? null : input.authToken.trim();
+  if (token !== null && charCount(token) > MAX_SECRET_CHARS) fields.auth_token = [`The auth token may not be greater than ${MAX_SECRET_CHARS} characters.`];
+  const fromRaw = trimmed(input.fromNumber)?.replace(/^whatsapp:/, '') ?? null;
+  const fromNumber = fromRaw ? parseE164(fromRaw) : null;
+  if (!fromRaw) fields.from_number = ['The from number field is required.'];
+  else if (!fromNumber) fields.from_number = ['The from number must be a valid phone number in E.164 format (for example +14155552671).'];
+  const baseUrl = trimmed(input.baseUrl)?.replace(/\/+$/, '') ?? null;
+  let reason: string | undefined;
+  if (baseUrl) {
+    try {
+      await assertPublicHost(baseUrl, 'base_url');
+    } catch (e) {
+      if (!(e instanceof Validation)) throw e;
+      Object.assign(fields, e.fields);
+      reason = e.reason;
+    }
+  }
+  if (!fields.auth_token && !token) {
+    const existing = await MessagingSetting.findOne({ where: { tenantId: p.tenantId, customerId, channel }, transaction: opts.transaction });
+    if (!existing?.secretEncrypted) fields.auth_token = ['The auth token field is required.'];
+  }
+  if (Object.keys(fields).length) throw new Validation(fields, reason);
+  const config: SmsSettingsConfig = { accountSid: accountSid!, fromNumber: fromNumber!, baseUrl };
+  return store(p, channel, { ...config }, token ? { value: token } : { keep: true }, opts);
+}
+
+/** Removes the account's own provider of a channel (the embedded default applies again). */
+export async function clearMessagingSettings(p: Principal, channel: string, opts: ServiceOptions = {}): Promise<MessagingSettingView> {
+  const customerId = accountOf(p);
+  const c = checkChannel(channel);
+  await MessagingSetting.destroy({ where: { tenantId: p.tenantId, customerId, channel: c }, transaction: opts.transaction });
+  return viewOf(c, null);
+}
+
+// ---- senders --------------------------------------------------------------------------------------------
+
+/** The sender of a channel for an account: its own provider, else the embedded default, else not configured. */
+export async function senderFor(customerId: number, channel: Channel, opts: { fromName?: string | null } = {}): Promise<ChannelSender> {
+  const row = await MessagingSetting.findOne({ where: { customerId, channel } });
+  if (channel === 'email') {
+    if (!row) return platformEmailSender(opts.fromName ?? null);
+    const c = emailConfigOf(row);
+    await assertPublicHost(`http://${c.host.includes(':') && !c.host.startsWith('[') ? `[${c.host}]` : c.host}/`, 'host').catch((e: unknown) => {
+      throw new MessagingRejected(`The SMTP host is not allowed: ${e instanceof Error ? e.message : String(e)}`);
+    });
+    const account: SmtpAccount = { ...c, password: row.secretEncrypted ? decryptSecret(row.secretEncrypted) : null, fromName: c.fromName ?? opts.fromName ?? null };
+    return smtpSender(account);
+  }
+  if (!row) {
+    if (!smsSimulatorEnabled()) {
+      throw new ChannelNotConfigured(
+        `${channel}_not_configured`,
+        channel === 'sms' ? 'The account has no SMS provider settings.' : 'The account has no messaging-app provider settings.',
+      );
+    }
+    const simulator: TwilioAccount = { ...SIMULATOR_ACCOUNT, baseUrl: `${publicBaseUrl()}${TWILIO_SIMULATOR_PATH}` };
+    return twilioSender(simulator, channel, { label: 'SMS simulator' });
+  }
+  const c = smsConfigOf(row);
+  if (c.baseUrl) {
+    await assertPublicHost(c.baseUrl, 'base_url').catch((e: unknown) => {
+      throw new MessagingRejected(`The SMS provider address is not allowed: ${e instanceof Error ? e.message : String(e)}`);
+    });
+  }
+  if (!row.secretEncrypted) throw new ChannelNotConfigured(`${channel}_not_configured`, 'The SMS provider settings have no auth token.');
+  const account: TwilioAccount = { accountSid: c.accountSid, authToken: decryptSecret(row.secretEncrypted), fromNumber: c.fromNumber, baseUrl: c.baseUrl ?? TWILIO_API_BASE };
+  return twilioSender(account, channel);
+}
+
+// ---- test message ---------------------------------------------------------------------------------------
+
+export interface TestMessageResult {
+  channel: Channel;
+  to: string;
+  /** Who sent it (`account SMTP`, `platform mail`, `SMS provider`, `SMS simulator`, ...). */
+  sender: string;
+  providerMessageId: string | null;
+}
+
+/**
+ * Sends a fixed test message through the channel's sender, so an owner sees their settings work. It takes no
+ * credits (it is not a review request). Refused: 502 `provider_rejected` with the provider's words; not
+ * reachable: 502 `provider_unavailable`; no provider: 422 `sms_not_configured` / `messaging_not_configured`.
+ */
+export async function sendTestMessage(p: Principal, input: { channel: string; to: string }, opts: ServiceOptions = {}): Promise<TestMessageResult> {
+  const customerId = accountOf(p);
+  const channel = checkChannel(input.channel);
+  const raw = trimmed(input.to) ?? '';
+  let to: string | null;
+  if (channel === 'email') {
+    to = raw && EMAIL.test(raw) && charCount(raw) <= 255 ? raw.toLowerCase() : null;
+    if (!to) throw new Validation({ to: ['The to field must be a valid email address.'] });
+  } else {
+    to = raw ? parseE164(raw.replace(/^whatsapp:/, '')) : null;
+    if (!to) throw new Validation({ to: ['The to field must be a valid phone number in E.164 format (for example +14155552671).'] });
+  }
+  const [customer, tenant, org] = await Promise.all([
+    Customer.findByPk(customerId, { transaction: opts.transaction }),
+    Tenant.findByPk(p.tenantId, { transaction: opts.transaction }),
+    Organization.findOne({ where: { customerId, tenantId: p.tenantId }, order: [['id', 'ASC']], transaction: opts.transaction }),
+  ]);
+  if (!customer) throw new NotFound('Account');
+  const name = org?.name ?? customer.name ?? tenant?.brandName ?? 'Your business';
+  let sender: ChannelSender;
+  try {
+    sender = await senderFor(customerId, channel, { fromName: name });
+  } catch (e) {
+    if (e instanceof ChannelNotConfigured) throw ruleViolation(e.message, e.reason);
+    if (e instanceof MessagingRejected) throw new Upstream(e.message, 'provider_rejected');
+    throw e;
+  }
+  const body = `This is a test message from ${name}: review requests by ${channel === 'email' ? 'email' : channel === 'sms' ? 'SMS' : 'messaging app'} are set up correctly.`;
+  try {
+    const receipt = await sender.send(channel === 'email' ? { to, subject: `Test message from ${name}`, body } : { to, body });
+    return { channel, to, sender: sender.label, providerMessageId: receipt.providerMessageId };
+  } catch (e) {
+    if (e instanceof MessagingRejected) throw new Upstream(e.message, 'provider_rejected');
+    if (e instanceof MessagingUnavailable) throw new Upstream(e.message, 'provider_unavailable');
+    throw e;
+  }
+}

@@ -1,0 +1,119 @@
+import pino, { type Logger } from 'pino';
+import { Op } from 'sequelize';
+import { cancelInviteDelivery } from '../../workflows/invites/client';
+import { contactUuidOfUnsubscribeToken } from '../messaging/links';
+import { Campaign, Contact, ContactList, Customer, Invite, Organization, Tenant } from '../models';
+import { clockOf, inTransaction, type ServiceOptions } from './common';
+import { logActivity } from './invites.service';
+
+/**
+ * The public unsubscribe link of review requests (`/u/{token}`, see src/messaging/links.ts). The token names one
+ * contact record (one person in one contact list, so every campaign sharing that list stops), and unsubscribing
+ * is idempotent: the first time marks the contact, logs an `unsubscribed` activity and cancels the contact's
+ * waiting invites (status `canceled`, and a `cancel` signal to their workflows); later times change nothing.
+ */
+
+export interface UnsubscribeView {
+  contact: Contact;
+  /** The agency's brand (white label) for the page. */
+  brand: { name: string; logoUrl: string | null };
+  /** Who the person heard from: the organisation of the contact list, else of a campaign using it, else the account. */
+  businessName: string;
+}
+
+export interface UnsubscribeResult extends UnsubscribeView {
+  /** It was already unsubscribed: nothing changed. */
+  already: boolean;
+  /** Waiting invites canceled now. */
+  canceled: number;
+}
+
+/** How far back a sent invite may still have follow-up steps waiting (their workflows are told to stop). */
+const FOLLOW_UP_HORIZON_MS = 60 * 24 * 60 * 60 * 1000;
+
+let moduleLogger: Logger | null = null;
+const defaultLogger = (): Logger => (moduleLogger ??= pino({ level: process.env.LOG_LEVEL ?? 'info', base: { area: 'unsubscribe' } }));
+
+async function viewOf(contact: Contact, opts: ServiceOptions): Promise<UnsubscribeView> {
+  const transaction = opts.transaction;
+  const [tenant, list, customer] = await Promise.all([
+    Tenant.findByPk(contact.tenantId, { transaction }),
+    ContactList.findByPk(contact.contactListId, { transaction }),
+    Customer.findByPk(contact.customerId, { transaction }),
+  ]);
+  let organizationId = list?.organizationId ?? null;
+  if (!organizationId) {
+    const campaign = await Campaign.findOne({ where: { contactListId: contact.contactListId }, order: [['id', 'ASC']], transaction });
+    organizationId = campaign?.organizationId ?? null;
+  }
+  const org = organizationId ? await Organization.findByPk(organizationId, { transaction }) : null;
+  return {
+    contact,
+    brand: { name: tenant?.brandName || tenant?.name || 'Review requests', logoUrl: tenant?.logoUrl ?? null },
+    businessName: org?.name ?? customer?.name ?? tenant?.brandName ?? 'this business',
+  };
+}
+
+/** The contact and page brand of a token; null for a malformed or forged token, or a contact that is gone. */
+export async function unsubscribeViewOf(token: string, opts: ServiceOptions = {}): Promise<UnsubscribeView | null> {
+  const uuid = contactUuidOfUnsubscribeToken(token);
+  if (!uuid) return null;
+  const contact = await Contact.findOne({ where: { uuid }, transaction: opts.transaction });
+  return contact ? viewOf(contact, opts) : null;
+}
+
+/** Unsubscribes the token's contact (idempotent); null for an invalid token. */
+export async function unsubscribeByToken(
+  token: string,
+  opts: ServiceOptions & { logger?: Logger; cancel?: (campaignUuid: string, contactUuid: string, inviteId: number) => Promise<void> } = {},
+): Promise<UnsubscribeResult | null> {
+  const uuid = contactUuidOfUnsubscribeToken(token);
+  if (!uuid) return null;
+  const now = clockOf(opts).now();
+  const outcome = await inTransaction(opts, async (transaction) => {
+    const contact = await Contact.findOne({ where: { uuid }, transaction, lock: transaction.LOCK.UPDATE });
+    if (!contact) return null;
+    if (contact.unsubscribedAt) return { contact, already: true, canceled: 0, signals: [] as Invite[] };
+    await contact.update({ unsubscribedAt: now }, { transaction });
+    const waiting = await Invite.findAll({ where: { contactId: contact.id, status: 'scheduled' }, transaction, lock: transaction.LOCK.UPDATE });
+    for (const invite of waiting) {
+      await invite.update({ status: 'canceled', reason: 'The contact unsubscribed.' }, { transaction });
+    }
+    await logActivity(
+      { tenantId: contact.tenantId, customerId: contact.customerId, contactId: contact.id, type: 'unsubscribed', detail: 'Unsubscribed through the link in a review request.', occurredAt: now },
+      { transaction, clock: opts.clock },
+    );
+    // Sent invites may still have follow-up steps waiting: their workflows are told to stop too.
+    const following = await Invite.findAll({
+      where: { contactId: contact.id, status: 'sent', sentAt: { [Op.gte]: new Date(now.getTime() - FOLLOW_UP_HORIZON_MS) } },
+      transaction,
+    });
+    return { contact, already: false, canceled: waiting.length, signals: [...waiting, ...following] };
+  });
+  if (!outcome) return null;
+  if (outcome.signals.length) await signalCancel(outcome.contact, outcome.signals, opts.cancel ?? cancelInviteDelivery, opts.logger ?? defaultLogger());
+  const view = await viewOf(outcome.contact, opts);
+  return { ...view, already: outcome.already, canceled: outcome.canceled };
+}
+
+/** Best effort after commit: a workflow that misses it finds the invite canceled (or the contact unsubscribed) anyway. */
+async function signalCancel(
+  contact: Contact,
+  invites: Invite[],
+  cancel: (campaignUuid: string, contactUuid: string, inviteId: number) => Promise<void>,
+  logger: Logger,
+): Promise<void> {
+  const campaigns = await Campaign.findAll({ where: { id: [...new Set(invites.map((i) => i.campaignId))] }, attributes: ['id', 'uuid'] });
+  const uuidOf = new Map(campaigns.map((c) => [c.id, c.uuid]));
+  await Promise.all(
+    invites.map(async (invite) => {
+      const campaignUuid = uuidOf.get(invite.campaignId);
+      if (!campaignUuid) return;
+      try {
+        await cancel(campaignUuid, contact.uuid, Number(invite.id));
+      } catch (err) {
+        logger.warn({ inviteId: invite.id, err: (err as Error).message }, 'invite workflow not told about the unsubscribe; it will find out from the database');
+      }
+    }),
+  );
+}

@@ -1,0 +1,373 @@
+import { randomUUID } from 'node:crypto';
+import type request from 'supertest';
+import { fixedClock } from '../../src/domain/clock';
+import { Contact, ContactActivity, Customer, InboundSubmission, Invite } from '../../src/models';
+import * as inbound from '../../src/services/inbound.service';
+import { useDatabase } from '../support/db';
+import { makeWorld } from '../support/factories';
+import { makeCampaign, makeConnection, makeSentInvite, ownerPrincipal, sign, useInboundApp } from './support';
+
+/**
+ * POST /api/webhooks/inbound/:token (spec: Inbound contact webhook; docs/decisions.md, "Inbound contact webhook").
+ * Runs the real app on the real database with an injected clock; Temporal is not connected, so scheduled invites
+ * stay stored as `scheduled` (the hand-off failure is only logged, as the shared design says).
+ */
+describe('POST /api/webhooks/inbound/:token', () => {
+  useDatabase();
+  const clock = fixedClock(new Date());
+  const t = useInboundApp({ clock });
+  beforeEach(() => clock.set(new Date()));
+
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+  async function setup(opts: { mapping?: inbound.CreateConnectionInput['mapping']; timing?: inbound.CreateConnectionInput['timing'] } = {}) {
+    const w = await makeWorld();
+    const campaign = await makeCampaign(w.org, w.home);
+    const conn = await makeConnection(w.orgOwner, campaign, { ...opts });
+    return { w, campaign, ...conn };
+  }
+
+  /** Every answer of the endpoint is JSON. */
+  async function post(path: string, body: string, headers: Record<string, string> = {}): Promise<request.Response> {
+    let req = t.http().post(path);
+    const all = { 'Content-Type': 'application/json', ...headers };
+    for (const [k, v] of Object.entries(all)) if (v !== '') req = req.set(k, v);
+    const res = await req.send(body);
+    expect(res.type).toBe('application/json');
+    return res;
+  }
+  const json = (o: unknown) => JSON.stringify(o);
+
+  describe('accepted', () => {
+    it('answers 202 with the contact id and the send time; the invite is an ordinary scheduled inbound invite', async () => {
+      const { campaign, path } = await setup();
+      const res = await post(path, json({ email: 'Ada@Example.TEST', name: 'Ada King Lovelace', phone: '+14155552671' }));
+      expect(res.status).toBe(202);
+      expect(res.body).toEqual({
+        status: 'accepted',
+        message: expect.any(String),
+        id: expect.stringMatching(UUID),
+        send_at: clock.now().toISOString(),
+        submission_id: expect.any(Number),
+      });
+      const contact = await Contact.findOne({ where: { uuid: res.body.id } });
+      expect(contact).toMatchObject({ email: 'ada@example.test', phone: '+14155552671', firstName: 'Ada', lastName: 'King Lovelace', contactListId: campaign.contactListId });
+      const invites = await Invite.findAll({ where: { campaignId: campaign.id } });
+      expect(invites).toHaveLength(1);
+      expect(invites[0]).toMatchObject({ status: 'scheduled', source: 'inbound', contactId: contact!.id, inboundSubmissionId: res.body.submission_id });
+      expect(invites[0].sendAt!.toISOString()).toBe(res.body.send_at);
+      const submission = await InboundSubmission.findByPk(res.body.submission_id);
+      expect(submission).toMatchObject({ outcome: 'accepted', contactId: contact!.id, inviteId: invites[0].id, reason: null });
+      expect(await ContactActivity.count({ where: { contactId: contact!.id, type: 'scheduled' } })).toBe(1);
+    });
+
+    it('reads nested JSON values by dot path, array items included', async () => {
+      const { path } = await setup({
+        mapping: { email: 'data.customer.contact.email', firstName: 'data.customer.first', lastName: 'data.customer.last', phone: 'data.customer.phones.0' },
+      });
+      const res = await post(
+        path,
+        json({ event: 'booking.created', data: { customer: { first: 'Grace', last: 'Hopper', contact: { email: 'grace@navy.test' }, phones: ['+442079460958', '+14155552671'] } } }),
+      );
+      expect(res.status).toBe(202);
+      expect(await Contact.findOne({ where: { uuid: res.body.id } })).toMatchObject({
+        email: 'grace@navy.test',
+        firstName: 'Grace',
+        lastName: 'Hopper',
+        phone: '+442079460958',
+      });
+    });
+
+    it('takes form-encoded bodies; bracket and dot field names are reachable by dot paths', async () => {
+      const { path } = await setup({ mapping: { email: 'contact.email', fullName: 'contact.name', phone: 'contact.phone' } });
+      const res = await post(path, 'contact%5Bemail%5D=hopper%40navy.test&contact.name=Grace+Brewster+Hopper&contact[phone]=%2B1+415+555+2671', {
+        'Content-Type': 'application/x-www-form-urlencoded',
+      });
+      expect(res.status).toBe(202);
+      expect(await Contact.findOne({ where: { uuid: res.body.id } })).toMatchObject({
+        email: 'hopper@navy.test',
+        firstName: 'Grace',
+        lastName: 'Brewster Hopper',
+        phone: '+14155552671',
+      });
+    });
+
+    it('splits a full name into first (first word) and last name (the rest), mapped first/last names winning', async () => {
+      const { path } = await setup({ mapping: { email: 'email', fullName: 'name', lastName: 'surname' } });
+      const one = await post(path, json({ email: 'cher@example.test', name: 'Cher' }));
+      expect(await Contact.findOne({ where: { uuid: one.body.id } })).toMatchObject({ firstName: 'Cher', lastName: null });
+      const two = await post(path, json({ email: 'mary@example.test', name: 'Mary Ann Evans', surname: 'Eliot' }));
+      expect(await Contact.findOne({ where: { uuid: two.body.id } })).toMatchObject({ firstName: 'Mary', lastName: 'Eliot' });
+    });
+
+    it("normalises phone numbers to E.164 in the account's country, and without a country needs the + form", async () => {
+      const { w, path } = await setup();
+      await Customer.update({ country: 'US' }, { where: { id: w.orgOwner.customerId! } });
+      const national = await post(path, json({ phone: '(415) 555-2671' }));
+      expect(national.status).toBe(202);
+      expect((await Contact.findOne({ where: { uuid: national.body.id } }))!.phone).toBe('+14155552671');
+
+      const other = await setup();
+      const withEmail = await post(other.path, json({ phone: '(415) 555-2672', email: 'has-email@example.test' }));
+      expect(withEmail.status).toBe(202);
+      expect(await Contact.findOne({ where: { uuid: withEmail.body.id } })).toMatchObject({ phone: null, email: 'has-email@example.test' });
+      expect((await InboundSubmission.findByPk(withEmail.body.submission_id))!.reason).toMatch(/phone is not a valid international number/);
+      const phoneOnly = await post(other.path, json({ phone: '(415) 555-2672' }));
+      expect(phoneOnly.status).toBe(200);
+      expect(phoneOnly.body.status).toBe('skipped');
+    });
+
+    it('waits `delay` minutes after the mapped anchor date', async () => {
+      clock.set(new Date('2030-06-01T08:00:00Z'));
+      const { path } = await setup({ mapping: { email: 'email', anchorDate: 'appointment.starts_at' }, timing: { mode: 'delay', delayMinutes: 120 } });
+      const res = await post(path, json({ email: 'late@example.test', appointment: { starts_at: '2030-06-03T15:30:00Z' } }));
+      expect(res.status).toBe(202);
+      expect(res.body.send_at).toBe('2030-06-03T17:30:00.000Z');
+      // A missing date counts from arrival.
+      const none = await post(path, json({ email: 'nodate@example.test' }));
+      expect(none.body.send_at).toBe('2030-06-01T10:00:00.000Z');
+    });
+
+    it('sends the next morning at the chosen local time, across a DST change', async () => {
+      clock.set(new Date('2026-03-07T12:00:00Z'));
+      const { path } = await setup({
+        mapping: { email: 'email', anchorDate: 'visit' },
+        timing: { mode: 'next_morning', time: '09:00', timezone: 'America/New_York' },
+      });
+      // Saturday 18:00 EST; clocks spring forward that night, so Sunday 09:00 is EDT (UTC-4).
+      const res = await post(path, json({ email: 'dst@example.test', visit: '03/07/2026 6:00 PM' }));
+      expect(res.status).toBe(202);
+      expect(res.body.send_at).toBe('2026-03-08T13:00:00.000Z');
+    });
+  });
+
+  describe('skipped and ignored', () => {
+    it('skips a payload with neither email nor phone: 200 skipped, logged as a skipped submission and activity', async () => {
+      const { w, campaign, view, path } = await setup();
+      const res = await post(path, json({ name: 'No Contact', notes: 'called in' }));
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ status: 'skipped', message: expect.any(String), reason: expect.stringContaining('No usable email or phone'), submission_id: expect.any(Number) });
+      expect(res.body.reason).toContain('received: name, notes');
+      const submission = await InboundSubmission.findByPk(res.body.submission_id);
+      expect(submission).toMatchObject({ outcome: 'skipped', contactId: null, inviteId: null });
+      const connectionId = (await inbound.connectionByToken(view.endpointUrl.split('/').pop()!))!.id;
+      const activities = await ContactActivity.findAll({ where: { inboundConnectionId: connectionId } });
+      expect(activities.map((a) => ({ type: a.type, contactId: a.contactId, campaignId: a.campaignId, customerId: a.customerId }))).toEqual([
+        { type: 'skipped', contactId: null, campaignId: campaign.id, customerId: w.orgOwner.customerId },
+      ]);
+      expect(await Contact.count({ where: { contactListId: campaign.contactListId } })).toBe(0);
+    });
+
+    it('ignores an unsubscribed contact: 202 ignored, no invite scheduled', async () => {
+      const { campaign, path } = await setup();
+      const gone = await Contact.create({
+        uuid: randomUUID(),
+        tenantId: campaign.tenantId,
+        customerId: campaign.customerId,
+        contactListId: campaign.contactListId,
+        email: 'gone@example.test',
+        unsubscribedAt: new Date(),
+      });
+      const res = await post(path, json({ email: 'gone@example.test' }));
+      expect(res.status).toBe(202);
+      expect(res.body).toEqual({ status: 'ignored', message: expect.any(String), id: gone.uuid, reason: 'unsubscribed', submission_id: expect.any(Number) });
+      expect(await Invite.count({ where: { campaignId: campaign.id, status: 'scheduled' } })).toBe(0);
+      expect((await InboundSubmission.findByPk(res.body.submission_id))!.outcome).toBe('ignored');
+    });
+
+    it("ignores a contact sent an invite within the campaign's duplicate window: 202 ignored", async () => {
+      const { campaign, path } = await setup();
+      const { contact } = await makeSentInvite(campaign, { email: 'recent@example.test' });
+      const res = await post(path, json({ email: 'recent@example.test' }));
+      expect(res.status).toBe(202);
+      expect(res.body).toMatchObject({ status: 'ignored', id: contact.uuid, reason: 'duplicate_window' });
+      expect(await Invite.count({ where: { campaignId: campaign.id, status: 'scheduled' } })).toBe(0);
+    });
+    it('ignores submissions of a paused campaign (details saved) and of a paused account (nothing saved): 202 ignored', async () => {
+      const { w, campaign, path } = await setup();
+      await campaign.update({ pausedAt: new Date() });
+      const paused = await post(path, json({ email: 'paused@example.test' }));
+      expect(paused.status).toBe(202);
+      expect(paused.body).toMatchObject({ status: 'ignored', reason: 'campaign_paused', id: expect.stringMatching(UUID) });
+
+      await campaign.update({ pausedAt: null });
+      await Customer.update({ subscriptionStatus: 'paused' }, { where: { id: w.orgOwner.customerId! } });
+      const frozen = await post(path, json({ email: 'frozen@example.test' }));
+      expect(frozen.status).toBe(202);
+      expect(frozen.body).toMatchObject({ status: 'ignored', reason: 'account_paused', id: null });
+      expect(await Contact.count({ where: { email: 'frozen@example.test' } })).toBe(0);
+      expect(await Invite.count({ where: { campaignId: campaign.id, status: 'scheduled' } })).toBe(0);
+    });
+  });
+
+  describe('double fire', () => {
+    it('answers an identical body within 5 minutes with 200 duplicate and schedules nothing; after 5 minutes it counts again', async () => {
+      const { campaign, path } = await setup();
+      const body = json({ email: 'twice@example.test', name: 'Twice Sent' });
+      const first = await post(path, body);
+      expect(first.status).toBe(202);
+
+      clock.advance(60_000);
+      const second = await post(path, body);
+      expect(second.status).toBe(200);
+      expect(second.body).toEqual({ status: 'duplicate', message: expect.any(String), submission_id: expect.any(Number), duplicate_of: first.body.submission_id });
+
+      // The same data with other bytes is a new submission (only the raw body is compared).
+      clock.advance(1_000);
+      const reformatted = await post(path, JSON.stringify({ email: 'twice@example.test', name: 'Twice Sent' }, null, 2));
+      expect(reformatted.status).toBe(202);
+
+      clock.advance(4 * 60_000 - 2_000); // 4:59 after the first
+      expect((await post(path, body)).body.status).toBe('duplicate');
+
+      clock.advance(2_000); // 5:01 after the first: processed again (the invite still waits, so it is moved)
+      const later = await post(path, body);
+      expect(later.status).toBe(202);
+      expect(later.body).toMatchObject({ status: 'accepted', id: first.body.id });
+      expect(later.body.message).toMatch(/rescheduled/);
+
+      expect(await Invite.count({ where: { campaignId: campaign.id } })).toBe(1);
+      const outcomes = (await InboundSubmission.findAll({ where: { connectionId: (await InboundSubmission.findByPk(first.body.submission_id))!.connectionId }, order: [['id', 'ASC']] })).map(
+        (s) => s.outcome,
+      );
+      expect(outcomes).toEqual(['accepted', 'duplicate', 'accepted', 'duplicate', 'accepted']);
+    });
+  });
+
+  describe('signing', () => {
+    const SECRET = 'inbound-secret-0123456789';
+
+    async function signed() {
+      const s = await setup();
+      await inbound.setSigningSecret(await ownerPrincipal(s.w.orgOwner), s.view.id, { secret: SECRET });
+      return s;
+    }
+
+    it('accepts the hex HMAC-SHA256 of the body', async () => {
+      const { path } = await signed();
+      const body = json({ email: 'signed@example.test' });
+      expect((await post(path, body, { 'X-Webhook-Signature': sign(SECRET, body) })).status).toBe(202);
+    });
+
+    it('accepts the HMAC of `<timestamp>.<body>` with X-Webhook-Timestamp within 5 minutes either way', async () => {
+      const { path } = await signed();
+      const now = Math.floor(clock.now().getTime() / 1000);
+      for (const [i, ts] of [now, now - 299, now + 299].entries()) {
+        const body = json({ email: `stamped-${i}@example.test` });
+        const res = await post(path, body, { 'X-Webhook-Signature': sign(SECRET, body, ts), 'X-Webhook-Timestamp': String(ts) });
+        expect(res.status).toBe(202);
+      }
+    });
+
+    it('refuses a wrong signature, a body-only signature sent with a timestamp, and a stale timestamp with 401; nothing is stored', async () => {
+      const { path, view } = await signed();
+      const body = json({ email: 'refused@example.test' });
+      const now = Math.floor(clock.now().getTime() / 1000);
+      const cases: Array<[Record<string, string>, string]> = [
+        [{ 'X-Webhook-Signature': sign('another-secret-0123456789', body) }, 'invalid_signature'],
+        [{ 'X-Webhook-Signature': sign(SECRET, `${body} `) }, 'invalid_signature'],
+        [{ 'X-Webhook-Signature': 'not-hex' }, 'invalid_signature'],
+        [{ 'X-Webhook-Signature': sign(SECRET, body), 'X-Webhook-Timestamp': String(now) }, 'invalid_signature'],
+        [{ 'X-Webhook-Signature': sign(SECRET, body, now - 301), 'X-Webhook-Timestamp': String(now - 301) }, 'stale_timestamp'],
+        [{ 'X-Webhook-Signature': sign(SECRET, body, now + 301), 'X-Webhook-Timestamp': String(now + 301) }, 'stale_timestamp'],
+        [{ 'X-Webhook-Signature': sign(SECRET, body, 'soon'), 'X-Webhook-Timestamp': 'soon' }, 'invalid_timestamp'],
+        [{}, 'signature_required'],
+        [{ 'X-Webhook-Timestamp': String(now) }, 'signature_required'],
+      ];
+      for (const [headers, code] of cases) {
+        const res = await post(path, body, headers);
+        expect({ status: res.status, code: res.body.code }).toEqual({ status: 401, code });
+        expect(res.body.message).toEqual(expect.any(String));
+      }
+      const connection = await inbound.connectionByToken(view.endpointUrl.split('/').pop()!);
+      expect(await InboundSubmission.count({ where: { connectionId: connection!.id } })).toBe(0);
+    });
+
+    it('stores the secret encrypted; without a secret no signature is needed (or checked)', async () => {
+      const { path, view, w } = await signed();
+      const connection = await inbound.connectionByToken(view.endpointUrl.split('/').pop()!);
+      expect(connection!.signingSecretEncrypted).toMatch(/^v1\./);
+      expect(connection!.signingSecretEncrypted).not.toContain(SECRET);
+      await inbound.clearSigningSecret(await ownerPrincipal(w.orgOwner), view.id);
+      expect((await post(path, json({ email: 'open@example.test' }))).status).toBe(202);
+      expect((await post(path, json({ email: 'open2@example.test' }), { 'X-Webhook-Signature': 'whatever' })).status).toBe(202);
+    });
+  });
+
+  describe('refusals', () => {
+    it('answers 404 for unknown and malformed tokens, and for the old token once it is regenerated', async () => {
+      const { w, view, path } = await setup();
+      expect((await post(`/api/webhooks/inbound/${'ab'.repeat(32)}`, json({ email: 'x@example.test' }))).status).toBe(404);
+      expect((await post('/api/webhooks/inbound/not-a-token', json({ email: 'x@example.test' }))).status).toBe(404);
+      expect((await post('/api/webhooks/inbound', json({}))).status).toBe(404);
+
+      const fresh = await inbound.regenerateToken(await ownerPrincipal(w.orgOwner), view.id);
+      const newPath = new URL(fresh.endpointUrl).pathname;
+      expect(newPath).not.toBe(path);
+      const old = await post(path, json({ email: 'old@example.test' }));
+      expect(old.status).toBe(404);
+      expect(old.body).toEqual({ message: 'Not found.' });
+      expect((await post(newPath, json({ email: 'new@example.test' }))).status).toBe(202);
+    });
+
+    it('accepts a body of exactly 256 KB and answers 413 for one byte more', async () => {
+      const { path } = await setup();
+      const pad = (n: number) => {
+        const base = json({ email: `big-${n}@example.test`, pad: '' });
+        return json({ email: `big-${n}@example.test`, pad: 'x'.repeat(n - Buffer.byteLength(base)) });
+      };
+      const exact = pad(256 * 1024);
+      expect(Buffer.byteLength(exact)).toBe(262144);
+      expect((await post(path, exact)).status).toBe(202);
+      const over = pad(256 * 1024 + 1);
+      const res = await post(path, over);
+      expect(res.status).toBe(413);
+      expect(res.body.code).toBe('payload_too_large');
+    });
+
+    it('answers 400 for malformed JSON and for JSON that is not an object', async () => {
+      const { path } = await setup();
+      for (const body of ['{"email": "x@example.test"', 'null', '"text"', '']) {
+        const res = await post(path, body);
+        expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'malformed_json' });
+      }
+    });
+
+    it('answers 415 for other content types and charsets', async () => {
+      const { path } = await setup();
+      for (const type of ['text/plain', 'multipart/form-data; boundary=x', 'application/xml', 'application/json; charset=iso-8859-1']) {
+        const res = await post(path, '{"email":"x@example.test"}', { 'Content-Type': type });
+        expect({ type, status: res.status, code: res.body.code }).toEqual({ type, status: 415, code: 'unsupported_media_type' });
+      }
+      expect((await post(path, '{"email":"ok@example.test"}', { 'Content-Type': 'application/vnd.api+json; charset=UTF-8' })).status).toBe(202);
+    });
+  });
+});
+
+describe('POST /api/webhooks/inbound/:token rate limit', () => {
+  useDatabase();
+  const t = useInboundApp({ perMinute: 3 });
+
+  it('answers 429 with Retry-After past the per-token budget; another token has its own', async () => {
+    const w = await makeWorld();
+    const campaign = await makeCampaign(w.org, w.home);
+    const a = await makeConnection(w.orgOwner, campaign);
+    const b = await makeConnection(w.orgOwner, campaign);
+    const hit = (path: string, i: number) => t.http().post(path).set('Content-Type', 'application/json').send({ email: `rl-${i}@example.test` });
+    for (let i = 0; i < 3; i += 1) expect((await hit(a.path, i)).status).toBe(202);
+    const limited = await hit(a.path, 3);
+    expect(limited.status).toBe(429);
+    expect(limited.type).toBe('application/json');
+    expect(limited.body).toEqual({ message: 'Too Many Attempts.', code: 'rate_limited' });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await hit(b.path, 4)).status).toBe(202);
+  });
+
+  it('counts 404s per client address, so guessing tokens is throttled too', async () => {
+    const guess = () => t.http().post(`/api/webhooks/inbound/${randomUUID().replace(/-/g, '').repeat(2)}`).send({ email: 'guess@example.test' });
+    for (let i = 0; i < 3; i += 1) expect((await guess()).status).toBe(404);
+    const limited = await guess();
+    expect(limited.status).toBe(429);
+    expect(limited.body.code).toBe('rate_limited');
+  });
+});

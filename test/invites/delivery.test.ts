@@ -1,0 +1,135 @@
+import { failInviteStep, planInvite, sendInviteStep, StepInFlight } from '../../src/messaging/delivery';
+import { configureInviteDelivery, resetInviteDelivery } from '../../src/messaging/settings';
+import { MessagingRejected, type ChannelSender, type OutgoingMessage } from '../../src/messaging/types';
+import { Customer, Invite, InviteMessage } from '../../src/models';
+import { creditBalance } from '../../src/services/credits.service';
+import { useDatabase } from '../support/db';
+import { makeWorld } from '../support/factories';
+import { EMAIL_STEP, giveCredits, makeCampaign, makeContact, makeInvite, phoneNumber, SMS_STEP } from './fixtures';
+
+/**
+ * The delivery rules the workflow's activities apply, called directly on the real database with a recording
+ * sender: the plan, at-most-once steps (a retry or a concurrent attempt never sends twice), refusals and credits.
+ */
+describe('invite delivery rules', () => {
+  useDatabase();
+  beforeAll(() => configureInviteDelivery({ hourMs: 1_000, inFlightGraceMs: 60_000 }));
+  afterAll(() => resetInviteDelivery());
+
+  function recorder(opts: { refuse?: boolean; delayMs?: number } = {}) {
+    const sent: OutgoingMessage[] = [];
+    const sender: ChannelSender = {
+      label: 'recorder',
+      async send(message) {
+        if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
+        if (opts.refuse) throw new MessagingRejected('Mailbox unavailable', 550);
+        sent.push(message);
+        return { providerMessageId: `id-${sent.length}` };
+      },
+    };
+    return { sent, senderFor: async () => sender };
+  }
+
+  const past = () => new Date(Date.now() - 1_000);
+
+  it('plans the steps that can reach the contact, the first at the send time and the rest at their distance', async () => {
+    const w = await makeWorld();
+    const campaign = await makeCampaign(w, { steps: [EMAIL_STEP, SMS_STEP(24), { ...EMAIL_STEP, delayHours: 48 }] });
+    const both = await makeContact(campaign, { phone: phoneNumber() });
+    const phoneOnly = await makeContact(campaign, { email: null, phone: phoneNumber() });
+    const a = await makeInvite(campaign, both, past());
+    const b = await makeInvite(campaign, phoneOnly, past());
+    expect(await planInvite(a.id)).toMatchObject({
+      action: 'send',
+      steps: [
+        { index: 0, channel: 'email', offsetMs: 0 },
+        { index: 1, channel: 'sms', offsetMs: 24_000 },
+        { index: 2, channel: 'email', offsetMs: 48_000 },
+      ],
+    });
+    expect(await planInvite(b.id)).toMatchObject({ action: 'send', steps: [{ index: 1, channel: 'sms', offsetMs: 0 }] });
+  });
+
+  it('waits for a later stored send time, holds invites of paused campaigns or accounts, and fails unreachable contacts', async () => {
+    const w = await makeWorld();
+    const campaign = await makeCampaign(w);
+    const later = new Date(Date.now() + 60_000);
+    const waiting = await makeInvite(campaign, await makeContact(campaign), later);
+    expect(await planInvite(waiting.id)).toEqual({ action: 'wait', inviteId: waiting.id, sendAt: later.toISOString() });
+
+    const paused = await makeCampaign(w, { pausedAt: new Date() });
+    const held = await makeInvite(paused, await makeContact(paused), past());
+    expect(await planInvite(held.id)).toMatchObject({ action: 'done', outcome: 'held', detail: 'campaign_paused' });
+    await Customer.update({ subscriptionStatus: 'paused' }, { where: { id: w.org.customerId } });
+    const accountHeld = await makeInvite(campaign, await makeContact(campaign), past());
+    expect(await planInvite(accountHeld.id)).toMatchObject({ action: 'done', outcome: 'held', detail: 'account_paused' });
+    expect((await Invite.findByPk(accountHeld.id))!.status).toBe('scheduled');
+    await Customer.update({ subscriptionStatus: 'active' }, { where: { id: w.org.customerId } });
+
+    const nobody = await makeInvite(campaign, await makeContact(campaign, { email: null, phone: phoneNumber() }), past());
+    expect(await planInvite(nobody.id)).toMatchObject({ action: 'done', outcome: 'failed', detail: 'no_recipient' });
+    expect((await Invite.findByPk(nobody.id))!.reason).toMatch(/^no_recipient: /);
+  });
+
+  it('moves an invite found long after its send time into the campaign send window', async () => {
+    const w = await makeWorld();
+    const now = new Date();
+    const hour = (h: number) => `${String((now.getUTCHours() + h + 24) % 24).padStart(2, '0')}:00`;
+    // A window that opens two hours from now: the current time is outside it.
+    const campaign = await makeCampaign(w, { window: [hour(2), hour(4)] });
+    const late = await makeInvite(campaign, await makeContact(campaign), new Date(now.getTime() - 3 * 3_600_000));
+    const plan = await planInvite(late.id);
+    expect(plan.action).toBe('wait');
+    const at = new Date((plan as { sendAt: string }).sendAt);
+    expect(at.getUTCHours()).toBe((now.getUTCHours() + 2) % 24);
+    expect(at.getUTCMinutes()).toBe(0);
+    expect((await Invite.findByPk(late.id))!.sendAt!.toISOString()).toBe(at.toISOString());
+  });
+
+  it('sends a step once: a retried call answers the recorded outcome, and a concurrent attempt finds the claim', async () => {
+    const w = await makeWorld();
+    await giveCredits(w, 'email', 3);
+    const campaign = await makeCampaign(w);
+    const invite = await makeInvite(campaign, await makeContact(campaign), past());
+    const slow = recorder({ delayMs: 300 });
+    const input = { inviteId: invite.id, stepIndex: 0, first: true };
+    const [one, two] = await Promise.allSettled([sendInviteStep(input, { senderFor: slow.senderFor }), sendInviteStep(input, { senderFor: slow.senderFor })]);
+    const outcomes = [one, two].map((r) => (r.status === 'fulfilled' ? r.value.outcome : r.reason instanceof StepInFlight ? 'in_flight' : String(r.reason)));
+    expect(outcomes.sort()).toEqual(['in_flight', 'sent']);
+    expect(await sendInviteStep(input, { senderFor: slow.senderFor })).toEqual({ outcome: 'sent', reason: null, sendAt: null });
+    expect(slow.sent).toHaveLength(1);
+    expect(await InviteMessage.count({ where: { inviteId: invite.id } })).toBe(1);
+    expect(await creditBalance(w.org.customerId, 'email')).toBe(2);
+  });
+
+  it('gives the credit back and fails the invite when the provider refuses; a later follow-up failure leaves it sent', async () => {
+    const w = await makeWorld();
+    await giveCredits(w, 'email', 2);
+    await giveCredits(w, 'sms', 1);
+    const campaign = await makeCampaign(w, { steps: [EMAIL_STEP, SMS_STEP(1)] });
+    const refused = await makeInvite(campaign, await makeContact(campaign), past());
+    expect(await sendInviteStep({ inviteId: refused.id, stepIndex: 0, first: true }, { senderFor: recorder({ refuse: true }).senderFor })).toMatchObject({
+      outcome: 'failed',
+      reason: 'provider_rejected: Mailbox unavailable',
+    });
+    expect(await Invite.findByPk(refused.id)).toMatchObject({ status: 'failed', reason: 'provider_rejected: Mailbox unavailable', sentAt: null });
+    expect(await creditBalance(w.org.customerId, 'email')).toBe(2);
+
+    const ok = recorder();
+    const contact = await makeContact(campaign); // no phone: the SMS follow-up cannot go
+    const invite = await makeInvite(campaign, contact, past());
+    expect((await sendInviteStep({ inviteId: invite.id, stepIndex: 0, first: true }, { senderFor: ok.senderFor })).outcome).toBe('sent');
+    expect(await sendInviteStep({ inviteId: invite.id, stepIndex: 1, first: false }, { senderFor: ok.senderFor })).toMatchObject({ outcome: 'failed', reason: expect.stringMatching(/^no_phone_number: /) });
+    expect((await Invite.findByPk(invite.id))!.status).toBe('sent');
+    expect(await creditBalance(w.org.customerId, 'sms')).toBe(1);
+  });
+
+  it('records a step failed once the provider stayed unavailable through every retry', async () => {
+    const w = await makeWorld();
+    const campaign = await makeCampaign(w);
+    const invite = await makeInvite(campaign, await makeContact(campaign), past());
+    const result = await failInviteStep({ inviteId: invite.id, stepIndex: 0, first: true, reason: 'The mail server could not be reached (ECONNECTION)' });
+    expect(result.outcome).toBe('failed');
+    expect((await Invite.findByPk(invite.id))!.reason).toBe('provider_unavailable: The mail server could not be reached (ECONNECTION)');
+  });
+});

@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import { DefaultLogger, makeTelemetryFilterString, Runtime } from '@temporalio/worker';
+import type { StepInput } from '../../src/messaging/delivery';
+import { configureInviteDelivery, resetInviteDelivery, type InviteDeliverySettings } from '../../src/messaging/settings';
+import { buildActivities } from '../../workflows/activities';
+import { createInviteActivities, inviteActivityDeps } from '../../workflows/activities/invites';
+import { connectTemporal, disconnectTemporal, type TemporalSettings } from '../../workflows/client';
+import { runWorker, type RunningWorker } from '../../workflows/worker';
+import { WORKFLOWS_PATH } from '../support/temporal';
+
+/**
+ * A real worker on the run's Temporal dev server (its own task queue) with the real activities, and invite
+ * delivery shortened by configuration: a campaign "hour" is `hourMs`. `hooks.afterProviderAccepted` lets a test
+ * make an attempt die right after the provider took a message (the crash window of at-most-once delivery).
+ */
+export interface InviteWorkerHooks {
+  afterProviderAccepted?: (input: StepInput) => void | Promise<void>;
+}
+
+export function useInviteWorker(settings: Partial<InviteDeliverySettings> = {}) {
+  const hooks: InviteWorkerHooks = {};
+  const state: { worker: RunningWorker | null; settings: TemporalSettings | null } = { worker: null, settings: null };
+
+  beforeAll(async () => {
+    try {
+      Runtime.install({
+        logger: new DefaultLogger('ERROR'),
+        telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'ERROR' }), forward: {} } },
+      });
+    } catch {
+      // Installed already in this module registry.
+    }
+    process.env.WEBHOOK_ALLOW_PRIVATE_URLS = 'true'; // SMTP and SMS test servers live on loopback
+    const address = process.env.REVIEWGRID_TEST_TEMPORAL;
+    if (!address) throw new Error('no Temporal dev server: global setup sets REVIEWGRID_TEST_TEMPORAL');
+    const taskQueue = `test-invites-${process.env.JEST_WORKER_ID ?? '1'}-${randomUUID().slice(0, 8)}`;
+    configureInviteDelivery({ hourMs: 1_000, inFlightGraceMs: 500, idScope: taskQueue, ...settings });
+    state.settings = {
+      address,
+      namespace: 'default',
+      taskQueue,
+      webhookRetry: { maximumAttempts: 3, initialIntervalMs: 20, maximumIntervalMs: 100, timeoutMs: 2_000 },
+      dispatcher: { pollMs: 200, batchSize: 100 },
+    };
+    await connectTemporal(state.settings);
+    state.worker = await runWorker({
+      address,
+      namespace: 'default',
+      taskQueue,
+      workflows: { workflowsPath: WORKFLOWS_PATH },
+      activities: {
+        ...buildActivities({ WEBHOOK_TIMEOUT_MS: 2_000, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }),
+        ...createInviteActivities(inviteActivityDeps({ afterProviderAccepted: (input) => hooks.afterProviderAccepted?.(input) })),
+      },
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await state.worker?.stop();
+    await disconnectTemporal();
+    resetInviteDelivery();
+  }, 60_000);
+
+  return { hooks, settings: () => state.settings! };
+}

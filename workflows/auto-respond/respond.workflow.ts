@@ -1,0 +1,52 @@
+import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import type { AutoRespondActivities, AutoRespondOutcome } from '../activities/auto-respond';
+
+/** Retries of the publish step while the review's platform is unavailable (5xx, 429, network). */
+export interface AutoRespondRetry {
+  maximumAttempts: number;
+  initialIntervalMs: number;
+  maximumIntervalMs: number;
+}
+
+export interface AutoRespondInput {
+  reviewId: number;
+  retry?: AutoRespondRetry;
+}
+
+const DEFAULT_RETRY: AutoRespondRetry = { maximumAttempts: 8, initialIntervalMs: 10_000, maximumIntervalMs: 600_000 };
+
+/**
+ * The auto-respond handling of one new review (`auto-respond:<review id>`), started after the review's
+ * transaction committed with the rule that matched on arrival. Two steps, so a retried publish sends the same
+ * text: compose (re-checks the rule, the plan and the review, then writes the reply from the template or the chat
+ * API), then publish through the reply path. A platform refusal, or retries running out, marks the run failed.
+ */
+export async function autoRespond(input: AutoRespondInput): Promise<AutoRespondOutcome> {
+  const retry = input.retry ?? DEFAULT_RETRY;
+  const { prepareAutoResponse, failAutoResponse } = proxyActivities<AutoRespondActivities>({
+    // A chat API call of at most 30 s, and a few queries.
+    startToCloseTimeout: '2m',
+    retry: { initialInterval: '1s', maximumInterval: '30s', maximumAttempts: 10 },
+  });
+  const { publishAutoResponse } = proxyActivities<AutoRespondActivities>({
+    startToCloseTimeout: '2m',
+    retry: {
+      maximumAttempts: retry.maximumAttempts,
+      initialInterval: retry.initialIntervalMs,
+      backoffCoefficient: 2,
+      maximumInterval: retry.maximumIntervalMs,
+      nonRetryableErrorTypes: ['AutoRespondRejected'],
+    },
+  });
+
+  const plan = await prepareAutoResponse(input.reviewId);
+  if (plan.action === 'skip') return { status: 'skipped', reason: plan.reason };
+  try {
+    return await publishAutoResponse({ reviewId: input.reviewId, message: plan.message, usedAi: plan.usedAi });
+  } catch (err) {
+    const cause = err instanceof ActivityFailure ? err.cause : err;
+    const message = cause instanceof Error ? cause.message : 'The reply could not be published.';
+    await failAutoResponse(input.reviewId, message);
+    throw ApplicationFailure.nonRetryable(message, 'AutoRespondFailed');
+  }
+}

@@ -3,7 +3,9 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { tsToMs } from '@temporalio/common/lib/time';
 import { createTransport, type Transporter } from 'nodemailer';
+import { QueryTypes } from 'sequelize';
 import { SMTPServer } from 'smtp-server';
 import { openDatabase } from '../src/bootstrap';
 import { loadConfig } from '../src/config';
@@ -11,7 +13,9 @@ import { Campaign, Invite, Organization, Tenant, User } from '../src/models';
 import { issueToken } from '../src/services/auth.service';
 import { grantCredits } from '../src/services/credits.service';
 import { seedDemo } from '../src/services/demo.service';
-import { markdownTable, pct, pool, startBenchApi, startBenchTemporal, assertBenchDatabase } from './bench-support';
+import { temporal } from '../workflows/client';
+import { inviteWorkflowId } from '../workflows/invites/client';
+import { assertBenchDatabase, markdownTable, pct, pool, startBenchApi, startBenchTemporal } from './bench-support';
 
 /**
  * `npm run bench:invites`: BENCH_INVITES (2,000) review-request invites for distinct contacts, posted through the
@@ -32,6 +36,8 @@ const INVITES = Number(process.env.BENCH_INVITES ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'mysql://root@127.0.0.1:3306/reviewgrid_bench_invites';
 const DEADLINE_MS = 20 * 60_000;
+/** Every n-th invite's workflow history is read for the breakdown of where the time goes. */
+const SAMPLE_EVERY = 10;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ms1 = (ms: number) => ms.toFixed(1);
@@ -98,6 +104,36 @@ async function waitForArrivals(sink: Sink, n: number, what: string): Promise<voi
   }
 }
 
+/**
+ * Where an invite's time goes, from its workflow history: the wait for the first workflow task, and per activity the
+ * wait in the task queue (scheduled to started) and its run (started to completed), start to close overall.
+ */
+async function historyBreakdown(workflowIds: string[]) {
+  const spans = new Map<string, number[]>();
+  const add = (name: string, ms: number) => spans.set(name, [...(spans.get(name) ?? []), ms]);
+  for (const id of workflowIds) {
+    const events = (await temporal().client.workflow.getHandle(id).fetchHistory()).events ?? [];
+    const at = (i: number) => tsToMs(events[i].eventTime);
+    const byId = new Map(events.map((e, i) => [Number(e.eventId), i]));
+    const firstTask = events.findIndex((e) => e.workflowTaskStartedEventAttributes);
+    if (firstTask > 0) add('workflow start to its first workflow task', at(firstTask) - at(0));
+    for (const [i, e] of events.entries()) {
+      const done = e.activityTaskCompletedEventAttributes;
+      if (!done) continue;
+      const scheduled = byId.get(Number(done.scheduledEventId))!;
+      const started = byId.get(Number(done.startedEventId))!;
+      const name = events[scheduled].activityTaskScheduledEventAttributes?.activityType?.name ?? '?';
+      add(`${name}: scheduled to started (queue)`, at(started) - at(scheduled));
+      add(`${name}: started to completed (run)`, at(i) - at(started));
+    }
+    if (events.length > 1) add('workflow start to close', at(events.length - 1) - at(0));
+  }
+  return [...spans.entries()].map(([name, values]) => {
+    const sorted = values.sort((a, b) => a - b);
+    return { name, count: sorted.length, p50: pct(sorted, 50), p90: pct(sorted, 90), max: sorted[sorted.length - 1] };
+  });
+}
+
 /** Sends the recorded messages (same envelope, same bytes) through one nodemailer transport, `CONCURRENCY` at a time. */
 async function baseline(sink: Sink, messages: Arrival[], transport: Transporter) {
   sink.reset();
@@ -112,6 +148,13 @@ async function baseline(sink: Sink, messages: Arrival[], transport: Transporter)
   const lastMs = Math.max(...sink.arrivals.map((a) => a.at)) - t0;
   transport.close();
   return { latencies: [...latencies].sort((a, b) => a - b), lastMs, connections: sink.connections() };
+}
+
+/** The server's InnoDB row-lock counters (server-wide: other databases' work shows too). */
+async function rowLockStatus(): Promise<{ waits: number; timeMs: number }> {
+  const rows = (await Invite.sequelize!.query(`SHOW GLOBAL STATUS LIKE 'Innodb_row_lock_%'`, { type: QueryTypes.SELECT })) as Array<{ Variable_name: string; Value: string }>;
+  const value = (name: string) => Number(rows.find((r) => r.Variable_name === name)?.Value ?? 0);
+  return { waits: value('Innodb_row_lock_waits'), timeMs: value('Innodb_row_lock_time') };
 }
 
 async function main(): Promise<void> {
@@ -162,7 +205,10 @@ async function main(): Promise<void> {
   // The run: POST every invite; the clock runs until the last message reaches the SMTP server.
   const answered: number[] = [];
   const postedAt = new Map<string, number>();
+  const contactUuids: string[] = [];
+  const locks0 = await rowLockStatus();
   const t0 = Date.now();
+  const cpu0 = process.cpuUsage();
   await pool(
     Array.from({ length: INVITES }, (_, i) => i),
     CONCURRENCY,
@@ -174,13 +220,20 @@ async function main(): Promise<void> {
       const text = await res.text();
       answered.push(performance.now() - start);
       if (res.status !== 202) throw new Error(`invite ${i} answered ${res.status}: ${text}`);
+      if (i % SAMPLE_EVERY === 0) contactUuids.push((JSON.parse(text) as { id: string }).id);
     },
   );
   const postedMs = Date.now() - t0;
+  const arrivedWhilePosting = sink.arrivals.length;
   console.log(`  all ${INVITES} answered 202 in ${s1(postedMs)} s; waiting for the messages`);
   await waitForArrivals(sink, INVITES, 'platform');
   const arrivals = [...sink.arrivals];
   const lastMs = Math.max(...arrivals.map((a) => a.at)) - t0;
+  const cpu = process.cpuUsage(cpu0);
+  const locks1 = await rowLockStatus();
+  const lockWaits = locks1.waits - locks0.waits;
+  const lockWaitMs = locks1.timeMs - locks0.timeMs;
+  const cpuMs = (cpu.user + cpu.system) / 1000;
   const platformConnections = sink.connections();
   const toContacts = arrivals.filter((a) => a.to.some((t) => postedAt.has(t)));
   const distinct = new Set(toContacts.flatMap((a) => a.to)).size;
@@ -188,6 +241,7 @@ async function main(): Promise<void> {
   const sent = await Invite.count({ where: { campaignId: campaign.id, status: 'sent' } });
   if (distinct !== INVITES || sent !== INVITES) throw new Error(`expected ${INVITES} distinct recipients and sent invites, got ${distinct} recipients, ${sent} sent`);
   const sizes = arrivals.map((a) => a.raw.length).sort((a, b) => a - b);
+  const breakdown = await historyBreakdown(contactUuids.map((uuid) => inviteWorkflowId(campaign.uuid, uuid)));
 
   // Baselines: the same messages, straight through nodemailer to the same server at the same concurrency.
   const smtp = { host: '127.0.0.1', port: sink.port, secure: false, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
@@ -223,8 +277,15 @@ async function main(): Promise<void> {
   console.log(
     `\n${INVITES} messages of ${sizes[0]}-${sizes[sizes.length - 1]} bytes (median ${pct(sizes, 50)}); ${sent} invites sent; ` +
       `last 202 at ${s1(postedMs)} s, last message at ${s1(lastMs)} s (platform end to end = ${(lastMs / noPool.lastMs).toFixed(1)} x the no-pool baseline, ` +
-      `${(lastMs / pooled.lastMs).toFixed(1)} x the pooled one).`,
+      `${(lastMs / pooled.lastMs).toFixed(1)} x the pooled one); ${arrivedWhilePosting} messages had arrived by the last 202.`,
   );
+  console.log(
+    `This Node process (API, worker and its activities, SMTP sink, load generator; the Temporal dev server is another process) used ` +
+      `${s1(cpuMs)} s of CPU over those ${s1(lastMs)} s (${((cpuMs / lastMs) * 100).toFixed(0)} % of one core, ${(cpuMs / INVITES).toFixed(1)} ms per invite); DATABASE_POOL_MAX=${config.DATABASE_POOL_MAX}. ` +
+      `InnoDB row-lock waits meanwhile (server-wide): ${lockWaits}, ${s1(lockWaitMs)} s in total.`,
+  );
+  console.log(`\nWhere the time goes (workflow histories of every ${SAMPLE_EVERY}th invite):\n`);
+  console.log(markdownTable([['span', 'count', 'p50 ms', 'p90 ms', 'max ms'], ...breakdown.map((b) => [b.name, String(b.count), String(b.p50), String(b.p90), String(b.max)])]));
 
   const out = path.join(config.DATA_DIR, 'bench-invites-results.json');
   fs.mkdirSync(config.DATA_DIR, { recursive: true });
@@ -237,7 +298,8 @@ async function main(): Promise<void> {
         concurrency: CONCURRENCY,
         messageBytes: { min: sizes[0], p50: pct(sizes, 50), max: sizes[sizes.length - 1] },
         post202: { p50Ms: pct(answeredSorted, 50), p99Ms: pct(answeredSorted, 99), postingMs: postedMs, perSecond: INVITES / (postedMs / 1000) },
-        platform: { firstPostToLastMessageMs: lastMs, postToMessage: { p50Ms: pct(delays, 50), p99Ms: pct(delays, 99) }, smtpConnections: platformConnections },
+        breakdown,
+        platform: { lockWaits, lockWaitMs, cpuMs, databasePoolMax: config.DATABASE_POOL_MAX, arrivedWhilePosting, firstPostToLastMessageMs: lastMs, postToMessage: { p50Ms: pct(delays, 50), p99Ms: pct(delays, 99) }, smtpConnections: platformConnections },
         baselineNoPool: { p50Ms: pct(noPool.latencies, 50), p99Ms: pct(noPool.latencies, 99), firstSendToLastMessageMs: noPool.lastMs, smtpConnections: noPool.connections },
         baselinePool: { p50Ms: pct(pooled.latencies, 50), p99Ms: pct(pooled.latencies, 99), firstSendToLastMessageMs: pooled.lastMs, smtpConnections: pooled.connections },
       },

@@ -107,6 +107,10 @@ export function mcpApi(opts: McpOptions): Router {
     res.status(405).json(errorEnvelope(null, new McpError(ErrorCodes.INVALID_REQUEST, 'Method not allowed: send JSON-RPC messages with POST.', { reason: 'method_not_allowed' })));
   });
 
+  router.use((_req, res) => {
+    res.status(404).json(errorEnvelope(null, new McpError(ErrorCodes.INVALID_REQUEST, 'Not found: the MCP endpoint is POST /api/mcp.', { reason: 'not_found' }, 404)));
+  });
+
   // Body-reading failures (too large, bad Content-Encoding): still a JSON-RPC envelope, never Express's HTML page.
   router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);

@@ -74,7 +74,7 @@ export class StepInFlight extends Error {
 export interface DeliveryOptions {
   clock?: Clock;
   /** Test seam: the sender of a channel (default: the account's settings, else the embedded default). */
-  senderFor?: (customerId: number, channel: Channel, opts: { fromName: string | null }) => Promise<ChannelSender>;
+  senderFor?: (customerId: number, channel: Channel, opts: { fromName: string | null; transaction?: Transaction }) => Promise<ChannelSender>;
   /** Test seam: runs after the provider accepted a message and before the answer is recorded (crash tests). */
   afterProviderAccepted?: (input: StepInput) => void | Promise<void>;
 }
@@ -237,7 +237,7 @@ interface Claimed {
 export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {}): Promise<StepResult> {
   const clock = opts.clock ?? systemClock;
   const settings = inviteDeliverySettings();
-  const resolveSender = opts.senderFor ?? ((customerId: number, channel: Channel, o: { fromName: string | null }) => senderFor(customerId, channel, o));
+  const resolveSender = opts.senderFor ?? ((customerId: number, channel: Channel, o: { fromName: string | null; transaction?: Transaction }) => senderFor(customerId, channel, o));
 
   const claim = await db().transaction(async (transaction): Promise<StepResult | Claimed> => {
     const l = await load(input.inviteId, transaction, true);
@@ -289,6 +289,7 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
     const businessName = org?.name ?? customer?.name ?? 'us';
     let sender: ChannelSender;
     try {
+      // In the claim's transaction: a second connection per claim starves the pool under load (bench:invites).
       sender = await resolveSender(invite.customerId, channel, { fromName: businessName });
     } catch (e) {
       if (e instanceof ChannelNotConfigured) return fail(`${e.reason}: ${e.message}`);

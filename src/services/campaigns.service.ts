@@ -722,6 +722,12 @@ async function visibleContact(p: Principal, id: string | number): Promise<Contac
   return contact;
 }
 
+/** One visible contact (by UUID or integer id) with its engagement counters; NOT_FOUND outside the scope. */
+export async function contact(p: Principal, id: string | number): Promise<ContactWithEngagement> {
+  const found = await visibleContact(p, id);
+  return { contact: found, engagement: (await engagementOf([found.id])).get(found.id)! };
+}
+
 /** The contact's timeline, newest first; `limit` 1-100 (default 25). */
 export async function activity(p: Principal, contactId: string | number, limit: number = CAMPAIGN_LIMITS.activityLimit.default): Promise<ActivityEntry[]> {
   const { min, max } = CAMPAIGN_LIMITS.activityLimit;

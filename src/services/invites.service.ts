@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import type { Logger } from 'pino';
 import { mailLogger } from '../mail/mailer';
-import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
+import { Op, Transaction, UniqueConstraintError } from 'sequelize';
 import type { Clock } from '../domain/clock';
 import { Validation, type FieldErrors } from '../domain/errors';
 import { charCount, MAX_NAME_CHARS } from '../domain/limits';
@@ -11,7 +11,7 @@ import type { Channel } from '../models/campaign.model';
 import type { ActivityType } from '../models/contact-activity.model';
 import type { InviteSource } from '../models/invite.model';
 import { scheduleInviteDelivery } from '../../workflows/invites/client';
-import { clockOf, inTransaction } from './common';
+import { clockOf } from './common';
 
 /**
  * Review-request invites (spec: Endpoints > Campaigns and invites, rules 2-7; States > Review-request invite).
@@ -300,7 +300,7 @@ export async function requestInvite(campaign: Campaign, details: ContactDetails,
   if (!Number.isInteger(hours) || hours < 0) throw new Validation({ send_after_hours: ['The send after hours must be an integer of at least 0.'] });
 
   const attempt = () =>
-    inTransaction(opts, async (transaction) => {
+    requestTransaction(opts, async (transaction) => {
       const now = clockOf(opts).now();
       const contact = await matchContact(campaign, clean, now, transaction);
       const activity = (type: ActivityType, inviteId: number, detail: string) =>
@@ -385,6 +385,20 @@ export async function requestInvite(campaign: Campaign, details: ContactDetails,
     t.afterCommit(() => dispatch(campaign, result, opts.logger));
   }
   return result;
+}
+
+/**
+ * The request's own transaction runs at READ COMMITTED: the contact and waiting-invite look-ups lock the rows they
+ * find (two requests for one person queue on the contact row) but no index gaps, so simultaneous first requests for
+ * different new people no longer deadlock on each other's gap locks (REPEATABLE READ made most of 32 concurrent
+ * invites fail). Two first requests for the same new person still meet on the list's unique email/phone: the loser
+ * retries (`isRace`). A caller's transaction keeps its own level.
+ */
+function requestTransaction<T>(opts: RequestInviteOptions, fn: (t: Transaction) => Promise<T>): Promise<T> {
+  if (opts.transaction) return fn(opts.transaction);
+  const sequelize = Invite.sequelize;
+  if (!sequelize) throw new Error('Database not initialised');
+  return sequelize.transaction({ isolationLevel: Transaction.ISOLATION_LEVELS.READ_COMMITTED }, fn);
 }
 
 /** A lost race between two first requests for one person: the loser may retry and find the winner's contact. */

@@ -1,3 +1,4 @@
+import type { Transaction } from 'sequelize';
 import { publicBaseUrl, smsSimulatorEnabled } from '../config';
 import { decryptSecret, encryptSecret } from '../crypto/secrets';
 import { Forbidden, NotFound, ruleViolation, Upstream, Validation, type FieldErrors } from '../domain/errors';
@@ -246,9 +247,17 @@ export async function clearMessagingSettings(p: Principal, channel: string, opts
 
 // ---- senders --------------------------------------------------------------------------------------------
 
-/** The sender of a channel for an account: its own provider, else the embedded default, else not configured. */
-export async function senderFor(customerId: number, channel: Channel, opts: { fromName?: string | null } = {}): Promise<ChannelSender> {
-  const row = await MessagingSetting.findOne({ where: { customerId, channel } });
+/**
+ * The sender of a channel for an account: its own provider, else the embedded default, else not configured. A caller
+ * inside a transaction passes it: reading on a second pool connection while holding one starves the pool when every
+ * connection is held by such a caller (the invite claim, many activities at once).
+ */
+export async function senderFor(
+  customerId: number,
+  channel: Channel,
+  opts: { fromName?: string | null; transaction?: Transaction } = {},
+): Promise<ChannelSender> {
+  const row = await MessagingSetting.findOne({ where: { customerId, channel }, transaction: opts.transaction });
   if (channel === 'email') {
     if (!row) return platformEmailSender(opts.fromName ?? null);
     const c = emailConfigOf(row);

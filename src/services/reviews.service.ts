@@ -1,6 +1,8 @@
 import type { Sequelize } from 'sequelize-typescript';
+import type { Sentiment } from '../analytics/sentiment';
 import { readRows } from '../db/read';
-import { Forbidden, NotFound, Validation } from '../domain/errors';
+import { Forbidden, NotFound, Validation, type FieldErrors } from '../domain/errors';
+import { charCount } from '../domain/limits';
 import { canSeeLocated, canSeeLocation, canSeeOrganization, inAccount } from '../domain/permissions';
 import type { Principal } from '../domain/principal';
 import { Integration, Location, Organization, Review } from '../models';
@@ -12,13 +14,42 @@ import { WRITABLE_TYPES } from './integrations.service';
 import { queueAutoRespond } from './auto-respond.service';
 import { tagFilterSql } from './tags.service';
 
+/** Orders of the reviews list (the MCP list_reviews `sort_by` values); ties go newest first, then by id. */
+export enum ReviewSort {
+  NEWEST_FIRST = 'NEWEST_FIRST',
+  OLDEST_FIRST = 'OLDEST_FIRST',
+  HIGHEST_RATING_FIRST = 'HIGHEST_RATING_FIRST',
+  LOWEST_RATING_FIRST = 'LOWEST_RATING_FIRST',
+}
+
+const ORDER_BY: Record<ReviewSort, string> = {
+  [ReviewSort.NEWEST_FIRST]: 'r.published_at DESC, r.id DESC',
+  [ReviewSort.OLDEST_FIRST]: 'r.published_at ASC, r.id ASC',
+  [ReviewSort.HIGHEST_RATING_FIRST]: 'r.rating DESC, r.published_at DESC, r.id DESC',
+  [ReviewSort.LOWEST_RATING_FIRST]: 'r.rating ASC, r.published_at DESC, r.id DESC',
+};
+
 export interface ReviewFilter extends PageArgs {
   rating?: number | null;
+  /** Any of these ratings (1-5); an empty list filters nothing. */
+  ratings?: number[] | null;
   organizationId?: number | null;
   locationId?: number | null;
   sourceNames?: string[] | null;
   /** Reviews carrying at least one of these tags. */
   tags?: string[] | null;
+  /** `Y-m-d`, inclusive: UTC days of the publication time. */
+  dateFrom?: string | null;
+  dateTo?: string | null;
+  sentiment?: Sentiment | null;
+  /** true: the review has a reply (with text); false: it has none. */
+  responded?: boolean | null;
+  verified?: boolean | null;
+  /** Words to find in the author, message or reply (see `textFilterSql`). */
+  query?: string | null;
+  /** Messages of at least this many characters. */
+  minMessageLength?: number | null;
+  sortBy?: ReviewSort | null;
 }
 
 /** A review as read for display: the plain row (reads skip model instances, writes return models). */
@@ -63,37 +94,110 @@ function select<T extends object>(sql: string, values: unknown[], opts: ServiceO
 }
 
 /**
- * Visible reviews, newest publication first. The total comes from `review_counts` (kept by triggers), which
- * holds the same columns as every filter here, so it is exact without counting the reviews themselves.
+ * InnoDB's full-text parser indexes words of 3 to 84 characters (`innodb_ft_min_token_size`,
+ * `innodb_ft_max_token_size`, server defaults on MySQL 8 and MariaDB) and leaves out its default stopwords; a
+ * required term the index cannot hold makes MATCH find nothing. Such words are matched with LIKE instead.
+ */
+const FT_MIN_WORD = 3;
+const FT_MAX_WORD = 84;
+const FT_STOPWORDS = new Set(
+  'a about an are as at be by com de en for from how i in is it la of on or that the this to und was what when where who will with www'.split(' '),
+);
+/** Scripts written without spaces between words: the parser sees a whole phrase as one word, so a word inside it is no prefix. */
+const UNSPACED = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
+const WORD = /[\p{L}\p{M}\p{N}_]+/gu;
+
+const indexable = (word: string): boolean =>
+  charCount(word) >= FT_MIN_WORD && charCount(word) <= FT_MAX_WORD && !FT_STOPWORDS.has(word) && !UNSPACED.test(word);
+
+/**
+ * The `query` filter: every word of the query must occur in the author, the message or the reply (any letter case
+ * and accents, as the columns' collation compares). Words the FULLTEXT index `reviews_fulltext` holds are matched
+ * as word prefixes through it (`dent` finds "dentist"), so the search reads only the matching reviews; short words,
+ * stopwords and words of unspaced scripts are matched anywhere in the text with LIKE, on the rows the index already
+ * narrowed when there are any. A query without letters or digits is matched as it stands. Null for a blank query.
+ */
+export function textFilterSql(alias: string, query: string | null | undefined, bind: (value: unknown) => string): string | null {
+  const text = (query ?? '').normalize('NFC').trim();
+  if (!text) return null;
+  const words = [...new Set((text.toLowerCase().match(WORD) ?? []))];
+  const clauses: string[] = [];
+  const indexed = words.filter(indexable);
+  if (indexed.length) {
+    clauses.push(`MATCH (${alias}.author, ${alias}.message, ${alias}.reply) AGAINST (${bind(indexed.map((w) => `+${w}*`).join(' '))} IN BOOLEAN MODE)`);
+  }
+  for (const w of words.length ? words.filter((w) => !indexable(w)) : [text]) {
+    const like = `%${w.replace(/[\\%_]/g, '\\$&')}%`;
+    clauses.push(`(${alias}.author LIKE ${bind(like)} OR ${alias}.message LIKE ${bind(like)} OR ${alias}.reply LIKE ${bind(like)})`);
+  }
+  return clauses.join(' AND ');
+}
+
+const sqlMidnight = (d: Date): string => `${d.toISOString().slice(0, 10)} 00:00:00.000`;
+
+/** The date bounds as UTC midnights in SQL text (`to` exclusive: the day after dateTo), or Validation naming each bad one. */
+function dateRange(f: ReviewFilter): { from: string | null; to: string | null } {
+  const errors: FieldErrors = {};
+  const from = f.dateFrom != null ? parseDate(f.dateFrom) : null;
+  const to = f.dateTo != null ? parseDate(f.dateTo) : null;
+  if (f.dateFrom != null && !from) errors.date_from = ['The date from is not a valid date (Y-m-d).'];
+  if (f.dateTo != null && !to) errors.date_to = ['The date to is not a valid date (Y-m-d).'];
+  if (from && to && from > to) errors.date_to = ['The date to must be a date after or equal to date from.'];
+  if (Object.keys(errors).length) throw new Validation(errors);
+  return { from: from && sqlMidnight(from), to: to && sqlMidnight(new Date(to.getTime() + 86_400_000)) };
+}
+
+/**
+ * Visible reviews, in the order asked for (newest publication first by default). The total comes from
+ * `review_counts` (kept by triggers) when every filter is one of its columns (rating, organisation, location,
+ * source, scope): exact without counting the reviews themselves. Any other filter is counted over `reviews`.
  */
 export async function list(p: Principal, f: ReviewFilter): Promise<Page<ReviewWithIntegration>> {
+  const { from, to } = dateRange(f);
+  const ratings = [...new Set(f.ratings ?? [])];
+  const text = (f.query ?? '').trim() ? f.query : null;
+  const minLength = f.minMessageLength != null && f.minMessageLength > 0 ? f.minMessageLength : null;
   // Each statement gets its own values, in the order of its placeholders; every value is a parameter, so the
   // text depends only on which filters are used and the driver's prepared-statement cache stays small.
-  const where = (alias: string, values: unknown[]): string => {
+  // `reviewsOnly` adds the filters that only the reviews table can answer (review_counts has no such columns).
+  const where = (alias: string, values: unknown[], reviewsOnly: boolean): string => {
     const bind = (value: unknown) => (values.push(value), '?');
     const clauses: string[] = [];
     if (f.rating != null) clauses.push(`${alias}.rating = ${bind(f.rating)}`);
+    if (ratings.length) clauses.push(`${alias}.rating IN (${ratings.map(bind).join(', ')})`);
     if (f.organizationId != null) clauses.push(`${alias}.organization_id = ${bind(f.organizationId)}`);
     if (f.locationId != null) clauses.push(`${alias}.location_id = ${bind(f.locationId)}`);
     if (f.sourceNames && f.sourceNames.length) {
       const tenant = bind(p.tenantId);
       clauses.push(`${alias}.integration_id IN (SELECT i.id FROM integrations i WHERE i.tenant_id = ${tenant} AND i.name IN (${f.sourceNames.map(bind).join(', ')}))`);
     }
-    const tagged = tagFilterSql(alias, f.tags, bind);
-    if (tagged) clauses.push(tagged);
+    if (reviewsOnly) {
+      const tagged = tagFilterSql(alias, f.tags, bind);
+      if (tagged) clauses.push(tagged);
+      if (from) clauses.push(`${alias}.published_at >= ${bind(from)}`);
+      if (to) clauses.push(`${alias}.published_at < ${bind(to)}`);
+      if (f.sentiment != null) clauses.push(`${alias}.sentiment = ${bind(f.sentiment)}`);
+      if (f.responded === true) clauses.push(`(${alias}.reply IS NOT NULL AND ${alias}.reply <> '')`);
+      if (f.responded === false) clauses.push(`(${alias}.reply IS NULL OR ${alias}.reply = '')`);
+      if (f.verified != null) clauses.push(`${alias}.verified = ${bind(f.verified ? 1 : 0)}`);
+      if (minLength) clauses.push(`CHAR_LENGTH(${alias}.message) >= ${bind(minLength)}`);
+      const matched = textFilterSql(alias, text, bind);
+      if (matched) clauses.push(matched);
+    }
     clauses.push(scopeSql(p, alias, 'location_id', bind));
     return clauses.join(' AND ');
   };
   const pageValues: unknown[] = [];
-  const pageSql = `SELECT ${COLUMNS}, ${INTEGRATION_COLUMNS} FROM ${FROM} WHERE ${where('r', pageValues)}
-    ORDER BY r.published_at DESC, r.id DESC LIMIT ? OFFSET ?`;
+  const pageSql = `SELECT ${COLUMNS}, ${INTEGRATION_COLUMNS} FROM ${FROM} WHERE ${where('r', pageValues, true)}
+    ORDER BY ${ORDER_BY[f.sortBy ?? ReviewSort.NEWEST_FIRST]} LIMIT ? OFFSET ?`;
   // LIMIT values go as strings: MySQL 8 refuses the doubles the driver would send for numbers.
   pageValues.push(String(f.perPage), String((f.page - 1) * f.perPage));
   const countValues: unknown[] = [];
-  // review_counts has no rows per review, so a tag filter is counted over the reviews themselves.
-  const countSql = tagFilterSql('r', f.tags, () => '?')
-    ? `SELECT COUNT(*) AS total FROM reviews r WHERE ${where('r', countValues)}`
-    : `SELECT SUM(c.n) AS total FROM review_counts c WHERE ${where('c', countValues)}`;
+  const countable = !tagFilterSql('r', f.tags, () => '?') && !from && !to && f.sentiment == null && f.responded == null &&
+    f.verified == null && !minLength && !text;
+  const countSql = countable
+    ? `SELECT SUM(c.n) AS total FROM review_counts c WHERE ${where('c', countValues, false)}`
+    : `SELECT COUNT(*) AS total FROM reviews r WHERE ${where('r', countValues, true)}`;
   const [items, [{ total }]] = await Promise.all([
     select<JoinedRow>(pageSql, pageValues),
     select<{ total: number | string | null }>(countSql, countValues),

@@ -174,6 +174,7 @@ export async function createScan(p: Principal, input: CreateScanInput, opts: Ser
   }
   if (!centre) throw ruleViolation('The grid centre could not be found: geocoding the address failed and no lat/lng were given.', 'missing_coords');
   const pins = generatePins({ ...centre, gridSize: input.gridSize, distance: input.distance, unit: unit! });
+  const targetPlaceId = input.targetPlaceId?.trim() || (await simulatedTargetOf(providers, keywords[0], centre));
 
   const clock = clockOf(opts);
   const now = clock.now();
@@ -198,7 +199,7 @@ export async function createScan(p: Principal, input: CreateScanInput, opts: Ser
         distance: input.distance,
         distanceUnit: unit!,
         type,
-        targetPlaceId: input.targetPlaceId?.trim() || null,
+        targetPlaceId,
         lat: centre!.lat,
         lng: centre!.lng,
         pinVersion: 1,
@@ -893,6 +894,17 @@ export async function startDueScheduledScans(opts: ServiceOptions = {}): Promise
     }
   }
   return started;
+}
+
+/**
+ * The simulated market is fictional, so a business named in a scan is not in it: in simulator mode a scan without
+ * `target_place_id` tracks the simulated business nearest the centre for its first keyword (as the demo scan does).
+ * Live providers never guess: without a place id no pin has a target rank.
+ */
+async function simulatedTargetOf(providers: { mode: string }, keyword: string, centre: { lat: number; lng: number }): Promise<string | null> {
+  if (providers.mode !== 'simulator') return null;
+  const { SimulatedMarket } = await import('../grid/providers/simulator');
+  return new SimulatedMarket().nearestPlace(keyword, centre.lat, centre.lng).placeId;
 }
 
 /**

@@ -2,6 +2,7 @@ import countries from 'i18n-iso-countries';
 import { QueryTypes } from 'sequelize';
 import { createSequelize, dropDatabase, ensureDatabase } from '../../src/db/connection';
 import { createMigrator } from '../../src/db/umzug';
+import { migrations } from '../../src/db/migrations';
 import { SOURCE_CATALOGUE } from '../../src/db/migrations/20261121000700-seed-review-sources';
 import { runId, TEST_SERVER_URL } from '../support/env';
 
@@ -20,6 +21,12 @@ describe('migrations (umzug)', () => {
   afterAll(async () => {
     await sequelize.close();
     await dropDatabase(url);
+  });
+
+  it('lists the migrations in the order of their names, each name once (schema_migrations reads like the folder)', () => {
+    const names = migrations.map((m) => m.name);
+    expect(names).toEqual([...names].sort());
+    expect(new Set(names).size).toBe(names.length);
   });
 
   it('migrates an empty database up, seeds countries from the ISO 3166 package and the source catalogue, and back down', async () => {

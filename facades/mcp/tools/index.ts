@@ -1,12 +1,31 @@
 import type { AnyTool } from '../tool';
+import { analyticsTools } from './analytics';
+import { autoRespondTools } from './auto-respond';
+import { campaignTools, contactTools } from './campaigns';
+import { draftTools } from './drafts';
+import { feedbackTools } from './feedback';
+import { gbpTools } from './gbp';
 import { organizationTools } from './organizations';
 import { reviewTools } from './reviews';
 import { scanTools } from './scans';
+import { tagTools } from './tags';
 
 /**
- * The catalogue, in the order `tools/list` shows it. A new tool is a file in this folder (see ../tool.ts) and an
- * entry here. Still to come, once their GraphQL operations exist: get_metrics, list_campaigns, get_ai_insights,
- * list_private_feedback, list_contacts, get_contact_activity, list_auto_respond_rules, list_gbp_metrics,
- * list_gbp_search_terms, draft_review_response, tag_reviews.
+ * The catalogue, in the order `tools/list` shows it (the spec's tables: read tools, PII tools, business profile, Local
+ * Search Grid, write tools). A new tool is a file in this folder (see ../tool.ts) and an entry here.
  */
-export const TOOLS: readonly AnyTool[] = [...reviewTools, ...organizationTools, ...scanTools];
+const [getMetrics, getAiInsights] = analyticsTools;
+export const TOOLS: readonly AnyTool[] = [
+  ...reviewTools,
+  ...organizationTools,
+  getMetrics,
+  ...campaignTools,
+  getAiInsights,
+  ...feedbackTools,
+  ...contactTools,
+  ...autoRespondTools,
+  ...gbpTools,
+  ...scanTools,
+  ...draftTools,
+  ...tagTools,
+];

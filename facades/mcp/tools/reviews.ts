@@ -1,5 +1,4 @@
 import { review, REVIEW_FIELDS, type ReviewData } from '../../rest/customer/mappers';
-import { ErrorCodes, McpError } from '../protocol';
 import { arr, bool, date, id, input, int, nullable, object, oneOf, page, pageOf, paginated, perPage, str, type PageData } from '../schema';
 import { defineTool, READ_ONLY } from '../tool';
 
@@ -23,7 +22,13 @@ export const reviewSchema = object({
   verified: bool(),
 });
 
-const SORTS = ['Newest First', 'Oldest First', 'Highest Rating First', 'Lowest Rating First'] as const;
+/** The spec's sort_by values and the `reviews` query's ReviewSort for each. */
+const SORTS = {
+  'Newest First': 'NEWEST_FIRST',
+  'Oldest First': 'OLDEST_FIRST',
+  'Highest Rating First': 'HIGHEST_RATING_FIRST',
+  'Lowest Rating First': 'LOWEST_RATING_FIRST',
+} as const;
 
 interface ListReviewsArgs {
   organization_id?: number;
@@ -37,21 +42,9 @@ interface ListReviewsArgs {
   verified?: boolean;
   query?: string;
   min_message_length?: number;
-  sort_by?: (typeof SORTS)[number];
+  sort_by: keyof typeof SORTS;
   page: number;
   per_page: number;
-}
-
-/**
- * Filters of the spec's list_reviews that the `reviews` GraphQL query does not take yet (it has organisation,
- * location, one rating and source names). They are published, so the contract is the spec's, and refused with
- * -32602 `filter_not_available` rather than silently ignored. Each one becomes a variable here once the query
- * takes it (docs/decisions.md, "MCP endpoint").
- */
-const PENDING_FILTERS = ['date_from', 'date_to', 'sentiment', 'responded', 'verified', 'query', 'min_message_length'] as const;
-
-function notAvailable(what: string): McpError {
-  return new McpError(ErrorCodes.INVALID_PARAMS, `${what} is not available on this server yet; call list_reviews without it.`, { reason: 'filter_not_available' });
 }
 
 export const listReviews = defineTool<ListReviewsArgs, { reviews: PageData<ReviewData> }>({
@@ -59,10 +52,12 @@ export const listReviews = defineTool<ListReviewsArgs, { reviews: PageData<Revie
   title: 'List reviews',
   description:
     'Lists reviews from every connected source (Google, Facebook, testimonials, custom sources) that this token may see, ' +
-    'newest first, one page at a time. Filter by organization_id, location_id (requires organization_id), source_names ' +
-    '(source names such as "Google") and ratings. Returns {data: [review], pagination}; each review has author, rating 1-5, ' +
-    'message, reply and dates. An organization_id or location_id outside the token\'s scope is refused with access denied. ' +
-    'Use get_review for one review by id.',
+    'one page at a time, newest first unless sort_by says otherwise. Filters combine (all must hold): organization_id, ' +
+    'location_id (requires organization_id), source_names (source names such as "Google"), date_from/date_to (publication ' +
+    'day, inclusive, UTC), ratings (any of), sentiment, responded (has a reply or not), verified, query (every word must ' +
+    'appear in the author, message or reply) and min_message_length (characters). Returns {data: [review], pagination}; ' +
+    'each review has author, rating 1-5, message, reply and dates. An organization_id or location_id outside the ' +
+    'token\'s scope is refused with access denied. Use get_review for one review by id.',
   inputSchema: input(
     {
       organization_id: id('Only reviews of this organisation.'),
@@ -74,9 +69,9 @@ export const listReviews = defineTool<ListReviewsArgs, { reviews: PageData<Revie
       sentiment: oneOf(['positive', 'negative', 'neutral']),
       responded: bool({ description: 'true: only reviews with a reply; false: only unanswered ones.' }),
       verified: bool(),
-      query: str({ minLength: 1, maxLength: 255, description: 'Full text over author, message and reply.' }),
-      min_message_length: int({ minimum: 0, maximum: 100_000 }),
-      sort_by: oneOf(SORTS, { default: 'Newest First' }),
+      query: str({ minLength: 1, maxLength: 255, description: 'Full text over author, message and reply: every word must appear.' }),
+      min_message_length: int({ minimum: 0, maximum: 100_000, description: 'Only messages of at least this many characters.' }),
+      sort_by: oneOf(Object.keys(SORTS), { default: 'Newest First' }),
       page: page(),
       per_page: perPage(50, 25),
     },
@@ -86,26 +81,33 @@ export const listReviews = defineTool<ListReviewsArgs, { reviews: PageData<Revie
   outputSchema: paginated(reviewSchema),
   annotations: READ_ONLY,
   permission: 'reviews.view',
-  document: `query ($checkScope: Boolean!, $organizationId: Int, $locationId: Int, $rating: Int, $sourceNames: [String!], $page: Int!, $perPage: Int!) {
+  document: `query ($checkScope: Boolean!, $organizationId: Int, $locationId: Int, $sourceNames: [String!], $ratings: [Int!],
+    $dateFrom: String, $dateTo: String, $sentiment: String, $responded: Boolean, $verified: Boolean, $query: String,
+    $minMessageLength: Int, $sortBy: ReviewSort, $page: Int!, $perPage: Int!) {
     accessScope(organizationId: $organizationId, locationId: $locationId) @include(if: $checkScope) { organizationId }
-    reviews(rating: $rating, organizationId: $organizationId, locationId: $locationId, sourceNames: $sourceNames, page: $page, perPage: $perPage) {
+    reviews(organizationId: $organizationId, locationId: $locationId, sourceNames: $sourceNames, ratings: $ratings,
+      dateFrom: $dateFrom, dateTo: $dateTo, sentiment: $sentiment, responded: $responded, verified: $verified, query: $query,
+      minMessageLength: $minMessageLength, sortBy: $sortBy, page: $page, perPage: $perPage) {
       total page perPage items { ${REVIEW_FIELDS} }
     }
   }`,
-  variables: (a) => {
-    for (const f of PENDING_FILTERS) if (a[f] !== undefined) throw notAvailable(`The ${f} filter`);
-    if (a.ratings && a.ratings.length > 1) throw notAvailable('Filtering by more than one rating');
-    if (a.sort_by && a.sort_by !== 'Newest First') throw notAvailable(`sort_by "${a.sort_by}"`);
-    return {
-      checkScope: a.organization_id !== undefined || a.location_id !== undefined,
-      organizationId: a.organization_id ?? null,
-      locationId: a.location_id ?? null,
-      rating: a.ratings?.[0] ?? null,
-      sourceNames: a.source_names ?? null,
-      page: a.page,
-      perPage: a.per_page,
-    };
-  },
+  variables: (a) => ({
+    checkScope: a.organization_id !== undefined || a.location_id !== undefined,
+    organizationId: a.organization_id ?? null,
+    locationId: a.location_id ?? null,
+    sourceNames: a.source_names ?? null,
+    ratings: a.ratings ?? null,
+    dateFrom: a.date_from ?? null,
+    dateTo: a.date_to ?? null,
+    sentiment: a.sentiment ?? null,
+    responded: a.responded ?? null,
+    verified: a.verified ?? null,
+    query: a.query ?? null,
+    minMessageLength: a.min_message_length ?? null,
+    sortBy: SORTS[a.sort_by],
+    page: a.page,
+    perPage: a.per_page,
+  }),
   result: (d) => pageOf(d.reviews, review),
 });
 

@@ -36,6 +36,7 @@ import * as h0320 from './20261125000320-create-review-tags';
 import * as p0100 from './20261125000100-create-gbp-daily-metrics';
 import * as p0110 from './20261125000110-create-gbp-search-keywords';
 import * as q0100 from './20261126000100-create-mcp-audit-log';
+import * as q0200 from './20261126000200-add-review-fulltext';
 /** Ordered list: names are the file names, so the table `schema_migrations` reads like the folder. */
 export const migrations: ReadonlyArray<{ name: string; up: Migration; down: Migration }> = [
   { name: '20261121000100-create-tenants', ...m0100 },
@@ -66,12 +67,13 @@ export const migrations: ReadonlyArray<{ name: string; up: Migration; down: Migr
   { name: '20261124000200-create-invites-and-activities', ...i0200 },
   { name: '20261124000300-create-messaging-inbound-feedback', ...i0300 },
   { name: '20261124000500-invite-message-sending-state', ...i0500 },
+  { name: '20261125000100-create-gbp-daily-metrics', ...p0100 },
+  { name: '20261125000110-create-gbp-search-keywords', ...p0110 },
   { name: '20261125000200-add-review-sentiment', ...a0200 },
   { name: '20261125000210-backfill-review-sentiment', up: a0210.up, down: a0210.down },
   { name: '20261125000300-create-auto-respond-rules', ...h0300 },
   { name: '20261125000310-create-reply-drafts', ...h0310 },
   { name: '20261125000320-create-review-tags', ...h0320 },
-  { name: '20261125000100-create-gbp-daily-metrics', ...p0100 },
-  { name: '20261125000110-create-gbp-search-keywords', ...p0110 },
   { name: '20261126000100-create-mcp-audit-log', ...q0100 },
+  { name: '20261126000200-add-review-fulltext', ...q0200 },
 ];

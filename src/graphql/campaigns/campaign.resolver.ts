@@ -1,4 +1,4 @@
-import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { Context } from '../../context';
 import type { Campaign, ContactList } from '../../models';
 import * as campaigns from '../../services/campaigns.service';
@@ -174,6 +174,12 @@ export class CampaignResolver {
   async contacts(@Args() args: ContactListArgs, @Ctx() ctx: Context) {
     const page = await campaigns.contacts(ctx.principal!, args);
     return { ...page, items: page.items.map(contactOut) };
+  }
+
+  @Authorized('request:read')
+  @Query(() => ContactType, { description: 'One visible contact by its UUID or integer id, with engagement counters (MCP get_contact_activity).' })
+  async contact(@Arg('id', () => ID, { description: 'The contact: its UUID or its integer id.' }) id: string, @Ctx() ctx: Context) {
+    return contactOut(await campaigns.contact(ctx.principal!, id));
   }
 
   @Authorized('request:read')

@@ -1,9 +1,22 @@
 import { IsIn, IsInt, IsOptional, Matches, Max, Min, MinLength } from 'class-validator';
-import { ArgsType, Field, InputType, Int } from 'type-graphql';
+import { ArgsType, Field, InputType, Int, registerEnumType } from 'type-graphql';
+import { SENTIMENTS } from '../../analytics/sentiment';
+import { ReviewSort } from '../../services/reviews.service';
 import { FileInput, PageArgs, perPageField } from '../common';
 import { MaxChars, msg } from '../validation';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+registerEnumType(ReviewSort, {
+  name: 'ReviewSort',
+  description: 'Order of a reviews list; ties go newest publication first.',
+  valuesConfig: {
+    NEWEST_FIRST: { description: 'Newest publication first (the default).' },
+    OLDEST_FIRST: { description: 'Oldest publication first.' },
+    HIGHEST_RATING_FIRST: { description: '5 stars first; within a rating, newest first.' },
+    LOWEST_RATING_FIRST: { description: '1 star first; within a rating, newest first.' },
+  },
+});
 
 @ArgsType()
 export class ReviewListArgs extends PageArgs {
@@ -26,6 +39,49 @@ export class ReviewListArgs extends PageArgs {
 
   @Field(() => [String], { nullable: true, description: 'Reviews carrying at least one of these tags (any letter case).' })
   tags?: string[] | null;
+
+  @Field(() => [Int], { nullable: true, description: 'Any of these ratings (1-5); combines with `rating` (both apply).' })
+  @IsOptional()
+  @IsIn([1, 2, 3, 4, 5], { each: true, message: 'Each rating must be between 1 and 5.' })
+  ratings?: number[] | null;
+
+  @Field(() => String, { nullable: true, description: 'Y-m-d, inclusive: published on or after this UTC day.' })
+  @IsOptional()
+  @Matches(DATE, msg.date('date from'))
+  dateFrom?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Y-m-d, inclusive: published on or before this UTC day.' })
+  @IsOptional()
+  @Matches(DATE, msg.date('date to'))
+  dateTo?: string | null;
+
+  @Field(() => String, { nullable: true, description: '`positive`, `neutral` or `negative`.' })
+  @IsOptional()
+  @IsIn([...SENTIMENTS], { message: `The selected sentiment is invalid: use one of ${SENTIMENTS.join(', ')}.` })
+  sentiment?: (typeof SENTIMENTS)[number] | null;
+
+  @Field(() => Boolean, { nullable: true, description: 'true: only reviews with a reply; false: only unanswered ones.' })
+  responded?: boolean | null;
+
+  @Field(() => Boolean, { nullable: true })
+  verified?: boolean | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Every word must occur in the author, message or reply (any letter case); words of 3 or more letters match as word prefixes. At most 255 characters.',
+  })
+  @IsOptional()
+  @MaxChars(255, 'query')
+  query?: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'Only messages of at least this many characters.' })
+  @IsOptional()
+  @IsInt()
+  @Min(0, msg.min('min message length', 0))
+  minMessageLength?: number | null;
+
+  @Field(() => ReviewSort, { nullable: true, defaultValue: ReviewSort.NEWEST_FIRST })
+  sortBy?: ReviewSort | null;
 }
 
 @ArgsType()

@@ -15,7 +15,7 @@ const principal = (ctx: Context) => ctx.principal!; // @Authorized guarantees it
 @Resolver(() => ReviewType)
 export class ReviewResolver {
   @Authorized('reviews:read')
-  @Query(() => ReviewPage, { description: 'Reviews the caller can see, newest first.' })
+  @Query(() => ReviewPage, { description: 'Reviews the caller can see, filtered, newest first unless sortBy says otherwise.' })
   async reviews(@Args() args: ReviewListArgs, @Ctx() ctx: Context) {
     const page = await reviews.list(principal(ctx), args);
     for (const r of page.items) ctx.loaders.integration.prime(r.integration.id, r.integration);

@@ -100,6 +100,21 @@ describe('scans at /api/agency/v1/scans', () => {
   });
 
   describe('POST /scans', () => {
+    it('in simulator mode, a scan without target_place_id tracks the simulated business nearest the centre; live mode never guesses', async () => {
+      const sim = await agency();
+      const simulated = await sim.agency.post('/scans', body({ target_place_id: undefined, lat: 40.7128, lng: -74.006 }));
+      expect(simulated.status).toBe(202);
+      const nearest = market.nearestPlace('dentist', 40.7128, -74.006);
+      expect((await Scan.findOne({ where: { uuid: simulated.body.data.uuid } }))!.targetPlaceId).toBe(nearest.placeId);
+      await idle(simulated.body.data.uuid);
+
+      const live = await agency('live');
+      const guessed = await live.agency.post('/scans', body({ target_place_id: undefined }));
+      expect(guessed.status).toBe(202);
+      expect((await Scan.findOne({ where: { uuid: guessed.body.data.uuid } }))!.targetPlaceId).toBeNull();
+      await idle(guessed.body.data.uuid);
+    });
+
     it('answers 202 {data: {uuid, started_at, is_running}}, runs the snapshot and emits scan-completed with metrics.ts numbers', async () => {
       const w = await agency();
       const res = await w.agency.post('/scans', body());

@@ -1,0 +1,125 @@
+import { arr, bool, date, id, input, int, nullable, object, page, pageOf, paginated, perPage, str, type PageData } from '../schema';
+import { defineTool, READ_ONLY, redactFields } from '../tool';
+
+/** Private feedback (GraphQL `privateFeedbacks`): what unhappy customers wrote on the form of a review request. */
+const ts = (extra = {}) => str({ format: 'date-time', ...extra });
+
+interface FeedbackData {
+  id: number;
+  organizationId: number;
+  locationId: number;
+  campaignId: string | null;
+  contactId: string | null;
+  rating: number;
+  author: string;
+  email: string;
+  phone: string;
+  message: string;
+  reply: string | null;
+  replyDate: string | null;
+  replied: boolean;
+  source: string;
+  sourceName: string;
+  createdAt: string;
+}
+const FIELDS = 'id organizationId locationId campaignId contactId rating author email phone message reply replyDate replied source sourceName createdAt';
+
+const personal = (what: string) => nullable(str({ description: `${what} as given on the form (null when left empty); "[redacted]" unless include_pii is true.` }));
+const feedbackSchema = object({
+  id: int(),
+  organization_id: int(),
+  location_id: int(),
+  campaign_uuid: nullable(str({ description: 'UUID of the campaign whose request led to the form.' })),
+  contact_uuid: nullable(str({ description: 'UUID of the contact the request went to.' })),
+  rating: int({ minimum: 1, maximum: 5 }),
+  name: personal('Name'),
+  email: personal('E-mail address'),
+  phone: personal('Phone number'),
+  message: str(),
+  reply: nullable(str()),
+  reply_date: nullable(ts()),
+  replied: bool(),
+  source: str({ description: 'How the form was reached: email, sms, messaging or link.' }),
+  source_name: str({ description: "The campaign's name." }),
+  created_at: ts(),
+});
+
+const blankToNull = (v: string) => (v === '' ? null : v);
+const feedback = (f: FeedbackData) => ({
+  id: f.id,
+  organization_id: f.organizationId,
+  location_id: f.locationId,
+  campaign_uuid: f.campaignId,
+  contact_uuid: f.contactId,
+  rating: f.rating,
+  name: blankToNull(f.author),
+  email: blankToNull(f.email),
+  phone: blankToNull(f.phone),
+  message: f.message,
+  reply: f.reply,
+  reply_date: f.replyDate,
+  replied: f.replied,
+  source: f.source,
+  source_name: f.sourceName,
+  created_at: f.createdAt,
+});
+
+interface ListFeedbackArgs {
+  organization_id?: number;
+  location_id?: number;
+  date_from?: string;
+  date_to?: string;
+  ratings?: number[];
+  include_pii: boolean;
+  responded?: boolean;
+  page: number;
+  per_page: number;
+}
+
+export const listPrivateFeedback = defineTool<ListFeedbackArgs, { privateFeedbacks: PageData<FeedbackData> }>({
+  name: 'list_private_feedback',
+  title: 'List private feedback',
+  description:
+    'Lists private feedback, newest first: what customers who rated a review request low wrote on the private form ' +
+    'instead of a public review (rating 1-5, message, the reply if any, the campaign). Filter by organization_id, ' +
+    'location_id, dates (date_from, date_to: the day it was sent), ratings and responded. The name, e-mail and phone the ' +
+    'person gave are "[redacted]" unless include_pii is true (needs the reviews.pii permission); ask for them only when ' +
+    'the task needs them.',
+  inputSchema: input({
+    organization_id: id('Only feedback of this organisation.'),
+    location_id: id('Only feedback of this location.'),
+    date_from: date('Sent on or after this day'),
+    date_to: date('Sent on or before this day'),
+    ratings: arr(int({ minimum: 1, maximum: 5 }), { minItems: 1, maxItems: 5, uniqueItems: true, description: 'Ratings to include (1-5).' }),
+    include_pii: bool({ default: false, description: 'Show the name, e-mail and phone (needs the reviews.pii permission).' }),
+    responded: bool({ description: 'true: only feedback with a reply; false: only unanswered feedback.' }),
+    page: page(),
+    per_page: perPage(50, 25),
+  }),
+  outputSchema: paginated(feedbackSchema),
+  annotations: READ_ONLY,
+  permission: 'reviews.view',
+  redact: (r) => ({ ...r, data: (r.data as Array<Record<string, unknown>>).map((row) => redactFields(row)) }),
+  document: `query ($checkScope: Boolean!, $organizationId: Int, $locationId: Int, $dateFrom: String, $dateTo: String, $ratings: [Int!], $responded: Boolean,
+      $page: Int!, $perPage: Int!) {
+    accessScope(organizationId: $organizationId, locationId: $locationId) @include(if: $checkScope) { organizationId }
+    privateFeedbacks(organizationId: $organizationId, locationId: $locationId, dateFrom: $dateFrom, dateTo: $dateTo, ratings: $ratings, responded: $responded,
+        page: $page, perPage: $perPage) {
+      total page perPage items { ${FIELDS} }
+    }
+  }`,
+  variables: (a) => ({
+    checkScope: a.organization_id !== undefined || a.location_id !== undefined,
+    organizationId: a.organization_id ?? null,
+    locationId: a.location_id ?? null,
+    dateFrom: a.date_from ?? null,
+    dateTo: a.date_to ?? null,
+    ratings: a.ratings ?? null,
+    responded: a.responded ?? null,
+    page: a.page,
+    perPage: a.per_page,
+  }),
+  result: (d) => pageOf(d.privateFeedbacks, feedback),
+});
+
+export const feedbackTools = [listPrivateFeedback];

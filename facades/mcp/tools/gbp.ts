@@ -1,0 +1,176 @@
+import { arr, bool, date, id, input, int, nullable, object, page, pageOf, paginationSchema, perPage, str, type JsonSchema } from '../schema';
+import { defineTool, READ_ONLY } from '../tool';
+
+/**
+ * Google Business Profile performance (GraphQL `gbpMetrics`, `gbpSearchTerms`), in the customer REST API's shapes
+ * (spec: "Business-profile metrics", "Business-profile search term row"; docs/decisions.md "Business-profile
+ * performance"). A location the caller cannot see, or one that does not exist, is access denied.
+ */
+interface TotalsData {
+  impressionsTotal: number;
+  impressionsSearch: number;
+  impressionsMaps: number;
+  impressionsDesktop: number;
+  impressionsMobile: number;
+  callClicks: number;
+  websiteClicks: number;
+  directionRequests: number;
+}
+const TOTALS = 'impressionsTotal impressionsSearch impressionsMaps impressionsDesktop impressionsMobile callClicks websiteClicks directionRequests';
+
+const count = (description?: string) => int({ minimum: 0, ...(description ? { description } : {}) });
+const totalsProps: Record<string, JsonSchema> = {
+  impressions_total: count('Search and Maps impressions on desktop and mobile.'),
+  impressions_search: count(),
+  impressions_maps: count(),
+  impressions_desktop: count(),
+  impressions_mobile: count(),
+  call_clicks: count(),
+  website_clicks: count(),
+  direction_requests: count(),
+};
+const totalsSchema = object(totalsProps);
+const day = () => str({ format: 'date' });
+
+const totals = (t: TotalsData) => ({
+  impressions_total: t.impressionsTotal,
+  impressions_search: t.impressionsSearch,
+  impressions_maps: t.impressionsMaps,
+  impressions_desktop: t.impressionsDesktop,
+  impressions_mobile: t.impressionsMobile,
+  call_clicks: t.callClicks,
+  website_clicks: t.websiteClicks,
+  direction_requests: t.directionRequests,
+});
+
+interface MetricsData {
+  gbpMetrics: {
+    locationId: number;
+    organizationId: number;
+    period: { from: string; to: string };
+    totals: TotalsData;
+    previousPeriod: { from: string; to: string; totals: TotalsData };
+    daily: Array<TotalsData & { date: string }> | null;
+  };
+}
+
+export const listGbpMetrics = defineTool<{ location_id: number; from?: string; to?: string; include_daily: boolean }, MetricsData>({
+  name: 'list_gbp_metrics',
+  title: 'Google Business Profile metrics',
+  description:
+    "A location's Google Business Profile performance for a period (default: the last 30 full days, from 30 days ago to " +
+    'yesterday): impressions (total, Search, Maps, desktop, mobile), call clicks, website clicks and direction requests, ' +
+    'with the same totals for the equal-length period just before (previous_period) for comparison. include_daily adds ' +
+    'one row per day. Periods may span at most 540 days. Use list_locations for location ids.',
+  inputSchema: input(
+    {
+      location_id: id('The location.'),
+      from: date('First day, inclusive; default: 30 days ago'),
+      to: date('Last day, inclusive; default: yesterday'),
+      include_daily: bool({ default: false, description: 'Add one row per day of the period (daily).' }),
+    },
+    ['location_id'],
+  ),
+  outputSchema: object(
+    {
+      location_id: int(),
+      organization_id: int(),
+      period: object({ from: day(), to: day() }),
+      totals: totalsSchema,
+      previous_period: object({ from: day(), to: day(), totals: totalsSchema }),
+      daily: arr(object({ date: day(), ...totalsProps }), { description: 'Only with include_daily: every day of the period in order.' }),
+    },
+    { required: ['location_id', 'organization_id', 'period', 'totals', 'previous_period'] },
+  ),
+  annotations: READ_ONLY,
+  permission: 'reviews.view',
+  document: `query ($locationId: Int!, $from: String, $to: String, $includeDaily: Boolean!) {
+    gbpMetrics(locationId: $locationId, from: $from, to: $to, includeDaily: $includeDaily) {
+      locationId organizationId period { from to } totals { ${TOTALS} }
+      previousPeriod { from to totals { ${TOTALS} } }
+      daily { date ${TOTALS} }
+    }
+  }`,
+  variables: (a) => ({ locationId: a.location_id, from: a.from ?? null, to: a.to ?? null, includeDaily: a.include_daily }),
+  result: ({ gbpMetrics: m }) => ({
+    location_id: m.locationId,
+    organization_id: m.organizationId,
+    period: { from: m.period.from, to: m.period.to },
+    totals: totals(m.totals),
+    previous_period: { from: m.previousPeriod.from, to: m.previousPeriod.to, totals: totals(m.previousPeriod.totals) },
+    ...(m.daily ? { daily: m.daily.map((d) => ({ date: d.date, ...totals(d) })) } : {}),
+  }),
+});
+
+interface SearchTermData {
+  keyword: string;
+  year: number;
+  month: number;
+  monthLabel: string;
+  impressions: number;
+  belowThreshold: boolean;
+  locationId: number;
+  organizationId: number;
+}
+interface SearchTermsData {
+  gbpSearchTerms: { items: SearchTermData[]; total: number; page: number; perPage: number; locationId: number; organizationId: number; year: number; month: number | null };
+}
+
+export const listGbpSearchTerms = defineTool<{ location_id: number; year?: number; month?: number; per_page: number; page: number }, SearchTermsData>({
+  name: 'list_gbp_search_terms',
+  title: 'Google search terms of a location',
+  description:
+    'Lists the search keywords people used to find a location on Google (Business Profile), per month: impressions, ' +
+    'highest first. Low-volume counts are masked by Google: such rows have below_threshold true and impressions is the ' +
+    'threshold the real count lies below. One year at a time (default: the current year); month narrows it to one month.',
+  inputSchema: input(
+    {
+      location_id: id('The location.'),
+      year: int({ minimum: 1, maximum: 9999, description: 'Year; default: the current year.' }),
+      month: int({ minimum: 1, maximum: 12, description: 'One month (1-12); omitted: every month of the year.' }),
+      per_page: perPage(200, 50),
+      page: page(),
+    },
+    ['location_id'],
+  ),
+  outputSchema: object({
+    data: arr(
+      object({
+        keyword: str(),
+        year: int(),
+        month: int({ minimum: 1, maximum: 12 }),
+        month_label: str({ description: 'Short month and year, e.g. "Mar 2026".' }),
+        impressions: count(),
+        below_threshold: bool({ description: 'Google masked a low count: impressions is the threshold it lies below.' }),
+        location_id: int(),
+        organization_id: int(),
+      }),
+    ),
+    pagination: paginationSchema,
+    meta: object({ location_id: int(), organization_id: int(), year: int(), month: nullable(int({ minimum: 1, maximum: 12 })) }),
+  }),
+  annotations: READ_ONLY,
+  permission: 'reviews.view',
+  document: `query ($locationId: Int!, $year: Int, $month: Int, $perPage: Int!, $page: Int!) {
+    gbpSearchTerms(locationId: $locationId, year: $year, month: $month, perPage: $perPage, page: $page) {
+      total page perPage locationId organizationId year month
+      items { keyword year month monthLabel impressions belowThreshold locationId organizationId }
+    }
+  }`,
+  variables: (a) => ({ locationId: a.location_id, year: a.year ?? null, month: a.month ?? null, perPage: a.per_page, page: a.page }),
+  result: ({ gbpSearchTerms: d }) => ({
+    ...pageOf(d, (r: SearchTermData) => ({
+      keyword: r.keyword,
+      year: r.year,
+      month: r.month,
+      month_label: r.monthLabel,
+      impressions: r.impressions,
+      below_threshold: r.belowThreshold,
+      location_id: r.locationId,
+      organization_id: r.organizationId,
+    })),
+    meta: { location_id: d.locationId, organization_id: d.organizationId, year: d.year, month: d.month },
+  }),
+});
+
+export const gbpTools = [listGbpMetrics, listGbpSearchTerms];

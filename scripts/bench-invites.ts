@@ -105,7 +105,8 @@ async function waitForArrivals(sink: Sink, n: number, what: string): Promise<voi
 }
 
 /**
- * Where an invite's time goes, from its workflow history: the wait for the first workflow task, and per activity the
+ * Where an invite's time goes, from its workflow history: the queue wait of its workflow tasks (the first one, from the
+ * normal task queue, and the later ones, from the sticky queue), and per activity the
  * wait in the task queue (scheduled to started) and its run (started to completed), start to close overall.
  */
 async function historyBreakdown(workflowIds: string[]) {
@@ -115,9 +116,14 @@ async function historyBreakdown(workflowIds: string[]) {
     const events = (await temporal().client.workflow.getHandle(id).fetchHistory()).events ?? [];
     const at = (i: number) => tsToMs(events[i].eventTime);
     const byId = new Map(events.map((e, i) => [Number(e.eventId), i]));
-    const firstTask = events.findIndex((e) => e.workflowTaskStartedEventAttributes);
-    if (firstTask > 0) add('workflow start to its first workflow task', at(firstTask) - at(0));
+    let workflowTasks = 0;
     for (const [i, e] of events.entries()) {
+      const taskStarted = e.workflowTaskStartedEventAttributes;
+      if (taskStarted) {
+        // The first task of a new workflow comes from the normal task queue, later ones from the worker's sticky queue.
+        const label = workflowTasks++ === 0 ? 'first workflow task' : 'later workflow tasks';
+        add(`${label}: scheduled to started (queue)`, at(i) - at(byId.get(Number(taskStarted.scheduledEventId))!));
+      }
       const done = e.activityTaskCompletedEventAttributes;
       if (!done) continue;
       const scheduled = byId.get(Number(done.scheduledEventId))!;

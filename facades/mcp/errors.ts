@@ -35,7 +35,7 @@ export function mcpOutcome(err: DomainError): DomainOutcome {
 
 /** `missing_permission` and `access_denied` are the spec's other two meanings of -32001. */
 function forbiddenReason(reason: string | undefined): string {
-  if (!reason || reason === 'location_access_denied') return 'access_denied';
+  if (!reason || reason === 'location_access_denied' || reason === 'organization_access_denied') return 'access_denied';
   return reason;
 }
 

@@ -290,7 +290,7 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
     let sender: ChannelSender;
     try {
       // In the claim's transaction: a second connection per claim starves the pool under load (bench:invites).
-      sender = await resolveSender(invite.customerId, channel, { fromName: businessName });
+      sender = await resolveSender(invite.customerId, channel, { fromName: businessName, transaction });
     } catch (e) {
       if (e instanceof ChannelNotConfigured) return fail(`${e.reason}: ${e.message}`);
       if (e instanceof MessagingRejected) return fail(`${REASONS.providerRejected}: ${e.message}`);

@@ -2,7 +2,6 @@ import type { Sequelize } from 'sequelize-typescript';
 import type { Sentiment } from '../analytics/sentiment';
 import { readRows } from '../db/read';
 import { Forbidden, NotFound, Validation, type FieldErrors } from '../domain/errors';
-import { charCount } from '../domain/limits';
 import { canSeeLocated, canSeeLocation, canSeeOrganization, inAccount } from '../domain/permissions';
 import type { Principal } from '../domain/principal';
 import { Integration, Location, Organization, Review } from '../models';
@@ -14,7 +13,7 @@ import { WRITABLE_TYPES } from './integrations.service';
 import { queueAutoRespond } from './auto-respond.service';
 import { tagFilterSql } from './tags.service';
 
-/** Orders of the reviews list (the MCP list_reviews `sort_by` values); ties go newest first, then by id. */
+/** Orders of the reviews list (the MCP list_reviews `sort_by` values); within a rating, newest first. */
 export enum ReviewSort {
   NEWEST_FIRST = 'NEWEST_FIRST',
   OLDEST_FIRST = 'OLDEST_FIRST',
@@ -94,43 +93,26 @@ function select<T extends object>(sql: string, values: unknown[], opts: ServiceO
 }
 
 /**
- * InnoDB's full-text parser indexes words of 3 to 84 characters (`innodb_ft_min_token_size`,
- * `innodb_ft_max_token_size`, server defaults on MySQL 8 and MariaDB) and leaves out its default stopwords; a
- * required term the index cannot hold makes MATCH find nothing. Such words are matched with LIKE instead.
- */
-const FT_MIN_WORD = 3;
-const FT_MAX_WORD = 84;
-const FT_STOPWORDS = new Set(
-  'a about an are as at be by com de en for from how i in is it la of on or that the this to und was what when where who will with www'.split(' '),
-);
-/** Scripts written without spaces between words: the parser sees a whole phrase as one word, so a word inside it is no prefix. */
-const UNSPACED = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
-const WORD = /[\p{L}\p{M}\p{N}_]+/gu;
-
-const indexable = (word: string): boolean =>
-  charCount(word) >= FT_MIN_WORD && charCount(word) <= FT_MAX_WORD && !FT_STOPWORDS.has(word) && !UNSPACED.test(word);
-
-/**
- * The `query` filter: every word of the query must occur in the author, the message or the reply (any letter case
- * and accents, as the columns' collation compares). Words the FULLTEXT index `reviews_fulltext` holds are matched
- * as word prefixes through it (`dent` finds "dentist"), so the search reads only the matching reviews; short words,
- * stopwords and words of unspaced scripts are matched anywhere in the text with LIKE, on the rows the index already
- * narrowed when there are any. A query without letters or digits is matched as it stands. Null for a blank query.
+ * The `query` filter: every term must occur in the author, the message or the reply, anywhere (inside words too), in
+ * any letter case and with or without accents (the columns' utf8mb4_unicode_ci collation). Terms are the query's
+ * whitespace-separated parts; a "double-quoted phrase" is one term. LIKE rather than a FULLTEXT index
+ * (docs/decisions.md, "Reviews list filters"): it reads only the caller's scope, walked newest first through the
+ * scope's (..., published_at, id) index, so a page stops at its last match; a FULLTEXT search would read every
+ * tenant's matches of a common word. Null for a blank query.
  */
 export function textFilterSql(alias: string, query: string | null | undefined, bind: (value: unknown) => string): string | null {
-  const text = (query ?? '').normalize('NFC').trim();
-  if (!text) return null;
-  const words = [...new Set((text.toLowerCase().match(WORD) ?? []))];
-  const clauses: string[] = [];
-  const indexed = words.filter(indexable);
-  if (indexed.length) {
-    clauses.push(`MATCH (${alias}.author, ${alias}.message, ${alias}.reply) AGAINST (${bind(indexed.map((w) => `+${w}*`).join(' '))} IN BOOLEAN MODE)`);
+  const terms = new Set<string>();
+  for (const m of (query ?? '').normalize('NFC').matchAll(/"([^"]*)"|(\S+)/g)) {
+    const term = (m[1] ?? m[2]).trim().replace(/\s+/g, ' ');
+    if (term) terms.add(term);
   }
-  for (const w of words.length ? words.filter((w) => !indexable(w)) : [text]) {
-    const like = `%${w.replace(/[\\%_]/g, '\\$&')}%`;
-    clauses.push(`(${alias}.author LIKE ${bind(like)} OR ${alias}.message LIKE ${bind(like)} OR ${alias}.reply LIKE ${bind(like)})`);
-  }
-  return clauses.join(' AND ');
+  if (terms.size === 0) return null;
+  return [...terms]
+    .map((term) => {
+      const like = `%${term.replace(/[\\%_]/g, '\\$&')}%`;
+      return `(${alias}.author LIKE ${bind(like)} OR ${alias}.message LIKE ${bind(like)} OR ${alias}.reply LIKE ${bind(like)})`;
+    })
+    .join(' AND ');
 }
 
 const sqlMidnight = (d: Date): string => `${d.toISOString().slice(0, 10)} 00:00:00.000`;
@@ -155,7 +137,6 @@ function dateRange(f: ReviewFilter): { from: string | null; to: string | null } 
 export async function list(p: Principal, f: ReviewFilter): Promise<Page<ReviewWithIntegration>> {
   const { from, to } = dateRange(f);
   const ratings = [...new Set(f.ratings ?? [])];
-  const text = (f.query ?? '').trim() ? f.query : null;
   const minLength = f.minMessageLength != null && f.minMessageLength > 0 ? f.minMessageLength : null;
   // Each statement gets its own values, in the order of its placeholders; every value is a parameter, so the
   // text depends only on which filters are used and the driver's prepared-statement cache stays small.
@@ -181,7 +162,7 @@ export async function list(p: Principal, f: ReviewFilter): Promise<Page<ReviewWi
       if (f.responded === false) clauses.push(`(${alias}.reply IS NULL OR ${alias}.reply = '')`);
       if (f.verified != null) clauses.push(`${alias}.verified = ${bind(f.verified ? 1 : 0)}`);
       if (minLength) clauses.push(`CHAR_LENGTH(${alias}.message) >= ${bind(minLength)}`);
-      const matched = textFilterSql(alias, text, bind);
+      const matched = textFilterSql(alias, f.query, bind);
       if (matched) clauses.push(matched);
     }
     clauses.push(scopeSql(p, alias, 'location_id', bind));
@@ -194,7 +175,7 @@ export async function list(p: Principal, f: ReviewFilter): Promise<Page<ReviewWi
   pageValues.push(String(f.perPage), String((f.page - 1) * f.perPage));
   const countValues: unknown[] = [];
   const countable = !tagFilterSql('r', f.tags, () => '?') && !from && !to && f.sentiment == null && f.responded == null &&
-    f.verified == null && !minLength && !text;
+    f.verified == null && !minLength && !textFilterSql('r', f.query, () => '?');
   const countSql = countable
     ? `SELECT SUM(c.n) AS total FROM review_counts c WHERE ${where('c', countValues, false)}`
     : `SELECT COUNT(*) AS total FROM reviews r WHERE ${where('r', countValues, true)}`;

@@ -131,10 +131,10 @@ describe('MCP errors at POST /api/mcp', () => {
       expect(Object.keys(res.json.error.data.errors).sort()).toEqual(['colour', 'page', 'per_page']);
     });
 
-    it('refuses a list_reviews filter the review query cannot apply yet instead of ignoring it', async () => {
-      const res = await app.post(call('list_reviews', { sentiment: 'positive' }), { token: world.ai.owner });
+    it('carries a rule of the review query (date_to before date_from) as -32602 naming the argument', async () => {
+      const res = await app.post(call('list_reviews', { date_from: '2026-01-12', date_to: '2026-01-11' }), { token: world.ai.owner });
       expectError(res, 200, -32602);
-      expect(res.json.error.data.reason).toBe('filter_not_available');
+      expect(res.json.error.data.errors).toEqual({ date_to: ['The date to must be a date after or equal to date from.'] });
     });
 
     it('refuses tools/call without a name, arguments that are not an object, and initialize without clientInfo', async () => {

@@ -12,6 +12,9 @@ import { connect, mcpWorld, useMcpApp } from './support';
  */
 jest.setTimeout(60_000);
 
+/** The tools of test/mcp/tools-more.test.ts: those after list_locations, and those reviews:read alone opens. */
+const MORE_READ = ['get_metrics', 'list_campaigns', 'get_ai_insights', 'list_private_feedback', 'list_contacts', 'get_contact_activity', 'list_auto_respond_rules', 'list_gbp_metrics', 'list_gbp_search_terms'];
+const MORE_READ_REVIEWS = ['get_metrics', 'get_ai_insights', 'list_private_feedback', 'list_gbp_metrics', 'list_gbp_search_terms'];
 const LSG = ['list_scans', 'get_scan', 'get_scan_data_points', 'list_scan_snapshots', 'get_scan_insights', 'create_scan', 'run_scan', 'schedule_scan'];
 
 describe('MCP endpoint through the official SDK client', () => {
@@ -43,7 +46,16 @@ describe('MCP endpoint through the official SDK client', () => {
   it('lists the whole catalogue to a tenant owner, each tool with title, schemas and annotations', async () => {
     const client = await open(world.ai.owner);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['list_reviews', 'get_review', 'list_organizations', 'list_locations', ...LSG]);
+    expect(tools.map((t) => t.name)).toEqual([
+      'list_reviews',
+      'get_review',
+      'list_organizations',
+      'list_locations',
+      ...MORE_READ,
+      ...LSG,
+      'draft_review_response',
+      'tag_reviews',
+    ]);
     for (const t of tools) {
       expect(t.title).toEqual(expect.any(String));
       expect(t.description!.length).toBeGreaterThan(60);
@@ -63,7 +75,7 @@ describe('MCP endpoint through the official SDK client', () => {
   it('never shows Local Search Grid tools to a customer, nor write tools to a token without mcp:writes', async () => {
     const client = await open(world.ai.orgOwner);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['list_reviews', 'get_review', 'list_organizations', 'list_locations']);
+    expect(tools.map((t) => t.name)).toEqual(['list_reviews', 'get_review', 'list_organizations', 'list_locations', ...MORE_READ_REVIEWS]);
   });
 
   it('calls every read tool on seeded data, each result valid against its outputSchema', async () => {

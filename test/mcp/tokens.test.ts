@@ -33,8 +33,26 @@ describe('MCP tokens and scope', () => {
     expect(await toolNames(await tokenFor(world.owner, ['mcp:access'], 'ai'))).toEqual(['list_scans', 'get_scan', 'get_scan_data_points', 'list_scan_snapshots', 'get_scan_insights']);
     expect(await toolNames(await tokenFor(world.owner, ['mcp:access', 'mcp:writes'], 'ai'))).toContain('create_scan');
     expect(await toolNames(await tokenFor(world.orgOwner, ['mcp:access', 'mcp:writes'], 'ai'))).toEqual([]);
-    expect(await toolNames(await tokenFor(world.orgOwner, ['mcp:access', 'reviews:read'], 'ai'))).toEqual(['list_reviews', 'get_review']);
-    expect(await toolNames(world.ai.member)).toEqual(['list_reviews', 'get_review', 'list_organizations', 'list_locations']);
+    expect(await toolNames(await tokenFor(world.orgOwner, ['mcp:access', 'reviews:read'], 'ai'))).toEqual([
+      'list_reviews',
+      'get_review',
+      'get_metrics',
+      'get_ai_insights',
+      'list_private_feedback',
+      'list_gbp_metrics',
+      'list_gbp_search_terms',
+    ]);
+    expect(await toolNames(world.ai.member)).toEqual([
+      'list_reviews',
+      'get_review',
+      'list_organizations',
+      'list_locations',
+      'get_metrics',
+      'get_ai_insights',
+      'list_private_feedback',
+      'list_gbp_metrics',
+      'list_gbp_search_terms',
+    ]);
   });
 
   it('scopes reviews like the dashboard: tenant owner, organisation owner, team member', async () => {

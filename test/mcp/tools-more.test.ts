@@ -468,6 +468,7 @@ describe('MCP tools: analytics, campaigns, contacts, feedback, auto-respond, bus
       ['get_metrics', () => ({ location_id: other.home.id })],
       ['list_campaigns', () => ({ organization_id: other.org.id })],
       ['get_ai_insights', () => ({ organization_id: other.org.id })],
+      ['get_ai_insights', () => ({ organization_id: world.org.id, location_id: other.home.id })],
       ['list_private_feedback', () => ({ location_id: other.home.id })],
       ['list_contacts', () => ({ organization_id: other.org.id })],
       ['list_auto_respond_rules', () => ({ organization_id: other.org.id })],

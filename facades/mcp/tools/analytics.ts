@@ -113,9 +113,9 @@ export const getMetrics = defineTool<GetMetricsArgs, MetricsData>({
   outputSchema: metricsOutput,
   annotations: READ_ONLY,
   permission: 'reviews.view',
-  document: `query ($checkScope: Boolean!, $compare: Boolean!, $organizationId: Int, $locationId: Int, $sourceName: String, $dateFrom: String, $dateTo: String,
+  // reviewMetrics refuses an organisation or location outside the scope itself (FORBIDDEN *_access_denied).
+  document: `query ($compare: Boolean!, $organizationId: Int, $locationId: Int, $sourceName: String, $dateFrom: String, $dateTo: String,
       $groupBy: String, $compareToDateFrom: String, $compareToDateTo: String) {
-    accessScope(organizationId: $organizationId, locationId: $locationId) @include(if: $checkScope) { organizationId }
     reviewMetrics(organizationId: $organizationId, locationId: $locationId, sourceName: $sourceName, dateFrom: $dateFrom, dateTo: $dateTo,
         groupBy: $groupBy, compareToDateFrom: $compareToDateFrom, compareToDateTo: $compareToDateTo) {
       period { from to }
@@ -126,7 +126,6 @@ export const getMetrics = defineTool<GetMetricsArgs, MetricsData>({
     }
   }`,
   variables: (a) => ({
-    checkScope: a.organization_id !== undefined || a.location_id !== undefined,
     compare: a.compare_to_date_from !== undefined,
     organizationId: a.organization_id ?? null,
     locationId: a.location_id ?? null,
@@ -228,8 +227,8 @@ export const getAiInsights = defineTool<{ organization_id: number; location_id?:
   }),
   annotations: READ_ONLY,
   permission: 'reviews.view',
+  // aiInsights refuses an organisation or location outside the scope itself, as reviewMetrics does.
   document: `query ($organizationId: Int!, $locationId: Int, $periodStart: String, $periodEnd: String) {
-    accessScope(organizationId: $organizationId, locationId: $locationId) { organizationId }
     aiInsights(organizationId: $organizationId, locationId: $locationId, periodStart: $periodStart, periodEnd: $periodEnd) {
       organizationId locationId period { from to } previousPeriod { from to }
       totals { ${TOTALS} } previousTotals { ${TOTALS} } analysedReviews

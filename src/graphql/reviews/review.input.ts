@@ -9,7 +9,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 registerEnumType(ReviewSort, {
   name: 'ReviewSort',
-  description: 'Order of a reviews list; ties go newest publication first.',
+  description: 'Order of a reviews list.',
   valuesConfig: {
     NEWEST_FIRST: { description: 'Newest publication first (the default).' },
     OLDEST_FIRST: { description: 'Oldest publication first.' },

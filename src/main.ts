@@ -59,7 +59,8 @@ async function main(): Promise<void> {
   // The demo secrets are printed only where the demo is on (the embedded default), never in production setups.
   if (config.SEED_DEMO === 'true' && fs.existsSync(tokensFile)) {
     const tokens = JSON.parse(fs.readFileSync(tokensFile, 'utf8')) as DemoToken[];
-    lines.push('', '  Demo tokens (from data/demo-tokens.json):');
+    const shown = path.relative(process.cwd(), tokensFile);
+    lines.push('', `  Demo tokens (from ${shown.startsWith('..') || path.isAbsolute(shown) ? tokensFile : shown}):`);
     for (const t of tokens) lines.push(`    ${t.label.padEnd(48)} ${t.token}`);
     lines.push('', `  Try: curl -H "Authorization: Bearer ${tokens[0].token}" ${base}/api/v1/reviews`);
   }

@@ -1,31 +1,9 @@
 /**
  * Every answered call of an identified token is recorded (spec: issue 8 "Audit log"). The facade hands entries to
  * a sink after the answer is sent; the sink (src/services/mcp-audit.service.ts) writes them in batches, so the
- * audit costs a request an array push, not a database round trip.
+ * audit costs a request an array push, not a database round trip. The entry's shape is src/domain/mcp-audit.ts.
  */
-export interface McpAuditEntry {
-  tenantId: number;
-  tokenId: number;
-  userId: number;
-  /** The JSON-RPC method as sent (cut to 64 characters), or `-` when the message could not be read. */
-  method: string;
-  tool: string | null;
-  /** Tool arguments as sent, personal data replaced (see scrubArguments). */
-  arguments: Record<string, unknown> | null;
-  piiUnlocked: boolean;
-  /** 0: a result; 1: a tool result with isError (a business refusal); otherwise the JSON-RPC error code. */
-  resultCode: number;
-  /** The error's `data.reason` (`missing_permission`, `rate_limited`, `scan_running`, ...), else null. */
-  errorReason: string | null;
-  durationMs: number;
-  correlationId: string;
-  requestId: string | null;
-  createdAt: Date;
-}
-
-export interface McpAuditSink {
-  record(entry: McpAuditEntry): void;
-}
+export type { McpAuditSink } from '../../src/domain/mcp-audit';
 
 export const REDACTED_ARGUMENT = '[redacted]';
 

@@ -58,3 +58,8 @@ export function redactFields<T extends Record<string, unknown>>(row: T, fields: 
   for (const f of fields) if (out[f] !== null && out[f] !== undefined) out[f] = REDACTED;
   return out as T;
 }
+
+/** The `redact` of a list tool: every row of `data` through redactFields. */
+export const redactRows =
+  (fields?: readonly string[]) =>
+  (result: Record<string, unknown>): Record<string, unknown> => ({ ...result, data: (result.data as Array<Record<string, unknown>>).map((row) => redactFields(row, fields)) });

@@ -24,7 +24,7 @@ import {
   type MappingInput,
   type TimingInput,
 } from './inbound-mapping';
-import { cleanContactDetails, isRace, logActivity, requestInvite, toE164, type ContactDetails } from './invites.service';
+import { cleanContactDetails, inReadCommitted, isRace, logActivity, requestInvite, toE164, type ContactDetails } from './invites.service';
 
 /**
  * The inbound contact webhook (spec: Inbound contact webhook; Authentication > Inbound contact webhook).
@@ -433,7 +433,8 @@ export async function receiveSubmission(connection: InboundConnection, raw: Buff
   const clock = clockOf(opts);
   const payloadHash = createHash('sha256').update(raw).digest('hex');
   const attempt = () =>
-    inTransaction({}, async (transaction): Promise<SubmissionResult> => {
+    // READ COMMITTED like the invite API's own requests: no gap-lock deadlocks between different new contacts.
+    inReadCommitted(async (transaction): Promise<SubmissionResult> => {
       const now = clock.now();
       const conn = await InboundConnection.findByPk(connection.id, { transaction, lock: transaction.LOCK.UPDATE });
       if (!conn) throw new NotFound('Inbound connection');

@@ -395,7 +395,11 @@ export async function requestInvite(campaign: Campaign, details: ContactDetails,
  * retries (`isRace`). A caller's transaction keeps its own level.
  */
 function requestTransaction<T>(opts: RequestInviteOptions, fn: (t: Transaction) => Promise<T>): Promise<T> {
-  if (opts.transaction) return fn(opts.transaction);
+  return opts.transaction ? fn(opts.transaction) : inReadCommitted(fn);
+}
+
+/** A transaction at READ COMMITTED (see above); callers that hand it to `requestInvite` get the same behaviour. */
+export function inReadCommitted<T>(fn: (t: Transaction) => Promise<T>): Promise<T> {
   const sequelize = Invite.sequelize;
   if (!sequelize) throw new Error('Database not initialised');
   return sequelize.transaction({ isolationLevel: Transaction.ISOLATION_LEVELS.READ_COMMITTED }, fn);

@@ -1,30 +1,13 @@
 import type { Logger } from 'pino';
 import { Op, QueryTypes, type WhereOptions } from 'sequelize';
 import { Forbidden } from '../domain/errors';
+import type { McpAuditRecord, McpAuditSink } from '../domain/mcp-audit';
 import { isTenantOwner } from '../domain/permissions';
 import type { Principal } from '../domain/principal';
 import { McpAuditEntry } from '../models';
 import { offset, type Page, type ServiceOptions } from './common';
 
-/** What the MCP facade hands over per answered call (facades/mcp/audit.ts has the same shape). */
-export interface AuditRecord {
-  tenantId: number;
-  tokenId: number;
-  userId: number;
-  method: string;
-  tool: string | null;
-  arguments: Record<string, unknown> | null;
-  piiUnlocked: boolean;
-  resultCode: number;
-  errorReason: string | null;
-  durationMs: number;
-  correlationId: string;
-  requestId: string | null;
-  createdAt: Date;
-}
-
-export interface AuditWriter {
-  record(entry: AuditRecord): void;
+export interface AuditWriter extends McpAuditSink {
   /** Writes what is buffered now. */
   flush(): Promise<void>;
   /** Flushes and stops the timer (app shutdown). */
@@ -57,11 +40,11 @@ const COLUMNS = [
 export function createAuditWriter(opts: { logger: Logger; flushMs?: number; maxBatch?: number }): AuditWriter {
   const flushMs = opts.flushMs ?? 200;
   const maxBatch = opts.maxBatch ?? 200;
-  let buffer: AuditRecord[] = [];
+  let buffer: McpAuditRecord[] = [];
   let timer: NodeJS.Timeout | null = null;
   let inFlight: Promise<void> = Promise.resolve();
 
-  const write = async (rows: AuditRecord[]): Promise<void> => {
+  const write = async (rows: McpAuditRecord[]): Promise<void> => {
     const sequelize = McpAuditEntry.sequelize;
     if (!sequelize || !rows.length) return;
     const values: unknown[] = [];

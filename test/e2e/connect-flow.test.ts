@@ -1,10 +1,7 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import pino from 'pino';
-import { chromium, type Browser } from 'playwright-core';
-import { getSchema } from '../../src/graphql/schema';
-import { createApp } from '../../src/http/app';
+import type { Browser } from 'playwright-core';
 import { ConnectLink, Integration, ProviderConnection } from '../../src/models';
+import { serveApp, type ServedApp } from '../support/app';
+import { launchChromium } from '../support/browser';
 import { useDatabase } from '../support/db';
 import { makeWorld, tokenFor } from '../support/factories';
 import { useProviderApis } from '../support/provider-apis';
@@ -22,37 +19,23 @@ describe('connect flow in a browser', () => {
   useDatabase();
   const apis = useProviderApis();
   const syncs: number[] = [];
-  let server: Server;
-  let stop: () => Promise<void>;
+  let served: ServedApp;
   let browser: Browser;
   let base: string;
 
   beforeAll(async () => {
-    const created = await createApp({
-      config: { RATE_LIMIT_PER_MINUTE: 100_000, BODY_LIMIT: '1mb', TRUST_PROXY: 'false' },
-      schema: await getSchema(),
-      logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-      connectPage: { ensureReviewSync: async (id) => void syncs.push(id) },
-    });
-    stop = created.stop;
-    server = await new Promise<Server>((resolve) => {
-      const s = created.app.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    served = await serveApp({ connectPage: { ensureReviewSync: async (id) => void syncs.push(id) } });
+    base = served.origin;
     process.env.PUBLIC_URL = base;
     apis().google.addLocation('accounts/8001/locations/21', {
       title: 'Harbour Bakery',
       address: { addressLines: ['5 Quay Road'], locality: 'Portsmouth', postalCode: 'PO1 1AA', regionCode: 'GB' },
     });
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    await stop?.();
+    await served?.close();
     for (const k of ENV_KEYS) {
       if (saved[k] === undefined) delete process.env[k];
       else process.env[k] = saved[k];

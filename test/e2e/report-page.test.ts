@@ -1,15 +1,12 @@
 import { mkdirSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import pino from 'pino';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { SimulatedMarket } from '../../src/grid/providers/simulator';
 import type { MapResult } from '../../src/grid/providers/types';
-import { getSchema } from '../../src/graphql/schema';
-import { createApp } from '../../src/http/app';
 import { ScanPin } from '../../src/models';
 import { reportUrlOf } from '../../src/services/scans.service';
+import { serveApp, type ServedApp } from '../support/app';
+import { launchChromium } from '../support/browser';
 import { useDatabase } from '../support/db';
 import { makeTenant } from '../support/factories';
 import { seedReportScan } from '../support/scan-report';
@@ -24,32 +21,19 @@ const saved = process.env.PUBLIC_URL;
 describe('scan report in a browser', () => {
   jest.setTimeout(60_000);
   useDatabase();
-  let server: Server;
-  let stop: () => Promise<void>;
+  let served: ServedApp;
   let browser: Browser;
   let base: string;
 
   beforeAll(async () => {
-    const created = await createApp({
-      config: { RATE_LIMIT_PER_MINUTE: 100_000, BODY_LIMIT: '1mb', TRUST_PROXY: 'false' },
-      schema: await getSchema(),
-      logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-    });
-    stop = created.stop;
-    server = await new Promise<Server>((resolve) => {
-      const s = created.app.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    served = await serveApp();
+    base = served.origin;
     process.env.PUBLIC_URL = base;
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    await stop?.();
+    await served?.close();
     if (saved === undefined) delete process.env.PUBLIC_URL;
     else process.env.PUBLIC_URL = saved;
   });

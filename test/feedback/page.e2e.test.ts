@@ -1,11 +1,10 @@
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pino from 'pino';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { getSchema } from '../../src/graphql/schema';
-import { createApp } from '../../src/http/app';
+import type { Browser, Page } from 'playwright-core';
 import { reviewLinkOf } from '../../src/messaging/links';
 import { Invite, OutboxEvent, PrivateFeedback } from '../../src/models';
+import { serveApp, type ServedApp } from '../support/app';
+import { launchChromium } from '../support/browser';
 import { useDatabase } from '../support/db';
 import { makeWorld } from '../support/factories';
 import { makeCampaign, makeSentInvite } from '../inbound/support';
@@ -26,23 +25,14 @@ describe('review link in a browser', () => {
   });
   useDatabase();
   const savedPublicUrl = process.env.PUBLIC_URL;
-  let server: Server;
+  let served: ServedApp;
   let reviewSite: Server;
   let reviewSiteUrl: string;
-  let stop: () => Promise<void>;
   let browser: Browser;
 
   beforeAll(async () => {
-    const created = await createApp({
-      config: { RATE_LIMIT_PER_MINUTE: 100_000, BODY_LIMIT: '1mb', TRUST_PROXY: 'false' },
-      schema: await getSchema(),
-      logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-    });
-    stop = created.stop;
-    server = await new Promise<Server>((resolve) => {
-      const s = created.app.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    process.env.PUBLIC_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    served = await serveApp();
+    process.env.PUBLIC_URL = served.origin;
     // Stands in for the public review site (a Google review form, say).
     reviewSite = await new Promise<Server>((resolve) => {
       const s = http
@@ -52,16 +42,12 @@ describe('review link in a browser', () => {
         .listen(0, '127.0.0.1', () => resolve(s));
     });
     reviewSiteUrl = `http://127.0.0.1:${(reviewSite.address() as AddressInfo).port}/review?place=harbour`;
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
     await new Promise<void>((resolve) => (reviewSite ? reviewSite.close(() => resolve()) : resolve()));
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    await stop?.();
+    await served?.close();
     if (savedPublicUrl === undefined) delete process.env.PUBLIC_URL;
     else process.env.PUBLIC_URL = savedPublicUrl;
   });

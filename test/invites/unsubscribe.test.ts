@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { unsubscribeLinkOf, unsubscribeTokenOf } from '../../src/messaging/links';
 import { Contact, ContactActivity, Invite } from '../../src/models';
 import { useApp } from '../support/app';
+import { launchChromium } from '../support/browser';
 import { makeWorld } from '../support/factories';
 import { makeCampaign, makeContact, makeInvite } from './fixtures';
 
@@ -100,10 +101,7 @@ describe('unsubscribe page /u/{token}', () => {
       });
       base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       process.env.PUBLIC_URL = base;
-      browser = await chromium.launch({
-        executablePath: '/usr/bin/chromium',
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      });
+      browser = await launchChromium();
     }, 60_000);
     afterAll(async () => {
       await browser?.close();

@@ -1,16 +1,12 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type Redis from 'ioredis';
-import pino from 'pino';
 import type { AnyTool } from '../../facades/mcp/tool';
 import { TOOLS } from '../../facades/mcp/tools';
-import { getSchema } from '../../src/graphql/schema';
-import { createApp } from '../../src/http/app';
 import { McpAuditEntry, Tenant } from '../../src/models';
 import { configureGridProviders } from '../../src/services/grid-providers.service';
 import { seedDemoScan } from '../../src/services/scans.service';
+import { serveApp, type ServedApp } from '../support/app';
 import { useDatabase } from '../support/db';
 import { makeReview, makeWorld, syncedSourceOf, testimonialsOf, tokenFor } from '../support/factories';
 import { waitUntil } from '../support/wait';
@@ -34,24 +30,16 @@ export interface RawAnswer {
 /** The real app on a real loopback port (the SDK client needs one), with the MCP limits the test wants. */
 export function useMcpApp(opts: { perToken?: number; perWorkspace?: number; redis?: () => Redis | null; redisPrefix?: string; tools?: readonly AnyTool[] } = {}): McpApp {
   const db = useDatabase();
-  const state: { server?: Server; stop?: () => Promise<void>; origin?: string } = {};
+  const state: { served?: ServedApp; origin?: string } = {};
   beforeAll(async () => {
-    const { app, stop } = await createApp({
-      config: { RATE_LIMIT_PER_MINUTE: 100_000, BODY_LIMIT: '1mb', TRUST_PROXY: 'false' },
-      schema: await getSchema(),
-      logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    state.served = await serveApp({
       redis: opts.redis?.() ?? null,
       mcp: { perToken: opts.perToken ?? 100_000, perWorkspace: opts.perWorkspace ?? 100_000, redisPrefix: opts.redisPrefix, auditFlushMs: 20, tools: opts.tools },
     });
-    state.stop = stop;
-    state.server = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    state.origin = `http://127.0.0.1:${(state.server.address() as AddressInfo).port}`;
+    state.origin = state.served.origin;
   });
   afterAll(async () => {
-    await new Promise((r) => state.server?.close(r));
-    await state.stop?.();
+    await state.served?.close();
   });
   const url = () => `${state.origin}/api/mcp`;
   return {

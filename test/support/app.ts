@@ -1,11 +1,25 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type Redis from 'ioredis';
 import pino from 'pino';
 import request from 'supertest';
 import type { Clock } from '../../src/domain/clock';
 import { getSchema } from '../../src/graphql/schema';
-import { createApp } from '../../src/http/app';
+import { createApp, type AppDeps } from '../../src/http/app';
 import { useDatabase } from './db';
+
+type Seams = Omit<Partial<AppDeps>, 'config' | 'schema' | 'logger'>;
+
+/** The app's dependencies in tests: the real schema, a quiet logger, a rate limit no ordinary test meets. */
+async function appDeps(seams: Seams, rateLimit = 100_000): Promise<AppDeps> {
+  return {
+    config: { RATE_LIMIT_PER_MINUTE: rateLimit, BODY_LIMIT: '1mb', TRUST_PROXY: 'false' },
+    schema: await getSchema(),
+    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    ...seams,
+  };
+}
 
 export interface TestApp {
   app: Express;
@@ -29,13 +43,7 @@ export function useApp(opts: { rateLimit?: number; redis?: () => Redis | null; c
   const db = useDatabase();
   const holder: { app?: Express; stop?: () => Promise<void> } = {};
   beforeAll(async () => {
-    const { app, stop } = await createApp({
-      config: { RATE_LIMIT_PER_MINUTE: opts.rateLimit ?? 100_000, BODY_LIMIT: '1mb', TRUST_PROXY: 'false' },
-      schema: await getSchema(),
-      logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-      redis: opts.redis?.() ?? null,
-      clock: opts.clock,
-    });
+    const { app, stop } = await createApp(await appDeps({ redis: opts.redis?.() ?? null, clock: opts.clock }, opts.rateLimit));
     holder.app = app;
     holder.stop = stop;
   });
@@ -61,3 +69,29 @@ export function useApp(opts: { rateLimit?: number; redis?: () => Redis | null; c
     },
   };
 }
+
+export interface ServedApp {
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  /** Stops listening, then stops the app (its timers, the MCP audit writer). */
+  close: () => Promise<void>;
+}
+
+/**
+ * The real app listening on a loopback port of its own, for callers that need a URL (a browser, the MCP SDK client,
+ * fetch), with the generous test rate limit; `deps` adds the seams a test needs (connect page, MCP limits, Redis).
+ */
+export async function serveApp(deps: Seams = {}): Promise<ServedApp> {
+  const { app, stop } = await createApp(await appDeps(deps));
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stop();
+    },
+  };
+}
+

@@ -1,11 +1,53 @@
 import 'reflect-metadata';
+import { spawn } from 'node:child_process';
 import { createSequelize } from '../../src/db/connection';
 import { buildActivities } from '../../workflows/activities';
-import { connectTemporal } from '../../workflows/client';
+import { connectTemporal, type TemporalSettings } from '../../workflows/client';
 import { runWorker } from '../../workflows/worker';
+import { databaseUrlFor } from './env';
+import { ROOT } from './spawn';
 import { WORKFLOWS_PATH } from './temporal';
 
-/** A worker in a process of its own, for the test that kills one mid-delivery. Settings come as JSON in argv. */
+/**
+ * A worker in a process of its own, for the tests that kill one mid-run (SIGKILL: a crash, no graceful shutdown):
+ * startWorkerProcess() runs this file as that process; run directly, it is the worker. Settings come as JSON in argv.
+ */
+
+export interface WorkerProcess {
+  /** SIGKILLs the worker (if it still runs) and resolves once the process is gone. */
+  kill: () => Promise<void>;
+}
+
+/**
+ * Starts the worker process on the test's task queue and Jest worker's database and resolves once it polls. The
+ * child bundles the workflows itself, slow when the machine is busy: it gets 150 s, then is killed and the test
+ * fails with what it printed.
+ */
+export async function startWorkerProcess(settings: TemporalSettings, env: Record<string, string> = {}): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', __filename, JSON.stringify(settings)], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrlFor(process.env.JEST_WORKER_ID ?? '1'), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const kill = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  };
+  const deadline = Date.now() + 150_000;
+  while (!out.includes('worker ready')) {
+    if (Date.now() > deadline || child.exitCode !== null) {
+      await kill();
+      throw new Error(`worker process did not start:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { kill };
+}
+
 async function main(): Promise<void> {
   const settings = JSON.parse(process.argv[2]);
   createSequelize({ url: process.env.DATABASE_URL!, poolMax: 2 });
@@ -21,7 +63,9 @@ async function main(): Promise<void> {
   await worker.done;
 }
 
-main().catch((err) => {
-  process.stderr.write(String(err?.stack ?? err));
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((err) => {
+    process.stderr.write(String(err?.stack ?? err));
+    process.exit(1);
+  });
+}

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
@@ -11,11 +10,10 @@ import { temporal } from '../../workflows/client';
 import { configureScanEngine, scanRunWorkflowId } from '../../workflows/scans/client';
 import type { ScanRunResult } from '../../workflows/scans/run.workflow';
 import { useApp } from '../support/app';
-import { databaseUrlFor } from '../support/env';
 import { agencyTokenFor, makeWorld } from '../support/factories';
-import { ROOT } from '../support/spawn';
 import { useTemporalWorker } from '../support/temporal';
 import { waitUntil } from '../support/wait';
+import { startWorkerProcess } from '../support/worker-process';
 
 /**
  * A scan run whose worker process is SIGKILLed in the middle: another worker resumes the same workflow from its
@@ -78,22 +76,8 @@ describe('a scan run whose worker is killed mid-run', () => {
 
     // The only worker on the task queue is a child process.
     await engine.stopWorker();
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', `${ROOT}/test/support/worker-process.ts`, JSON.stringify(engine.settings())], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrlFor(process.env.JEST_WORKER_ID ?? '1'), LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout!.on('data', (d) => (out += d));
-    child.stderr!.on('data', (d) => (out += d));
-    const exited = new Promise((resolve) => child.on('exit', resolve));
+    const worker = await startWorkerProcess(engine.settings(), { LOG_LEVEL: 'warn' });
     try {
-      const deadline = Date.now() + 150_000;
-      while (!out.includes('worker ready')) {
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`worker process did not start:\n${out}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-
       const res = await t
         .as(agency)
         .post('/api/agency/v1/scans')
@@ -108,8 +92,7 @@ describe('a scan run whose worker is killed mid-run', () => {
 
       // Kill it once some, but far from all, results are stored.
       await waitUntil(async () => (await stored()) >= 12, 90_000, 50);
-      child.kill('SIGKILL');
-      await exited;
+      await worker.kill();
       const killedAt = Date.now();
       const storedAtKill = await ScanResult.findAll({ where: { snapshotId: snapshots.map((s) => s.id) } });
       expect(storedAtKill.length).toBeGreaterThanOrEqual(12);
@@ -168,7 +151,7 @@ describe('a scan run whose worker is killed mid-run', () => {
       const refetchedStored = tasks.filter((x) => x.at > killedAt && storedKeys.has(x.key));
       expect(refetchedStored.length).toBeLessThanOrEqual(CONCURRENCY);
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      await worker.kill();
     }
   }, 300_000);
 });

@@ -5,6 +5,7 @@ import { makeWorld, testimonialsOf } from '../support/factories';
 import { startReceiver } from '../support/receiver';
 import { recordHistory, useTemporalWorker } from '../support/temporal';
 import { waitUntil } from '../support/wait';
+import { startWorkerProcess, type WorkerProcess } from '../support/worker-process';
 
 /**
  * Outbound webhooks end to end: REST change -> outbox row in the same transaction -> dispatcher workflow ->
@@ -161,9 +162,6 @@ describe('a worker killed in the middle of a delivery', () => {
 
   // Generous: a second worker process bundles the workflows itself, slow when the machine is busy.
   it('still delivers the event, with the same webhook-id, after another worker takes over', async () => {
-    const { spawn } = await import('node:child_process');
-    const { databaseUrlFor } = await import('../support/env');
-    const { ROOT } = await import('../support/spawn');
     const w = await makeWorld();
     // The first request is held open (the worker dies waiting for it); the second is answered.
     const receiver = await startReceiver((n) => (n === 1 ? null : { status: 200 }));
@@ -171,29 +169,16 @@ describe('a worker killed in the middle of a delivery', () => {
     expect((await t.http().post('/api/v1/webhooks').set(auth).send({ url: receiver.url })).status).toBe(201);
 
     await engine.stopWorker();
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', `${ROOT}/test/support/worker-process.ts`, JSON.stringify(engine.settings())], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrlFor(process.env.JEST_WORKER_ID ?? '1') },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout!.on('data', (d) => (out += d));
-    child.stderr!.on('data', (d) => (out += d));
-    const exited = new Promise((resolve) => child.on('exit', resolve));
+    let worker: WorkerProcess | undefined;
     try {
-      const deadline = Date.now() + 150_000;
-      while (!out.includes('worker ready')) {
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`worker process did not start:\n${out}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      worker = await startWorkerProcess(engine.settings());
       const source = await testimonialsOf(w.home);
       const res = await t.http().post('/api/v1/reviews').set(auth).send({
         author: 'Survivor', rating: 4, published_on: '2026-11-02', organization_id: w.org.id, location_id: w.home.id, source: source.id,
       });
       expect(res.status).toBe(201);
       await receiver.waitFor(1, 90_000);
-      child.kill('SIGKILL');
-      await exited;
+      await worker.kill();
 
       await engine.startWorker();
       await receiver.waitFor(2, 90_000);
@@ -201,7 +186,7 @@ describe('a worker killed in the middle of a delivery', () => {
       await waitUntil(async () => (await WebhookDelivery.findByPk(delivery.id))!.status === 'succeeded', 30_000);
       expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([delivery.id, delivery.id]);
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      await worker?.kill();
       await receiver.close();
     }
   }, 300_000);

@@ -1,4 +1,5 @@
 import { arr, bool, id, input, int, nullable, object, oneOf, page, pageOf, paginated, perPage, str, type PageData } from '../schema';
+import { ACCESS_SCOPE, scopeVariables } from '../scope';
 import { defineTool, READ_ONLY } from '../tool';
 
 /** Auto-respond rules (GraphQL `autoRespondRules`); rule semantics in docs/decisions.md ("Auto-respond rules"). */
@@ -85,15 +86,13 @@ export const listAutoRespondRules = defineTool<ListRulesArgs, { autoRespondRules
   annotations: READ_ONLY,
   permission: 'reviews.auto_respond',
   document: `query ($checkScope: Boolean!, $organizationId: Int, $locationId: Int, $useAi: Boolean, $paused: Boolean, $page: Int!, $perPage: Int!) {
-    accessScope(organizationId: $organizationId, locationId: $locationId) @include(if: $checkScope) { organizationId }
+    ${ACCESS_SCOPE}
     autoRespondRules(organizationId: $organizationId, locationId: $locationId, useAi: $useAi, paused: $paused, page: $page, perPage: $perPage) {
       total page perPage items { ${FIELDS} }
     }
   }`,
   variables: (a) => ({
-    checkScope: a.organization_id !== undefined || a.location_id !== undefined,
-    organizationId: a.organization_id ?? null,
-    locationId: a.location_id ?? null,
+    ...scopeVariables(a),
     useAi: a.use_ai ?? null,
     paused: a.paused ?? null,
     page: a.page,

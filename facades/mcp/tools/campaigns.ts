@@ -1,5 +1,6 @@
 import { arr, bool, date, id, input, int, nullable, object, page, pageOf, paginated, perPage, str, type PageData } from '../schema';
-import { defineTool, READ_ONLY, redactFields } from '../tool';
+import { organizationScopeVariables, ORGANIZATION_SCOPE } from '../scope';
+import { defineTool, READ_ONLY, redactFields, redactRows } from '../tool';
 
 /**
  * Review-request campaigns and their contacts (GraphQL `campaigns`, `contacts`, `contact`, `contactActivity`).
@@ -104,14 +105,13 @@ export const listCampaigns = defineTool<ListCampaignsArgs, { campaigns: PageData
   annotations: READ_ONLY,
   permission: 'campaigns.view',
   document: `query ($checkScope: Boolean!, $organizationId: Int, $campaignId: Int, $dateFrom: String, $dateTo: String, $page: Int!, $perPage: Int!) {
-    accessScope(organizationId: $organizationId) @include(if: $checkScope) { organizationId }
+    ${ORGANIZATION_SCOPE}
     campaigns(organizationId: $organizationId, campaignId: $campaignId, dateFrom: $dateFrom, dateTo: $dateTo, page: $page, perPage: $perPage) {
       total page perPage items { ${CAMPAIGN_FIELDS} }
     }
   }`,
   variables: (a) => ({
-    checkScope: a.organization_id !== undefined,
-    organizationId: a.organization_id ?? null,
+    ...organizationScopeVariables(a),
     campaignId: a.campaign_id ?? null,
     dateFrom: a.date_from ?? null,
     dateTo: a.date_to ?? null,
@@ -213,16 +213,15 @@ export const listContacts = defineTool<ListContactsArgs, { contacts: PageData<Co
   outputSchema: paginated(contactSchema),
   annotations: READ_ONLY,
   permission: 'contacts.view',
-  redact: (r) => ({ ...r, data: (r.data as Array<Record<string, unknown>>).map((row) => redactFields(row, CONTACT_PII)) }),
+  redact: redactRows(CONTACT_PII),
   document: `query ($checkScope: Boolean!, $organizationId: Int, $contactListId: Int, $subscribed: Boolean, $dateFrom: String, $dateTo: String, $page: Int!, $perPage: Int!) {
-    accessScope(organizationId: $organizationId) @include(if: $checkScope) { organizationId }
+    ${ORGANIZATION_SCOPE}
     contacts(organizationId: $organizationId, contactListId: $contactListId, subscribed: $subscribed, dateFrom: $dateFrom, dateTo: $dateTo, page: $page, perPage: $perPage) {
       total page perPage items { ${CONTACT_FIELDS} }
     }
   }`,
   variables: (a) => ({
-    checkScope: a.organization_id !== undefined,
-    organizationId: a.organization_id ?? null,
+    ...organizationScopeVariables(a),
     contactListId: a.contact_list_id ?? null,
     subscribed: a.subscribed ?? null,
     dateFrom: a.date_from ?? null,

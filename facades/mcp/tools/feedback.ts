@@ -1,5 +1,6 @@
 import { arr, bool, date, id, input, int, nullable, object, page, pageOf, paginated, perPage, str, type PageData } from '../schema';
-import { defineTool, READ_ONLY, redactFields } from '../tool';
+import { ACCESS_SCOPE, scopeVariables } from '../scope';
+import { defineTool, READ_ONLY, redactRows } from '../tool';
 
 /** Private feedback (GraphQL `privateFeedbacks`): what unhappy customers wrote on the form of a review request. */
 const ts = (extra = {}) => str({ format: 'date-time', ...extra });
@@ -99,19 +100,17 @@ export const listPrivateFeedback = defineTool<ListFeedbackArgs, { privateFeedbac
   outputSchema: paginated(feedbackSchema),
   annotations: READ_ONLY,
   permission: 'reviews.view',
-  redact: (r) => ({ ...r, data: (r.data as Array<Record<string, unknown>>).map((row) => redactFields(row)) }),
+  redact: redactRows(),
   document: `query ($checkScope: Boolean!, $organizationId: Int, $locationId: Int, $dateFrom: String, $dateTo: String, $ratings: [Int!], $responded: Boolean,
       $page: Int!, $perPage: Int!) {
-    accessScope(organizationId: $organizationId, locationId: $locationId) @include(if: $checkScope) { organizationId }
+    ${ACCESS_SCOPE}
     privateFeedbacks(organizationId: $organizationId, locationId: $locationId, dateFrom: $dateFrom, dateTo: $dateTo, ratings: $ratings, responded: $responded,
         page: $page, perPage: $perPage) {
       total page perPage items { ${FIELDS} }
     }
   }`,
   variables: (a) => ({
-    checkScope: a.organization_id !== undefined || a.location_id !== undefined,
-    organizationId: a.organization_id ?? null,
-    locationId: a.location_id ?? null,
+    ...scopeVariables(a),
     dateFrom: a.date_from ?? null,
     dateTo: a.date_to ?? null,
     ratings: a.ratings ?? null,

@@ -1,23 +1,13 @@
+import * as gbp from '../../shared/gbp';
 import { arr, bool, date, id, input, int, nullable, object, page, pageOf, paginationSchema, perPage, str, type JsonSchema } from '../schema';
 import { defineTool, READ_ONLY } from '../tool';
 
 /**
  * Google Business Profile performance (GraphQL `gbpMetrics`, `gbpSearchTerms`), in the customer REST API's shapes
  * (spec: "Business-profile metrics", "Business-profile search term row"; docs/decisions.md "Business-profile
- * performance"). A location the caller cannot see, or one that does not exist, is access denied.
+ * performance"). A location the caller cannot see, or one that does not exist, is access denied. Operations and
+ * mappers are the REST routes' (facades/shared/gbp.ts).
  */
-interface TotalsData {
-  impressionsTotal: number;
-  impressionsSearch: number;
-  impressionsMaps: number;
-  impressionsDesktop: number;
-  impressionsMobile: number;
-  callClicks: number;
-  websiteClicks: number;
-  directionRequests: number;
-}
-const TOTALS = 'impressionsTotal impressionsSearch impressionsMaps impressionsDesktop impressionsMobile callClicks websiteClicks directionRequests';
-
 const count = (description?: string) => int({ minimum: 0, ...(description ? { description } : {}) });
 const totalsProps: Record<string, JsonSchema> = {
   impressions_total: count('Search and Maps impressions on desktop and mobile.'),
@@ -32,29 +22,7 @@ const totalsProps: Record<string, JsonSchema> = {
 const totalsSchema = object(totalsProps);
 const day = () => str({ format: 'date' });
 
-const totals = (t: TotalsData) => ({
-  impressions_total: t.impressionsTotal,
-  impressions_search: t.impressionsSearch,
-  impressions_maps: t.impressionsMaps,
-  impressions_desktop: t.impressionsDesktop,
-  impressions_mobile: t.impressionsMobile,
-  call_clicks: t.callClicks,
-  website_clicks: t.websiteClicks,
-  direction_requests: t.directionRequests,
-});
-
-interface MetricsData {
-  gbpMetrics: {
-    locationId: number;
-    organizationId: number;
-    period: { from: string; to: string };
-    totals: TotalsData;
-    previousPeriod: { from: string; to: string; totals: TotalsData };
-    daily: Array<TotalsData & { date: string }> | null;
-  };
-}
-
-export const listGbpMetrics = defineTool<{ location_id: number; from?: string; to?: string; include_daily: boolean }, MetricsData>({
+export const listGbpMetrics = defineTool<{ location_id: number; from?: string; to?: string; include_daily: boolean }, { gbpMetrics: gbp.MetricsData }>({
   name: 'list_gbp_metrics',
   title: 'Google Business Profile metrics',
   description:
@@ -84,39 +52,12 @@ export const listGbpMetrics = defineTool<{ location_id: number; from?: string; t
   ),
   annotations: READ_ONLY,
   permission: 'reviews.view',
-  document: `query ($locationId: Int!, $from: String, $to: String, $includeDaily: Boolean!) {
-    gbpMetrics(locationId: $locationId, from: $from, to: $to, includeDaily: $includeDaily) {
-      locationId organizationId period { from to } totals { ${TOTALS} }
-      previousPeriod { from to totals { ${TOTALS} } }
-      daily { date ${TOTALS} }
-    }
-  }`,
+  document: gbp.GBP_METRICS_QUERY,
   variables: (a) => ({ locationId: a.location_id, from: a.from ?? null, to: a.to ?? null, includeDaily: a.include_daily }),
-  result: ({ gbpMetrics: m }) => ({
-    location_id: m.locationId,
-    organization_id: m.organizationId,
-    period: { from: m.period.from, to: m.period.to },
-    totals: totals(m.totals),
-    previous_period: { from: m.previousPeriod.from, to: m.previousPeriod.to, totals: totals(m.previousPeriod.totals) },
-    ...(m.daily ? { daily: m.daily.map((d) => ({ date: d.date, ...totals(d) })) } : {}),
-  }),
+  result: ({ gbpMetrics: m }) => gbp.metrics(m),
 });
 
-interface SearchTermData {
-  keyword: string;
-  year: number;
-  month: number;
-  monthLabel: string;
-  impressions: number;
-  belowThreshold: boolean;
-  locationId: number;
-  organizationId: number;
-}
-interface SearchTermsData {
-  gbpSearchTerms: { items: SearchTermData[]; total: number; page: number; perPage: number; locationId: number; organizationId: number; year: number; month: number | null };
-}
-
-export const listGbpSearchTerms = defineTool<{ location_id: number; year?: number; month?: number; per_page: number; page: number }, SearchTermsData>({
+export const listGbpSearchTerms = defineTool<{ location_id: number; year?: number; month?: number; per_page: number; page: number }, { gbpSearchTerms: gbp.SearchTermPageData }>({
   name: 'list_gbp_search_terms',
   title: 'Google search terms of a location',
   description:
@@ -151,26 +92,9 @@ export const listGbpSearchTerms = defineTool<{ location_id: number; year?: numbe
   }),
   annotations: READ_ONLY,
   permission: 'reviews.view',
-  document: `query ($locationId: Int!, $year: Int, $month: Int, $perPage: Int!, $page: Int!) {
-    gbpSearchTerms(locationId: $locationId, year: $year, month: $month, perPage: $perPage, page: $page) {
-      total page perPage locationId organizationId year month
-      items { keyword year month monthLabel impressions belowThreshold locationId organizationId }
-    }
-  }`,
+  document: gbp.GBP_SEARCH_TERMS_QUERY,
   variables: (a) => ({ locationId: a.location_id, year: a.year ?? null, month: a.month ?? null, perPage: a.per_page, page: a.page }),
-  result: ({ gbpSearchTerms: d }) => ({
-    ...pageOf(d, (r: SearchTermData) => ({
-      keyword: r.keyword,
-      year: r.year,
-      month: r.month,
-      month_label: r.monthLabel,
-      impressions: r.impressions,
-      below_threshold: r.belowThreshold,
-      location_id: r.locationId,
-      organization_id: r.organizationId,
-    })),
-    meta: { location_id: d.locationId, organization_id: d.organizationId, year: d.year, month: d.month },
-  }),
+  result: ({ gbpSearchTerms: d }) => ({ ...pageOf(d, gbp.searchTerm), meta: gbp.searchTermsMeta(d) }),
 });
 
 export const gbpTools = [listGbpMetrics, listGbpSearchTerms];

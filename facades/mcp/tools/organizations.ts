@@ -1,5 +1,6 @@
 import { location, LOCATION_FIELDS, organization, ORGANIZATION_FIELDS, type LocationData, type OrganizationData } from '../../rest/customer/mappers';
 import { bool, id, input, int, nullable, num, object, page, pageOf, paginated, perPage, str, arr, type PageData } from '../schema';
+import { organizationScopeVariables, ORGANIZATION_SCOPE } from '../scope';
 import { defineTool, READ_ONLY } from '../tool';
 
 export const locationSchema = object({
@@ -114,10 +115,10 @@ export const listLocations = defineTool<{ organization_id?: number; page: number
   annotations: READ_ONLY,
   permission: 'locations.view',
   document: `query ($checkScope: Boolean!, $organizationId: Int, $page: Int!, $perPage: Int!) {
-    accessScope(organizationId: $organizationId) @include(if: $checkScope) { organizationId }
+    ${ORGANIZATION_SCOPE}
     locations(organizationId: $organizationId, page: $page, perPage: $perPage) { total page perPage items { ${LOCATION_FIELDS} } }
   }`,
-  variables: (a) => ({ checkScope: a.organization_id !== undefined, organizationId: a.organization_id ?? null, page: a.page, perPage: a.per_page }),
+  variables: (a) => ({ ...organizationScopeVariables(a), page: a.page, perPage: a.per_page }),
   result: (d) => pageOf(d.locations, location),
 });
 

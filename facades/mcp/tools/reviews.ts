@@ -1,5 +1,6 @@
 import { review, REVIEW_FIELDS, type ReviewData } from '../../rest/customer/mappers';
 import { arr, bool, date, id, input, int, nullable, object, oneOf, page, pageOf, paginated, perPage, str, type PageData } from '../schema';
+import { ACCESS_SCOPE, scopeVariables } from '../scope';
 import { defineTool, READ_ONLY } from '../tool';
 
 /** The spec's Review resource, as the customer REST API returns it. */
@@ -84,7 +85,7 @@ export const listReviews = defineTool<ListReviewsArgs, { reviews: PageData<Revie
   document: `query ($checkScope: Boolean!, $organizationId: Int, $locationId: Int, $sourceNames: [String!], $ratings: [Int!],
     $dateFrom: String, $dateTo: String, $sentiment: String, $responded: Boolean, $verified: Boolean, $query: String,
     $minMessageLength: Int, $sortBy: ReviewSort, $page: Int!, $perPage: Int!) {
-    accessScope(organizationId: $organizationId, locationId: $locationId) @include(if: $checkScope) { organizationId }
+    ${ACCESS_SCOPE}
     reviews(organizationId: $organizationId, locationId: $locationId, sourceNames: $sourceNames, ratings: $ratings,
       dateFrom: $dateFrom, dateTo: $dateTo, sentiment: $sentiment, responded: $responded, verified: $verified, query: $query,
       minMessageLength: $minMessageLength, sortBy: $sortBy, page: $page, perPage: $perPage) {
@@ -92,9 +93,7 @@ export const listReviews = defineTool<ListReviewsArgs, { reviews: PageData<Revie
     }
   }`,
   variables: (a) => ({
-    checkScope: a.organization_id !== undefined || a.location_id !== undefined,
-    organizationId: a.organization_id ?? null,
-    locationId: a.location_id ?? null,
+    ...scopeVariables(a),
     sourceNames: a.source_names ?? null,
     ratings: a.ratings ?? null,
     dateFrom: a.date_from ?? null,

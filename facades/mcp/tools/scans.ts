@@ -1,24 +1,14 @@
+import * as scans from '../../shared/scans';
 import { arr, bool, dateTime, input, int, nullable, num, object, oneOf, page, pageOf, paginated, paginationSchema, perPage, str, uuid, type PageData } from '../schema';
 import { defineTool, READ_ONLY, type ToolAnnotations } from '../tool';
 
 /**
  * Local Search Grid tools (tenant owners only): the agency API's scan operations, one GraphQL operation each, with
- * the agency REST API's JSON shapes (spec: "Scan (Local Search Grid)").
+ * the agency REST API's JSON shapes (spec: "Scan (Local Search Grid)"); operations and mappers are shared with it
+ * (facades/shared/scans.ts).
  */
 const ts = (extra = {}) => str({ format: 'date-time', ...extra });
 
-interface ScanRowData {
-  uuid: string;
-  location: string;
-  keyword: string;
-  keywords: string[];
-  gridSize: number;
-  isScheduled: boolean;
-  isRunning: boolean;
-  lastRunAt: string | null;
-  nextRunAt: string | null;
-}
-const ROW_FIELDS = 'uuid location keyword keywords gridSize isScheduled isRunning lastRunAt nextRunAt';
 const scanRowSchema = object({
   uuid: str(),
   location: str(),
@@ -30,36 +20,7 @@ const scanRowSchema = object({
   last_run_at: nullable(ts()),
   next_run_at: nullable(ts()),
 });
-const scanRow = (s: ScanRowData) => ({
-  uuid: s.uuid,
-  location: s.location,
-  keyword: s.keyword,
-  keywords: s.keywords,
-  grid_size: s.gridSize,
-  is_scheduled: s.isScheduled,
-  is_running: s.isRunning,
-  last_run_at: s.lastRunAt,
-  next_run_at: s.nextRunAt,
-});
-
-interface Place {
-  placeId: string;
-  name: string;
-  rank: number;
-}
 const placeSchema = object({ place_id: str(), name: str(), rank: int({ minimum: 1 }) });
-const place = (p: Place) => ({ place_id: p.placeId, name: p.name, rank: p.rank });
-
-interface PinData {
-  lat: number;
-  lng: number;
-  rank: number | null;
-  keyword: string;
-  status: string;
-  snapshotAt: string;
-  topResults: Place[];
-}
-const PIN_FIELDS = 'lat lng rank keyword status snapshotAt topResults { placeId name rank }';
 
 const uuidArg = uuid('The scan UUID (from list_scans or create_scan).');
 const topN = int({ minimum: 0, maximum: 20, default: 5, description: 'Competitors per pin to include (0-20).' });
@@ -78,7 +39,7 @@ interface ListScansArgs {
   per_page: number;
 }
 
-export const listScans = defineTool<ListScansArgs, { scans: PageData<ScanRowData> }>({
+export const listScans = defineTool<ListScansArgs, { scans: PageData<scans.ScanRowData> }>({
   ...scanTool,
   name: 'list_scans',
   title: 'List Local Search Grid scans',
@@ -99,7 +60,7 @@ export const listScans = defineTool<ListScansArgs, { scans: PageData<ScanRowData
   outputSchema: paginated(scanRowSchema),
   document: `query ($page: Int!, $perPage: Int!, $search: String, $isScheduled: Boolean, $completed: Boolean, $failed: Boolean, $sinceDays: Int) {
     scans(page: $page, perPage: $perPage, search: $search, isScheduled: $isScheduled, completed: $completed, failed: $failed, sinceDays: $sinceDays) {
-      total page perPage items { ${ROW_FIELDS} }
+      total page perPage items { ${scans.SCAN_ROW_FIELDS} }
     }
   }`,
   variables: (a) => ({
@@ -111,18 +72,10 @@ export const listScans = defineTool<ListScansArgs, { scans: PageData<ScanRowData
     failed: a.failed ?? null,
     sinceDays: a.since_days ?? null,
   }),
-  result: (d) => pageOf(d.scans, scanRow),
+  result: (d) => pageOf(d.scans, scans.scanRow),
 });
 
-interface DetailData {
-  scan: { uuid: string; location: string; keyword: string; keywords: string[]; gridSize: number; isRunning: boolean };
-  summary: { averageRank: number; top3Count: number; top4To10Count: number; notRankingCount: number } | null;
-  reportUrl: string;
-  availableSnapshots: string[];
-  results: PinData[];
-}
-
-export const getScan = defineTool<{ uuid: string; snapshot_at?: string; top_n: number }, { scan: DetailData }>({
+export const getScan = defineTool<{ uuid: string; snapshot_at?: string; top_n: number }, { scan: scans.ScanDetailData }>({
   ...scanTool,
   name: 'get_scan',
   title: 'Get a scan with its grid results',
@@ -144,43 +97,14 @@ export const getScan = defineTool<{ uuid: string; snapshot_at?: string; top_n: n
     available_snapshots: arr(ts()),
     results: arr(object({ lat: num(), lng: num(), rank: nullable(int()), keyword: str(), status: str(), top_results: arr(placeSchema) })),
   }),
-  document: `query ($uuid: String!, $snapshotAt: String, $topN: Int) {
-    scan(uuid: $uuid, snapshotAt: $snapshotAt, topN: $topN) {
-      scan { uuid location keyword keywords gridSize isRunning }
-      summary { averageRank top3Count top4To10Count notRankingCount }
-      reportUrl availableSnapshots results { ${PIN_FIELDS} }
-    }
-  }`,
+  document: scans.SCAN_DETAIL_QUERY,
   variables: (a) => ({ uuid: a.uuid, snapshotAt: a.snapshot_at ?? null, topN: a.top_n }),
-  result: ({ scan: d }) => ({
-    uuid: d.scan.uuid,
-    location: d.scan.location,
-    keyword: d.scan.keyword,
-    keywords: d.scan.keywords,
-    grid_size: d.scan.gridSize,
-    is_running: d.scan.isRunning,
-    summary: d.summary && {
-      average_rank: d.summary.averageRank,
-      top_3_count: d.summary.top3Count,
-      top_4_to_10_count: d.summary.top4To10Count,
-      not_ranking_count: d.summary.notRankingCount,
-    },
-    report_url: d.reportUrl,
-    available_snapshots: d.availableSnapshots,
-    results: d.results.map((r) => ({ lat: r.lat, lng: r.lng, rank: r.rank, keyword: r.keyword, status: r.status, top_results: r.topResults.map(place) })),
-  }),
+  result: ({ scan: d }) => scans.scanDetail(d),
 });
-
-interface DataPointsData extends PageData<PinData> {
-  scanUuid: string;
-  snapshotAt: string | null;
-  keyword: string | null;
-  topN: number;
-}
 
 export const getScanDataPoints = defineTool<
   { uuid: string; snapshot_at?: string; keyword?: string; top_n: number; page: number; per_page: number },
-  { scanDataPoints: DataPointsData }
+  { scanDataPoints: scans.DataPointsData }
 >({
   ...scanTool,
   name: 'get_scan_data_points',
@@ -195,32 +119,10 @@ export const getScanDataPoints = defineTool<
     pagination: paginationSchema,
     meta: object({ scan_uuid: str(), snapshot_at: nullable(ts()), keyword: nullable(str()), top_n: int() }),
   }),
-  document: `query ($uuid: String!, $snapshotAt: String, $keyword: String, $topN: Int, $page: Int!, $perPage: Int!) {
-    scanDataPoints(uuid: $uuid, snapshotAt: $snapshotAt, keyword: $keyword, topN: $topN, page: $page, perPage: $perPage) {
-      total page perPage scanUuid snapshotAt keyword topN items { ${PIN_FIELDS} }
-    }
-  }`,
+  document: scans.SCAN_DATA_POINTS_QUERY,
   variables: (a) => ({ uuid: a.uuid, snapshotAt: a.snapshot_at ?? null, keyword: a.keyword ?? null, topN: a.top_n, page: a.page, perPage: a.per_page }),
-  result: ({ scanDataPoints: d }) => ({
-    ...pageOf(d, (r: PinData) => ({ lat: r.lat, lng: r.lng, keyword: r.keyword, snapshot_at: r.snapshotAt, target_rank: r.rank, results: r.topResults.map(place) })),
-    meta: { scan_uuid: d.scanUuid, snapshot_at: d.snapshotAt, keyword: d.keyword, top_n: d.topN },
-  }),
+  result: ({ scanDataPoints: d }) => ({ ...pageOf(d, scans.dataPoint), meta: scans.dataPointsMeta(d) }),
 });
-
-interface SnapshotData {
-  snapshotAt: string;
-  label: string;
-  shortLabel: string;
-  monthYear: string;
-  avgRank: number;
-  changeFromPrevious: number;
-  top3Count: number;
-  top10Count: number;
-  belowTop10Count: number;
-  notRankingCount: number;
-  totalPins: number;
-  visibilityScore: number;
-}
 const snapshotSchema = object({
   snapshot_at: ts(),
   label: str(),
@@ -236,7 +138,7 @@ const snapshotSchema = object({
   visibility_score: num(),
 });
 
-export const listScanSnapshots = defineTool<{ uuid: string; keyword?: string }, { scanSnapshots: SnapshotData[] }>({
+export const listScanSnapshots = defineTool<{ uuid: string; keyword?: string }, { scanSnapshots: scans.SnapshotData[] }>({
   ...scanTool,
   name: 'list_scan_snapshots',
   title: 'List the snapshots of a scan',
@@ -246,42 +148,12 @@ export const listScanSnapshots = defineTool<{ uuid: string; keyword?: string }, 
     'visibility score: the ranking history over time. All snapshots come in one page.',
   inputSchema: input({ uuid: uuidArg, keyword: keywordArg }, ['uuid']),
   outputSchema: paginated(snapshotSchema),
-  document: `query ($uuid: String!, $keyword: String) {
-    scanSnapshots(uuid: $uuid, keyword: $keyword) {
-      snapshotAt label shortLabel monthYear avgRank changeFromPrevious top3Count top10Count belowTop10Count notRankingCount totalPins visibilityScore
-    }
-  }`,
+  document: scans.SCAN_SNAPSHOTS_QUERY,
   variables: (a) => ({ uuid: a.uuid, keyword: a.keyword ?? null }),
-  result: (d) =>
-    pageOf({ items: d.scanSnapshots, total: d.scanSnapshots.length, page: 1, perPage: Math.max(1, d.scanSnapshots.length) }, (s) => ({
-      snapshot_at: s.snapshotAt,
-      label: s.label,
-      short_label: s.shortLabel,
-      month_year: s.monthYear,
-      avg_rank: s.avgRank,
-      change_from_previous: s.changeFromPrevious,
-      top_3_count: s.top3Count,
-      top_10_count: s.top10Count,
-      below_top_10_count: s.belowTop10Count,
-      not_ranking_count: s.notRankingCount,
-      total_pins: s.totalPins,
-      visibility_score: s.visibilityScore,
-    })),
+  result: (d) => pageOf({ items: d.scanSnapshots, total: d.scanSnapshots.length, page: 1, perPage: Math.max(1, d.scanSnapshots.length) }, scans.snapshot),
 });
 
-interface InsightsData {
-  scanUuid: string;
-  snapshotAt: string | null;
-  keyword: string;
-  summary: { avgRank: number; visibilityScore: number; top3: number; top10: number; notRanking: number; totalPins: number } | null;
-  trendsVsFirstSnapshot: { firstSnapshotAt: string; startAvg: number; currentAvg: number; change: number; improved: boolean; percentChange: number } | null;
-  trendsVsPreviousSnapshot: { previousSnapshotAt: string; avgRankChange: number; visibilityChange: number; top3Change: number; top10Change: number } | null;
-  geographicStrength: Array<{ label: string; pins: number; avgRank: number; visibility: number; coverage: number }>;
-  topCompetitors: Array<{ name: string; avgRank: number; visibility: number; threatScore: number }>;
-  recommendations: Array<{ type: string; icon: string; title: string; description: string }>;
-}
-
-export const getScanInsights = defineTool<{ uuid: string; keyword?: string; snapshot_at?: string }, { scanInsights: InsightsData }>({
+export const getScanInsights = defineTool<{ uuid: string; keyword?: string; snapshot_at?: string }, { scanInsights: scans.InsightsData }>({
   ...scanTool,
   name: 'get_scan_insights',
   title: 'Get scan insights',
@@ -301,62 +173,12 @@ export const getScanInsights = defineTool<{ uuid: string; keyword?: string; snap
     top_competitors: arr(object({ name: str(), avg_rank: num(), visibility: num(), threat_score: num() })),
     recommendations: arr(object({ type: str(), icon: str(), title: str(), description: str() })),
   }),
-  document: `query ($uuid: String!, $keyword: String, $snapshotAt: String) {
-    scanInsights(uuid: $uuid, keyword: $keyword, snapshotAt: $snapshotAt) {
-      scanUuid snapshotAt keyword
-      summary { avgRank visibilityScore top3 top10 notRanking totalPins }
-      trendsVsFirstSnapshot { firstSnapshotAt startAvg currentAvg change improved percentChange }
-      trendsVsPreviousSnapshot { previousSnapshotAt avgRankChange visibilityChange top3Change top10Change }
-      geographicStrength { label pins avgRank visibility coverage }
-      topCompetitors { name avgRank visibility threatScore }
-      recommendations { type icon title description }
-    }
-  }`,
+  document: scans.SCAN_INSIGHTS_QUERY,
   variables: (a) => ({ uuid: a.uuid, keyword: a.keyword ?? null, snapshotAt: a.snapshot_at ?? null }),
-  result: ({ scanInsights: d }) => {
-    const f = d.trendsVsFirstSnapshot;
-    const p = d.trendsVsPreviousSnapshot;
-    return {
-      scan_uuid: d.scanUuid,
-      snapshot_at: d.snapshotAt,
-      keyword: d.keyword,
-      summary: d.summary && {
-        avg_rank: d.summary.avgRank,
-        visibility_score: d.summary.visibilityScore,
-        top_3_pins: d.summary.top3,
-        top_10_pins: d.summary.top10,
-        not_ranking: d.summary.notRanking,
-        total_pins: d.summary.totalPins,
-      },
-      trends_vs_first_snapshot: f && {
-        first_snapshot_at: f.firstSnapshotAt,
-        start_avg: f.startAvg,
-        current_avg: f.currentAvg,
-        change: f.change,
-        improved: f.improved,
-        percent_change: f.percentChange,
-      },
-      trends_vs_previous_snapshot: p && {
-        previous_snapshot_at: p.previousSnapshotAt,
-        avg_rank_change: p.avgRankChange,
-        visibility_change: p.visibilityChange,
-        top_3_change: p.top3Change,
-        top_10_change: p.top10Change,
-      },
-      geographic_strength: d.geographicStrength.map((g) => ({ label: g.label, pins: g.pins, avg_rank: g.avgRank, visibility: g.visibility, coverage: g.coverage })),
-      top_competitors: d.topCompetitors.map((c) => ({ name: c.name, avg_rank: c.avgRank, visibility: c.visibility, threat_score: c.threatScore })),
-      recommendations: d.recommendations.map((r) => ({ type: r.type, icon: r.icon, title: r.title, description: r.description })),
-    };
-  },
+  result: ({ scanInsights: d }) => scans.insights(d),
 });
 
-interface RunData {
-  uuid: string;
-  startedAt: string;
-  isRunning: boolean;
-}
 const runSchema = object({ uuid: str(), started_at: ts({ description: 'When the run starts (later than now for a staggered first run).' }), is_running: bool() });
-const runStarted = (r: RunData) => ({ uuid: r.uuid, started_at: r.startedAt, is_running: r.isRunning });
 
 /** Starting runs spends ranking-provider queries: not idempotent, and it reaches a third party. */
 const STARTS_RUN: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
@@ -374,7 +196,7 @@ interface CreateScanArgs {
   type: 'business' | 'sab';
 }
 
-export const createScan = defineTool<CreateScanArgs, { createScan: RunData }>({
+export const createScan = defineTool<CreateScanArgs, { createScan: scans.RunData }>({
   name: 'create_scan',
   title: 'Create a Local Search Grid scan',
   description:
@@ -403,25 +225,12 @@ export const createScan = defineTool<CreateScanArgs, { createScan: RunData }>({
   permission: null,
   writes: true,
   tenantOwnerOnly: true,
-  document: 'mutation ($input: CreateScanInput!) { createScan(input: $input) { uuid startedAt isRunning } }',
-  variables: (a) => ({
-    input: {
-      location: a.location,
-      address: a.address ?? null,
-      keywords: a.keywords,
-      gridSize: a.grid_size,
-      distance: a.distance,
-      distanceUnit: a.distance_unit,
-      type: a.type,
-      targetPlaceId: a.target_place_id ?? null,
-      lat: a.lat ?? null,
-      lng: a.lng ?? null,
-    },
-  }),
-  result: (d) => runStarted(d.createScan),
+  document: scans.CREATE_SCAN_MUTATION,
+  variables: (a) => ({ input: scans.createScanInput(a) }),
+  result: (d) => scans.runStarted(d.createScan),
 });
 
-export const runScan = defineTool<{ uuid: string }, { runScan: RunData }>({
+export const runScan = defineTool<{ uuid: string }, { runScan: scans.RunData }>({
   name: 'run_scan',
   title: 'Run a scan now',
   description:
@@ -433,9 +242,9 @@ export const runScan = defineTool<{ uuid: string }, { runScan: RunData }>({
   permission: null,
   writes: true,
   tenantOwnerOnly: true,
-  document: 'mutation ($uuid: String!) { runScan(uuid: $uuid) { uuid startedAt isRunning } }',
+  document: scans.RUN_SCAN_MUTATION,
   variables: (a) => ({ uuid: a.uuid }),
-  result: (d) => runStarted(d.runScan),
+  result: (d) => scans.runStarted(d.runScan),
 });
 
 interface ScheduleArgs {
@@ -447,19 +256,9 @@ interface ScheduleArgs {
   scheduled_days?: number[];
   timezone?: string;
 }
-interface ScheduleData {
-  uuid: string;
-  isScheduled: boolean;
-  frequency: string | null;
-  nextRunAt: string | null;
-  scheduledFrom: string | null;
-  scheduledTo: string | null;
-  scheduledDays: number[];
-  timezone: string | null;
-}
 const HHMM = '^([01][0-9]|2[0-3]):[0-5][0-9]$';
 
-export const scheduleScan = defineTool<ScheduleArgs, { setScanSchedule: ScheduleData }>({
+export const scheduleScan = defineTool<ScheduleArgs, { setScanSchedule: scans.ScheduleData }>({
   name: 'schedule_scan',
   title: 'Schedule a scan',
   description:
@@ -492,31 +291,10 @@ export const scheduleScan = defineTool<ScheduleArgs, { setScanSchedule: Schedule
   permission: null,
   writes: true,
   tenantOwnerOnly: true,
-  document: `mutation ($uuid: String!, $input: SetScanScheduleInput!) {
-    setScanSchedule(uuid: $uuid, input: $input) { uuid isScheduled frequency nextRunAt scheduledFrom scheduledTo scheduledDays timezone }
-  }`,
+  document: scans.SET_SCAN_SCHEDULE_MUTATION,
   // The window and timezone rules (invalid_schedule_window, invalid_timezone) are the service's, as for REST.
-  variables: (a) => ({
-    uuid: a.uuid,
-    input: {
-      isScheduled: a.is_scheduled,
-      frequency: a.frequency ?? null,
-      scheduledFrom: a.scheduled_from ?? null,
-      scheduledTo: a.scheduled_to ?? null,
-      scheduledDays: a.scheduled_days ?? null,
-      timezone: a.timezone ?? null,
-    },
-  }),
-  result: (d) => ({
-    uuid: d.setScanSchedule.uuid,
-    is_scheduled: d.setScanSchedule.isScheduled,
-    frequency: d.setScanSchedule.frequency,
-    next_run_at: d.setScanSchedule.nextRunAt,
-    scheduled_from: d.setScanSchedule.scheduledFrom,
-    scheduled_to: d.setScanSchedule.scheduledTo,
-    scheduled_days: d.setScanSchedule.scheduledDays,
-    timezone: d.setScanSchedule.timezone,
-  }),
+  variables: (a) => ({ uuid: a.uuid, input: scans.scheduleInput(a) }),
+  result: (d) => scans.schedule(d.setScanSchedule),
 });
 
 export const scanTools = [listScans, getScan, getScanDataPoints, listScanSnapshots, getScanInsights, createScan, runScan, scheduleScan];

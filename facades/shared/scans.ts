@@ -1,0 +1,305 @@
+/**
+ * Local Search Grid scans on the wire, for both facades that serve them: the agency REST API
+ * (facades/rest/agency/scans.routes.ts) and the MCP tools (facades/mcp/tools/scans.ts). The GraphQL operations and
+ * selections they share, and the mappers from GraphQL results to the spec's snake_case shapes (spec: "Scan (Local
+ * Search Grid)"), so the two answer every field the same way. Each facade keeps its own envelope (REST `data`/`meta`,
+ * MCP `data`/`pagination`) and its own argument parsing.
+ */
+
+// ---- list row -------------------------------------------------------------------------------------------
+
+export interface ScanRowData {
+  uuid: string;
+  location: string;
+  keyword: string;
+  keywords: string[];
+  gridSize: number;
+  isScheduled: boolean;
+  isRunning: boolean;
+  lastRunAt: string | null;
+  nextRunAt: string | null;
+}
+export const SCAN_ROW_FIELDS = 'uuid location keyword keywords gridSize isScheduled isRunning lastRunAt nextRunAt';
+
+export const scanRow = (s: ScanRowData) => ({
+  uuid: s.uuid,
+  location: s.location,
+  keyword: s.keyword,
+  keywords: s.keywords,
+  grid_size: s.gridSize,
+  is_scheduled: s.isScheduled,
+  is_running: s.isRunning,
+  last_run_at: s.lastRunAt,
+  next_run_at: s.nextRunAt,
+});
+
+// ---- pins -----------------------------------------------------------------------------------------------
+
+export interface PlaceData {
+  placeId: string;
+  name: string;
+  rank: number;
+}
+export interface PinData {
+  lat: number;
+  lng: number;
+  rank: number | null;
+  keyword: string;
+  status: string;
+  snapshotAt: string;
+  topResults: PlaceData[];
+}
+const PIN_FIELDS = 'lat lng rank keyword status snapshotAt topResults { placeId name rank }';
+
+export const place = (p: PlaceData) => ({ place_id: p.placeId, name: p.name, rank: p.rank });
+
+/** A pin of the scan detail (`results[]`). */
+const detailPin = (r: PinData) => ({ lat: r.lat, lng: r.lng, rank: r.rank, keyword: r.keyword, status: r.status, top_results: r.topResults.map(place) });
+
+/** A pin of a data-points page, with its competitors. */
+export const dataPoint = (r: PinData) => ({
+  lat: r.lat,
+  lng: r.lng,
+  keyword: r.keyword,
+  snapshot_at: r.snapshotAt,
+  target_rank: r.rank,
+  results: r.topResults.map(place),
+});
+
+// ---- detail ---------------------------------------------------------------------------------------------
+
+export interface ScanDetailData {
+  scan: { uuid: string; location: string; keyword: string; keywords: string[]; gridSize: number; isRunning: boolean };
+  summary: { averageRank: number; top3Count: number; top4To10Count: number; notRankingCount: number } | null;
+  reportUrl: string;
+  availableSnapshots: string[];
+  results: PinData[];
+}
+export const SCAN_DETAIL_QUERY = `query ($uuid: String!, $snapshotAt: String, $topN: Int) {
+  scan(uuid: $uuid, snapshotAt: $snapshotAt, topN: $topN) {
+    scan { uuid location keyword keywords gridSize isRunning }
+    summary { averageRank top3Count top4To10Count notRankingCount }
+    reportUrl availableSnapshots results { ${PIN_FIELDS} }
+  }
+}`;
+
+export const scanDetail = (d: ScanDetailData) => ({
+  uuid: d.scan.uuid,
+  location: d.scan.location,
+  keyword: d.scan.keyword,
+  keywords: d.scan.keywords,
+  grid_size: d.scan.gridSize,
+  is_running: d.scan.isRunning,
+  summary: d.summary && {
+    average_rank: d.summary.averageRank,
+    top_3_count: d.summary.top3Count,
+    top_4_to_10_count: d.summary.top4To10Count,
+    not_ranking_count: d.summary.notRankingCount,
+  },
+  report_url: d.reportUrl,
+  available_snapshots: d.availableSnapshots,
+  results: d.results.map(detailPin),
+});
+
+// ---- data points ----------------------------------------------------------------------------------------
+
+export interface DataPointsData {
+  items: PinData[];
+  total: number;
+  page: number;
+  perPage: number;
+  scanUuid: string;
+  snapshotAt: string | null;
+  keyword: string | null;
+  topN: number;
+}
+export const SCAN_DATA_POINTS_QUERY = `query ($uuid: String!, $snapshotAt: String, $keyword: String, $topN: Int, $page: Int!, $perPage: Int!) {
+  scanDataPoints(uuid: $uuid, snapshotAt: $snapshotAt, keyword: $keyword, topN: $topN, page: $page, perPage: $perPage) {
+    total page perPage scanUuid snapshotAt keyword topN items { ${PIN_FIELDS} }
+  }
+}`;
+
+/** Which snapshot, keyword and competitor count the page was read with. */
+export const dataPointsMeta = (d: DataPointsData) => ({ scan_uuid: d.scanUuid, snapshot_at: d.snapshotAt, keyword: d.keyword, top_n: d.topN });
+
+// ---- snapshots ------------------------------------------------------------------------------------------
+
+export interface SnapshotData {
+  snapshotAt: string;
+  label: string;
+  shortLabel: string;
+  monthYear: string;
+  avgRank: number;
+  changeFromPrevious: number;
+  top3Count: number;
+  top10Count: number;
+  belowTop10Count: number;
+  notRankingCount: number;
+  totalPins: number;
+  visibilityScore: number;
+}
+export const SCAN_SNAPSHOTS_QUERY = `query ($uuid: String!, $keyword: String) {
+  scanSnapshots(uuid: $uuid, keyword: $keyword) {
+    snapshotAt label shortLabel monthYear avgRank changeFromPrevious top3Count top10Count belowTop10Count notRankingCount totalPins visibilityScore
+  }
+}`;
+
+export const snapshot = (s: SnapshotData) => ({
+  snapshot_at: s.snapshotAt,
+  label: s.label,
+  short_label: s.shortLabel,
+  month_year: s.monthYear,
+  avg_rank: s.avgRank,
+  change_from_previous: s.changeFromPrevious,
+  top_3_count: s.top3Count,
+  top_10_count: s.top10Count,
+  below_top_10_count: s.belowTop10Count,
+  not_ranking_count: s.notRankingCount,
+  total_pins: s.totalPins,
+  visibility_score: s.visibilityScore,
+});
+
+// ---- insights -------------------------------------------------------------------------------------------
+
+export interface InsightsData {
+  scanUuid: string;
+  snapshotAt: string | null;
+  keyword: string;
+  summary: { avgRank: number; visibilityScore: number; top3: number; top10: number; notRanking: number; totalPins: number } | null;
+  trendsVsFirstSnapshot: { firstSnapshotAt: string; startAvg: number; currentAvg: number; change: number; improved: boolean; percentChange: number } | null;
+  trendsVsPreviousSnapshot: { previousSnapshotAt: string; avgRankChange: number; visibilityChange: number; top3Change: number; top10Change: number } | null;
+  geographicStrength: Array<{ label: string; pins: number; avgRank: number; visibility: number; coverage: number }>;
+  topCompetitors: Array<{ name: string; avgRank: number; visibility: number; threatScore: number }>;
+  recommendations: Array<{ type: string; icon: string; title: string; description: string }>;
+}
+export const SCAN_INSIGHTS_QUERY = `query ($uuid: String!, $keyword: String, $snapshotAt: String) {
+  scanInsights(uuid: $uuid, keyword: $keyword, snapshotAt: $snapshotAt) {
+    scanUuid snapshotAt keyword
+    summary { avgRank visibilityScore top3 top10 notRanking totalPins }
+    trendsVsFirstSnapshot { firstSnapshotAt startAvg currentAvg change improved percentChange }
+    trendsVsPreviousSnapshot { previousSnapshotAt avgRankChange visibilityChange top3Change top10Change }
+    geographicStrength { label pins avgRank visibility coverage }
+    topCompetitors { name avgRank visibility threatScore }
+    recommendations { type icon title description }
+  }
+}`;
+
+export function insights(d: InsightsData) {
+  const f = d.trendsVsFirstSnapshot;
+  const p = d.trendsVsPreviousSnapshot;
+  return {
+    scan_uuid: d.scanUuid,
+    snapshot_at: d.snapshotAt,
+    keyword: d.keyword,
+    summary: d.summary && {
+      avg_rank: d.summary.avgRank,
+      visibility_score: d.summary.visibilityScore,
+      top_3_pins: d.summary.top3,
+      top_10_pins: d.summary.top10,
+      not_ranking: d.summary.notRanking,
+      total_pins: d.summary.totalPins,
+    },
+    trends_vs_first_snapshot: f && {
+      first_snapshot_at: f.firstSnapshotAt,
+      start_avg: f.startAvg,
+      current_avg: f.currentAvg,
+      change: f.change,
+      improved: f.improved,
+      percent_change: f.percentChange,
+    },
+    trends_vs_previous_snapshot: p && {
+      previous_snapshot_at: p.previousSnapshotAt,
+      avg_rank_change: p.avgRankChange,
+      visibility_change: p.visibilityChange,
+      top_3_change: p.top3Change,
+      top_10_change: p.top10Change,
+    },
+    geographic_strength: d.geographicStrength.map((g) => ({ label: g.label, pins: g.pins, avg_rank: g.avgRank, visibility: g.visibility, coverage: g.coverage })),
+    top_competitors: d.topCompetitors.map((c) => ({ name: c.name, avg_rank: c.avgRank, visibility: c.visibility, threat_score: c.threatScore })),
+    recommendations: d.recommendations.map((r) => ({ type: r.type, icon: r.icon, title: r.title, description: r.description })),
+  };
+}
+
+// ---- runs -----------------------------------------------------------------------------------------------
+
+export interface RunData {
+  uuid: string;
+  startedAt: string;
+  isRunning: boolean;
+}
+export const CREATE_SCAN_MUTATION = 'mutation ($input: CreateScanInput!) { createScan(input: $input) { uuid startedAt isRunning } }';
+export const RUN_SCAN_MUTATION = 'mutation ($uuid: String!) { runScan(uuid: $uuid) { uuid startedAt isRunning } }';
+
+export const runStarted = (r: RunData) => ({ uuid: r.uuid, started_at: r.startedAt, is_running: r.isRunning });
+
+/** The create-scan arguments as both facades take them (snake_case, parsed), for `CreateScanInput`. */
+export interface CreateScanArgs {
+  location: string;
+  keywords: string[];
+  grid_size: number;
+  distance: number;
+  distance_unit: string;
+  address?: string | null;
+  lat?: number | null;
+  lng?: number | null;
+  target_place_id?: string | null;
+  type?: string | null;
+}
+
+export const createScanInput = (a: CreateScanArgs) => ({
+  location: a.location,
+  address: a.address ?? null,
+  keywords: a.keywords,
+  gridSize: a.grid_size,
+  distance: a.distance,
+  distanceUnit: a.distance_unit,
+  type: a.type ?? null,
+  targetPlaceId: a.target_place_id ?? null,
+  lat: a.lat ?? null,
+  lng: a.lng ?? null,
+});
+
+// ---- schedule -------------------------------------------------------------------------------------------
+
+export interface ScheduleData {
+  uuid: string;
+  isScheduled: boolean;
+  frequency: string | null;
+  nextRunAt: string | null;
+  scheduledFrom: string | null;
+  scheduledTo: string | null;
+  scheduledDays: number[];
+  timezone: string | null;
+}
+export const SCHEDULE_FIELDS = 'uuid isScheduled frequency nextRunAt scheduledFrom scheduledTo scheduledDays timezone';
+export const SET_SCAN_SCHEDULE_MUTATION = `mutation ($uuid: String!, $input: SetScanScheduleInput!) { setScanSchedule(uuid: $uuid, input: $input) { ${SCHEDULE_FIELDS} } }`;
+
+/** The schedule arguments as both facades take them; what is left out keeps its stored value. */
+export interface ScheduleArgs {
+  is_scheduled: boolean;
+  frequency?: string | null;
+  scheduled_from?: string | null;
+  scheduled_to?: string | null;
+  scheduled_days?: number[] | null;
+  timezone?: string | null;
+}
+
+export const scheduleInput = (a: ScheduleArgs) => ({
+  isScheduled: a.is_scheduled,
+  frequency: a.frequency ?? null,
+  scheduledFrom: a.scheduled_from ?? null,
+  scheduledTo: a.scheduled_to ?? null,
+  scheduledDays: a.scheduled_days ?? null,
+  timezone: a.timezone ?? null,
+});
+
+export const schedule = (s: ScheduleData) => ({
+  uuid: s.uuid,
+  is_scheduled: s.isScheduled,
+  frequency: s.frequency,
+  next_run_at: s.nextRunAt,
+  scheduled_from: s.scheduledFrom,
+  scheduled_to: s.scheduledTo,
+  scheduled_days: s.scheduledDays,
+  timezone: s.timezone,
+});

@@ -110,7 +110,10 @@ async function main(): Promise<void> {
   const snapshots = await ScanSnapshot.findAll({ where: { scanId: scan.id } });
   const stored = await ScanResult.count({ where: { snapshotId: snapshots.map((s) => s.id) } });
   if (stored !== tasks || snapshots.some((s) => s.status !== 'completed')) throw new Error(`expected ${tasks} results in completed snapshots, got ${stored}`);
-  const description = await temporal().client.workflow.getHandle(scanRunWorkflowId(uuid, snapshots[0].runId)).describe();
+  // The scan turns idle in the run's last activity; the workflow closes a moment later.
+  const handle = temporal().client.workflow.getHandle(scanRunWorkflowId(uuid, snapshots[0].runId));
+  await handle.result();
+  const description = await handle.describe();
   const workflowMs = (description.closeTime?.getTime() ?? NaN) - description.startTime.getTime();
   const asked = [...seen.values()].reduce((a, b) => a + b, 0);
 

@@ -80,6 +80,21 @@ export async function startDeliveryWorkflow(deliveryId: string, opts: { again?: 
   }
 }
 
+/**
+ * Waits (at most `timeoutMs`) for a delivery's workflow to close. A delivery is stored as succeeded or failed by its
+ * last activity, a moment before its workflow closes: a redelivery in that moment waits for the close.
+ */
+export async function awaitDeliveryClosed(deliveryId: string, timeoutMs = 10_000): Promise<void> {
+  const { client } = temporal();
+  const closed = client.workflow.getHandle(deliveryWorkflowId(deliveryId)).result().then(
+    () => undefined,
+    () => undefined,
+  );
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([closed, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+  clearTimeout(timer);
+}
+
 let nudging: Promise<void> | null = null;
 let nudgeAgain = false;
 

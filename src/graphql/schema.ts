@@ -4,7 +4,6 @@ import { buildSchema } from 'type-graphql';
 import { AccountResolver } from './account/account.resolver';
 import { AgencyResolver } from './agency/agency.resolver';
 import { AnalyticsResolver } from './analytics/analytics.resolver';
-import { pausedAccountGuard } from './agency/paused.middleware';
 import { authChecker } from './auth-checker';
 import { CampaignResolver } from './campaigns/campaign.resolver';
 import { ConnectLinkResolver } from './connect-links/connect-link.resolver';
@@ -64,8 +63,8 @@ export function getSchema(): Promise<GraphQLSchema> {
     resolvers: RESOLVERS,
     authChecker,
     validateFn: validateArg,
-    // A paused account may read but not write (agency pause/resume).
-    globalMiddlewares: [pausedAccountGuard],
+    // A paused account may read but not write: checked by the auth checker on mutations (no global middleware,
+    // which would wrap every field of every result).
     emitSchemaFile: false,
   });
   return built;

@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { Op, QueryTypes, type Transaction } from 'sequelize';
-import { startDeliveryWorkflow } from '../../workflows/client';
+import { awaitDeliveryClosed, startDeliveryWorkflow } from '../../workflows/client';
 import type { Clock } from '../domain/clock';
 import { Conflict, Forbidden, NotFound, ruleViolation, Upstream, Validation } from '../domain/errors';
 import { isWebhookEvent, WEBHOOK_EVENTS } from '../domain/events';
@@ -267,8 +267,16 @@ export async function redeliver(p: Principal, deliveryId: string, opts: WebhookS
     return found;
   });
   const start = opts.deps?.startDelivery ?? ((id: string) => startDeliveryWorkflow(id, { again: true }));
+  const finished = previous !== null && (previous as { status: DeliveryStatus }).status !== 'pending';
   try {
-    await start(delivery.id);
+    try {
+      await start(delivery.id);
+    } catch (e) {
+      // Stored as finished by its last activity, its run may not have closed yet: wait for the close, once.
+      if (!(e instanceof WorkflowExecutionAlreadyStartedError) || !finished) throw e;
+      await awaitDeliveryClosed(delivery.id);
+      await start(delivery.id);
+    }
   } catch (e) {
     if (e instanceof WorkflowExecutionAlreadyStartedError) {
       // Its run is still retrying: that run decides the outcome; nothing is queued twice.

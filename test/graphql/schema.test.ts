@@ -1,3 +1,5 @@
+import { getMetadataStorage } from 'type-graphql';
+import { getSchema } from '../../src/graphql/schema';
 import { useApp } from '../support/app';
 import { makeReview, makeWorld, syncedSourceOf, testimonialsOf } from '../support/factories';
 
@@ -8,6 +10,13 @@ describe('GraphQL business API at /graphql', () => {
     if (token) req.set('Authorization', `Bearer ${token}`);
     return req.send({ query, variables });
   };
+
+  it('puts every mutation behind the auth checker, which holds back writes of paused accounts', async () => {
+    await getSchema(); // built: class-level @Authorized is merged into each mutation's roles
+    const mutations = getMetadataStorage().mutations;
+    expect(mutations.length).toBeGreaterThan(50);
+    expect(mutations.filter((m) => m.roles === undefined).map((m) => m.schemaName)).toEqual([]);
+  });
 
   it('answers a query with the caller scope', async () => {
     const w = await makeWorld();

@@ -1,3 +1,4 @@
+import { DAY_MS, MAX_RANGE_DAYS, dayAt, dayOf, isoOf, startOf } from '../domain/days';
 import { Validation } from '../domain/errors';
 
 /**
@@ -5,10 +6,9 @@ import { Validation } from '../domain/errors';
  * and shifts are integer arithmetic and month ends and leap years come out of `Date.UTC`.
  */
 
-const DAY_MS = 86_400_000;
-
 /** The longest analytics period, both ends included (the spec's "metrics range over 540 days" rule). */
-export const MAX_PERIOD_DAYS = 540;
+export const MAX_PERIOD_DAYS = MAX_RANGE_DAYS;
+export { dayAt, dayOf, isoOf, startOf };
 
 export interface Period {
   /** `Y-m-d`, both ends included. */
@@ -18,19 +18,6 @@ export interface Period {
   toDay: number;
   days: number;
 }
-
-/** `Y-m-d` to its day number, or null when it is not a real calendar date. */
-export function dayOf(value: string): number | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!m) return null;
-  const day = Math.floor(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) / DAY_MS);
-  return isoOf(day) === value ? day : null;
-}
-
-export const isoOf = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10);
-export const dayAt = (at: Date): number => Math.floor(at.getTime() / DAY_MS);
-/** Midnight UTC starting the day. */
-export const startOf = (day: number): Date => new Date(day * DAY_MS);
 
 export function periodOf(fromDay: number, toDay: number): Period {
   return { from: isoOf(fromDay), to: isoOf(toDay), fromDay, toDay, days: toDay - fromDay + 1 };

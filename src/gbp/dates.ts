@@ -4,27 +4,9 @@
  * leap years come out of `Date.UTC` rather than out of hand-written rules.
  */
 
-const DAY_MS = 86_400_000;
+import { dayAt, isoOf } from '../domain/days';
 
-/** The longest metrics window, counted in days with both ends included (spec: "Maximum range 540 days"). */
-export const MAX_RANGE_DAYS = 540;
-
-/** `Y-m-d` to its day number, or null when it is not a real calendar date (2026-02-30, 2026-2-1). */
-export function dayOf(value: string): number | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!m) return null;
-  const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  const day = Math.floor(ms / DAY_MS);
-  return isoOf(day) === value ? day : null;
-}
-
-/** Day number to `Y-m-d`. */
-export function isoOf(day: number): string {
-  return new Date(day * DAY_MS).toISOString().slice(0, 10);
-}
-
-/** The UTC day a moment falls on. */
-export const dayAt = (at: Date): number => Math.floor(at.getTime() / DAY_MS);
+export { MAX_RANGE_DAYS, dayAt, dayOf, isoOf } from '../domain/days';
 
 export interface DateWindow {
   from: string;

@@ -5,6 +5,7 @@ import type { Sequelize } from 'sequelize-typescript';
 import type { Config } from './config';
 import { createSequelize, ensureDatabase } from './db/connection';
 import { migrate } from './db/umzug';
+import { verifyAppKey } from './crypto/secrets';
 
 export function createLogger(config: Pick<Config, 'LOG_LEVEL' | 'NODE_ENV'>): Logger {
   return pino({ level: config.LOG_LEVEL, base: { service: 'reviewgrid' } });
@@ -13,13 +14,21 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL' | 'NODE_ENV'>): Lo
 /** Creates the database when missing, connects and applies pending migrations. */
 export async function openDatabase(
   config: Pick<Config, 'DATABASE_URL' | 'DATABASE_POOL_MAX'>,
-  opts: { migrate?: boolean; logger?: Logger } = {},
+  opts: { migrate?: boolean; logger?: Logger; /** API and worker processes: refuse an APP_KEY other than the installation's. */ verifyAppKey?: boolean } = {},
 ): Promise<Sequelize> {
   await ensureDatabase(config.DATABASE_URL);
   const sequelize = createSequelize({ url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX });
   if (opts.migrate !== false) {
     const applied = await migrate(sequelize);
     if (applied.length) opts.logger?.info({ applied }, 'migrations applied');
+  }
+  if (opts.verifyAppKey) {
+    try {
+      await verifyAppKey(sequelize);
+    } catch (e) {
+      await sequelize.close();
+      throw e;
+    }
   }
   return sequelize;
 }

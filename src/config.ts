@@ -8,6 +8,11 @@ const schema = z.object({
   HOST: z.string().default('127.0.0.1'),
   /** Public origin used for absolute URLs when a request is not at hand (CLI output, e-mails). */
   PUBLIC_URL: z.string().url().optional(),
+  /**
+   * Where server-side callers (workers) reach the provider simulators the API serves (`/simulators/...`): in compose
+   * the API's service name (`http://api:3000`), since `PUBLIC_URL` is what browsers use. Unset: `PUBLIC_URL`.
+   */
+  SIMULATOR_BASE_URL: z.string().url().optional(),
   DATABASE_URL: z.string().default('mysql://root@127.0.0.1:3306/reviewgrid'),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).default(10),
   REDIS_URL: z.string().optional(),
@@ -132,6 +137,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 export function publicBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
   const config = loadConfig(env);
   return (config.PUBLIC_URL ?? `http://127.0.0.1:${config.PORT}`).replace(/\/+$/, '');
+}
+
+/** Origin of the in-process provider simulators for server-side calls: `SIMULATOR_BASE_URL`, else `publicBaseUrl()`. */
+export function simulatorBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
+  const configured = loadConfig(env).SIMULATOR_BASE_URL;
+  return configured ? configured.replace(/\/+$/, '') : publicBaseUrl(env);
 }
 
 /** Whether SMS / messaging-app review requests without per-account settings go to the Twilio simulator. */

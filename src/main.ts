@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config);
   setMailLogger(logger.child({ component: 'mail' }));
-  const sequelize = await openDatabase(config, { logger });
+  const sequelize = await openDatabase(config, { logger, verifyAppKey: true });
   const tokensFile = path.join(config.DATA_DIR, 'demo-tokens.json');
 
   if (config.SEED_DEMO === 'true' && (await Tenant.count()) === 0) {

@@ -10,7 +10,7 @@ import { startTemporal } from './temporal/runtime';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config);
-  const sequelize = await openDatabase(config, { logger, migrate: false });
+  const sequelize = await openDatabase(config, { logger, migrate: false, verifyAppKey: true });
   const runtime = await startTemporal(config, logger, { worker: true });
   logger.info({ address: runtime.address, taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE }, 'worker running');
   let stopping = false;

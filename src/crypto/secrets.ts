@@ -1,6 +1,8 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { QueryTypes } from 'sequelize';
+import type { Sequelize } from 'sequelize';
 import { loadConfig } from '../config';
 
 /**
@@ -46,6 +48,10 @@ export function appKey(env: NodeJS.ProcessEnv = process.env): Buffer {
   const config = loadConfig(env);
   const source = config.APP_KEY ? `env:${config.APP_KEY}` : `file:${path.join(config.DATA_DIR, 'app.key')}`;
   if (cached?.source === source) return cached.key;
+  if (!config.APP_KEY && config.NODE_ENV === 'production') {
+    // A generated per-container key file would give every process its own key: nothing one encrypts, another reads.
+    throw new Error('APP_KEY is not set: in production every API and worker process must share one key (base64 of 32 bytes, e.g. `openssl rand -base64 32`, in .env).');
+  }
   const key = config.APP_KEY ? parseKey(config.APP_KEY, 'APP_KEY') : keyFromFile(path.join(config.DATA_DIR, 'app.key'));
   cached = { source, key };
   return key;
@@ -71,4 +77,41 @@ export function decryptSecret(stored: string, key: Buffer = appKey()): string {
 /** A keyed MAC for values the server hands out and later checks (CSRF tokens, simulator codes). */
 export function mac(purpose: string, value: string, key: Buffer = appKey()): string {
   return createHmac('sha256', key).update(`${purpose}\0${value}`).digest('base64url');
+}
+
+const APP_KEY_CHECK = 'app_key_check';
+
+/** A short public id of a key (a MAC of a fixed text, so it reveals nothing of the key). */
+export const appKeyId = (key: Buffer = appKey()): string => mac('app-key-check', 'reviewgrid', key).slice(0, 12);
+
+/**
+ * Boot check of API and worker processes: the first process records the key's id in `system_settings`; a process
+ * with another key (not shared through APP_KEY, or a lost key file) is refused with a clear message instead of
+ * writing secrets that the other processes cannot read.
+ */
+export async function verifyAppKey(sequelize: Sequelize, key: Buffer = appKey()): Promise<void> {
+  const id = appKeyId(key);
+  try {
+    await sequelize.query('INSERT IGNORE INTO system_settings (name, value, updated_at) VALUES (?, ?, NOW(3))', {
+      replacements: [APP_KEY_CHECK, id],
+      type: QueryTypes.INSERT,
+      logging: false,
+    });
+  } catch (e) {
+    if ((e as { original?: { code?: string } }).original?.code === 'ER_NO_SUCH_TABLE') {
+      throw new Error('The database is not migrated yet (no system_settings table): run `reviewgrid db:migrate` first.');
+    }
+    throw e;
+  }
+  const rows = await sequelize.query<{ value: string }>('SELECT value FROM system_settings WHERE name = ?', {
+    replacements: [APP_KEY_CHECK],
+    type: QueryTypes.SELECT,
+    logging: false,
+  });
+  const stored = rows[0]?.value;
+  if (stored !== id) {
+    throw new Error(
+      `APP_KEY mismatch: this process's key has id ${id}, but the database's secrets were encrypted with key id ${stored}; every API and worker process must use the same APP_KEY.`,
+    );
+  }
 }

@@ -1,4 +1,4 @@
-import { loadConfig, publicBaseUrl } from '../config';
+import { loadConfig, simulatorBaseUrl } from '../config';
 import { joinUrl, nestedErrorMessage, platformRequest } from '../providers/http';
 import { ProviderRejected } from '../providers/types';
 import { dayOf, isoOf, type YearMonth } from './dates';
@@ -200,7 +200,7 @@ export function gbpPerformanceBaseUrl(env: NodeJS.ProcessEnv = process.env): str
   const config = loadConfig(env);
   if (config.GBP_PERFORMANCE_URL) return config.GBP_PERFORMANCE_URL.replace(/\/+$/, '');
   if (config.GOOGLE_API_URL) return config.GOOGLE_API_URL.replace(/\/+$/, '');
-  if (!config.GOOGLE_CLIENT_ID) return `${publicBaseUrl(env)}${GBP_PERFORMANCE_SIMULATOR_PATH}`;
+  if (!config.GOOGLE_CLIENT_ID) return `${simulatorBaseUrl(env)}${GBP_PERFORMANCE_SIMULATOR_PATH}`;
   return GBP_PERFORMANCE_HOST;
 }
 

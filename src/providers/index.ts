@@ -1,4 +1,4 @@
-import { loadConfig, publicBaseUrl } from '../config';
+import { loadConfig, simulatorBaseUrl } from '../config';
 import { FacebookGraphClient } from './facebook';
 import { GoogleBusinessClient } from './google';
 import type { ReviewPlatformClient, SignInProvider } from './types';
@@ -23,7 +23,7 @@ export function platformBaseUrl(provider: SignInProvider, env: NodeJS.ProcessEnv
   const configured = provider === 'google' ? config.GOOGLE_API_URL : config.FACEBOOK_GRAPH_URL;
   if (configured) return configured.replace(/\/+$/, '');
   const clientId = provider === 'google' ? config.GOOGLE_CLIENT_ID : config.FACEBOOK_CLIENT_ID;
-  if (!clientId) return `${publicBaseUrl(env)}${SIMULATOR_PATHS[provider]}`;
+  if (!clientId) return `${simulatorBaseUrl(env)}${SIMULATOR_PATHS[provider]}`;
   return null;
 }
 

@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import { publicBaseUrl, smsSimulatorEnabled } from '../config';
+import { simulatorBaseUrl, smsSimulatorEnabled } from '../config';
 import { decryptSecret, encryptSecret } from '../crypto/secrets';
 import { Forbidden, NotFound, ruleViolation, Upstream, Validation, type FieldErrors } from '../domain/errors';
 import { charCount, MAX_NAME_CHARS } from '../domain/limits';
@@ -274,7 +274,7 @@ export async function senderFor(
         channel === 'sms' ? 'The account has no SMS provider settings.' : 'The account has no messaging-app provider settings.',
       );
     }
-    const simulator: TwilioAccount = { ...SIMULATOR_ACCOUNT, baseUrl: `${publicBaseUrl()}${TWILIO_SIMULATOR_PATH}` };
+    const simulator: TwilioAccount = { ...SIMULATOR_ACCOUNT, baseUrl: `${simulatorBaseUrl()}${TWILIO_SIMULATOR_PATH}` };
     return twilioSender(simulator, channel, { label: 'SMS simulator' });
   }
   const c = smsConfigOf(row);

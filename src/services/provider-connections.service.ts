@@ -1,6 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import type { Transaction } from 'sequelize';
-import { loadConfig, publicBaseUrl } from '../config';
+import { loadConfig, publicBaseUrl, simulatorBaseUrl } from '../config';
 import { decryptSecret, encryptSecret, mac } from '../crypto/secrets';
 import { systemClock, type Clock } from '../domain/clock';
 import { NotFound, Upstream } from '../domain/errors';
@@ -57,8 +57,10 @@ export function oauthSettings(provider: SignInProvider, env: NodeJS.ProcessEnv =
   const extraAuthParams: Record<string, string> =
     provider === 'google' ? { access_type: 'offline', prompt: 'consent', include_granted_scopes: 'true' } : {};
   if (isSimulated(provider, env)) {
-    const base = `${publicBaseUrl(env)}${oauthSimulatorPath(provider)}`;
-    return { provider, ...simulatorClient(provider), authUrl: `${base}/authorize`, tokenUrl: `${base}/token`, scope, simulated: true, extraAuthParams };
+    // The browser goes to the authorize page on the public origin; the code exchange is a server-side call.
+    const path = oauthSimulatorPath(provider);
+    const authUrl = `${publicBaseUrl(env)}${path}/authorize`;
+    return { provider, ...simulatorClient(provider), authUrl, tokenUrl: `${simulatorBaseUrl(env)}${path}/token`, scope, simulated: true, extraAuthParams };
   }
   const google = provider === 'google';
   return {

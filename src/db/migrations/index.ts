@@ -36,6 +36,7 @@ import * as h0320 from './20261125000320-create-review-tags';
 import * as p0100 from './20261125000100-create-gbp-daily-metrics';
 import * as p0110 from './20261125000110-create-gbp-search-keywords';
 import * as q0100 from './20261126000100-create-mcp-audit-log';
+import * as z0100 from './20261127000100-create-system-settings';
 /** Ordered list: names are the file names, so the table `schema_migrations` reads like the folder. */
 export const migrations: ReadonlyArray<{ name: string; up: Migration; down: Migration }> = [
   { name: '20261121000100-create-tenants', ...m0100 },
@@ -74,4 +75,5 @@ export const migrations: ReadonlyArray<{ name: string; up: Migration; down: Migr
   { name: '20261125000310-create-reply-drafts', ...h0310 },
   { name: '20261125000320-create-review-tags', ...h0320 },
   { name: '20261126000100-create-mcp-audit-log', ...q0100 },
+  { name: '20261127000100-create-system-settings', ...z0100 },
 ];

@@ -38,6 +38,17 @@ const schema = z.object({
   TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
   /** Run the worker inside the API process (the embedded default); production runs `npm run worker`. */
   WORKER_IN_PROCESS: z.enum(['true', 'false']).default('true'),
+  /** How long a process waits at boot for the Temporal cluster at TEMPORAL_ADDRESS to answer before it gives up. */
+  TEMPORAL_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(0).default(120_000),
+  /**
+   * Loopback port of the Temporal SDK's Prometheus exporter in processes that run a worker; its page is appended to
+   * that process's `/metrics`. `0`: any free port (several workers per host), `off`: no SDK metrics.
+   */
+  TEMPORAL_METRICS_PORT: z.string().regex(/^(off|\d{1,5})$/, 'a port number, 0 (any free port) or "off"').default('0'),
+  /** `npm run worker`: port of its `/health`, `/health/ready` and `/metrics` server (bound to HOST); 0 = none. */
+  WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
+  /** `/metrics` answers loopback clients, and anyone sending `Authorization: Bearer <METRICS_TOKEN>` when set. */
+  METRICS_TOKEN: z.string().min(16).optional(),
 
   /** Outbound webhooks: per-attempt timeout and the retry schedule (10 retries over about 5 minutes). */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),

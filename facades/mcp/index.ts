@@ -17,6 +17,7 @@ import { baseUrlOf } from '../shared/pagination';
 import { scrubArguments, type McpAuditSink } from './audit';
 import { mcpOutcome } from './errors';
 import { McpLimits, type McpLimitOptions } from './limits';
+import { mcpRouteLabel, setRouteLabel } from '../../src/observability/http-metrics';
 import { MCP_ACCESS, refusal, REVIEWS_PII } from './permissions';
 import { errorEnvelope, ErrorCodes, idOf, McpError, parseEnvelope, PROTOCOL_VERSION, resultEnvelope, type JsonRpcId, type JsonRpcRequest } from './protocol';
 import { gate, ToolRegistry } from './registry';
@@ -183,6 +184,7 @@ export function mcpApi(opts: McpOptions): Router {
     }
     const request = parseEnvelope(message);
     call.method = request.method.slice(0, 64);
+    setRouteLabel(call.res, mcpRouteLabel(request.method));
     if (request.id === undefined) {
       // A notification (`notifications/initialized`, `notifications/cancelled`, ...): accepted, nothing to answer.
       call.res.status(202).end();
@@ -243,6 +245,7 @@ export function mcpApi(opts: McpOptions): Router {
     call.tool = params.name.slice(0, 64);
     call.arguments = scrubArguments(params.arguments ?? {});
     const tool = registry.get(params.name);
+    if (tool) setRouteLabel(call.res, `mcp:${tool.name}`);
     if (!tool) throw new McpError(ErrorCodes.METHOD_NOT_FOUND, `Unknown tool: ${call.tool}. Call tools/list for the tools this token can use.`, { reason: 'unknown_tool' });
     const refused = refusal(principal, gate(tool));
     if (refused) throw new McpError(ErrorCodes.UNAUTHORIZED, refused.message, { reason: refused.reason });

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { Principal } from '../../src/domain/principal';
 import { ErrorCodes, McpError } from './protocol';
+import { rateLimited } from '../../src/observability/metrics';
 
 export interface McpLimitOptions {
   /** Calls per minute per token (spec: 120). */
@@ -75,6 +76,7 @@ export class McpLimits {
       return;
     }
     if (hits <= limit) return;
+    rateLimited(scope === 'auth' ? 'mcp_auth_failures' : scope === 'workspace' ? 'mcp_workspace' : 'mcp_token');
     const seconds = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + WINDOW_MS) - Date.now()) / 1000));
     throw new McpError(
       ErrorCodes.NOT_FOUND_OR_LIMITED,

@@ -4,6 +4,7 @@ import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type Redis from 'ioredis';
 import { bearerOf } from './auth';
+import { rateLimited } from '../../src/observability/metrics';
 
 export interface RateLimitOptions {
   perMinute: number;
@@ -41,6 +42,7 @@ export function restRateLimit(opts: RateLimitOptions): RequestHandler {
     // A broken store must not take the API down: requests pass, the failure is logged by the caller's logger.
     passOnStoreError: true,
     handler: (_req, res, _next, options) => {
+      rateLimited('rest');
       res.status(options.statusCode).json({ message: 'Too Many Attempts.' });
     },
   });
@@ -62,6 +64,7 @@ export function failedAuthLimit(opts: RateLimitOptions): RequestHandler {
     skipSuccessfulRequests: true,
     requestWasSuccessful: (_req, res) => res.statusCode !== 401,
     handler: (_req, res, _next, options) => {
+      rateLimited('auth_failures');
       res.setHeader('Retry-After', String(Math.ceil(options.windowMs / 1000)));
       res.status(options.statusCode).json({ message: 'Too Many Attempts.' });
     },

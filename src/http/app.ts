@@ -28,9 +28,15 @@ import { reportPages } from './report-page';
 import { unsubscribePages } from './unsubscribe-page';
 import { feedbackPages } from './feedback-page';
 import { inboundWebhook } from './inbound-webhook';
+import type { Sequelize } from 'sequelize';
+import { OutboxEvent } from '../models';
+import { httpMetrics } from '../observability/http-metrics';
+import { observeOutbox } from '../observability/metrics';
+import type { ReadinessDeps } from '../observability/readiness';
+import { observabilityRoutes } from '../observability/routes';
 
 export interface AppDeps {
-  config: Pick<Config, 'RATE_LIMIT_PER_MINUTE' | 'BODY_LIMIT' | 'TRUST_PROXY'>;
+  config: Pick<Config, 'RATE_LIMIT_PER_MINUTE' | 'BODY_LIMIT' | 'TRUST_PROXY'> & Partial<Pick<Config, 'METRICS_TOKEN'>>;
   schema: GraphQLSchema;
   logger: Logger;
   redis?: Redis | null;
@@ -44,6 +50,18 @@ export interface AppDeps {
    * prefix of its counters, how often the audit buffer is written, and the tool catalogue (tests add fixtures).
    */
   mcp?: { perToken?: number; perWorkspace?: number; redisPrefix?: string; auditFlushMs?: number; tools?: Parameters<typeof mcpApi>[0]['tools'] };
+  /**
+   * `/health/ready`: what it checks (read per probe; default: the database, its migrations and Redis when given);
+   * `/metrics`: the Temporal SDK exporter of an in-process worker, appended to the page.
+   */
+  observability?: { readiness?: () => ReadinessDeps; temporalMetricsUrl?: string | null };
+}
+
+/** The database the models are bound to (the app's readiness and outbox gauges when nothing else is given). */
+function modelsDatabase(): Sequelize {
+  const sequelize = OutboxEvent.sequelize;
+  if (!sequelize) throw new Error('Database not initialised');
+  return sequelize as unknown as Sequelize;
 }
 
 /** Apollo's error shape for GraphQL clients: domain errors carry code, reason and fields; others say nothing. */
@@ -72,6 +90,9 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
   app.set('query parser', 'extended');
   app.set('trust proxy', deps.config.TRUST_PROXY === 'true');
 
+  // First, so the latency histogram covers every middleware of the request.
+  app.use(httpMetrics());
+  observeOutbox(() => OutboxEvent.sequelize as unknown as Sequelize | null);
   app.use(
     pinoHttp({
       logger: deps.logger,
@@ -81,7 +102,8 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
         res.setHeader('X-Request-Id', id);
         return id;
       },
-      autoLogging: { ignore: (req) => req.url === '/health' },
+      // Probes and scrapes every few seconds would drown the request log.
+      autoLogging: { ignore: (req) => req.url === '/health' || req.url === '/health/ready' || req.url === '/metrics' },
       // One short line per request; the full header dump of the default serialisers costs more than the request.
       serializers: {
         req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
@@ -90,9 +112,14 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
     }),
   );
 
-  app.get('/health', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
+  app.use(
+    observabilityRoutes({
+      readiness: deps.observability?.readiness ?? (() => ({ sequelize: modelsDatabase(), redis: deps.redis, role: 'api' })),
+      metricsToken: deps.config.METRICS_TOKEN,
+      trustProxy: deps.config.TRUST_PROXY === 'true',
+      temporalMetricsUrl: deps.observability?.temporalMetricsUrl,
+    }),
+  );
   app.use(assetRoutes());
   // The inbound contact webhook: no bearer token (the endpoint token is the credential), its own 256 KB raw body
   // parser and rate limit, so it is mounted before every API router and body parser.

@@ -4,6 +4,7 @@ import { ipKeyGenerator, rateLimit, type Options, type Store } from 'express-rat
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
+import { rateLimited } from '../observability/metrics';
 import { loggable } from '../../facades/shared/errors';
 import { systemClock, type Clock } from '../domain/clock';
 import { DomainError } from '../domain/errors';
@@ -60,6 +61,7 @@ function storeFor(redis: Redis | null | undefined, prefix: string): Store | unde
 
 function limiters(deps: InboundWebhookDeps): RequestHandler[] {
   const tooMany: Options['handler'] = (_req, res, _next, options) => {
+    rateLimited('inbound_webhook');
     res.setHeader('Retry-After', String(Math.ceil(options.windowMs / 1000)));
     res.status(options.statusCode).json({ message: 'Too Many Attempts.', code: 'rate_limited' });
   };

@@ -10,6 +10,7 @@ import { reviewLinkOf, unsubscribeLinkOf } from './links';
 import { inviteDeliverySettings } from './settings';
 import { render } from './templates';
 import { ChannelNotConfigured, MessagingRejected, MessagingUnavailable, type ChannelSender } from './types';
+import { invitesFailed, invitesSent } from '../observability/metrics';
 
 /**
  * Invite delivery: the rules the `inviteDelivery` workflow's activities apply. The stored invite is the truth:
@@ -251,6 +252,7 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
       // The attempt that claimed it died after the claim, most likely after the provider took the message.
       await existing.update({ status: 'sent', error: 'Outcome unknown: the attempt stopped while sending; counted as sent.' }, { transaction });
       await activity(l, 'sent', existing.channel, `Step ${input.stepIndex + 1} (${existing.channel}) sent (outcome unknown: the attempt stopped while sending).`, transaction, clock);
+      invitesSent.inc({ channel: existing.channel });
       return { outcome: 'sent', reason: null, sendAt: null };
     }
 
@@ -280,6 +282,7 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
       );
       if (input.first) await failInvite(l, reason, channel, transaction, clock);
       else await activity(l, 'failed', channel, `Step ${input.stepIndex + 1} (${channel}) could not be sent: ${reason}`, transaction, clock);
+      invitesFailed.inc({ channel });
       return { outcome: 'failed', reason, sendAt: null };
     };
 
@@ -333,6 +336,7 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
         if (input.first) await failInvite(loaded, reason, channel, transaction, clock);
         else await activity(loaded, 'failed', channel, `Step ${input.stepIndex + 1} (${channel}) could not be sent: ${reason}`, transaction, clock);
       });
+      invitesFailed.inc({ channel });
       return { outcome: 'failed', reason, sendAt: null };
     }
     if (e instanceof MessagingUnavailable) {
@@ -352,6 +356,7 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
     await message.update({ status: 'sent', providerMessageId, error: null }, { transaction });
     await activity(loaded, 'sent', channel, `Step ${input.stepIndex + 1} (${channel}) sent through ${sender.label}.`, transaction, clock);
   });
+  invitesSent.inc({ channel });
   return { outcome: 'sent', reason: null, sendAt: null };
 }
 
@@ -374,6 +379,7 @@ export async function failInviteStep(input: StepInput & { reason: string }, opts
     }
     if (input.first && (l.invite.status === 'scheduled' || l.invite.status === 'sent')) await failInvite(l, reason, channel, transaction, clock);
     else await activity(l, 'failed', channel, `Step ${input.stepIndex + 1} (${channel}) could not be sent: ${reason}`, transaction, clock);
+    invitesFailed.inc({ channel });
     return { outcome: 'failed', reason, sendAt: null };
   });
 }

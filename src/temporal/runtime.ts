@@ -15,6 +15,8 @@ import { configureGbpSync, ensureGbpSyncSchedule } from '../../workflows/gbp/cli
 export interface TemporalRuntime {
   address: string;
   uiUrl: string | null;
+  /** The in-process worker (readiness reads its state); null where the process runs none. */
+  worker: { getState(): string } | null;
   stop(): Promise<void>;
 }
 
@@ -84,6 +86,7 @@ export async function startTemporal(config: Config, logger: Logger, opts: { work
   return {
     address,
     uiUrl: devServer?.uiUrl ?? null,
+    worker: worker?.worker ?? null,
     async stop() {
       // Each step is bounded: a stop that hangs must not keep the process (and the dev server) alive.
       const step = async (name: string, work: () => Promise<unknown>, ms: number) => {

@@ -19,6 +19,7 @@ import { createAutoRespondActivities } from './auto-respond';
 import { gbpPerformanceClient } from '../../src/gbp/performance';
 import { gbpSyncIntegrationIds, loadGbpSyncTarget, planGbpSync, storeDailyMetrics, storeKeywordMonth } from '../../src/services/gbp-performance.service';
 import { createGbpActivities } from './gbp';
+import { attemptBucket, scanPins, scanRuns, webhookDeliveries } from '../../src/observability/metrics';
 
 /** The fixed product identifier of outbound webhooks; the `/V1` suffix is the interface's version. */
 export const WEBHOOK_USER_AGENT = 'Reviewgrid-Webhooks/V1';
@@ -32,7 +33,7 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
         const d = await loadDeliveryForAttempt(deliveryId);
         return d && { id: d.id, status: d.status, body: d.body, url: d.url, secrets: d.secrets };
       },
-      record: (deliveryId, attempt) => recordAttempt(deliveryId, attempt),
+      record: (deliveryId, attempt) => recordAttempt(deliveryId, attempt).then(() => void webhookDeliveries.inc({ outcome: attempt.succeeded ? 'succeeded' : 'failed', attempt: attemptBucket(attempt.attempt) })),
       fail: (deliveryId, reason) => markDeliveryFailed(deliveryId, reason),
       sign: (input) => ({ ...signatureHeaders(input) }),
       async checkUrl(url) {
@@ -58,9 +59,9 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
     ...createScanActivities({
       plan: (runId) => runPlan(runId),
       search: (tenantId, query) => searchFor(tenantId, query),
-      store: (query, results) => storePinResult(query, results),
-      complete: (runId) => completeRun(runId),
-      fail: (runId, message) => failRun(runId, message),
+      store: (query, results) => storePinResult(query, results).then(() => void scanPins.inc()),
+      complete: (runId) => completeRun(runId).then(() => void scanRuns.inc({ outcome: 'completed' })),
+      fail: (runId, message) => failRun(runId, message).then(() => void scanRuns.inc({ outcome: 'failed' })),
       startDue: () => startDueScheduledScans(),
       ratePerSecond: loadConfig().SCAN_PROVIDER_RATE_PER_SECOND,
     }),

@@ -1,0 +1,155 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import pino from 'pino';
+import request from 'supertest';
+import { getSchema } from '../../src/graphql/schema';
+import { createApp } from '../../src/http/app';
+import { writeEvent } from '../../src/outbox/writer';
+import { OutboxEvent } from '../../src/models';
+import { isLoopbackAddress, isLoopbackClient } from '../../src/observability/access';
+import { useApp } from '../support/app';
+import { useDatabase } from '../support/db';
+import { makeWorld, tokenFor } from '../support/factories';
+import { AI_READ, call, rpc } from '../mcp/support';
+import { parseMetrics, valueOf, type Sample } from './prometheus';
+
+/** Issue 13 "Metrics": /metrics in Prometheus text format, by route template, outbox backlog and lag, limiter rejections. */
+describe('GET /metrics', () => {
+  const t = useApp({ rateLimit: 3 });
+  const scrape = async (): Promise<Sample[]> => {
+    const res = await t.http().get('/metrics');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+    return parseMetrics(res.text);
+  };
+
+  it('counts REST, GraphQL and MCP requests by route template, method and status, never by raw URL', async () => {
+    const world = await makeWorld();
+    const ai = await tokenFor(world.owner, AI_READ, 'ai');
+    await t.as(world.tokens.orgOwner).get('/api/v1/reviews/987654321').expect(404);
+    await t.as(world.tokens.orgOwner).get('/api/v1/organizations').expect(200);
+    await t.as(world.tokens.orgOwner).post('/graphql').send({ query: 'query TenantBrand { tenant { brandName } }' }).expect(200);
+    await t.as(ai).post('/api/mcp').send(call('list_organizations')).expect(200);
+    await t.as(ai).post('/api/mcp').send(rpc('tools/list')).expect(200);
+
+    const samples = await scrape();
+    expect(valueOf(samples, 'http_requests_total', { route: '/api/v1/reviews/:id', method: 'GET', status: '404' })).toBeGreaterThanOrEqual(1);
+    expect(valueOf(samples, 'http_requests_total', { route: '/api/v1/organizations', method: 'GET', status: '200' })).toBeGreaterThanOrEqual(1);
+    expect(valueOf(samples, 'http_requests_total', { route: 'graphql:TenantBrand', method: 'POST', status: '200' })).toBe(1);
+    expect(valueOf(samples, 'http_requests_total', { route: 'mcp:list_organizations', method: 'POST', status: '200' })).toBe(1);
+    expect(valueOf(samples, 'http_requests_total', { route: 'mcp:tools/list', method: 'POST', status: '200' })).toBe(1);
+    // The latency histogram carries the same labels.
+    expect(valueOf(samples, 'http_request_duration_seconds_count', { route: '/api/v1/reviews/:id', method: 'GET', status: '404' })).toBeGreaterThanOrEqual(1);
+    expect(valueOf(samples, 'http_request_duration_seconds_bucket', { route: 'graphql:TenantBrand', le: '+Inf' })).toBe(1);
+    // Bounded labels: no raw id or query string ever becomes a route.
+    const routes = new Set(samples.filter((s) => s.name === 'http_requests_total').map((s) => s.labels.route));
+    expect([...routes].filter((r) => /\d{3,}|\?/.test(r))).toEqual([]);
+    // prom-client's default process series are there too.
+    expect(samples.some((s) => s.name === 'process_cpu_seconds_total')).toBe(true);
+  });
+
+  it('labels unnamed GraphQL operations graphql:anonymous and unmatched paths other', async () => {
+    const world = await makeWorld();
+    await t.as(world.tokens.orgOwner).post('/graphql').send({ query: '{ tenant { brandName } }' }).expect(200);
+    await t.http().get('/no/such/path/42').expect(404);
+    const samples = await scrape();
+    expect(valueOf(samples, 'http_requests_total', { route: 'graphql:anonymous', method: 'POST', status: '200' })).toBeGreaterThanOrEqual(1);
+    expect(valueOf(samples, 'http_requests_total', { route: 'other', method: 'GET', status: '404' })).toBeGreaterThanOrEqual(1);
+  });
+
+  it('counts a 429 of the REST limit and of the failed-authentication limit by limiter', async () => {
+    const before = await scrape();
+    const world = await makeWorld();
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await t.as(world.tokens.owner).get('/api/v1/organizations')).status);
+    expect(statuses[3]).toBe(429);
+    for (let i = 0; i < 4; i++) statuses.push((await t.as(`rg_made-up-${i}`).get('/api/v1/organizations')).status);
+    expect(statuses.slice(4)).toEqual([401, 401, 401, 429]);
+    const after = await scrape();
+    const delta = (limiter: string) => valueOf(after, 'rate_limit_rejections_total', { limiter }) - valueOf(before, 'rate_limit_rejections_total', { limiter });
+    expect(delta('rest')).toBe(1);
+    expect(delta('auth_failures')).toBe(1);
+    // Answered before any route matched: the mount's wildcard, not the raw path.
+    expect(valueOf(after, 'http_requests_total', { route: '/api/v1/*', method: 'GET', status: '429' })).toBeGreaterThanOrEqual(2);
+  });
+
+  it('shows an undispatched outbox event in the backlog gauge and its age in the lag gauge', async () => {
+    const world = await makeWorld(); // its own events are in the backlog before the first scrape
+    const before = await scrape();
+    const twoMinutesAgo = new Date(Date.now() - 120_000);
+    const event = await t.db().transaction((transaction) =>
+      writeEvent(
+        transaction,
+        { tenantId: world.tenant.id, customerId: null, event: 'metrics.test', aggregateType: 'test', aggregateId: 'metrics', payload: {} },
+        { clock: { now: () => twoMinutesAgo } },
+      ),
+    );
+    try {
+      const after = await scrape();
+      expect(valueOf(after, 'outbox_backlog')).toBe(valueOf(before, 'outbox_backlog') + 1);
+      expect(valueOf(after, 'outbox_lag_seconds')).toBeGreaterThanOrEqual(119);
+    } finally {
+      await OutboxEvent.destroy({ where: { id: event.id } });
+    }
+  });
+});
+
+describe('who may read /metrics', () => {
+  it('treats 127.0.0.0/8, ::1 and their IPv4-mapped forms as loopback, nothing else', () => {
+    for (const a of ['127.0.0.1', '127.3.2.1', '::1', '::ffff:127.0.0.1']) expect(isLoopbackAddress(a)).toBe(true);
+    for (const a of ['10.0.0.1', '192.0.2.2', '::ffff:10.0.0.1', 'fd00::2', '', undefined]) expect(isLoopbackAddress(a)).toBe(false);
+  });
+
+  it('behind a trusted proxy, requires the forwarded client to be loopback too', () => {
+    expect(isLoopbackClient({ remoteAddress: '127.0.0.1', ip: '127.0.0.1', trustProxy: false })).toBe(true);
+    // Without TRUST_PROXY, X-Forwarded-For is ignored: the socket's peer decides.
+    expect(isLoopbackClient({ remoteAddress: '127.0.0.1', ip: '203.0.113.9', trustProxy: false })).toBe(true);
+    expect(isLoopbackClient({ remoteAddress: '127.0.0.1', ip: '203.0.113.9', trustProxy: true })).toBe(false);
+    expect(isLoopbackClient({ remoteAddress: '127.0.0.1', ip: '127.0.0.1', trustProxy: true })).toBe(true);
+    expect(isLoopbackClient({ remoteAddress: '10.1.2.3', ip: '127.0.0.1', trustProxy: true })).toBe(false);
+    expect(isLoopbackClient({ remoteAddress: '10.1.2.3', ip: '10.1.2.3', trustProxy: false })).toBe(false);
+  });
+
+  describe('over the network (a non-loopback address of this machine)', () => {
+    const token = 'metrics-token-for-the-test-0123456789';
+    let server: Server;
+    let stop: () => Promise<void>;
+    let origin: string;
+    useDatabase(); // the outbox gauges read this Jest worker's database
+    beforeAll(async () => {
+      const address = Object.values(os.networkInterfaces())
+        .flat()
+        .find((i) => i && !i.internal && i.family === 'IPv4')?.address;
+      if (!address) throw new Error('this test needs a non-loopback IPv4 address on the machine');
+      const built = await createApp({
+        config: { RATE_LIMIT_PER_MINUTE: 100_000, BODY_LIMIT: '1mb', TRUST_PROXY: 'false', METRICS_TOKEN: token },
+        schema: await getSchema(),
+        logger: pino({ level: 'silent' }),
+      });
+      stop = built.stop;
+      server = await new Promise<Server>((resolve) => {
+        const s = built.app.listen(0, address, () => resolve(s));
+      });
+      origin = `http://${address}:${(server.address() as AddressInfo).port}`;
+    });
+    afterAll(async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stop();
+    });
+
+    it('answers 403 JSON without the token, and the page with Authorization: Bearer <METRICS_TOKEN>', async () => {
+      const anonymous = await request(origin).get('/metrics');
+      expect(anonymous.status).toBe(403);
+      expect(anonymous.body).toMatchObject({ code: 'metrics_forbidden' });
+      expect(anonymous.body.message).toContain('METRICS_TOKEN');
+      const wrong = await request(origin).get('/metrics').set('Authorization', 'Bearer not-the-token');
+      expect(wrong.status).toBe(403);
+      const allowed = await request(origin).get('/metrics').set('Authorization', `Bearer ${token}`);
+      expect(allowed.status).toBe(200);
+      expect(parseMetrics(allowed.text).some((s) => s.name === 'http_requests_total')).toBe(true);
+      // Health stays public: orchestrators probe it from elsewhere.
+      expect((await request(origin).get('/health')).status).toBe(200);
+    });
+  });
+});

@@ -1,0 +1,123 @@
+import { Connection, type Client } from '@temporalio/client';
+import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes, type SearchAttributePair } from '@temporalio/common';
+// The SDK keeps these two off its root export; the encoder is what its own tests use to register attributes.
+import { encodeSearchAttributeIndexedValueType, type SearchAttributeKey } from '@temporalio/common/lib/search-attributes';
+
+/**
+ * The custom search attributes every workflow of the platform carries, so an operator filters the Temporal UI
+ * and CLI by customer rather than by workflow id prefix. All Keyword (exact match, cheap on SQL visibility,
+ * which has ten Keyword columns per namespace).
+ *
+ * - `RgTenant`: the agency's tenant id (`'3'`): stable, unlike its domains, and what the CLI's `tenant:list` shows.
+ * - `RgAccount`: the agency's customer account id (`customer_id` of the Agency API) the object belongs to.
+ * - `RgOrganization`: the organisation id, where the object belongs to one (locations, scans, campaigns, reviews).
+ * - `RgKind`: what the workflow does (see `WorkflowKind`).
+ * - `RgBusinessId`: the business key the workflow id is derived from (delivery id, invite id, scan uuid, ...).
+ */
+export const RG_TENANT = defineSearchAttributeKey('RgTenant', SearchAttributeType.KEYWORD);
+export const RG_ACCOUNT = defineSearchAttributeKey('RgAccount', SearchAttributeType.KEYWORD);
+export const RG_ORGANIZATION = defineSearchAttributeKey('RgOrganization', SearchAttributeType.KEYWORD);
+export const RG_KIND = defineSearchAttributeKey('RgKind', SearchAttributeType.KEYWORD);
+export const RG_BUSINESS_ID = defineSearchAttributeKey('RgBusinessId', SearchAttributeType.KEYWORD);
+
+export const SEARCH_ATTRIBUTE_KEYS: readonly SearchAttributeKey<typeof SearchAttributeType.KEYWORD>[] = [
+  RG_TENANT,
+  RG_ACCOUNT,
+  RG_ORGANIZATION,
+  RG_KIND,
+  RG_BUSINESS_ID,
+];
+
+/** The values of `RgKind`: one per workflow type (or schedule) of the platform. */
+export type WorkflowKind =
+  | 'webhook-delivery'
+  | 'outbox-dispatch'
+  | 'invite'
+  | 'invite-redispatch'
+  | 'scan-run'
+  | 'scan-tick'
+  | 'review-sync'
+  | 'gbp-sync'
+  | 'auto-respond'
+  | 'retention';
+
+/** Platform-wide workflows (dispatcher, sweeps, retention) carry this as tenant and account. */
+export const PLATFORM = 'platform';
+
+export interface WorkflowTags {
+  /** Tenant id; null/undefined for platform-wide work (stored as `platform`). */
+  tenant?: number | string | null;
+  /** Customer account id, where the object belongs to one. */
+  account?: number | string | null;
+  /** Organisation id, where the object belongs to one. */
+  organization?: number | string | null;
+  kind: WorkflowKind;
+  /** The business key (delivery id, invite id, scan uuid, integration id, ...). */
+  businessId?: number | string | null;
+}
+
+/**
+ * The typed search attributes of one workflow start (or a schedule's action). Unknown values are left out
+ * rather than stored empty, so `RgAccount IS NULL` finds tenant-level work.
+ */
+export function searchAttributes(tags: WorkflowTags): TypedSearchAttributes {
+  const pairs: SearchAttributePair[] = [
+    { key: RG_TENANT, value: tags.tenant == null ? PLATFORM : String(tags.tenant) },
+    { key: RG_KIND, value: tags.kind },
+  ];
+  if (tags.account != null) pairs.push({ key: RG_ACCOUNT, value: String(tags.account) });
+  else if (tags.tenant == null) pairs.push({ key: RG_ACCOUNT, value: PLATFORM });
+  if (tags.organization != null) pairs.push({ key: RG_ORGANIZATION, value: String(tags.organization) });
+  if (tags.businessId != null) pairs.push({ key: RG_BUSINESS_ID, value: String(tags.businessId) });
+  return new TypedSearchAttributes(pairs);
+}
+
+/** `--search-attribute Name=Keyword` flags for `temporal server start-dev`. */
+export function devServerSearchAttributeFlags(): string[] {
+  return SEARCH_ATTRIBUTE_KEYS.flatMap((key) => ['--search-attribute', `${key.name}=Keyword`]);
+}
+
+const INDEXED_KEYWORD = encodeSearchAttributeIndexedValueType(SearchAttributeType.KEYWORD)!;
+
+async function registeredNames(connection: Connection, namespace: string): Promise<Map<string, number>> {
+  const res = await connection.operatorService.listSearchAttributes({ namespace });
+  return new Map(Object.entries(res.customAttributes ?? {}).map(([name, type]) => [name, Number(type)]));
+}
+
+/**
+ * Registers the platform's search attributes in `namespace`, idempotently: the embedded dev server at every
+ * start (its SQLite file may predate them), and the compose `migrate` job (`reviewgrid temporal:setup`) on a
+ * real cluster, where SQL visibility maps each to a free pre-defined column. Visibility applies the change
+ * asynchronously, so this waits (polling, up to `timeoutMs`) until every attribute is listed.
+ * Returns the names it added (empty when all were there).
+ */
+export async function ensureSearchAttributes(client: Client, namespace: string, opts: { timeoutMs?: number } = {}): Promise<string[]> {
+  const connection = client.connection as Connection;
+  const present = await registeredNames(connection, namespace);
+  for (const key of SEARCH_ATTRIBUTE_KEYS) {
+    const type = present.get(key.name);
+    if (type !== undefined && type !== INDEXED_KEYWORD) {
+      throw new Error(`Temporal search attribute ${key.name} exists in namespace ${namespace} with another type (${type}); it must be Keyword`);
+    }
+  }
+  const missing = SEARCH_ATTRIBUTE_KEYS.filter((key) => !present.has(key.name));
+  if (missing.length === 0) return [];
+  try {
+    await connection.operatorService.addSearchAttributes({
+      namespace,
+      searchAttributes: Object.fromEntries(missing.map((key) => [key.name, INDEXED_KEYWORD])),
+    });
+  } catch (e) {
+    // Another process (a second worker booting, the migrate job) added them between our list and add.
+    if (!/already exists/i.test(String((e as Error).message))) throw e;
+  }
+  const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
+  for (;;) {
+    const now = await registeredNames(connection, namespace);
+    if (missing.every((key) => now.has(key.name))) return missing.map((key) => key.name);
+    if (Date.now() > deadline) {
+      throw new Error(`Temporal search attributes ${missing.map((k) => k.name).join(', ')} not visible in namespace ${namespace} after ${opts.timeoutMs ?? 30_000} ms`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Server } from 'node:http';
-import { createLogger, openDatabase, openRedis } from './bootstrap';
+import { createLogger, openDatabase, openRedis, waitForTemporal } from './bootstrap';
 import { loadConfig } from './config';
 import { getSchema } from './graphql/schema';
 import { createApp } from './http/app';
@@ -10,6 +10,9 @@ import { setMailLogger } from './mail/mailer';
 import { Tenant } from './models';
 import { seedDemo, type DemoToken } from './services/demo.service';
 import { startTemporal } from './temporal/runtime';
+import { temporal as temporalClient } from '../workflows/client';
+import { exitOnBootError } from './observability/boot';
+import { installTemporalMetrics } from './observability/temporal-metrics';
 
 /**
  * `npm start`: the embedded default. Creates and migrates the database, seeds the demo tenant into an empty
@@ -30,9 +33,26 @@ async function main(): Promise<void> {
     fs.writeFileSync(tokensFile, JSON.stringify(tokens, null, 2), { mode: 0o600 });
   }
 
+  await waitForTemporal(config, logger);
+  // The SDK runtime (and its metrics exporter) must exist before the in-process worker does.
+  const temporalMetricsUrl = config.WORKER_IN_PROCESS === 'true' ? await installTemporalMetrics(config.TEMPORAL_METRICS_PORT, logger) : null;
   const temporal = await startTemporal(config, logger, { worker: config.WORKER_IN_PROCESS === 'true' });
   const redis = openRedis(config, logger);
-  const { app, stop } = await createApp({ config, schema: await getSchema(), logger, redis });
+  const { app, stop } = await createApp({
+    config,
+    schema: await getSchema(),
+    logger,
+    redis,
+    observability: {
+      temporalMetricsUrl,
+      readiness: () => ({
+        sequelize,
+        redis,
+        role: 'api',
+        temporal: { client: connectedClient(), namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE },
+      }),
+    },
+  });
   let server: Server;
   try {
     server = await new Promise((resolve, reject) => {
@@ -53,7 +73,7 @@ async function main(): Promise<void> {
     `  Agency REST API    ${base}/api/agency/v1`,
     `  GraphQL            ${base}/graphql`,
     `  MCP (AI clients)   ${base}/api/mcp`,
-    `  Health             ${base}/health`,
+    `  Health             ${base}/health  (ready: ${base}/health/ready, metrics: ${base}/metrics)`,
     `  Temporal           ${temporal.address}${temporal.uiUrl ? `  (UI ${temporal.uiUrl}, namespace ${config.TEMPORAL_NAMESPACE})` : ''}`,
   ];
   // The demo secrets are printed only where the demo is on (the embedded default), never in production setups.
@@ -90,7 +110,13 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
-main().catch((err) => {
-  process.stderr.write(`Failed to start: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
-  process.exit(1);
-});
+/** The Temporal client once connected (readiness reports "not connected" otherwise). */
+function connectedClient() {
+  try {
+    return temporalClient().client;
+  } catch {
+    return undefined;
+  }
+}
+
+main().catch(exitOnBootError('Failed to start'));

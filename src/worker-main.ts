@@ -1,23 +1,53 @@
 import 'reflect-metadata';
-import { createLogger, openDatabase } from './bootstrap';
+import { createLogger, openDatabase, waitForTemporal } from './bootstrap';
 import { loadConfig } from './config';
-import { startTemporal } from './temporal/runtime';
+import { exitOnBootError } from './observability/boot';
+import { installTemporalMetrics } from './observability/temporal-metrics';
+import { startObservabilityServer, type ObservabilityServer } from './observability/worker-http';
+import { startTemporal, type TemporalRuntime } from './temporal/runtime';
+import { temporal as temporalClient } from '../workflows/client';
 
 /**
  * `npm run worker`: a Temporal worker on its own (production; scale by running more). It needs
  * TEMPORAL_ADDRESS (a cluster); without it, it starts the embedded dev server like `npm start` does.
+ * WORKER_HTTP_PORT serves `/health`, `/health/ready` and `/metrics` for probes and Prometheus.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config);
   const sequelize = await openDatabase(config, { logger, migrate: false, verifyAppKey: true });
-  const runtime = await startTemporal(config, logger, { worker: true });
-  logger.info({ address: runtime.address, taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE }, 'worker running');
+  // The SDK runtime (and its metrics exporter) must exist before the worker does.
+  const temporalMetricsUrl = await installTemporalMetrics(config.TEMPORAL_METRICS_PORT, logger);
+  let runtime: TemporalRuntime | null = null;
+  let http: ObservabilityServer | null = null;
+  if (config.WORKER_HTTP_PORT > 0) {
+    // Up before Temporal: while the process waits for the cluster, probes see it alive but not ready.
+    http = await startObservabilityServer({
+      port: config.WORKER_HTTP_PORT,
+      host: config.HOST,
+      trustProxy: config.TRUST_PROXY === 'true',
+      metricsToken: config.METRICS_TOKEN,
+      temporalMetricsUrl,
+      readiness: () => ({
+        sequelize,
+        role: 'worker',
+        temporal: { client: runtime ? temporalClient().client : undefined, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE },
+        worker: runtime?.worker ?? undefined,
+      }),
+    });
+  }
+  await waitForTemporal(config, logger);
+  runtime = await startTemporal(config, logger, { worker: true });
+  logger.info(
+    { address: runtime.address, taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE, httpPort: http?.port ?? null },
+    'worker running',
+  );
   let stopping = false;
   const shutdown = async () => {
     if (stopping) return;
     stopping = true;
-    await runtime.stop();
+    await http?.close();
+    await runtime?.stop();
     await sequelize.close();
     process.exit(0);
   };
@@ -25,7 +55,4 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown());
 }
 
-main().catch((err) => {
-  process.stderr.write(`Worker failed to start: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
-  process.exit(1);
-});
+main().catch(exitOnBootError('Worker failed to start'));

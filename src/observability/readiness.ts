@@ -76,14 +76,17 @@ export async function checkReadiness(deps: ReadinessDeps): Promise<Readiness> {
     }),
     timed('migrations', ms, async () => {
       const pending = await pendingMigrations(deps.sequelize);
-      if (pending.length) throw new Error(`${pending.length} pending: ${pending.join(', ')}`);
+      // The first few name the upgrade that is missing; a fresh database lists them all.
+      if (pending.length) throw new Error(`${pending.length} pending: ${pending.slice(0, 5).join(', ')}${pending.length > 5 ? ` and ${pending.length - 5} more` : ''}`);
       return `${migrations.length} applied`;
     }),
   ];
   const t = deps.temporal;
   if (t) {
-    // The gRPC client retries an unavailable server for a long time: the deadline ends the call with the probe.
-    const call = <R>(client: Client, fn: () => Promise<R>) => client.connection.withDeadline(Date.now() + ms, fn);
+    // The gRPC client retries an unavailable server for a long time (an abort signal does not stop its retries): a
+    // deadline a little inside the probe's timeout ends the call itself, so nothing keeps retrying afterwards.
+    const deadline = Date.now() + Math.max(50, ms - 100);
+    const call = <R>(client: Client, fn: () => Promise<R>) => client.connection.withDeadline(deadline, fn);
     checks.push(
       timed('temporal', ms, async () => {
         const client = t.client;

@@ -81,7 +81,7 @@ describe('GET /metrics', () => {
     const event = await t.db().transaction((transaction) =>
       writeEvent(
         transaction,
-        { tenantId: world.tenant.id, customerId: null, event: 'metrics.test', aggregateType: 'test', aggregateId: 'metrics', payload: {} },
+        { tenantId: world.tenant.id, customerId: null, event: 'organization-updated', aggregateType: 'organization', aggregateId: 'metrics-test', payload: {} },
         { clock: { now: () => twoMinutesAgo } },
       ),
     );

@@ -1,0 +1,40 @@
+import { useApp } from '../support/app';
+import { makeWorld } from '../support/factories';
+import { startReceiver } from '../support/receiver';
+import { useTemporalWorker } from '../support/temporal';
+import { waitUntil } from '../support/wait';
+import { parseMetrics, valueOf } from './prometheus';
+
+/**
+ * Issue 13 "Metrics": a worker's activities count webhook delivery attempts by outcome and attempt bucket. The worker
+ * runs in this process (as in `npm start`), so the app's /metrics shows its series.
+ */
+jest.setTimeout(90_000);
+
+describe('webhook_deliveries_total', () => {
+  const t = useApp();
+  useTemporalWorker();
+
+  it('counts a failed first attempt and the successful retry by outcome and attempt bucket', async () => {
+    const scrape = async () => parseMetrics((await t.http().get('/metrics').expect(200)).text);
+    const before = await scrape();
+    const w = await makeWorld();
+    // The receiver fails the first POST and takes the retry.
+    const receiver = await startReceiver((n) => ({ status: n === 1 ? 500 : 204 }));
+    try {
+      expect((await t.as(w.tokens.orgOwner).post('/api/v1/webhooks').send({ url: receiver.url })).status).toBe(201);
+      expect((await t.as(w.tokens.orgOwner).post('/api/v1/organizations').send({ name: 'Metered Org' })).status).toBe(201);
+      const delta = (samples: ReturnType<typeof parseMetrics>, outcome: string, attempt: string) =>
+        valueOf(samples, 'webhook_deliveries_total', { outcome, attempt }) - valueOf(before, 'webhook_deliveries_total', { outcome, attempt });
+      let after = before;
+      await waitUntil(async () => {
+        after = await scrape();
+        return delta(after, 'succeeded', '2-3') >= 1;
+      });
+      expect(delta(after, 'failed', '1')).toBeGreaterThanOrEqual(1);
+      expect(delta(after, 'succeeded', '2-3')).toBe(1);
+    } finally {
+      await receiver.close();
+    }
+  });
+});

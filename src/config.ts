@@ -121,6 +121,18 @@ const schema = z.object({
   INVITE_REDISPATCH_INTERVAL_MINUTES: z.coerce.number().int().min(1).default(360),
 
   /**
+   * Data retention (Temporal Schedule `retention-purge`, every RETENTION_INTERVAL_MINUTES): log rows older than their
+   * kind's age in days are deleted, RETENTION_BATCH_SIZE rows per statement; 0 keeps that kind forever. Dispatched
+   * outbox events, finished webhook deliveries (with their attempts), MCP audit entries, inbound webhook submissions.
+   */
+  RETENTION_OUTBOX_DAYS: z.coerce.number().int().min(0).default(7),
+  RETENTION_WEBHOOK_DELIVERIES_DAYS: z.coerce.number().int().min(0).default(30),
+  RETENTION_MCP_AUDIT_DAYS: z.coerce.number().int().min(0).default(365),
+  RETENTION_INBOUND_SUBMISSIONS_DAYS: z.coerce.number().int().min(0).default(30),
+  RETENTION_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(1_000),
+  RETENTION_INTERVAL_MINUTES: z.coerce.number().int().min(1).default(1_440),
+
+  /**
    * Optional OpenAI-compatible chat API (`POST {AI_API_URL}/chat/completions`), e.g. `https://api.openai.com/v1`.
    * Unset, AI insights and AI replies use the deterministic text instead. `AI_API_TIMEOUT_MS` bounds one call.
    */

@@ -7,3 +7,4 @@ export { inviteDelivery } from './invites/delivery.workflow';
 export { redispatchInvites } from './invites/redispatch.workflow';
 export { syncGbpPerformance, syncGbpPerformanceSweep } from './gbp/sync.workflow';
 export { autoRespond } from './auto-respond/respond.workflow';
+export { purgeExpiredData } from './retention/purge.workflow';

@@ -11,6 +11,7 @@ import { configureScanEngine, ensureScanScheduleTick } from '../../workflows/sca
 import { configureInviteDelivery } from '../messaging/settings';
 import { ensureInviteRedispatchSchedule } from '../../workflows/invites/schedule';
 import { configureGbpSync, ensureGbpSyncSchedule } from '../../workflows/gbp/client';
+import { configureRetention, ensureRetentionSchedule } from '../../workflows/retention/client';
 
 export interface TemporalRuntime {
   address: string;
@@ -66,6 +67,9 @@ export async function startTemporal(config: Config, logger: Logger, opts: { work
     // Business-profile performance: one schedule sweeps every connected Google location every GBP_SYNC_INTERVAL_MINUTES.
     configureGbpSync({ intervalMs: config.GBP_SYNC_INTERVAL_MINUTES * 60_000 });
     await ensureGbpSyncSchedule();
+    // Data retention: one daily schedule purges old log rows; its interval follows RETENTION_INTERVAL_MINUTES.
+    configureRetention({ everyMs: config.RETENTION_INTERVAL_MINUTES * 60_000 });
+    await ensureRetentionSchedule();
     if (opts.worker) {
       // Every connected integration keeps its review sync schedule (say, after Temporal's state was lost).
       reconcileReviewSyncSchedules()

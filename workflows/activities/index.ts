@@ -19,6 +19,8 @@ import { createAutoRespondActivities } from './auto-respond';
 import { gbpPerformanceClient } from '../../src/gbp/performance';
 import { gbpSyncIntegrationIds, loadGbpSyncTarget, planGbpSync, storeDailyMetrics, storeKeywordMonth } from '../../src/services/gbp-performance.service';
 import { createGbpActivities } from './gbp';
+import { purgeExpired, retentionDays } from '../../src/services/retention.service';
+import { createRetentionActivities } from './retention';
 import { attemptBucket, scanPins, scanRuns, webhookDeliveries } from '../../src/observability/metrics';
 
 /** The fixed product identifier of outbound webhooks; the `/V1` suffix is the interface's version. */
@@ -80,6 +82,14 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
       storeDaily: (locationId, series, range) => storeDailyMetrics(locationId, series, range),
       storeKeywords: (locationId, month, keywords) => storeKeywordMonth(locationId, month, keywords),
       integrationIds: (afterId, limit) => gbpSyncIntegrationIds(afterId, limit),
+    }),
+    // Data retention: ages read per run from this worker's settings (RETENTION_*), so a restart with new ones applies.
+    ...createRetentionActivities({
+      settings(kind) {
+        const c = loadConfig();
+        return { days: retentionDays(c)[kind], batchSize: c.RETENTION_BATCH_SIZE };
+      },
+      purge: (kind, opts) => purgeExpired(kind, opts),
     }),
   };
 }

@@ -37,6 +37,7 @@ import * as p0100 from './20261125000100-create-gbp-daily-metrics';
 import * as p0110 from './20261125000110-create-gbp-search-keywords';
 import * as q0100 from './20261126000100-create-mcp-audit-log';
 import * as z0100 from './20261127000100-create-system-settings';
+import * as z0200 from './20261128000100-add-retention-indexes';
 /** Ordered list: names are the file names, so the table `schema_migrations` reads like the folder. */
 export const migrations: ReadonlyArray<{ name: string; up: Migration; down: Migration }> = [
   { name: '20261121000100-create-tenants', ...m0100 },
@@ -76,4 +77,5 @@ export const migrations: ReadonlyArray<{ name: string; up: Migration; down: Migr
   { name: '20261125000320-create-review-tags', ...h0320 },
   { name: '20261126000100-create-mcp-audit-log', ...q0100 },
   { name: '20261127000100-create-system-settings', ...z0100 },
+  { name: '20261128000100-add-retention-indexes', ...z0200 },
 ];

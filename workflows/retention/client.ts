@@ -41,8 +41,9 @@ function action(taskQueue: string): ScheduleOptionsStartWorkflowAction<typeof pu
 }
 
 /**
- * Makes sure the schedule exists with the configured interval (every API and worker process calls this at boot):
- * `created`, `updated` (it existed with another interval: the configuration changed) or `unchanged`.
+ * Makes sure the schedule exists with the configured interval and task queue (every API and worker process calls
+ * this at boot): `created`, `updated` (it existed with another interval or queue: the configuration changed) or
+ * `unchanged`.
  */
 export async function ensureRetentionSchedule(): Promise<'created' | 'updated' | 'unchanged'> {
   const { client, settings: t } = temporal();
@@ -62,7 +63,10 @@ export async function ensureRetentionSchedule(): Promise<'created' | 'updated' |
   const handle = client.schedule.getHandle(scheduleId);
   const current = await handle.describe();
   const intervals = current.spec.intervals ?? [];
-  if (intervals.length === 1 && intervals[0].every === every && !current.spec.calendars?.length) return 'unchanged';
+  const sameSpec = intervals.length === 1 && intervals[0].every === every && !current.spec.calendars?.length;
+  // A renamed task queue (TEMPORAL_TASK_QUEUE) would leave the runs to no worker: the action follows it too.
+  const sameQueue = current.action.type === 'startWorkflow' && current.action.taskQueue === t.taskQueue;
+  if (sameSpec && sameQueue) return 'unchanged';
   await handle.update((previous) => ({ ...previous, spec: { intervals: [{ every }] }, action: action(t.taskQueue) }));
   return 'updated';
 }

@@ -1,17 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { useApp } from '../support/app';
-import { databaseUrlFor } from '../support/env';
-import { runTs } from '../support/spawn';
+import { cliJson as cli } from './binary';
 
-/** The operator CLI, run as a process against this worker's database, checked through the REST API. */
-describe('operator CLI (npm run cli -- <command>)', () => {
+/** The operator CLI, the built binary run as a process against this worker's database, checked through the REST API. */
+describe('operator CLI (reviewgrid <command>)', () => {
   const t = useApp();
-  const env = () => ({ DATABASE_URL: databaseUrlFor(process.env.JEST_WORKER_ID ?? '1') });
-  const cli = async (...args: string[]) => {
-    const res = await runTs('src/cli/index.ts', ['--json', ...args], env());
-    const last = res.stdout.trim().split('\n').pop() ?? '';
-    return { ...res, json: last ? JSON.parse(last) : null };
-  };
   jest.setTimeout(60_000);
 
   it('tenant:create, user:create, token:create and token:revoke give a working, then refused, token', async () => {

@@ -8,26 +8,20 @@ import { gridProviderSimulator } from '../../src/grid/providers/simulator-http';
 import { TenantDomain } from '../../src/models';
 import { gridProvidersFor } from '../../src/services/grid-providers.service';
 import { useDatabase } from '../support/db';
-import { databaseUrlFor } from '../support/env';
 import { makeTenant } from '../support/factories';
-import { runTs } from '../support/spawn';
+import { cliJson } from './binary';
 
 /**
- * `npm run cli -- grid:configure`, run as a process against this worker's database: the tenant's Local Search Grid
+ * `reviewgrid grid:configure` (the built binary), run as a process against this worker's database: the tenant's Local Search Grid
  * providers are stored (secrets encrypted at rest, and usable: the stored credentials open a loopback server speaking
  * DataForSEO's and Google's wire formats), the simulator mode works, and bad arguments fail clearly.
  */
 jest.setTimeout(60_000);
 
-describe('npm run cli -- grid:configure', () => {
+describe('reviewgrid grid:configure', () => {
   const db = useDatabase();
   const market = new SimulatedMarket();
-  const env = () => ({ DATABASE_URL: databaseUrlFor(process.env.JEST_WORKER_ID ?? '1') });
-  const cli = async (...args: string[]) => {
-    const res = await runTs('src/cli/index.ts', ['--json', ...args], env());
-    const last = res.stdout.trim().split('\n').pop() ?? '';
-    return { ...res, json: last.startsWith('{') ? JSON.parse(last) : null };
-  };
+  const cli = cliJson;
   const rawRow = async (tenantId: number) =>
     (
       await db().query<Record<string, string | null>>(

@@ -1,6 +1,7 @@
 import { Client, Connection, ScheduleAlreadyRunning, ScheduleNotFoundError, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { DispatchOutboxInput } from './outbox/dispatch.workflow';
 import type { DeliveryRetry } from './webhooks/deliver.workflow';
+import { ownedBy, startMetadata, urlForSummary, type Owner } from '../src/temporal/search-attributes';
 
 /**
  * The API's handle on Temporal: starts and signals workflows by business id. Set once at boot
@@ -60,19 +61,32 @@ export const deliveryWorkflowId = (deliveryId: string): string => `webhook:${del
 /** One dispatcher per task queue (the tests run several queues side by side on one dev server). */
 export const dispatcherWorkflowId = (taskQueue: string): string => `outbox-dispatcher:${taskQueue}`;
 
+/** What the Temporal UI shows of a delivery: who it belongs to, its event and receiver. */
+export interface DeliveryLabel {
+  owner: Owner;
+  event: string;
+  url: string;
+}
+
 /**
  * Starts the delivery workflow of one webhook delivery. The workflow id is the delivery id, so starting it
  * again (a dispatcher retry after a crash) is a no-op, even after the first run finished: never a second send.
  * A redelivery (`again`) asks for a new run of the same id, once the earlier one has finished.
+ * `label` tags the run for operators (search attributes and summary); without it only kind and id are set.
  */
-export async function startDeliveryWorkflow(deliveryId: string, opts: { again?: boolean } = {}): Promise<void> {
+export async function startDeliveryWorkflow(deliveryId: string, opts: { again?: boolean; label?: DeliveryLabel | null } = {}): Promise<void> {
   const { client, settings } = temporal();
+  const label = opts.label;
   try {
     await client.workflow.start('deliverWebhook', {
       workflowId: deliveryWorkflowId(deliveryId),
       taskQueue: settings.taskQueue,
       args: [{ deliveryId, retry: settings.webhookRetry }],
       workflowIdReusePolicy: opts.again ? 'ALLOW_DUPLICATE' : 'REJECT_DUPLICATE',
+      ...startMetadata(
+        ownedBy(label?.owner, 'webhook-delivery', deliveryId),
+        label ? `Webhook ${label.event} to ${urlForSummary(label.url)} (delivery ${deliveryId})` : `Webhook delivery ${deliveryId}`,
+      ),
     });
   } catch (e) {
     // A second start from the dispatcher is the no-op we want; a redelivery while a run still goes is not.
@@ -134,6 +148,7 @@ export async function ensureDispatcher(): Promise<void> {
       taskQueue: settings.taskQueue,
       args: [settings.dispatcher],
       workflowIdConflictPolicy: 'USE_EXISTING',
+      ...startMetadata({ tenant: null, kind: 'outbox-dispatch', businessId: settings.taskQueue }, `Outbox dispatcher of task queue ${settings.taskQueue}`),
     });
   } catch (e) {
     if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
@@ -146,13 +161,24 @@ export function reviewSyncScheduleId(integrationId: number): string {
   return `review-sync:${integrationId}${scope ? `:${scope}` : ''}`;
 }
 
+/** What the Temporal UI shows of a review sync: who the integration belongs to and its name. */
+export interface IntegrationLabel {
+  owner: Owner;
+  name: string;
+}
+
+export const integrationLabel = (i: { tenantId: number; customerId: number; organizationId: number; name: string }): IntegrationLabel => ({
+  owner: { tenantId: i.tenantId, customerId: i.customerId, organizationId: i.organizationId },
+  name: i.name,
+});
+
 /**
  * Makes sure the integration's review sync schedule exists (every REVIEW_SYNC_INTERVAL_MINUTES, overlapping runs
  * skipped) and runs it once now: a new schedule starts at once, an existing one is triggered (skipped while a
  * run is still going). `triggerExisting: false` only creates what is missing (the worker-start reconciliation).
  * Returns true when the schedule was created.
  */
-export async function ensureReviewSync(integrationId: number, opts: { triggerExisting?: boolean } = {}): Promise<boolean> {
+export async function ensureReviewSync(integrationId: number, opts: { triggerExisting?: boolean; label?: IntegrationLabel | null } = {}): Promise<boolean> {
   const { client, settings } = temporal();
   const scheduleId = reviewSyncScheduleId(integrationId);
   try {
@@ -165,6 +191,10 @@ export async function ensureReviewSync(integrationId: number, opts: { triggerExi
         workflowId: scheduleId,
         taskQueue: settings.taskQueue,
         args: [{ integrationId }],
+        ...startMetadata(
+          ownedBy(opts.label?.owner, 'review-sync', integrationId),
+          opts.label ? `Review sync of ${opts.label.name} (integration ${integrationId})` : `Review sync of integration ${integrationId}`,
+        ),
       },
       policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
       state: { triggerImmediately: true },

@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
-import { ensureReviewSync as startReviewSync } from '../../workflows/client';
+import { ensureReviewSync as startReviewSync, integrationLabel, type IntegrationLabel } from '../../workflows/client';
 import { publicBaseUrl } from '../config';
 import type { Clock } from '../domain/clock';
 import { DomainError } from '../domain/errors';
@@ -28,7 +28,7 @@ export interface ConnectPageDeps {
   /** The platform API client (default: `platformClient` of src/providers). */
   platformClient?: (provider: SignInProvider) => ReviewPlatformClient;
   /** Starts the periodic review sync of a new integration (default: `ensureReviewSync` of workflows/client). */
-  ensureReviewSync?: (integrationId: number) => Promise<unknown>;
+  ensureReviewSync?: (integrationId: number, label?: IntegrationLabel) => Promise<unknown>;
 }
 
 type Handler = (req: Request, res: Response) => Promise<void>;
@@ -53,7 +53,7 @@ const UNAVAILABLE: Record<string, { status: number; title: string; message: stri
 export function connectPages(deps: ConnectPageDeps): Router {
   const router = express.Router();
   const opts = { clock: deps.clock, platformClient: deps.platformClient };
-  const ensureReviewSync = deps.ensureReviewSync ?? ((id: number) => startReviewSync(id));
+  const ensureReviewSync = deps.ensureReviewSync ?? ((id: number, label?: IntegrationLabel) => startReviewSync(id, { label }));
 
   router.use((_req: Request, res: Response, next: NextFunction) => {
     // The token is in the URL: never leak it through Referer; never cache or frame the page.
@@ -201,7 +201,7 @@ export function connectPages(deps: ConnectPageDeps): Router {
       }
       // After the commit: the first sync is best effort here; the integration exists whatever happens.
       try {
-        await ensureReviewSync(result.integration.id);
+        await ensureReviewSync(result.integration.id, integrationLabel(result.integration));
       } catch (err) {
         (req.log ?? deps.logger).warn({ err: { message: (err as Error).message }, integrationId: result.integration.id }, 'review sync not started');
       }

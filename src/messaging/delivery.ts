@@ -389,7 +389,13 @@ export async function failInviteStep(input: StepInput & { reason: string }, opts
 export interface RedispatchDeps {
   /** Whether the pair's workflow is running (false: missing or closed). */
   isRunning(workflowId: string): Promise<boolean>;
-  dispatch(req: { inviteId: number; campaignUuid: string; contactUuid: string; sendAt: Date }): Promise<void>;
+  dispatch(req: {
+    inviteId: number;
+    campaignUuid: string;
+    contactUuid: string;
+    sendAt: Date;
+    campaign?: { tenantId: number; customerId: number; organizationId: number; name: string };
+  }): Promise<void>;
   workflowIdOf(campaignUuid: string, contactUuid: string): string;
 }
 
@@ -409,8 +415,19 @@ export async function redispatchMissingInvites(deps: RedispatchDeps, opts: { bat
   const result: RedispatchResult = { checked: 0, dispatched: 0, failed: 0 };
   let after = 0;
   for (;;) {
-    const rows = await db().query<{ id: number; send_at: Date | null; requested_at: Date; campaign_uuid: string; contact_uuid: string }>(
-      `SELECT i.id, i.send_at, i.requested_at, c.uuid AS campaign_uuid, ct.uuid AS contact_uuid
+    const rows = await db().query<{
+      id: number;
+      send_at: Date | null;
+      requested_at: Date;
+      campaign_uuid: string;
+      contact_uuid: string;
+      tenant_id: number;
+      customer_id: number;
+      organization_id: number;
+      campaign_name: string;
+    }>(
+      `SELECT i.id, i.send_at, i.requested_at, c.uuid AS campaign_uuid, ct.uuid AS contact_uuid,
+              c.tenant_id, c.customer_id, c.organization_id, c.name AS campaign_name
          FROM invites i
          JOIN campaigns c ON c.id = i.campaign_id
          JOIN contacts ct ON ct.id = i.contact_id
@@ -434,6 +451,7 @@ export async function redispatchMissingInvites(deps: RedispatchDeps, opts: { bat
             campaignUuid: row.campaign_uuid,
             contactUuid: row.contact_uuid,
             sendAt: new Date(row.send_at ?? row.requested_at),
+            campaign: { tenantId: row.tenant_id, customerId: row.customer_id, organizationId: row.organization_id, name: row.campaign_name },
           });
           result.dispatched += 1;
         } catch {

@@ -351,7 +351,7 @@ export async function queueAutoRespond(
     { transaction },
   );
   transaction.afterCommit(() => {
-    startAutoRespondWorkflow(review.id).catch((err: unknown) =>
+    startAutoRespondWorkflow(review.id, review).catch((err: unknown) =>
       log().warn({ err, reviewId: review.id }, 'auto-respond workflow not started; it is started again when a worker starts'),
     );
   });
@@ -363,8 +363,8 @@ export async function queueAutoRespond(
  * workflow; one already running is left alone. Returns how many were handed over.
  */
 export async function resumePendingAutoResponses(): Promise<number> {
-  const runs = await AutoRespondRun.findAll({ where: { status: 'pending' }, attributes: ['reviewId'], order: [['id', 'ASC']] });
-  for (const run of runs) await startAutoRespondWorkflow(run.reviewId);
+  const runs = await AutoRespondRun.findAll({ where: { status: 'pending' }, attributes: ['reviewId', 'tenantId', 'customerId'], order: [['id', 'ASC']] });
+  for (const run of runs) await startAutoRespondWorkflow(run.reviewId, run);
   return runs.length;
 }
 

@@ -417,7 +417,7 @@ async function dispatch(campaign: Campaign, result: InviteRequestResult, logger:
   const { invite, contact, outcome } = result;
   if (!invite || (outcome !== 'scheduled' && outcome !== 'rescheduled') || !invite.sendAt) return;
   try {
-    await scheduleInviteDelivery({ inviteId: Number(invite.id), campaignUuid: campaign.uuid, contactUuid: contact.uuid, sendAt: invite.sendAt });
+    await scheduleInviteDelivery({ inviteId: Number(invite.id), campaignUuid: campaign.uuid, contactUuid: contact.uuid, sendAt: invite.sendAt, campaign });
   } catch (err) {
     logger.warn(
       { inviteId: invite.id, campaign: campaign.uuid, contact: contact.uuid, err: (err as Error).message },

@@ -1,5 +1,5 @@
 import { Op, type Transaction } from 'sequelize';
-import { ensureReviewSync } from '../../workflows/client';
+import { ensureReviewSync, integrationLabel } from '../../workflows/client';
 import { systemClock, type Clock } from '../domain/clock';
 import { Customer, Integration, ProviderConnection, Review, ReviewSource } from '../models';
 import { reviewPayload } from '../outbox/payloads';
@@ -178,8 +178,13 @@ export async function connectedIntegrationIds(): Promise<number[]> {
  */
 export async function reconcileReviewSyncSchedules(): Promise<number> {
   let created = 0;
-  for (const id of await connectedIntegrationIds()) {
-    if (await ensureReviewSync(id, { triggerExisting: false })) created++;
+  const ids = await connectedIntegrationIds();
+  const integrations = new Map(
+    (await Integration.findAll({ where: { id: { [Op.in]: ids } }, attributes: ['id', 'tenantId', 'customerId', 'organizationId', 'name'] })).map((i) => [i.id, i]),
+  );
+  for (const id of ids) {
+    const integration = integrations.get(id);
+    if (await ensureReviewSync(id, { triggerExisting: false, label: integration ? integrationLabel(integration) : null })) created++;
   }
   return created;
 }

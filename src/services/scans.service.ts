@@ -11,7 +11,7 @@ import type { MapResult } from '../grid/providers/types';
 import { Scan, ScanPin, ScanResult, ScanSnapshot } from '../models';
 import { SCAN_TYPES, type ScanType } from '../models/scan.model';
 import { writeEvent } from '../outbox/writer';
-import { startScanRunWorkflow } from '../../workflows/scans/client';
+import { scanLabel, startScanRunWorkflow } from '../../workflows/scans/client';
 import type { PinQuery, ScanRunPlan } from '../../workflows/activities/scans';
 import { cleanName, clockOf, inTransaction, offset, type Page, type ServiceOptions } from './common';
 import { gridProvidersFor, requireGridProviders } from './grid-providers.service';
@@ -110,7 +110,7 @@ async function queueRun(scan: Scan, startAt: Date, transaction: Transaction, now
 /** Starts the run's workflow once its rows are committed; if the engine cannot be reached the run fails at once. */
 async function launch(scan: Scan, runId: string, delayMs: number, opts: ServiceOptions): Promise<void> {
   try {
-    await startScanRunWorkflow(scan.uuid, runId, delayMs);
+    await startScanRunWorkflow(scan.uuid, runId, delayMs, scanLabel(scan));
   } catch {
     await failRun(runId, 'The scan could not be queued.', opts);
     throw new Upstream('The scan could not be queued: the workflow engine is unreachable. Try again.', 'scan_not_queued');
@@ -889,7 +889,7 @@ export async function startDueScheduledScans(opts: ServiceOptions = {}): Promise
       return runId ? { scan, runId } : null;
     });
     if (queued) {
-      await startScanRunWorkflow(queued.scan.uuid, queued.runId).catch((e: Error) => failRun(queued.runId, `The scan could not be queued: ${e.message}`, opts));
+      await startScanRunWorkflow(queued.scan.uuid, queued.runId, 0, scanLabel(queued.scan)).catch((e: Error) => failRun(queued.runId, `The scan could not be queued: ${e.message}`, opts));
       started++;
     }
   }

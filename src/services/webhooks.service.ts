@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { Op, QueryTypes, type Transaction } from 'sequelize';
-import { awaitDeliveryClosed, startDeliveryWorkflow } from '../../workflows/client';
+import { awaitDeliveryClosed, startDeliveryWorkflow, type DeliveryLabel } from '../../workflows/client';
 import type { Clock } from '../domain/clock';
 import { Conflict, Forbidden, NotFound, ruleViolation, Upstream, Validation } from '../domain/errors';
 import { isWebhookEvent, WEBHOOK_EVENTS } from '../domain/events';
@@ -35,7 +35,7 @@ export interface WebhookServiceOptions extends ServiceOptions {
   lookup?: HostLookup;
   deps?: {
     /** Starts the delivery workflow `webhook:<id>`; default: `startDeliveryWorkflow` of workflows/client. */
-    startDelivery?: (deliveryId: string) => Promise<void>;
+    startDelivery?: (deliveryId: string, label?: DeliveryLabel) => Promise<void>;
   };
 }
 
@@ -256,6 +256,7 @@ export function attemptsOf(deliveryIds: readonly string[]): Promise<WebhookAttem
  */
 export async function redeliver(p: Principal, deliveryId: string, opts: WebhookServiceOptions = {}): Promise<WebhookDelivery> {
   let previous: { status: DeliveryStatus; deliveredAt: Date | null } | null = null;
+  let label: DeliveryLabel | undefined;
   const delivery = await inTransaction(opts, async (transaction) => {
     const found = await getDelivery(p, deliveryId, { transaction });
     previous = { status: found.status, deliveredAt: found.deliveredAt };
@@ -264,9 +265,10 @@ export async function redeliver(p: Principal, deliveryId: string, opts: WebhookS
       throw ruleViolation('The webhook is disabled: enable it before redelivering.', 'webhook_disabled');
     }
     await found.update({ status: 'pending', deliveredAt: null }, { transaction });
+    label = { owner: { tenantId: found.tenantId, customerId: found.customerId }, event: found.event, url: endpoint.url };
     return found;
   });
-  const start = opts.deps?.startDelivery ?? ((id: string) => startDeliveryWorkflow(id, { again: true }));
+  const start = opts.deps?.startDelivery ?? ((id: string) => startDeliveryWorkflow(id, { again: true, label }));
   const finished = previous !== null && (previous as { status: DeliveryStatus }).status !== 'pending';
   try {
     try {
@@ -325,6 +327,16 @@ export async function loadDeliveryForAttempt(deliveryId: string, opts: { clock?:
     attempts: delivery.attempts,
     secrets: signingSecrets(endpoint, clockOf(opts).now()),
   };
+}
+
+/** Who a delivery belongs to, its event and receiver: the tags of its workflow (null: the delivery is gone). */
+export async function deliveryLabel(deliveryId: string): Promise<DeliveryLabel | null> {
+  const [row] = await WebhookDelivery.sequelize!.query<{ tenantId: number; customerId: number; event: string; url: string | null }>(
+    `SELECT d.tenant_id AS tenantId, d.customer_id AS customerId, d.event, e.url
+       FROM webhook_deliveries d LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE d.id = ?`,
+    { replacements: [deliveryId], type: QueryTypes.SELECT },
+  );
+  return row ? { owner: { tenantId: row.tenantId, customerId: row.customerId }, event: row.event, url: row.url ?? '' } : null;
 }
 
 export interface AttemptInput {

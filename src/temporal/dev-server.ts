@@ -2,6 +2,8 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { devServerSearchAttributeFlags, ensureSearchAttributes } from './search-attributes';
 
 /**
  * The Temporal CLI dev server (`temporal server start-dev`) for the embedded default and the tests: one
@@ -54,6 +56,9 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     throw new Error(`Port ${opts.port} is taken: is another Temporal dev server running? Set TEMPORAL_DEV_PORT or TEMPORAL_ADDRESS.`);
   }
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--namespace', opts.namespace, '--log-level', 'warn'];
+  // Registers our search attributes when the server creates its database; an existing SQLite file ignores
+  // the flags, which is why startTemporal also runs ensureSearchAttributes.
+  args.push(...devServerSearchAttributeFlags());
   if (opts.uiPort) args.push('--ui-port', String(opts.uiPort));
   else args.push('--headless');
   if (opts.dbFile) {
@@ -83,6 +88,19 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
       throw new Error(`temporal server start-dev did not listen on ${opts.port} within 60 s:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 100));
+  }
+  try {
+    // The port opens a moment before the flags' attributes are registered, and never for an older SQLite
+    // file: a workflow started with an unknown attribute fails, so they are in place before anyone starts one.
+    const connection = await Connection.connect({ address: `127.0.0.1:${opts.port}` });
+    try {
+      await ensureSearchAttributes(new Client({ connection, namespace: opts.namespace }), opts.namespace);
+    } finally {
+      await connection.close();
+    }
+  } catch (e) {
+    child.kill('SIGKILL');
+    throw e;
   }
   return {
     address: `127.0.0.1:${opts.port}`,

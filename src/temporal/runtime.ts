@@ -5,6 +5,7 @@ import { connectTemporal, disconnectTemporal, ensureDispatcher, temporalSettings
 import { buildActivities } from '../../workflows/activities';
 import { runWorker, type RunningWorker } from '../../workflows/worker';
 import { findTemporalCli, startDevServer, type DevServer } from './dev-server';
+import { ensureSearchAttributes } from './search-attributes';
 import { reconcileReviewSyncSchedules } from '../services/review-sync.service';
 import { resumePendingAutoResponses } from '../services/auto-respond.service';
 import { configureScanEngine, ensureScanScheduleTick } from '../../workflows/scans/client';
@@ -46,7 +47,9 @@ export async function startTemporal(config: Config, logger: Logger, opts: { work
   const settings = temporalSettings(config, address);
   let worker: RunningWorker | null = null;
   try {
-    await connectTemporal(settings, { waitMs: devServer ? 0 : 120_000 });
+    const client = await connectTemporal(settings, { waitMs: devServer ? 0 : 120_000 });
+    // Every workflow start carries our search attributes; a cluster the migrate job did not set up gets them here.
+    if (!devServer) await ensureSearchAttributes(client, settings.namespace);
     if (opts.worker) {
       worker = await runWorker({
         address,

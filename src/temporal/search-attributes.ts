@@ -1,4 +1,5 @@
-import { Connection, type Client } from '@temporalio/client';
+// Type-only client imports: workflow code imports this module too (child workflow attributes), so no runtime client.
+import type { Client, Connection } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes, type SearchAttributePair } from '@temporalio/common';
 // The SDK keeps these two off its root export; the encoder is what its own tests use to register attributes.
 import { encodeSearchAttributeIndexedValueType, type SearchAttributeKey } from '@temporalio/common/lib/search-attributes';
@@ -45,7 +46,7 @@ export type WorkflowKind =
 export const PLATFORM = 'platform';
 
 export interface WorkflowTags {
-  /** Tenant id; null/undefined for platform-wide work (stored as `platform`). */
+  /** Tenant id; null for platform-wide work (stored as `platform`); undefined when the caller does not know it. */
   tenant?: number | string | null;
   /** Customer account id, where the object belongs to one. */
   account?: number | string | null;
@@ -56,21 +57,65 @@ export interface WorkflowTags {
   businessId?: number | string | null;
 }
 
+/** Who a business object belongs to, as the services know it (model fields). */
+export interface Owner {
+  tenantId: number;
+  customerId?: number | null;
+  organizationId?: number | null;
+}
+
+/** The tags of an owned object (an absent owner leaves tenant and account out, never guessed). */
+export const ownedBy = (owner: Owner | null | undefined, kind: WorkflowKind, businessId: number | string): WorkflowTags => ({
+  tenant: owner?.tenantId,
+  account: owner?.customerId,
+  organization: owner?.organizationId,
+  kind,
+  businessId,
+});
+
 /**
  * The typed search attributes of one workflow start (or a schedule's action). Unknown values are left out
  * rather than stored empty, so `RgAccount IS NULL` finds tenant-level work.
  */
 export function searchAttributes(tags: WorkflowTags): TypedSearchAttributes {
-  const pairs: SearchAttributePair[] = [
-    { key: RG_TENANT, value: tags.tenant == null ? PLATFORM : String(tags.tenant) },
-    { key: RG_KIND, value: tags.kind },
-  ];
-  if (tags.account != null) pairs.push({ key: RG_ACCOUNT, value: String(tags.account) });
-  else if (tags.tenant == null) pairs.push({ key: RG_ACCOUNT, value: PLATFORM });
+  const pairs: SearchAttributePair[] = [{ key: RG_KIND, value: tags.kind }];
+  if (tags.tenant === null) pairs.push({ key: RG_TENANT, value: PLATFORM }, { key: RG_ACCOUNT, value: PLATFORM });
+  else if (tags.tenant !== undefined) pairs.push({ key: RG_TENANT, value: String(tags.tenant) });
+  if (tags.tenant !== null && tags.account != null) pairs.push({ key: RG_ACCOUNT, value: String(tags.account) });
   if (tags.organization != null) pairs.push({ key: RG_ORGANIZATION, value: String(tags.organization) });
   if (tags.businessId != null) pairs.push({ key: RG_BUSINESS_ID, value: String(tags.businessId) });
   return new TypedSearchAttributes(pairs);
 }
+
+/** Longest static summary we write: the UI shows one line, and the summary is stored in every start event. */
+export const SUMMARY_MAX_CHARS = 200;
+
+/** One line (whitespace collapsed), cut at SUMMARY_MAX_CHARS. */
+export function summaryLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > SUMMARY_MAX_CHARS ? `${line.slice(0, SUMMARY_MAX_CHARS - 1)}…` : line;
+}
+
+/**
+ * What every workflow start (and schedule action) spreads into its options: the search attributes and the
+ * human summary the Temporal UI shows in its list and at the top of the workflow page.
+ */
+export function startMetadata(tags: WorkflowTags, summary: string): { typedSearchAttributes: TypedSearchAttributes; staticSummary: string } {
+  return { typedSearchAttributes: searchAttributes(tags), staticSummary: summaryLine(summary) };
+}
+
+/** A receiver URL for a summary: scheme, host and path only (query strings may carry the receiver's secrets). */
+export function urlForSummary(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname === '/' ? '' : u.pathname}`;
+  } catch {
+    return 'an invalid URL';
+  }
+}
+
+/** The first 8 characters of a UUID: enough for a person to match it, the full one is in RgBusinessId. */
+export const shortId = (id: string): string => (id.length > 8 ? `${id.slice(0, 8)}…` : id);
 
 /** `--search-attribute Name=Keyword` flags for `temporal server start-dev`. */
 export function devServerSearchAttributeFlags(): string[] {

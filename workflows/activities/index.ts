@@ -1,5 +1,5 @@
 import type { Config } from '../../src/config';
-import { claimPendingEvents, loadDeliveryForAttempt, markDeliveryFailed, markEventDispatched, recordAttempt } from '../../src/services/webhooks.service';
+import { claimPendingEvents, deliveryLabel, loadDeliveryForAttempt, markDeliveryFailed, markEventDispatched, recordAttempt } from '../../src/services/webhooks.service';
 import { signatureHeaders } from '../../src/webhooks/signing';
 import { assertDeliverableUrl } from '../../src/webhooks/url';
 import { startDeliveryWorkflow } from '../client';
@@ -48,7 +48,8 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
     ...createOutboxActivities({
       claim: (limit) => claimPendingEvents(limit),
       markDispatched: (eventId) => markEventDispatched(eventId),
-      startDelivery: (deliveryId) => startDeliveryWorkflow(deliveryId),
+      // One look-up per start gives operators the delivery's owner, event and receiver in the Temporal UI.
+      startDelivery: async (deliveryId) => startDeliveryWorkflow(deliveryId, { label: await deliveryLabel(deliveryId) }),
     }),
     ...createReviewSyncActivities({
       loadTarget: (integrationId) => loadSyncTarget(integrationId),

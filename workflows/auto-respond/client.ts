@@ -1,6 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { temporal } from '../client';
 import type { AutoRespondInput, AutoRespondRetry } from './respond.workflow';
+import { ownedBy, startMetadata, type Owner } from '../../src/temporal/search-attributes';
 
 /**
  * Starting the durable auto-respond handling of a new review: workflow `autoRespond`, id
@@ -25,8 +26,8 @@ export function configureAutoRespond(settings: Partial<AutoRespondEngineSettings
 
 export const autoRespondWorkflowId = (reviewId: number): string => `auto-respond:${reviewId}${engine.idScope ? `:${engine.idScope}` : ''}`;
 
-/** Starts the review's workflow; one already running for it is fine (the run row decides what happens). */
-export async function startAutoRespondWorkflow(reviewId: number): Promise<void> {
+/** Starts the review's workflow; one already running for it is fine (the run row decides what happens). `owner` tags it for operators. */
+export async function startAutoRespondWorkflow(reviewId: number, owner: Owner | null = null): Promise<void> {
   const { client, settings } = temporal();
   const input: AutoRespondInput = { reviewId, retry: engine.retry };
   try {
@@ -34,6 +35,7 @@ export async function startAutoRespondWorkflow(reviewId: number): Promise<void> 
       workflowId: autoRespondWorkflowId(reviewId),
       taskQueue: settings.taskQueue,
       args: [input],
+      ...startMetadata(ownedBy(owner, 'auto-respond', reviewId), `Auto-respond to review ${reviewId}`),
     });
   } catch (e) {
     if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;

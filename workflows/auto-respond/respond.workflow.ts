@@ -39,14 +39,16 @@ export async function autoRespond(input: AutoRespondInput): Promise<AutoRespondO
     },
   });
 
-  const plan = await prepareAutoResponse(input.reviewId);
+  const plan = await prepareAutoResponse.executeWithOptions({ summary: `Compose the reply to review ${input.reviewId}` }, [input.reviewId]);
   if (plan.action === 'skip') return { status: 'skipped', reason: plan.reason };
   try {
-    return await publishAutoResponse({ reviewId: input.reviewId, message: plan.message, usedAi: plan.usedAi });
+    return await publishAutoResponse.executeWithOptions({ summary: `Publish the reply to review ${input.reviewId}` }, [
+      { reviewId: input.reviewId, message: plan.message, usedAi: plan.usedAi },
+    ]);
   } catch (err) {
     const cause = err instanceof ActivityFailure ? err.cause : err;
     const message = cause instanceof Error ? cause.message : 'The reply could not be published.';
-    await failAutoResponse(input.reviewId, message);
+    await failAutoResponse.executeWithOptions({ summary: `Mark the auto-response to review ${input.reviewId} failed` }, [input.reviewId, message]);
     throw ApplicationFailure.nonRetryable(message, 'AutoRespondFailed');
   }
 }

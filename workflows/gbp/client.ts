@@ -1,5 +1,6 @@
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { temporal } from '../client';
+import { ownedBy, startMetadata, type Owner } from '../../src/temporal/search-attributes';
 import { gbpSyncWorkflowId, type GbpSweepInput, type GbpSyncResult, type GbpSyncRetry } from './sync.workflow';
 
 /**
@@ -38,7 +39,14 @@ export async function ensureGbpSyncSchedule(): Promise<boolean> {
     await client.schedule.create({
       scheduleId: gbpSyncScheduleId(),
       spec: { intervals: [{ every: settings.intervalMs }] },
-      action: { type: 'startWorkflow', workflowType: 'syncGbpPerformanceSweep', workflowId: gbpSyncScheduleId(), taskQueue: t.taskQueue, args: [sweepInput()] },
+      action: {
+        type: 'startWorkflow',
+        workflowType: 'syncGbpPerformanceSweep',
+        workflowId: gbpSyncScheduleId(),
+        taskQueue: t.taskQueue,
+        args: [sweepInput()],
+        ...startMetadata({ tenant: null, kind: 'gbp-sync', businessId: gbpSyncScheduleId() }, 'Business-profile performance sync of every connected Google location'),
+      },
       policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
       state: { triggerImmediately: true },
     });
@@ -59,7 +67,7 @@ export async function removeGbpSyncSchedule(): Promise<void> {
 }
 
 /** Syncs one integration now (say, right after it was connected); a run already going is left alone (null). */
-export async function startGbpSync(integrationId: number): Promise<{ workflowId: string; result: () => Promise<GbpSyncResult> } | null> {
+export async function startGbpSync(integrationId: number, owner: Owner | null = null): Promise<{ workflowId: string; result: () => Promise<GbpSyncResult> } | null> {
   const { client, settings: t } = temporal();
   const workflowId = gbpSyncWorkflowId(integrationId, settings.idScope);
   try {
@@ -67,6 +75,7 @@ export async function startGbpSync(integrationId: number): Promise<{ workflowId:
       workflowId,
       taskQueue: t.taskQueue,
       args: [{ integrationId, retry: settings.retry }],
+      ...startMetadata(ownedBy(owner, 'gbp-sync', integrationId), `Business-profile sync of integration ${integrationId}`),
     });
     return { workflowId, result: () => handle.result() as Promise<GbpSyncResult> };
   } catch (e) {

@@ -1,6 +1,7 @@
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { defineSearchAttributeKey, SearchAttributeType, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, continueAsNew, executeChild, proxyActivities } from '@temporalio/workflow';
 import type { GbpActivities } from '../activities/gbp';
+import type { WorkflowKind } from '../../src/temporal/search-attributes';
 
 /** Retries of a Google call while the API is unavailable (5xx, 429, network). */
 export interface GbpSyncRetry {
@@ -23,6 +24,11 @@ export interface GbpSyncResult {
   months: number;
   keywords: number;
 }
+
+// Two of the keys of src/temporal/search-attributes.ts, which workflow code may not import at run time.
+const RG_KIND = defineSearchAttributeKey('RgKind', SearchAttributeType.KEYWORD);
+const RG_BUSINESS_ID = defineSearchAttributeKey('RgBusinessId', SearchAttributeType.KEYWORD);
+const GBP_SYNC_KIND: WorkflowKind = 'gbp-sync';
 
 const DEFAULT_RETRY: GbpSyncRetry = { maximumAttempts: 6, initialIntervalMs: 10_000, maximumIntervalMs: 300_000 };
 
@@ -50,13 +56,17 @@ export async function syncGbpPerformance(input: GbpSyncInput): Promise<GbpSyncRe
     },
   });
 
-  const plan = await planGbpSync(input.integrationId);
+  const plan = await planGbpSync.executeWithOptions({ summary: `Plan the business-profile sync of integration ${input.integrationId}` }, [input.integrationId]);
   const result: GbpSyncResult = { status: 'skipped', reason: plan.skip, values: 0, months: 0, keywords: 0 };
   if (plan.skip || !plan.metrics) return result;
   try {
-    result.values = (await syncGbpDailyMetrics({ integrationId: input.integrationId, ...plan.metrics })).values;
+    result.values = (
+      await syncGbpDailyMetrics.executeWithOptions({ summary: `Daily metrics of integration ${input.integrationId}` }, [{ integrationId: input.integrationId, ...plan.metrics }])
+    ).values;
     for (const month of plan.months) {
-      result.keywords += (await syncGbpKeywordMonth({ integrationId: input.integrationId, ...month })).keywords;
+      result.keywords += (
+        await syncGbpKeywordMonth.executeWithOptions({ summary: `Search keywords of integration ${input.integrationId}, one month` }, [{ integrationId: input.integrationId, ...month }])
+      ).keywords;
       result.months++;
     }
   } catch (err) {
@@ -105,7 +115,7 @@ export async function syncGbpPerformanceSweep(input: GbpSweepInput = {}): Promis
   let synced = input.synced ?? 0;
   let failed = input.failed ?? 0;
 
-  const ids = await listGbpSyncIntegrations(input.afterId ?? 0, batchSize);
+  const ids = await listGbpSyncIntegrations.executeWithOptions({ summary: `List up to ${batchSize} connected Google integrations` }, [input.afterId ?? 0, batchSize]);
   let next = 0;
   const lane = async (): Promise<void> => {
     while (next < ids.length) {
@@ -114,6 +124,12 @@ export async function syncGbpPerformanceSweep(input: GbpSweepInput = {}): Promis
         await executeChild(syncGbpPerformance, {
           workflowId: gbpSyncWorkflowId(integrationId, input.idScope),
           args: [{ integrationId, retry: input.retry }],
+          // The sweep knows only ids: the owner's tags are on on-demand runs (startGbpSync), kind and id on these.
+          typedSearchAttributes: [
+            { key: RG_KIND, value: GBP_SYNC_KIND },
+            { key: RG_BUSINESS_ID, value: String(integrationId) },
+          ],
+          staticSummary: `Business-profile sync of integration ${integrationId}`,
         });
         synced++;
       } catch (err) {

@@ -1,5 +1,6 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { temporal } from '../client';
+import { shortId, startMetadata } from '../../src/temporal/search-attributes';
 
 /**
  * Durable invite delivery: one workflow per (campaign, contact), id `invite:<campaign uuid>:<contact uuid>`
@@ -13,6 +14,8 @@ export interface InviteDeliveryRequest {
   campaignUuid: string;
   contactUuid: string;
   sendAt: Date;
+  /** Who the campaign belongs to and its name, for operators (search attributes and summary). */
+  campaign?: { tenantId: number; customerId: number; organizationId: number; name: string };
 }
 
 /** Signal carrying the invite to send and its (new) send time; a resubmission while waiting moves the time. */
@@ -38,6 +41,18 @@ export async function scheduleInviteDelivery(req: InviteDeliveryRequest): Promis
     args: [{ campaignUuid: req.campaignUuid, contactUuid: req.contactUuid }],
     signal: INVITE_RESCHEDULE_SIGNAL,
     signalArgs: [signal],
+    // Set when this call starts the workflow; a running one keeps its own. The business id is the contact's: the
+    // workflow outlives single invites, and the contact id is what the invite endpoint answers with.
+    ...startMetadata(
+      {
+        tenant: req.campaign?.tenantId,
+        account: req.campaign?.customerId,
+        organization: req.campaign?.organizationId,
+        kind: 'invite',
+        businessId: req.contactUuid,
+      },
+      `Invites to contact ${shortId(req.contactUuid)} for campaign ${req.campaign ? `"${req.campaign.name}"` : shortId(req.campaignUuid)}`,
+    ),
   });
 }
 

@@ -86,7 +86,7 @@ export async function inviteDelivery(input: InviteDeliveryInput): Promise<Invite
       }
 
       // 2. What the stored invite says now.
-      const plan = await planInviteDelivery(inviteId);
+      const plan = await planInviteDelivery.executeWithOptions({ summary: `Read invite ${inviteId} as stored` }, [inviteId]);
       if (plan.action === 'wait') {
         sendAt = Date.parse(plan.sendAt);
         continue;
@@ -110,12 +110,14 @@ export async function inviteDelivery(input: InviteDeliveryInput): Promise<Invite
         }
         let result: StepResult;
         try {
-          result = await sendInviteStep({ inviteId, stepIndex: step.index, first: isFirst });
+          result = await sendInviteStep.executeWithOptions({ summary: `Send step ${step.index} of invite ${inviteId}` }, [{ inviteId, stepIndex: step.index, first: isFirst }]);
         } catch (err) {
           // The provider stayed unavailable through every retry: the step is recorded as failed.
           const cause = err instanceof ActivityFailure ? err.cause : err;
           const reason = cause instanceof Error ? cause.message : 'The provider stayed unavailable.';
-          result = await failInviteStep({ inviteId, stepIndex: step.index, first: isFirst, reason: reason.slice(0, 400) });
+          result = await failInviteStep.executeWithOptions({ summary: `Record step ${step.index} of invite ${inviteId} failed` }, [
+            { inviteId, stepIndex: step.index, first: isFirst, reason: reason.slice(0, 400) },
+          ]);
         }
         steps.push({ index: step.index, outcome: result.outcome, reason: result.reason });
         if (isFirst) {

@@ -13,5 +13,5 @@ export async function redispatchInvites(): Promise<RedispatchResult> {
     startToCloseTimeout: '30m',
     retry: { initialInterval: '5s', backoffCoefficient: 2, maximumInterval: '5m', maximumAttempts: 5 },
   });
-  return sweep();
+  return sweep.executeWithOptions({ summary: 'Hand scheduled invites without a running workflow to inviteDelivery' }, []);
 }

@@ -1,6 +1,7 @@
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, WorkflowNotFoundError } from '@temporalio/client';
 import { inviteDeliverySettings } from '../../src/messaging/settings';
 import { temporal } from '../client';
+import { startMetadata } from '../../src/temporal/search-attributes';
 
 /**
  * The re-dispatch schedule of invite delivery (`invite-redispatch`, every 6 hours by default), and the question
@@ -21,7 +22,14 @@ export async function ensureInviteRedispatchSchedule(): Promise<boolean> {
     await client.schedule.create({
       scheduleId,
       spec: { intervals: [{ every: inviteDeliverySettings().redispatchEveryMs }] },
-      action: { type: 'startWorkflow', workflowType: 'redispatchInvites', workflowId: scheduleId, taskQueue: settings.taskQueue, args: [] },
+      action: {
+        type: 'startWorkflow',
+        workflowType: 'redispatchInvites',
+        workflowId: scheduleId,
+        taskQueue: settings.taskQueue,
+        args: [],
+        ...startMetadata({ tenant: null, kind: 'invite-redispatch', businessId: scheduleId }, 'Re-dispatches scheduled invites whose workflow is missing'),
+      },
       policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
     });
     return true;

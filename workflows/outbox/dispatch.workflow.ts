@@ -24,7 +24,7 @@ export async function dispatchOutbox(input: DispatchOutboxInput): Promise<void> 
   });
   for (let round = 0; round < 200; round++) {
     nudged = false;
-    const handled = await dispatchPendingEvents(input.batchSize);
+    const handled = await dispatchPendingEvents.executeWithOptions({ summary: `Start deliveries of up to ${input.batchSize} outbox events` }, [input.batchSize]);
     if (handled >= input.batchSize) continue;
     await condition(() => nudged, input.pollMs);
   }

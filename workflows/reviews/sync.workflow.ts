@@ -50,14 +50,16 @@ export async function syncReviews(input: SyncReviewsInput): Promise<SyncReviewsR
     },
   });
 
-  const { skip } = await loadReviewSyncTarget(input.integrationId);
+  const { skip } = await loadReviewSyncTarget.executeWithOptions({ summary: `Check integration ${input.integrationId} can sync` }, [input.integrationId]);
   const result: SyncReviewsResult = { status: 'skipped', reason: skip, pages: 0, created: 0, updated: 0 };
   if (skip) return result;
 
   let pageToken: string | null = null;
   try {
     do {
-      const page: SyncPageResult = await syncReviewPage({ integrationId: input.integrationId, pageToken });
+      const page: SyncPageResult = await syncReviewPage.executeWithOptions({ summary: `Fetch page ${result.pages + 1} of integration ${input.integrationId}'s reviews` }, [
+        { integrationId: input.integrationId, pageToken },
+      ]);
       result.pages++;
       result.created += page.created;
       result.updated += page.updated;
@@ -69,9 +71,9 @@ export async function syncReviews(input: SyncReviewsInput): Promise<SyncReviewsR
       return { ...result, reason: cause.message };
     }
     const message = cause instanceof Error ? cause.message : 'The review sync failed.';
-    await recordReviewSync(input.integrationId, message);
+    await recordReviewSync.executeWithOptions({ summary: `Record the failed sync of integration ${input.integrationId}` }, [input.integrationId, message]);
     throw ApplicationFailure.nonRetryable(message, 'ReviewSyncFailed');
   }
-  await recordReviewSync(input.integrationId, null);
+  await recordReviewSync.executeWithOptions({ summary: `Record the sync of integration ${input.integrationId}` }, [input.integrationId, null]);
   return { ...result, status: 'synced', reason: null };
 }

@@ -1,6 +1,7 @@
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { temporal } from '../client';
 import type { ScanRunInput, ScanRunRetry } from './run.workflow';
+import { ownedBy, shortId, startMetadata, type Owner } from '../../src/temporal/search-attributes';
 
 /**
  * Starting Local Search Grid runs and the scheduling tick. Workflow id `scan-run:<scan uuid>:<run id>`; the tick is
@@ -29,8 +30,21 @@ export const scanRunWorkflowId = (scanUuid: string, runId: string): string => `s
 export const SCAN_TICK_SCHEDULE = 'scan-schedule-tick';
 export const scanTickScheduleId = (): string => (engine.idScope ? `${SCAN_TICK_SCHEDULE}:${engine.idScope}` : SCAN_TICK_SCHEDULE);
 
+/** What the Temporal UI shows of a scan run: who the scan belongs to and the business it scans. */
+export interface ScanLabel {
+  owner: Owner;
+  /** The scanned business (the scan's `location`). */
+  business: string;
+}
+
+/** A scan's label from its row: its account is the customer's, or the agency's own account for agency-level scans. */
+export const scanLabel = (scan: { tenantId: number; customerId: number | null; ownerCustomerId: number | null; location: string }): ScanLabel => ({
+  owner: { tenantId: scan.tenantId, customerId: scan.customerId ?? scan.ownerCustomerId },
+  business: scan.location,
+});
+
 /** Starts the run's workflow (a second start of the same run is a no-op). `delayMs` staggers the first run of a burst. */
-export async function startScanRunWorkflow(scanUuid: string, runId: string, delayMs = 0): Promise<void> {
+export async function startScanRunWorkflow(scanUuid: string, runId: string, delayMs = 0, label: ScanLabel | null = null): Promise<void> {
   const { client, settings } = temporal();
   const input: ScanRunInput = { scanUuid, runId, concurrency: engine.concurrency, retry: engine.retry };
   try {
@@ -39,6 +53,7 @@ export async function startScanRunWorkflow(scanUuid: string, runId: string, dela
       taskQueue: settings.taskQueue,
       args: [input],
       ...(delayMs > 0 ? { startDelay: delayMs } : {}),
+      ...startMetadata(ownedBy(label?.owner, 'scan-run', scanUuid), `Scan ${shortId(scanUuid)} run ${shortId(runId)}${label ? ` for ${label.business}` : ''}`),
     });
   } catch (e) {
     if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
@@ -53,7 +68,14 @@ export async function ensureScanScheduleTick(): Promise<void> {
     await client.schedule.create({
       scheduleId,
       spec: { intervals: [{ every: engine.tickEveryMs ?? 15 * 60_000 }] },
-      action: { type: 'startWorkflow', workflowType: 'scanScheduleTick', workflowId: scheduleId, taskQueue: settings.taskQueue, args: [] },
+      action: {
+        type: 'startWorkflow',
+        workflowType: 'scanScheduleTick',
+        workflowId: scheduleId,
+        taskQueue: settings.taskQueue,
+        args: [],
+        ...startMetadata({ tenant: null, kind: 'scan-tick', businessId: scheduleId }, 'Starts the scheduled scans that are due'),
+      },
       policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
     });
   } catch (e) {

@@ -49,7 +49,7 @@ export async function runScan(input: ScanRunInput): Promise<ScanRunResult> {
     },
   });
 
-  const plan = await loadScanRun(input.runId);
+  const plan = await loadScanRun.executeWithOptions({ summary: `Load run ${input.runId} of scan ${input.scanUuid}` }, [input.runId]);
   if (!plan) return { status: 'superseded', queries: 0, error: null };
   const done = new Set(plan.done);
   const queue: PinQuery[] = [];
@@ -66,7 +66,7 @@ export async function runScan(input: ScanRunInput): Promise<ScanRunResult> {
     while (error === null && next < queue.length) {
       const q = queue[next++];
       try {
-        await queryScanPin(q);
+        await queryScanPin.executeWithOptions({ summary: `Rank "${q.keyword}" at pin ${q.pinId}` }, [q]);
       } catch (err) {
         const cause = err instanceof ActivityFailure ? err.cause : err;
         error ??= cause instanceof Error ? cause.message : 'The ranking provider failed.';
@@ -76,10 +76,10 @@ export async function runScan(input: ScanRunInput): Promise<ScanRunResult> {
   await Promise.all(Array.from({ length: Math.max(1, Math.min(input.concurrency, queue.length)) }, () => lane()));
 
   if (error !== null) {
-    await failScanRun(input.runId, error);
+    await failScanRun.executeWithOptions({ summary: `Mark run ${input.runId} failed` }, [input.runId, error]);
     throw ApplicationFailure.nonRetryable(error, 'ScanRunFailed');
   }
-  await completeScanRun(input.runId);
+  await completeScanRun.executeWithOptions({ summary: `Complete run ${input.runId}` }, [input.runId]);
   return { status: 'completed', queries: queue.length, error: null };
 }
 
@@ -89,5 +89,5 @@ export async function scanScheduleTick(): Promise<number> {
     startToCloseTimeout: '5m',
     retry: { initialInterval: '1s', maximumInterval: '30s', maximumAttempts: 5 },
   });
-  return startDueScans();
+  return startDueScans.executeWithOptions({ summary: 'Start the scheduled scan runs that are due' }, []);
 }

@@ -36,12 +36,13 @@ export async function deliverWebhook(input: DeliverWebhookInput): Promise<'succe
     retry: { initialInterval: '1s', maximumInterval: '30s' },
   });
   try {
-    await attemptWebhookDelivery(input.deliveryId);
+    // Summaries name the business object in the UI's event history; they are metadata, not replay-checked commands.
+    await attemptWebhookDelivery.executeWithOptions({ summary: `POST delivery ${input.deliveryId} to its receiver` }, [input.deliveryId]);
     return 'succeeded';
   } catch (err) {
     const cause = err instanceof ActivityFailure ? err.cause : err;
     const reason = cause instanceof ApplicationFailure || cause instanceof Error ? cause.message : 'delivery failed';
-    await markWebhookDeliveryFailed(input.deliveryId, reason.slice(0, 500));
+    await markWebhookDeliveryFailed.executeWithOptions({ summary: `Mark delivery ${input.deliveryId} failed` }, [input.deliveryId, reason.slice(0, 500)]);
     return 'failed';
   }
 }

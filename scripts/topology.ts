@@ -55,6 +55,8 @@ async function main(): Promise<void> {
   }
 
   let ok = false;
+  let interrupted = false;
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => (interrupted = true));
   try {
     await topo.up();
     await topo.waitHealthy('api');
@@ -68,7 +70,7 @@ async function main(): Promise<void> {
     say(`FAILED: ${err instanceof Error ? err.message : String(err)}`);
     for (const [name, list] of topo.running) for (const e of list) process.stdout.write(`\n--- ${name}-${e.replica} (last lines) ---\n${topo.tail(name, e.replica, 25)}\n`);
   } finally {
-    if (process.env.TOPOLOGY_KEEP === '1') {
+    if (process.env.TOPOLOGY_KEEP === '1' && !interrupted) {
       say('TOPOLOGY_KEEP=1: services keep running; Ctrl+C stops them');
       await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
     }
@@ -87,6 +89,7 @@ interface Tokens {
   tenantDomain: string;
 }
 let tokens: Tokens;
+let ownerAccount = 0;
 let orgId = 0;
 let locationId = 0;
 let sourceId = 0;
@@ -148,9 +151,9 @@ async function smoke(topo: Topology): Promise<void> {
   // 1. The first agency, as the README's production section says (`docker compose run --rm api reviewgrid ...`).
   const domain = 'reviews.topology.test';
   const out = await topo.runIn('api', ['reviewgrid', '--json', 'tenant:create', '--name', 'Topology Agency', '--domain', domain, '--owner-email', 'owner@topology.test', '--issue-tokens']);
-  const created = JSON.parse(out.trim().split('\n').pop()!) as { tokens?: Record<string, string> | Array<{ kind: string; token: string }> };
-  const list = Array.isArray(created.tokens) ? created.tokens : Object.entries(created.tokens ?? {}).map(([kind, token]) => ({ kind, token }));
-  const find = (kind: string) => list.find((t) => t.kind === kind)?.token;
+  const created = JSON.parse(out.trim().split('\n').pop()!) as { owner?: { customer_id?: number }; tokens?: Array<{ kind: string; token: string }> };
+  const find = (kind: string) => created.tokens?.find((t) => t.kind === kind)?.token;
+  ownerAccount = created.owner?.customer_id ?? 0;
   if (!find('customer') || !find('agency')) throw new Error(`tenant:create printed no tokens: ${out}`);
   tokens = { customer: find('customer')!, agency: find('agency')!, tenantDomain: domain };
   await topo.runIn('api', ['reviewgrid', 'grid:configure', '--tenant', domain, '--mode', 'simulator']);
@@ -233,6 +236,16 @@ async function smoke(topo: Topology): Promise<void> {
   if (expired.body.data.status !== 'expired' || gone.status !== 410) throw new Error(`expired link: status ${expired.body.data.status}, page ${gone.status}`);
   say(`5. connect link ${link.body.data.token.slice(0, 8)}… active, then expired (API status "expired", page 410)`);
 
+  // A worker started with another APP_KEY refuses to start, in one line, instead of writing unreadable secrets.
+  const other = Buffer.alloc(32, 7).toString('base64');
+  const refused = await topo.runIn('worker', ['node', 'dist/src/worker-main.js'], { APP_KEY: other, WORKER_HTTP_PORT: '0' }).then(
+    () => null,
+    (e: Error) => e.message,
+  );
+  const line = refused?.split('\n').find((l) => l.includes('APP_KEY mismatch'));
+  if (!line) throw new Error(`a worker with another APP_KEY was not refused: ${refused ?? 'it exited 0'}`);
+  say(`   a worker with another APP_KEY exits 1: "${line.trim().slice(0, 110)}…"`);
+
   // 6. Metrics of the API and of a worker, behind the token.
   const metrics = await fetch(`${API()}/metrics`, { headers: { Authorization: `Bearer ${compose(topo).METRICS_TOKEN}` } });
   const text = await metrics.text();
@@ -256,16 +269,9 @@ async function createReview(author: string, message: string): Promise<number> {
   return (r.body.data?.id ?? r.body.id)!;
 }
 
+/** The owner's account gets email credits as an operator grants them (`reviewgrid credits:grant`). */
 async function grantEmailCredits(topo: Topology): Promise<void> {
-  // The owner's customer account gets email credits through the agency API, as an agency would grant them.
-  const customers = await api<{ data: Array<{ id: number }> }>('GET', '/api/agency/v1/customers', undefined, { token: tokens.agency });
-  if (customers.status === 200 && customers.body.data.length) {
-    for (const c of customers.body.data) {
-      await api('POST', `/api/agency/v1/customers/${c.id}/add-credits`, { type: 'email', credits: 100 }, { token: tokens.agency });
-    }
-    return;
-  }
-  void topo;
+  await topo.runIn('api', ['reviewgrid', 'credits:grant', '--customer', String(ownerAccount), '--type', 'email', '--credits', '100', '--notes', 'topology']);
 }
 
 async function withDatabase<T>(topo: Topology, fn: (db: mysql.Connection) => Promise<T>): Promise<T> {

@@ -45,7 +45,7 @@ const LOCAL_PORTS: Record<string, number> = {
   'mariadb:3306': 3306, // the machine's MariaDB
   'temporal-db:5432': 5432, // the machine's PostgreSQL
   'redis:6379': 26379,
-  'temporal:7233': 27233,
+  'temporal:7233': 24233,
   'mailpit:1025': 21025,
   'mailpit:8025': 28025,
   'api:3000': 23000,
@@ -162,10 +162,10 @@ export class Topology {
     if (env.BIND_ON_IP === '0.0.0.0') out.BIND_ON_IP = '127.0.0.1';
     if (image.startsWith('temporalio/server')) {
       Object.assign(out, {
-        FRONTEND_GRPC_PORT: '27233', FRONTEND_HTTP_PORT: '27243', INTERNAL_FRONTEND_GRPC_PORT: '27236', INTERNAL_FRONTEND_HTTP_PORT: '27246',
-        HISTORY_GRPC_PORT: '27234', MATCHING_GRPC_PORT: '27235', WORKER_GRPC_PORT: '27239',
-        FRONTEND_MEMBERSHIP_PORT: '26933', HISTORY_MEMBERSHIP_PORT: '26934', MATCHING_MEMBERSHIP_PORT: '26935',
-        INTERNAL_FRONTEND_MEMBERSHIP_PORT: '26936', WORKER_MEMBERSHIP_PORT: '26939',
+        FRONTEND_GRPC_PORT: '24233', FRONTEND_HTTP_PORT: '24243', INTERNAL_FRONTEND_GRPC_PORT: '24236', INTERNAL_FRONTEND_HTTP_PORT: '24246',
+        HISTORY_GRPC_PORT: '24234', MATCHING_GRPC_PORT: '24235', WORKER_GRPC_PORT: '24239',
+        FRONTEND_MEMBERSHIP_PORT: '24933', HISTORY_MEMBERSHIP_PORT: '24934', MATCHING_MEMBERSHIP_PORT: '24935',
+        INTERNAL_FRONTEND_MEMBERSHIP_PORT: '24936', WORKER_MEMBERSHIP_PORT: '24939',
       });
     }
     if (image.startsWith('axllent/mailpit')) {
@@ -177,7 +177,6 @@ export class Topology {
     if (env.DATA_DIR) out.DATA_DIR = path.join(this.workDir, 'data', `${name}-${replica}`);
     // Replicas of one service each need their own listeners (containers would each have their own address).
     if (env.WORKER_HTTP_PORT) out.WORKER_HTTP_PORT = String(localPort('worker', Number(env.WORKER_HTTP_PORT)) + replica - 1);
-    out.TEMPORAL_METRICS_PORT = String(29464 + replica + (name === 'api' ? 50 : 0));
     return out;
   }
 
@@ -299,7 +298,7 @@ export class Topology {
     }
     if (image.startsWith('postgres')) return run('pg_isready', ['-h', '127.0.0.1', '-U', svc.environment?.POSTGRES_USER ?? 'postgres']).then(() => true, () => false);
     if (image.startsWith('redis')) return tcpOpen(localPort('redis', 6379));
-    if (image.startsWith('temporalio/server')) return tcpOpen(27233);
+    if (image.startsWith('temporalio/server')) return tcpOpen(localPort('temporal', 7233));
     const test = svc.healthcheck?.test;
     if (!test || test[0] === 'NONE') return entry?.child?.exitCode === null;
     const argv = test[0] === 'CMD-SHELL' ? ['sh', '-c', test[1]] : test.slice(1);
@@ -354,6 +353,14 @@ export class Topology {
 
   /** Brings every service up in dependency order, each waiting for its `depends_on` conditions, like `compose up`. */
   async up(): Promise<void> {
+    // A port already taken would make a service "healthy" on someone else's process (a run killed before cleanup).
+    const taken: number[] = [];
+    for (const port of [...Object.values(LOCAL_PORTS).filter((p) => p > 20_000), 24234, 24235, 24239, 24933]) if (await tcpOpen(port)) taken.push(port);
+    if (taken.length) throw new Error(`ports ${taken.join(', ')} are in use: stop what holds them (a topology run killed before its cleanup?)`);
+    // Whatever way this process ends, no service outlives it (they run in process groups of their own).
+    process.once('exit', () => {
+      for (const e of [...this.running.values()].flat()) if (e.child?.pid && e.child.exitCode === null) try { process.kill(-e.child.pid, 'SIGKILL'); } catch { /* gone */ }
+    });
     const started = new Map<string, Promise<void>>();
     const bring = (name: string): Promise<void> => {
       if (!started.has(name)) started.set(name, this.bringUp(name, bring));
@@ -377,8 +384,8 @@ export class Topology {
   }
 
   /** The equivalent of `docker compose run --rm <service> <argv>`: the service's environment, another command. */
-  async runIn(name: string, argv: string[]): Promise<string> {
-    const env = { ...process.env, ...this.environment(name), ...this.pathEnv() };
+  async runIn(name: string, argv: string[], override: Record<string, string> = {}): Promise<string> {
+    const env = { ...process.env, ...this.environment(name), ...override, ...this.pathEnv() };
     const { stdout } = await run(argv[0], argv.slice(1), { env, cwd: this.appDir, maxBuffer: 16 * 1024 * 1024 }).catch((e: { stdout?: string; stderr?: string; message: string }) => {
       throw new Error(`${argv.join(' ')} failed: ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`);
     });

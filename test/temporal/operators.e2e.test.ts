@@ -162,6 +162,29 @@ describe('operators find workflows in the Temporal UI', () => {
     expect(summaries[summaries.length - 1]).toBe(`Complete run ${runId}`);
   });
 
+  it('an operator cancels a scan run from Temporal: the run is stored failed, so the scan can run again', async () => {
+    const w = await makeWorld();
+    await configureGridProviders({ tenantId: w.tenant.id, mode: 'simulator' });
+    const agency = t.as(await agencyTokenFor(w.owner));
+    // No worker while the run is started and canceled: the cancellation is there before its first step.
+    await worker.stopWorker();
+    let uuid: string;
+    try {
+      const res = await agency.post('/api/agency/v1/scans').send({ location: 'Canceled Dental', keywords: ['dentist'], grid_size: 3, distance: 1, distance_unit: 'km', lat: 51.5, lng: -0.12 });
+      expect(res.status).toBe(202);
+      uuid = res.body.data.uuid as string;
+      const [run] = await list(`RgKind = 'scan-run' AND RgBusinessId = '${uuid}' AND ExecutionStatus = 'Running'`);
+      await temporal().client.workflow.getHandle(run.workflowId).cancel();
+    } finally {
+      await worker.startWorker();
+    }
+    await waitUntil(async () => (await Scan.findOne({ where: { uuid } }))?.isRunning === false);
+    expect(await Scan.findOne({ where: { uuid } })).toMatchObject({ lastRunFailed: true, lastError: 'The run was canceled by an operator.' });
+    await list(`RgKind = 'scan-run' AND RgBusinessId = '${uuid}' AND ExecutionStatus = 'Canceled'`);
+    expect((await agency.post(`/api/agency/v1/scans/${uuid}/run`).send({})).status).toBe(202);
+    await waitUntil(async () => (await Scan.findOne({ where: { uuid } }))?.isRunning === false);
+  });
+
   it("finds a customer's waiting invite by its contact id, and the summary names the campaign", async () => {
     const w = await makeWorld();
     // Sent in an hour: the workflow waits (what "stuck" looks like to an operator) until the test terminates it.

@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, CancellationScope, isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { PinQuery, ScanActivities } from '../activities/scans';
 
 /** Retries of one pin query while the provider is unavailable (5xx, 429 with Retry-After, network). */
@@ -31,6 +31,22 @@ const DEFAULT_RETRY: ScanRunRetry = { maximumAttempts: 8, initialIntervalMs: 2_0
  * completed are not asked again, and a re-asked one upserts the same row.
  */
 export async function runScan(input: ScanRunInput): Promise<ScanRunResult> {
+  try {
+    return await runScanSteps(input);
+  } catch (err) {
+    // An operator canceled the run (Temporal UI or `temporal workflow cancel`): the scan must not stay `running`
+    // (it would refuse every new run with scan_running), so the run is stored failed outside the canceled scope.
+    if (isCancellation(err)) {
+      const { failScanRun } = proxyActivities<ScanActivities>({ startToCloseTimeout: '2m', retry: { initialInterval: '1s', maximumInterval: '30s', maximumAttempts: 10 } });
+      await CancellationScope.nonCancellable(() =>
+        failScanRun.executeWithOptions({ summary: `Mark run ${input.runId} canceled` }, [input.runId, 'The run was canceled by an operator.']),
+      );
+    }
+    throw err;
+  }
+}
+
+async function runScanSteps(input: ScanRunInput): Promise<ScanRunResult> {
   const retry = input.retry ?? DEFAULT_RETRY;
   const { loadScanRun, completeScanRun, failScanRun } = proxyActivities<ScanActivities>({
     startToCloseTimeout: '2m',

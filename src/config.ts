@@ -20,6 +20,17 @@ const schema = z.object({
   /** MCP endpoint: calls per minute per token and per workspace (tenant). */
   MCP_RATE_LIMIT_PER_TOKEN: z.coerce.number().int().min(1).default(120),
   MCP_RATE_LIMIT_PER_WORKSPACE: z.coerce.number().int().min(1).default(600),
+  /** Public `/graphql` limits (GraphQL Armor): depth, aliases, static cost, tokens and directives per operation. */
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(12),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(30),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(5000),
+  GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(1).default(5000),
+  GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).default(50),
+  /**
+   * Browser origins allowed to call the REST APIs, `/graphql` and MCP cross-origin (comma-separated, e.g.
+   * `https://app.agency.example`); `*` allows any. Unset: no cross-origin browser access (servers are unaffected).
+   */
+  CORS_ORIGINS: z.string().default(''),
   /** Body limit for JSON and form bodies (uploads have their own 250 KB rule). */
   BODY_LIMIT: z.string().default('1mb'),
   DATA_DIR: z.string().default(path.resolve(process.cwd(), 'data')),

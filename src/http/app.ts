@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ApolloServer, type BaseContext } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin, type BaseContext } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { expressMiddleware } from '@as-integrations/express5';
@@ -17,11 +18,13 @@ import { jsonErrorHandler, loggable } from '../../facades/shared/errors';
 import { baseUrlOf } from '../../facades/shared/pagination';
 import { failedAuthLimit, restRateLimit } from '../../facades/shared/rate-limit';
 import type { Config } from '../config';
+import { graphqlLimits, introspectionForSignedInOnly, tokenLimit, type GraphQLLimitsConfig } from '../graphql/limits';
 import { authenticatedContext, makeContext, type Context } from '../context';
 import type { Clock } from '../domain/clock';
 import { DomainError, Unauthenticated } from '../domain/errors';
 import { createAuditWriter } from '../services/mcp-audit.service';
 import { assetRoutes } from './assets';
+import { apiCors, defaultCsp, pageSecurity, securityHeaders } from './security-headers';
 import { anySimulator, simulatorsRouter } from '../simulators';
 import { connectPages, type ConnectPageDeps } from './connect-page';
 import { reportPages } from './report-page';
@@ -36,7 +39,9 @@ import type { ReadinessDeps } from '../observability/readiness';
 import { observabilityRoutes } from '../observability/routes';
 
 export interface AppDeps {
-  config: Pick<Config, 'RATE_LIMIT_PER_MINUTE' | 'BODY_LIMIT' | 'TRUST_PROXY'> & Partial<Pick<Config, 'METRICS_TOKEN'>>;
+  config: Pick<Config, 'RATE_LIMIT_PER_MINUTE' | 'BODY_LIMIT' | 'TRUST_PROXY'> &
+    Partial<Pick<Config, 'METRICS_TOKEN' | 'NODE_ENV' | 'PUBLIC_URL' | 'CORS_ORIGINS'>> &
+    Partial<GraphQLLimitsConfig>;
   schema: GraphQLSchema;
   logger: Logger;
   redis?: Redis | null;
@@ -92,6 +97,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
 
   // First, so the latency histogram covers every middleware of the request.
   app.use(httpMetrics());
+  app.use(securityHeaders(deps.config), defaultCsp());
   observeOutbox(() => OutboxEvent.sequelize as unknown as Sequelize | null);
   app.use(
     pinoHttp({
@@ -125,11 +131,21 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
   // parser and rate limit, so it is mounted before every API router and body parser.
   app.use('/api/webhooks/inbound', inboundWebhook({ logger: deps.logger, clock: deps.clock, redis: deps.redis, perMinute: deps.inboundWebhook?.perMinute }));
 
+  // Production: the schema is described to signed-in callers only, and no landing page is served (Apollo's loads
+  // from a CDN). Every environment: depth, alias, cost, token and directive limits, and no batched operations.
+  const production = deps.config.NODE_ENV === 'production';
+  const armor = graphqlLimits(deps.config);
+  app.use(['/graphql', '/api/v1', '/api/agency/v1', '/api/mcp'], apiCors(deps.config.CORS_ORIGINS));
   const apollo = new ApolloServer<Context>({
     schema: deps.schema,
     introspection: true,
     includeStacktraceInErrorResponses: false,
-    plugins: [ApolloServerPluginLandingPageLocalDefault({ embed: false })],
+    allowBatchedHttpRequests: false,
+    validationRules: armor.validationRules,
+    plugins: [
+      ...(armor.plugins as ApolloServerPlugin<Context>[]),
+      ...(production ? [introspectionForSignedInOnly(), ApolloServerPluginLandingPageDisabled()] : [ApolloServerPluginLandingPageLocalDefault({ embed: false })]),
+    ],
     formatError: (formatted, error) => formatGraphQLError(formatted, error, deps.logger),
   });
   await apollo.start();
@@ -141,6 +157,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
     '/graphql',
     ...limits,
     jsonBody(deps.config.BODY_LIMIT),
+    tokenLimit(deps.config.GRAPHQL_MAX_TOKENS),
     expressMiddleware<BaseContext & Context>(apollo, {
       context: async ({ req }) => {
         const base = { baseUrl: baseUrlOf(req as Request), clock: deps.clock, requestId: String(req.id) };
@@ -198,15 +215,15 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
   );
 
   // The customer-facing connect page (HTML), and the third-party simulators of the embedded default.
-  app.use('/connect', connectPages({ logger: deps.logger, clock: deps.clock, ...deps.connectPage }));
+  app.use('/connect', pageSecurity({ connect: true }), connectPages({ logger: deps.logger, clock: deps.clock, ...deps.connectPage }));
   // The public white-label scan report (`report_url`); the scan UUID is the share key.
-  app.use('/reports', reportPages({ logger: deps.logger, clock: deps.clock }));
+  app.use('/reports', pageSecurity(), reportPages({ logger: deps.logger, clock: deps.clock }));
   // The unsubscribe link of review requests (`/u/{token}`: confirmation page, form and RFC 8058 one-click POST).
-  app.use('/u', unsubscribePages({ logger: deps.logger, clock: deps.clock }));
+  app.use('/u', pageSecurity(), unsubscribePages({ logger: deps.logger, clock: deps.clock }));
   // The review link of invites (`/r/<invite uuid>`): the rating gate and the private feedback form.
-  app.use('/r', feedbackPages({ logger: deps.logger, clock: deps.clock }));
+  app.use('/r', pageSecurity(), feedbackPages({ logger: deps.logger, clock: deps.clock }));
   // The simulator routers carry their full paths (`/simulators/{provider}/...`).
-  if (anySimulator()) app.use(simulatorsRouter());
+  if (anySimulator()) app.use('/simulators', pageSecurity()).use(simulatorsRouter());
 
   app.use((_req, res) => {
     res.status(404).json({ message: 'Not found.' });

@@ -60,9 +60,6 @@ export function connectPages(deps: ConnectPageDeps): Router {
     res.set({
       'Cache-Control': 'no-store',
       'Referrer-Policy': 'no-referrer',
-      'X-Frame-Options': 'DENY',
-      'X-Content-Type-Options': 'nosniff',
-      'Content-Security-Policy': "default-src 'none'; img-src https: http: data:; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
     });
     next();
   });

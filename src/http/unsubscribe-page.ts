@@ -50,10 +50,7 @@ export function unsubscribePages(deps: UnsubscribePageDeps): Router {
     res.set({
       'Cache-Control': 'no-store',
       'Referrer-Policy': 'no-referrer',
-      'X-Frame-Options': 'DENY',
-      'X-Content-Type-Options': 'nosniff',
       'X-Robots-Tag': 'noindex',
-      'Content-Security-Policy': "default-src 'none'; img-src https: http: data:; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     });
     next();
   });

@@ -1,0 +1,99 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import type { RequestHandler } from 'express';
+import { GraphQLError, Kind, Lexer, Source, TokenKind, type DocumentNode, type SelectionSetNode, type ValidationRule } from 'graphql';
+import type { Config } from '../config';
+import type { Context } from '../context';
+
+/**
+ * Limits of the public `/graphql` endpoint (GraphQL Armor): a request is refused at validation, before any resolver
+ * runs, when it nests deeper, aliases more, costs more or is longer than configured. The REST and MCP facades run
+ * the server's own documents through `facades/shared/execute.ts` and are bounded by their route records instead.
+ */
+export type GraphQLLimitsConfig = Pick<Config, 'GRAPHQL_MAX_DEPTH' | 'GRAPHQL_MAX_ALIASES' | 'GRAPHQL_MAX_COST' | 'GRAPHQL_MAX_TOKENS' | 'GRAPHQL_MAX_DIRECTIVES'>;
+
+export const DEFAULT_GRAPHQL_LIMITS: GraphQLLimitsConfig = {
+  GRAPHQL_MAX_DEPTH: 12,
+  GRAPHQL_MAX_ALIASES: 30,
+  GRAPHQL_MAX_COST: 5000,
+  GRAPHQL_MAX_TOKENS: 5000,
+  GRAPHQL_MAX_DIRECTIVES: 50,
+};
+
+export function graphqlLimits(config: Partial<GraphQLLimitsConfig> = {}): { plugins: ApolloServerPlugin[]; validationRules: ValidationRule[] } {
+  const limits = { ...DEFAULT_GRAPHQL_LIMITS, ...config };
+  const armor = new ApolloArmor({
+    maxDepth: { n: limits.GRAPHQL_MAX_DEPTH, ignoreIntrospection: true, exposeLimits: true },
+    maxAliases: { n: limits.GRAPHQL_MAX_ALIASES, exposeLimits: true },
+    costLimit: { maxCost: limits.GRAPHQL_MAX_COST, ignoreIntrospection: true, exposeLimits: true },
+    // Armor's token plugin throws while parsing, which Apollo answers 500; `tokenLimit` below runs first instead.
+    maxTokens: { enabled: false },
+    maxDirectives: { n: limits.GRAPHQL_MAX_DIRECTIVES, exposeLimits: true },
+    // Field suggestions ("Did you mean ...?") would describe the schema to callers that may not introspect it.
+    blockFieldSuggestion: { enabled: true },
+  });
+  const { plugins, validationRules } = armor.protect();
+  return { plugins, validationRules };
+}
+
+function selectsIntrospection(set: SelectionSetNode | undefined, document: DocumentNode, seen = new Set<string>()): boolean {
+  for (const selection of set?.selections ?? []) {
+    if (selection.kind === Kind.FIELD && (selection.name.value === '__schema' || selection.name.value === '__type')) return true;
+    if (selection.kind === Kind.INLINE_FRAGMENT && selectsIntrospection(selection.selectionSet, document, seen)) return true;
+    if (selection.kind === Kind.FRAGMENT_SPREAD && !seen.has(selection.name.value)) {
+      seen.add(selection.name.value);
+      const fragment = document.definitions.find((d) => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === selection.name.value);
+      if (fragment?.kind === Kind.FRAGMENT_DEFINITION && selectsIntrospection(fragment.selectionSet, document, seen)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * In production, the schema is described to signed-in callers only: an anonymous `__schema` / `__type` query is
+ * answered 401 UNAUTHENTICATED, like every other anonymous operation. (`__typename` stays: it reveals nothing.)
+ */
+export function introspectionForSignedInOnly(): ApolloServerPlugin<Context> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ contextValue, document, operation }) {
+          if (contextValue.principal) return;
+          if (!operation || !selectsIntrospection(operation.selectionSet, document)) return;
+          throw new GraphQLError('Introspection needs a valid bearer token.', {
+            extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } },
+          });
+        },
+      };
+    },
+  };
+}
+
+/** How many lexical tokens `query` has, counting no further than `max + 1`; null when it does not even lex. */
+function countTokens(query: string, max: number): number | null {
+  try {
+    const lexer = new Lexer(new Source(query));
+    let n = 0;
+    while (lexer.advance().kind !== TokenKind.EOF) if (++n > max) break;
+    return n;
+  } catch {
+    return null; // Apollo answers the syntax error itself.
+  }
+}
+
+/**
+ * The token limit, before Apollo parses the document: a longer document is answered 400 with a GraphQL error body
+ * (`GRAPHQL_VALIDATION_FAILED`), so a huge document costs one bounded scan, not a parse.
+ */
+export function tokenLimit(max: number = DEFAULT_GRAPHQL_LIMITS.GRAPHQL_MAX_TOKENS): RequestHandler {
+  return (req, res, next) => {
+    const query = (req.body as { query?: unknown } | undefined)?.query ?? req.query?.query;
+    if (typeof query !== 'string') return next();
+    const n = countTokens(query, max);
+    if (n !== null && n > max) {
+      res.status(400).json({ errors: [{ message: `Syntax Error: Token limit of ${max} exceeded.`, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }] });
+      return;
+    }
+    next();
+  };
+}

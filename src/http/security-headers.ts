@@ -101,7 +101,7 @@ export function pageSecurity(opts: { connect?: boolean } = {}): RequestHandler {
 export function apiCors(origins: string | undefined): RequestHandler {
   const list = (origins ?? '').split(',').map((o) => o.trim()).filter(Boolean);
   const any = list.includes('*');
-  return cors({
+  const handler = cors({
     origin: any ? '*' : list.length ? list : false,
     credentials: false,
     methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
@@ -110,4 +110,6 @@ export function apiCors(origins: string | undefined): RequestHandler {
     maxAge: 600,
     optionsSuccessStatus: 204,
   });
+  // `cors` passes a preflight of an origin it refuses on to the routes (401/404); answer every preflight alike.
+  return (req, res, next) => handler(req, res, () => (req.method === 'OPTIONS' ? void res.status(204).end() : next()));
 }

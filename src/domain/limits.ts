@@ -4,3 +4,12 @@ export const MAX_NAME_CHARS = 255;
 
 /** Length in characters (code points), as the database's VARCHAR counts them: an emoji is one character. */
 export const charCount = (s: string): number => [...s].length;
+
+/**
+ * Deepest row a page may start at: `page` becomes an OFFSET, and a deep one makes the database read and throw away
+ * every row before it. 10,000 rows is where search APIs stop too; a client that needs more narrows its filters
+ * (dates, organisation, location). The deepest page is `floor(10000 / per_page)` (1,000 at the default 10).
+ */
+export const MAX_PAGE_DEPTH = 10_000;
+
+export const maxPageFor = (perPage: number): number => Math.max(1, Math.floor(MAX_PAGE_DEPTH / Math.max(1, perPage)));

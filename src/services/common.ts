@@ -3,7 +3,7 @@ import type { Sequelize } from 'sequelize-typescript';
 import { literal, Op, type WhereOptions } from 'sequelize';
 import { systemClock, type Clock } from '../domain/clock';
 import { Validation } from '../domain/errors';
-import { charCount, MAX_NAME_CHARS } from '../domain/limits';
+import { charCount, MAX_NAME_CHARS, MAX_PAGE_DEPTH, maxPageFor } from '../domain/limits';
 import { isTeamMember, isTenantOwner } from '../domain/permissions';
 import type { Principal } from '../domain/principal';
 import { Organization } from '../models';
@@ -27,8 +27,18 @@ export interface Page<T> {
 
 export const clockOf = (opts: ServiceOptions): Clock => opts.clock ?? systemClock;
 
-export function offset({ page, perPage }: PageArgs): { offset: number; limit: number } {
-  return { offset: (page - 1) * perPage, limit: perPage };
+/** Refuses a page deeper than `MAX_PAGE_DEPTH` rows (422 `page`, invalid params on MCP, a validation error on GraphQL). */
+export function checkPageDepth({ page, perPage }: PageArgs): void {
+  const max = maxPageFor(perPage);
+  if (page > max) {
+    throw new Validation({ page: [`The page must not be greater than ${max} (at most ${MAX_PAGE_DEPTH} rows deep; narrow the filters to see further).`] });
+  }
+}
+
+/** LIMIT and OFFSET of a page, within the maximum depth. */
+export function offset(args: PageArgs): { offset: number; limit: number } {
+  checkPageDepth(args);
+  return { offset: (args.page - 1) * args.perPage, limit: args.perPage };
 }
 
 function db(): Sequelize {

@@ -24,7 +24,7 @@ import type { DailyMetricSeries, KeywordCount } from '../gbp/performance';
 import { performanceLocationName } from '../gbp/performance';
 import { simulatedDailyValue, simulatedMonthKeywords } from '../gbp/sim-data';
 import { GbpDailyMetric, GbpSearchKeyword, Integration, Location, ReviewSource } from '../models';
-import { clockOf, escape, inTransaction, type ServiceOptions } from './common';
+import { checkPageDepth, clockOf, escape, inTransaction, type ServiceOptions } from './common';
 import { loadSyncTarget, type SyncSkip } from './review-sync.service';
 
 /**
@@ -209,6 +209,7 @@ export async function listSearchTerms(p: Principal, input: SearchTermsInput, opt
   const year = input.year ?? clockOf(opts).now().getUTCFullYear();
   const month = input.month ?? null;
   const where = `location_id = :location AND year = :year${month === null ? '' : ' AND month = :month'}`;
+  checkPageDepth(input);
   const replacements = { location: location.id, year, month, limit: input.perPage, offset: (input.page - 1) * input.perPage };
   const [{ n }] = await db().query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM gbp_search_keywords WHERE ${where}`, {
     type: QueryTypes.SELECT,

@@ -7,7 +7,7 @@ import type { Principal } from '../domain/principal';
 import { Integration, Location, Organization, Review } from '../models';
 import { reviewPayload } from '../outbox/payloads';
 import { writeEvent } from '../outbox/writer';
-import { clockOf, inTransaction, parseDate, scopeSql, type Page, type PageArgs, type ServiceOptions } from './common';
+import { checkPageDepth, clockOf, inTransaction, parseDate, scopeSql, type Page, type PageArgs, type ServiceOptions } from './common';
 import { storeImage, type UploadInput } from './files.service';
 import { WRITABLE_TYPES } from './integrations.service';
 import { queueAutoRespond } from './auto-respond.service';
@@ -168,6 +168,7 @@ export async function list(p: Principal, f: ReviewFilter): Promise<Page<ReviewWi
     clauses.push(scopeSql(p, alias, 'location_id', bind));
     return clauses.join(' AND ');
   };
+  checkPageDepth(f);
   const pageValues: unknown[] = [];
   const pageSql = `SELECT ${COLUMNS}, ${INTEGRATION_COLUMNS} FROM ${FROM} WHERE ${where('r', pageValues, true)}
     ORDER BY ${ORDER_BY[f.sortBy ?? ReviewSort.NEWEST_FIRST]} LIMIT ? OFFSET ?`;

@@ -71,6 +71,8 @@ const schema = z.object({
    * (local development, and tests whose receiver runs on this machine).
    */
   WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false'),
+  /** DNS servers (`host[:port]`, comma-separated) for the guarded outbound client; unset: the system resolver. */
+  OUTBOUND_DNS_SERVERS: z.string().default(''),
   /** How often the outbox dispatcher looks for events when nobody nudges it. */
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(1_000),
 

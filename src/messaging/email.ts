@@ -12,6 +12,8 @@ export interface SmtpAccount {
   password: string | null;
   fromEmail: string;
   fromName: string | null;
+  /** The checked address to connect to (resolved once by the caller); unset: `host` is resolved by the transport. */
+  connectTo?: string;
 }
 
 /** Bounds on a slow or silent server: a send that cannot succeed gives up in seconds. */
@@ -49,7 +51,8 @@ function mailOf(message: OutgoingMessage, from: string) {
 /** Email through the account's own SMTP server with nodemailer (a connection per message, no pool). */
 export function smtpSender(account: SmtpAccount): ChannelSender {
   const transport = createTransport({
-    host: account.host,
+    host: account.connectTo ?? account.host,
+    ...(account.connectTo && account.connectTo !== account.host ? { tls: { servername: account.host } } : {}),
     port: account.port,
     secure: account.secure,
     auth: account.username ? { user: account.username, pass: account.password ?? '' } : undefined,

@@ -1,3 +1,4 @@
+import { guardedFetch } from '../net/guarded-fetch';
 import { MessagingRejected, MessagingUnavailable, type ChannelSender, type SendReceipt } from './types';
 
 /**
@@ -39,7 +40,12 @@ function retryAfter(header: string | null): number | null {
   return Number(header.trim()) * 1000;
 }
 
-export function twilioSender(account: TwilioAccount, channel: TwilioChannel, opts: { label?: string; timeoutMs?: number } = {}): ChannelSender {
+export function twilioSender(
+  account: TwilioAccount,
+  channel: TwilioChannel,
+  /** `guarded`: an account's own base URL, fetched through the guarded client (the simulator and platform are trusted). */
+  opts: { label?: string; timeoutMs?: number; guarded?: boolean } = {},
+): ChannelSender {
   const url = messagesUrl(account.baseUrl || TWILIO_API_BASE, account.accountSid);
   const auth = `Basic ${Buffer.from(`${account.accountSid}:${account.authToken}`).toString('base64')}`;
   return {
@@ -52,7 +58,7 @@ export function twilioSender(account: TwilioAccount, channel: TwilioChannel, opt
       });
       let response: Response;
       try {
-        response = await fetch(url, {
+        response = await (opts.guarded ? guardedFetch : fetch)(url, {
           method: 'POST',
           headers: { Authorization: auth, 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
           body: form.toString(),

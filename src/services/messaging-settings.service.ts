@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import { simulatorBaseUrl, smsSimulatorEnabled } from '../config';
+import { simulatorBaseUrl, smsSimulatorEnabled, webhookPrivateUrlsAllowed } from '../config';
 import { decryptSecret, encryptSecret } from '../crypto/secrets';
 import { Forbidden, NotFound, ruleViolation, Upstream, Validation, type FieldErrors } from '../domain/errors';
 import { charCount, MAX_NAME_CHARS } from '../domain/limits';
@@ -11,6 +11,7 @@ import { ChannelNotConfigured, MessagingRejected, MessagingUnavailable, type Cha
 import { Customer, MessagingSetting, Organization, Tenant } from '../models';
 import { CHANNELS, type Channel } from '../models/campaign.model';
 import { SIMULATOR_ACCOUNT, TWILIO_SIMULATOR_PATH } from '../simulators/twilio';
+import { outboundResolver, resolveChecked } from '../net/guarded-fetch';
 import { assertDeliverableUrl } from '../webhooks/url';
 import { inTransaction, type ServiceOptions } from './common';
 import { parseE164 } from './invites.service';
@@ -261,10 +262,17 @@ export async function senderFor(
   if (channel === 'email') {
     if (!row) return platformEmailSender(opts.fromName ?? null);
     const c = emailConfigOf(row);
-    await assertPublicHost(`http://${c.host.includes(':') && !c.host.startsWith('[') ? `[${c.host}]` : c.host}/`, 'host').catch((e: unknown) => {
+    // Resolved once and checked here; the transport connects to that address (TLS still names the host), so a DNS
+    // answer that changes before the connection cannot lead it elsewhere.
+    const [checked] = await resolveChecked(c.host, { allowPrivate: webhookPrivateUrlsAllowed(), resolve: outboundResolver() }).catch((e: unknown) => {
       throw new MessagingRejected(`The SMTP host is not allowed: ${e instanceof Error ? e.message : String(e)}`);
     });
-    const account: SmtpAccount = { ...c, password: row.secretEncrypted ? decryptSecret(row.secretEncrypted) : null, fromName: c.fromName ?? opts.fromName ?? null };
+    const account: SmtpAccount = {
+      ...c,
+      connectTo: checked.address,
+      password: row.secretEncrypted ? decryptSecret(row.secretEncrypted) : null,
+      fromName: c.fromName ?? opts.fromName ?? null,
+    };
     return smtpSender(account);
   }
   if (!row) {
@@ -285,7 +293,7 @@ export async function senderFor(
   }
   if (!row.secretEncrypted) throw new ChannelNotConfigured(`${channel}_not_configured`, 'The SMS provider settings have no auth token.');
   const account: TwilioAccount = { accountSid: c.accountSid, authToken: decryptSecret(row.secretEncrypted), fromNumber: c.fromNumber, baseUrl: c.baseUrl ?? TWILIO_API_BASE };
-  return twilioSender(account, channel);
+  return twilioSender(account, channel, { guarded: true });
 }
 
 // ---- test message ---------------------------------------------------------------------------------------

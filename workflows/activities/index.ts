@@ -1,6 +1,7 @@
 import type { Config } from '../../src/config';
 import { claimPendingEvents, deliveryLabel, loadDeliveryForAttempt, markDeliveryFailed, markEventDispatched, recordAttempt } from '../../src/services/webhooks.service';
 import { signatureHeaders } from '../../src/webhooks/signing';
+import { guardedFetch, refusedCause, UnresolvableHost } from '../../src/net/guarded-fetch';
 import { assertDeliverableUrl } from '../../src/webhooks/url';
 import { startDeliveryWorkflow } from '../client';
 import { createOutboxActivities } from './outbox';
@@ -39,7 +40,13 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
       fail: (deliveryId, reason) => markDeliveryFailed(deliveryId, reason),
       sign: (input) => ({ ...signatureHeaders(input) }),
       async checkUrl(url) {
-        await assertDeliverableUrl(url, { allowPrivate });
+        await assertDeliverableUrl(url, { allowPrivate, resolve: false });
+      },
+      // Never follows a redirect: a 3xx is a failed attempt.
+      post: (url, init) => guardedFetch(url, { method: 'POST', redirect: 'manual', ...init }, { allowPrivate }),
+      refused(e) {
+        const cause = refusedCause(e);
+        return cause && { message: cause.message, transient: cause instanceof UnresolvableHost };
       },
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
       userAgent: WEBHOOK_USER_AGENT,

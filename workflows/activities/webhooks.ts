@@ -18,8 +18,12 @@ export interface WebhookActivityDeps {
   record(deliveryId: string, attempt: AttemptRecord): Promise<void>;
   fail(deliveryId: string, reason: string): Promise<void>;
   sign(input: { id: string; timestamp: Date; body: string; secrets: string[] }): Record<string, string>;
-  /** Refuses URLs that resolve to private addresses (unless allowed): checked again at send time. */
+  /** Refuses malformed URLs and private literal addresses before the attempt (names are checked as they connect). */
   checkUrl(url: string): Promise<void>;
+  /** The POST: the guarded client (`src/net/guarded-fetch.ts`), which resolves once and connects to checked addresses. */
+  post(url: string, init: { headers: Record<string, string>; body: string; signal: AbortSignal }): Promise<Response>;
+  /** Whether a failed POST was refused by the address policy: its message and whether a later try may pass. */
+  refused(e: unknown): { message: string; transient: boolean } | null;
   timeoutMs: number;
   userAgent: string;
   now(): Date;
@@ -85,14 +89,14 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       };
       let response: Response;
       try {
-        response = await fetch(delivery.url, {
-          method: 'POST',
-          headers,
-          body: delivery.body,
-          redirect: 'manual',
-          signal: AbortSignal.timeout(deps.timeoutMs),
-        });
+        response = await deps.post(delivery.url, { headers, body: delivery.body, signal: AbortSignal.timeout(deps.timeoutMs) });
       } catch (e) {
+        const refused = deps.refused(e);
+        if (refused) {
+          await fail(null, refused.message, null);
+          if (refused.transient) throw ApplicationFailure.retryable(refused.message, 'DeliveryFailure');
+          throw ApplicationFailure.nonRetryable(refused.message, 'PermanentDeliveryFailure');
+        }
         const message = e instanceof Error && e.name === 'TimeoutError' ? `No answer within ${deps.timeoutMs} ms` : `Connection failed: ${e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e)}`;
         await fail(null, message, null);
         throw ApplicationFailure.retryable(message, 'DeliveryFailure');

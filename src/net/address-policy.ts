@@ -1,0 +1,34 @@
+import ipaddr from 'ipaddr.js';
+
+/**
+ * Which addresses the product may connect to on a user's behalf (webhook receivers, an account's own SMS API): public
+ * unicast only, classified by ipaddr.js. Refused: private (RFC 1918), loopback, link-local (including the cloud
+ * metadata address 169.254.169.254), carrier-grade NAT (100.64/10), unspecified, broadcast, multicast, reserved,
+ * benchmarking, IETF and documentation ranges, and in IPv6 also unique-local, site-local, discard and Teredo; the
+ * forms that embed an IPv4 address (IPv4-mapped, NAT64 64:ff9b::/96, 6to4 2002::/16) are judged by that address.
+ */
+export function isPublicAddress(ip: string): boolean {
+  const text = ip.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  if (!ipaddr.isValid(text)) return false;
+  // `ipaddr.isValid` also takes the legacy IPv4 forms (octal, hex, short); only the four-part decimal form of an
+  // address as resolvers and URL parsers return it is classified here, others are refused.
+  if (!ipaddr.IPv6.isValid(text) && !ipaddr.IPv4.isValidFourPartDecimal(text)) return false;
+  const address = ipaddr.parse(text);
+  const range = address.range();
+  if (address.kind() === 'ipv6') {
+    // Forms that carry an IPv4 address are judged by that address (Teredo obfuscates it: refused).
+    const bytes = (address as ipaddr.IPv6).toByteArray();
+    const inner = range === 'ipv4Mapped' || range === 'rfc6052' ? bytes.slice(12, 16) : range === '6to4' ? bytes.slice(2, 6) : null;
+    if (inner) return ipaddr.fromByteArray(inner).range() === 'unicast';
+  }
+  return range === 'unicast';
+}
+
+/** Cloud metadata host names that resolve to link-local addresses inside a cloud (refused by name as well). */
+export const METADATA_HOSTNAMES = new Set(['metadata.google.internal', 'metadata.goog', 'metadata', 'instance-data', 'instance-data.ec2.internal']);
+
+/** Names that are loopback or metadata by definition (RFC 6761 `localhost`), whatever a resolver says. */
+export function isRefusedHostname(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.$/, '');
+  return /(^|\.)localhost$/.test(name) || METADATA_HOSTNAMES.has(name);
+}

@@ -17,6 +17,13 @@ const schema = z.object({
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).default(10),
   REDIS_URL: z.string().optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  /** The agency API's own bucket (per token), apart from the customer API's and GraphQL's. */
+  AGENCY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  /** Public pages (connect, report, unsubscribe, review): reads and form posts per client address per minute. */
+  PAGE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  PAGE_POST_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  /** Inbound contact webhook: submissions per minute per source address, over all endpoints. */
+  INBOUND_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(300),
   /** MCP endpoint: calls per minute per token and per workspace (tenant). */
   MCP_RATE_LIMIT_PER_TOKEN: z.coerce.number().int().min(1).default(120),
   MCP_RATE_LIMIT_PER_WORKSPACE: z.coerce.number().int().min(1).default(600),

@@ -11,6 +11,8 @@ export interface RateLimitOptions {
   /** When given, every API process shares one budget per token through Redis. */
   redis?: Redis | null;
   prefix: string;
+  /** The metric label of its rejections (default `rest`). */
+  limiter?: 'rest' | 'agency';
 }
 
 /** Key: the token (hashed, so the secret never reaches the store), else the client address. */
@@ -42,7 +44,7 @@ export function restRateLimit(opts: RateLimitOptions): RequestHandler {
     // A broken store must not take the API down: requests pass, the failure is logged by the caller's logger.
     passOnStoreError: true,
     handler: (_req, res, _next, options) => {
-      rateLimited('rest');
+      rateLimited(opts.limiter ?? 'rest');
       res.status(options.statusCode).json({ message: 'Too Many Attempts.' });
     },
   });
@@ -69,4 +71,30 @@ export function failedAuthLimit(opts: RateLimitOptions): RequestHandler {
       res.status(options.statusCode).json({ message: 'Too Many Attempts.' });
     },
   });
+}
+
+/**
+ * The public pages (connect, report, unsubscribe, review/feedback): per client address, reads and form posts counted
+ * apart (posts are fewer and costlier: they write, mail or redirect to a provider). Answers 429 JSON with
+ * `Retry-After`, like the APIs: whoever meets the limit is a script, not a person reading a page.
+ */
+export function pageRateLimit(opts: { perMinute: number; postsPerMinute: number; redis?: Redis | null; prefix: string }): RequestHandler {
+  const limiter = (limit: number, kind: 'read' | 'post') =>
+    rateLimit({
+      windowMs: 60_000,
+      limit,
+      legacyHeaders: false,
+      standardHeaders: false,
+      keyGenerator: (req) => `${kind}:${ipKeyGenerator(req.ip ?? '0.0.0.0')}`,
+      store: storeFor({ perMinute: limit, redis: opts.redis, prefix: opts.prefix }),
+      passOnStoreError: true,
+      handler: (_req, res, _next, options) => {
+        rateLimited('pages');
+        res.setHeader('Retry-After', String(Math.ceil(options.windowMs / 1000)));
+        res.status(options.statusCode).json({ message: 'Too Many Attempts.' });
+      },
+    });
+  const reads = limiter(opts.perMinute, 'read');
+  const posts = limiter(opts.postsPerMinute, 'post');
+  return (req, res, next) => (req.method === 'POST' ? posts : reads)(req, res, next);
 }

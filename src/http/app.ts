@@ -16,7 +16,7 @@ import { jsonBody } from '../../facades/rest/route';
 import { authenticateRequests, bearerOf } from '../../facades/shared/auth';
 import { jsonErrorHandler, loggable } from '../../facades/shared/errors';
 import { baseUrlOf } from '../../facades/shared/pagination';
-import { failedAuthLimit, restRateLimit } from '../../facades/shared/rate-limit';
+import { failedAuthLimit, pageRateLimit, restRateLimit } from '../../facades/shared/rate-limit';
 import type { Config } from '../config';
 import { graphqlLimits, introspectionForSignedInOnly, tokenLimit, type GraphQLLimitsConfig } from '../graphql/limits';
 import { authenticatedContext, makeContext, type Context } from '../context';
@@ -40,7 +40,12 @@ import { observabilityRoutes } from '../observability/routes';
 
 export interface AppDeps {
   config: Pick<Config, 'RATE_LIMIT_PER_MINUTE' | 'BODY_LIMIT' | 'TRUST_PROXY'> &
-    Partial<Pick<Config, 'METRICS_TOKEN' | 'NODE_ENV' | 'PUBLIC_URL' | 'CORS_ORIGINS'>> &
+    Partial<
+      Pick<
+        Config,
+        'METRICS_TOKEN' | 'NODE_ENV' | 'PUBLIC_URL' | 'CORS_ORIGINS' | 'AGENCY_RATE_LIMIT_PER_MINUTE' | 'PAGE_RATE_LIMIT_PER_MINUTE' | 'PAGE_POST_RATE_LIMIT_PER_MINUTE' | 'INBOUND_RATE_LIMIT_PER_IP'
+      >
+    > &
     Partial<GraphQLLimitsConfig>;
   schema: GraphQLSchema;
   logger: Logger;
@@ -49,7 +54,9 @@ export interface AppDeps {
   /** Test seams of the connect page (platform client, review-sync start). */
   connectPage?: Omit<ConnectPageDeps, 'logger' | 'clock'>;
   /** Inbound contact webhook: submissions per minute per endpoint token (default 120). */
-  inboundWebhook?: { perMinute?: number };
+  inboundWebhook?: { perMinute?: number; perIpMinute?: number };
+  /** Public pages: reads and posts per client address per minute (defaults PAGE_RATE_LIMIT_PER_MINUTE, _POST_). */
+  pages?: { perMinute?: number; postsPerMinute?: number; redisPrefix?: string };
   /**
    * MCP endpoint: limits per minute (defaults MCP_RATE_LIMIT_PER_TOKEN / _PER_WORKSPACE, 120 and 600), the Redis key
    * prefix of its counters, how often the audit buffer is written, and the tool catalogue (tests add fixtures).
@@ -129,7 +136,16 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
   app.use(assetRoutes());
   // The inbound contact webhook: no bearer token (the endpoint token is the credential), its own 256 KB raw body
   // parser and rate limit, so it is mounted before every API router and body parser.
-  app.use('/api/webhooks/inbound', inboundWebhook({ logger: deps.logger, clock: deps.clock, redis: deps.redis, perMinute: deps.inboundWebhook?.perMinute }));
+  app.use(
+    '/api/webhooks/inbound',
+    inboundWebhook({
+      logger: deps.logger,
+      clock: deps.clock,
+      redis: deps.redis,
+      perMinute: deps.inboundWebhook?.perMinute,
+      perIpMinute: deps.inboundWebhook?.perIpMinute ?? deps.config.INBOUND_RATE_LIMIT_PER_IP,
+    }),
+  );
 
   // Production: the schema is described to signed-in callers only, and no landing page is served (Apollo's loads
   // from a CDN). Every environment: depth, alias, cost, token and directive limits, and no batched operations.
@@ -184,7 +200,10 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
 
   // The agency API: agency tokens of tenant owners (any other kind is 403), same limits and JSON errors.
   const agencyRest = express.Router();
-  agencyRest.use(...limits);
+  agencyRest.use(
+    restRateLimit({ perMinute: deps.config.AGENCY_RATE_LIMIT_PER_MINUTE ?? deps.config.RATE_LIMIT_PER_MINUTE, redis: deps.redis, prefix: 'rl:agency', limiter: 'agency' }),
+    limits[1],
+  );
   agencyRest.use(authenticateRequests({ kinds: ['agency'], clock: deps.clock }));
   agencyRest.use(jsonBody(deps.config.BODY_LIMIT), express.urlencoded({ extended: true, limit: deps.config.BODY_LIMIT, parameterLimit: 200 }));
   agencyRest.use(agencyApi({ schema: deps.schema, logger: deps.logger, clock: deps.clock }));
@@ -214,6 +233,14 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
     }),
   );
 
+  // Public pages: per client address, reads and form posts apart (Redis-shared when configured).
+  const pageLimit = pageRateLimit({
+    perMinute: deps.pages?.perMinute ?? deps.config.PAGE_RATE_LIMIT_PER_MINUTE ?? 120,
+    postsPerMinute: deps.pages?.postsPerMinute ?? deps.config.PAGE_POST_RATE_LIMIT_PER_MINUTE ?? 20,
+    redis: deps.redis,
+    prefix: deps.pages?.redisPrefix ?? 'rl:pages',
+  });
+  app.use(['/connect', '/reports', '/u', '/r'], pageLimit);
   // The customer-facing connect page (HTML), and the third-party simulators of the embedded default.
   app.use('/connect', pageSecurity({ connect: true }), connectPages({ logger: deps.logger, clock: deps.clock, ...deps.connectPage }));
   // The public white-label scan report (`report_url`); the scan UUID is the share key.

@@ -28,6 +28,8 @@ export interface InboundWebhookDeps {
   redis?: Redis | null;
   /** Submissions per minute per endpoint token (default 120). */
   perMinute?: number;
+  /** Submissions per minute per source address over all endpoints (default 300). */
+  perIpMinute?: number;
 }
 
 export const INBOUND_RATE_LIMIT_PER_MINUTE = 120;
@@ -74,6 +76,17 @@ function limiters(deps: InboundWebhookDeps): RequestHandler[] {
       standardHeaders: false,
       keyGenerator: (req) => tokenKey(String(req.params.token)),
       store: storeFor(deps.redis, 'rl:inbound'),
+      passOnStoreError: true,
+      handler: tooMany,
+    }),
+    // One source over every endpoint (a sender spraying many forms): per client address, every submission counts.
+    rateLimit({
+      windowMs: 60_000,
+      limit: deps.perIpMinute ?? 300,
+      legacyHeaders: false,
+      standardHeaders: false,
+      keyGenerator: (req) => `ip:${ipKeyGenerator(req.ip ?? '0.0.0.0')}`,
+      store: storeFor(deps.redis, 'rl:inbound-source'),
       passOnStoreError: true,
       handler: tooMany,
     }),

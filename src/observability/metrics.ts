@@ -64,7 +64,7 @@ export const scanPins = new Counter({
   registers,
 });
 
-export type Limiter = 'rest' | 'auth_failures' | 'mcp_token' | 'mcp_workspace' | 'mcp_auth_failures' | 'inbound_webhook';
+export type Limiter = 'rest' | 'agency' | 'pages' | 'auth_failures' | 'mcp_token' | 'mcp_workspace' | 'mcp_auth_failures' | 'inbound_webhook';
 
 export const rateLimitRejections = new Counter({
   name: 'rate_limit_rejections_total',

@@ -172,7 +172,7 @@ describe('security headers and CSP', () => {
     const answers = await Promise.all([
       fetch(`${base}/api/v1/reviews`, { headers: { Authorization: `Bearer ${w.tokens.owner}` } }),
       fetch(`${base}/api/v1/reviews`),
-      fetch(`${base}/api/agency/v1/plans`),
+      fetch(`${base}/api/agency/v1/custom-plans`),
       fetch(`${base}/graphql`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"query":"{ __typename }"}' }),
       fetch(`${base}/api/mcp`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }),
       fetch(`${base}/health`),

@@ -14,7 +14,8 @@ type Seams = Omit<Partial<AppDeps>, 'config' | 'schema' | 'logger'>;
 /** The app's dependencies in tests: the real schema, a quiet logger, a rate limit no ordinary test meets. */
 async function appDeps(seams: Seams, rateLimit = 100_000): Promise<AppDeps> {
   return {
-    config: { RATE_LIMIT_PER_MINUTE: rateLimit, BODY_LIMIT: '1mb', TRUST_PROXY: 'false' },
+    config: { RATE_LIMIT_PER_MINUTE: rateLimit, AGENCY_RATE_LIMIT_PER_MINUTE: rateLimit, BODY_LIMIT: '1mb', TRUST_PROXY: 'false' },
+    pages: { perMinute: 100_000, postsPerMinute: 100_000 },
     schema: await getSchema(),
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     ...seams,

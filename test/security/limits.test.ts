@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import Redis from 'ioredis';
+import pino from 'pino';
+import request from 'supertest';
+import type { Express } from 'express';
+import { getSchema } from '../../src/graphql/schema';
+import { createApp, type AppDeps } from '../../src/http/app';
+import { useDatabase } from '../support/db';
+import { agencyTokenFor, makeWorld } from '../support/factories';
+
+/**
+ * Limits where abuse happens (issue 14, docs/security.md): the agency API has its own bucket, public pages are
+ * limited per client address (reads and form posts apart), the inbound contact webhook per source address over all
+ * endpoints, and with Redis every API process shares those budgets.
+ */
+describe('rate limits where abuse happens', () => {
+  jest.setTimeout(60_000);
+  useDatabase();
+  const made: { stop: () => Promise<void> }[] = [];
+  const clients: Redis[] = [];
+
+  async function app(config: Partial<AppDeps['config']>, seams: Partial<AppDeps> = {}): Promise<Express> {
+    const m = await createApp({
+      config: { RATE_LIMIT_PER_MINUTE: 100_000, BODY_LIMIT: '1mb', TRUST_PROXY: 'false', ...config },
+      schema: await getSchema(),
+      logger: pino({ level: 'silent' }),
+      ...seams,
+    });
+    made.push(m);
+    return m.app;
+  }
+  afterAll(async () => {
+    for (const m of made) await m.stop();
+    for (const c of clients) c.disconnect();
+  });
+
+  it('the agency API has its own bucket: an agency token that spent its GraphQL budget still reaches the agency API', async () => {
+    const a = await app({ RATE_LIMIT_PER_MINUTE: 3, AGENCY_RATE_LIMIT_PER_MINUTE: 5 });
+    const w = await makeWorld();
+    const agency = await agencyTokenFor(w.owner);
+    for (let i = 0; i < 3; i++) await request(a).post('/graphql').set('Authorization', `Bearer ${agency}`).send({ query: '{ __typename }' });
+    expect((await request(a).post('/graphql').set('Authorization', `Bearer ${agency}`).send({ query: '{ __typename }' })).status).toBe(429);
+    const plans = await request(a).get('/api/agency/v1/custom-plans').set('Authorization', `Bearer ${agency}`);
+    expect(plans.status).toBe(200);
+    expect(plans.headers['x-ratelimit-limit']).toBe('5');
+    for (let i = 0; i < 4; i++) await request(a).get('/api/agency/v1/custom-plans').set('Authorization', `Bearer ${agency}`);
+    const limited = await request(a).get('/api/agency/v1/custom-plans').set('Authorization', `Bearer ${agency}`);
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual({ message: 'Too Many Attempts.' });
+    // The customer API's budget of another token is untouched.
+    expect((await request(a).get('/api/v1/me').set('Authorization', `Bearer ${w.tokens.owner}`)).status).toBe(200);
+  });
+
+  it('public pages: reads and form posts per client address, 429 JSON with Retry-After', async () => {
+    const a = await app({}, { pages: { perMinute: 3, postsPerMinute: 2 } });
+    const statuses: number[] = [];
+    for (const path of ['/u/aaa', '/r/' + randomUUID(), '/connect/nope', '/reports/scans/' + randomUUID()]) statuses.push((await request(a).get(path)).status);
+    expect(statuses.slice(0, 3).every((s) => s !== 429)).toBe(true);
+    expect(statuses[3]).toBe(429);
+    const limited = await request(a).get('/u/bbb');
+    expect(limited.status).toBe(429);
+    expect(limited.headers['content-type']).toMatch(/application\/json/);
+    expect(limited.body).toEqual({ message: 'Too Many Attempts.' });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    // Posts have their own, smaller budget.
+    expect((await request(a).post('/u/aaa').type('form').send({ confirm: '1' })).status).not.toBe(429);
+    expect((await request(a).post('/u/aaa').type('form').send({ confirm: '1' })).status).not.toBe(429);
+    expect((await request(a).post('/u/aaa').type('form').send({ confirm: '1' })).status).toBe(429);
+    // Another client address (behind a trusted proxy) has its own budget.
+    const proxied = await app({ TRUST_PROXY: 'true' }, { pages: { perMinute: 1, postsPerMinute: 1 } });
+    expect((await request(proxied).get('/u/aaa').set('X-Forwarded-For', '203.0.113.1')).status).not.toBe(429);
+    expect((await request(proxied).get('/u/aaa').set('X-Forwarded-For', '203.0.113.1')).status).toBe(429);
+    expect((await request(proxied).get('/u/aaa').set('X-Forwarded-For', '203.0.113.2')).status).not.toBe(429);
+  });
+
+  it('the inbound contact webhook: one source over many endpoints is limited per address', async () => {
+    const a = await app({}, { inboundWebhook: { perMinute: 100, perIpMinute: 3 } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      statuses.push((await request(a).post(`/api/webhooks/inbound/${randomUUID()}`).set('Content-Type', 'application/json').send('{"email":"a@b.test"}')).status);
+    }
+    expect(statuses.slice(0, 3)).not.toContain(429);
+    expect(statuses[3]).toBe(429);
+  });
+
+  it('with Redis, two API processes share the page budget of an address', async () => {
+    const redis = () => {
+      const c = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
+      clients.push(c);
+      return c;
+    };
+    const prefix = `rl:pages-test-${randomUUID()}`;
+    const a = await app({}, { redis: redis(), pages: { perMinute: 3, postsPerMinute: 3, redisPrefix: prefix } });
+    const b = await app({}, { redis: redis(), pages: { perMinute: 3, postsPerMinute: 3, redisPrefix: prefix } });
+    expect((await request(a).get('/u/one')).status).not.toBe(429);
+    expect((await request(b).get('/u/two')).status).not.toBe(429);
+    expect((await request(a).get('/u/three')).status).not.toBe(429);
+    expect((await request(b).get('/u/four')).status).toBe(429);
+  });
+});

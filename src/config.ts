@@ -88,6 +88,8 @@ const schema = z.object({
    * once and kept in `${DATA_DIR}/app.key` (mode 0600).
    */
   APP_KEY: z.string().optional(),
+  /** A keyring: `id:base64key` entries, comma-separated, oldest first; the last encrypts, all decrypt. Overrides APP_KEY. */
+  APP_KEYS: z.string().optional(),
   /**
    * Customer sign-in (connect links) with Google and Facebook: OAuth 2 authorization code + PKCE. A provider
    * whose CLIENT_ID is unset runs against the in-process simulator (`/simulators/{provider}/oauth`).

@@ -203,6 +203,11 @@ export function buildProgram(): Command {
 
   // Operations.
   program
+    .command('secrets:rotate')
+    .description('re-encrypt every stored secret under the newest key of APP_KEYS (run after adding a key everywhere)')
+    .action(() => run(program, 'open', async ({ sequelize }) => (await import('./commands/secrets')).secretsRotate(sequelize)));
+
+  program
     .command('doctor')
     .description('print the readiness checks (database, migrations, Redis, Temporal and its worker pollers); exit 1 when one fails')
     .action(() => run(program, 'open', async ({ config, sequelize }) => (await import('./commands/ops')).doctor(config, sequelize)));

@@ -136,7 +136,7 @@ export function connectPages(deps: ConnectPageDeps): Router {
     page(async (req, res) => {
       const token = String(req.params.token);
       const csrf = typeof req.body?.csrf === 'string' ? req.body.csrf : '';
-      if (!links.sameToken(csrf, links.startFormToken(token))) {
+      if (!links.isStartFormToken(token, csrf)) {
         // A form from elsewhere (or a stale one): back to the page, which carries a good one.
         await links.viewLink(token, opts);
         return void res.redirect(303, paths(token).landing);

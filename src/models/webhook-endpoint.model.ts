@@ -1,10 +1,21 @@
 import { Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import { decryptSecret, encryptSecret, isEncrypted } from '../crypto/secrets';
 import { Customer } from './customer.model';
 
+/** Encrypted on write (an already sealed value, as a re-encryption writes it, is kept); null stays null. */
+function sealSecret<T extends string | null>(value: T): T {
+  return (value === null || isEncrypted(value) ? value : encryptSecret(value)) as T;
+}
+
+function openSecret<T extends string | null>(stored: T): T {
+  return (stored === null || stored === undefined || !isEncrypted(stored) ? stored : decryptSecret(stored)) as T;
+}
+
 /**
- * A receiver URL of an account's outbound webhooks. The signing secret is kept in plain: an HMAC needs it
- * (it is never logged and is shown only to account owners). After a rotation the previous secret still signs
- * until `previousSecretExpiresAt`, so the receiver can switch without losing deliveries.
+ * A receiver URL of an account's outbound webhooks. The signing secret is stored encrypted under the keyring
+ * (`src/crypto/secrets.ts`) and read in plain through the attribute (an HMAC needs it; it is never logged and is
+ * shown only to account owners). After a rotation the previous secret still signs until `previousSecretExpiresAt`,
+ * so the receiver can switch without losing deliveries.
  */
 @Table({ tableName: 'webhook_endpoints' })
 export class WebhookEndpoint extends Model {
@@ -24,10 +35,28 @@ export class WebhookEndpoint extends Model {
   @Column({ type: DataType.STRING(255), allowNull: true })
   declare description: string | null;
 
-  @Column({ type: DataType.STRING(128), allowNull: false })
+  @Column({
+    type: DataType.STRING(255),
+    allowNull: false,
+    get(this: WebhookEndpoint) {
+      return openSecret(this.getDataValue('secret'));
+    },
+    set(this: WebhookEndpoint, value: string) {
+      this.setDataValue('secret', sealSecret(value));
+    },
+  })
   declare secret: string;
 
-  @Column({ type: DataType.STRING(128), allowNull: true })
+  @Column({
+    type: DataType.STRING(255),
+    allowNull: true,
+    get(this: WebhookEndpoint) {
+      return openSecret(this.getDataValue('previousSecret'));
+    },
+    set(this: WebhookEndpoint, value: string | null) {
+      this.setDataValue('previousSecret', sealSecret(value));
+    },
+  })
   declare previousSecret: string | null;
 
   @Column({ type: DataType.DATE(3), allowNull: true })

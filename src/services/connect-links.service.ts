@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Op, type Transaction, type WhereOptions } from 'sequelize';
 import { publicBaseUrl } from '../config';
-import { mac } from '../crypto/secrets';
+import { mac, macsOf } from '../crypto/secrets';
 import { Forbidden, NotFound, Validation } from '../domain/errors';
 import { isTenantOwner } from '../domain/permissions';
 import type { Principal } from '../domain/principal';
@@ -250,6 +250,10 @@ function assertActive(link: ConnectLink, now: Date): void {
 
 /** CSRF token of the landing page's start form: only a page that showed the link can start its sign-in. */
 export const startFormToken = (token: string): string => mac('connect-link-start', token.toLowerCase());
+
+/** Whether `csrf` is the start-form token of `token` under any key of the ring (a page shown before a rotation). */
+export const isStartFormToken = (token: string, csrf: string): boolean =>
+  macsOf('connect-link-start', token.toLowerCase()).some((m) => sameToken(csrf, m));
 
 export const sameToken = (a: string, b: string): boolean => {
   const x = Buffer.from(mac('compare', a));

@@ -61,7 +61,7 @@ describe('reviewgrid grid:configure', () => {
     for (const [column, plain] of [['dataforseo_password', 'dfs-Secret-1'], ['google_maps_key', 'maps-Key-1']] as const) {
       const stored = row[column]!;
       expect(stored).not.toContain(plain);
-      expect(stored).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
+      expect(stored).toMatch(/^v2\.[\w-]+\.[\w-]+\.[\w-]+\.[\w-]+$/);
       expect(decryptSecret(stored)).toBe(plain);
     }
 

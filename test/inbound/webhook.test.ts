@@ -286,7 +286,7 @@ describe('POST /api/webhooks/inbound/:token', () => {
     it('stores the secret encrypted; without a secret no signature is needed (or checked)', async () => {
       const { path, view, w } = await signed();
       const connection = await inbound.connectionByToken(view.endpointUrl.split('/').pop()!);
-      expect(connection!.signingSecretEncrypted).toMatch(/^v1\./);
+      expect(connection!.signingSecretEncrypted).toMatch(/^v2\./);
       expect(connection!.signingSecretEncrypted).not.toContain(SECRET);
       await inbound.clearSigningSecret(await ownerPrincipal(w.orgOwner), view.id);
       expect((await post(path, json({ email: 'open@example.test' }))).status).toBe(202);

@@ -166,7 +166,7 @@ describe('connect page OAuth round trip against a real OAuth 2 server', () => {
     expect(syncs).toContain(integration!.id);
 
     const connection = await ProviderConnection.findByPk(integration!.id);
-    expect(connection!.accessTokenEnc).toMatch(/^v1\./);
+    expect(connection!.accessTokenEnc).toMatch(/^v2\./);
     const accessToken = decryptSecret(connection!.accessTokenEnc);
     expect(accessToken).toMatch(/^ey/); // the mock server's JWT
     expect(connection!.accessTokenEnc).not.toContain(accessToken.slice(0, 24));

@@ -10,7 +10,7 @@ describe('src/crypto/secrets', () => {
     const key = randomBytes(32);
     const a = encryptSecret('ya29.access-token', key);
     const b = encryptSecret('ya29.access-token', key);
-    expect(a).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(a).toMatch(/^v2\.[\w-]+\.[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(a).not.toBe(b);
     expect(a).not.toContain('ya29');
     expect(decryptSecret(a, key)).toBe('ya29.access-token');

@@ -13,6 +13,7 @@ import { DomainError } from '../../src/domain/errors';
 import { bearerOf } from '../shared/auth';
 import { loggable } from '../shared/errors';
 import { executeResult, InternalFailure, unwrap } from '../shared/execute';
+import { SCOPE_CHECK } from './scope';
 import { baseUrlOf } from '../shared/pagination';
 import { scrubArguments, type McpAuditSink } from './audit';
 import { mcpOutcome } from './errors';
@@ -278,8 +279,16 @@ export function mcpApi(opts: McpOptions): Router {
     return ok(toolResult);
   }
 
-  /** One GraphQL operation with the caller's context; a scope check's refusal outranks the query's own errors. */
+  /**
+   * One GraphQL operation with the caller's context; a scope check's refusal outranks the query's own errors. The
+   * check runs first on its own: root fields resolve in parallel and a failing non-null field ends the operation with
+   * whichever error came first, so within one operation the answer for an id outside scope would depend on timing.
+   */
   async function run<T>(call: Call, document: string, variables: Record<string, unknown>): Promise<T> {
+    if (variables.checkScope === true) {
+      const scope = await executeResult(opts.schema, SCOPE_CHECK, { organizationId: variables.organizationId ?? null, locationId: variables.locationId ?? null }, call.ctx!);
+      if (scope.errors?.length) throw unwrap(scope.errors);
+    }
     const result = await executeResult(opts.schema, document, variables, call.ctx!);
     if (result.errors?.length) {
       const scope = result.errors.find((e) => e.path?.[0] === 'accessScope' && e.originalError instanceof DomainError);

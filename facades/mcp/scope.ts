@@ -8,6 +8,9 @@
 export const ACCESS_SCOPE = 'accessScope(organizationId: $organizationId, locationId: $locationId) @include(if: $checkScope) { organizationId }';
 export const ORGANIZATION_SCOPE = 'accessScope(organizationId: $organizationId) @include(if: $checkScope) { organizationId }';
 
+/** The check alone, which `run` executes before a document whose variables ask for it (`checkScope: true`). */
+export const SCOPE_CHECK = 'query ($organizationId: Int, $locationId: Int) { accessScope(organizationId: $organizationId, locationId: $locationId) { organizationId } }';
+
 export const scopeVariables = (a: { organization_id?: number; location_id?: number }) => ({
   checkScope: a.organization_id !== undefined || a.location_id !== undefined,
   organizationId: a.organization_id ?? null,

@@ -79,8 +79,8 @@ export const listOrganizations = defineTool<ListOrganizationsArgs, { organizatio
   outputSchema: paginated(organizationSchema),
   annotations: READ_ONLY,
   permission: 'locations.view',
-  document: `query ($one: Boolean!, $id: Int!, $includeStats: Boolean!, $search: String, $page: Int!, $perPage: Int!) {
-    accessScope(organizationId: $id) @include(if: $one) { organizationId }
+  document: `query ($one: Boolean!, $id: Int!, $checkScope: Boolean!, $organizationId: Int, $includeStats: Boolean!, $search: String, $page: Int!, $perPage: Int!) {
+    ${ORGANIZATION_SCOPE}
     organization(id: $id) @include(if: $one) { ${ORGANIZATION_FIELDS} ${STATS} }
     organizations(search: $search, page: $page, perPage: $perPage) @skip(if: $one) {
       total page perPage items { ${ORGANIZATION_FIELDS} ${STATS} }
@@ -89,6 +89,7 @@ export const listOrganizations = defineTool<ListOrganizationsArgs, { organizatio
   variables: (a) => ({
     one: a.organization_id !== undefined,
     id: a.organization_id ?? 0,
+    ...organizationScopeVariables(a),
     includeStats: a.include_stats,
     search: a.search ?? null,
     page: a.page,

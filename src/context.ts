@@ -46,5 +46,6 @@ export async function authenticatedContext(input: {
   if (input.kinds && !input.kinds.includes(principal.tokenKind)) {
     throw new Forbidden(`This API takes ${input.kinds.join(' or ')} tokens; this is a ${principal.tokenKind} token.`, 'wrong_token_kind');
   }
-  return makeContext({ principal, baseUrl: input.baseUrl, requestId: input.requestId, clock: input.clock });
+  const requestId = input.requestId ?? randomUUID();
+  return makeContext({ principal: { ...principal, requestId }, baseUrl: input.baseUrl, requestId, clock: input.clock });
 }

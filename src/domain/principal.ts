@@ -25,4 +25,6 @@ export interface Principal {
   readonly assignedOrganizationIds: ReadonlySet<number>;
   /** Team members only: per-organisation permissions such as `create-locations`. */
   readonly organizationPermissions: ReadonlyMap<number, ReadonlySet<string>>;
+  /** The request this principal was resolved for (the `X-Request-Id` of the answer), for the audit trail. */
+  readonly requestId?: string;
 }

@@ -10,6 +10,7 @@ import { ConnectLinkResolver } from './connect-links/connect-link.resolver';
 import { GbpResolver } from './gbp/gbp.resolver';
 import { IntegrationResolver } from './integrations/integration.resolver';
 import { LocationResolver } from './locations/location.resolver';
+import { AgencyAuditResolver } from './agency-audit/agency-audit.resolver';
 import { McpAuditResolver } from './mcp-audit/mcp-audit.resolver';
 import { OrganizationStatsResolver } from './organizations/organization-stats.resolver';
 import { ScopeResolver } from './scope/scope.resolver';
@@ -53,6 +54,7 @@ export const RESOLVERS = [
   ScopeResolver,
   OrganizationStatsResolver,
   McpAuditResolver,
+  AgencyAuditResolver,
 ] as const;
 
 let built: Promise<GraphQLSchema> | null = null;

@@ -1,4 +1,5 @@
 /** Every model; `ALL_MODELS` (what Sequelize registers) is derived from this one list in `all.ts`. */
+export { AgencyAuditEvent } from './agency-audit-event.model';
 export { ApiToken } from './api-token.model';
 export { AutoRespondRule } from './auto-respond-rule.model';
 export { AutoRespondRun } from './auto-respond-run.model';

@@ -4,6 +4,7 @@ import { hasPermissions, inAccount, isTeamMember, ORGANIZATION_PERMISSIONS } fro
 import type { Principal, TokenKind } from '../domain/principal';
 import { ApiToken, Customer, Location, LocationUser, Organization, OrganizationMember, Plan, Tenant, TenantDomain, User } from '../models';
 import { createUser } from './admin.service';
+import { recordAgencyEvent, tokenChange } from './agency-audit.service';
 import { issueToken, type IssuedToken } from './auth.service';
 import { clockOf, inTransaction, type ServiceOptions } from './common';
 import { limitsOf } from './plans.service';
@@ -67,14 +68,23 @@ export async function createToken(
   }
   const user = await User.findByPk(p.userId);
   if (!user) throw new NotFound('User');
-  return issueToken(user, { ...input, name, expiresAt }, { clock: clockOf(opts), transaction: opts.transaction });
+  return inTransaction(opts, async (transaction) => {
+    const issued = await issueToken(user, { ...input, name, expiresAt }, { clock: clockOf(opts), transaction });
+    await recordAgencyEvent(p, tokenChange('token.created', issued.token, user), { clock: opts.clock, transaction });
+    return issued;
+  });
 }
 
 export async function revokeOwnToken(p: Principal, id: number, opts: ServiceOptions = {}): Promise<ApiToken> {
-  const token = await ApiToken.findOne({ where: { id, userId: p.userId } });
-  if (!token) throw new NotFound('Token');
-  if (!token.revokedAt) await token.update({ revokedAt: clockOf(opts).now() });
-  return token;
+  return inTransaction(opts, async (transaction) => {
+    const token = await ApiToken.findOne({ where: { id, userId: p.userId }, transaction });
+    if (!token) throw new NotFound('Token');
+    if (!token.revokedAt) {
+      await token.update({ revokedAt: clockOf(opts).now() }, { transaction });
+      await recordAgencyEvent(p, tokenChange('token.revoked', token, null), { clock: opts.clock, transaction });
+    }
+    return token;
+  });
 }
 
 function assertManagesTeam(p: Principal): void {

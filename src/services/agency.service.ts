@@ -11,6 +11,7 @@ import { organizationDeletedPayload } from '../outbox/payloads';
 import { createUser } from './admin.service';
 import { principalFor } from './auth.service';
 import { clockOf, inTransaction, offset, parseDate, type Page, type PageArgs, type ServiceOptions } from './common';
+import { recordAgencyEvent, recordConnectLink } from './agency-audit.service';
 import { connectUrlOf, issueConnectLink } from './connect-links.service';
 import { creditBalance, grantCredits, isCreditType } from './credits.service';
 import * as organizations from './organizations.service';
@@ -275,6 +276,18 @@ export async function createCustomer(p: Principal, input: CreateCustomerInput, o
         ),
       );
     }
+    await recordAgencyEvent(
+      p,
+      {
+        action: 'customer.created',
+        subjectType: 'customer',
+        subjectId: account.id,
+        customerId: account.id,
+        after: { name: input.name, email: input.email, company: org.name, plan_id: valid.plan.id, location_limit: input.locationLimit ?? null, member_limit: input.memberLimit ?? null },
+      },
+      { transaction, clock: opts.clock },
+    );
+    for (const link of issued) await recordConnectLink(p, 'connect_link.created', link, { transaction, clock: opts.clock });
     return { customer: account, links: issued, company: org.name };
   }).catch((e: unknown) => {
     if (e instanceof UniqueConstraintError) throw new Validation({ email: ['The email has already been taken.'] });
@@ -353,7 +366,13 @@ export async function changePlan(p: Principal, id: number, customPlanId: string,
     const customer = await customerOf(p, id, transaction, true);
     const plan = await planOf(p, customPlanId, transaction);
     if (!plan) throw new Validation({ custom_plan_id: [INVALID_PLAN] });
+    const before = { plan_id: customer.planId };
     await customer.update({ planId: plan.id }, { transaction });
+    await recordAgencyEvent(
+      p,
+      { action: 'customer.plan_changed', subjectType: 'customer', subjectId: customer.id, customerId: customer.id, before, after: { plan_id: plan.id, plan_name: plan.name } },
+      { transaction, clock: opts.clock },
+    );
     return viewOf(customer, transaction);
   });
 }
@@ -372,7 +391,14 @@ export async function setLimit(
   if (Object.keys(errors).length) throw new Validation(errors);
   return inTransaction(opts, async (transaction) => {
     const customer = await customerOf(p, id, transaction, true);
+    const field = `${which}_limit`;
+    const before = { [field]: which === 'location' ? customer.locationLimit : customer.memberLimit };
     await customer.update(which === 'location' ? { locationLimit: value } : { memberLimit: value }, { transaction });
+    await recordAgencyEvent(
+      p,
+      { action: `customer.${which}_limit_changed`, subjectType: 'customer', subjectId: customer.id, customerId: customer.id, before, after: { [field]: value } },
+      { transaction, clock: opts.clock },
+    );
     return customer;
   });
 }
@@ -404,11 +430,22 @@ export async function addCredits(
   if (Object.keys(errors).length) throw new Validation(errors);
   return inTransaction(opts, async (transaction) => {
     const customer = await customerOf(p, id, transaction, true);
-    return grantCredits(
-      customer,
-      { type: input.type as 'email' | 'sms', credits: input.credits, expiresAt, notes },
+    const type = input.type as 'email' | 'sms';
+    const before = await creditBalance(customer.id, type, { transaction, clock: opts.clock });
+    const balance = await grantCredits(customer, { type, credits: input.credits, expiresAt, notes }, { transaction, clock: opts.clock });
+    await recordAgencyEvent(
+      p,
+      {
+        action: 'customer.credits_added',
+        subjectType: 'customer',
+        subjectId: customer.id,
+        customerId: customer.id,
+        before: { type, balance: before },
+        after: { type, balance, credits: input.credits, expires_at: expiresAt, notes },
+      },
       { transaction, clock: opts.clock },
     );
+    return balance;
   });
 }
 
@@ -439,7 +476,13 @@ export async function setPaused(p: Principal, id: number, paused: boolean, opts:
     if (!paused && customer.subscriptionStatus !== 'paused') {
       throw new Conflict(`The subscription is not paused (it is ${customer.subscriptionStatus}).`, 'not_paused');
     }
+    const before = { subscription_status: customer.subscriptionStatus };
     await customer.update({ subscriptionStatus: paused ? 'paused' : 'active' }, { transaction });
+    await recordAgencyEvent(
+      p,
+      { action: paused ? 'customer.paused' : 'customer.resumed', subjectType: 'customer', subjectId: customer.id, customerId: customer.id, before, after: { subscription_status: customer.subscriptionStatus } },
+      { transaction, clock: opts.clock },
+    );
     return customer;
   });
 }
@@ -476,6 +519,16 @@ export async function deleteCustomer(p: Principal, id: number, opts: ServiceOpti
       { replacements: [customer.id], type: QueryTypes.SELECT, transaction },
     );
     const fileIds = [...orgs.map((o) => o.logoFileId).filter((f): f is string => Boolean(f)), ...avatars.map((a) => a.id)];
+    await recordAgencyEvent(
+      p,
+      {
+        action: 'customer.deleted',
+        subjectType: 'customer',
+        subjectId: customer.id,
+        before: { name: customer.name, email: customer.email, plan_id: customer.planId, organizations: orgs.map((o) => o.id), locations: locations.length },
+      },
+      { transaction, clock },
+    );
     await customer.destroy({ transaction });
     if (fileIds.length) await StoredFile.destroy({ where: { id: { [Op.in]: fileIds }, tenantId: customer.tenantId }, transaction });
     for (const org of orgs) {

@@ -9,6 +9,7 @@ import { ConnectLink, Integration, Location, Tenant } from '../models';
 import { platformClient } from '../providers';
 import { SIGN_IN_PROVIDERS, type ProviderBusiness, type ReviewPlatformClient, type SignInProvider } from '../providers/types';
 import { clockOf, inTransaction, offset, type Page, type PageArgs, type ServiceOptions } from './common';
+import { recordConnectLink } from './agency-audit.service';
 import { attachSynced } from './integrations.service';
 import {
   authorizationUrl,
@@ -134,10 +135,12 @@ export async function createConnectLink(
   opts: ServiceOptions = {},
 ): Promise<ConnectLink> {
   assertTenantOwner(p);
-  return issueConnectLink(
-    { tenantId: p.tenantId, locationId: input.locationId, provider: checkProvider(input.provider), ttlDays: input.ttlDays ?? undefined },
-    opts,
-  );
+  const provider = checkProvider(input.provider);
+  return inTransaction(opts, async (transaction) => {
+    const link = await issueConnectLink({ tenantId: p.tenantId, locationId: input.locationId, provider, ttlDays: input.ttlDays ?? undefined }, { ...opts, transaction });
+    await recordConnectLink(p, 'connect_link.created', link, { ...opts, transaction });
+    return link;
+  });
 }
 
 export interface ConnectLinkFilter extends PageArgs {
@@ -193,7 +196,9 @@ export async function revokeConnectLink(p: Principal, token: string, opts: Servi
   return inTransaction(opts, async (transaction) => {
     const link = await ownLink(p, token, transaction, true);
     if (connectLinkStatus(link, now) !== 'active') return link;
-    return link.update({ revokedAt: now, oauthState: null, pkceVerifier: null, selectionNonce: null, pendingCredentials: null }, { transaction });
+    const revoked = await link.update({ revokedAt: now, oauthState: null, pkceVerifier: null, selectionNonce: null, pendingCredentials: null }, { transaction });
+    await recordConnectLink(p, 'connect_link.revoked', revoked, { ...opts, transaction });
+    return revoked;
   });
 }
 

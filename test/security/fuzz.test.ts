@@ -50,6 +50,27 @@ const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom<unknown>({ __proto__: { admin: true } }, { constructor: { prototype: { admin: true } } }, [[[[[[[[[[1]]]]]]]]]]) },
 );
 
+/**
+ * encodeURIComponent, except that a lone surrogate (which it refuses) is sent as its WTF-8 bytes: exactly the
+ * malformed UTF-8 a hostile client can put on the wire.
+ */
+function enc(value: string): string {
+  let out = '';
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    const next = value.charCodeAt(i + 1);
+    if (code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+      out += encodeURIComponent(value.slice(i, i + 2));
+      i++;
+    } else if (code >= 0xd800 && code <= 0xdfff) {
+      out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+    } else {
+      out += encodeURIComponent(value[i]);
+    }
+  }
+  return out;
+}
+
 /** A body: the route's own fields (some valid, some hostile, some missing), maybe extra keys, or not an object at all. */
 function bodyArbitrary(sample: Record<string, unknown>): fc.Arbitrary<unknown> {
   const fields = Object.fromEntries(Object.entries(sample).map(([k, v]) => [k, fc.oneof(fc.constant(v), hostileValue)]));
@@ -65,7 +86,7 @@ function bodyArbitrary(sample: Record<string, unknown>): fc.Arbitrary<unknown> {
 function queryArbitrary(keys: readonly string[]): fc.Arbitrary<string> {
   return fc.dictionary(fc.constantFrom(...keys), hostileValue, { maxKeys: 4 }).map((q) => {
     const parts: string[] = [];
-    const add = (k: string, v: unknown) => parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v) ?? '')}`);
+    const add = (k: string, v: unknown) => parts.push(`${enc(k)}=${enc(typeof v === 'string' ? v : JSON.stringify(v) ?? '')}`);
     for (const [k, v] of Object.entries(q)) {
       if (Array.isArray(v)) for (const x of v) add(k, x);
       else if (v && typeof v === 'object') for (const [sub, x] of Object.entries(v)) add(`${k}[${sub}]`, x);
@@ -82,12 +103,12 @@ function pathArbitrary(def: RouteDef<never>, own: Ids): fc.Arbitrary<string> {
   const segment = fc.oneof(
     { weight: 2, arbitrary: fc.constant<string | null>(null) },
     { weight: 1, arbitrary: fc.constantFrom('0', '-1', '1.5', '99999999999999999999', 'NaN', '%00', '..', '%2F', '%2e%2e', 'null', '%F0%9F%A4%A1', 'x'.repeat(3000)) },
-    { weight: 1, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 12 }).map(encodeURIComponent) },
+    { weight: 1, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 12 }).map(enc) },
   );
   return fc.tuple(...names.map(() => segment)).map((segs) => {
     let path = def.path;
     names.forEach((name, n) => {
-      path = path.replace(`:${name}`, segs[n] ?? encodeURIComponent(ownParams[name]));
+      path = path.replace(`:${name}`, segs[n] ?? enc(ownParams[name]));
     });
     return path;
   });

@@ -1,5 +1,6 @@
 import express, { type Router } from 'express';
 import { mountRoutes, type MountOptions, type RouteDef } from '../route';
+import { auditRoutes } from './audit.routes';
 import { connectLinkRoutes } from './connect-links.routes';
 import { customerRoutes } from './customers.routes';
 import { orderRoutes } from './orders.routes';
@@ -13,6 +14,7 @@ export const AGENCY_ROUTES = [
   ...orderRoutes,
   ...connectLinkRoutes,
   ...scanRoutes,
+  ...auditRoutes,
 ] as unknown as ReadonlyArray<RouteDef<never>>;
 
 /** The agency REST API, mounted at `/api/agency/v1` (agency tokens of tenant owners only). */

@@ -1,5 +1,7 @@
 import type { Role, TokenKind } from '../../domain/principal';
 import { hashToken, issueToken, revokeToken } from '../../services/auth.service';
+import { recordAgencyEvent, tokenChange } from '../../services/agency-audit.service';
+import { inTransaction } from '../../services/common';
 import { createUser, findTenant, findUser } from '../../services/admin.service';
 import * as operator from '../../services/operator.service';
 import { setPlanFeatures } from '../../services/plans.service';
@@ -225,11 +227,14 @@ export async function userList(o: { tenant?: string; role?: Role; limit: string 
 
 export async function tokenCreate(o: { user: string; tenant?: string; permissions: string; kind: TokenKind; expires?: string; name: string }): Promise<CliResult> {
   const user = await findUser(o.user, o.tenant);
-  const { token, plainText } = await issueToken(user, {
-    name: o.name,
-    kind: o.kind,
-    permissions: list(o.permissions),
-    expiresAt: o.expires ? parseExpiry(o.expires) : null,
+  const { token, plainText } = await inTransaction({}, async (transaction) => {
+    const issued = await issueToken(
+      user,
+      { name: o.name, kind: o.kind, permissions: list(o.permissions), expiresAt: o.expires ? parseExpiry(o.expires) : null },
+      { transaction },
+    );
+    await recordAgencyEvent({ cli: true }, tokenChange('token.created', issued.token, user), { transaction });
+    return issued;
   });
   return {
     text: `Token #${token.id} (${token.kind}) for ${user.email}:\n${plainText}\nStore it now: it is not shown again.`,
@@ -290,7 +295,15 @@ export async function tokenRevoke(ref: string): Promise<CliResult> {
   if (/^\d+$/.test(ref2)) id = idOf(ref2, 'token id');
   else if (ref2.startsWith('rg_')) id = (await ApiToken.findOne({ where: { tokenHash: hashToken(ref2) }, attributes: ['id'] }))?.id;
   else throw new CliInputError(`"${ref}" is neither a token id (see token:list) nor a token`);
-  const token = id ? await revokeToken(id) : null;
+  const token = id
+    ? await inTransaction({}, async (transaction) => {
+        const found = await ApiToken.findByPk(id, { transaction });
+        const wasActive = found !== null && !found.revokedAt;
+        const revoked = await revokeToken(id, { transaction });
+        if (revoked && wasActive) await recordAgencyEvent({ cli: true }, tokenChange('token.revoked', revoked, null), { transaction });
+        return revoked;
+      })
+    : null;
   if (!token) throw new CliInputError('No such token.');
   return { text: `Token #${token.id} revoked.`, data: { id: token.id, revoked_at: iso(token.revokedAt) } };
 }

@@ -42,7 +42,8 @@ async function main(): Promise<void> {
       'WEBHOOK_ALLOW_PRIVATE_URLS=true',
       `PUBLIC_URL=http://127.0.0.1:${localPort('api', 3000)}`,
       'RATE_LIMIT_PER_MINUTE=100000',
-      'LOG_LEVEL=warn',
+      // The request log on (info): step 8 searches every process's log for the secrets the run handled.
+      'LOG_LEVEL=info',
       '',
     ].join('\n'),
   );
@@ -64,6 +65,7 @@ async function main(): Promise<void> {
     say(`up in ${((Date.now() - started) / 1000).toFixed(0)} s: api and ${WORKERS} workers ready (compose healthchecks pass)`);
     await smoke(topo);
     await faults(topo);
+    secretsSweep(topo, path.join(workDir, 'logs'));
     ok = true;
     say(`passed in ${((Date.now() - started) / 1000).toFixed(0)} s; logs in ${workDir}/logs`);
   } catch (err) {
@@ -89,6 +91,8 @@ interface Tokens {
   tenantDomain: string;
 }
 let tokens: Tokens;
+/** Every secret the run handled, by name: step 8 finds none of them in any log. */
+const handled: Record<string, string> = {};
 let ownerAccount = 0;
 let orgId = 0;
 let locationId = 0;
@@ -170,6 +174,7 @@ async function smoke(topo: Topology): Promise<void> {
   const secret = hook.body.secret ?? hook.body.data?.secret;
   if (!secret) throw new Error(`no webhook secret in ${JSON.stringify(hook.body)}`);
   receiver.setSecret(secret);
+  handled['webhook signing secret'] = secret;
   const orgs = await api<{ data: Array<{ id: number; locations: Array<{ id: number }> }> }>('GET', '/api/v1/organizations', undefined, { expect: 200 });
   if (!orgs.body.data.length) {
     await api('POST', '/api/v1/organizations', { name: 'Main Street Dental' }, { expect: 201 });
@@ -228,6 +233,7 @@ async function smoke(topo: Topology): Promise<void> {
   // 5. A connect link that expires. TTLs are whole days (1-30), so the day passes in the database, as the clock would.
   const link = await api<{ data: { token: string; status: string; connect_url: string } }>('POST', '/api/agency/v1/connect-links', { provider: 'google', location_id: locationId, ttl_days: 1 }, { token: tokens.agency, expect: 201 });
   if (link.body.data.status !== 'active') throw new Error(`new connect link is ${link.body.data.status}`);
+  handled['connect link token'] = link.body.data.token;
   const page = await fetch(`${API()}/connect/${link.body.data.token}`);
   if (page.status !== 200) throw new Error(`connect page answered ${page.status}`);
   await withDatabase(topo, (db) => db.query('UPDATE connect_links SET expires_at = NOW(3) - INTERVAL 1 SECOND WHERE token = ?', [link.body.data.token]));
@@ -258,6 +264,32 @@ async function smoke(topo: Topology): Promise<void> {
 }
 
 const compose = (topo: Topology) => topo.environment('api');
+
+/**
+ * 8. No secret in any log (issue 14; docs/security.md "Secrets"): the API tokens, the webhook signing secret, the
+ * connect link token, APP_KEY, the metrics token and the database passwords of .env, searched for in the log of
+ * every process of the run (API, workers, migrate, Temporal, Mailpit) after the smoke scenario and the fault test.
+ */
+function secretsSweep(topo: Topology, logDir: string): void {
+  const env = compose(topo);
+  const secrets: Record<string, string> = { ...handled, 'customer token': tokens.customer, 'agency token': tokens.agency };
+  for (const key of ['APP_KEY', 'METRICS_TOKEN', 'MARIADB_PASSWORD', 'MARIADB_ROOT_PASSWORD', 'POSTGRES_PASSWORD', 'SQL_PASSWORD', 'TEMPORAL_DB_PASSWORD']) {
+    if (env[key] && env[key].length >= 8) secrets[key] = env[key];
+  }
+  const files = fs.readdirSync(logDir).filter((f) => fs.statSync(path.join(logDir, f)).isFile());
+  let bytes = 0;
+  let requestLines = 0;
+  const found: string[] = [];
+  for (const f of files) {
+    const text = fs.readFileSync(path.join(logDir, f), 'utf8');
+    bytes += text.length;
+    requestLines += text.split('\n').filter((l) => l.includes('"request completed"')).length;
+    for (const [name, value] of Object.entries(secrets)) if (text.includes(value)) found.push(`${name} in ${f}`);
+  }
+  if (requestLines === 0) throw new Error('the request log is empty: the secrets sweep would prove nothing');
+  if (found.length) throw new Error(`secrets in the logs: ${found.join('; ')}`);
+  say(`8. no secret in the logs: ${Object.keys(secrets).length} secrets searched in ${files.length} log files (${(bytes / 1024).toFixed(0)} KB, ${requestLines} request lines): 0 found`);
+}
 
 async function createReview(author: string, message: string): Promise<number> {
   const r = await api<{ data?: { id: number }; id?: number }>(

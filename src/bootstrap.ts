@@ -1,16 +1,19 @@
 import 'reflect-metadata';
 import { Connection } from '@temporalio/client';
 import Redis from 'ioredis';
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Sequelize } from 'sequelize-typescript';
 import type { Config } from './config';
 import { createSequelize, ensureDatabase } from './db/connection';
 import { migrate } from './db/umzug';
 import { verifyAppKey } from './crypto/secrets';
 import { databaseUnreachable } from './observability/boot';
+import { LOG_REDACTION } from './observability/log-redaction';
 
-export function createLogger(config: Pick<Config, 'LOG_LEVEL' | 'NODE_ENV'>): Logger {
-  return pino({ level: config.LOG_LEVEL, base: { service: 'reviewgrid' } });
+/** The product's logger (redacting secrets: src/observability/log-redaction.ts); `destination` for tests that read it. */
+export function createLogger(config: Pick<Config, 'LOG_LEVEL' | 'NODE_ENV'>, destination?: DestinationStream): Logger {
+  const options = { level: config.LOG_LEVEL, base: { service: 'reviewgrid' }, redact: LOG_REDACTION };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /** Creates the database when missing, connects and applies pending migrations. */

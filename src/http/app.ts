@@ -37,6 +37,7 @@ import { httpMetrics } from '../observability/http-metrics';
 import { observeOutbox } from '../observability/metrics';
 import type { ReadinessDeps } from '../observability/readiness';
 import { observabilityRoutes } from '../observability/routes';
+import { logSafeUrl } from '../observability/log-redaction';
 
 export interface AppDeps {
   config: Pick<Config, 'RATE_LIMIT_PER_MINUTE' | 'BODY_LIMIT' | 'TRUST_PROXY'> &
@@ -119,7 +120,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
       autoLogging: { ignore: (req) => req.url === '/health' || req.url === '/health/ready' || req.url === '/metrics' },
       // One short line per request; the full header dump of the default serialisers costs more than the request.
       serializers: {
-        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: logSafeUrl(req.url) }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
     }),

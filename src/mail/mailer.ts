@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createTransport } from 'nodemailer';
 import pino, { type Logger } from 'pino';
 import { loadConfig } from '../config';
+import { LOG_REDACTION } from '../observability/log-redaction';
 
 /**
  * Platform mail (customer invitations, connect links). With `SMTP_URL` set, messages go through that SMTP
@@ -89,7 +90,7 @@ let defaultLogger: Logger | null = null;
 
 /** The logger mail lines go to (the process's, once `setMailLogger` ran at boot). */
 export function mailLogger(): Logger {
-  defaultLogger ??= pino({ level: process.env.LOG_LEVEL ?? 'info' });
+  defaultLogger ??= pino({ level: process.env.LOG_LEVEL ?? 'info', redact: LOG_REDACTION });
   return defaultLogger;
 }
 

@@ -20,6 +20,7 @@ import {
 import { KEYWORD_MATCHES, type KeywordMatch } from '../models/auto-respond-rule.model';
 import { clockOf, inTransaction, offset, type Page, type PageArgs, type ServiceOptions } from './common';
 import { MAX_REPLY_CHARS, reply } from './replies.service';
+import { LOG_REDACTION } from '../observability/log-redaction';
 
 /**
  * Auto-respond rules (spec: MCP list_auto_respond_rules; issue 7): rules per organisation or location that answer
@@ -42,7 +43,7 @@ export type TemplateValues = Record<Placeholder, string>;
 const PLACEHOLDER = /\{([a-z_]+)\}/gi;
 
 let moduleLogger: Logger | null = null;
-const log = (): Logger => (moduleLogger ??= pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'reviewgrid', area: 'auto-respond' } }));
+const log = (): Logger => (moduleLogger ??= pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'reviewgrid', area: 'auto-respond' }, redact: LOG_REDACTION }));
 
 // ---------------------------------------------------------------------------------------------------------------
 // The plan feature

@@ -5,6 +5,7 @@ import { contactUuidOfUnsubscribeToken } from '../messaging/links';
 import { Campaign, Contact, ContactList, Customer, Invite, Organization, Tenant } from '../models';
 import { clockOf, inTransaction, type ServiceOptions } from './common';
 import { logActivity } from './invites.service';
+import { LOG_REDACTION } from '../observability/log-redaction';
 
 /**
  * The public unsubscribe link of review requests (`/u/{token}`, see src/messaging/links.ts). The token names one
@@ -32,7 +33,7 @@ export interface UnsubscribeResult extends UnsubscribeView {
 const FOLLOW_UP_HORIZON_MS = 60 * 24 * 60 * 60 * 1000;
 
 let moduleLogger: Logger | null = null;
-const defaultLogger = (): Logger => (moduleLogger ??= pino({ level: process.env.LOG_LEVEL ?? 'info', base: { area: 'unsubscribe' } }));
+const defaultLogger = (): Logger => (moduleLogger ??= pino({ level: process.env.LOG_LEVEL ?? 'info', base: { area: 'unsubscribe' }, redact: LOG_REDACTION }));
 
 async function viewOf(contact: Contact, opts: ServiceOptions): Promise<UnsubscribeView> {
   const transaction = opts.transaction;

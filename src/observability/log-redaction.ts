@@ -1,0 +1,79 @@
+import type { LoggerOptions } from 'pino';
+
+/**
+ * What the logs never hold (docs/security.md "Secrets"): bearer tokens, passwords, signing secrets, provider
+ * tokens and the capability tokens in page URLs. Every logger of the product is built with LOG_REDACTION and the
+ * request log writes logSafeUrl(req.url); test/security/secrets-leak.test.ts and the topology's log sweep check it.
+ */
+const SECRET_KEYS = [
+  'authorization',
+  'password',
+  'secret',
+  'token',
+  'authToken',
+  'accessToken',
+  'refreshToken',
+  'plainText',
+  'apiKey',
+  'api_key',
+  'auth_token',
+  'access_token',
+  'refresh_token',
+  'client_secret',
+  'clientSecret',
+  'signingSecret',
+  'signing_secret',
+  'previousSecret',
+  'cookie',
+];
+
+export const LOG_REDACTION: LoggerOptions['redact'] = {
+  paths: [
+    'req.headers.authorization',
+    'req.headers.cookie',
+    'headers.authorization',
+    'headers.Authorization',
+    ...SECRET_KEYS.map((k) => `*.${k}`),
+    ...SECRET_KEYS.map((k) => `*.*.${k}`),
+    ...SECRET_KEYS,
+  ],
+  censor: '[redacted]',
+};
+
+/** Page routes whose next path segment is a capability token (the link itself is the credential). */
+const TOKEN_PATHS = ['/connect/', '/u/', '/r/', '/api/webhooks/inbound/', '/reports/scans/'];
+const SECRET_QUERY = /^(code|state|token|t|sig|signature|key|secret|password|access_token|refresh_token|nonce)$/i;
+
+/**
+ * A request URL fit for a log line: a capability token in the path is cut to its first 6 characters, and the
+ * values of secret-looking query parameters (an OAuth `code` and `state`, a signed report's `t`) are replaced.
+ */
+export function logSafeUrl(url: string): string {
+  const q = url.indexOf('?');
+  let path = q === -1 ? url : url.slice(0, q);
+  const query = q === -1 ? '' : url.slice(q + 1);
+  for (const prefix of TOKEN_PATHS) {
+    if (!path.startsWith(prefix)) continue;
+    const rest = path.slice(prefix.length);
+    const slash = rest.indexOf('/');
+    const token = slash === -1 ? rest : rest.slice(0, slash);
+    if (token.length > 6) path = `${prefix}${token.slice(0, 6)}…${slash === -1 ? '' : rest.slice(slash)}`;
+    break;
+  }
+  if (!query) return path;
+  const safe = query
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const key = eq === -1 ? pair : pair.slice(0, eq);
+      let name = key;
+      try {
+        name = decodeURIComponent(key);
+      } catch {
+        // a malformed key is logged as sent
+      }
+      return eq !== -1 && SECRET_QUERY.test(name) ? `${key}=[redacted]` : pair;
+    })
+    .join('&');
+  return `${path}?${safe}`;
+}

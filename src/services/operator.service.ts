@@ -4,6 +4,7 @@ import { CUSTOMER_PERMISSIONS } from '../domain/permissions';
 import type { Role } from '../domain/principal';
 import { ApiToken, CreditGrant, Customer, Location, Organization, Plan, Tenant, TenantDomain, User } from '../models';
 import { createTenant, createUser, findTenant, type CreateTenantInput } from './admin.service';
+import { recordAgencyEvent, tokenChange } from './agency-audit.service';
 import { issueToken, principalFor } from './auth.service';
 import { clockOf, inTransaction, parseDate, type ServiceOptions } from './common';
 import { CREDIT_TYPES, creditBalance, grantCredits, isCreditType, MAX_CREDITS_PER_CALL, type CreditType } from './credits.service';
@@ -57,6 +58,7 @@ export async function createAgency(input: FirstRunInput, opts: ServiceOptions = 
       const agency = await issueToken(created.owner, { name: 'first run: agency API', kind: 'agency', permissions: [] }, t);
       const customer = await issueToken(created.owner, { name: 'first run: customer API', kind: 'customer', permissions: [...CUSTOMER_PERMISSIONS] }, t);
       tokens.push({ api: '/api/agency/v1', issued: agency }, { api: '/api/v1', issued: customer });
+      for (const issued of [agency, customer]) await recordAgencyEvent({ cli: true }, tokenChange('token.created', issued.token, created.owner), t);
     }
     return { ...created, tokens };
   });
@@ -268,10 +270,26 @@ export async function grantCreditsTo(
   }
   if (Object.keys(errors).length) throw new Validation(errors);
   const account = await accountOf(customerId);
-  const balance = await grantCredits(
-    account,
-    { type: input.type as CreditType, credits: input.credits, expiresAt, notes: input.notes?.trim() || null },
-    opts,
-  );
-  return { account, type: input.type as CreditType, balance, expiresAt };
+  const type = input.type as CreditType;
+  const notes = input.notes?.trim() || null;
+  // The operator CLI's grant is on the agency's audit trail like one through the agency API (actor: the CLI).
+  const balance = await inTransaction(opts, async (transaction) => {
+    const before = await creditBalance(account.id, type, { ...opts, transaction });
+    const after = await grantCredits(account, { type, credits: input.credits, expiresAt, notes }, { ...opts, transaction });
+    await recordAgencyEvent(
+      { cli: true },
+      {
+        tenantId: account.tenantId,
+        action: 'customer.credits_added',
+        subjectType: 'customer',
+        subjectId: account.id,
+        customerId: account.id,
+        before: { type, balance: before },
+        after: { type, balance: after, credits: input.credits, expires_at: expiresAt, notes },
+      },
+      { ...opts, transaction },
+    );
+    return after;
+  });
+  return { account, type, balance, expiresAt };
 }

@@ -89,7 +89,7 @@ describe('agency audit trail', () => {
     expect(theirs.body.data).toEqual([]);
   });
 
-  it('token creation and revocation are on record without the secret, from GraphQL and from the operator CLI', async () => {
+  it('token creation and revocation, and a CLI credit grant, are on record without the secret, from GraphQL and from the operator CLI', async () => {
     const w = await makeWorld();
     const ownerToken = await tokenFor(w.owner);
     const created = await graphql(ownerToken, 'mutation { createApiToken(input: { name: "zapier", permissions: ["reviews:read"] }) { plainText token { id } } }');
@@ -103,6 +103,12 @@ describe('agency audit trail', () => {
     expect(viaCli.code).toBe(0);
     const cliRevoke = await cli(['--json', 'token:revoke', String(viaCli.json.id)]);
     expect(cliRevoke.code).toBe(0);
+
+    // A credit grant from the operator CLI is on the same trail, by the CLI.
+    const grant = await cli(['--json', 'credits:grant', '--customer', String(w.orgOwner.customerId), '--type', 'email', '--credits', '5']);
+    expect(grant.code).toBe(0);
+    const granted = await AgencyAuditEvent.findOne({ where: { tenantId: w.tenant.id, action: 'customer.credits_added' } });
+    expect(granted).toMatchObject({ actorType: 'cli', subjectId: String(w.orgOwner.customerId), beforeState: { type: 'email', balance: 0 }, afterState: { type: 'email', balance: 5, credits: 5 } });
 
     const rows = await AgencyAuditEvent.findAll({ where: { tenantId: w.tenant.id, subjectType: 'token' }, order: [['id', 'ASC']] });
     expect(rows.map((r) => [r.action, r.subjectId, r.actorType])).toEqual([

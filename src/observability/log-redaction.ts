@@ -41,7 +41,7 @@ export const LOG_REDACTION: LoggerOptions['redact'] = {
 };
 
 /** Page routes whose next path segment is a capability token (the link itself is the credential). */
-const TOKEN_PATHS = ['/connect/', '/u/', '/r/', '/api/webhooks/inbound/', '/reports/scans/'];
+const TOKEN_PATHS = ['/connect/', '/u/', '/r/', '/api/webhooks/inbound/', '/reports/scans/', '/api/agency/v1/connect-links/'];
 const SECRET_QUERY = /^(code|state|token|t|sig|signature|key|secret|password|access_token|refresh_token|nonce)$/i;
 
 /**

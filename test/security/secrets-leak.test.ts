@@ -82,6 +82,7 @@ describe('secrets stay out of logs, errors, GraphQL and audit entries', () => {
     expect(link.status).toBe(201);
     secrets['connect link token'] = link.body.data.token;
     await http().get(`/connect/${link.body.data.token}`);
+    expect((await as(agencyToken).get(`/api/agency/v1/connect-links/${link.body.data.token}`)).status).toBe(200);
     secrets['OAuth code'] = `code-${randomUUID()}`;
     await http().get(`/connect/${link.body.data.token}/callback?code=${secrets['OAuth code']}&state=st-${randomUUID()}`);
 
@@ -144,6 +145,7 @@ describe('secrets stay out of logs, errors, GraphQL and audit entries', () => {
   it('a request URL is logged without its capability token or OAuth code', () => {
     expect(logSafeUrl('/connect/0ba28084-876c-4a1f-8838-bd5ce5e80768/callback?code=abc&state=xyz&x=1')).toBe('/connect/0ba280…/callback?code=[redacted]&state=[redacted]&x=1');
     expect(logSafeUrl('/u/abcdefghijklmnop')).toBe('/u/abcdef…');
+    expect(logSafeUrl('/api/agency/v1/connect-links/0ba28084-876c-4a1f')).toBe('/api/agency/v1/connect-links/0ba280…');
     expect(logSafeUrl('/api/v1/reviews?page=2')).toBe('/api/v1/reviews?page=2');
     expect(logSafeUrl('/reports/scans/3d3b784a-887a?t=signed')).toBe('/reports/scans/3d3b78…?t=[redacted]');
   });

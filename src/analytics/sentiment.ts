@@ -1,4 +1,4 @@
-import { nlp } from './nlp';
+import { analysable, nlp } from './nlp';
 
 /**
  * Sentiment of a review's text (title and message), by wink-nlp's lexicon-based analyser (AFINN-style word
@@ -41,7 +41,7 @@ export function reviewText(title: string | null | undefined, message: string | n
 /** Score of any text in -1..1 (0 for text without sentiment-bearing words). */
 export function textScore(text: string): number {
   if (!text.trim()) return 0;
-  const score = nlp().readDoc(text).out(nlp().its.sentiment) as unknown as number;
+  const score = nlp().readDoc(analysable(text)).out(nlp().its.sentiment) as unknown as number;
   return Number.isFinite(score) ? clamp(score) : 0;
 }
 

@@ -1,5 +1,5 @@
 import type { ItemSentence, ItemToken, ItsFunction } from 'wink-nlp';
-import { nlp } from './nlp';
+import { analysable, nlp } from './nlp';
 import { classify, textScore, type Sentiment } from './sentiment';
 
 /**
@@ -124,10 +124,13 @@ export function indexTerms(reviews: ThemeReview[], extraStopWords: ReadonlySet<s
   const terms = new Map<string, TermStats>();
   let analysed = 0;
   for (const review of reviews) {
-    const text = [review.title, review.message]
-      .map((s) => (s ?? '').trim())
-      .filter(Boolean)
-      .join('. ');
+    // Bounded before anything reads it (src/analytics/nlp.ts): quotes and offsets come from this same text.
+    const text = analysable(
+      [review.title, review.message]
+        .map((s) => (s ?? '').trim())
+        .filter(Boolean)
+        .join('. '),
+    );
     if (!/\p{L}/u.test(text)) continue;
     analysed++;
     const starLean = Math.max(-1, Math.min(1, (review.rating - 3) / 2));

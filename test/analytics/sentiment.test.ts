@@ -1,4 +1,5 @@
 import { classify, NEGATIVE_THRESHOLD, POSITIVE_THRESHOLD, reviewSentiment } from '../../src/analytics/sentiment';
+import { analysable, MAX_ANALYSED_CHARS, MAX_WORD_CHARS } from '../../src/analytics/nlp';
 import { LABELLED_REVIEWS } from './sentiment-sample';
 
 /** The bar the analyser must clear on the labelled sample (it scores 31 of 32 when this was written). */
@@ -54,5 +55,20 @@ describe('review sentiment (wink-nlp)', () => {
       expect(score).toBeLessThanOrEqual(1);
       expect(Math.round(score * 1000) / 1000).toBe(score);
     }
+  });
+
+  // Issue 14 (bounded work per request): the tokenizer is quadratic in the length of one run without whitespace, and
+  // the API accepts a message of a million such characters; the analyser reads a bounded part of every text.
+  it('reads at most MAX_ANALYSED_CHARS of a text and no run without whitespace longer than MAX_WORD_CHARS', () => {
+    const huge = 'a'.repeat(1_000_000);
+    expect(analysable(huge)).toBe('a'.repeat(MAX_WORD_CHARS));
+    const words = `${'great '.repeat(10_000)}terrible`;
+    const read = analysable(words);
+    expect(read.length).toBe(MAX_ANALYSED_CHARS);
+    expect(read.startsWith('great great')).toBe(true);
+    const mixed = `Lovely staff ${'x'.repeat(5_000)} and https://example.com/${'p'.repeat(100)} fast service`;
+    expect(analysable(mixed).split(/\s+/).map((w) => w.length)).toEqual([6, 5, MAX_WORD_CHARS, 3, MAX_WORD_CHARS, 4, 7]);
+    expect(reviewSentiment({ message: mixed, rating: 5 }).sentiment).toBe('positive');
+    expect(reviewSentiment({ message: huge, rating: 2 })).toEqual({ sentiment: 'neutral', score: 0 }); // no word it knows
   });
 });

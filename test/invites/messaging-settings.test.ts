@@ -62,7 +62,7 @@ describe('GraphQL messaging settings', () => {
     const listed = await gql(w.tokens.orgOwner, SETTINGS);
     expect(JSON.stringify(listed)).not.toContain('smtp-secret-123');
     const row = (await MessagingSetting.findOne({ where: { customerId: w.org.customerId, channel: 'email' } }))!;
-    expect(row.secretEncrypted).toMatch(/^v1\./);
+    expect(row.secretEncrypted).toMatch(/^v2\./);
     expect(JSON.stringify(row.config)).not.toContain('smtp-secret-123');
 
     const kept = await gql(w.tokens.orgOwner, SET_EMAIL, { input: { host: '127.0.0.1', port: 465, fromEmail: 'reviews@smiles.test' } });

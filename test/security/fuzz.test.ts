@@ -173,7 +173,10 @@ describe('bad input: every route fuzzed from its record', () => {
             const text = await res.text();
             const type = res.headers.get('content-type') ?? '';
             const shown = `${def.method.toUpperCase()} ${r.path.slice(0, 120)}?${r.query.slice(0, 160)} ${String(body ?? '').slice(0, 200)}`;
+            // Node itself answers 431 (no body) to a request line and headers over 16 KB, before the app sees it.
+            const nodeRefusal = res.status === 431 && text === '';
             if (res.status >= 500) findings.push({ route: key, request: shown, why: `${res.status} ${text.slice(0, 200)}` });
+            else if (nodeRefusal) return;
             else if (!(res.status === 204 && text === '') && !type.startsWith('application/json')) findings.push({ route: key, request: shown, why: `${res.status} ${type}: ${text.slice(0, 120)}` });
             else if (!(res.status === 204 && text === '')) JSON.parse(text);
             if (write && res.status >= 400) {

@@ -1,4 +1,5 @@
 import { loadConfig } from '../config';
+import { operatorFetch } from '../net/guarded-fetch';
 
 /**
  * A minimal client of the OpenAI-compatible chat completions API (`POST {AI_API_URL}/chat/completions`),
@@ -74,7 +75,7 @@ export async function chatComplete(messages: ChatMessage[], opts: ChatOptions = 
   let response: Response;
   let text: string;
   try {
-    response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal, redirect: 'error' });
+    response = await operatorFetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal, redirect: 'error' });
     text = await response.text();
   } catch (e) {
     const reason = timeout.aborted

@@ -24,6 +24,25 @@ export function isPublicAddress(ip: string): boolean {
   return range === 'unicast';
 }
 
+/**
+ * Link-local addresses (169.254/16 with the cloud metadata address 169.254.169.254, fe80::/10, and IPv6 forms that
+ * embed a link-local IPv4 address): refused even for the operator's own base URLs, which may otherwise be private.
+ */
+export function isLinkLocalAddress(ip: string): boolean {
+  const text = ip.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  if (!ipaddr.isValid(text)) return false;
+  const address = ipaddr.parse(text);
+  if (address.kind() === 'ipv6') {
+    const v6 = address as ipaddr.IPv6;
+    if (v6.range() === 'linkLocal') return true;
+    const bytes = v6.toByteArray();
+    const range = v6.range();
+    const inner = range === 'ipv4Mapped' || range === 'rfc6052' ? bytes.slice(12, 16) : range === '6to4' ? bytes.slice(2, 6) : null;
+    return inner ? ipaddr.fromByteArray(inner).range() === 'linkLocal' : false;
+  }
+  return address.range() === 'linkLocal';
+}
+
 /** Cloud metadata host names that resolve to link-local addresses inside a cloud (refused by name as well). */
 export const METADATA_HOSTNAMES = new Set(['metadata.google.internal', 'metadata.goog', 'metadata', 'instance-data', 'instance-data.ec2.internal']);
 

@@ -2,7 +2,7 @@ import dns, { type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
 import { loadConfig } from '../config';
-import { isPublicAddress, isRefusedHostname } from './address-policy';
+import { isLinkLocalAddress, isPublicAddress, isRefusedHostname, METADATA_HOSTNAMES } from './address-policy';
 
 /**
  * The one way the product fetches a URL it was given (webhook receivers, an account's own SMS API base URL): the host
@@ -12,7 +12,9 @@ import { isPublicAddress, isRefusedHostname } from './address-policy';
  * checked before any connection. Redirects are never followed (`redirect: 'manual'` for webhooks, `'error'`
  * elsewhere), so a hop cannot lead past the check.
  *
- * `allowPrivate` (development: `WEBHOOK_ALLOW_PRIVATE_URLS=true`) skips the address check. `OUTBOUND_DNS_SERVERS`
+ * `allowPrivate` (development: `WEBHOOK_ALLOW_PRIVATE_URLS=true`) skips the address check. `operator` is the policy of
+ * base URLs the operator configured (`operatorFetch`): private addresses allowed (a local model server, the embedded
+ * simulators), link-local and cloud metadata still refused. `OUTBOUND_DNS_SERVERS`
  * (comma-separated `host[:port]`) sends the look-ups to given DNS servers instead of the system resolver.
  */
 
@@ -34,6 +36,8 @@ export class UnresolvableHost extends Error {
 
 export interface GuardOptions {
   allowPrivate?: boolean;
+  /** The operator's own base URLs: private allowed, link-local and metadata refused (overrides `allowPrivate`). */
+  operator?: boolean;
   /** DNS servers (`host[:port]`); default `OUTBOUND_DNS_SERVERS`, else the system resolver. */
   dnsServers?: string[];
 }
@@ -59,14 +63,15 @@ export function outboundResolver(): Resolve {
 }
 
 /** Resolves once and returns only checked addresses, or throws RefusedAddress / UnresolvableHost. */
-export async function resolveChecked(hostname: string, opts: { allowPrivate: boolean; resolve: Resolve }): Promise<LookupAddress[]> {
+export async function resolveChecked(hostname: string, opts: { allowPrivate: boolean; operator?: boolean; resolve: Resolve }): Promise<LookupAddress[]> {
   const host = hostname.replace(/^\[|\]$/g, '');
   const family = isIP(host);
+  const refused = (address: string) => (opts.operator ? isLinkLocalAddress(address) : !opts.allowPrivate && !isPublicAddress(address));
   if (family) {
-    if (!opts.allowPrivate && !isPublicAddress(host)) throw new RefusedAddress(host);
+    if (refused(host)) throw new RefusedAddress(host);
     return [{ address: host, family }];
   }
-  if (!opts.allowPrivate && isRefusedHostname(host)) throw new RefusedAddress(host);
+  if (opts.operator ? METADATA_HOSTNAMES.has(host.toLowerCase().replace(/\.$/, '')) : !opts.allowPrivate && isRefusedHostname(host)) throw new RefusedAddress(host);
   let answers: LookupAddress[];
   try {
     answers = await opts.resolve(host);
@@ -75,13 +80,13 @@ export async function resolveChecked(hostname: string, opts: { allowPrivate: boo
   }
   if (answers.length === 0) throw new UnresolvableHost(host);
   // Every address must pass: a mixed answer is refused whole rather than filtered (it names a private target).
-  if (!opts.allowPrivate && !answers.every((a) => isPublicAddress(a.address))) throw new RefusedAddress(host);
+  if (answers.some((a) => refused(a.address))) throw new RefusedAddress(host);
   return answers;
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
-function guardedLookup(opts: { allowPrivate: boolean; resolve: Resolve }) {
+function guardedLookup(opts: { allowPrivate: boolean; operator: boolean; resolve: Resolve }) {
   return (hostname: string, options: { all?: boolean } | number | undefined, callback: LookupCallback) => {
     resolveChecked(hostname, opts).then(
       (addresses) => {
@@ -100,11 +105,12 @@ export function guardedAgent(opts: GuardOptions = {}): Agent {
   const config = loadConfig();
   const allowPrivate = opts.allowPrivate ?? config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true';
   const servers = opts.dnsServers ?? config.OUTBOUND_DNS_SERVERS.split(',').map((s) => s.trim()).filter(Boolean);
-  const key = `${allowPrivate}|${servers.join(',')}`;
+  const operator = opts.operator === true;
+  const key = `${allowPrivate}|${operator}|${servers.join(',')}`;
   let agent = agents.get(key);
   if (!agent) {
     agent = new Agent({
-      connect: { lookup: guardedLookup({ allowPrivate, resolve: resolverFor(servers) }) as never },
+      connect: { lookup: guardedLookup({ allowPrivate, operator, resolve: resolverFor(servers) }) as never },
       keepAliveTimeout: 10_000,
       connections: 64,
     });
@@ -132,7 +138,17 @@ export async function guardedFetch(url: string, init: UndiciRequestInit = {}, op
   const allowPrivate = opts.allowPrivate ?? loadConfig().WEBHOOK_ALLOW_PRIVATE_URLS === 'true';
   // The WHATWG parser has already read decimal, octal, hex and short IPv4 forms as the dotted address they mean.
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) && !allowPrivate && !isPublicAddress(host)) throw new TypeError('fetch failed', { cause: new RefusedAddress(host) });
+  const refusedLiteral = opts.operator ? isLinkLocalAddress(host) : !allowPrivate && !isPublicAddress(host);
+  if (isIP(host) && refusedLiteral) throw new TypeError('fetch failed', { cause: new RefusedAddress(host) });
   const redirect = init.redirect === 'manual' ? 'manual' : 'error';
   return (await undiciFetch(parsed.href, { ...init, redirect, dispatcher: guardedAgent(opts) })) as unknown as Response;
+}
+
+/**
+ * `fetch` of a base URL the operator configured (provider APIs, the AI endpoint, geocoding, the simulators): the same
+ * guarded client (resolved once, no redirects, no credentials, http(s) only) with the operator's policy: private
+ * addresses allowed, link-local and cloud metadata refused. No URL from a request ever comes here.
+ */
+export function operatorFetch(url: string, init: UndiciRequestInit = {}): Promise<Response> {
+  return guardedFetch(url, init, { operator: true });
 }

@@ -1,4 +1,5 @@
 import { ProviderRejected, ProviderUnavailable, type SignInProvider } from './types';
+import { operatorFetch } from '../net/guarded-fetch';
 
 /** One platform call as the clients make it; the answer's JSON, or a typed provider error. */
 export interface PlatformRequest {
@@ -57,7 +58,7 @@ export async function platformRequest(
   }
   let response: Response;
   try {
-    response = await fetch(req.url, {
+    response = await operatorFetch(req.url, {
       method: req.method ?? 'GET',
       headers,
       body,

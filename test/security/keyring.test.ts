@@ -11,7 +11,7 @@ import {
 import { contactUuidOfUnsubscribeToken, unsubscribeTokenOf } from '../../src/messaging/links';
 import { WebhookEndpoint } from '../../src/models';
 import { cli } from '../cli/binary';
-import { useDatabase } from '../support/db';
+import { useOwnDatabase } from '../support/db';
 import { makeWorld } from '../support/factories';
 
 /**
@@ -31,7 +31,8 @@ function useKeys(env: { APP_KEY?: string; APP_KEYS?: string }) {
 
 describe('keyring', () => {
   jest.setTimeout(60_000);
-  const db = useDatabase();
+  // Its own database: the rotation re-encrypts every stored secret and records the installation's key id.
+  const { db, url } = useOwnDatabase('keyring');
   afterAll(() => {
     for (const k of ENV_KEYS) {
       if (saved[k] === undefined) delete process.env[k];
@@ -115,13 +116,13 @@ describe('keyring', () => {
     // A value still in plain text (written before the encryption migration) is encrypted by the rotation too.
     await db().query("UPDATE webhook_endpoints SET previous_secret = 'whsec_previous_plain' WHERE id = ?", { replacements: [endpoint.id] });
 
-    const first = await cli(['--json', 'secrets:rotate'], { APP_KEYS: `k1:${k1},k2:${k2}`, APP_KEY: undefined });
+    const first = await cli(['--json', 'secrets:rotate'], { DATABASE_URL: url(), APP_KEYS: `k1:${k1},k2:${k2}`, APP_KEY: undefined });
     expect(first.json?.error).toBeUndefined();
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     expect(first.json.keyId).toBe('k2');
     expect(first.json.tables.webhook_endpoints.reencrypted).toBeGreaterThanOrEqual(2);
-    const second = await cli(['--json', 'secrets:rotate'], { APP_KEYS: `k1:${k1},k2:${k2}`, APP_KEY: undefined });
+    const second = await cli(['--json', 'secrets:rotate'], { DATABASE_URL: url(), APP_KEYS: `k1:${k1},k2:${k2}`, APP_KEY: undefined });
     expect(second.json.reencrypted).toBe(0);
 
     const cols = ['webhook_endpoints.secret', 'webhook_endpoints.previous_secret', 'provider_connections.access_token_enc', 'messaging_settings.secret_encrypted', 'inbound_connections.signing_secret_encrypted', 'grid_provider_settings.google_maps_key'];
@@ -146,7 +147,7 @@ describe('keyring', () => {
     const lost = encryptSecret('whsec_lost', parseKeyring(`k7:${b64()}`));
     const endpoint = await WebhookEndpoint.create({ tenantId: w.tenant.id, customerId: w.org.customerId, url: 'https://hooks.example.com/c', secret: 'x', enabled: true });
     await db().query('UPDATE webhook_endpoints SET secret = ? WHERE id = ?', { replacements: [lost, endpoint.id] });
-    const run = await cli(['--json', 'secrets:rotate'], { APP_KEYS: `k1:${K1},k2:${k2}`, APP_KEY: undefined });
+    const run = await cli(['--json', 'secrets:rotate'], { DATABASE_URL: url(), APP_KEYS: `k1:${K1},k2:${k2}`, APP_KEY: undefined });
     expect(run.code).toBe(1);
     expect(run.json.unreadable).toEqual([{ table: 'webhook_endpoints', column: 'secret', id: endpoint.id, reason: expect.stringMatching(/key id k7/) }]);
     const [row] = await db().query<{ secret: string }>('SELECT secret FROM webhook_endpoints WHERE id = ?', { replacements: [endpoint.id], type: QueryTypes.SELECT });

@@ -24,6 +24,8 @@ describe('guarded outbound client', () => {
   /** What the DNS server answers for `rebind.test`, in turn: first a public address, then loopback. */
   const answers = ['93.184.215.14', '127.0.0.1'];
   let tried = 0;
+  /** Connections the operator policy was meant to make (a private base URL): not counted against the refusals. */
+  let allowed = 0;
 
   beforeAll(async () => {
     listener = net.createServer((socket) => {
@@ -44,6 +46,7 @@ describe('guarded outbound client', () => {
         const address = answers[Math.min(aQueries.length - 1, answers.length - 1)];
         reply.answers = [{ type: 'A', name: q.name, ttl: 0, class: 'IN', data: address }];
       }
+      if (q.type === 'A' && q.name === 'meta.test') reply.answers = [{ type: 'A', name: q.name, ttl: 0, class: 'IN', data: '169.254.169.254' }];
       if (q.type === 'A' && q.name === 'inside.test') reply.answers = [{ type: 'A', name: q.name, ttl: 0, class: 'IN', data: '127.0.0.1' }];
       if (q.type === 'A' && q.name === 'mixed.test') {
         reply.answers = [
@@ -59,7 +62,7 @@ describe('guarded outbound client', () => {
   afterAll(async () => {
     await new Promise<void>((resolve) => listener.close(() => resolve()));
     dnsServer.close();
-    console.log(`SSRF: ${tried} address forms tried, ${connections} connections reached the loopback listener`);
+    console.log(`SSRF: ${tried} address forms tried, ${connections - allowed} connections reached the loopback listener from refused forms (${allowed} allowed: the operator's private base URL)`);
   });
 
   const forms = () => [
@@ -188,5 +191,20 @@ describe('guarded outbound client', () => {
         await new Promise<void>((resolve) => receiver.close(() => resolve()));
       }
     });
+  });
+
+  it("the operator's own base URLs (AI, providers, geocoding) may be private, never link-local or metadata", async () => {
+    const operator = (url: string) => guardedFetch(url, { signal: AbortSignal.timeout(5_000) }, { operator: true, dnsServers: [`127.0.0.1:${dnsPort}`] });
+    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[fe80::1]/', 'http://[::ffff:169.254.169.254]/', 'http://metadata.google.internal/', `http://meta.test:${port}/`]) {
+      tried++;
+      const err = await operator(url).then(() => null, (e: unknown) => e);
+      expect([url, refusedCause(err)?.name]).toEqual([url, 'RefusedAddress']);
+    }
+    // A private address is the operator's to choose (a local model server, the simulators): it is connected to.
+    const before = connections;
+    await operator(`http://127.0.0.1:${port}/`).catch(() => undefined);
+    await operator(`http://inside.test:${port}/`).catch(() => undefined);
+    expect(connections - before).toBe(2);
+    allowed += 2;
   });
 });

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import type { Sequelize } from 'sequelize-typescript';
-import { createSequelize } from '../../src/db/connection';
+import { createSequelize, dropDatabase, ensureDatabase } from '../../src/db/connection';
+import { migrate } from '../../src/db/umzug';
 import { databaseUrlFor } from './env';
 
 let sequelize: Sequelize | null = null;
@@ -25,5 +26,35 @@ export function useDatabase(): () => Sequelize {
   return () => {
     if (!sequelize) throw new Error('database not open');
     return sequelize;
+  };
+}
+
+/**
+ * A database of the test file's own (`<worker database>_<name>`), created and migrated before it and dropped after it,
+ * for a test that changes installation-wide state (the recorded key id, every stored secret) which the other files of
+ * the worker must not see. The models of this file bind to it; `url()` is for processes the test starts (the CLI).
+ */
+export function useOwnDatabase(name: string): { db: () => Sequelize; url: () => string } {
+  const url = `${databaseUrlFor(process.env.JEST_WORKER_ID ?? '1')}_${name}`;
+  beforeAll(async () => {
+    if (sequelize) throw new Error('useOwnDatabase: this file already uses the worker database');
+    await dropDatabase(url);
+    await ensureDatabase(url);
+    sequelize = createSequelize({ url, poolMax: 5 });
+    await migrate(sequelize);
+    users += 1;
+  }, 120_000);
+  afterAll(async () => {
+    users -= 1;
+    await sequelize?.close();
+    sequelize = null;
+    await dropDatabase(url);
+  });
+  return {
+    db: () => {
+      if (!sequelize) throw new Error('database not open');
+      return sequelize;
+    },
+    url: () => url,
   };
 }

@@ -1,4 +1,5 @@
 import { GridProviderRejected, GridProviderUnavailable, type MapResult, type RankingProvider } from './types';
+import { operatorFetch } from '../../net/guarded-fetch';
 
 /**
  * DataForSEO's Google Maps SERP API, live mode: one task per pin and keyword,
@@ -49,7 +50,7 @@ export class DataForSeoClient implements RankingProvider {
     };
     let res: Response;
     try {
-      res = await (this.opts.fetch ?? fetch)(`${this.baseUrl}/v3/serp/google/maps/live/advanced`, {
+      res = await (this.opts.fetch ?? operatorFetch)(`${this.baseUrl}/v3/serp/google/maps/live/advanced`, {
         method: 'POST',
         headers: { Authorization: this.auth, 'Content-Type': 'application/json' },
         body: JSON.stringify([task]),

@@ -1,4 +1,5 @@
 import { GridProviderRejected, GridProviderUnavailable, type GeocodeResult, type Geocoder } from './types';
+import { operatorFetch } from '../../net/guarded-fetch';
 
 /** Google's Geocoding API: `GET /maps/api/geocode/json?address=..&key=..`; the outcome is in `status`. */
 export interface GoogleGeocoderOptions {
@@ -26,7 +27,7 @@ export class GoogleGeocoder implements Geocoder {
     const url = `${this.baseUrl}/maps/api/geocode/json?${new URLSearchParams({ address, key: this.opts.apiKey })}`;
     let res: Response;
     try {
-      res = await fetch(url, { signal: AbortSignal.timeout(this.opts.timeoutMs ?? 15_000) });
+      res = await operatorFetch(url, { signal: AbortSignal.timeout(this.opts.timeoutMs ?? 15_000) });
     } catch (e) {
       throw new GridProviderUnavailable('google-geocoding', `request failed: ${(e as Error).message}`);
     }

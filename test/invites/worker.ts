@@ -43,17 +43,21 @@ export function useInviteWorker(settings: Partial<InviteDeliverySettings> = {}) 
       dispatcher: { pollMs: 200, batchSize: 100 },
     };
     await connectTemporal(state.settings);
-    state.worker = await runWorker({
-      address,
+    state.worker = await launch();
+  }, 60_000);
+
+  function launch(): Promise<RunningWorker> {
+    return runWorker({
+      address: state.settings!.address,
       namespace: 'default',
-      taskQueue,
+      taskQueue: state.settings!.taskQueue,
       workflows: { workflowsPath: WORKFLOWS_PATH },
       activities: {
         ...buildActivities({ WEBHOOK_TIMEOUT_MS: 2_000, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }),
         ...createInviteActivities(inviteActivityDeps({ afterProviderAccepted: (input) => hooks.afterProviderAccepted?.(input) })),
       },
     });
-  }, 60_000);
+  }
 
   afterAll(async () => {
     await state.worker?.stop();
@@ -61,5 +65,16 @@ export function useInviteWorker(settings: Partial<InviteDeliverySettings> = {}) 
     resetInviteDelivery();
   }, 60_000);
 
-  return { hooks, settings: () => state.settings! };
+  return {
+    hooks,
+    settings: () => state.settings!,
+    /** Stops the worker (graceful): what happens meanwhile waits in Temporal for the next start. */
+    async stop(): Promise<void> {
+      await state.worker?.stop();
+      state.worker = null;
+    },
+    async start(): Promise<void> {
+      state.worker = await launch();
+    },
+  };
 }

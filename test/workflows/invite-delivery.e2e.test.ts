@@ -168,6 +168,27 @@ describe('inviteDelivery on Temporal', () => {
     await recordHistory(inviteWorkflowId(campaign.uuid, bob.uuid), 'invite-delivery-clicked');
   });
 
+  it('an unsubscribe that reaches the run together with its start ends it canceled at once, without waiting', async () => {
+    const w = await makeWorld();
+    await giveCredits(w, 'email', 5);
+    const campaign = await makeCampaign(w);
+    const contact = await makeContact(campaign);
+    const invite = await makeInvite(campaign, contact, inSeconds(30));
+    // With the worker stopped, the start's signal and the cancel wait together and reach the run's first task together.
+    await worker.stop();
+    try {
+      await schedule(campaign, contact, invite);
+      expect((await t.http().post(`/u/${unsubscribeTokenOf(contact.uuid)}`).type('form').send({ confirm: '1' })).status).toBe(200);
+    } finally {
+      await worker.start();
+    }
+    expect(await resultOf(campaign, contact)).toEqual({ inviteId: invite.id, outcome: 'canceled', steps: [] });
+    const events = (await handleOf(campaign, contact).fetchHistory()).events ?? [];
+    expect(events.filter((e) => e.timerStartedEventAttributes)).toEqual([]); // it did not wait for another signal
+    expect((await Invite.findByPk(invite.id))!.status).toBe('canceled');
+    expect(mailsTo(contact)).toHaveLength(0);
+  });
+
   it('sends an SMS-only contact the SMS step at the send time when the campaign starts with email', async () => {
     const w = await makeWorld();
     await giveCredits(w, 'sms', 1);

@@ -1,4 +1,4 @@
-import { ActivityFailure, condition, continueAsNew, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import { ActivityFailure, condition, continueAsNew, defineSignal, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { InviteActivities } from '../activities/invites';
 import type { StepResult } from '../../src/messaging/delivery';
 import type { InviteRescheduleSignal } from './client';
@@ -61,9 +61,15 @@ export async function inviteDelivery(input: InviteDeliveryInput): Promise<Invite
     if (inbox.next?.inviteId === inviteId) inbox.next = null;
   });
 
-  if (!inbox.next) await condition(() => inbox.next !== null, IDLE_MS);
+  // The start's own signal and a cancel can reach the first workflow task together (an unsubscribe right after the
+  // invite was accepted, on a busy worker): the invite is then canceled before it was ever waited for, and the run
+  // ends so, at once, instead of idling for a signal that already came.
+  if (!inbox.next && !(canceled.size > 0 && patched('cancel-before-first-wait'))) await condition(() => inbox.next !== null, IDLE_MS);
   const first = inbox.next;
-  if (!first) return { inviteId: null, outcome: 'idle', steps: [] };
+  if (!first) {
+    const [gone] = [...canceled];
+    return gone !== undefined ? { inviteId: gone, outcome: 'canceled', steps: [] } : { inviteId: null, outcome: 'idle', steps: [] };
+  }
   inbox.next = null;
 
   const deliver = async (current: InviteRescheduleSignal): Promise<InviteDeliveryResult> => {

@@ -25,7 +25,8 @@
  * Exit status: 0 pass; 1 failures, or an allow-list that cannot be read or has a malformed entry; 2 `npm audit`
  * gave no report (registry unreachable, an error object or output that is not JSON): not a finding either way.
  *
- * `--json-file PATH` reads a saved `npm audit --omit=dev --json` output instead of running npm (offline review).
+ * `--json-file PATH` reads a saved `npm audit --omit=dev --json` output instead of running npm (offline review);
+ * `--allowlist PATH` reads another allow-list (the tests).
  */
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -144,7 +145,8 @@ function advisoriesOf(report) {
 }
 
 function main(argv) {
-  const allow = readAllowlist(ALLOWLIST);
+  const a = argv.indexOf('--allowlist');
+  const allow = readAllowlist(a !== -1 && argv[a + 1] ? path.resolve(argv[a + 1]) : ALLOWLIST);
   if (allow.problems.length) {
     err('audit: the allow-list cannot be used:');
     for (const p of allow.problems) err(`  ${p}`);

@@ -38,6 +38,12 @@ const schema = z.object({
    * `https://app.agency.example`); `*` allows any. Unset: no cross-origin browser access (servers are unaffected).
    */
   CORS_ORIGINS: z.string().default(''),
+  /**
+   * MCP DNS-rebinding protection (facades/mcp/origin.ts): browser origins and Host names the endpoint answers besides
+   * PUBLIC_URL's, the tenants' domains and loopback (comma-separated; `*` in MCP_ALLOWED_HOSTS turns the Host check off).
+   */
+  MCP_ALLOWED_ORIGINS: z.string().default(''),
+  MCP_ALLOWED_HOSTS: z.string().default(''),
   /** Body limit for JSON and form bodies (uploads have their own 250 KB rule). */
   BODY_LIMIT: z.string().default('1mb'),
   DATA_DIR: z.string().default(path.resolve(process.cwd(), 'data')),

@@ -38,13 +38,14 @@ import { observeOutbox } from '../observability/metrics';
 import type { ReadinessDeps } from '../observability/readiness';
 import { observabilityRoutes } from '../observability/routes';
 import { logSafeUrl } from '../observability/log-redaction';
+import { mcpOriginGuard } from './mcp-origin';
 
 export interface AppDeps {
   config: Pick<Config, 'RATE_LIMIT_PER_MINUTE' | 'BODY_LIMIT' | 'TRUST_PROXY'> &
     Partial<
       Pick<
         Config,
-        'METRICS_TOKEN' | 'NODE_ENV' | 'PUBLIC_URL' | 'CORS_ORIGINS' | 'AGENCY_RATE_LIMIT_PER_MINUTE' | 'PAGE_RATE_LIMIT_PER_MINUTE' | 'PAGE_POST_RATE_LIMIT_PER_MINUTE' | 'INBOUND_RATE_LIMIT_PER_IP'
+        'METRICS_TOKEN' | 'NODE_ENV' | 'PUBLIC_URL' | 'CORS_ORIGINS' | 'AGENCY_RATE_LIMIT_PER_MINUTE' | 'PAGE_RATE_LIMIT_PER_MINUTE' | 'PAGE_POST_RATE_LIMIT_PER_MINUTE' | 'INBOUND_RATE_LIMIT_PER_IP' | 'MCP_ALLOWED_ORIGINS' | 'MCP_ALLOWED_HOSTS'
       >
     > &
     Partial<GraphQLLimitsConfig>;
@@ -218,6 +219,13 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
   const mcpConfig = deps.config as Partial<Pick<Config, 'MCP_RATE_LIMIT_PER_TOKEN' | 'MCP_RATE_LIMIT_PER_WORKSPACE'>>;
   app.use(
     '/api/mcp',
+    // DNS-rebinding protection: Host and Origin before anything reads the request (src/http/mcp-origin.ts).
+    mcpOriginGuard({
+      publicUrl: deps.config.PUBLIC_URL,
+      allowedOrigins: deps.config.MCP_ALLOWED_ORIGINS,
+      allowedHosts: deps.config.MCP_ALLOWED_HOSTS,
+      corsOrigins: deps.config.CORS_ORIGINS,
+    }),
     mcpApi({
       schema: deps.schema,
       logger: deps.logger,

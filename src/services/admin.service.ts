@@ -151,3 +151,8 @@ export async function findUser(email: string, tenantRef?: string): Promise<User>
   if (users.length > 1) throw new Validation({ tenant: ['Several tenants have a user with this email: pass --tenant.'] });
   return users[0];
 }
+
+/** Whether a host name is one of the tenants' domains (the MCP endpoint's Host and Origin checks). */
+export async function isTenantDomain(name: string): Promise<boolean> {
+  return (await TenantDomain.count({ where: { domain: name.toLowerCase() } })) > 0;
+}

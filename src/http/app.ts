@@ -38,6 +38,7 @@ import { observeOutbox } from '../observability/metrics';
 import type { ReadinessDeps } from '../observability/readiness';
 import { observabilityRoutes } from '../observability/routes';
 import { logSafeUrl } from '../observability/log-redaction';
+import { idempotentPosts } from './idempotency';
 import { mcpOriginGuard } from './mcp-origin';
 
 export interface AppDeps {
@@ -194,6 +195,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
   rest.use(...limits);
   rest.use(authenticateRequests({ kinds: ['customer'], clock: deps.clock }));
   rest.use(jsonBody(deps.config.BODY_LIMIT), express.urlencoded({ extended: true, limit: deps.config.BODY_LIMIT, parameterLimit: 200 }));
+  rest.use(idempotentPosts({ logger: deps.logger, clock: deps.clock }));
   rest.use(customerApi({ schema: deps.schema, logger: deps.logger, clock: deps.clock }));
   rest.use((_req, res) => {
     res.status(404).json({ message: 'Not found.' });
@@ -208,6 +210,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
   );
   agencyRest.use(authenticateRequests({ kinds: ['agency'], clock: deps.clock }));
   agencyRest.use(jsonBody(deps.config.BODY_LIMIT), express.urlencoded({ extended: true, limit: deps.config.BODY_LIMIT, parameterLimit: 200 }));
+  agencyRest.use(idempotentPosts({ logger: deps.logger, clock: deps.clock }));
   agencyRest.use(agencyApi({ schema: deps.schema, logger: deps.logger, clock: deps.clock }));
   agencyRest.use((_req, res) => {
     res.status(404).json({ message: 'Not found.' });

@@ -41,7 +41,8 @@ export function offset(args: PageArgs): { offset: number; limit: number } {
   return { offset: (args.page - 1) * args.perPage, limit: args.perPage };
 }
 
-function db(): Sequelize {
+/** The Sequelize instance the models are bound to (raw statements of services). */
+export function db(): Sequelize {
   const s = Organization.sequelize;
   if (!s) throw new Error('Database not initialised');
   return s as Sequelize;

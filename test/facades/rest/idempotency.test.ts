@@ -1,0 +1,94 @@
+import { QueryTypes } from 'sequelize';
+import { purgeExpiredIdempotencyKeys } from '../../../src/services/idempotency.service';
+import { useApp } from '../../support/app';
+import { agencyTokenFor, makePlan, makeWorld, testimonialsOf } from '../../support/factories';
+
+/**
+ * `Idempotency-Key` on REST POSTs (issue 15 item 6; docs/decisions.md "Idempotent writes"): the same key with the same
+ * request within 24 h answers the first response without doing the work again; another request with the key is 422
+ * `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_use`; keys are per token.
+ */
+describe('Idempotency-Key on REST POSTs', () => {
+  const t = useApp();
+  const count = async (table: string, where: string, value: number) =>
+    (await t.db().query<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where} = ?`, { replacements: [value], type: QueryTypes.SELECT }))[0].n;
+
+  async function reviewWorld() {
+    const w = await makeWorld();
+    const source = await testimonialsOf(w.home);
+    const body = { author: 'Ada', rating: 5, published_on: '2026-01-02', organization_id: w.org.id, location_id: w.home.id, source: source.id, message: 'Lovely.' };
+    return { w, body, post: (token: string, key: string | null, b: object = body) => {
+      const r = t.http().post('/api/v1/reviews').set('Authorization', `Bearer ${token}`);
+      return (key === null ? r : r.set('Idempotency-Key', key)).send(b);
+    } };
+  }
+
+  it('replays the first answer for the same key and body, without creating a second review', async () => {
+    const { w, body, post } = await reviewWorld();
+    const first = await post(w.tokens.orgOwner, 'create-ada-1');
+    expect(first.status).toBe(201);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    // The same body with its keys in another order is the same request.
+    const reordered = Object.fromEntries(Object.entries(body).reverse());
+    const again = await post(w.tokens.orgOwner, 'create-ada-1', reordered);
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(await count('reviews', 'location_id', w.home.id)).toBe(1);
+    // Without a key, or with another one, the work is done again.
+    expect((await post(w.tokens.orgOwner, 'create-ada-2')).status).toBe(201);
+    expect((await post(w.tokens.orgOwner, null)).status).toBe(201);
+    expect(await count('reviews', 'location_id', w.home.id)).toBe(3);
+  });
+
+  it('refuses the key with another body (422) and keeps keys per token', async () => {
+    const { w, body, post } = await reviewWorld();
+    expect((await post(w.tokens.orgOwner, 'k-1')).status).toBe(201);
+    const reused = await post(w.tokens.orgOwner, 'k-1', { ...body, rating: 1 });
+    expect(reused.status).toBe(422);
+    expect(reused.body).toMatchObject({ code: 'idempotency_key_reused' });
+    // Another token may use the same key for its own request.
+    expect((await post(w.tokens.owner, 'k-1')).status).toBe(201);
+    expect(await count('reviews', 'location_id', w.home.id)).toBe(2);
+  });
+
+  it('a refused first request is replayed as refused (422), a malformed key is 422', async () => {
+    const { w, body, post } = await reviewWorld();
+    const bad = await post(w.tokens.orgOwner, 'k-bad', { ...body, rating: 9 });
+    expect(bad.status).toBe(422);
+    const again = await post(w.tokens.orgOwner, 'k-bad', { ...body, rating: 9 });
+    expect([again.status, again.headers['idempotent-replayed'], again.body]).toEqual([422, 'true', bad.body]);
+    const malformed = await post(w.tokens.orgOwner, 'with space');
+    expect(malformed.status).toBe(422);
+    expect(malformed.body.errors).toHaveProperty('idempotency_key');
+  });
+
+  it('concurrent requests with one key: one does the work, the others get 409 or its answer', async () => {
+    const { w, post } = await reviewWorld();
+    const answers = await Promise.all(Array.from({ length: 8 }, () => post(w.tokens.orgOwner, 'race-1')));
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(1);
+    expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
+    for (const a of answers.filter((x) => x.status === 409)) expect(a.body).toMatchObject({ code: 'idempotency_key_in_use' });
+    const created = answers.filter((a) => a.status === 201);
+    expect(new Set(created.map((a) => a.body.data.id)).size).toBe(1);
+    expect(await count('reviews', 'location_id', w.home.id)).toBe(1);
+  });
+
+  it('works on the agency API too, and a key older than 24 hours is gone', async () => {
+    const w = await makeWorld();
+    const token = await agencyTokenFor(w.owner);
+    await makePlan(w.tenant.id);
+    const grant = () => t.http().post(`/api/agency/v1/customers/${w.orgOwner.customerId}/add-credits`).set('Authorization', `Bearer ${token}`).set('Idempotency-Key', 'grant-1').send({ type: 'email', credits: 10 });
+    const first = await grant();
+    expect(first.body).toMatchObject({ balance: 10 });
+    const again = await grant();
+    expect([again.status, again.body.balance, again.headers['idempotent-replayed']]).toEqual([200, 10, 'true']);
+
+    // A day later the key is purged and the same request does the work again.
+    await t.db().query("UPDATE idempotency_keys SET created_at = DATE_SUB(created_at, INTERVAL 25 HOUR) WHERE idem_key = 'grant-1'");
+    expect(await purgeExpiredIdempotencyKeys(new Date())).toBeGreaterThanOrEqual(1);
+    const later = await grant();
+    expect([later.status, later.body.balance, later.headers['idempotent-replayed']]).toEqual([200, 20, undefined]);
+  });
+});

@@ -45,7 +45,9 @@ export function parseInput<S extends z.ZodTypeAny>(schema: S, input: unknown): z
   const fields: FieldErrors = {};
   for (const issue of result.error.issues) {
     const key = issue.path.length ? String(issue.path[0]) : 'body';
-    (fields[key] ??= []).push(issue.message);
+    const list = (fields[key] ??= []);
+    // One value can break two rules that say the same (a 15,000-digit page is neither an integer nor in range).
+    if (!list.includes(issue.message)) list.push(issue.message);
   }
   throw new Validation(fields);
 }

@@ -210,9 +210,9 @@ describe('bounded input', () => {
         if (pageErrors) {
           expectJson(res, 422);
           expect(Object.keys(res.body.errors)).toEqual(['page']);
-          // A number too long to be an integer breaks two rules with one message: it may be listed twice.
-          expect(new Set(res.body.errors.page)).toEqual(new Set(pageErrors));
-          expect(res.body.message).toMatch(/^The page must be an integer\./);
+          // A number too long to be an integer breaks two rules with one message: it is listed once.
+          expect(res.body.errors.page).toEqual(pageErrors);
+          expect(res.body.message).toBe('The page must be an integer.');
         } else {
           expectJson(res, 200);
           expect(Array.isArray(res.body.data)).toBe(true);

@@ -215,5 +215,11 @@ export function connectPages(deps: ConnectPageDeps): Router {
     }),
   );
 
+  // A form body too large or unreadable: a page with its status (people read these answers), never a stack.
+  router.use((err: { status?: number }, _req: Request, res: Response, _next: NextFunction) => {
+    const status = typeof err.status === 'number' && err.status >= 400 && err.status < 500 ? err.status : 400;
+    html(res, status, messagePage(NO_BRAND, 'The form could not be read', 'Please go back and try again.'));
+  });
+
   return router;
 }

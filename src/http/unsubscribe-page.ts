@@ -1,4 +1,4 @@
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock';
 import { unsubscribeByToken, unsubscribeViewOf } from '../services/unsubscribe.service';
@@ -85,6 +85,12 @@ export function unsubscribePages(deps: UnsubscribePageDeps): Router {
     } catch (err) {
       failed(res, err);
     }
+  });
+
+  // A form body too large or unreadable (a one-click unsubscribe is a few bytes): a page with its status.
+  router.use((err: { status?: number }, _req: Request, res: Response, _next: NextFunction) => {
+    const status = typeof err.status === 'number' && err.status >= 400 && err.status < 500 ? err.status : 400;
+    html(res, status, layout(NO_BRAND, 'The form could not be read', '<h1>The form could not be read</h1><p>Please go back and try again.</p>'));
   });
 
   return router;

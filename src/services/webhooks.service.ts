@@ -10,7 +10,9 @@ import { isTeamMember } from '../domain/permissions';
 import type { Principal } from '../domain/principal';
 import { Customer, OutboxEvent, WebhookAttempt, WebhookDelivery, WebhookEndpoint, User } from '../models';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../models/webhook-delivery.model';
-import { generateSecret } from '../webhooks/signing';
+import { loadConfig } from '../config';
+import { guardedFetch, refusedCause } from '../net/guarded-fetch';
+import { generateSecret, signatureHeaders, WEBHOOK_USER_AGENT } from '../webhooks/signing';
 import { assertDeliverableUrl, type HostLookup } from '../webhooks/url';
 import { clockOf, inTransaction, offset, type Page, type PageArgs, type ServiceOptions } from './common';
 
@@ -185,6 +187,72 @@ export async function rotateSecret(p: Principal, id: number, opts: ServiceOption
 /** The current secret, for an owner configuring their receiver again (the API asks for the write permission). */
 export async function revealSecret(p: Principal, id: number, opts: ServiceOptions = {}): Promise<string> {
   return (await endpointOf(p, id, opts.transaction)).secret;
+}
+
+export interface WebhookTestResult {
+  /** The `webhook-id` the ping was signed with. */
+  webhookId: string;
+  /** The receiver answered 2xx. */
+  delivered: boolean;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  /** The first kilobyte of the receiver's answer. */
+  responseExcerpt: string | null;
+  sentAt: Date;
+}
+
+/** The longest a test event waits for the receiver (the caller waits with it). */
+const TEST_TIMEOUT_MS = 10_000;
+
+/**
+ * `POST /webhooks/{id}/test`: one signed `ping` to the receiver now, through the same guarded client, signature and
+ * user agent as a delivery, answered with what the receiver said. A test is not an event: it is not retried and not
+ * written to the delivery log. Refused addresses and connection failures are answered (`delivered: false` with the
+ * reason), not thrown: the caller is checking its receiver.
+ */
+export async function sendTestEvent(p: Principal, id: number, opts: ServiceOptions = {}): Promise<WebhookTestResult> {
+  const endpoint = await endpointOf(p, id, opts.transaction);
+  const config = loadConfig();
+  const allowPrivate = config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true';
+  const sentAt = clockOf(opts).now();
+  const webhookId = `ping_${randomUUID()}`;
+  const body = JSON.stringify({ webhook_event: 'ping', webhook_id: endpoint.id, sent_at: sentAt.toISOString(), message: 'A test event: the receiver is reachable and can check the signature.' });
+  const started = Date.now();
+  const result = (r: Partial<WebhookTestResult>): WebhookTestResult => ({
+    webhookId,
+    delivered: false,
+    statusCode: null,
+    latencyMs: Date.now() - started,
+    error: null,
+    responseExcerpt: null,
+    sentAt,
+    ...r,
+  });
+  try {
+    await assertDeliverableUrl(endpoint.url, { allowPrivate, resolve: false });
+    const response = await guardedFetch(
+      endpoint.url,
+      {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'Content-Type': 'application/json', 'User-Agent': WEBHOOK_USER_AGENT, ...signatureHeaders({ id: webhookId, timestamp: sentAt, body, secrets: signingSecrets(endpoint, sentAt) }) },
+        body,
+        signal: AbortSignal.timeout(Math.min(config.WEBHOOK_TIMEOUT_MS, TEST_TIMEOUT_MS)),
+      },
+      { allowPrivate },
+    );
+    const text = (await response.text()).slice(0, 1024);
+    const ok = response.status >= 200 && response.status < 300;
+    return result({ delivered: ok, statusCode: response.status, responseExcerpt: text || null, error: ok ? null : `The receiver answered ${response.status}` });
+  } catch (e) {
+    const refused = refusedCause(e);
+    if (refused) return result({ error: refused.message });
+    if (e instanceof Validation) return result({ error: e.message });
+    const timeout = e instanceof Error && e.name === 'TimeoutError';
+    const cause = e instanceof Error && e.cause instanceof Error ? e.cause.message : e instanceof Error ? e.message : String(e);
+    return result({ error: timeout ? `No answer within ${Math.min(config.WEBHOOK_TIMEOUT_MS, TEST_TIMEOUT_MS)} ms` : `Connection failed: ${cause}` });
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -48,3 +48,6 @@ export function signatureHeaders(input: { id: string; timestamp: Date; body: str
     'webhook-signature': secrets.map((s) => sign(s, input.id, ts, input.body)).join(' '),
   };
 }
+
+/** The fixed product identifier of outbound webhooks; the `/V1` suffix is the interface's version. */
+export const WEBHOOK_USER_AGENT = 'Reviewgrid-Webhooks/V1';

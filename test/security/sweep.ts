@@ -99,6 +99,7 @@ export const BODIES: Record<string, (i: Ids) => Record<string, unknown>> = {
   'PUT /webhooks/:id': () => ({ url: 'https://hooks.example.com/changed' }),
   'DELETE /webhooks/:id': () => ({}),
   'POST /webhooks/:id/rotate-secret': () => ({}),
+  'POST /webhooks/:id/test': () => ({}),
   'POST /webhook-deliveries/:id/redeliver': () => ({}),
   'POST /request-reviews/campaigns/:campaign/invite': () => ({ email: 'sweep@example.test', first_name: 'Sweep' }),
   'POST /customers': (i) => ({ name: 'Sweep', company: 'Sweep Co', password: 'correct-horse-battery-9', email: `sweep-${randomUUID().slice(0, 8)}@example.test`, custom_plan_id: i.plan }),

@@ -1,6 +1,6 @@
 import type { Config } from '../../src/config';
 import { claimPendingEvents, deliveryLabel, loadDeliveryForAttempt, markDeliveryFailed, markEventDispatched, recordAttempt } from '../../src/services/webhooks.service';
-import { signatureHeaders } from '../../src/webhooks/signing';
+import { signatureHeaders, WEBHOOK_USER_AGENT } from '../../src/webhooks/signing';
 import { guardedFetch, refusedCause, UnresolvableHost } from '../../src/net/guarded-fetch';
 import { assertDeliverableUrl } from '../../src/webhooks/url';
 import { startDeliveryWorkflow } from '../client';
@@ -24,8 +24,7 @@ import { purgeExpired, retentionDays } from '../../src/services/retention.servic
 import { createRetentionActivities } from './retention';
 import { attemptBucket, scanPins, scanRuns, webhookDeliveries } from '../../src/observability/metrics';
 
-/** The fixed product identifier of outbound webhooks; the `/V1` suffix is the interface's version. */
-export const WEBHOOK_USER_AGENT = 'Reviewgrid-Webhooks/V1';
+export { WEBHOOK_USER_AGENT };
 
 /** Every activity of the worker, wired to the services (the workflows only ever see their types). */
 export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_ALLOW_PRIVATE_URLS'>) {

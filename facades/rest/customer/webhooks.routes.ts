@@ -91,6 +91,26 @@ export const webhookRoutes = [
     variables: (req) => ({ id: idParam(req.params.id, 'Webhook') }),
     respond: (d) => ({ body: withSecret(d.rotateWebhookSecret) }),
   }),
+  // Additive (issue 15): a signed ping to the receiver, answered with its status and time.
+  route<{ testWebhookEndpoint: { webhookId: string; delivered: boolean; statusCode: number | null; latencyMs: number; error: string | null; responseExcerpt: string | null; sentAt: string } }>({
+    method: 'post',
+    path: '/webhooks/:id/test',
+    document: `mutation ($id: Int!) { testWebhookEndpoint(id: $id) { webhookId delivered statusCode latencyMs error responseExcerpt sentAt } }`,
+    variables: (req) => ({ id: idParam(req.params.id, 'Webhook') }),
+    respond: ({ testWebhookEndpoint: r }) => ({
+      body: {
+        data: {
+          webhook_id: r.webhookId,
+          delivered: r.delivered,
+          status_code: r.statusCode,
+          latency_ms: r.latencyMs,
+          error: r.error,
+          response_excerpt: r.responseExcerpt,
+          sent_at: r.sentAt,
+        },
+      },
+    }),
+  }),
   route<{ webhookEndpointSecret: string }>({
     method: 'get',
     path: '/webhooks/:id/secret',

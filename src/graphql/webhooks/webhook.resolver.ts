@@ -11,6 +11,7 @@ import {
   WebhookEndpointPage,
   WebhookEndpointType,
   WebhookEndpointWithSecretType,
+  WebhookTestResultType,
 } from './webhook.type';
 
 /**
@@ -62,6 +63,12 @@ export class WebhookEndpointResolver {
   @Mutation(() => WebhookEndpointWithSecretType, { description: 'A new secret; the previous one keeps signing for 24 hours.' })
   rotateWebhookSecret(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
     return webhooks.rotateSecret(ctx.principal!, id, { clock: ctx.clock });
+  }
+
+  @Authorized('organizations:update')
+  @Mutation(() => WebhookTestResultType, { description: "Sends the receiver a signed `ping` now and answers what it said." })
+  testWebhookEndpoint(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
+    return webhooks.sendTestEvent(ctx.principal!, id, { clock: ctx.clock });
   }
 
   @FieldResolver(() => GraphQLISODateTime, { nullable: true })

@@ -99,3 +99,14 @@ export class WebhookDeliveryType {
 
 @ObjectType()
 export class WebhookDeliveryPage extends Paginated(WebhookDeliveryType, 'WebhookDelivery') {}
+
+@ObjectType('WebhookTestResult', { description: 'What the receiver said to a signed `ping` (not retried, not in the delivery log).' })
+export class WebhookTestResultType {
+  @Field({ description: 'The `webhook-id` the ping was signed with.' }) webhookId!: string;
+  @Field({ description: 'The receiver answered 2xx.' }) delivered!: boolean;
+  @Field(() => Int, { nullable: true }) statusCode!: number | null;
+  @Field(() => Int) latencyMs!: number;
+  @Field(() => String, { nullable: true }) error!: string | null;
+  @Field(() => String, { nullable: true, description: "The first kilobyte of the receiver's answer." }) responseExcerpt!: string | null;
+  @Field(() => GraphQLISODateTime) sentAt!: Date;
+}

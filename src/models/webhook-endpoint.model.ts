@@ -1,6 +1,7 @@
 import { Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
 import { decryptSecret, encryptSecret, isEncrypted } from '../crypto/secrets';
 import { Customer } from './customer.model';
+import { jsonColumn } from './json-column';
 
 /** Encrypted on write (an already sealed value, as a re-encryption writes it, is kept); null stays null. */
 function sealSecret<T extends string | null>(value: T): T {
@@ -64,6 +65,10 @@ export class WebhookEndpoint extends Model {
 
   @Column({ type: DataType.BOOLEAN, allowNull: false, defaultValue: true })
   declare enabled: boolean;
+
+  /** The events this receiver gets; null: every event. */
+  @Column(jsonColumn<string[] | null>('events', null, true))
+  declare events: string[] | null;
 
   declare createdAt: Date;
   declare updatedAt: Date;

@@ -74,6 +74,15 @@ function cleanDescription(value: string | null | undefined): string | null {
   return trimmed;
 }
 
+/** A receiver's event filter: known event names, at least one, each once; null (or absent) is every event. */
+function checkedEvents(events: string[] | null | undefined): string[] | null {
+  if (events === null || events === undefined) return null;
+  if (events.length === 0) throw new Validation({ events: ['The events must name at least one event (or be null for every event).'] });
+  const unknown = events.filter((e) => !isWebhookEvent(e));
+  if (unknown.length) throw new Validation({ events: [`Unknown events: ${unknown.join(', ')}. Known: ${WEBHOOK_EVENTS.join(', ')}.`] });
+  return [...new Set(events)];
+}
+
 async function checkedUrl(url: string, opts: WebhookServiceOptions): Promise<string> {
   return (await assertDeliverableUrl(url, { allowPrivate: opts.allowPrivateUrls, lookup: opts.lookup })).url;
 }
@@ -113,11 +122,12 @@ export interface EndpointWithSecret {
 /** A new receiver with a fresh secret (returned here so the customer can configure their side). */
 export async function createEndpoint(
   p: Principal,
-  input: { url: string; description?: string | null; enabled?: boolean | null },
+  input: { url: string; description?: string | null; enabled?: boolean | null; events?: string[] | null },
   opts: WebhookServiceOptions = {},
 ): Promise<EndpointWithSecret> {
   const customerId = accountOf(p);
   const description = cleanDescription(input.description);
+  const events = checkedEvents(input.events);
   // Resolved before the transaction: a slow resolver must not hold the account lock.
   const url = await checkedUrl(input.url, opts);
   return inTransaction(opts, async (transaction) => {
@@ -129,7 +139,7 @@ export async function createEndpoint(
     }
     const secret = generateSecret();
     const endpoint = await WebhookEndpoint.create(
-      { tenantId: p.tenantId, customerId, url, description, secret, previousSecret: null, previousSecretExpiresAt: null, enabled: input.enabled ?? true },
+      { tenantId: p.tenantId, customerId, url, description, secret, previousSecret: null, previousSecretExpiresAt: null, enabled: input.enabled ?? true, events },
       { transaction },
     );
     return { endpoint, secret };
@@ -140,14 +150,16 @@ export async function createEndpoint(
 export async function updateEndpoint(
   p: Principal,
   id: number,
-  input: { url?: string | null; description?: string | null; enabled?: boolean | null },
+  input: { url?: string | null; description?: string | null; enabled?: boolean | null; events?: string[] | null },
   opts: WebhookServiceOptions = {},
 ): Promise<WebhookEndpoint> {
   await endpointOf(p, id, opts.transaction); // 404 before the URL is looked at
+  const events = input.events !== undefined ? checkedEvents(input.events) : undefined;
   const url = input.url != null ? await checkedUrl(input.url, opts) : undefined;
   return inTransaction(opts, async (transaction) => {
     const endpoint = await endpointOf(p, id, transaction, true);
-    const patch: Partial<Pick<WebhookEndpoint, 'url' | 'description' | 'enabled'>> = {};
+    const patch: Partial<Pick<WebhookEndpoint, 'url' | 'description' | 'enabled' | 'events'>> = {};
+    if (events !== undefined) patch.events = events;
     if (url !== undefined) patch.url = url;
     if (input.description !== undefined) patch.description = cleanDescription(input.description);
     if (input.enabled != null) patch.enabled = input.enabled;
@@ -504,7 +516,7 @@ export async function claimPendingEvents(limit: number, opts: { clock?: Clock; t
   const endpoints = customerIds.length
     ? await WebhookEndpoint.findAll({
         where: { customerId: { [Op.in]: [...customerIds, ...agencyAccounts] }, enabled: true },
-        attributes: ['id', 'tenantId', 'customerId', 'createdAt'],
+        attributes: ['id', 'tenantId', 'customerId', 'createdAt', 'events'],
         order: [['id', 'ASC']],
         transaction,
       })
@@ -531,6 +543,8 @@ export async function claimPendingEvents(limit: number, opts: { clock?: Clock; t
       if (endpoint.customerId !== e.customerId && !agencyAccounts.has(endpoint.customerId)) continue;
       // A receiver gets what happens after it was added, not an older event still waiting in the outbox.
       if (endpoint.createdAt.getTime() > new Date(e.occurredAt).getTime()) continue;
+      // A receiver that subscribed to some events only.
+      if (endpoint.events && !endpoint.events.includes(e.event)) continue;
       const size = Buffer.byteLength(e.payload);
       if (batch.length > 0 && bytes + size > INSERT_BATCH_BYTES) await flush();
       // The delivery belongs to the receiver's account (its log is the receiver owner's to read).

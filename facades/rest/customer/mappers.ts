@@ -97,13 +97,14 @@ export function uuidParam(value: string | undefined, what: string): string {
   return value.toLowerCase();
 }
 
-export const WEBHOOK_FIELDS = 'id url description enabled previousSecretExpiresAt createdAt updatedAt';
+export const WEBHOOK_FIELDS = 'id url description enabled events previousSecretExpiresAt createdAt updatedAt';
 
 export interface WebhookData {
   id: number;
   url: string;
   description: string | null;
   enabled: boolean;
+  events: string[] | null;
   previousSecretExpiresAt: string | null;
   createdAt: string;
   updatedAt: string;
@@ -114,6 +115,7 @@ export const webhook = (w: WebhookData) => ({
   url: w.url,
   description: w.description,
   enabled: w.enabled,
+  events: w.events,
   previous_secret_expires_at: w.previousSecretExpiresAt,
   created_at: w.createdAt,
   updated_at: w.updatedAt,

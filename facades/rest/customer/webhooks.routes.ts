@@ -21,6 +21,9 @@ const withSecret = (d: { endpoint: WebhookData; secret: string }) => ({ data: { 
 
 const pageQuery = { page: integer('page').optional(), per_page: integer('per_page').optional() };
 
+/** `events`: an array of event names (their check is the service's); not an array is 422 on `events`. */
+const eventList = z.array(z.string({ invalid_type_error: 'The events must be strings.' }), { invalid_type_error: 'The events must be an array of event names.' });
+
 export const webhookRoutes = [
   route<{ webhookEndpoints: PageResult<WebhookData> }>({
     method: 'get',
@@ -42,10 +45,10 @@ export const webhookRoutes = [
     }`,
     variables: (req) => {
       const b = parseInput(
-        z.object({ url: text('url'), description: text('description').nullish(), enabled: bool('enabled').optional() }),
+        z.object({ url: text('url'), description: text('description').nullish(), enabled: bool('enabled').optional(), events: eventList.nullish() }),
         req.body,
       );
-      return { input: { url: b.url, description: b.description ?? null, enabled: b.enabled ?? null } };
+      return { input: { url: b.url, description: b.description ?? null, enabled: b.enabled ?? null, events: b.events ?? null } };
     },
     respond: (d) => ({ status: 201, body: withSecret(d.createWebhookEndpoint) }),
   }),
@@ -65,14 +68,15 @@ export const webhookRoutes = [
     variables: (req) => {
       const id = idParam(req.params.id, 'Webhook');
       const b = parseInput(
-        z.object({ url: text('url').optional(), description: text('description').nullish(), enabled: bool('enabled').optional() }),
+        z.object({ url: text('url').optional(), description: text('description').nullish(), enabled: bool('enabled').optional(), events: eventList.nullish() }),
         req.body,
       );
-      // Only sent fields change; `"description": null` clears the description.
+      // Only sent fields change; `"description": null` clears the description, `"events": null` subscribes to all.
       const input: Record<string, unknown> = {};
       if (b.url !== undefined) input.url = b.url;
       if (b.description !== undefined) input.description = b.description;
       if (b.enabled !== undefined) input.enabled = b.enabled;
+      if (b.events !== undefined) input.events = b.events;
       return { id, input };
     },
     respond: (d) => ({ body: { data: webhook(d.updateWebhookEndpoint) } }),

@@ -36,6 +36,9 @@ export class CreateWebhookEndpointInput {
 
   @Field(() => Boolean, { nullable: true, description: 'Default true.' })
   enabled?: boolean | null;
+
+  @Field(() => [String], { nullable: true, description: 'Only these events (names as in `webhook_event`); null or absent: every event.' })
+  events?: string[] | null;
 }
 
 @InputType()
@@ -49,4 +52,7 @@ export class UpdateWebhookEndpointInput {
 
   @Field(() => Boolean, { nullable: true })
   enabled?: boolean | null;
+
+  @Field(() => [String], { nullable: true, description: 'Only these events; null: every event again; absent: unchanged.' })
+  events?: string[] | null;
 }

@@ -1,7 +1,7 @@
 import { Field, GraphQLISODateTime, Int, ObjectType } from 'type-graphql';
 import { Paginated } from '../common';
 
-@ObjectType('WebhookEndpoint', { description: 'A receiver of the account\'s outbound webhooks (every event goes to every enabled one).' })
+@ObjectType('WebhookEndpoint', { description: 'A receiver of the account\'s outbound webhooks (the events it subscribed to, by default all, go to it while enabled).' })
 export class WebhookEndpointType {
   @Field(() => Int)
   id!: number;
@@ -14,6 +14,9 @@ export class WebhookEndpointType {
 
   @Field()
   enabled!: boolean;
+
+  @Field(() => [String], { nullable: true, description: 'The events it receives; null: every event.' })
+  events!: string[] | null;
 
   @Field(() => GraphQLISODateTime, { nullable: true, description: 'Until when the previous secret still signs (after a rotation).' })
   previousSecretExpiresAt!: Date | null;

@@ -33,6 +33,7 @@ describe('outbound webhooks at /api/v1/webhooks and /api/v1/webhook-deliveries',
           url: RECEIVER,
           description: 'CRM',
           enabled: true,
+          events: null,
           previous_secret_expires_at: null,
           created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
           updated_at: expect.any(String),
@@ -195,6 +196,43 @@ describe('outbound webhooks at /api/v1/webhooks and /api/v1/webhook-deliveries',
       expect((await owner.get('/webhook-deliveries/not-a-uuid')).status).toBe(404);
       expect((await owner.get('/webhook-deliveries/00000000-0000-4000-8000-000000000000')).status).toBe(404);
       expect((await owner.post('/webhook-deliveries/00000000-0000-4000-8000-000000000000/redeliver')).status).toBe(404);
+    });
+  });
+
+  describe('event filters (issue 15: subscribe to some events only; default all)', () => {
+    it('a receiver gets only the events it subscribed to; null subscribes it to every event again', async () => {
+      const w = await makeWorld();
+      const owner = api(w.tokens.orgOwner);
+      const all = (await owner.post('/webhooks', { url: RECEIVER })).body.data;
+      const created = await owner.post('/webhooks', { url: `${RECEIVER}/locations`, events: ['location-created', 'location-deleted', 'location-created'] });
+      expect(created.status).toBe(201);
+      expect([all.events, created.body.data.events]).toEqual([null, ['location-created', 'location-deleted']]);
+      const some = created.body.data;
+      await drain();
+
+      expect((await owner.put(`/locations/${w.branch.id}`, { name: 'Renamed' })).status).toBe(200); // location-updated
+      const claimed = await webhooks.claimPendingEvents(10);
+      expect(claimed).toHaveLength(1);
+      expect(claimed[0].deliveryIds).toHaveLength(1); // only the receiver of every event
+      expect((await owner.get(`/webhooks/${some.id}/deliveries`)).body.data).toEqual([]);
+      expect((await owner.get(`/webhooks/${all.id}/deliveries`)).body.data.map((d: { event: string }) => d.event)).toEqual(['location-updated']);
+
+      // Every event again.
+      const reset = await owner.put(`/webhooks/${some.id}`, { events: null });
+      expect(reset.body.data.events).toBeNull();
+      expect((await owner.put(`/locations/${w.branch.id}`, { name: 'Renamed again' })).status).toBe(200);
+      const next = await webhooks.claimPendingEvents(10);
+      expect(next[0].deliveryIds).toHaveLength(2);
+    });
+
+    it('refuses unknown event names, an empty list and a value that is not a list (422 on events)', async () => {
+      const w = await makeWorld();
+      const owner = api(w.tokens.orgOwner);
+      for (const events of [['review-created', 'nope'], [], 'review-created', [1]]) {
+        const res = await owner.post('/webhooks', { url: RECEIVER, events });
+        expect([JSON.stringify(events), res.status, Object.keys(res.body.errors ?? {})]).toEqual([JSON.stringify(events), 422, ['events']]);
+      }
+      expect(await WebhookEndpoint.count({ where: { customerId: w.orgOwner.customerId } })).toBe(0);
     });
   });
 

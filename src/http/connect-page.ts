@@ -8,6 +8,7 @@ import { ProviderRejected, ProviderUnavailable, type ReviewPlatformClient, type 
 import * as links from '../services/connect-links.service';
 import { SignInFailed } from '../services/provider-connections.service';
 import { landingPage, messagePage, NO_BRAND, PROVIDER_LABELS, selectionPage, successPage, type Brand } from './connect-page.views';
+import { formReadErrors } from './form-errors';
 
 /**
  * The customer-facing connect page, `/connect/{token}` (outside /api: HTML for a person, not JSON):
@@ -216,10 +217,7 @@ export function connectPages(deps: ConnectPageDeps): Router {
   );
 
   // A form body too large or unreadable: a page with its status (people read these answers), never a stack.
-  router.use((err: { status?: number }, _req: Request, res: Response, _next: NextFunction) => {
-    const status = typeof err.status === 'number' && err.status >= 400 && err.status < 500 ? err.status : 400;
-    html(res, status, messagePage(NO_BRAND, 'The form could not be read', 'Please go back and try again.'));
-  });
+  router.use(formReadErrors(() => messagePage(NO_BRAND, 'The form could not be read', 'Please go back and try again.')));
 
   return router;
 }

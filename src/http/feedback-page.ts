@@ -5,6 +5,7 @@ import { DomainError } from '../domain/errors';
 import * as feedback from '../services/private-feedback.service';
 import type { Brand } from './connect-page.views';
 import { feedbackFormPage, feedbackMessagePage, ratingPage, thanksPage, type FeedbackFormValues } from './feedback-page.views';
+import { formReadErrors } from './form-errors';
 
 /**
  * The public review page of an invite, `{PUBLIC_URL}/r/<invite uuid>` (the review link of every message):
@@ -139,9 +140,6 @@ export function feedbackPages(deps: FeedbackPageDeps): Router {
 
   router.use((_req, res) => html(res, 404, feedbackMessagePage(null, NOT_FOUND.title, NOT_FOUND.message)));
   // A form body that is too large or unreadable: a page with its status, never a stack.
-  router.use((err: { status?: number }, _req: Request, res: Response, _next: NextFunction) => {
-    const status = typeof err.status === 'number' && err.status >= 400 && err.status < 500 ? err.status : 400;
-    html(res, status, feedbackMessagePage(null, 'The form could not be read', 'Please go back and try again with a shorter message.'));
-  });
+  router.use(formReadErrors(() => feedbackMessagePage(null, 'The form could not be read', 'Please go back and try again with a shorter message.')));
   return router;
 }

@@ -1,8 +1,9 @@
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import express, { type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock';
 import { unsubscribeByToken, unsubscribeViewOf } from '../services/unsubscribe.service';
 import { esc, layout, NO_BRAND, type Brand } from './connect-page.views';
+import { formReadErrors } from './form-errors';
 
 /**
  * The unsubscribe link every review request carries, `/u/{token}` (public: the token is the credential, and it
@@ -88,10 +89,7 @@ export function unsubscribePages(deps: UnsubscribePageDeps): Router {
   });
 
   // A form body too large or unreadable (a one-click unsubscribe is a few bytes): a page with its status.
-  router.use((err: { status?: number }, _req: Request, res: Response, _next: NextFunction) => {
-    const status = typeof err.status === 'number' && err.status >= 400 && err.status < 500 ? err.status : 400;
-    html(res, status, layout(NO_BRAND, 'The form could not be read', '<h1>The form could not be read</h1><p>Please go back and try again.</p>'));
-  });
+  router.use(formReadErrors(() => layout(NO_BRAND, 'The form could not be read', '<h1>The form could not be read</h1><p>Please go back and try again.</p>')));
 
   return router;
 }

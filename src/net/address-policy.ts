@@ -8,20 +8,26 @@ import ipaddr from 'ipaddr.js';
  * forms that embed an IPv4 address (IPv4-mapped, NAT64 64:ff9b::/96, 6to4 2002::/16) are judged by that address.
  */
 export function isPublicAddress(ip: string): boolean {
-  const text = ip.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  const text = bare(ip);
   if (!ipaddr.isValid(text)) return false;
   // `ipaddr.isValid` also takes the legacy IPv4 forms (octal, hex, short); only the four-part decimal form of an
   // address as resolvers and URL parsers return it is classified here, others are refused.
   if (!ipaddr.IPv6.isValid(text) && !ipaddr.IPv4.isValidFourPartDecimal(text)) return false;
-  const address = ipaddr.parse(text);
+  return rangeOf(ipaddr.parse(text)) === 'unicast';
+}
+
+const bare = (ip: string): string => ip.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+
+/**
+ * The range an address is judged by: IPv6 forms that carry an IPv4 address (IPv4-mapped, NAT64, 6to4) by that
+ * address; Teredo obfuscates it and is judged as Teredo (not unicast: refused).
+ */
+function rangeOf(address: ipaddr.IPv4 | ipaddr.IPv6): string {
   const range = address.range();
-  if (address.kind() === 'ipv6') {
-    // Forms that carry an IPv4 address are judged by that address (Teredo obfuscates it: refused).
-    const bytes = (address as ipaddr.IPv6).toByteArray();
-    const inner = range === 'ipv4Mapped' || range === 'rfc6052' ? bytes.slice(12, 16) : range === '6to4' ? bytes.slice(2, 6) : null;
-    if (inner) return ipaddr.fromByteArray(inner).range() === 'unicast';
-  }
-  return range === 'unicast';
+  if (address.kind() !== 'ipv6') return range;
+  const bytes = (address as ipaddr.IPv6).toByteArray();
+  const inner = range === 'ipv4Mapped' || range === 'rfc6052' ? bytes.slice(12, 16) : range === '6to4' ? bytes.slice(2, 6) : null;
+  return inner ? ipaddr.fromByteArray(inner).range() : range;
 }
 
 /**
@@ -29,18 +35,8 @@ export function isPublicAddress(ip: string): boolean {
  * embed a link-local IPv4 address): refused even for the operator's own base URLs, which may otherwise be private.
  */
 export function isLinkLocalAddress(ip: string): boolean {
-  const text = ip.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
-  if (!ipaddr.isValid(text)) return false;
-  const address = ipaddr.parse(text);
-  if (address.kind() === 'ipv6') {
-    const v6 = address as ipaddr.IPv6;
-    if (v6.range() === 'linkLocal') return true;
-    const bytes = v6.toByteArray();
-    const range = v6.range();
-    const inner = range === 'ipv4Mapped' || range === 'rfc6052' ? bytes.slice(12, 16) : range === '6to4' ? bytes.slice(2, 6) : null;
-    return inner ? ipaddr.fromByteArray(inner).range() === 'linkLocal' : false;
-  }
-  return address.range() === 'linkLocal';
+  const text = bare(ip);
+  return ipaddr.isValid(text) && rangeOf(ipaddr.parse(text)) === 'linkLocal';
 }
 
 /** Cloud metadata host names that resolve to link-local addresses inside a cloud (refused by name as well). */

@@ -62,11 +62,16 @@ export function outboundResolver(): Resolve {
   return resolverFor(loadConfig().OUTBOUND_DNS_SERVERS.split(',').map((x) => x.trim()).filter(Boolean));
 }
 
+/** The one address rule: the operator's policy refuses link-local only, a user's URL anything not public. */
+function isRefusedAddress(address: string, opts: { allowPrivate: boolean; operator?: boolean }): boolean {
+  return opts.operator ? isLinkLocalAddress(address) : !opts.allowPrivate && !isPublicAddress(address);
+}
+
 /** Resolves once and returns only checked addresses, or throws RefusedAddress / UnresolvableHost. */
 export async function resolveChecked(hostname: string, opts: { allowPrivate: boolean; operator?: boolean; resolve: Resolve }): Promise<LookupAddress[]> {
   const host = hostname.replace(/^\[|\]$/g, '');
   const family = isIP(host);
-  const refused = (address: string) => (opts.operator ? isLinkLocalAddress(address) : !opts.allowPrivate && !isPublicAddress(address));
+  const refused = (address: string) => isRefusedAddress(address, opts);
   if (family) {
     if (refused(host)) throw new RefusedAddress(host);
     return [{ address: host, family }];
@@ -138,8 +143,7 @@ export async function guardedFetch(url: string, init: UndiciRequestInit = {}, op
   const allowPrivate = opts.allowPrivate ?? loadConfig().WEBHOOK_ALLOW_PRIVATE_URLS === 'true';
   // The WHATWG parser has already read decimal, octal, hex and short IPv4 forms as the dotted address they mean.
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
-  const refusedLiteral = opts.operator ? isLinkLocalAddress(host) : !allowPrivate && !isPublicAddress(host);
-  if (isIP(host) && refusedLiteral) throw new TypeError('fetch failed', { cause: new RefusedAddress(host) });
+  if (isIP(host) && isRefusedAddress(host, { allowPrivate, operator: opts.operator })) throw new TypeError('fetch failed', { cause: new RefusedAddress(host) });
   const redirect = init.redirect === 'manual' ? 'manual' : 'error';
   return (await undiciFetch(parsed.href, { ...init, redirect, dispatcher: guardedAgent(opts) })) as unknown as Response;
 }

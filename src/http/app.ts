@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApolloServer, type ApolloServerPlugin, type BaseContext } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type Express, type Request } from 'express';
@@ -31,6 +30,8 @@ import { reportPages } from './report-page';
 import { unsubscribePages } from './unsubscribe-page';
 import { feedbackPages } from './feedback-page';
 import { inboundWebhook } from './inbound-webhook';
+import { docsPages } from './docs-page';
+import { graphiqlPages } from './graphiql-page';
 import type { Sequelize } from 'sequelize';
 import { OutboxEvent } from '../models';
 import { httpMetrics } from '../observability/http-metrics';
@@ -150,8 +151,9 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
     }),
   );
 
-  // Production: the schema is described to signed-in callers only, and no landing page is served (Apollo's loads
-  // from a CDN). Every environment: depth, alias, cost, token and directive limits, and no batched operations.
+  // Production: the schema is described to signed-in callers only. Apollo's landing page (loaded from a CDN) is off
+  // everywhere: a browser opening /graphql gets our self-hosted GraphiQL (graphiqlPages below). Every environment:
+  // depth, alias, cost, token and directive limits, and no batched operations.
   const production = deps.config.NODE_ENV === 'production';
   const armor = graphqlLimits(deps.config);
   app.use(['/graphql', '/api/v1', '/api/agency/v1', '/api/mcp'], apiCors(deps.config.CORS_ORIGINS));
@@ -163,7 +165,8 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
     validationRules: armor.validationRules,
     plugins: [
       ...(armor.plugins as ApolloServerPlugin<Context>[]),
-      ...(production ? [introspectionForSignedInOnly(), ApolloServerPluginLandingPageDisabled()] : [ApolloServerPluginLandingPageLocalDefault({ embed: false })]),
+      ApolloServerPluginLandingPageDisabled(),
+      ...(production ? [introspectionForSignedInOnly()] : []),
     ],
     formatError: (formatted, error) => formatGraphQLError(formatted, error, deps.logger),
   });
@@ -175,6 +178,8 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
   app.use(
     '/graphql',
     ...limits,
+    // A browser's GET (Accept prefers HTML): the GraphiQL page; anything else goes on to Apollo.
+    graphiqlPages({ logger: deps.logger }),
     jsonBody(deps.config.BODY_LIMIT),
     tokenLimit(deps.config.GRAPHQL_MAX_TOKENS),
     expressMiddleware<BaseContext & Context>(apollo, {
@@ -263,6 +268,8 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
   app.use('/r', pageSecurity(), feedbackPages({ logger: deps.logger, clock: deps.clock }));
   // The simulator routers carry their full paths (`/simulators/{provider}/...`).
   if (anySimulator()) app.use('/simulators', pageSecurity()).use(simulatorsRouter());
+  // Developer pages: API references, the webhook receiver guide, and the assets of those and GraphiQL (docs-page.ts).
+  app.use('/docs', docsPages({ logger: deps.logger, pageLimit }));
 
   app.use((_req, res) => {
     res.status(404).json({ message: 'Not found.' });

@@ -115,7 +115,7 @@ describe('GraphQL limits', () => {
     expect(messages(res)).not.toMatch(/Did you mean/);
   });
 
-  it('in production, answers introspection only with a valid token, and serves no landing page', async () => {
+  it('in production, answers introspection only with a valid token; a browser gets the self-hosted GraphiQL, no CDN page', async () => {
     const introspection = { query: '{ __schema { queryType { name } } }' };
     const anonymous = await gql(prod, introspection, null);
     expect(anonymous.status).toBe(401);
@@ -127,8 +127,10 @@ describe('GraphQL limits', () => {
     expect(signedIn.status).toBe(200);
     expect(signedIn.body.data.__schema.queryType.name).toBe('Query');
 
+    // Not Apollo's landing page (a CDN): our GraphiQL (test/http/graphiql.test.ts), which needs a pasted token here.
     const landing = await request(prod).get('/graphql').set('Accept', 'text/html');
-    expect(landing.text).not.toMatch(/<html/i);
+    expect(landing.text).toContain('id="graphiql"');
+    expect(landing.text).not.toMatch(/apollographql|cdn\./i);
     // Development keeps anonymous introspection (the tooling of the quick start).
     expect((await gql(dev, introspection, null)).status).toBe(200);
   });

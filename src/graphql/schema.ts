@@ -26,7 +26,7 @@ import { AutoRespondRuleResolver } from './auto-respond/auto-respond.resolver';
 import { ReplyDraftResolver } from './drafts/draft.resolver';
 import { ReviewTagResolver } from './tags/tag.resolver';
 import { validateArg } from './validation';
-import { WebhookDeliveryResolver, WebhookEndpointResolver } from './webhooks/webhook.resolver';
+import { WebhookAttemptResolver, WebhookDeliveryResolver, WebhookEndpointResolver } from './webhooks/webhook.resolver';
 
 export const RESOLVERS = [
   ReviewResolver,
@@ -39,6 +39,7 @@ export const RESOLVERS = [
   AccountResolver,
   WebhookEndpointResolver,
   WebhookDeliveryResolver,
+  WebhookAttemptResolver,
   ConnectLinkResolver,
   AgencyResolver,
   ScanResolver,

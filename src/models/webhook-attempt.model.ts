@@ -1,4 +1,6 @@
 import { Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import type { LoggedHeaders } from '../webhooks/delivery-log';
+import { jsonColumn } from './json-column';
 import { WebhookDelivery } from './webhook-delivery.model';
 
 /** One POST of a delivery and what the receiver answered. */
@@ -24,8 +26,17 @@ export class WebhookAttempt extends Model {
   @Column({ type: DataType.STRING(500), allowNull: true })
   declare error: string | null;
 
-  @Column({ type: DataType.STRING(500), allowNull: true })
+  /** The first KB (1024 bytes, cut on a UTF-8 character) of the answer. */
+  @Column({ type: DataType.STRING(1024), allowNull: true })
   declare responseExcerpt: string | null;
+
+  /** The headers sent; null when no POST was made (or logged before headers were kept). */
+  @Column({ ...jsonColumn<LoggedHeaders | null>('requestHeaders', null, true), type: DataType.TEXT('medium') })
+  declare requestHeaders: LoggedHeaders | null;
+
+  /** The receiver's answer headers, bounded (src/webhooks/delivery-log.ts); null when no answer came. */
+  @Column({ ...jsonColumn<LoggedHeaders | null>('responseHeaders', null, true), type: DataType.TEXT('medium') })
+  declare responseHeaders: LoggedHeaders | null;
 
   declare createdAt: Date;
 }

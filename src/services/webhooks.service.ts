@@ -12,6 +12,7 @@ import { Customer, OutboxEvent, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../models/webhook-delivery.model';
 import { loadConfig } from '../config';
 import { guardedFetch, refusedCause } from '../net/guarded-fetch';
+import { firstBytes, loggedHeaders, readExcerpt, type LoggedHeaders } from '../webhooks/delivery-log';
 import { generateSecret, signatureHeaders, WEBHOOK_USER_AGENT } from '../webhooks/signing';
 import { assertDeliverableUrl, type HostLookup } from '../webhooks/url';
 import { clockOf, inTransaction, offset, type Page, type PageArgs, type ServiceOptions } from './common';
@@ -27,7 +28,7 @@ import { clockOf, inTransaction, offset, type Page, type PageArgs, type ServiceO
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 /** Receivers per account: every event fans out to each of them. */
 export const MAX_ENDPOINTS_PER_ACCOUNT = 20;
-/** Longest error and response excerpt kept per attempt (the column width). */
+/** Longest error kept per attempt and delivery (the column width); the answer's excerpt is 1 KB (delivery-log.ts). */
 export const EXCERPT_CHARS = 500;
 
 export interface WebhookServiceOptions extends ServiceOptions {
@@ -254,7 +255,7 @@ export async function sendTestEvent(p: Principal, id: number, opts: ServiceOptio
       },
       { allowPrivate },
     );
-    const text = (await response.text()).slice(0, 1024);
+    const text = await readExcerpt(response);
     const ok = response.status >= 200 && response.status < 300;
     return result({ delivered: ok, statusCode: response.status, responseExcerpt: text || null, error: ok ? null : `The receiver answered ${response.status}` });
   } catch (e) {
@@ -424,7 +425,12 @@ export interface AttemptInput {
   statusCode: number | null;
   latencyMs: number;
   error: string | null;
+  /** The first KB of the answer (cut to 1024 bytes of UTF-8 here too). */
   responseExcerpt: string | null;
+  /** The headers sent; null or absent when no POST was made. */
+  requestHeaders?: LoggedHeaders | null;
+  /** The receiver's answer headers; null or absent when no answer came. Bounded again here. */
+  responseHeaders?: LoggedHeaders | null;
   succeeded: boolean;
 }
 
@@ -446,7 +452,9 @@ export async function recordAttempt(deliveryId: string, input: AttemptInput, opt
         statusCode: input.statusCode,
         latencyMs: Math.max(0, Math.round(input.latencyMs)),
         error,
-        responseExcerpt: clip(input.responseExcerpt),
+        responseExcerpt: input.responseExcerpt == null ? null : firstBytes(input.responseExcerpt),
+        requestHeaders: input.requestHeaders == null ? null : loggedHeaders(Object.entries(input.requestHeaders)),
+        responseHeaders: input.responseHeaders == null ? null : loggedHeaders(Object.entries(input.responseHeaders)),
         createdAt: now,
       },
       { transaction },

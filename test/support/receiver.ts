@@ -9,9 +9,12 @@ export interface Received {
 
 /**
  * A real webhook receiver on loopback. `respond` decides each answer from the number of requests so far;
- * returning null holds the request open without answering (a receiver that hangs).
+ * returning null holds the request open without answering (a receiver that hangs). A header given as a list is
+ * sent once per value; a string body is sent as UTF-8.
  */
-export async function startReceiver(respond: (n: number, req: Received) => { status: number; headers?: Record<string, string>; body?: string } | null) {
+export async function startReceiver(
+  respond: (n: number, req: Received) => { status: number; headers?: Record<string, string | string[]>; body?: string | Buffer } | null,
+) {
   const received: Received[] = [];
   const held: http.ServerResponse[] = [];
   const server = http.createServer((req, res) => {

@@ -1,3 +1,5 @@
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { DefaultLogger } from '@temporalio/worker';
 import { QueryTypes } from 'sequelize';
 import { Webhook } from 'standardwebhooks';
 import { fixedClock } from '../../src/domain/clock';
@@ -7,9 +9,12 @@ import { principalFor } from '../../src/services/auth.service';
 import * as locations from '../../src/services/locations.service';
 import * as reviews from '../../src/services/reviews.service';
 import * as webhooks from '../../src/services/webhooks.service';
-import { signatureHeaders } from '../../src/webhooks/signing';
+import { EXCERPT_BYTES, MAX_HEADER_VALUE_CHARS, MAX_LOGGED_HEADERS } from '../../src/webhooks/delivery-log';
+import { signatureHeaders, WEBHOOK_USER_AGENT } from '../../src/webhooks/signing';
+import { buildActivities } from '../../workflows/activities';
 import { useDatabase } from '../support/db';
 import { ALL, makeOrgOwner, makeOrganization, makeTenant, makeWorld } from '../support/factories';
+import { startReceiver } from '../support/receiver';
 
 /** What the outbox dispatcher and the delivery activity call (the Temporal side is tested with the workflows). */
 describe('webhook deliveries: dispatch, attempts, redelivery', () => {
@@ -137,7 +142,7 @@ describe('webhook deliveries: dispatch, attempts, redelivery', () => {
     await eventWithReceivers([{}]);
     const [{ deliveryIds: [id] }] = await webhooks.claimPendingEvents(10);
     const at = new Date('2026-11-22T10:00:00.000Z');
-    await webhooks.recordAttempt(id, { attempt: 1, statusCode: 503, latencyMs: 120.4, error: 'The receiver answered 503', responseExcerpt: 'x'.repeat(600), succeeded: false }, { clock: fixedClock(at) });
+    await webhooks.recordAttempt(id, { attempt: 1, statusCode: 503, latencyMs: 120.4, error: 'The receiver answered 503', responseExcerpt: 'é'.repeat(600), succeeded: false }, { clock: fixedClock(at) });
     expect(await WebhookDelivery.findByPk(id)).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 503, lastError: 'The receiver answered 503', deliveredAt: null });
     await webhooks.recordAttempt(id, { attempt: 2, statusCode: 204, latencyMs: 35, error: null, responseExcerpt: null, succeeded: true }, { clock: fixedClock(new Date(at.getTime() + 5000)) });
     const delivered = (await WebhookDelivery.findByPk(id))!;
@@ -145,7 +150,8 @@ describe('webhook deliveries: dispatch, attempts, redelivery', () => {
     expect(delivered.deliveredAt!.toISOString()).toBe('2026-11-22T10:00:05.000Z');
     const attempts = await WebhookAttempt.findAll({ where: { deliveryId: id }, order: [['id', 'ASC']] });
     expect(attempts.map((a) => [a.attempt, a.statusCode, a.latencyMs])).toEqual([[1, 503, 120], [2, 204, 35]]);
-    expect(attempts[0].responseExcerpt).toHaveLength(500);
+    expect(attempts[0].responseExcerpt).toBe('é'.repeat(512)); // 1200 bytes of UTF-8 kept to the first 1024
+    expect([attempts[0].requestHeaders, attempts[0].responseHeaders]).toEqual([null, null]); // none given
 
     await webhooks.markDeliveryFailed(id, 'gave up');
     expect((await WebhookDelivery.findByPk(id))!.status).toBe('succeeded');
@@ -198,6 +204,82 @@ describe('webhook deliveries: dispatch, attempts, redelivery', () => {
     const disabled = await webhooks.redeliver(await as(w.orgOwner), id, never).catch((e: unknown) => e);
     expect(disabled).toBeInstanceOf(Validation);
     expect((disabled as Validation).reason).toBe('webhook_disabled');
+  });
+
+  describe("each attempt's exchange in the log (issue 15 item 7): headers sent, headers answered, the first KB", () => {
+    // The worker's own activities, run outside Temporal, POSTing to a real receiver on loopback.
+    const activities = buildActivities({ WEBHOOK_TIMEOUT_MS: 5_000, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+    const run = (attempt: number, deliveryId: string) =>
+      new MockActivityEnvironment({ attempt }, { logger: new DefaultLogger('ERROR') }).run(activities.attemptWebhookDelivery, deliveryId);
+    // 1022 bytes, then a 4-byte character across byte 1024: the excerpt stops before it.
+    const SPLIT = `ab${'€'.repeat(340)}😀${'ü'.repeat(300)}`;
+    // Exactly 1024 bytes, then more: the excerpt is those 1024 bytes.
+    const EXACT = `abcd${'€'.repeat(340)}${'ü'.repeat(300)}`;
+    const EXTRA = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`X-Extra-${String(i).padStart(2, '0')}`, `value ${i}`]));
+
+    it('logs the headers sent, the receiver\'s headers (at most 50, values cut) and the first 1024 bytes on a character boundary', async () => {
+      const receiver = await startReceiver((n) =>
+        n === 1
+          ? {
+              status: 503,
+              headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Request-Id': 'rcv-123', 'Set-Cookie': ['a=1', 'b=2'], 'X-Long': 'y'.repeat(800) },
+              body: SPLIT,
+            }
+          : { status: 200, headers: EXTRA, body: EXACT },
+      );
+      try {
+        const w = await makeWorld();
+        const { endpoint, secret } = await webhooks.createEndpoint(await as(w.orgOwner), { url: receiver.url }, { allowPrivateUrls: true });
+        await drain();
+        await locations.update(await as(w.orgOwner), w.branch.id, { name: `Logged ${Date.now()}` });
+        const [{ deliveryIds: [id] }] = await webhooks.claimPendingEvents(10);
+
+        await expect(run(1, id)).rejects.toMatchObject({ type: 'DeliveryFailure' });
+        await run(2, id);
+        expect(await WebhookDelivery.findByPk(id)).toMatchObject({ endpointId: endpoint.id, status: 'succeeded', attempts: 2 });
+
+        const [failed, succeeded] = await WebhookAttempt.findAll({ where: { deliveryId: id }, order: [['id', 'ASC']] });
+        receiver.received.forEach((got, i) => {
+          // Exactly the headers we set on that POST, names in lower case (the signature may be shown, the secret never).
+          expect([failed, succeeded][i].requestHeaders).toEqual({
+            'content-type': 'application/json',
+            'user-agent': WEBHOOK_USER_AGENT,
+            'webhook-id': id,
+            'webhook-timestamp': got.headers['webhook-timestamp'],
+            'webhook-signature': got.headers['webhook-signature'],
+          });
+        });
+        expect(JSON.stringify(await WebhookAttempt.findAll({ where: { deliveryId: id }, raw: true }))).not.toContain(secret.slice('whsec_'.length));
+
+        expect(failed.responseHeaders).toMatchObject({ 'content-type': 'text/plain; charset=utf-8', 'x-request-id': 'rcv-123', 'set-cookie': 'a=1, b=2' });
+        expect(failed.responseHeaders!['x-long']).toBe('y'.repeat(MAX_HEADER_VALUE_CHARS));
+        expect(failed.responseExcerpt).toBe(`ab${'€'.repeat(340)}`);
+        expect(Buffer.byteLength(failed.responseExcerpt!)).toBe(EXCERPT_BYTES - 2);
+
+        expect(succeeded.responseExcerpt).toBe(`abcd${'€'.repeat(340)}`);
+        expect(Buffer.byteLength(succeeded.responseExcerpt!)).toBe(EXCERPT_BYTES);
+        // 65 headers answered (60 extra and the server's own): the first 50 by name are kept.
+        const names = Object.keys(succeeded.responseHeaders!);
+        expect(names).toHaveLength(MAX_LOGGED_HEADERS);
+        expect(names).toEqual([...names].sort());
+        expect(succeeded.responseHeaders).toMatchObject({ 'content-type': 'text/plain', 'x-extra-00': 'value 0' });
+        expect(succeeded.responseHeaders).not.toHaveProperty('x-extra-59');
+      } finally {
+        await receiver.close();
+      }
+    });
+
+    it('logs the headers sent and no answer headers when no answer comes', async () => {
+      const w = await makeWorld();
+      await webhooks.createEndpoint(await as(w.orgOwner), { url: 'http://127.0.0.1:9/nobody' }, { allowPrivateUrls: true });
+      await drain();
+      await locations.update(await as(w.orgOwner), w.branch.id, { name: `Unanswered ${Date.now()}` });
+      const [{ deliveryIds: [id] }] = await webhooks.claimPendingEvents(10);
+      await expect(run(1, id)).rejects.toMatchObject({ type: 'DeliveryFailure' });
+      const [attempt] = await WebhookAttempt.findAll({ where: { deliveryId: id } });
+      expect(attempt).toMatchObject({ statusCode: null, responseExcerpt: null, responseHeaders: null, error: expect.stringMatching(/^Connection failed/) });
+      expect(Object.keys(attempt.requestHeaders!)).toEqual(['content-type', 'user-agent', 'webhook-id', 'webhook-timestamp', 'webhook-signature']);
+    });
   });
 
   it(`keeps at most ${webhooks.MAX_ENDPOINTS_PER_ACCOUNT} receivers per account`, async () => {

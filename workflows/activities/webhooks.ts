@@ -1,5 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { AttemptInput } from '../../src/services/webhooks.service';
+import { loggedHeaders, readExcerpt, type LoggedHeaders } from '../../src/webhooks/delivery-log';
 
 /** What one attempt needs: the delivery's stored body and id, where it goes, and the secrets that sign it now. */
 export interface LoadedDelivery {
@@ -29,7 +30,8 @@ export interface WebhookActivityDeps {
   now(): Date;
 }
 
-const EXCERPT = 500;
+/** Longest error logged (the column width). */
+const ERROR_CHARS = 500;
 
 /** Retry-After in seconds or as an HTTP date, as milliseconds from now. */
 function retryAfterMs(header: string | null, now: Date): number | null {
@@ -39,26 +41,6 @@ function retryAfterMs(header: string | null, now: Date): number | null {
   return Number.isNaN(at) ? null : Math.max(0, at - now.getTime());
 }
 
-/** The first characters of the answer, reading no more than a few KB of it (a receiver may stream forever). */
-async function excerptOf(response: Response): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < 4 * EXCERPT) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.length;
-    }
-  } catch {
-    // A broken answer body leaves what was read.
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  return Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT);
-}
 
 export function createWebhookActivities(deps: WebhookActivityDeps) {
   return {
@@ -69,8 +51,20 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       if (!delivery) throw ApplicationFailure.nonRetryable('The delivery was removed, or its receiver was deleted or disabled.', 'PermanentDeliveryFailure');
       if (delivery.status === 'succeeded') return;
       const started = Date.now();
+      // What the log shows of the exchange: set once the POST is made, and once an answer comes.
+      let requestHeaders: LoggedHeaders | null = null;
+      let responseHeaders: LoggedHeaders | null = null;
       const fail = async (statusCode: number | null, error: string, excerpt: string | null) => {
-        await deps.record(deliveryId, { attempt, statusCode, latencyMs: Date.now() - started, error: error.slice(0, EXCERPT), responseExcerpt: excerpt, succeeded: false });
+        await deps.record(deliveryId, {
+          attempt,
+          statusCode,
+          latencyMs: Date.now() - started,
+          error: error.slice(0, ERROR_CHARS),
+          responseExcerpt: excerpt,
+          requestHeaders,
+          responseHeaders,
+          succeeded: false,
+        });
       };
       try {
         await deps.checkUrl(delivery.url);
@@ -87,6 +81,8 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
         'User-Agent': deps.userAgent,
         ...deps.sign({ id: delivery.id, timestamp: deps.now(), body: delivery.body, secrets: delivery.secrets }),
       };
+      // Exactly what was sent: the signature may be shown to the receiver's owner; the secret is never in a header.
+      requestHeaders = loggedHeaders(Object.entries(headers));
       let response: Response;
       try {
         response = await deps.post(delivery.url, { headers, body: delivery.body, signal: AbortSignal.timeout(deps.timeoutMs) });
@@ -101,9 +97,19 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
         await fail(null, message, null);
         throw ApplicationFailure.retryable(message, 'DeliveryFailure');
       }
-      const text = await excerptOf(response);
+      responseHeaders = loggedHeaders(response.headers.entries());
+      const text = await readExcerpt(response);
       if (response.status >= 200 && response.status < 300) {
-        await deps.record(deliveryId, { attempt, statusCode: response.status, latencyMs: Date.now() - started, error: null, responseExcerpt: text || null, succeeded: true });
+        await deps.record(deliveryId, {
+          attempt,
+          statusCode: response.status,
+          latencyMs: Date.now() - started,
+          error: null,
+          responseExcerpt: text || null,
+          requestHeaders,
+          responseHeaders,
+          succeeded: true,
+        });
         return;
       }
       const message = `The receiver answered ${response.status}`;

@@ -122,7 +122,7 @@ export const webhook = (w: WebhookData) => ({
 });
 
 export const WEBHOOK_DELIVERY_FIELDS = `id endpointId event status attemptCount lastStatusCode lastError deliveredAt payload createdAt updatedAt
-  attempts { attempt statusCode latencyMs error responseExcerpt createdAt }`;
+  attempts { attempt statusCode latencyMs error responseExcerpt requestHeaders { name value } responseHeaders { name value } createdAt }`;
 
 export interface WebhookDeliveryData {
   id: string;
@@ -136,8 +136,21 @@ export interface WebhookDeliveryData {
   payload: string;
   createdAt: string;
   updatedAt: string;
-  attempts: Array<{ attempt: number; statusCode: number | null; latencyMs: number; error: string | null; responseExcerpt: string | null; createdAt: string }>;
+  attempts: Array<{
+    attempt: number;
+    statusCode: number | null;
+    latencyMs: number;
+    error: string | null;
+    responseExcerpt: string | null;
+    requestHeaders: HeaderList;
+    responseHeaders: HeaderList;
+    createdAt: string;
+  }>;
 }
+
+/** A logged attempt's headers: GraphQL's name/value list, served as one object (names are lower case and unique). */
+type HeaderList = Array<{ name: string; value: string }> | null;
+const headerObject = (headers: HeaderList): Record<string, string> | null => headers && Object.fromEntries(headers.map((h) => [h.name, h.value]));
 
 export const webhookDelivery = (d: WebhookDeliveryData) => ({
   id: d.id,
@@ -155,6 +168,8 @@ export const webhookDelivery = (d: WebhookDeliveryData) => ({
     latency_ms: a.latencyMs,
     error: a.error,
     response_excerpt: a.responseExcerpt,
+    request_headers: headerObject(a.requestHeaders),
+    response_headers: headerObject(a.responseHeaders),
     created_at: a.createdAt,
   })),
   created_at: d.createdAt,

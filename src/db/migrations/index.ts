@@ -42,6 +42,7 @@ import * as z0300 from './20261129000100-encrypt-webhook-secrets';
 import * as z0400 from './20261130000100-create-agency-audit-events';
 import * as z0500 from './20261130000200-create-idempotency-keys';
 import * as z0600 from './20261130000300-add-webhook-event-filters';
+import * as z0700 from './20261201000100-add-webhook-attempt-exchange';
 /** Ordered list: names are the file names, so the table `schema_migrations` reads like the folder. */
 export const migrations: ReadonlyArray<{ name: string; up: Migration; down: Migration }> = [
   { name: '20261121000100-create-tenants', ...m0100 },
@@ -86,4 +87,5 @@ export const migrations: ReadonlyArray<{ name: string; up: Migration; down: Migr
   { name: '20261130000100-create-agency-audit-events', ...z0400 },
   { name: '20261130000200-create-idempotency-keys', ...z0500 },
   { name: '20261130000300-add-webhook-event-filters', ...z0600 },
+  { name: '20261201000100-add-webhook-attempt-exchange', ...z0700 },
 ];

@@ -11,6 +11,7 @@ import {
   WebhookEndpointPage,
   WebhookEndpointType,
   WebhookEndpointWithSecretType,
+  WebhookHeaderType,
   WebhookTestResultType,
 } from './webhook.type';
 
@@ -107,5 +108,23 @@ export class WebhookDeliveryResolver {
   @FieldResolver(() => [WebhookAttemptType])
   attempts(@Root() delivery: WebhookDelivery, @Ctx() ctx: Context): Promise<WebhookAttempt[]> {
     return ctx.loaders.webhookAttempts.load(delivery.id);
+  }
+}
+
+const headerList = (headers: Record<string, string> | null): WebhookHeaderType[] | null =>
+  headers && Object.entries(headers).map(([name, value]) => ({ name, value }));
+
+/** A logged attempt's headers, stored as one object per attempt, as name/value lists. */
+@Authorized()
+@Resolver(() => WebhookAttemptType)
+export class WebhookAttemptResolver {
+  @FieldResolver(() => [WebhookHeaderType], { nullable: true })
+  requestHeaders(@Root() attempt: WebhookAttempt): WebhookHeaderType[] | null {
+    return headerList(attempt.requestHeaders);
+  }
+
+  @FieldResolver(() => [WebhookHeaderType], { nullable: true })
+  responseHeaders(@Root() attempt: WebhookAttempt): WebhookHeaderType[] | null {
+    return headerList(attempt.responseHeaders);
   }
 }

@@ -40,6 +40,15 @@ export class WebhookEndpointWithSecretType {
   secret!: string;
 }
 
+@ObjectType('WebhookHeader', { description: 'One HTTP header of a logged webhook attempt.' })
+export class WebhookHeaderType {
+  @Field({ description: 'The name, in lower case.' })
+  name!: string;
+
+  @Field({ description: 'The value; a repeated header is one value joined with `, `.' })
+  value!: string;
+}
+
 @ObjectType('WebhookAttempt', { description: 'One POST of a delivery.' })
 export class WebhookAttemptType {
   @Field(() => Int, { description: 'Number of the attempt within its delivery run.' })
@@ -54,8 +63,20 @@ export class WebhookAttemptType {
   @Field(() => String, { nullable: true })
   error!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'The first 500 characters of the answer.' })
+  @Field(() => String, { nullable: true, description: 'The first KB of the answer: 1024 bytes of UTF-8, cut back to a whole character.' })
   responseExcerpt!: string | null;
+
+  @Field(() => [WebhookHeaderType], {
+    nullable: true,
+    description: 'The headers sent: content-type, user-agent, webhook-id, webhook-timestamp, webhook-signature. Null when no POST was made.',
+  })
+  requestHeaders!: WebhookHeaderType[] | null;
+
+  @Field(() => [WebhookHeaderType], {
+    nullable: true,
+    description: "The receiver's answer headers, by name: at most 50, names cut to 100 and values to 500 characters. Null when no answer came.",
+  })
+  responseHeaders!: WebhookHeaderType[] | null;
 
   @Field(() => GraphQLISODateTime)
   createdAt!: Date;

@@ -1,7 +1,12 @@
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { DefaultLogger } from '@temporalio/worker';
 import { OutboxEvent, WebhookEndpoint } from '../../../src/models';
 import * as webhooks from '../../../src/services/webhooks.service';
+import { WEBHOOK_USER_AGENT } from '../../../src/webhooks/signing';
+import { buildActivities } from '../../../workflows/activities';
 import { useApp } from '../../support/app';
 import { makeWorld, tokenFor } from '../../support/factories';
+import { startReceiver } from '../../support/receiver';
 
 /** Receivers and the delivery log of the caller's account (docs/decisions.md, "Outbound webhooks"). */
 describe('outbound webhooks at /api/v1/webhooks and /api/v1/webhook-deliveries', () => {
@@ -273,7 +278,18 @@ describe('outbound webhooks at /api/v1/webhooks and /api/v1/webhook-deliveries',
             created_at: expect.any(String),
             updated_at: expect.any(String),
           },
-          attempts: [{ attempt: 1, status_code: 500, latency_ms: 42, error: 'The receiver answered 500', response_excerpt: 'oops', created_at: expect.any(String) }],
+          attempts: [
+            {
+              attempt: 1,
+              status_code: 500,
+              latency_ms: 42,
+              error: 'The receiver answered 500',
+              response_excerpt: 'oops',
+              request_headers: null,
+              response_headers: null,
+              created_at: expect.any(String),
+            },
+          ],
           created_at: expect.any(String),
           updated_at: expect.any(String),
         },
@@ -283,6 +299,69 @@ describe('outbound webhooks at /api/v1/webhooks and /api/v1/webhook-deliveries',
       expect(one.status).toBe(200);
       expect(one.body.data).toEqual(res.body.data[0]);
       expect((await owner.get(`/webhook-deliveries/${deliveryId.toUpperCase()}`)).status).toBe(200);
+    });
+
+    it("shows each attempt's headers sent, the receiver's headers and the first KB of its answer (REST and GraphQL)", async () => {
+      const receiver = await startReceiver(() => ({
+        status: 200,
+        headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Request-Id': 'rcv-123', 'Set-Cookie': ['a=1', 'b=2'] },
+        body: `ab${'€'.repeat(340)}😀 and more after the first KB`, // the emoji runs across byte 1024
+      }));
+      const before = process.env.WEBHOOK_ALLOW_PRIVATE_URLS;
+      process.env.WEBHOOK_ALLOW_PRIVATE_URLS = 'true'; // the receiver lives on loopback
+      try {
+        const w = await makeWorld();
+        const owner = api(w.tokens.orgOwner);
+        const { id: endpointId, secret } = (await owner.post('/webhooks', { url: receiver.url })).body.data;
+        await drain();
+        expect((await owner.put(`/locations/${w.branch.id}`, { name: 'Branch logged' })).status).toBe(200);
+        const [{ deliveryIds: [deliveryId] }] = await webhooks.claimPendingEvents(10);
+        // The worker's own activity, run outside Temporal.
+        const { attemptWebhookDelivery } = buildActivities({ WEBHOOK_TIMEOUT_MS: 5_000, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+        await new MockActivityEnvironment({ attempt: 1 }, { logger: new DefaultLogger('ERROR') }).run(attemptWebhookDelivery, deliveryId);
+        const [got] = receiver.received;
+
+        const res = await owner.get(`/webhook-deliveries/${deliveryId}`);
+        expect(res.status).toBe(200);
+        expect(res.body.data).toMatchObject({ webhook_id: endpointId, status: 'succeeded', attempt_count: 1 });
+        const [attempt] = res.body.data.attempts;
+        expect(attempt).toEqual({
+          attempt: 1,
+          status_code: 200,
+          latency_ms: expect.any(Number),
+          error: null,
+          response_excerpt: `ab${'€'.repeat(340)}`, // 1022 bytes: the 4-byte character across the cut is left out
+          request_headers: {
+            'content-type': 'application/json',
+            'user-agent': WEBHOOK_USER_AGENT,
+            'webhook-id': deliveryId,
+            'webhook-timestamp': got.headers['webhook-timestamp'],
+            'webhook-signature': got.headers['webhook-signature'],
+          },
+          response_headers: expect.objectContaining({ 'content-type': 'text/plain; charset=utf-8', 'x-request-id': 'rcv-123', 'set-cookie': 'a=1, b=2', date: expect.any(String) }),
+          created_at: expect.any(String),
+        });
+        expect(Buffer.byteLength(attempt.response_excerpt)).toBe(1022);
+        expect(JSON.stringify(res.body)).not.toContain(secret.slice('whsec_'.length));
+        expect((await owner.get(`/webhooks/${endpointId}/deliveries`)).body.data[0].attempts).toEqual([attempt]);
+
+        const gql = await t
+          .as(w.tokens.orgOwner)
+          .post('/graphql')
+          .send({
+            query: 'query ($id: String!) { webhookDelivery(id: $id) { attempts { responseExcerpt requestHeaders { name value } responseHeaders { name value } } } }',
+            variables: { id: deliveryId },
+          });
+        expect(gql.body.errors).toBeUndefined();
+        const [served] = gql.body.data.webhookDelivery.attempts;
+        expect(served.responseExcerpt).toBe(attempt.response_excerpt);
+        expect(served.requestHeaders).toEqual(Object.entries(attempt.request_headers).map(([name, value]) => ({ name, value })));
+        expect(served.responseHeaders).toEqual(Object.entries(attempt.response_headers).map(([name, value]) => ({ name, value })));
+      } finally {
+        if (before === undefined) delete process.env.WEBHOOK_ALLOW_PRIVATE_URLS;
+        else process.env.WEBHOOK_ALLOW_PRIVATE_URLS = before;
+        await receiver.close();
+      }
     });
 
     it('filters by status and event, and answers 422 for unknown ones', async () => {

@@ -11,6 +11,8 @@ module.exports = {
   },
   transformIgnorePatterns: ['/node_modules/(?!(oauth4webapi)/)'],
   setupFiles: ['reflect-metadata'],
+  // The contract check after every test (REST answers against schema/openapi).
+  setupFilesAfterEnv: ['<rootDir>/test/support/contract-hooks.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   maxWorkers: 2,

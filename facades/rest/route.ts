@@ -3,40 +3,98 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import multer from 'multer';
 import type { Logger } from 'pino';
+import type { z } from 'zod';
 import type { Clock } from '../../src/domain/clock';
-import { Validation } from '../../src/domain/errors';
+import { NotFound, Validation } from '../../src/domain/errors';
 import { MAX_IMAGE_BYTES } from '../../src/domain/limits';
 import { contextOf } from '../shared/auth';
 import { execute } from '../shared/execute';
 import { sendError } from '../shared/errors';
+import { parseInput, presentOnly } from '../shared/input';
 
 export interface UploadedFile {
   filename: string;
   base64: string;
 }
 
-export interface RestRequest {
-  params: Record<string, string>;
-  query: Record<string, unknown>;
-  body: Record<string, unknown>;
+/**
+ * A path parameter: `id` is a positive 32-bit integer (GraphQL Int), `uuid` a UUID; anything else names no resource
+ * (404, as for an unknown one). `string` goes to the schema as sent (its 404 is decided after the permission check).
+ */
+export interface PathParam<K extends 'id' | 'uuid' | 'string' = 'id' | 'uuid' | 'string'> {
+  kind: K;
+  /** What the parameter names, for the 404 message and the docs ("Review"). */
+  what: string;
+  description?: string;
+}
+export const pathId = (what: string, description?: string): PathParam<'id'> => ({ kind: 'id', what, description });
+export const pathUuid = (what: string, description?: string): PathParam<'uuid'> => ({ kind: 'uuid', what, description });
+export const pathString = (what: string, description?: string): PathParam<'string'> => ({ kind: 'string', what, description });
+
+type ParamValues<P extends Record<string, PathParam>> = { [K in keyof P]: P[K]['kind'] extends 'id' ? number : string };
+
+/** What a route's `variables` reads: path, query and body already parsed by the route's own schemas. */
+export interface RestRequest<P extends Record<string, PathParam> = Record<string, PathParam>, Q = Record<string, never>, B = Record<string, never>> {
+  params: ParamValues<P>;
+  query: Q;
+  body: B;
   files: Record<string, UploadedFile>;
   raw: Request;
 }
 
-/** One REST route = one GraphQL document + how to build its variables + how to shape its answer. */
-export interface RouteDef<D = never> {
+export interface ResponseDef {
+  description: string;
+  schema: z.ZodTypeAny;
+}
+
+/** Error statuses a route can answer besides the ones every route documents (401, 403, 429; 404 with a path; 422 with input). */
+export type ExtraError = 402 | 409 | 422 | 502;
+
+/**
+ * One REST route = its contract (permission, path/query/body schemas, responses) + one GraphQL document + how to
+ * build its variables + how to shape its answer. The OpenAPI documents (facades/rest/openapi.ts) are generated from
+ * these records; `mountRoutes` validates requests with the same schemas.
+ */
+export interface RouteDef<
+  D = never,
+  P extends Record<string, PathParam> = Record<string, PathParam>,
+  Q extends z.ZodTypeAny = z.ZodTypeAny,
+  B extends z.ZodTypeAny = z.ZodTypeAny,
+> {
   method: 'get' | 'post' | 'put' | 'delete';
+  /** Express syntax (`/reviews/:id`). */
   path: string;
-  /** Multipart file fields the route accepts (others are ignored). */
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** The token permissions the route needs (customer API), or null: any valid token / the agency token. */
+  permissions: readonly string[] | null;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Multipart file fields the route accepts (others are ignored); the body may then be multipart or JSON. */
   files?: readonly string[];
+  /** An empty value counts as not sent (multipart cannot tell the two apart): applied to query and body. */
+  blankIsAbsent?: boolean;
+  /** Reshape the raw query/body before the schema reads it (aliases such as `source_names[]`). */
+  prepare?: { query?(q: Record<string, unknown>): Record<string, unknown>; body?(b: Record<string, unknown>): Record<string, unknown> };
+  responses: Readonly<Record<number, ResponseDef>>;
+  errors?: readonly ExtraError[];
   document: string;
-  variables(req: RestRequest): Record<string, unknown>;
+  variables(req: RestRequest<P, z.infer<Q>, z.infer<B>>): Record<string, unknown>;
   respond(data: D, req: Request): { status?: number; body: unknown };
 }
 
-export function route<D>(def: RouteDef<D>): RouteDef<D> {
+/** Declares a route; the types of `variables`' input come from the schemas, the GraphQL data from `respond`'s annotation. */
+export function route<D, P extends Record<string, PathParam> = Record<never, PathParam>, Q extends z.ZodTypeAny = z.ZodNever, B extends z.ZodTypeAny = z.ZodNever>(
+  def: RouteDef<D, P, Q, B>,
+): RouteDef<D, P, Q, B> {
   return def;
 }
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a list of routes of every shape
+export type AnyRoute = RouteDef<any, any, any, any>;
 
 export interface MountOptions {
   schema: GraphQLSchema;
@@ -73,15 +131,44 @@ function parseMultipart(req: Request, res: Response, accepted: readonly string[]
   });
 }
 
-export function mountRoutes(router: Router, routes: ReadonlyArray<RouteDef<never>>, opts: MountOptions): Router {
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function parseParam(p: PathParam, value: string | undefined): number | string {
+  switch (p.kind) {
+    case 'id':
+      if (!value || !/^\d{1,10}$/.test(value) || Number(value) < 1 || Number(value) > 2_147_483_647) throw new NotFound(p.what);
+      return Number(value);
+    case 'uuid':
+      if (!value || !UUID.test(value)) throw new NotFound(p.what);
+      return value.toLowerCase();
+    case 'string':
+      return value ?? '';
+  }
+}
+
+/** Path first (404), then query, then body (422), each with the route's own schema. */
+function parseRequest(def: AnyRoute, req: Request, files: Record<string, UploadedFile>): RestRequest {
+  const params: Record<string, number | string> = {};
+  for (const [name, p] of Object.entries((def.params ?? {}) as Record<string, PathParam>)) params[name] = parseParam(p, req.params[name] as string | undefined);
+  if (Array.isArray(req.body)) throw new Validation({ body: ['The request body must be a JSON object.'] });
+  const rawBody = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {};
+  const read = (schema: z.ZodTypeAny | undefined, raw: Record<string, unknown>, prepare?: (v: Record<string, unknown>) => Record<string, unknown>) => {
+    if (!schema) return {};
+    const prepared = prepare ? prepare(raw) : raw;
+    return parseInput(schema, def.blankIsAbsent ? presentOnly(prepared) : prepared) as Record<string, unknown>;
+  };
+  const query = read(def.query, { ...(req.query as Record<string, unknown>) }, def.prepare?.query);
+  const body = read(def.body, rawBody, def.prepare?.body);
+  return { params, query, body, files, raw: req } as unknown as RestRequest;
+}
+
+export function mountRoutes(router: Router, routes: readonly AnyRoute[], opts: MountOptions): Router {
   for (const def of routes) {
     router[def.method](def.path, async (req: Request, res: Response) => {
       try {
         const ctx = contextOf(res);
         const files = await parseMultipart(req, res, def.files ?? []);
-        const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
-        if (Array.isArray(req.body)) throw new Validation({ body: ['The request body must be a JSON object.'] });
-        const variables = def.variables({ params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body, files, raw: req });
+        const variables = def.variables(parseRequest(def, req, files));
         const data = await execute<never>(opts.schema, def.document, variables, ctx);
         const { status, body: out } = def.respond(data, req);
         res.status(status ?? 200).json(out);

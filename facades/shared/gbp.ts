@@ -1,4 +1,5 @@
 import type { MetricTotals } from '../../src/gbp/metrics';
+import { date, z } from './presenters/zod';
 
 /**
  * Business-profile performance on the wire, for both facades that serve it: the customer REST API
@@ -28,7 +29,20 @@ export const GBP_METRICS_QUERY = `query ($locationId: Int!, $from: String, $to: 
   }
 }`;
 
-const totals = (t: MetricTotals) => ({
+const Totals = z
+  .object({
+    impressions_total: z.number().int(),
+    impressions_search: z.number().int(),
+    impressions_maps: z.number().int(),
+    impressions_desktop: z.number().int(),
+    impressions_mobile: z.number().int(),
+    call_clicks: z.number().int(),
+    website_clicks: z.number().int(),
+    direction_requests: z.number().int(),
+  })
+  .openapi('MetricTotals');
+
+const totals = (t: MetricTotals): z.infer<typeof Totals> => ({
   impressions_total: t.impressionsTotal,
   impressions_search: t.impressionsSearch,
   impressions_maps: t.impressionsMaps,
@@ -39,8 +53,19 @@ const totals = (t: MetricTotals) => ({
   direction_requests: t.directionRequests,
 });
 
+export const Metrics = z
+  .object({
+    location_id: z.number().int(),
+    organization_id: z.number().int(),
+    period: z.object({ from: date(), to: date() }),
+    totals: Totals,
+    previous_period: z.object({ from: date(), to: date(), totals: Totals }),
+    daily: z.array(Totals.extend({ date: date() })).optional().openapi({ description: 'With `include_daily=true` only: one row per day.' }),
+  })
+  .openapi('Metrics');
+
 /** The Metrics resource; `daily` only with include_daily (one row per day of the period: `date` and the totals). */
-export function metrics(m: MetricsData) {
+export function metrics(m: MetricsData): z.infer<typeof Metrics> {
   return {
     location_id: m.locationId,
     organization_id: m.organizationId,
@@ -80,7 +105,20 @@ export const GBP_SEARCH_TERMS_QUERY = `query ($locationId: Int!, $year: Int, $mo
   }
 }`;
 
-export const searchTerm = (r: SearchTermData) => ({
+export const SearchTerm = z
+  .object({
+    keyword: z.string(),
+    year: z.number().int(),
+    month: z.number().int(),
+    month_label: z.string(),
+    impressions: z.number().int(),
+    below_threshold: z.boolean().openapi({ description: 'Google reports fewer than its threshold; the row sorts last.' }),
+    location_id: z.number().int(),
+    organization_id: z.number().int(),
+  })
+  .openapi('SearchTermRow');
+
+export const searchTerm = (r: SearchTermData): z.infer<typeof SearchTerm> => ({
   keyword: r.keyword,
   year: r.year,
   month: r.month,
@@ -92,4 +130,14 @@ export const searchTerm = (r: SearchTermData) => ({
 });
 
 /** What the page was read for: the location (and its organisation) and the year and month asked for. */
+export const SearchTermsMeta = z.object({
+  current_page: z.number().int(),
+  per_page: z.number().int(),
+  total: z.number().int(),
+  location_id: z.number().int(),
+  organization_id: z.number().int(),
+  year: z.number().int(),
+  month: z.number().int().nullable(),
+});
+
 export const searchTermsMeta = (p: SearchTermPageData) => ({ location_id: p.locationId, organization_id: p.organizationId, year: p.year, month: p.month });

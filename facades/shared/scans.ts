@@ -5,6 +5,7 @@
  * Search Grid)"), so the two answer every field the same way. Each facade keeps its own envelope (REST `data`/`meta`,
  * MCP `data`/`pagination`) and its own argument parsing.
  */
+import { timestamp, z } from './presenters/zod';
 
 // ---- list row -------------------------------------------------------------------------------------------
 
@@ -21,7 +22,23 @@ export interface ScanRowData {
 }
 export const SCAN_ROW_FIELDS = 'uuid location keyword keywords gridSize isScheduled isRunning lastRunAt nextRunAt';
 
-export const scanRow = (s: ScanRowData) => ({
+const int = () => z.number().int();
+
+export const ScanRow = z
+  .object({
+    uuid: z.string().openapi({ format: 'uuid' }),
+    location: z.string(),
+    keyword: z.string().openapi({ description: 'The first keyword.' }),
+    keywords: z.array(z.string()),
+    grid_size: int().openapi({ description: 'Pins per side (the grid is grid_size x grid_size).' }),
+    is_scheduled: z.boolean(),
+    is_running: z.boolean(),
+    last_run_at: timestamp().nullable(),
+    next_run_at: timestamp().nullable(),
+  })
+  .openapi('ScanRow');
+
+export const scanRow = (s: ScanRowData): z.infer<typeof ScanRow> => ({
   uuid: s.uuid,
   location: s.location,
   keyword: s.keyword,
@@ -51,13 +68,21 @@ export interface PinData {
 }
 const PIN_FIELDS = 'lat lng rank keyword status snapshotAt topResults { placeId name rank }';
 
-export const place = (p: PlaceData) => ({ place_id: p.placeId, name: p.name, rank: p.rank });
+export const Place = z.object({ place_id: z.string(), name: z.string(), rank: int() }).openapi('RankedPlace');
+const DetailPin = z.object({ lat: z.number(), lng: z.number(), rank: int().nullable(), keyword: z.string(), status: z.string(), top_results: z.array(Place) });
+export const DataPoint = z
+  .object({ lat: z.number(), lng: z.number(), keyword: z.string(), snapshot_at: timestamp(), target_rank: int().nullable(), results: z.array(Place) })
+  .openapi('DataPoint');
+/** A pin read with `top_n=0`: position and rank only. */
+export const BarePin = z.object({ lat: z.number(), lng: z.number(), target_rank: int().nullable() }).openapi('DataPointRankOnly');
+
+export const place = (p: PlaceData): z.infer<typeof Place> => ({ place_id: p.placeId, name: p.name, rank: p.rank });
 
 /** A pin of the scan detail (`results[]`). */
-const detailPin = (r: PinData) => ({ lat: r.lat, lng: r.lng, rank: r.rank, keyword: r.keyword, status: r.status, top_results: r.topResults.map(place) });
+const detailPin = (r: PinData): z.infer<typeof DetailPin> => ({ lat: r.lat, lng: r.lng, rank: r.rank, keyword: r.keyword, status: r.status, top_results: r.topResults.map(place) });
 
 /** A pin of a data-points page, with its competitors. */
-export const dataPoint = (r: PinData) => ({
+export const dataPoint = (r: PinData): z.infer<typeof DataPoint> => ({
   lat: r.lat,
   lng: r.lng,
   keyword: r.keyword,
@@ -83,7 +108,24 @@ export const SCAN_DETAIL_QUERY = `query ($uuid: String!, $snapshotAt: String, $t
   }
 }`;
 
-export const scanDetail = (d: ScanDetailData) => ({
+const Summary = z.object({ average_rank: z.number(), top_3_count: int(), top_4_to_10_count: int(), not_ranking_count: int() }).openapi('ScanSummary');
+
+export const ScanDetail = z
+  .object({
+    uuid: z.string().openapi({ format: 'uuid' }),
+    location: z.string(),
+    keyword: z.string(),
+    keywords: z.array(z.string()),
+    grid_size: int(),
+    is_running: z.boolean(),
+    summary: Summary.nullable(),
+    report_url: z.string().openapi({ description: 'The white-label report page (relative path).' }),
+    available_snapshots: z.array(timestamp()),
+    results: z.array(DetailPin),
+  })
+  .openapi('ScanDetail');
+
+export const scanDetail = (d: ScanDetailData): z.infer<typeof ScanDetail> => ({
   uuid: d.scan.uuid,
   location: d.scan.location,
   keyword: d.scan.keyword,
@@ -120,7 +162,9 @@ export const SCAN_DATA_POINTS_QUERY = `query ($uuid: String!, $snapshotAt: Strin
 }`;
 
 /** Which snapshot, keyword and competitor count the page was read with. */
-export const dataPointsMeta = (d: DataPointsData) => ({ scan_uuid: d.scanUuid, snapshot_at: d.snapshotAt, keyword: d.keyword, top_n: d.topN });
+export const DataPointsMeta = z.object({ scan_uuid: z.string(), snapshot_at: timestamp().nullable(), keyword: z.string().nullable(), top_n: int() });
+
+export const dataPointsMeta = (d: DataPointsData): z.infer<typeof DataPointsMeta> => ({ scan_uuid: d.scanUuid, snapshot_at: d.snapshotAt, keyword: d.keyword, top_n: d.topN });
 
 // ---- snapshots ------------------------------------------------------------------------------------------
 
@@ -144,7 +188,24 @@ export const SCAN_SNAPSHOTS_QUERY = `query ($uuid: String!, $keyword: String) {
   }
 }`;
 
-export const snapshot = (s: SnapshotData) => ({
+export const Snapshot = z
+  .object({
+    snapshot_at: timestamp(),
+    label: z.string(),
+    short_label: z.string(),
+    month_year: z.string(),
+    avg_rank: z.number(),
+    change_from_previous: z.number(),
+    top_3_count: int(),
+    top_10_count: int(),
+    below_top_10_count: int(),
+    not_ranking_count: int(),
+    total_pins: int(),
+    visibility_score: z.number(),
+  })
+  .openapi('ScanSnapshot');
+
+export const snapshot = (s: SnapshotData): z.infer<typeof Snapshot> => ({
   snapshot_at: s.snapshotAt,
   label: s.label,
   short_label: s.shortLabel,
@@ -184,7 +245,27 @@ export const SCAN_INSIGHTS_QUERY = `query ($uuid: String!, $keyword: String, $sn
   }
 }`;
 
-export function insights(d: InsightsData) {
+export const Insights = z
+  .object({
+    scan_uuid: z.string(),
+    snapshot_at: timestamp().nullable(),
+    keyword: z.string(),
+    summary: z
+      .object({ avg_rank: z.number(), visibility_score: z.number(), top_3_pins: int(), top_10_pins: int(), not_ranking: int(), total_pins: int() })
+      .nullable(),
+    trends_vs_first_snapshot: z
+      .object({ first_snapshot_at: timestamp(), start_avg: z.number(), current_avg: z.number(), change: z.number(), improved: z.boolean(), percent_change: z.number() })
+      .nullable(),
+    trends_vs_previous_snapshot: z
+      .object({ previous_snapshot_at: timestamp(), avg_rank_change: z.number(), visibility_change: z.number(), top_3_change: z.number(), top_10_change: z.number() })
+      .nullable(),
+    geographic_strength: z.array(z.object({ label: z.string(), pins: int(), avg_rank: z.number(), visibility: z.number(), coverage: z.number() })),
+    top_competitors: z.array(z.object({ name: z.string(), avg_rank: z.number(), visibility: z.number(), threat_score: z.number() })),
+    recommendations: z.array(z.object({ type: z.string(), icon: z.string(), title: z.string(), description: z.string() })),
+  })
+  .openapi('ScanInsights');
+
+export function insights(d: InsightsData): z.infer<typeof Insights> {
   const f = d.trendsVsFirstSnapshot;
   const p = d.trendsVsPreviousSnapshot;
   return {
@@ -230,7 +311,9 @@ export interface RunData {
 export const CREATE_SCAN_MUTATION = 'mutation ($input: CreateScanInput!) { createScan(input: $input) { uuid startedAt isRunning } }';
 export const RUN_SCAN_MUTATION = 'mutation ($uuid: String!) { runScan(uuid: $uuid) { uuid startedAt isRunning } }';
 
-export const runStarted = (r: RunData) => ({ uuid: r.uuid, started_at: r.startedAt, is_running: r.isRunning });
+export const RunStarted = z.object({ uuid: z.string(), started_at: timestamp(), is_running: z.boolean() }).openapi('ScanRunStarted');
+
+export const runStarted = (r: RunData): z.infer<typeof RunStarted> => ({ uuid: r.uuid, started_at: r.startedAt, is_running: r.isRunning });
 
 /** The create-scan arguments as both facades take them (snake_case, parsed), for `CreateScanInput`. */
 export interface CreateScanArgs {
@@ -293,7 +376,20 @@ export const scheduleInput = (a: ScheduleArgs) => ({
   timezone: a.timezone ?? null,
 });
 
-export const schedule = (s: ScheduleData) => ({
+export const Schedule = z
+  .object({
+    uuid: z.string(),
+    is_scheduled: z.boolean(),
+    frequency: z.string().nullable().openapi({ example: 'weekly' }),
+    next_run_at: timestamp().nullable(),
+    scheduled_from: z.string().nullable(),
+    scheduled_to: z.string().nullable(),
+    scheduled_days: z.array(int()),
+    timezone: z.string().nullable(),
+  })
+  .openapi('ScanSchedule');
+
+export const schedule = (s: ScheduleData): z.infer<typeof Schedule> => ({
   uuid: s.uuid,
   is_scheduled: s.isScheduled,
   frequency: s.frequency,

@@ -31,6 +31,8 @@ import { unsubscribePages } from './unsubscribe-page';
 import { feedbackPages } from './feedback-page';
 import { inboundWebhook } from './inbound-webhook';
 import { docsPages } from './docs-page';
+import { observeJsonAnswers, type ApiAnswer } from './observe-answers';
+import { openApiRouter } from '../../facades/rest/openapi';
 import { graphiqlPages } from './graphiql-page';
 import type { Sequelize } from 'sequelize';
 import { OutboxEvent } from '../models';
@@ -71,6 +73,8 @@ export interface AppDeps {
    * `/metrics`: the Temporal SDK exporter of an in-process worker, appended to the page.
    */
   observability?: { readiness?: () => ReadinessDeps; temporalMetricsUrl?: string | null };
+  /** Sees every JSON answer of the two REST APIs (the contract tests check each against the OpenAPI documents). */
+  observeApiResponse?: (answer: ApiAnswer) => void;
 }
 
 /** The database the models are bound to (the app's readiness and outbox gauges when nothing else is given). */
@@ -195,6 +199,10 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
       },
     }),
   );
+
+  // The contract of both REST APIs, generated from their route records: public JSON and YAML (facades/rest/openapi.ts).
+  app.use(openApiRouter());
+  if (deps.observeApiResponse) app.use(['/api/v1', '/api/agency/v1'], observeJsonAnswers(deps.observeApiResponse));
 
   const rest = express.Router();
   rest.use(...limits);

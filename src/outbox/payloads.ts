@@ -1,6 +1,8 @@
 import { publicBaseUrl } from '../config';
 import { fileUrl, placeholderAvatarUrl } from '../domain/urls';
 import type { Location, Organization, PrivateFeedback, Review } from '../models';
+// The organisation and location events carry the REST resources: the facades' presenters write both.
+import { location, organization } from '../../facades/shared/presenters/organization';
 
 /**
  * Webhook bodies (without `webhook_event`, which the writer puts first). Timestamps are ISO 8601 UTC; URLs are
@@ -51,32 +53,29 @@ export function reviewPayload(review: ReviewFields, sourceName: string, baseUrl 
   };
 }
 
-/** The REST location resource. */
-export function locationPayload(location: Pick<Location, 'id' | 'organizationId' | 'name' | 'createdAt' | 'updatedAt'>): Record<string, unknown> {
-  return {
-    id: location.id,
-    organization_id: location.organizationId,
-    name: location.name,
-    created_at: iso(location.createdAt),
-    updated_at: iso(location.updatedAt),
-  };
+type LocationFields = Pick<Location, 'id' | 'organizationId' | 'name' | 'createdAt' | 'updatedAt'>;
+const locationData = (l: LocationFields) => ({ id: l.id, organizationId: l.organizationId, name: l.name, createdAt: iso(l.createdAt)!, updatedAt: iso(l.updatedAt)! });
+
+/** The REST location resource, through the REST presenter (one shape for the API and the event). */
+export function locationPayload(l: LocationFields): Record<string, unknown> {
+  return location(locationData(l));
 }
 
-/** The REST organisation resource, with every location of the organisation. */
+/** The REST organisation resource, with every location of the organisation, through the REST presenter. */
 export function organizationPayload(
   org: Pick<Organization, 'id' | 'name' | 'defaultLocationId' | 'logoFileId' | 'createdAt' | 'updatedAt'>,
-  locations: ReadonlyArray<Pick<Location, 'id' | 'organizationId' | 'name' | 'createdAt' | 'updatedAt'>>,
+  locations: ReadonlyArray<LocationFields>,
   baseUrl = publicBaseUrl(),
 ): Record<string, unknown> {
-  return {
+  return organization({
     id: org.id,
     name: org.name,
-    default_location_id: org.defaultLocationId ?? null,
+    defaultLocationId: org.defaultLocationId ?? null,
     logo: org.logoFileId ? fileUrl(baseUrl, org.logoFileId) : null,
-    locations: locations.map(locationPayload),
-    created_at: iso(org.createdAt),
-    updated_at: iso(org.updatedAt),
-  };
+    locations: locations.map(locationData),
+    createdAt: iso(org.createdAt)!,
+    updatedAt: iso(org.updatedAt)!,
+  });
 }
 
 export function organizationDeletedPayload(org: Pick<Organization, 'id' | 'name'>, at: Date): Record<string, unknown> {

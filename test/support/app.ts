@@ -7,6 +7,7 @@ import request from 'supertest';
 import type { Clock } from '../../src/domain/clock';
 import { getSchema } from '../../src/graphql/schema';
 import { createApp, type AppDeps } from '../../src/http/app';
+import { contractRecorder } from './contract';
 import { useDatabase } from './db';
 
 type Seams = Omit<Partial<AppDeps>, 'config' | 'schema' | 'logger'>;
@@ -18,6 +19,8 @@ async function appDeps(seams: Seams, rateLimit = 100_000): Promise<AppDeps> {
     pages: { perMinute: 100_000, postsPerMinute: 100_000 },
     schema: await getSchema(),
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    // Every REST answer of a test app is checked against the OpenAPI documents (test/support/contract-hooks.ts).
+    observeApiResponse: contractRecorder.observe,
     ...seams,
   };
 }

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { contractRecorder } from './contract';
 
 export interface Received {
   headers: http.IncomingHttpHeaders;
@@ -10,7 +11,7 @@ export interface Received {
 /**
  * A real webhook receiver on loopback. `respond` decides each answer from the number of requests so far;
  * returning null holds the request open without answering (a receiver that hangs). A header given as a list is
- * sent once per value; a string body is sent as UTF-8.
+ * sent once per value; a string body is sent as UTF-8. Signed deliveries are checked against the documented events.
  */
 export async function startReceiver(
   respond: (n: number, req: Received) => { status: number; headers?: Record<string, string | string[]>; body?: string | Buffer } | null,
@@ -23,6 +24,8 @@ export async function startReceiver(
     req.on('end', () => {
       const r: Received = { headers: req.headers, body, at: Date.now() };
       received.push(r);
+      // A signed delivery's body must be an event the customer OpenAPI document shows (test/support/contract.ts).
+      if (req.headers['webhook-signature']) contractRecorder.observeWebhook(body);
       const answer = respond(received.length, r);
       if (!answer) {
         held.push(res);

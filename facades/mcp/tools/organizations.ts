@@ -1,4 +1,4 @@
-import { location, LOCATION_FIELDS, organization, ORGANIZATION_FIELDS, type LocationData, type OrganizationData } from '../../rest/customer/mappers';
+import { location, LOCATION_FIELDS, organization, ORGANIZATION_FIELDS, type LocationData, type OrganizationData } from '../../shared/presenters/organization';
 import { bool, id, input, int, nullable, num, object, page, pageOf, paginated, perPage, str, arr, type PageData } from '../schema';
 import { organizationScopeVariables, ORGANIZATION_SCOPE } from '../scope';
 import { defineTool, READ_ONLY } from '../tool';

@@ -1,4 +1,4 @@
-import { review, REVIEW_FIELDS, type ReviewData } from '../../rest/customer/mappers';
+import { review, REVIEW_FIELDS, type ReviewData } from '../../shared/presenters/review';
 import { arr, bool, date, id, input, int, nullable, object, oneOf, page, pageOf, paginated, perPage, str, type PageData } from '../schema';
 import { ACCESS_SCOPE, scopeVariables } from '../scope';
 import { defineTool, READ_ONLY } from '../tool';

@@ -1,15 +1,17 @@
-import { z } from 'zod';
-import { bool, integer, parseInput, text } from '../../shared/input';
+import { bool, integer, text } from '../../shared/input';
 import { envelope, type PageResult } from '../../shared/pagination';
-import { idParam } from '../customer/mappers';
-import { route } from '../route';
-import { customer, CUSTOMER_FIELDS, type CustomerData } from './mappers';
+import { customer, Customer, CUSTOMER_FIELDS, CustomerPageMeta, type CustomerData } from '../../shared/presenters/agency';
+import { dataOf, MessageBody, PageLinks } from '../../shared/presenters/common';
+import { z } from '../../shared/presenters/zod';
+import { pathId, route, type ExtraError } from '../route';
 
 /**
  * Customer accounts of the agency (spec: Agency API). The wire is parsed here (types); every rule of the
  * fields (required, lengths, E.164, plan, tax fields) is the agency service's, checked in one pass so that a
  * 422 lists every offending field. A missing required string therefore travels as '' and is named there.
  */
+const TAG = 'Customers';
+const customerId = { customer: pathId('Customer', 'The customer id.') };
 
 /** `custom_plan_id` is a string in the spec; a JSON number is taken as its digits. */
 const planId = (field: string) =>
@@ -17,142 +19,155 @@ const planId = (field: string) =>
 
 const message = (d: { message: string }) => ({ body: { message: d.message } });
 
+const createBody = z.object({
+  name: text('name').nullish().openapi({ description: 'Required.', maxLength: 255 }),
+  company: text('company').nullish().openapi({ description: 'Required.', maxLength: 255 }),
+  email: text('email').nullish().openapi({ description: 'Required; unique.', format: 'email' }),
+  password: text('password').nullish().openapi({ description: 'Required; at least 8 characters.' }),
+  custom_plan_id: planId('custom_plan_id').nullish().openapi({ description: 'Required: a plan id from `GET /custom-plans`.' }),
+  phone: text('phone').nullish().openapi({ description: 'E.164.' }),
+  location_limit: integer('location_limit').nullish(),
+  member_limit: integer('member_limit').nullish(),
+  send_invite: bool('send_invite').nullish(),
+  send_google_connect_link: bool('send_google_connect_link').nullish(),
+  send_facebook_connect_link: bool('send_facebook_connect_link').nullish(),
+  country: text('country').nullish(),
+  postal_code: text('postal_code').nullish(),
+});
+
+const simple = (opts: { method: 'put' | 'delete'; path: string; operationId: string; summary: string; field: string; errors?: ExtraError[] }) =>
+  route({
+    method: opts.method,
+    path: opts.path,
+    operationId: opts.operationId,
+    summary: opts.summary,
+    tag: TAG,
+    permissions: null,
+    params: customerId,
+    errors: opts.errors,
+    responses: { 200: { description: 'Done.', schema: MessageBody } },
+    document: `mutation ($id: Int!) { ${opts.field}(id: $id) { message } }`,
+    variables: ({ params }) => ({ id: params.customer }),
+    respond: (d: Record<string, { message: string }>) => message(d[opts.field]),
+  });
+
 export const customerRoutes = [
-  route<{ agencyCustomers: PageResult<CustomerData> }>({
+  route({
     method: 'get',
     path: '/customers',
+    operationId: 'listCustomers',
+    summary: 'List customer accounts',
+    tag: TAG,
+    permissions: null,
+    query: z.object({ search: text('search').optional(), page: integer('page').optional(), per_page: integer('per_page').optional() }),
+    responses: {
+      200: { description: 'A page of customers (the spec\'s short meta).', schema: z.object({ data: z.array(Customer), links: PageLinks, meta: CustomerPageMeta }) },
+    },
     document: `query ($search: String, $page: Int!, $perPage: Int!) {
       agencyCustomers(search: $search, page: $page, perPage: $perPage) { total page perPage items { ${CUSTOMER_FIELDS} } }
     }`,
-    variables: (req) => {
-      const q = parseInput(
-        z.object({ search: text('search').optional(), page: integer('page').optional(), per_page: integer('per_page').optional() }),
-        req.query,
-      );
-      return { search: q.search || null, page: q.page ?? 1, perPage: q.per_page ?? 10 };
-    },
+    variables: ({ query: q }) => ({ search: q.search || null, page: q.page ?? 1, perPage: q.per_page ?? 10 }),
     // The spec's meta for this list is the short one: current_page, from, per_page, to.
-    respond: (d, req) => {
+    respond: (d: { agencyCustomers: PageResult<CustomerData> }, req) => {
       const { data, links, meta } = envelope(req, d.agencyCustomers, customer);
       return { body: { data, links, meta: { current_page: meta.current_page, from: meta.from, per_page: meta.per_page, to: meta.to } } };
     },
   }),
-  route<{ createCustomer: CustomerData }>({
+  route({
     method: 'post',
     path: '/customers',
+    operationId: 'createCustomer',
+    summary: 'Create a customer account',
+    description: 'Every rule is checked in one pass: a 422 lists every offending field.',
+    tag: TAG,
+    permissions: null,
+    body: createBody,
+    responses: { 201: { description: 'The created customer.', schema: dataOf(Customer) } },
     document: `mutation ($input: CreateCustomerInput!) { createCustomer(input: $input) { ${CUSTOMER_FIELDS} } }`,
-    variables: (req) => {
-      const b = parseInput(
-        z.object({
-          name: text('name').nullish(),
-          company: text('company').nullish(),
-          email: text('email').nullish(),
-          password: text('password').nullish(),
-          custom_plan_id: planId('custom_plan_id').nullish(),
-          phone: text('phone').nullish(),
-          location_limit: integer('location_limit').nullish(),
-          member_limit: integer('member_limit').nullish(),
-          send_invite: bool('send_invite').nullish(),
-          send_google_connect_link: bool('send_google_connect_link').nullish(),
-          send_facebook_connect_link: bool('send_facebook_connect_link').nullish(),
-          country: text('country').nullish(),
-          postal_code: text('postal_code').nullish(),
-        }),
-        req.body,
-      );
-      return {
-        input: {
-          name: b.name ?? '',
-          company: b.company ?? '',
-          email: b.email ?? '',
-          password: b.password ?? '',
-          customPlanId: b.custom_plan_id ?? '',
-          phone: b.phone ?? null,
-          locationLimit: b.location_limit ?? null,
-          memberLimit: b.member_limit ?? null,
-          sendInvite: b.send_invite ?? false,
-          sendGoogleConnectLink: b.send_google_connect_link ?? false,
-          sendFacebookConnectLink: b.send_facebook_connect_link ?? false,
-          country: b.country ?? null,
-          postalCode: b.postal_code ?? null,
-        },
-      };
-    },
-    respond: (d) => ({ status: 201, body: { data: customer(d.createCustomer) } }),
+    variables: ({ body: b }) => ({
+      input: {
+        name: b.name ?? '',
+        company: b.company ?? '',
+        email: b.email ?? '',
+        password: b.password ?? '',
+        customPlanId: b.custom_plan_id ?? '',
+        phone: b.phone ?? null,
+        locationLimit: b.location_limit ?? null,
+        memberLimit: b.member_limit ?? null,
+        sendInvite: b.send_invite ?? false,
+        sendGoogleConnectLink: b.send_google_connect_link ?? false,
+        sendFacebookConnectLink: b.send_facebook_connect_link ?? false,
+        country: b.country ?? null,
+        postalCode: b.postal_code ?? null,
+      },
+    }),
+    respond: (d: { createCustomer: CustomerData }) => ({ status: 201, body: { data: customer(d.createCustomer) } }),
   }),
-  route<{ changeCustomerPlan: CustomerData }>({
+  route({
     method: 'put',
     path: '/customers/:customer',
+    operationId: 'changeCustomerPlan',
+    summary: 'Change a customer\'s plan',
+    tag: TAG,
+    permissions: null,
+    params: customerId,
+    body: z.object({ custom_plan_id: planId('custom_plan_id').refine((v) => v !== '', 'The custom plan id field is required.') }),
+    prepare: { body: (b) => ({ custom_plan_id: b.custom_plan_id ?? undefined }) },
+    responses: { 200: { description: 'The customer after the change.', schema: dataOf(Customer) } },
     document: `mutation ($id: Int!, $customPlanId: String!) { changeCustomerPlan(id: $id, customPlanId: $customPlanId) { ${CUSTOMER_FIELDS} } }`,
-    variables: (req) => {
-      const id = idParam(req.params.customer, 'Customer');
-      const b = parseInput(z.object({ custom_plan_id: planId('custom_plan_id').refine((v) => v !== '', 'The custom plan id field is required.') }), {
-        custom_plan_id: req.body.custom_plan_id ?? undefined,
-      });
-      return { id, customPlanId: b.custom_plan_id };
-    },
-    respond: (d) => ({ body: { data: customer(d.changeCustomerPlan) } }),
+    variables: ({ params, body }) => ({ id: params.customer, customPlanId: body.custom_plan_id }),
+    respond: (d: { changeCustomerPlan: CustomerData }) => ({ body: { data: customer(d.changeCustomerPlan) } }),
   }),
-  route<{ setCustomerLocationLimit: { message: string } }>({
+  route({
     method: 'put',
     path: '/customers/:customer/location-limit',
+    operationId: 'setCustomerLocationLimit',
+    summary: 'Set a customer\'s location limit',
+    tag: TAG,
+    permissions: null,
+    params: customerId,
+    body: z.object({ location_limit: integer('location_limit') }),
+    responses: { 200: { description: 'Done.', schema: MessageBody } },
     document: `mutation ($id: Int!, $limit: Int!) { setCustomerLocationLimit(id: $id, locationLimit: $limit) { message } }`,
-    variables: (req) => {
-      const id = idParam(req.params.customer, 'Customer');
-      const b = parseInput(z.object({ location_limit: integer('location_limit') }), req.body);
-      return { id, limit: b.location_limit };
-    },
-    respond: (d) => message(d.setCustomerLocationLimit),
+    variables: ({ params, body }) => ({ id: params.customer, limit: body.location_limit }),
+    respond: (d: { setCustomerLocationLimit: { message: string } }) => message(d.setCustomerLocationLimit),
   }),
-  route<{ setCustomerMemberLimit: { message: string } }>({
+  route({
     method: 'put',
     path: '/customers/:customer/member-limit',
+    operationId: 'setCustomerMemberLimit',
+    summary: 'Set a customer\'s team-member limit',
+    tag: TAG,
+    permissions: null,
+    params: customerId,
+    body: z.object({ member_limit: integer('member_limit') }),
+    responses: { 200: { description: 'Done.', schema: MessageBody } },
     document: `mutation ($id: Int!, $limit: Int!) { setCustomerMemberLimit(id: $id, memberLimit: $limit) { message } }`,
-    variables: (req) => {
-      const id = idParam(req.params.customer, 'Customer');
-      const b = parseInput(z.object({ member_limit: integer('member_limit') }), req.body);
-      return { id, limit: b.member_limit };
-    },
-    respond: (d) => message(d.setCustomerMemberLimit),
+    variables: ({ params, body }) => ({ id: params.customer, limit: body.member_limit }),
+    respond: (d: { setCustomerMemberLimit: { message: string } }) => message(d.setCustomerMemberLimit),
   }),
-  route<{ addCustomerCredits: { message: string; balance: number } }>({
+  route({
     method: 'post',
     path: '/customers/:customer/add-credits',
+    operationId: 'addCustomerCredits',
+    summary: 'Grant credits to a customer',
+    tag: TAG,
+    permissions: null,
+    params: customerId,
+    body: z.object({
+      type: text('type'),
+      credits: integer('credits'),
+      expires_at: text('expires_at').nullish().openapi({ format: 'date' }),
+      notes: text('notes').nullish(),
+    }),
+    responses: { 200: { description: 'Done, with the new balance.', schema: z.object({ message: z.string(), balance: z.number().int() }) } },
     document: `mutation ($id: Int!, $input: AddCreditsInput!) { addCustomerCredits(id: $id, input: $input) { message balance } }`,
-    variables: (req) => {
-      const id = idParam(req.params.customer, 'Customer');
-      const b = parseInput(
-        z.object({
-          type: text('type'),
-          credits: integer('credits'),
-          expires_at: text('expires_at').nullish(),
-          notes: text('notes').nullish(),
-        }),
-        req.body,
-      );
-      return { id, input: { type: b.type, credits: b.credits, expiresAt: b.expires_at ?? null, notes: b.notes ?? null } };
-    },
-    respond: (d) => ({ body: { message: d.addCustomerCredits.message, balance: d.addCustomerCredits.balance } }),
+    variables: ({ params, body: b }) => ({ id: params.customer, input: { type: b.type, credits: b.credits, expiresAt: b.expires_at ?? null, notes: b.notes ?? null } }),
+    respond: (d: { addCustomerCredits: { message: string; balance: number } }) => ({
+      body: { message: d.addCustomerCredits.message, balance: d.addCustomerCredits.balance },
+    }),
   }),
-  route<{ pauseCustomer: { message: string } }>({
-    method: 'put',
-    path: '/customers/:customer/pause',
-    document: `mutation ($id: Int!) { pauseCustomer(id: $id) { message } }`,
-    variables: (req) => ({ id: idParam(req.params.customer, 'Customer') }),
-    respond: (d) => message(d.pauseCustomer),
-  }),
-  route<{ resumeCustomer: { message: string } }>({
-    method: 'put',
-    path: '/customers/:customer/resume',
-    document: `mutation ($id: Int!) { resumeCustomer(id: $id) { message } }`,
-    variables: (req) => ({ id: idParam(req.params.customer, 'Customer') }),
-    respond: (d) => message(d.resumeCustomer),
-  }),
-  route<{ deleteCustomer: { message: string } }>({
-    method: 'delete',
-    path: '/customers/:customer',
-    document: `mutation ($id: Int!) { deleteCustomer(id: $id) { message } }`,
-    variables: (req) => ({ id: idParam(req.params.customer, 'Customer') }),
-    respond: (d) => message(d.deleteCustomer),
-  }),
+  simple({ method: 'put', path: '/customers/:customer/pause', operationId: 'pauseCustomer', summary: 'Pause a customer account', field: 'pauseCustomer', errors: [409, 422] }),
+  simple({ method: 'put', path: '/customers/:customer/resume', operationId: 'resumeCustomer', summary: 'Resume a customer account', field: 'resumeCustomer', errors: [409, 422] }),
+  simple({ method: 'delete', path: '/customers/:customer', operationId: 'deleteCustomer', summary: 'Delete a customer account', field: 'deleteCustomer' }),
 ];

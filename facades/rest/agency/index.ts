@@ -1,5 +1,5 @@
 import express, { type Router } from 'express';
-import { mountRoutes, type MountOptions, type RouteDef } from '../route';
+import { mountRoutes, type AnyRoute, type MountOptions } from '../route';
 import { auditRoutes } from './audit.routes';
 import { connectLinkRoutes } from './connect-links.routes';
 import { customerRoutes } from './customers.routes';
@@ -15,7 +15,7 @@ export const AGENCY_ROUTES = [
   ...connectLinkRoutes,
   ...scanRoutes,
   ...auditRoutes,
-] as unknown as ReadonlyArray<RouteDef<never>>;
+] as readonly AnyRoute[];
 
 /** The agency REST API, mounted at `/api/agency/v1` (agency tokens of tenant owners only). */
 export function agencyApi(opts: MountOptions): Router {

@@ -1,13 +1,17 @@
-import { z } from 'zod';
-import { bool as textBool, integer, parseInput, text } from '../../shared/input';
+import { bool as textBool, integer, text } from '../../shared/input';
 import { envelope } from '../../shared/pagination';
+import { dataOf, listOf, PageLinks, PageMeta } from '../../shared/presenters/common';
+import { timestamp, z } from '../../shared/presenters/zod';
 import * as scans from '../../shared/scans';
-import { route } from '../route';
+import { pathString, route } from '../route';
 
 /**
  * Local Search Grid scans (agency API, tenant owners): `/scans`. Spec: "Scan (Local Search Grid)", "States > Scan",
  * "Endpoints > Local Search Grid scans"; decisions in docs/decisions.md, "Local Search Grid".
  */
+const TAG = 'Local Search Grid';
+const uuid = { uuid: pathString('Scan', 'The scan UUID.') };
+
 const number = (field: string) =>
   z.preprocess(
     (v) => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v),
@@ -35,8 +39,23 @@ interface ScanData extends scans.ScanRowData {
 
 const SCAN_FIELDS = `${scans.SCAN_ROW_FIELDS} distance distanceUnit type address targetPlaceId lat lng lastRunFailed archivedAt reportUrl createdAt updatedAt`;
 
+const Scan = scans.ScanRow.extend({
+  distance: z.number(),
+  distance_unit: z.string().openapi({ example: 'km' }),
+  type: z.string(),
+  address: z.string().nullable(),
+  target_place_id: z.string().nullable(),
+  lat: z.number(),
+  lng: z.number(),
+  last_run_failed: z.boolean(),
+  archived_at: timestamp().nullable(),
+  report_url: z.string(),
+  created_at: timestamp(),
+  updated_at: timestamp(),
+}).openapi('Scan');
+
 /** Update, archive and restore answer the list row plus the scan's settings. */
-const scanFull = (s: ScanData) => ({
+const scanFull = (s: ScanData): z.infer<typeof Scan> => ({
   ...scans.scanRow(s),
   distance: s.distance,
   distance_unit: s.distanceUnit,
@@ -52,13 +71,69 @@ const scanFull = (s: ScanData) => ({
   updated_at: s.updatedAt,
 });
 
-const topNParam = { top_n: integer('top_n').optional() };
+const topNParam = { top_n: integer('top_n').optional().openapi({ description: 'Competitors per pin (0 = positions and ranks only).' }) };
 const pageParams = { page: integer('page').optional(), per_page: integer('per_page').optional() };
+const common = { tag: TAG, permissions: null } as const;
+
+const createBody = z.object({
+  location: text('location').openapi({ description: 'The business name as it appears on the map.' }),
+  address: text('address').nullish(),
+  keywords: strings('keywords'),
+  grid_size: integer('grid_size').openapi({ description: 'Odd, 3-15.' }),
+  distance: number('distance'),
+  distance_unit: text('distance_unit').openapi({ enum: ['km', 'mi'] }),
+  type: text('type').nullish(),
+  target_place_id: text('target_place_id').nullish(),
+  lat: number('lat').nullish(),
+  lng: number('lng').nullish(),
+});
+
+const updateBody = z.object({
+  location: text('location').optional(),
+  address: text('address').nullish(),
+  keywords: strings('keywords').optional(),
+  target_place_id: text('target_place_id').nullish(),
+  type: text('type').optional(),
+  grid_size: integer('grid_size').optional(),
+  distance: number('distance').optional(),
+  distance_unit: text('distance_unit').optional(),
+  lat: number('lat').optional(),
+  lng: number('lng').optional(),
+  regenerate_pins: bool('regenerate_pins').optional(),
+});
+
+const scheduleBody = z.object({
+  is_scheduled: bool('is_scheduled'),
+  frequency: text('frequency').nullish(),
+  scheduled_from: text('scheduled_from').nullish(),
+  scheduled_to: text('scheduled_to').nullish(),
+  scheduled_days: ints('scheduled_days').nullish(),
+  timezone: text('timezone').nullish(),
+});
 
 export const scanRoutes = [
-  route<{ scans: { items: scans.ScanRowData[]; total: number; page: number; perPage: number } }>({
+  route({
+    ...common,
     method: 'get',
     path: '/scans',
+    operationId: 'listScans',
+    summary: 'List scans',
+    query: z.object({
+      search: text('search').optional(),
+      is_scheduled: bool('is_scheduled').optional(),
+      completed: bool('completed').optional(),
+      failed: bool('failed').optional(),
+      since_days: integer('since_days').optional(),
+      archived_only: bool('archived_only').optional(),
+      include_archived: bool('include_archived').optional(),
+      ...pageParams,
+    }),
+    responses: {
+      200: {
+        description: 'A page of scans.',
+        schema: z.object({ data: z.array(scans.ScanRow), meta: z.object({ current_page: z.number().int(), per_page: z.number().int(), total: z.number().int() }) }),
+      },
+    },
     document: `query ($page: Int!, $perPage: Int!, $search: String, $isScheduled: Boolean, $completed: Boolean, $failed: Boolean,
         $sinceDays: Int, $archivedOnly: Boolean, $includeArchived: Boolean) {
       scans(page: $page, perPage: $perPage, search: $search, isScheduled: $isScheduled, completed: $completed, failed: $failed,
@@ -66,132 +141,130 @@ export const scanRoutes = [
         total page perPage items { ${scans.SCAN_ROW_FIELDS} }
       }
     }`,
-    variables: (req) => {
-      const q = parseInput(
-        z.object({
-          search: text('search').optional(),
-          is_scheduled: bool('is_scheduled').optional(),
-          completed: bool('completed').optional(),
-          failed: bool('failed').optional(),
-          since_days: integer('since_days').optional(),
-          archived_only: bool('archived_only').optional(),
-          include_archived: bool('include_archived').optional(),
-          ...pageParams,
-        }),
-        req.query,
-      );
-      return {
-        page: q.page ?? 1,
-        perPage: q.per_page ?? 20,
-        search: q.search ?? null,
-        isScheduled: q.is_scheduled ?? null,
-        completed: q.completed ?? null,
-        failed: q.failed ?? null,
-        sinceDays: q.since_days ?? null,
-        archivedOnly: q.archived_only ?? null,
-        includeArchived: q.include_archived ?? null,
-      };
-    },
-    respond: (d) => ({
+    variables: ({ query: q }) => ({
+      page: q.page ?? 1,
+      perPage: q.per_page ?? 20,
+      search: q.search ?? null,
+      isScheduled: q.is_scheduled ?? null,
+      completed: q.completed ?? null,
+      failed: q.failed ?? null,
+      sinceDays: q.since_days ?? null,
+      archivedOnly: q.archived_only ?? null,
+      includeArchived: q.include_archived ?? null,
+    }),
+    respond: (d: { scans: { items: scans.ScanRowData[]; total: number; page: number; perPage: number } }) => ({
       body: { data: d.scans.items.map(scans.scanRow), meta: { current_page: d.scans.page, per_page: d.scans.perPage, total: d.scans.total } },
     }),
   }),
-  route<{ scan: scans.ScanDetailData }>({
+  route({
+    ...common,
     method: 'get',
     path: '/scans/:uuid',
+    operationId: 'getScan',
+    summary: 'A scan\'s latest (or chosen) snapshot',
+    params: uuid,
+    query: z.object({ snapshot_at: text('snapshot_at').optional().openapi({ format: 'date-time' }), ...topNParam }),
+    responses: { 200: { description: 'The scan with its pins.', schema: dataOf(scans.ScanDetail) } },
     document: scans.SCAN_DETAIL_QUERY,
-    variables: (req) => {
-      const q = parseInput(z.object({ snapshot_at: text('snapshot_at').optional(), ...topNParam }), req.query);
-      return { uuid: req.params.uuid, snapshotAt: q.snapshot_at ?? null, topN: q.top_n ?? null };
-    },
-    respond: ({ scan: d }) => ({ body: { data: scans.scanDetail(d) } }),
+    variables: ({ params, query: q }) => ({ uuid: params.uuid, snapshotAt: q.snapshot_at ?? null, topN: q.top_n ?? null }),
+    respond: ({ scan: d }: { scan: scans.ScanDetailData }) => ({ body: { data: scans.scanDetail(d) } }),
   }),
-  route<{ scanDataPoints: scans.DataPointsData }>({
+  route({
+    ...common,
     method: 'get',
     path: '/scans/:uuid/data_points',
-    document: scans.SCAN_DATA_POINTS_QUERY,
-    variables: (req) => {
-      const q = parseInput(z.object({ snapshot_at: text('snapshot_at').optional(), keyword: text('keyword').optional(), ...topNParam, ...pageParams }), req.query);
-      return { uuid: req.params.uuid, snapshotAt: q.snapshot_at ?? null, keyword: q.keyword ?? null, topN: q.top_n ?? null, page: q.page ?? 1, perPage: q.per_page ?? 100 };
+    operationId: 'listScanDataPoints',
+    summary: 'A snapshot\'s pins, with their competitors',
+    params: uuid,
+    query: z.object({ snapshot_at: text('snapshot_at').optional().openapi({ format: 'date-time' }), keyword: text('keyword').optional(), ...topNParam, ...pageParams }),
+    responses: {
+      200: {
+        description: 'A page of pins; with `top_n=0` each pin is `{lat, lng, target_rank}`.',
+        schema: z.object({ data: z.array(z.union([scans.DataPoint, scans.BarePin])), links: PageLinks, meta: PageMeta.merge(scans.DataPointsMeta) }),
+      },
     },
-    respond: ({ scanDataPoints: d }, req) => {
+    document: scans.SCAN_DATA_POINTS_QUERY,
+    variables: ({ params, query: q }) => ({
+      uuid: params.uuid,
+      snapshotAt: q.snapshot_at ?? null,
+      keyword: q.keyword ?? null,
+      topN: q.top_n ?? null,
+      page: q.page ?? 1,
+      perPage: q.per_page ?? 100,
+    }),
+    respond: ({ scanDataPoints: d }: { scanDataPoints: scans.DataPointsData }, req) => {
       // top_n=0 asks for positions and ranks only: the REST pins leave out keyword, snapshot_at and results.
       const body = envelope(req, d, (r: scans.PinData) => (d.topN === 0 ? { lat: r.lat, lng: r.lng, target_rank: r.rank } : scans.dataPoint(r)));
       return { body: { ...body, meta: { ...body.meta, ...scans.dataPointsMeta(d) } } };
     },
   }),
-  route<{ scanSnapshots: scans.SnapshotData[] }>({
+  route({
+    ...common,
     method: 'get',
     path: '/scans/:uuid/snapshots',
+    operationId: 'listScanSnapshots',
+    summary: 'Every snapshot of a scan, with its figures',
+    params: uuid,
+    query: z.object({ keyword: text('keyword').optional() }),
+    responses: { 200: { description: 'The snapshots, oldest first.', schema: listOf(scans.Snapshot) } },
     document: scans.SCAN_SNAPSHOTS_QUERY,
-    variables: (req) => {
-      const q = parseInput(z.object({ keyword: text('keyword').optional() }), req.query);
-      return { uuid: req.params.uuid, keyword: q.keyword ?? null };
-    },
-    respond: (d) => ({ body: { data: d.scanSnapshots.map(scans.snapshot) } }),
+    variables: ({ params, query: q }) => ({ uuid: params.uuid, keyword: q.keyword ?? null }),
+    respond: (d: { scanSnapshots: scans.SnapshotData[] }) => ({ body: { data: d.scanSnapshots.map(scans.snapshot) } }),
   }),
-  route<{ scanInsights: scans.InsightsData }>({
+  route({
+    ...common,
     method: 'get',
     path: '/scans/:uuid/insights',
+    operationId: 'getScanInsights',
+    summary: 'Trends, strengths, competitors and recommendations',
+    params: uuid,
+    query: z.object({ keyword: text('keyword').optional(), snapshot_at: text('snapshot_at').optional().openapi({ format: 'date-time' }) }),
+    responses: { 200: { description: 'The insights.', schema: dataOf(scans.Insights) } },
     document: scans.SCAN_INSIGHTS_QUERY,
-    variables: (req) => {
-      const q = parseInput(z.object({ keyword: text('keyword').optional(), snapshot_at: text('snapshot_at').optional() }), req.query);
-      return { uuid: req.params.uuid, keyword: q.keyword ?? null, snapshotAt: q.snapshot_at ?? null };
-    },
-    respond: ({ scanInsights: d }) => ({ body: { data: scans.insights(d) } }),
+    variables: ({ params, query: q }) => ({ uuid: params.uuid, keyword: q.keyword ?? null, snapshotAt: q.snapshot_at ?? null }),
+    respond: ({ scanInsights: d }: { scanInsights: scans.InsightsData }) => ({ body: { data: scans.insights(d) } }),
   }),
-  route<{ createScan: scans.RunData }>({
+  route({
+    ...common,
     method: 'post',
     path: '/scans',
+    operationId: 'createScan',
+    summary: 'Create a scan and start its first run',
+    description:
+      'Geocodes the address when no coordinates are sent (422 `missing_coords` when that fails); 422 `provider_not_configured` without ' +
+      'ranking-data and maps credentials. `scan-completed` or `scan-failed` follows as a webhook.',
+    body: createBody,
+    errors: [402],
+    responses: { 202: { description: 'Accepted: the run started.', schema: dataOf(scans.RunStarted) } },
     document: scans.CREATE_SCAN_MUTATION,
-    variables: (req) => {
-      const b = parseInput(
-        z.object({
-          location: text('location'),
-          address: text('address').nullish(),
-          keywords: strings('keywords'),
-          grid_size: integer('grid_size'),
-          distance: number('distance'),
-          distance_unit: text('distance_unit'),
-          type: text('type').nullish(),
-          target_place_id: text('target_place_id').nullish(),
-          lat: number('lat').nullish(),
-          lng: number('lng').nullish(),
-        }),
-        req.body,
-      );
-      return { input: scans.createScanInput(b) };
-    },
-    respond: (d) => ({ status: 202, body: { data: scans.runStarted(d.createScan) } }),
+    variables: ({ body }) => ({ input: scans.createScanInput(body) }),
+    respond: (d: { createScan: scans.RunData }) => ({ status: 202, body: { data: scans.runStarted(d.createScan) } }),
   }),
-  route<{ runScan: scans.RunData }>({
+  route({
+    ...common,
     method: 'post',
     path: '/scans/:uuid/run',
+    operationId: 'runScan',
+    summary: 'Run a scan now',
+    params: uuid,
+    errors: [402, 409],
+    responses: { 202: { description: 'Accepted: the run started.', schema: dataOf(scans.RunStarted) } },
     document: scans.RUN_SCAN_MUTATION,
-    variables: (req) => ({ uuid: req.params.uuid }),
-    respond: (d) => ({ status: 202, body: { data: scans.runStarted(d.runScan) } }),
+    variables: ({ params }) => ({ uuid: params.uuid }),
+    respond: (d: { runScan: scans.RunData }) => ({ status: 202, body: { data: scans.runStarted(d.runScan) } }),
   }),
-  route<{ updateScan: ScanData }>({
+  route({
+    ...common,
     method: 'put',
     path: '/scans/:uuid',
+    operationId: 'updateScan',
+    summary: 'Update a scan\'s settings',
+    description: 'Only sent fields change; an archived scan answers 404.',
+    params: uuid,
+    body: updateBody,
+    responses: { 200: { description: 'The scan after the change.', schema: dataOf(Scan) } },
     document: `mutation ($uuid: String!, $input: UpdateScanInput!) { updateScan(uuid: $uuid, input: $input) { ${SCAN_FIELDS} } }`,
-    variables: (req) => {
-      const b = parseInput(
-        z.object({
-          location: text('location').optional(),
-          address: text('address').nullish(),
-          keywords: strings('keywords').optional(),
-          target_place_id: text('target_place_id').nullish(),
-          type: text('type').optional(),
-          grid_size: integer('grid_size').optional(),
-          distance: number('distance').optional(),
-          distance_unit: text('distance_unit').optional(),
-          lat: number('lat').optional(),
-          lng: number('lng').optional(),
-          regenerate_pins: bool('regenerate_pins').optional(),
-        }),
-        req.body,
-      );
+    variables: ({ params, body: b }) => {
       const input: Record<string, unknown> = {
         location: b.location,
         address: b.address,
@@ -205,49 +278,60 @@ export const scanRoutes = [
         lng: b.lng,
         regeneratePins: b.regenerate_pins,
       };
-      return { uuid: req.params.uuid, input: Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) };
+      return { uuid: params.uuid, input: Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) };
     },
-    respond: (d) => ({ body: { data: scanFull(d.updateScan) } }),
+    respond: (d: { updateScan: ScanData }) => ({ body: { data: scanFull(d.updateScan) } }),
   }),
-  route<{ archiveScan: ScanData }>({
+  route({
+    ...common,
     method: 'post',
     path: '/scans/:uuid/archive',
+    operationId: 'archiveScan',
+    summary: 'Archive a scan',
+    description: 'Clears `next_run_at`, keeps the schedule; idempotent.',
+    params: uuid,
+    responses: { 200: { description: 'The archived scan.', schema: dataOf(Scan) } },
     document: `mutation ($uuid: String!) { archiveScan(uuid: $uuid) { ${SCAN_FIELDS} } }`,
-    variables: (req) => ({ uuid: req.params.uuid }),
-    respond: (d) => ({ body: { data: scanFull(d.archiveScan) } }),
+    variables: ({ params }) => ({ uuid: params.uuid }),
+    respond: (d: { archiveScan: ScanData }) => ({ body: { data: scanFull(d.archiveScan) } }),
   }),
-  route<{ restoreScan: ScanData }>({
+  route({
+    ...common,
     method: 'post',
     path: '/scans/:uuid/restore',
+    operationId: 'restoreScan',
+    summary: 'Restore an archived scan',
+    description: 'A scheduled scan recomputes `next_run_at`; idempotent.',
+    params: uuid,
+    responses: { 200: { description: 'The restored scan.', schema: dataOf(Scan) } },
     document: `mutation ($uuid: String!) { restoreScan(uuid: $uuid) { ${SCAN_FIELDS} } }`,
-    variables: (req) => ({ uuid: req.params.uuid }),
-    respond: (d) => ({ body: { data: scanFull(d.restoreScan) } }),
+    variables: ({ params }) => ({ uuid: params.uuid }),
+    respond: (d: { restoreScan: ScanData }) => ({ body: { data: scanFull(d.restoreScan) } }),
   }),
-  route<{ scanSchedule: scans.ScheduleData }>({
+  route({
+    ...common,
     method: 'get',
     path: '/scans/:uuid/schedule',
+    operationId: 'getScanSchedule',
+    summary: 'A scan\'s schedule',
+    params: uuid,
+    responses: { 200: { description: 'The schedule.', schema: dataOf(scans.Schedule) } },
     document: `query ($uuid: String!) { scanSchedule(uuid: $uuid) { ${scans.SCHEDULE_FIELDS} } }`,
-    variables: (req) => ({ uuid: req.params.uuid }),
-    respond: (d) => ({ body: { data: scans.schedule(d.scanSchedule) } }),
+    variables: ({ params }) => ({ uuid: params.uuid }),
+    respond: (d: { scanSchedule: scans.ScheduleData }) => ({ body: { data: scans.schedule(d.scanSchedule) } }),
   }),
-  route<{ setScanSchedule: scans.ScheduleData }>({
+  route({
+    ...common,
     method: 'post',
     path: '/scans/:uuid/schedule',
+    operationId: 'setScanSchedule',
+    summary: 'Set a scan\'s schedule',
+    description: 'What is left out keeps its stored value.',
+    params: uuid,
+    body: scheduleBody,
+    responses: { 200: { description: 'The schedule after the change.', schema: dataOf(scans.Schedule) } },
     document: scans.SET_SCAN_SCHEDULE_MUTATION,
-    variables: (req) => {
-      const b = parseInput(
-        z.object({
-          is_scheduled: bool('is_scheduled'),
-          frequency: text('frequency').nullish(),
-          scheduled_from: text('scheduled_from').nullish(),
-          scheduled_to: text('scheduled_to').nullish(),
-          scheduled_days: ints('scheduled_days').nullish(),
-          timezone: text('timezone').nullish(),
-        }),
-        req.body,
-      );
-      return { uuid: req.params.uuid, input: scans.scheduleInput(b) };
-    },
-    respond: (d) => ({ body: { data: scans.schedule(d.setScanSchedule) } }),
+    variables: ({ params, body }) => ({ uuid: params.uuid, input: scans.scheduleInput(body) }),
+    respond: (d: { setScanSchedule: scans.ScheduleData }) => ({ body: { data: scans.schedule(d.setScanSchedule) } }),
   }),
 ];

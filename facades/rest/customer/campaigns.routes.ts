@@ -1,73 +1,78 @@
-import { z } from 'zod';
-import { integer, parseInput, presentOnly, text } from '../../shared/input';
+import { integer, text } from '../../shared/input';
 import { envelope, type PageResult } from '../../shared/pagination';
-import { route } from '../route';
+import { pageOf } from '../../shared/presenters/common';
+import { campaign, Campaign, InviteAccepted } from '../../shared/presenters/reference';
+import { z } from '../../shared/presenters/zod';
+import { pathString, route } from '../route';
 
 /**
  * Review-request campaigns (spec: Endpoints > Campaigns and invites). Campaign = {id: uuid, name}; the invite
  * answers 202 {id: <contact uuid>, message}. The path's campaign goes to the schema as sent, so an unknown or
  * malformed UUID is a 404 decided after the permission check, like every other scope question.
  */
+const TAG = 'Campaigns';
 
 /** A scalar sent as a JSON number (a phone number typed as one) is read as its text; objects are a 422. */
 const scalarText = (field: string) => z.preprocess((v) => (typeof v === 'number' ? String(v) : v), text(field));
 
 const inviteBody = z.object({
-  email: scalarText('email').nullish(),
-  phone: scalarText('phone').nullish(),
-  first_name: scalarText('first_name').nullish(),
-  last_name: scalarText('last_name').nullish(),
-  send_after_hours: integer('send_after_hours').nullish(),
+  email: scalarText('email').nullish().openapi({ description: 'Required when `phone` is absent.' }),
+  phone: scalarText('phone').nullish().openapi({ description: 'E.164; required when `email` is absent.', example: '+14155550123' }),
+  first_name: scalarText('first_name').nullish().openapi({ maxLength: 255 }),
+  last_name: scalarText('last_name').nullish().openapi({ maxLength: 255 }),
+  send_after_hours: integer('send_after_hours').nullish().openapi({ description: '0 = as soon as possible within the send window; null = the campaign default.' }),
 });
 
-interface CampaignData {
-  id: string;
-  name: string;
-}
-
 export const campaignRoutes = [
-  route<{ campaigns: PageResult<CampaignData> }>({
+  route({
     method: 'get',
     path: '/request-reviews/campaigns',
+    operationId: 'listCampaigns',
+    summary: 'List review-request campaigns',
+    tag: TAG,
+    permissions: ['request:read'],
+    query: z.object({
+      organization_id: integer('organization_id').optional(),
+      search: text('search').optional().openapi({ description: 'By name.' }),
+      page: integer('page').optional(),
+      per_page: integer('per_page').optional(),
+    }),
+    responses: { 200: { description: 'A page of campaigns.', schema: pageOf(Campaign) } },
     document: `query ($organizationId: Int, $search: String, $page: Int!, $perPage: Int!) {
       campaigns(organizationId: $organizationId, search: $search, page: $page, perPage: $perPage) {
         total page perPage items { id name }
       }
     }`,
-    variables: (req) => {
-      const q = parseInput(
-        z.object({
-          organization_id: integer('organization_id').optional(),
-          search: text('search').optional(),
-          page: integer('page').optional(),
-          per_page: integer('per_page').optional(),
-        }),
-        req.query,
-      );
-      return { organizationId: q.organization_id, search: q.search || null, page: q.page ?? 1, perPage: q.per_page ?? 10 };
-    },
-    respond: (d, req) => ({ body: envelope(req, d.campaigns, (c) => ({ id: c.id, name: c.name })) }),
+    variables: ({ query: q }) => ({ organizationId: q.organization_id, search: q.search || null, page: q.page ?? 1, perPage: q.per_page ?? 10 }),
+    respond: (d: { campaigns: PageResult<{ id: string; name: string }> }, req) => ({ body: envelope(req, d.campaigns, campaign) }),
   }),
-  route<{ inviteContact: { id: string; message: string } }>({
+  route({
     method: 'post',
     path: '/request-reviews/campaigns/:campaign/invite',
+    operationId: 'inviteContact',
+    summary: 'Invite a contact to review',
+    description:
+      '202 means accepted, not sent: the invite goes out in the background within the campaign\'s send window. A duplicate within the ' +
+      'duplicate window or an unsubscribed contact still answers 202 (no invite is scheduled). Unlisted fields are ignored and never stored.',
+    tag: TAG,
+    permissions: ['request:read', 'request:create'],
+    params: { campaign: pathString('Campaign', 'The campaign UUID.') },
+    body: inviteBody,
+    blankIsAbsent: true,
+    responses: { 202: { description: 'Accepted: the contact\'s id.', schema: InviteAccepted } },
     document: `mutation ($campaign: String!, $input: InviteContactInput!) {
       inviteContact(campaign: $campaign, input: $input) { id message }
     }`,
-    variables: (req) => {
-      // Only the listed fields are read (rule 9: anything else is ignored and never stored).
-      const b = parseInput(inviteBody, presentOnly(req.body));
-      return {
-        campaign: req.params.campaign,
-        input: {
-          email: b.email ?? null,
-          phone: b.phone ?? null,
-          firstName: b.first_name ?? null,
-          lastName: b.last_name ?? null,
-          sendAfterHours: b.send_after_hours ?? null,
-        },
-      };
-    },
-    respond: (d) => ({ status: 202, body: { id: d.inviteContact.id, message: d.inviteContact.message } }),
+    variables: ({ params, body: b }) => ({
+      campaign: params.campaign,
+      input: {
+        email: b.email ?? null,
+        phone: b.phone ?? null,
+        firstName: b.first_name ?? null,
+        lastName: b.last_name ?? null,
+        sendAfterHours: b.send_after_hours ?? null,
+      },
+    }),
+    respond: (d: { inviteContact: { id: string; message: string } }) => ({ status: 202, body: { id: d.inviteContact.id, message: d.inviteContact.message } }),
   }),
 ];

@@ -1,5 +1,5 @@
 import express, { type Router } from 'express';
-import { mountRoutes, type MountOptions, type RouteDef } from '../route';
+import { mountRoutes, type AnyRoute, type MountOptions } from '../route';
 import { campaignRoutes } from './campaigns.routes';
 import { gbpRoutes } from './gbp.routes';
 import { locationRoutes } from './locations.routes';
@@ -16,7 +16,7 @@ export const CUSTOMER_ROUTES = [
   ...webhookRoutes,
   ...campaignRoutes,
   ...gbpRoutes,
-] as unknown as ReadonlyArray<RouteDef<never>>;
+] as readonly AnyRoute[];
 
 /** The customer REST API, mounted at `/api/v1`. */
 export function customerApi(opts: MountOptions): Router {

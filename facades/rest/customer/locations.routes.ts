@@ -1,65 +1,96 @@
-import { z } from 'zod';
-import { integer, parseInput, presentOnly, text } from '../../shared/input';
+import { integer, text } from '../../shared/input';
 import { envelope, type PageResult } from '../../shared/pagination';
-import { route } from '../route';
-import { idParam, location, LOCATION_FIELDS, type LocationData } from './mappers';
+import { MessageBody, dataOf, pageOf } from '../../shared/presenters/common';
+import { location, Location, LOCATION_FIELDS, type LocationData } from '../../shared/presenters/organization';
+import { z } from '../../shared/presenters/zod';
+import { pathId, route } from '../route';
+
+/** Locations (spec: "Endpoints > Locations"). */
+const TAG = 'Locations';
+const id = { id: pathId('Location', 'The location id.') };
 
 export const locationRoutes = [
-  route<{ locations: PageResult<LocationData> }>({
+  route({
     method: 'get',
     path: '/locations',
+    operationId: 'listLocations',
+    summary: 'List locations',
+    description: 'Ordered by organisation; visibility follows the token user\'s dashboard scope.',
+    tag: TAG,
+    permissions: ['organizations:read'],
+    query: z.object({
+      organization_id: integer('organization_id').optional(),
+      search: text('search').optional().openapi({ description: 'Free text over location and organisation names.' }),
+      page: integer('page').optional(),
+      per_page: integer('per_page').optional().openapi({ description: '1-100, default 25.' }),
+    }),
+    responses: { 200: { description: 'A page of locations.', schema: pageOf(Location) } },
     document: `query ($organizationId: Int, $search: String, $page: Int!, $perPage: Int!) {
       locations(organizationId: $organizationId, search: $search, page: $page, perPage: $perPage) {
         total page perPage items { ${LOCATION_FIELDS} }
       }
     }`,
-    variables: (req) => {
-      const q = parseInput(
-        z.object({
-          organization_id: integer('organization_id').optional(),
-          search: text('search').optional(),
-          page: integer('page').optional(),
-          per_page: integer('per_page').optional(),
-        }),
-        req.query,
-      );
-      return { organizationId: q.organization_id, search: q.search || null, page: q.page ?? 1, perPage: q.per_page ?? 25 };
-    },
-    respond: (d, req) => ({ body: envelope(req, d.locations, location) }),
+    variables: ({ query: q }) => ({ organizationId: q.organization_id, search: q.search || null, page: q.page ?? 1, perPage: q.per_page ?? 25 }),
+    respond: (d: { locations: PageResult<LocationData> }, req) => ({ body: envelope(req, d.locations, location) }),
   }),
-  route<{ location: LocationData }>({
+  route({
     method: 'get',
     path: '/locations/:id',
+    operationId: 'getLocation',
+    summary: 'Get a location',
+    description: '403 `location_access_denied` for a role-bound team member outside their assigned scope.',
+    tag: TAG,
+    permissions: ['organizations:read'],
+    params: id,
+    responses: { 200: { description: 'The location.', schema: dataOf(Location) } },
     document: `query ($id: Int!) { location(id: $id) { ${LOCATION_FIELDS} } }`,
-    variables: (req) => ({ id: idParam(req.params.id, 'Location') }),
-    respond: (d) => ({ body: { data: location(d.location) } }),
+    variables: ({ params }) => ({ id: params.id }),
+    respond: (d: { location: LocationData }) => ({ body: { data: location(d.location) } }),
   }),
-  route<{ createLocation: LocationData }>({
+  route({
     method: 'post',
     path: '/locations',
+    operationId: 'createLocation',
+    summary: 'Create a location',
+    description: '402 `upgrade_required` when the organisation owner\'s plan location limit is reached.',
+    tag: TAG,
+    permissions: ['organizations:create'],
+    body: z.object({ organization_id: integer('organization_id'), name: text('name').openapi({ maxLength: 255 }) }),
+    blankIsAbsent: true,
+    errors: [402],
+    responses: { 201: { description: 'The created location.', schema: dataOf(Location) } },
     document: `mutation ($input: CreateLocationInput!) { createLocation(input: $input) { ${LOCATION_FIELDS} } }`,
-    variables: (req) => {
-      const b = parseInput(z.object({ organization_id: integer('organization_id'), name: text('name') }), presentOnly(req.body));
-      return { input: { organizationId: b.organization_id, name: b.name } };
-    },
-    respond: (d) => ({ status: 201, body: { data: location(d.createLocation) } }),
+    variables: ({ body: b }) => ({ input: { organizationId: b.organization_id, name: b.name } }),
+    respond: (d: { createLocation: LocationData }) => ({ status: 201, body: { data: location(d.createLocation) } }),
   }),
-  route<{ updateLocation: LocationData }>({
+  route({
     method: 'put',
     path: '/locations/:id',
+    operationId: 'updateLocation',
+    summary: 'Rename a location',
+    tag: TAG,
+    permissions: ['organizations:update'],
+    params: id,
+    body: z.object({ name: text('name').openapi({ maxLength: 255 }) }),
+    blankIsAbsent: true,
+    responses: { 200: { description: 'The location after the change.', schema: dataOf(Location) } },
     document: `mutation ($id: Int!, $input: UpdateLocationInput!) { updateLocation(id: $id, input: $input) { ${LOCATION_FIELDS} } }`,
-    variables: (req) => {
-      const id = idParam(req.params.id, 'Location');
-      const b = parseInput(z.object({ name: text('name') }), presentOnly(req.body));
-      return { id, input: { name: b.name } };
-    },
-    respond: (d) => ({ body: { data: location(d.updateLocation) } }),
+    variables: ({ params, body: b }) => ({ id: params.id, input: { name: b.name } }),
+    respond: (d: { updateLocation: LocationData }) => ({ body: { data: location(d.updateLocation) } }),
   }),
-  route<{ deleteLocation: { message: string } }>({
+  route({
     method: 'delete',
     path: '/locations/:id',
+    operationId: 'deleteLocation',
+    summary: 'Delete a location',
+    description: 'Deleting an organisation\'s last location answers 422 `last_location`.',
+    errors: [422],
+    tag: TAG,
+    permissions: ['organizations:delete'],
+    params: id,
+    responses: { 200: { description: '`Location deleted successfully.`', schema: MessageBody } },
     document: `mutation ($id: Int!) { deleteLocation(id: $id) { id message } }`,
-    variables: (req) => ({ id: idParam(req.params.id, 'Location') }),
-    respond: (d) => ({ body: { message: d.deleteLocation.message } }),
+    variables: ({ params }) => ({ id: params.id }),
+    respond: (d: { deleteLocation: { message: string } }) => ({ body: { message: d.deleteLocation.message } }),
   }),
 ];

@@ -1,101 +1,5 @@
-/** GraphQL selections and their REST shapes, shared by the customer routes. */
-import { NotFound } from '../../../src/domain/errors';
-
-export const REVIEW_FIELDS = `
-  id organizationId locationId integrationId author publishedAt rating title message
-  source sourceLogo avatar reply replyDate hidden verified`;
-
-export interface ReviewData {
-  id: number;
-  organizationId: number;
-  locationId: number;
-  integrationId: number;
-  author: string;
-  publishedAt: string;
-  rating: number;
-  title: string | null;
-  message: string;
-  source: string;
-  sourceLogo: string;
-  avatar: string;
-  reply: string | null;
-  replyDate: string | null;
-  hidden: boolean;
-  verified: boolean;
-}
-
-export const review = (r: ReviewData) => ({
-  id: r.id,
-  organization_id: r.organizationId,
-  location_id: r.locationId,
-  integration_id: r.integrationId,
-  author: r.author,
-  date: r.publishedAt,
-  rating: r.rating,
-  title: r.title,
-  message: r.message,
-  source: r.source,
-  source_logo: r.sourceLogo,
-  avatar: r.avatar,
-  reply: r.reply,
-  reply_date: r.replyDate,
-  hidden: r.hidden,
-  verified: r.verified,
-});
-
-export const LOCATION_FIELDS = 'id organizationId name createdAt updatedAt';
-
-export interface LocationData {
-  id: number;
-  organizationId: number;
-  name: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export const location = (l: LocationData) => ({
-  id: l.id,
-  organization_id: l.organizationId,
-  name: l.name,
-  created_at: l.createdAt,
-  updated_at: l.updatedAt,
-});
-
-export const ORGANIZATION_FIELDS = `id name defaultLocationId logo createdAt updatedAt locations { ${LOCATION_FIELDS} }`;
-
-export interface OrganizationData {
-  id: number;
-  name: string;
-  defaultLocationId: number | null;
-  logo: string | null;
-  createdAt: string;
-  updatedAt: string;
-  locations: LocationData[];
-}
-
-export const organization = (o: OrganizationData) => ({
-  id: o.id,
-  name: o.name,
-  default_location_id: o.defaultLocationId,
-  logo: o.logo,
-  locations: o.locations.map(location),
-  created_at: o.createdAt,
-  updated_at: o.updatedAt,
-});
-
-/** Path ids are positive 32-bit integers (GraphQL Int); anything else names no resource (404, as for an unknown id). */
-export function idParam(value: string | undefined, what: string): number {
-  if (!value || !/^\d{1,10}$/.test(value) || Number(value) < 1 || Number(value) > 2_147_483_647) throw new NotFound(what);
-  return Number(value);
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Path UUIDs (webhook deliveries): anything else names no resource (404). */
-export function uuidParam(value: string | undefined, what: string): string {
-  if (!value || !UUID.test(value)) throw new NotFound(what);
-  return value.toLowerCase();
-}
+/** The webhook receiver and delivery resources: GraphQL selections, wire schemas and presenters. */
+import { timestamp, url, uuid, z } from '../../shared/presenters/zod';
 
 export const WEBHOOK_FIELDS = 'id url description enabled events previousSecretExpiresAt createdAt updatedAt';
 
@@ -110,7 +14,20 @@ export interface WebhookData {
   updatedAt: string;
 }
 
-export const webhook = (w: WebhookData) => ({
+export const Webhook = z
+  .object({
+    id: z.number().int(),
+    url: url(),
+    description: z.string().nullable(),
+    enabled: z.boolean(),
+    events: z.array(z.string()).nullable().openapi({ description: 'The events this receiver gets; null = every event.' }),
+    previous_secret_expires_at: timestamp().nullable().openapi({ description: 'While set, deliveries are signed with the previous secret too.' }),
+    created_at: timestamp(),
+    updated_at: timestamp(),
+  })
+  .openapi('Webhook');
+
+export const webhook = (w: WebhookData): z.infer<typeof Webhook> => ({
   id: w.id,
   url: w.url,
   description: w.description,
@@ -152,7 +69,41 @@ export interface WebhookDeliveryData {
 type HeaderList = Array<{ name: string; value: string }> | null;
 const headerObject = (headers: HeaderList): Record<string, string> | null => headers && Object.fromEntries(headers.map((h) => [h.name, h.value]));
 
-export const webhookDelivery = (d: WebhookDeliveryData) => ({
+export const WebhookDeliveryAttempt = z.object({
+  attempt: z.number().int(),
+  status_code: z.number().int().nullable(),
+  latency_ms: z.number().int(),
+  error: z.string().nullable(),
+  response_excerpt: z.string().nullable().openapi({ description: 'The first KB of the answer: 1024 bytes of UTF-8, cut back to a whole character.' }),
+  request_headers: z
+    .record(z.string())
+    .nullable()
+    .openapi({ description: 'The headers sent (content-type, user-agent, webhook-id, webhook-timestamp, webhook-signature); null when no POST was made.' }),
+  response_headers: z
+    .record(z.string())
+    .nullable()
+    .openapi({ description: "The receiver's answer headers, names in lower case: at most 50, names cut to 100 and values to 500 characters; null when no answer came." }),
+  created_at: timestamp(),
+});
+
+export const WebhookDelivery = z
+  .object({
+    id: uuid(),
+    webhook_id: z.number().int(),
+    event: z.string(),
+    status: z.string().openapi({ example: 'delivered' }),
+    attempt_count: z.number().int(),
+    last_status_code: z.number().int().nullable(),
+    last_error: z.string().nullable(),
+    delivered_at: timestamp().nullable(),
+    payload: z.record(z.unknown()).openapi({ description: 'The body as sent.' }),
+    attempts: z.array(WebhookDeliveryAttempt),
+    created_at: timestamp(),
+    updated_at: timestamp(),
+  })
+  .openapi('WebhookDelivery');
+
+export const webhookDelivery = (d: WebhookDeliveryData): z.infer<typeof WebhookDelivery> => ({
   id: d.id,
   webhook_id: d.endpointId,
   event: d.event,
@@ -161,7 +112,7 @@ export const webhookDelivery = (d: WebhookDeliveryData) => ({
   last_status_code: d.lastStatusCode,
   last_error: d.lastError,
   delivered_at: d.deliveredAt,
-  payload: JSON.parse(d.payload) as unknown,
+  payload: JSON.parse(d.payload) as Record<string, unknown>,
   attempts: d.attempts.map((a) => ({
     attempt: a.attempt,
     status_code: a.statusCode,

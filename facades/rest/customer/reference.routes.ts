@@ -1,47 +1,46 @@
+import { country, Country, currentUser, CurrentUser, source, Source, SOURCE_FIELDS, type SourceData } from '../../shared/presenters/reference';
+import { listOf } from '../../shared/presenters/common';
+import { z } from '../../shared/presenters/zod';
 import { route } from '../route';
 
-interface SourceData {
-  id: number;
-  name: string;
-  url: string;
-  logo: string;
-  available: boolean;
-  canCollectReviews: boolean;
-  deepLinkingSupported: boolean;
-}
+/** Reference data and identity (spec: "Endpoints > Reference data and identity"): any valid token. */
+const TAG = 'Reference data';
 
 export const referenceRoutes = [
-  route<{ sources: SourceData[] }>({
+  route({
     method: 'get',
     path: '/sources',
-    document: `{ sources { id name url logo available canCollectReviews deepLinkingSupported } }`,
+    operationId: 'listSources',
+    summary: 'List review sources',
+    tag: TAG,
+    permissions: null,
+    responses: { 200: { description: 'Every review source the platform knows.', schema: listOf(Source) } },
+    document: `{ sources { ${SOURCE_FIELDS} } }`,
     variables: () => ({}),
-    respond: (d) => ({
-      body: {
-        data: d.sources.map((s) => ({
-          id: s.id,
-          name: s.name,
-          url: s.url,
-          logo: s.logo,
-          available: s.available,
-          can_collect_reviews: s.canCollectReviews,
-          deep_linking_supported: s.deepLinkingSupported,
-        })),
-      },
-    }),
+    respond: (d: { sources: SourceData[] }) => ({ body: { data: d.sources.map(source) } }),
   }),
-  route<{ countries: { id: string; name: string }[] }>({
+  route({
     method: 'get',
     path: '/countries',
+    operationId: 'listCountries',
+    summary: 'List countries',
+    tag: TAG,
+    permissions: null,
+    responses: { 200: { description: 'A bare array of countries.', schema: z.array(Country) } },
     document: `{ countries { id name } }`,
     variables: () => ({}),
-    respond: (d) => ({ body: d.countries.map((c) => ({ id: c.id, name: c.name })) }),
+    respond: (d: { countries: { id: string; name: string }[] }) => ({ body: d.countries.map(country) }),
   }),
-  route<{ me: { id: number; name: string; email: string } }>({
+  route({
     method: 'get',
     path: '/me',
+    operationId: 'getCurrentUser',
+    summary: 'The token\'s user',
+    tag: TAG,
+    permissions: null,
+    responses: { 200: { description: 'The current user.', schema: CurrentUser } },
     document: `{ me { id name email } }`,
     variables: () => ({}),
-    respond: (d) => ({ body: { id: d.me.id, name: d.me.name, email: d.me.email } }),
+    respond: (d: { me: { id: number; name: string; email: string } }) => ({ body: currentUser(d.me) }),
   }),
 ];

@@ -1,107 +1,179 @@
-import { z } from 'zod';
-import { bool, integer, parseInput, text } from '../../shared/input';
+import { bool, integer, text } from '../../shared/input';
 import { envelope, type PageResult } from '../../shared/pagination';
-import { route } from '../route';
+import { dataOf, MessageBody, pageOf } from '../../shared/presenters/common';
+import { timestamp, z } from '../../shared/presenters/zod';
+import { pathId, pathUuid, route } from '../route';
 import {
-  idParam,
-  uuidParam,
   webhook,
+  Webhook,
   WEBHOOK_DELIVERY_FIELDS,
   WEBHOOK_FIELDS,
   webhookDelivery,
+  WebhookDelivery,
   type WebhookData,
   type WebhookDeliveryData,
 } from './mappers';
 
 /**
  * Outbound webhooks of the caller's account: receivers (`/webhooks`) and their delivery log
- * (`/webhook-deliveries`). See docs/decisions.md, "Outbound webhooks".
+ * (`/webhook-deliveries`). Additive to the interface; see docs/decisions.md, "Outbound webhooks". Managing
+ * receivers is for account owners: reads need `organizations:read`, writes `organizations:update` (team members 403).
  */
+const TAG = 'Webhooks';
+const READ = ['organizations:read'];
+const WRITE = ['organizations:update'];
+const id = { id: pathId('Webhook', 'The receiver id.') };
+const deliveryId = { id: pathUuid('Webhook delivery', 'The delivery id (the `webhook-id` header it was sent with).') };
+
+const WebhookWithSecret = Webhook.extend({ secret: z.string().openapi({ description: 'The signing secret (`whsec_...`): shown on create and rotate.' }) }).openapi(
+  'WebhookWithSecret',
+);
 const withSecret = (d: { endpoint: WebhookData; secret: string }) => ({ data: { ...webhook(d.endpoint), secret: d.secret } });
 
 const pageQuery = { page: integer('page').optional(), per_page: integer('per_page').optional() };
 
 /** `events`: an array of event names (their check is the service's); not an array is 422 on `events`. */
-const eventList = z.array(z.string({ invalid_type_error: 'The events must be strings.' }), { invalid_type_error: 'The events must be an array of event names.' });
+const eventList = z
+  .array(z.string({ invalid_type_error: 'The events must be strings.' }), { invalid_type_error: 'The events must be an array of event names.' })
+  .openapi({ description: 'Subscribe to these events only; null or absent = every event.', example: ['review-created', 'review-updated'] });
+
+const TestResult = z
+  .object({
+    webhook_id: z.string().openapi({ description: 'The `webhook-id` the ping was sent with (`ping_<uuid>`).' }),
+    delivered: z.boolean(),
+    status_code: z.number().int().nullable(),
+    latency_ms: z.number().int(),
+    error: z.string().nullable(),
+    response_excerpt: z.string().nullable(),
+    sent_at: timestamp(),
+  })
+  .openapi('WebhookTestResult');
+
+const common = { tag: TAG } as const;
 
 export const webhookRoutes = [
-  route<{ webhookEndpoints: PageResult<WebhookData> }>({
+  route({
+    ...common,
     method: 'get',
     path: '/webhooks',
+    operationId: 'listWebhooks',
+    summary: 'List webhook receivers',
+    permissions: READ,
+    query: z.object(pageQuery),
+    responses: { 200: { description: 'A page of receivers.', schema: pageOf(Webhook) } },
     document: `query ($page: Int!, $perPage: Int!) {
       webhookEndpoints(page: $page, perPage: $perPage) { total page perPage items { ${WEBHOOK_FIELDS} } }
     }`,
-    variables: (req) => {
-      const q = parseInput(z.object(pageQuery), req.query);
-      return { page: q.page ?? 1, perPage: q.per_page ?? 10 };
-    },
-    respond: (d, req) => ({ body: envelope(req, d.webhookEndpoints, webhook) }),
+    variables: ({ query: q }) => ({ page: q.page ?? 1, perPage: q.per_page ?? 10 }),
+    respond: (d: { webhookEndpoints: PageResult<WebhookData> }, req) => ({ body: envelope(req, d.webhookEndpoints, webhook) }),
   }),
-  route<{ createWebhookEndpoint: { endpoint: WebhookData; secret: string } }>({
+  route({
+    ...common,
     method: 'post',
     path: '/webhooks',
+    operationId: 'createWebhook',
+    summary: 'Add a webhook receiver',
+    description: 'Public http(s) URLs only; at most 20 receivers per account (422 `webhook_limit`). The answer carries the signing secret.',
+    permissions: WRITE,
+    body: z.object({
+      url: text('url').openapi({ format: 'uri', maxLength: 2048 }),
+      description: text('description').nullish(),
+      enabled: bool('enabled').optional(),
+      events: eventList.nullish(),
+    }),
+    responses: { 201: { description: 'The receiver with its secret.', schema: dataOf(WebhookWithSecret) } },
     document: `mutation ($input: CreateWebhookEndpointInput!) {
       createWebhookEndpoint(input: $input) { secret endpoint { ${WEBHOOK_FIELDS} } }
     }`,
-    variables: (req) => {
-      const b = parseInput(
-        z.object({ url: text('url'), description: text('description').nullish(), enabled: bool('enabled').optional(), events: eventList.nullish() }),
-        req.body,
-      );
-      return { input: { url: b.url, description: b.description ?? null, enabled: b.enabled ?? null, events: b.events ?? null } };
-    },
-    respond: (d) => ({ status: 201, body: withSecret(d.createWebhookEndpoint) }),
+    variables: ({ body: b }) => ({ input: { url: b.url, description: b.description ?? null, enabled: b.enabled ?? null, events: b.events ?? null } }),
+    respond: (d: { createWebhookEndpoint: { endpoint: WebhookData; secret: string } }) => ({ status: 201, body: withSecret(d.createWebhookEndpoint) }),
   }),
-  route<{ webhookEndpoint: WebhookData }>({
+  route({
+    ...common,
     method: 'get',
     path: '/webhooks/:id',
+    operationId: 'getWebhook',
+    summary: 'Get a webhook receiver',
+    permissions: READ,
+    params: id,
+    responses: { 200: { description: 'The receiver.', schema: dataOf(Webhook) } },
     document: `query ($id: Int!) { webhookEndpoint(id: $id) { ${WEBHOOK_FIELDS} } }`,
-    variables: (req) => ({ id: idParam(req.params.id, 'Webhook') }),
-    respond: (d) => ({ body: { data: webhook(d.webhookEndpoint) } }),
+    variables: ({ params }) => ({ id: params.id }),
+    respond: (d: { webhookEndpoint: WebhookData }) => ({ body: { data: webhook(d.webhookEndpoint) } }),
   }),
-  route<{ updateWebhookEndpoint: WebhookData }>({
+  route({
+    ...common,
     method: 'put',
     path: '/webhooks/:id',
+    operationId: 'updateWebhook',
+    summary: 'Change a webhook receiver',
+    description: 'Only sent fields change; `"description": null` clears the description, `"events": null` subscribes to every event.',
+    permissions: WRITE,
+    params: id,
+    body: z.object({
+      url: text('url').optional().openapi({ format: 'uri' }),
+      description: text('description').nullish(),
+      enabled: bool('enabled').optional(),
+      events: eventList.nullish(),
+    }),
+    responses: { 200: { description: 'The receiver after the change.', schema: dataOf(Webhook) } },
     document: `mutation ($id: Int!, $input: UpdateWebhookEndpointInput!) {
       updateWebhookEndpoint(id: $id, input: $input) { ${WEBHOOK_FIELDS} }
     }`,
-    variables: (req) => {
-      const id = idParam(req.params.id, 'Webhook');
-      const b = parseInput(
-        z.object({ url: text('url').optional(), description: text('description').nullish(), enabled: bool('enabled').optional(), events: eventList.nullish() }),
-        req.body,
-      );
-      // Only sent fields change; `"description": null` clears the description, `"events": null` subscribes to all.
+    variables: ({ params, body: b }) => {
       const input: Record<string, unknown> = {};
       if (b.url !== undefined) input.url = b.url;
       if (b.description !== undefined) input.description = b.description;
       if (b.enabled !== undefined) input.enabled = b.enabled;
       if (b.events !== undefined) input.events = b.events;
-      return { id, input };
+      return { id: params.id, input };
     },
-    respond: (d) => ({ body: { data: webhook(d.updateWebhookEndpoint) } }),
+    respond: (d: { updateWebhookEndpoint: WebhookData }) => ({ body: { data: webhook(d.updateWebhookEndpoint) } }),
   }),
-  route<{ deleteWebhookEndpoint: { message: string } }>({
+  route({
+    ...common,
     method: 'delete',
     path: '/webhooks/:id',
+    operationId: 'deleteWebhook',
+    summary: 'Remove a webhook receiver',
+    permissions: WRITE,
+    params: id,
+    responses: { 200: { description: 'Done.', schema: MessageBody } },
     document: `mutation ($id: Int!) { deleteWebhookEndpoint(id: $id) { id message } }`,
-    variables: (req) => ({ id: idParam(req.params.id, 'Webhook') }),
-    respond: (d) => ({ body: { message: d.deleteWebhookEndpoint.message } }),
+    variables: ({ params }) => ({ id: params.id }),
+    respond: (d: { deleteWebhookEndpoint: { message: string } }) => ({ body: { message: d.deleteWebhookEndpoint.message } }),
   }),
-  route<{ rotateWebhookSecret: { endpoint: WebhookData; secret: string } }>({
+  route({
+    ...common,
     method: 'post',
     path: '/webhooks/:id/rotate-secret',
+    operationId: 'rotateWebhookSecret',
+    summary: 'Rotate a receiver\'s signing secret',
+    description: 'The previous secret keeps signing (a second signature) until `previous_secret_expires_at`.',
+    permissions: WRITE,
+    params: id,
+    responses: { 200: { description: 'The receiver with its new secret.', schema: dataOf(WebhookWithSecret) } },
     document: `mutation ($id: Int!) { rotateWebhookSecret(id: $id) { secret endpoint { ${WEBHOOK_FIELDS} } } }`,
-    variables: (req) => ({ id: idParam(req.params.id, 'Webhook') }),
-    respond: (d) => ({ body: withSecret(d.rotateWebhookSecret) }),
+    variables: ({ params }) => ({ id: params.id }),
+    respond: (d: { rotateWebhookSecret: { endpoint: WebhookData; secret: string } }) => ({ body: withSecret(d.rotateWebhookSecret) }),
   }),
-  // Additive (issue 15): a signed ping to the receiver, answered with its status and time.
-  route<{ testWebhookEndpoint: { webhookId: string; delivered: boolean; statusCode: number | null; latencyMs: number; error: string | null; responseExcerpt: string | null; sentAt: string } }>({
+  route({
+    ...common,
     method: 'post',
     path: '/webhooks/:id/test',
+    operationId: 'testWebhook',
+    summary: 'Send a signed ping to a receiver',
+    description: 'Answers 200 whatever the receiver did (`delivered: false` with the reason); not retried, not in the delivery log.',
+    permissions: WRITE,
+    params: id,
+    responses: { 200: { description: 'What the receiver answered.', schema: dataOf(TestResult) } },
     document: `mutation ($id: Int!) { testWebhookEndpoint(id: $id) { webhookId delivered statusCode latencyMs error responseExcerpt sentAt } }`,
-    variables: (req) => ({ id: idParam(req.params.id, 'Webhook') }),
-    respond: ({ testWebhookEndpoint: r }) => ({
+    variables: ({ params }) => ({ id: params.id }),
+    respond: ({
+      testWebhookEndpoint: r,
+    }: {
+      testWebhookEndpoint: { webhookId: string; delivered: boolean; statusCode: number | null; latencyMs: number; error: string | null; responseExcerpt: string | null; sentAt: string };
+    }) => ({
       body: {
         data: {
           webhook_id: r.webhookId,
@@ -115,40 +187,66 @@ export const webhookRoutes = [
       },
     }),
   }),
-  route<{ webhookEndpointSecret: string }>({
+  route({
+    ...common,
     method: 'get',
     path: '/webhooks/:id/secret',
+    operationId: 'getWebhookSecret',
+    summary: 'Reveal a receiver\'s current signing secret',
+    permissions: WRITE,
+    params: id,
+    responses: { 200: { description: 'The secret.', schema: dataOf(z.object({ secret: z.string() })) } },
     document: `query ($id: Int!) { webhookEndpointSecret(id: $id) }`,
-    variables: (req) => ({ id: idParam(req.params.id, 'Webhook') }),
-    respond: (d) => ({ body: { data: { secret: d.webhookEndpointSecret } } }),
+    variables: ({ params }) => ({ id: params.id }),
+    respond: (d: { webhookEndpointSecret: string }) => ({ body: { data: { secret: d.webhookEndpointSecret } } }),
   }),
-  route<{ webhookDeliveries: PageResult<WebhookDeliveryData> }>({
+  route({
+    ...common,
     method: 'get',
     path: '/webhooks/:id/deliveries',
+    operationId: 'listWebhookDeliveries',
+    summary: 'A receiver\'s delivery log',
+    permissions: READ,
+    params: id,
+    query: z.object({
+      status: text('status').optional().openapi({ enum: ['pending', 'delivered', 'failed'] }),
+      event: text('event').optional(),
+      ...pageQuery,
+    }),
+    responses: { 200: { description: 'A page of deliveries, newest first.', schema: pageOf(WebhookDelivery) } },
     document: `query ($endpointId: Int, $status: String, $event: String, $page: Int!, $perPage: Int!) {
       webhookDeliveries(endpointId: $endpointId, status: $status, event: $event, page: $page, perPage: $perPage) {
         total page perPage items { ${WEBHOOK_DELIVERY_FIELDS} }
       }
     }`,
-    variables: (req) => {
-      const endpointId = idParam(req.params.id, 'Webhook');
-      const q = parseInput(z.object({ status: text('status').optional(), event: text('event').optional(), ...pageQuery }), req.query);
-      return { endpointId, status: q.status || null, event: q.event || null, page: q.page ?? 1, perPage: q.per_page ?? 10 };
-    },
-    respond: (d, req) => ({ body: envelope(req, d.webhookDeliveries, webhookDelivery) }),
+    variables: ({ params, query: q }) => ({ endpointId: params.id, status: q.status || null, event: q.event || null, page: q.page ?? 1, perPage: q.per_page ?? 10 }),
+    respond: (d: { webhookDeliveries: PageResult<WebhookDeliveryData> }, req) => ({ body: envelope(req, d.webhookDeliveries, webhookDelivery) }),
   }),
-  route<{ webhookDelivery: WebhookDeliveryData }>({
+  route({
+    ...common,
     method: 'get',
     path: '/webhook-deliveries/:id',
+    operationId: 'getWebhookDelivery',
+    summary: 'A delivery with its attempts',
+    permissions: READ,
+    params: deliveryId,
+    responses: { 200: { description: 'The delivery.', schema: dataOf(WebhookDelivery) } },
     document: `query ($id: String!) { webhookDelivery(id: $id) { ${WEBHOOK_DELIVERY_FIELDS} } }`,
-    variables: (req) => ({ id: uuidParam(req.params.id, 'Webhook delivery') }),
-    respond: (d) => ({ body: { data: webhookDelivery(d.webhookDelivery) } }),
+    variables: ({ params }) => ({ id: params.id }),
+    respond: (d: { webhookDelivery: WebhookDeliveryData }) => ({ body: { data: webhookDelivery(d.webhookDelivery) } }),
   }),
-  route<{ redeliverWebhook: WebhookDeliveryData }>({
+  route({
+    ...common,
     method: 'post',
     path: '/webhook-deliveries/:id/redeliver',
+    operationId: 'redeliverWebhook',
+    summary: 'Send a delivery again',
+    description: 'Same `webhook-id` and body; a fresh retry schedule.',
+    permissions: WRITE,
+    params: deliveryId,
+    responses: { 202: { description: 'Accepted: the delivery as queued.', schema: dataOf(WebhookDelivery) } },
     document: `mutation ($id: String!) { redeliverWebhook(id: $id) { ${WEBHOOK_DELIVERY_FIELDS} } }`,
-    variables: (req) => ({ id: uuidParam(req.params.id, 'Webhook delivery') }),
-    respond: (d) => ({ status: 202, body: { data: webhookDelivery(d.redeliverWebhook) } }),
+    variables: ({ params }) => ({ id: params.id }),
+    respond: (d: { redeliverWebhook: WebhookDeliveryData }) => ({ status: 202, body: { data: webhookDelivery(d.redeliverWebhook) } }),
   }),
 ];

@@ -94,4 +94,13 @@ describe('served documents', () => {
       expect(yaml.text).toContain('openapi: 3.1.0');
     }
   });
+
+  it('answers JSON 404, never HTML, for an unknown path under /api', async () => {
+    for (const path of ['/api/nothing', '/api/v2/reviews', '/api/v1/nothing', '/api/agency/v1/nothing']) {
+      const res = await t.http().get(path).set('Accept', 'text/html');
+      expect(res.status).toBe(path.startsWith('/api/v1/') || path.startsWith('/api/agency/') ? 401 : 404);
+      expect(res.headers['content-type']).toMatch(/application\/json/);
+      expect(res.body).toEqual({ message: expect.any(String) });
+    }
+  });
 });

@@ -36,9 +36,16 @@ export const MessageBody = z
 export const ErrorBody = z
   .object({
     message: z.string(),
-    code: z.string().optional().openapi({ description: 'A stable error code where the interface names one (for example `location_access_denied`).' }),
+    code: z.string().optional().openapi({
+      description:
+        'A stable code for a named condition. Among them: `location_access_denied`, `organization_access_denied`, `missing_permission` (403); ' +
+        '`upgrade_required`, `subscription_paused`, `insufficient_credits` (402); `already_replied`, `scan_running`, `not_paused`, ' +
+        '`idempotency_key_in_use` (409); `last_location`, `last_organization`, `invalid_date_range`, `missing_coords`, ' +
+        '`provider_not_configured`, `webhook_limit`, `idempotency_key_reused` (422); `provider_rejected` (502). Codes are added, never changed.',
+      example: 'location_access_denied',
+    }),
   })
-  .openapi('Error', { description: 'Every error answers JSON with a `message`; named conditions add a `code`.' });
+  .openapi('Error', { description: 'Every error answers JSON with a `message`; named conditions add a `code`.', example: { message: 'Review not found.' } });
 
 export const ValidationErrorBody = z
   .object({

@@ -3,7 +3,7 @@ const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
 
 module.exports = tseslint.config(
-  { ignores: ['test/support/summary-reporter.js', 'dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'jest.config.js', 'eslint.config.js'] },
+  { ignores: ['test/support/summary-reporter.js', 'dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'clients/*/dist/**', 'jest.config.js', 'eslint.config.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -45,6 +45,13 @@ module.exports = tseslint.config(
       ],
       // A promise a workflow forgets is a command it never awaits: nondeterminism waiting to happen.
       '@typescript-eslint/no-floating-promises': 'error',
+    },
+  },
+  {
+    // The typed client is for integrators: it stands alone, nothing of the server reaches it.
+    files: ['clients/**/*.ts', 'clients/**/*.mjs'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(\\.\\./){3,}(src|facades|workflows|scripts|test)(/|$)', message: 'The client must not import the server.' }] }],
     },
   },
   {

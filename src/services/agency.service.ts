@@ -297,7 +297,7 @@ export async function createCustomer(p: Principal, input: CreateCustomerInput, o
   const brand = tenant.brandName;
   const to = customer.email;
   if (input.sendInvite) {
-    await sendSafely(inviteMail({ brand, name: customer.name, company, email: to, loginUrl: `${opts.baseUrl.replace(/\/+$/, '')}/login` }), opts.logger);
+    await sendSafely(inviteMail({ brand, name: customer.name, company, email: to, startUrl: `${opts.baseUrl.replace(/\/+$/, '')}/docs` }), opts.logger);
   }
   for (const link of links) {
     await sendSafely(connectLinkMail({ brand, name: customer.name, company, to, provider: link.provider, url: connectUrlOf(link.token), expiresAt: link.expiresAt }), opts.logger);
@@ -305,8 +305,12 @@ export async function createCustomer(p: Principal, input: CreateCustomerInput, o
   return viewOf((await Customer.findByPk(customer.id))!);
 }
 
-/** The login details: where to sign in and with which e-mail. Never the password (see docs/decisions.md). */
-export function inviteMail(m: { brand: string; name: string; company: string; email: string; loginUrl: string }) {
+/**
+ * The login details: the login e-mail and where to start, never the password (see docs/decisions.md). The platform has
+ * no sign-in page of its own (customers use the APIs, MCP and the public pages), so "where to start" is the account's
+ * API reference on the origin the agency called, its white-label domain, in its brand: `/docs`.
+ */
+export function inviteMail(m: { brand: string; name: string; company: string; email: string; startUrl: string }) {
   return {
     kind: 'customer-invite',
     to: m.email,
@@ -317,11 +321,10 @@ export function inviteMail(m: { brand: string; name: string; company: string; em
       '',
       `${m.brand} has opened an account for ${m.company}.`,
       '',
-      `Sign in at: ${m.loginUrl}`,
       `Your login e-mail: ${m.email}`,
+      `For your security this e-mail does not contain your password: use the one ${m.brand} gave you.`,
       '',
-      `For your security this e-mail does not contain your password. Use the password ${m.brand} gave you,`,
-      'or choose a new one with "Forgot password" on the sign-in page.',
+      `Get started: ${m.startUrl} (the API reference of your account)`,
       '',
       `- ${m.brand}`,
     ].join('\n'),

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { mailLogger, setMailLogger } from '../../../src/mail/mailer';
-import { ConnectLink, Customer, Organization } from '../../../src/models';
+import { ConnectLink, Customer, Organization, TenantDomain } from '../../../src/models';
 import { useApp } from '../../support/app';
 import { agencyTokenFor, makeTenant } from '../../support/factories';
 import { addressesOf, startSmtpServer, useSmtpServer } from '../../support/smtp';
@@ -46,7 +46,7 @@ describe('agency API: e-mails on customer creation (loopback SMTP server)', () =
     ...extra,
   });
 
-  it('send_invite e-mails the login URL and login e-mail under the tenant brand, never the password', async () => {
+  it('send_invite e-mails the login e-mail and where to start under the tenant brand, never the password', async () => {
     const w = await world();
     const sent = body(w.plan.id, { send_invite: true });
     const res = await t.as(w.token).post('/api/agency/v1/customers').set('Host', 'reviews.sparkle.test').send(sent);
@@ -57,11 +57,30 @@ describe('agency API: e-mails on customer creation (loopback SMTP server)', () =
     expect(mail.subject).toBe('Your Sparkle Reviews account is ready');
     expect(mail.from?.value[0]).toMatchObject({ name: 'Sparkle Reviews', address: 'no-reply@reviewgrid.localhost' });
     expect(mail.headers.get('x-mail-kind')).toBe('customer-invite');
-    expect(mail.text).toContain('Sign in at: http://reviews.sparkle.test/login');
+    expect(mail.text).toContain('Get started: http://reviews.sparkle.test/docs');
     expect(mail.text).toContain(`Your login e-mail: ${sent.email}`);
     expect(mail.text).toContain('Bright Smiles Dental');
     expect(mail.text).not.toContain(sent.password);
+    expect(mail.text).not.toMatch(/forgot password|\/login/i);
     expect(JSON.stringify(mail)).not.toContain(sent.password);
+  });
+
+  it("the invitation's link, asked on the agency's white-label domain, answers 200 with a page in the agency's brand", async () => {
+    const w = await world();
+    const domain = (await TenantDomain.findOne({ where: { tenantId: w.tenant.id } }))!.domain;
+    const sent = body(w.plan.id, { send_invite: true });
+    expect((await t.as(w.token).post('/api/agency/v1/customers').set('Host', domain).send(sent)).status).toBe(201);
+    await smtp().waitFor(1);
+    const [mail] = smtp().to(sent.email);
+    const links = (mail.text ?? '').match(/https?:\/\/\S+/g) ?? [];
+    expect(links).toEqual([`http://${domain}/docs`]);
+    for (const link of links) {
+      const url = new URL(link);
+      const page = await t.http().get(url.pathname).set('Host', url.host).set('Accept', 'text/html');
+      expect(page.status).toBe(200);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.text).toContain('Sparkle Reviews');
+    }
   });
 
   it('sends nothing when no flag asks for it', async () => {

@@ -5,23 +5,21 @@ import { performance } from 'node:perf_hooks';
 import type {} from 'pino-http';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
+import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type AuthInfo } from '@modelcontextprotocol/server';
 import { ipKeyGenerator } from 'express-rate-limit';
 import type { Logger } from 'pino';
 import { authenticatedContext, type Context } from '../../src/context';
 import type { Clock } from '../../src/domain/clock';
 import { DomainError } from '../../src/domain/errors';
+import { mcpRouteLabel, setRouteLabel } from '../../src/observability/http-metrics';
 import { bearerOf } from '../shared/auth';
-import { loggable } from '../shared/errors';
-import { executeResult, InternalFailure, unwrap } from '../shared/execute';
-import { SCOPE_CHECK } from './scope';
 import { baseUrlOf } from '../shared/pagination';
 import { scrubArguments, type McpAuditSink } from './audit';
-import { mcpOutcome } from './errors';
 import { McpLimits, type McpLimitOptions } from './limits';
-import { mcpRouteLabel, setRouteLabel } from '../../src/observability/http-metrics';
-import { MCP_ACCESS, refusal, REVIEWS_PII } from './permissions';
-import { errorEnvelope, ErrorCodes, idOf, McpError, parseEnvelope, PROTOCOL_VERSION, resultEnvelope, type JsonRpcId, type JsonRpcRequest } from './protocol';
-import { gate, ToolRegistry } from './registry';
+import { MCP_ACCESS } from './permissions';
+import { errorEnvelope, ErrorCodes, idOf, McpError, parseEnvelope, PROTOCOL_VERSIONS, type JsonRpcId, type JsonRpcRequest } from './protocol';
+import { ToolRegistry } from './registry';
+import { elapsedMs, mcpServer, runOperation, toMcpError, toolFor, type Call, type ServerDeps } from './server';
 import { TOOLS } from './tools';
 import type { AnyTool } from './tool';
 
@@ -57,30 +55,35 @@ function correlationIdOf(req: Request): string {
   return given !== undefined && CORRELATION_ID.test(given) ? given : randomUUID();
 }
 
-interface Call {
-  req: Request;
-  res: Response;
-  log: Logger;
-  started: number;
-  correlationId: string;
-  ctx?: Context;
-  method: string;
-  tool: string | null;
-  arguments: Record<string, unknown> | null;
-  piiUnlocked: boolean;
-}
+/** Request headers the SDK reads (Accept and Content-Type are set by us: our contract requires neither). */
+const FORWARDED_HEADERS = /^(mcp-|last-event-id$)/;
 
-interface ToolResult {
-  structuredContent?: Record<string, unknown>;
-  content: Array<{ type: 'text'; text: string }>;
-  isError?: boolean;
-}
-
-/** `POST /api/mcp`: JSON-RPC 2.0 over HTTP, one message per request, answered as `application/json`. */
+/**
+ * `POST /api/mcp`: the official TypeScript SDK (`@modelcontextprotocol/server`) serves the protocol, stateless: 2026-07-28
+ * requests (per-request `_meta` envelope, `server/discover`) through `createMcpHandler`, 2025-era requests (the
+ * `initialize` handshake, negotiated to 2025-06-18) through its Streamable HTTP transport in JSON mode, one fresh
+ * `Server` per request either way (server.ts). In front of the SDK stays a thin layer of ours for what the SDK leaves to
+ * the application or answers otherwise than our contract (spec "MCP errors", docs/decisions.md "MCP endpoint"):
+ *
+ * - the token (401/403) and the rate limits (429 + Retry-After) come first, before the body is looked at (the SDK does
+ *   no token verification; `authInfo` is pass-through);
+ * - the envelope: -32700 for a body that is not JSON, -32600 for a malformed envelope or a batch (the SDK's legacy
+ *   transport answers a malformed message with -32700 and accepts batches) and for an `MCP-Protocol-Version` this
+ *   server does not speak (the SDK: -32000);
+ * - the params of `initialize` and `tools/call` (-32602; the SDK answers malformed params of spec methods with -32603)
+ *   and notifications (202, nothing to do for a stateless server);
+ * - the answer: the correlation id, the JSON-RPC error our handlers threw exactly as thrown (Call.failure), HTTP 500
+ *   for -32603, and the audit log entry of every answered message of an identified token.
+ */
 export function mcpApi(opts: McpOptions): Router {
   const router = express.Router();
   const registry = new ToolRegistry(opts.tools ?? TOOLS);
   const limits = new McpLimits(opts.limits, opts.logger);
+  const brands = new BrandNames(opts.schema);
+  const deps: ServerDeps = { schema: opts.schema, registry, version: SERVER_VERSION };
+  const onerror = (err: Error) => opts.logger.debug({ err: { message: err.message } }, 'MCP SDK reported');
+  const callOf = (authInfo: AuthInfo | undefined): Call => (authInfo?.extra as { call: Call }).call;
+  const modern = createMcpHandler(async ({ authInfo }) => mcpServer(deps, callOf(authInfo), await brands.of(callOf(authInfo).ctx!)), { legacy: 'reject', onerror });
 
   router.use((req, res, next) => {
     res.locals.correlationId = correlationIdOf(req);
@@ -103,7 +106,7 @@ export function mcpApi(opts: McpOptions): Router {
     void handle(call);
   });
 
-  // GET (the optional server-to-client SSE stream) and every other verb: this server answers POSTs only.
+  // GET (the 2025 server-to-client SSE stream) and every other verb: this stateless server answers POSTs only.
   router.all('/', (_req, res) => {
     res.setHeader('Allow', 'POST');
     res.status(405).json(errorEnvelope(null, new McpError(ErrorCodes.INVALID_REQUEST, 'Method not allowed: send JSON-RPC messages with POST.', { reason: 'method_not_allowed' })));
@@ -130,7 +133,7 @@ export function mcpApi(opts: McpOptions): Router {
     try {
       id = await answer(call, (read) => (id = read));
     } catch (err) {
-      fail(call, id, err);
+      fail(call, id, toMcpError(call, err));
     }
   }
 
@@ -178,8 +181,8 @@ export function mcpApi(opts: McpOptions): Router {
       throw new McpError(ErrorCodes.PARSE_ERROR, 'Parse error: the body is not valid JSON.', { reason: 'invalid_json' });
     }
     const version = req.get('mcp-protocol-version');
-    if (version !== undefined && version !== PROTOCOL_VERSION) {
-      throw new McpError(ErrorCodes.INVALID_REQUEST, `Unsupported MCP-Protocol-Version "${version.slice(0, 32)}": this server speaks ${PROTOCOL_VERSION}.`, {
+    if (version !== undefined && !PROTOCOL_VERSIONS.includes(version)) {
+      throw new McpError(ErrorCodes.INVALID_REQUEST, `Unsupported MCP-Protocol-Version "${version.slice(0, 32)}": this server speaks ${PROTOCOL_VERSIONS.join(' and ')}.`, {
         reason: 'unsupported_protocol_version',
       });
     }
@@ -187,135 +190,110 @@ export function mcpApi(opts: McpOptions): Router {
     call.method = request.method.slice(0, 64);
     setRouteLabel(call.res, mcpRouteLabel(request.method));
     if (request.id === undefined) {
-      // A notification (`notifications/initialized`, `notifications/cancelled`, ...): accepted, nothing to answer.
+      // A notification (`notifications/initialized`, `notifications/cancelled`, ...): accepted, nothing to answer, and
+      // nothing a stateless server could act on (a cancelled request ran in another exchange).
       call.res.status(202).end();
       return id;
     }
-    const { result, code, reason } = await dispatch(call, request);
-    send(call, 200, resultEnvelope(request.id, result), code, reason);
+    checkParams(call, request);
+    await deliver(call, id, await dispatch(call, request));
     return id;
   }
 
-  interface Answer {
-    result: unknown;
-    /** 0: a result, 1: a tool result with isError. */
-    code: 0 | 1;
-    reason: string | null;
-  }
-  const ok = (result: unknown): Answer => ({ result, code: 0, reason: null });
-
-  async function dispatch(call: Call, request: JsonRpcRequest): Promise<Answer> {
+  /** The params the SDK would answer with -32603 when malformed; ours are -32602 naming what is wrong. */
+  function checkParams(call: Call, request: JsonRpcRequest): void {
     const params = request.params ?? {};
-    switch (request.method) {
-      case 'initialize':
-        return ok(await initialize(call, params));
-      case 'ping':
-        return ok({});
-      case 'tools/list':
-        return ok({ tools: registry.visibleTo(call.ctx!.principal!).map(describe) });
-      case 'tools/call':
-        return callTool(call, params);
-      default:
-        throw new McpError(ErrorCodes.METHOD_NOT_FOUND, `Method not found: ${request.method.slice(0, 64)}. This server offers initialize, ping, tools/list and tools/call.`, {
-          reason: 'unknown_method',
-        });
+    if (request.method === 'initialize') {
+      const info = params.clientInfo as Record<string, unknown> | undefined;
+      const problems: Record<string, string[]> = {};
+      if (typeof params.protocolVersion !== 'string') problems.protocolVersion = ['protocolVersion must be a string.'];
+      if (!params.capabilities || typeof params.capabilities !== 'object' || Array.isArray(params.capabilities)) problems.capabilities = ['capabilities must be an object.'];
+      if (!info || typeof info !== 'object' || typeof info.name !== 'string' || typeof info.version !== 'string') {
+        problems.clientInfo = ['clientInfo must be an object with string name and version.'];
+      }
+      if (Object.keys(problems).length) {
+        throw new McpError(ErrorCodes.INVALID_PARAMS, `Invalid initialize params: ${Object.values(problems)[0][0]}`, { reason: 'invalid_params', errors: problems });
+      }
+    } else if (request.method === 'tools/call') {
+      if (typeof params.name !== 'string' || params.name === '') {
+        throw new McpError(ErrorCodes.INVALID_PARAMS, 'tools/call needs params.name, the tool to call.', { reason: 'invalid_params', errors: { name: ['The name is required.'] } });
+      }
+      call.tool = params.name.slice(0, 64);
+      call.arguments = scrubArguments(params.arguments ?? {});
+      if (params.arguments !== undefined && (params.arguments === null || typeof params.arguments !== 'object' || Array.isArray(params.arguments))) {
+        toolFor(registry, call, params.name); // an unknown or forbidden tool outranks its arguments
+        throw new McpError(ErrorCodes.INVALID_PARAMS, 'params.arguments must be an object.', { reason: 'invalid_arguments' });
+      }
     }
   }
 
-  async function initialize(call: Call, params: Record<string, unknown>) {
-    const info = params.clientInfo as Record<string, unknown> | undefined;
-    const problems: Record<string, string[]> = {};
-    if (typeof params.protocolVersion !== 'string') problems.protocolVersion = ['protocolVersion must be a string.'];
-    if (!params.capabilities || typeof params.capabilities !== 'object' || Array.isArray(params.capabilities)) problems.capabilities = ['capabilities must be an object.'];
-    if (!info || typeof info !== 'object' || typeof info.name !== 'string' || typeof info.version !== 'string') {
-      problems.clientInfo = ['clientInfo must be an object with string name and version.'];
+  /** Hands the message to the SDK: the 2026-07-28 path when it carries the envelope claim, the 2025 path otherwise. */
+  async function dispatch(call: Call, request: JsonRpcRequest): Promise<globalThis.Response> {
+    const headers = new Headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
+    for (const [name, value] of Object.entries(call.req.headers)) {
+      if (FORWARDED_HEADERS.test(name) && typeof value === 'string') headers.set(name, value);
     }
-    if (Object.keys(problems).length) {
-      throw new McpError(ErrorCodes.INVALID_PARAMS, `Invalid initialize params: ${Object.values(problems)[0][0]}`, { reason: 'invalid_params', errors: problems });
-    }
-    const data = await run<{ tenant: { brandName: string } }>(call, '{ tenant { brandName } }', {});
-    // Whatever version the client asks for, this server speaks one; the client decides whether it can go on.
-    return { protocolVersion: PROTOCOL_VERSION, capabilities: { tools: {} }, serverInfo: { name: data.tenant.brandName, version: SERVER_VERSION } };
-  }
-
-  async function callTool(call: Call, params: Record<string, unknown>): Promise<Answer> {
+    const webRequest = new Request(`http://localhost${call.req.originalUrl}`, { method: 'POST', headers });
     const principal = call.ctx!.principal!;
-    if (typeof params.name !== 'string' || params.name === '') {
-      throw new McpError(ErrorCodes.INVALID_PARAMS, 'tools/call needs params.name, the tool to call.', { reason: 'invalid_params', errors: { name: ['The name is required.'] } });
-    }
-    call.tool = params.name.slice(0, 64);
-    call.arguments = scrubArguments(params.arguments ?? {});
-    const tool = registry.get(params.name);
-    if (tool) setRouteLabel(call.res, `mcp:${tool.name}`);
-    if (!tool) throw new McpError(ErrorCodes.METHOD_NOT_FOUND, `Unknown tool: ${call.tool}. Call tools/list for the tools this token can use.`, { reason: 'unknown_tool' });
-    const refused = refusal(principal, gate(tool));
-    if (refused) throw new McpError(ErrorCodes.UNAUTHORIZED, refused.message, { reason: refused.reason });
-    if (params.arguments !== undefined && (params.arguments === null || typeof params.arguments !== 'object' || Array.isArray(params.arguments))) {
-      throw new McpError(ErrorCodes.INVALID_PARAMS, 'params.arguments must be an object.', { reason: 'invalid_arguments' });
-    }
-    const args = registry.validate(tool, params.arguments);
-    if (args.include_pii === true) {
-      if (!principal.permissions.has(REVIEWS_PII)) {
-        throw new McpError(ErrorCodes.UNAUTHORIZED, 'include_pii needs the reviews.pii permission (token ability reviews:pii).', { reason: 'missing_permission' });
-      }
-      call.piiUnlocked = true;
-    }
-    let data: unknown;
+    // The SDK passes authInfo through to the factory and the handlers; `extra.call` is this exchange.
+    const authInfo: AuthInfo = { token: '[verified]', clientId: String(principal.tokenId), scopes: [...principal.permissions], extra: { call } };
+    if (!(await isLegacyRequest(webRequest, request))) return modern.fetch(webRequest, { parsedBody: request, authInfo });
+
+    const server = mcpServer(deps, call, await brands.of(call.ctx!));
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
     try {
-      data = await run(call, tool.document, tool.variables(args));
-    } catch (err) {
-      if (err instanceof DomainError) {
-        const outcome = mcpOutcome(err);
-        if (outcome.kind === 'error') throw outcome.error;
-        const text = JSON.stringify({ error: { reason: outcome.reason, message: outcome.message } });
-        const refusedResult: ToolResult = { content: [{ type: 'text', text }], isError: true };
-        return { result: refusedResult, code: 1, reason: outcome.reason };
-      }
-      throw err;
+      return await transport.handleRequest(webRequest, { parsedBody: request, authInfo });
+    } finally {
+      void transport.close().catch(onerror);
+      void server.close().catch(onerror);
     }
-    let structured = tool.result(data, args);
-    if (tool.redact && !call.piiUnlocked) structured = tool.redact(structured);
-    const toolResult: ToolResult = { structuredContent: structured, content: [{ type: 'text', text: JSON.stringify(structured) }] };
-    return ok(toolResult);
   }
 
-  /**
-   * One GraphQL operation with the caller's context; a scope check's refusal outranks the query's own errors. The
-   * check runs first on its own: root fields resolve in parallel and a failing non-null field ends the operation with
-   * whichever error came first, so within one operation the answer for an id outside scope would depend on timing.
-   */
-  async function run<T>(call: Call, document: string, variables: Record<string, unknown>): Promise<T> {
-    if (variables.checkScope === true) {
-      const scope = await executeResult(opts.schema, SCOPE_CHECK, { organizationId: variables.organizationId ?? null, locationId: variables.locationId ?? null }, call.ctx!);
-      if (scope.errors?.length) throw unwrap(scope.errors);
+  /** The SDK's answer as the client gets it, or the error our handler ended the call with (Call.failure). */
+  async function deliver(call: Call, id: JsonRpcId, response: globalThis.Response): Promise<void> {
+    if (call.failure) {
+      await response.body?.cancel();
+      return fail(call, id, call.failure);
     }
-    const result = await executeResult(opts.schema, document, variables, call.ctx!);
-    if (result.errors?.length) {
-      const scope = result.errors.find((e) => e.path?.[0] === 'accessScope' && e.originalError instanceof DomainError);
-      throw scope ? scope.originalError : unwrap(result.errors);
+    const type = response.headers.get('content-type') ?? '';
+    if (!type.startsWith('application/json')) {
+      // A stream (2026-07-28 answers upgrade to SSE when a handler sends a message before its result) or no body.
+      call.res.status(response.status);
+      response.headers.forEach((value, name) => call.res.setHeader(name, value));
+      const reader = response.body?.getReader();
+      for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader!.read()) call.res.write(chunk.value);
+      call.res.end();
+      audit(call, call.toolError ? 1 : 0, call.toolError ?? null);
+      return;
     }
-    return result.data as T;
+    const text = await response.text();
+    // The SDK writes a result as `{"result": ...}` first; only other answers (errors) are parsed for the audit log.
+    const error = text.startsWith('{"result":') ? undefined : (JSON.parse(text) as { error?: { code: number; data?: { reason?: string } } }).error;
+    if (error?.code === ErrorCodes.INTERNAL_ERROR) return fail(call, id, toMcpError(call, new Error(`The MCP SDK answered -32603: ${JSON.stringify(error)}`)));
+    if (error?.code === ErrorCodes.METHOD_NOT_FOUND) {
+      // The SDK's bare "Method not found" (a method of no era, or of the other era), with our reason and a hint.
+      return fail(
+        call,
+        id,
+        new McpError(ErrorCodes.METHOD_NOT_FOUND, `Method not found: ${call.method}. This server offers initialize (2025-06-18) or server/discover (2026-07-28), ping, tools/list and tools/call.`, {
+          reason: 'unknown_method',
+        }),
+      );
+    }
+    call.res.status(response.status).type('application/json').send(text);
+    if (error) audit(call, error.code, error.data?.reason ?? null);
+    else audit(call, call.toolError ? 1 : 0, call.toolError ?? null);
   }
 
-  function internal(call: Call, err: unknown): McpError {
-    call.log.error({ err: loggable(err instanceof InternalFailure ? err.failure : err) }, 'MCP internal error');
-    return new McpError(ErrorCodes.INTERNAL_ERROR, 'Internal error.', {}, 500);
-  }
-
-  function fail(call: Call, id: JsonRpcId, err: unknown): void {
-    const error = err instanceof McpError ? err : err instanceof DomainError ? domainError(err) : internal(call, err);
-    for (const [k, v] of Object.entries(error.headers)) call.res.setHeader(k, v);
-    send(call, error.status, errorEnvelope(id, error), error.code, error.data.reason ?? null);
-  }
-
-  function domainError(err: DomainError): McpError {
-    const outcome = mcpOutcome(err);
-    return outcome.kind === 'error' ? outcome.error : new McpError(ErrorCodes.INVALID_PARAMS, outcome.message, { reason: outcome.reason });
-  }
-
-  function send(call: Call, status: number, body: unknown, resultCode: number, reason: string | null): void {
+  function fail(call: Call, id: JsonRpcId, error: McpError): void {
     if (call.res.headersSent) return;
-    call.res.status(status).json(body);
+    for (const [k, v] of Object.entries(error.headers)) call.res.setHeader(k, v);
+    call.res.status(error.status).json(errorEnvelope(id, error));
+    audit(call, error.code, error.data.reason ?? null);
+  }
+
+  function audit(call: Call, resultCode: number, reason: string | null): void {
     const principal = call.ctx?.principal;
     if (!principal) return; // no identified token: logged by the request logger, not audited
     opts.audit.record({
@@ -328,7 +306,7 @@ export function mcpApi(opts: McpOptions): Router {
       piiUnlocked: call.piiUnlocked,
       resultCode,
       errorReason: reason,
-      durationMs: Math.round(performance.now() - call.started),
+      durationMs: elapsedMs(call),
       correlationId: call.correlationId,
       requestId: call.req.id === undefined ? null : String(call.req.id),
       createdAt: call.ctx!.clock.now(),
@@ -338,14 +316,22 @@ export function mcpApi(opts: McpOptions): Router {
   return router;
 }
 
-/** A tool as `tools/list` publishes it. */
-function describe(t: AnyTool) {
-  return {
-    name: t.name,
-    title: t.title,
-    description: t.description,
-    inputSchema: t.inputSchema,
-    outputSchema: t.outputSchema,
-    annotations: { title: t.title, ...t.annotations },
-  };
+/**
+ * `serverInfo.name` is the tenant's brand. The 2026-07-28 encoding stamps it on every result, so it is read once a
+ * minute per tenant rather than with every call (a renamed brand shows within the minute, in any process).
+ */
+class BrandNames {
+  private readonly names = new Map<number, { name: string; until: number }>();
+
+  constructor(private readonly schema: GraphQLSchema) {}
+
+  async of(ctx: Context): Promise<string> {
+    const tenantId = ctx.principal!.tenantId;
+    const known = this.names.get(tenantId);
+    if (known && known.until > Date.now()) return known.name;
+    const data = await runOperation<{ tenant: { brandName: string } }>(this.schema, ctx, '{ tenant { brandName } }', {});
+    if (this.names.size >= 10_000) this.names.clear();
+    this.names.set(tenantId, { name: data.tenant.brandName, until: Date.now() + 60_000 });
+    return data.tenant.brandName;
+  }
 }

@@ -1,9 +1,15 @@
 /**
- * JSON-RPC 2.0 as the MCP endpoint speaks it (protocol 2025-06-18): the message shapes, the error codes of the
- * spec's "MCP errors" table and the HTTP status each one travels with (docs/decisions.md, "MCP endpoint").
+ * JSON-RPC 2.0 as the MCP endpoint speaks it: the message shapes, the error codes of the spec's "MCP errors" table and
+ * the HTTP status each one travels with (docs/decisions.md, "MCP endpoint"). The protocol itself (initialize,
+ * server/discover, the per-request envelope of 2026-07-28) is the official SDK's (facades/mcp/server.ts).
  */
 
-export const PROTOCOL_VERSION = '2025-06-18';
+/** What `initialize` negotiates (the spec's "Versioning"): every 2025-era client is answered with this revision. */
+export const LEGACY_PROTOCOL_VERSION = '2025-06-18';
+/** The stateless revision, negotiated with `server/discover` and claimed by every request's `_meta` envelope. */
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+/** The revisions this server speaks, newest first: also the `MCP-Protocol-Version` header values it accepts. */
+export const PROTOCOL_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSION];
 
 export type JsonRpcId = string | number | null;
 

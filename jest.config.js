@@ -6,10 +6,10 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false }],
-    // ESM-only packages (oauth4webapi) are compiled to CommonJS for Jest's module system; Node loads them natively.
+    // ESM-only packages (oauth4webapi, oidc-provider, jose) are compiled to CommonJS for Jest's module system; Node loads them natively.
     '^.+\\.m?js$': ['@swc/jest', { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' }, swcrc: false }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(oauth4webapi)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(oauth4webapi|oidc-provider|jose)/)'],
   setupFiles: ['reflect-metadata'],
   // The contract check after every test (REST answers against schema/openapi).
   setupFilesAfterEnv: ['<rootDir>/test/support/contract-hooks.ts'],

@@ -3,6 +3,7 @@ import { systemClock, type Clock } from './domain/clock';
 import { Forbidden } from './domain/errors';
 import type { Principal, TokenKind } from './domain/principal';
 import { authenticate } from './services/auth.service';
+import { principalOfAccessToken } from './services/mcp-oauth.service';
 import { createLoaders, type Loaders } from './graphql/loaders';
 
 /** What every resolver gets: the caller, fresh per-request DataLoaders, the request id and the clock. */
@@ -42,7 +43,11 @@ export async function authenticatedContext(input: {
   requestId?: string;
   clock?: Clock;
 }): Promise<Context> {
-  const principal = await authenticate(input.bearer, { clock: input.clock });
+  // The MCP endpoint also takes OAuth access tokens (opaque, not `rg_` secrets) issued for it on this origin.
+  const oauth = input.kinds?.includes('ai') && input.bearer && !input.bearer.startsWith('rg_');
+  const principal = oauth
+    ? await principalOfAccessToken(input.bearer!, `${input.baseUrl.replace(/\/+$/, '')}/api/mcp`, { clock: input.clock })
+    : await authenticate(input.bearer, { clock: input.clock });
   if (input.kinds && !input.kinds.includes(principal.tokenKind)) {
     throw new Forbidden(`This API takes ${input.kinds.join(' or ')} tokens; this is a ${principal.tokenKind} token.`, 'wrong_token_kind');
   }

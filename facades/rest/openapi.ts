@@ -199,6 +199,7 @@ const TAGS: Record<string, string> = {
   'Connect links': 'Single-use links a customer opens to connect Google or Facebook.',
   'Local Search Grid': 'Map-rank scans across a grid of pins around a business.',
   Audit: 'Who changed what on the agency side.',
+  'AI authorizations': 'AI clients (MCP) a user allowed through OAuth sign-in: listed and revoked here.',
 };
 
 const cache = new Map<Api, OpenAPIObject>();

@@ -146,8 +146,11 @@ function parseParam(p: PathParam, value: string | undefined): number | string {
   }
 }
 
-/** Path first (404), then query, then body (422), each with the route's own schema. */
-function parseRequest(def: AnyRoute, req: Request, files: Record<string, UploadedFile>): RestRequest {
+/**
+ * Path first (404), then query, then body (422), each with the route's own schema: what `variables` reads. Exported for
+ * the isolation sweep, which builds each route's GraphQL variables exactly as a request would.
+ */
+export function parseRequest(def: AnyRoute, req: Pick<Request, 'params' | 'query' | 'body'>, files: Record<string, UploadedFile>): RestRequest {
   const params: Record<string, number | string> = {};
   for (const [name, p] of Object.entries((def.params ?? {}) as Record<string, PathParam>)) params[name] = parseParam(p, req.params[name] as string | undefined);
   if (Array.isArray(req.body)) throw new Validation({ body: ['The request body must be a JSON object.'] });
@@ -159,7 +162,7 @@ function parseRequest(def: AnyRoute, req: Request, files: Record<string, Uploade
   };
   const query = read(def.query, { ...(req.query as Record<string, unknown>) }, def.prepare?.query);
   const body = read(def.body, rawBody, def.prepare?.body);
-  return { params, query, body, files, raw: req } as unknown as RestRequest;
+  return { params, query, body, files, raw: req as Request } as unknown as RestRequest;
 }
 
 export function mountRoutes(router: Router, routes: readonly AnyRoute[], opts: MountOptions): Router {

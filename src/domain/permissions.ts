@@ -30,6 +30,18 @@ export function hasPermissions(principal: Principal, required: readonly string[]
 export const isTenantOwner = (p: Principal): boolean => p.role === 'tenant_owner';
 export const isTeamMember = (p: Principal): boolean => p.role === 'team_member';
 
+/** Sees only listed locations and organisations: team members (their assignments), and OAuth grants to some organisations. */
+export const isRestricted = (p: Principal): boolean => p.role === 'team_member' || p.grantRestricted === true;
+
+/**
+ * The SQL list of the locations a restricted caller sees: a team member's assignments as a subquery (so the statement
+ * text is the same for every member), a grant's locations as literal ids. `v` turns an integer into SQL (inline or bound).
+ */
+export function restrictedLocationsSql(p: Principal, v: (n: number) => string): string {
+  if (p.grantRestricted) return `(${[...p.assignedLocationIds, -1].map((n) => v(n)).join(', ')})`;
+  return `(SELECT lu.location_id FROM location_user lu WHERE lu.user_id = ${v(p.userId)})`;
+}
+
 interface Owned {
   tenantId: number;
   customerId: number;
@@ -43,7 +55,7 @@ export function inAccount(p: Principal, row: Owned): boolean {
 
 /** Dashboard visibility of an organisation: team members see those they were given a part of. */
 export function canSeeOrganization(p: Principal, org: Owned & { id: number }): boolean {
-  return inAccount(p, org) && (!isTeamMember(p) || p.assignedOrganizationIds.has(org.id));
+  return inAccount(p, org) && (!isRestricted(p) || p.assignedOrganizationIds.has(org.id));
 }
 
 export function canSeeLocation(p: Principal, location: Owned & { id: number }): boolean {
@@ -52,7 +64,7 @@ export function canSeeLocation(p: Principal, location: Owned & { id: number }): 
 
 /** A record that sits at a location (review, integration): visible when its location is. */
 export function canSeeLocated(p: Principal, row: Owned & { locationId: number }): boolean {
-  return inAccount(p, row) && (!isTeamMember(p) || p.assignedLocationIds.has(row.locationId));
+  return inAccount(p, row) && (!isRestricted(p) || p.assignedLocationIds.has(row.locationId));
 }
 
 /** Renaming, re-logoing or deleting an organisation is for its owners, not team members. */

@@ -25,6 +25,12 @@ export interface Principal {
   readonly assignedOrganizationIds: ReadonlySet<number>;
   /** Team members only: per-organisation permissions such as `create-locations`. */
   readonly organizationPermissions: ReadonlyMap<number, ReadonlySet<string>>;
+  /**
+   * An OAuth grant to some organisations only (issue 16): visibility is then limited to `assignedOrganizationIds` and
+   * `assignedLocationIds` (the grant's organisations and their locations, within what the user sees), as for a team
+   * member. Absent for every other caller.
+   */
+  readonly grantRestricted?: boolean;
   /** The request this principal was resolved for (the `X-Request-Id` of the answer), for the audit trail. */
   readonly requestId?: string;
 }

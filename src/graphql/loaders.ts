@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { Op, QueryTypes } from 'sequelize';
-import { isTeamMember } from '../domain/permissions';
+import { isRestricted } from '../domain/permissions';
 import type { Principal } from '../domain/principal';
 import { Integration, Location, ReviewSource, type WebhookAttempt } from '../models';
 import { sources } from '../services/reference.service';
@@ -42,7 +42,7 @@ export function createLoaders(principal: Principal | null) {
     /** Locations of each organisation that the caller may see (a team member: assigned ones only). */
     locationsByOrganization: new DataLoader<number, Location[]>(async (orgIds) => {
       const where: Record<string, unknown> = { organizationId: { [Op.in]: [...orgIds] } };
-      if (principal && isTeamMember(principal)) where.id = { [Op.in]: [...principal.assignedLocationIds, -1] };
+      if (principal && isRestricted(principal)) where.id = { [Op.in]: [...principal.assignedLocationIds, -1] };
       const rows = await Location.findAll({ where, order: [['id', 'ASC']] });
       return groupedByKey(orgIds, rows, (l) => l.organizationId);
     }),

@@ -27,10 +27,12 @@ import { ReplyDraftResolver } from './drafts/draft.resolver';
 import { ReviewTagResolver } from './tags/tag.resolver';
 import { validateArg } from './validation';
 import { WebhookAttemptResolver, WebhookDeliveryResolver, WebhookEndpointResolver } from './webhooks/webhook.resolver';
+import { AiAuthorizationResolver } from './ai-authorizations/ai-authorization.resolver';
 
 export const RESOLVERS = [
   ReviewResolver,
   WritableSourceResolver,
+  AiAuthorizationResolver,
   ReviewReplyResolver,
   OrganizationResolver,
   LocationResolver,

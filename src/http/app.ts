@@ -32,6 +32,7 @@ import { feedbackPages } from './feedback-page';
 import { inboundWebhook } from './inbound-webhook';
 import { docsPages } from './docs-page';
 import { observeJsonAnswers, type ApiAnswer } from './observe-answers';
+import { mcpAuthChallenge, oauthRoutes } from './oauth';
 import { openApiRouter } from '../../facades/rest/openapi';
 import { graphiqlPages } from './graphiql-page';
 import type { Sequelize } from 'sequelize';
@@ -75,6 +76,8 @@ export interface AppDeps {
   observability?: { readiness?: () => ReadinessDeps; temporalMetricsUrl?: string | null };
   /** Sees every JSON answer of the two REST APIs (the contract tests check each against the OpenAPI documents). */
   observeApiResponse?: (answer: ApiAnswer) => void;
+  /** OAuth for MCP: the access token lifetime in seconds (default one hour; tests shorten it). */
+  oauth?: { accessTokenTtl?: number };
 }
 
 /** The database the models are bound to (the app's readiness and outbox gauges when nothing else is given). */
@@ -235,6 +238,8 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
   const mcpConfig = deps.config as Partial<Pick<Config, 'MCP_RATE_LIMIT_PER_TOKEN' | 'MCP_RATE_LIMIT_PER_WORKSPACE'>>;
   app.use(
     '/api/mcp',
+    // A 401 names where to get a token (RFC 9728).
+    mcpAuthChallenge(),
     // DNS-rebinding protection: Host and Origin before anything reads the request (src/http/mcp-origin.ts).
     mcpOriginGuard({
       publicUrl: deps.config.PUBLIC_URL,
@@ -265,6 +270,16 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
     redis: deps.redis,
     prefix: deps.pages?.redisPrefix ?? 'rl:pages',
   });
+  // OAuth 2.1 for MCP clients: metadata, the authorization server at /oauth and its branded pages (src/http/oauth.ts).
+  app.use(['/oauth', '/.well-known'], pageLimit);
+  app.use(
+    oauthRoutes({
+      logger: deps.logger,
+      publicUrl: deps.config.PUBLIC_URL ?? `http://127.0.0.1`,
+      trustProxy: deps.config.TRUST_PROXY === 'true',
+      accessTokenTtl: deps.oauth?.accessTokenTtl,
+    }),
+  );
   app.use(['/connect', '/reports', '/u', '/r'], pageLimit);
   // The customer-facing connect page (HTML), and the third-party simulators of the embedded default.
   app.use('/connect', pageSecurity({ connect: true }), connectPages({ logger: deps.logger, clock: deps.clock, ...deps.connectPage }));

@@ -5,7 +5,7 @@ import { startAutoRespondWorkflow } from '../../workflows/auto-respond/client';
 import { ChatError, chatComplete, chatConfigured, type ChatMessage } from '../ai/chat';
 import { Conflict, Forbidden, NotFound, PlanLimit, Validation, type FieldErrors } from '../domain/errors';
 import { charCount, MAX_NAME_CHARS } from '../domain/limits';
-import { canSeeOrganization, inAccount, isTeamMember, isTenantOwner } from '../domain/permissions';
+import { canSeeOrganization, inAccount, isRestricted, isTeamMember, isTenantOwner } from '../domain/permissions';
 import type { Principal } from '../domain/principal';
 import {
   AutoRespondRule,
@@ -240,7 +240,7 @@ async function visibleRule(p: Principal, id: number, transaction?: Transaction, 
 
 function canSeeRule(p: Principal, rule: AutoRespondRule): boolean {
   if (!inAccount(p, rule)) return false;
-  if (!isTeamMember(p)) return true;
+  if (!isRestricted(p)) return true;
   return p.assignedOrganizationIds.has(rule.organizationId) && (rule.locationId === null || p.assignedLocationIds.has(rule.locationId));
 }
 
@@ -295,7 +295,7 @@ export interface RuleFilter extends PageArgs {
 export async function listRules(p: Principal, f: RuleFilter): Promise<Page<AutoRespondRule>> {
   const empty: Page<AutoRespondRule> = { items: [], total: 0, page: f.page, perPage: f.perPage };
   const and: WhereOptions[] = [isTenantOwner(p) ? { tenantId: p.tenantId } : { tenantId: p.tenantId, customerId: p.customerId ?? -1 }];
-  if (isTeamMember(p)) {
+  if (isRestricted(p)) {
     and.push({ organizationId: { [Op.in]: [...p.assignedOrganizationIds, -1] } });
     and.push({ [Op.or]: [{ locationId: null }, { locationId: { [Op.in]: [...p.assignedLocationIds, -1] } }] });
   }
@@ -308,7 +308,7 @@ export async function listRules(p: Principal, f: RuleFilter): Promise<Page<AutoR
   }
   if (f.locationId != null) {
     const location = await Location.findByPk(f.locationId, { attributes: ['id', 'tenantId', 'customerId', 'organizationId'] });
-    if (!location || !inAccount(p, location) || (isTeamMember(p) && !p.assignedLocationIds.has(location.id))) return empty;
+    if (!location || !inAccount(p, location) || (isRestricted(p) && !p.assignedLocationIds.has(location.id))) return empty;
     account = location.customerId;
     and.push({ organizationId: location.organizationId, [Op.or]: [{ locationId: null }, { locationId: location.id }] });
   }

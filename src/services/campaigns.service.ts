@@ -4,7 +4,7 @@ import { Op, QueryTypes, type Transaction } from 'sequelize';
 import { mailLogger } from '../mail/mailer';
 import { Conflict, Forbidden, NotFound, Validation, type FieldErrors } from '../domain/errors';
 import { charCount } from '../domain/limits';
-import { canSeeLocated, canSeeOrganization, inAccount, isTeamMember, isTenantOwner } from '../domain/permissions';
+import { canSeeLocated, canSeeOrganization, inAccount, isRestricted, isTeamMember, isTenantOwner, restrictedLocationsSql } from '../domain/permissions';
 import type { Principal } from '../domain/principal';
 import { Campaign, Contact, ContactList, Invite, Location, Organization } from '../models';
 import { CHANNELS, type CampaignStep, type Channel } from '../models/campaign.model';
@@ -91,7 +91,7 @@ async function managedCampaign(p: Principal, uuid: string, transaction: Transact
 async function visibleList(p: Principal, id: number, transaction?: Transaction): Promise<ContactList> {
   const list = await ContactList.findByPk(id, { transaction });
   if (!list || !inAccount(p, list)) throw new NotFound('Contact list');
-  if (isTeamMember(p)) {
+  if (isRestricted(p)) {
     const used = await Campaign.count({ where: { contactListId: list.id, locationId: { [Op.in]: [...p.assignedLocationIds, -1] } }, transaction });
     if (!used) throw new NotFound('Contact list');
   }
@@ -532,10 +532,10 @@ export async function lists(p: Principal, f: ContactListFilter): Promise<Page<Co
     ? `tenant_id = ${escape(p.tenantId)}`
     : `tenant_id = ${escape(p.tenantId)} AND customer_id = ${escape(p.customerId ?? -1)}`;
   const and: unknown[] = [ContactList.sequelize!.literal(`(${account})`)];
-  if (isTeamMember(p)) {
+  if (isRestricted(p)) {
     and.push(
       ContactList.sequelize!.literal(
-        `(id IN (SELECT cp.contact_list_id FROM campaigns cp WHERE cp.location_id IN (SELECT lu.location_id FROM location_user lu WHERE lu.user_id = ${escape(p.userId)})))`,
+        `(id IN (SELECT cp.contact_list_id FROM campaigns cp WHERE cp.location_id IN ${restrictedLocationsSql(p, (n) => escape(n))}))`,
       ),
     );
   }
@@ -617,9 +617,9 @@ function contactScope(p: Principal): string {
   const base = isTenantOwner(p)
     ? `ct.tenant_id = ${escape(p.tenantId)}`
     : `ct.tenant_id = ${escape(p.tenantId)} AND ct.customer_id = ${escape(p.customerId ?? -1)}`;
-  if (!isTeamMember(p)) return base;
+  if (!isRestricted(p)) return base;
   return `${base} AND ct.contact_list_id IN (SELECT cp.contact_list_id FROM campaigns cp WHERE cp.location_id IN
-    (SELECT lu.location_id FROM location_user lu WHERE lu.user_id = ${escape(p.userId)}))`;
+    ${restrictedLocationsSql(p, (n) => escape(n))})`;
 }
 
 /** Engagement counters of each contact in one statement (definitions in docs/decisions.md). */

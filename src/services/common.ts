@@ -4,7 +4,7 @@ import { literal, Op, type WhereOptions } from 'sequelize';
 import { systemClock, type Clock } from '../domain/clock';
 import { Validation } from '../domain/errors';
 import { charCount, MAX_NAME_CHARS, MAX_PAGE_DEPTH, maxPageFor } from '../domain/limits';
-import { isTeamMember, isTenantOwner } from '../domain/permissions';
+import { isRestricted, isTenantOwner, restrictedLocationsSql } from '../domain/permissions';
 import type { Principal } from '../domain/principal';
 import { Organization } from '../models';
 
@@ -68,9 +68,7 @@ export function scopeSql(p: Principal, alias = '', locationColumn = 'location_id
   const v = (n: number | null) => (bind ? bind(n ?? -1) : String(Math.trunc(Number(n ?? -1))));
   if (isTenantOwner(p)) return `${a}tenant_id = ${v(p.tenantId)}`;
   let sql = `${a}tenant_id = ${v(p.tenantId)} AND ${a}customer_id = ${v(p.customerId)}`;
-  if (isTeamMember(p)) {
-    sql += ` AND ${a}${locationColumn} IN (SELECT lu.location_id FROM location_user lu WHERE lu.user_id = ${v(p.userId)})`;
-  }
+  if (isRestricted(p)) sql += ` AND ${a}${locationColumn} IN ${restrictedLocationsSql(p, v)}`;
   return sql;
 }
 
@@ -82,7 +80,7 @@ export function locationScoped(p: Principal, locationColumn = 'location_id'): Wh
 export function organizationScoped(p: Principal): WhereOptions {
   if (isTenantOwner(p)) return { tenantId: p.tenantId };
   const where: Record<string, unknown> = { tenantId: p.tenantId, customerId: p.customerId ?? -1 };
-  if (isTeamMember(p)) where.id = { [Op.in]: [...p.assignedOrganizationIds, -1] };
+  if (isRestricted(p)) where.id = { [Op.in]: [...p.assignedOrganizationIds, -1] };
   return where;
 }
 

@@ -5,6 +5,7 @@ import { OutboxEvent, Tenant, WebhookDelivery, WebhookEndpoint, type Location, t
 import { issueConnectLink } from '../../src/services/connect-links.service';
 import { configureGridProviders } from '../../src/services/grid-providers.service';
 import { seedDemoScan } from '../../src/services/scans.service';
+import { recordAuthorization } from '../../src/services/mcp-oauth.service';
 import {
   defaultLocationOf,
   makeOrder,
@@ -29,7 +30,7 @@ export const MISSING_INT = 987_654_321;
 export const FOREIGN = 'FOREIGNX';
 
 /** The kind of object each path parameter names, by the collection segment before it. */
-export type IdKind = 'review' | 'organization' | 'location' | 'webhook' | 'delivery' | 'campaign' | 'customer' | 'order' | 'connectLink' | 'scan';
+export type IdKind = 'review' | 'organization' | 'location' | 'webhook' | 'delivery' | 'campaign' | 'customer' | 'order' | 'connectLink' | 'scan' | 'aiAuthorization';
 export const PATH_KIND: Record<string, IdKind> = {
   reviews: 'review',
   organizations: 'organization',
@@ -41,6 +42,7 @@ export const PATH_KIND: Record<string, IdKind> = {
   orders: 'order',
   'connect-links': 'connectLink',
   scans: 'scan',
+  'ai-authorizations': 'aiAuthorization',
 };
 
 export interface Ids {
@@ -54,6 +56,7 @@ export interface Ids {
   order: string;
   connectLink: string;
   scan: string;
+  aiAuthorization: number;
   source: number;
   contact: number;
   contactList: number;
@@ -71,6 +74,7 @@ export const missingIds = (): Ids => ({
   order: randomUUID(),
   connectLink: 'cl_' + randomUUID().replace(/-/g, ''),
   scan: randomUUID(),
+  aiAuthorization: MISSING_INT,
   source: MISSING_INT,
   contact: MISSING_INT,
   contactList: MISSING_INT,
@@ -120,6 +124,7 @@ export const BODIES: Record<string, (i: Ids) => Record<string, unknown>> = {
   'PUT /scans/:uuid': () => ({ keywords: ['changed'] }),
   'POST /scans/:uuid/archive': () => ({}),
   'POST /scans/:uuid/restore': () => ({}),
+  'DELETE /ai-authorizations/:id': () => ({}),
   'POST /scans/:uuid/schedule': () => ({ is_scheduled: true, frequency: 'weekly', scheduled_from: '09:00', scheduled_to: '10:00', timezone: 'Europe/Berlin' }),
 };
 
@@ -235,6 +240,7 @@ export async function makeSide(tag: string) {
     const link = await issueConnectLink({ tenantId: tenant.id, locationId: home.id, provider: 'google' });
     const order = await makeOrder(tenant.id, { email: `${mark.toLowerCase()}-${randomUUID().slice(0, 6)}@shop.test` });
     const plan = await makePlan(tenant.id, { name: `${mark} plan` });
+    const authorization = await recordAuthorization({ userId: orgOwner.id, grantId: `grant-${randomUUID()}`, clientId: `client-${mark}`, clientName: `${mark} assistant`, scopes: ['mcp:access'], organizationIds: null });
     return {
       review: review.id,
       organization: org.id,
@@ -246,6 +252,7 @@ export async function makeSide(tag: string) {
       order: String(order.id),
       connectLink: link.token,
       scan: scan.uuid,
+      aiAuthorization: authorization.id,
       source: source.id,
       contact: contact.id,
       contactList: campaign.contactListId,

@@ -1,5 +1,6 @@
 import express, { type Router } from 'express';
 import { mountRoutes, type AnyRoute, type MountOptions } from '../route';
+import { aiAuthorizationRoutes } from './ai-authorizations.routes';
 import { campaignRoutes } from './campaigns.routes';
 import { gbpRoutes } from './gbp.routes';
 import { locationRoutes } from './locations.routes';
@@ -16,6 +17,7 @@ export const CUSTOMER_ROUTES = [
   ...webhookRoutes,
   ...campaignRoutes,
   ...gbpRoutes,
+  ...aiAuthorizationRoutes,
 ] as readonly AnyRoute[];
 
 /** The customer REST API, mounted at `/api/v1`. */

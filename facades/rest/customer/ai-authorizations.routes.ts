@@ -1,0 +1,42 @@
+import { bool } from '../../shared/input';
+import { aiAuthorization, AiAuthorization, AI_AUTHORIZATION_FIELDS, type AiAuthorizationData } from '../../shared/presenters/ai-authorization';
+import { dataOf, listOf } from '../../shared/presenters/common';
+import { z } from '../../shared/presenters/zod';
+import { pathId, route } from '../route';
+
+/**
+ * AI clients allowed through MCP's OAuth sign-in (issue 16; additive): the "API and webhooks" settings list them and
+ * revoke them. Any customer token of the user (a tenant owner's sees every user of the tenant); AI tokens cannot.
+ */
+const TAG = 'AI authorizations';
+
+export const aiAuthorizationRoutes = [
+  route({
+    method: 'get',
+    path: '/ai-authorizations',
+    operationId: 'listAiAuthorizations',
+    summary: 'AI clients allowed through OAuth',
+    description: 'Your own; a tenant owner sees every user\'s. Revoked ones only with `include_revoked=true`.',
+    tag: TAG,
+    permissions: null,
+    query: z.object({ include_revoked: bool('include_revoked').optional() }),
+    responses: { 200: { description: 'The authorizations, newest first.', schema: listOf(AiAuthorization) } },
+    document: `query ($includeRevoked: Boolean!) { aiAuthorizations(includeRevoked: $includeRevoked) { ${AI_AUTHORIZATION_FIELDS} } }`,
+    variables: ({ query }) => ({ includeRevoked: query.include_revoked ?? false }),
+    respond: (d: { aiAuthorizations: AiAuthorizationData[] }) => ({ body: { data: d.aiAuthorizations.map(aiAuthorization) } }),
+  }),
+  route({
+    method: 'delete',
+    path: '/ai-authorizations/:id',
+    operationId: 'revokeAiAuthorization',
+    summary: 'Revoke an AI client',
+    description: 'Its access and refresh tokens stop working at once; the client must ask the user again.',
+    tag: TAG,
+    permissions: null,
+    params: { id: pathId('Authorization', 'The authorization id.') },
+    responses: { 200: { description: 'The revoked authorization.', schema: dataOf(AiAuthorization) } },
+    document: `mutation ($id: Int!) { revokeAiAuthorization(id: $id) { ${AI_AUTHORIZATION_FIELDS} } }`,
+    variables: ({ params }) => ({ id: params.id }),
+    respond: (d: { revokeAiAuthorization: AiAuthorizationData }) => ({ body: { data: aiAuthorization(d.revokeAiAuthorization) } }),
+  }),
+];

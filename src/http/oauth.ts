@@ -1,0 +1,256 @@
+import { randomBytes } from 'node:crypto';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { Logger } from 'pino';
+import { Unauthenticated } from '../domain/errors';
+import { issuerOf, MCP_SCOPES, providerFor, resourceOf } from '../oauth/provider';
+import { brandOfHost } from '../services/host-brand.service';
+import {
+  accountAllowedOnHost,
+  grantableOrganizations,
+  principalOfUser,
+  recordAuthorization,
+  signIn,
+  tenantOfHost,
+} from '../services/mcp-oauth.service';
+import { pageCsp } from './security-headers';
+import { consentPage, loginPage, type OAuthBrand } from './oauth.views';
+
+/**
+ * OAuth 2.1 for MCP clients over HTTP (issue 16): the metadata documents (RFC 9728 protected resource, RFC 8414
+ * authorization server), the authorization server itself (oidc-provider at `/oauth`: authorize, token, registration,
+ * revocation, jwks), and its two pages, sign-in and consent, branded as the tenant of the host they are opened on.
+ * A host that is neither the platform's (PUBLIC_URL's, loopback) nor a tenant's domain gets 404: no issuer is made
+ * up for an arbitrary Host header.
+ */
+export interface OAuthDeps {
+  logger: Logger;
+  publicUrl: string;
+  trustProxy: boolean;
+  /** Access token lifetime in seconds (tests shorten it). */
+  accessTokenTtl?: number;
+}
+
+const originOf = (req: Request): string => `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+
+const PLATFORM: OAuthBrand = { name: 'Reviewgrid', logoUrl: null };
+
+async function brandOf(req: Request): Promise<OAuthBrand> {
+  return (await brandOfHost(req.hostname).catch(() => null)) ?? PLATFORM;
+}
+
+const SCOPE_TEXT: Record<string, string> = {
+  'mcp:access': 'Read your reviews, locations, campaigns and Local Search Grid results',
+  'mcp:writes': 'Make changes: reply drafts, tags, invites, scans',
+  'reviews:pii': 'See reviewers\u2019 and contacts\u2019 personal data (emails, phone numbers)',
+};
+
+/** The `WWW-Authenticate` challenge of the MCP endpoint (RFC 9728 section 5.1). */
+export function mcpChallenge(origin: string): string {
+  return `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/api/mcp", scope="${MCP_SCOPES.join(' ')}"`;
+}
+
+/** Adds the challenge to every 401 of the MCP endpoint, whoever writes it. */
+export function mcpAuthChallenge() {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => Response;
+    res.writeHead = ((...args: unknown[]) => {
+      if (res.statusCode === 401 || args[0] === 401) res.setHeader('WWW-Authenticate', mcpChallenge(originOf(req)));
+      return writeHead(...args);
+    }) as Response['writeHead'];
+    next();
+  };
+}
+
+function sendPage(res: Response, html: (nonce: string) => string, formTargets: string[] = [], status = 200): void {
+  const nonce = randomBytes(16).toString('base64');
+  res.status(status);
+  res.setHeader('Content-Security-Policy', pageCsp(nonce, formTargets));
+  res.setHeader('Cache-Control', 'no-store');
+  res.type('html').send(html(nonce));
+}
+
+export function oauthRoutes(deps: OAuthDeps): Router {
+  const router = express.Router();
+  const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 });
+
+  const provider = async (req: Request) => {
+    const tenant = await tenantOfHost(req.hostname, deps.publicUrl);
+    if (tenant === 'unknown') return null;
+    const origin = originOf(req);
+    return providerFor(origin, {
+      trustProxy: deps.trustProxy,
+      accessTokenTtl: deps.accessTokenTtl,
+      accountAllowed: (userId) => accountAllowedOnHost(userId, req.hostname, deps.publicUrl),
+    });
+  };
+  const notFound = (res: Response) => res.status(404).json({ message: 'Not found.' });
+
+  // RFC 9728: where the MCP endpoint's tokens come from.
+  router.get(['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/api/mcp'], async (req, res, next) => {
+    try {
+      if ((await tenantOfHost(req.hostname, deps.publicUrl)) === 'unknown') return notFound(res);
+      const origin = originOf(req);
+      const brand = await brandOf(req);
+      res.set('Cache-Control', 'public, max-age=300').json({
+        resource: resourceOf(origin),
+        authorization_servers: [issuerOf(origin)],
+        scopes_supported: MCP_SCOPES,
+        bearer_methods_supported: ['header'],
+        resource_name: `${brand.name} MCP`,
+        resource_documentation: `${origin}/docs`,
+      });
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  // RFC 8414 and OIDC discovery at the paths derived from the issuer `{origin}/oauth` (the provider also serves
+  // `/oauth/.well-known/openid-configuration` itself).
+  router.get(['/.well-known/oauth-authorization-server/oauth', '/.well-known/openid-configuration/oauth'], async (req, res, next) => {
+    try {
+      const p = await provider(req);
+      if (!p) return notFound(res);
+      // The provider reads its mount path from the part of originalUrl before url.
+      req.originalUrl = '/oauth/.well-known/openid-configuration';
+      req.url = '/.well-known/openid-configuration';
+      p.callback()(req, res);
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  // The sign-in and consent pages of an interaction (`/oauth/interaction/{uid}`).
+  router.get('/oauth/interaction/:uid', async (req, res, next) => {
+    try {
+      const p = await provider(req);
+      if (!p) return notFound(res);
+      const details = await p.interactionDetails(req, res);
+      const brand = await brandOf(req);
+      const client = await p.Client.find(String(details.params.client_id));
+      const clientName = client?.clientName ?? String(details.params.client_id);
+      if (details.prompt.name === 'login') {
+        return sendPage(res, (nonce) => loginPage({ nonce, brand, uid: details.uid, clientName, error: null }));
+      }
+      const userId = Number(details.session?.accountId);
+      const principal = await principalOfUser(userId);
+      const organizations = await grantableOrganizations(principal);
+      const requested = String(details.params.scope ?? '')
+        .split(' ')
+        .filter((s) => (MCP_SCOPES as readonly string[]).includes(s));
+      const redirect = safeOrigin(String(details.params.redirect_uri ?? ''));
+      return sendPage(
+        res,
+        (nonce) =>
+          consentPage({
+            nonce,
+            brand,
+            uid: details.uid,
+            clientName,
+            clientUri: client?.clientUri ?? null,
+            redirectUri: String(details.params.redirect_uri ?? ''),
+            scopes: MCP_SCOPES.map((s) => ({ name: s, text: SCOPE_TEXT[s] ?? s, checked: s === 'mcp:access' || requested.includes(s), required: s === 'mcp:access' })),
+            organizations,
+          }),
+        redirect ? [redirect] : [],
+      );
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.post('/oauth/interaction/:uid/login', form, async (req, res, next) => {
+    try {
+      const p = await provider(req);
+      if (!p) return notFound(res);
+      const details = await p.interactionDetails(req, res);
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const user = await signIn(req.hostname, deps.publicUrl, String(body.email ?? ''), String(body.password ?? ''));
+      if (!user) {
+        const brand = await brandOf(req);
+        const client = await p.Client.find(String(details.params.client_id));
+        return sendPage(
+          res,
+          (nonce) => loginPage({ nonce, brand, uid: details.uid, clientName: client?.clientName ?? String(details.params.client_id), error: 'The email or password is not right.' }),
+          [],
+          401,
+        );
+      }
+      await p.interactionFinished(req, res, { login: { accountId: String(user.id) } }, { mergeWithLastSubmission: false });
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.post('/oauth/interaction/:uid/confirm', form, async (req, res, next) => {
+    try {
+      const p = await provider(req);
+      if (!p) return notFound(res);
+      const details = await p.interactionDetails(req, res);
+      const accountId = details.session?.accountId;
+      if (!accountId || details.prompt.name !== 'consent') throw new Unauthenticated();
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : v === undefined ? [] : [String(v)]);
+      const scopes = ['mcp:access', ...list(body.scope).filter((s) => (MCP_SCOPES as readonly string[]).includes(s))];
+      const principal = await principalOfUser(Number(accountId));
+      const visible = new Set((await grantableOrganizations(principal)).map((o) => o.id));
+      const chosen = list(body.organization).map(Number).filter((id) => visible.has(id));
+      const organizationIds = body.organizations === 'all' ? null : chosen;
+      const resource = resourceOf(originOf(req));
+      const grant = details.grantId
+        ? ((await p.Grant.find(details.grantId)) ?? new p.Grant({ accountId, clientId: String(details.params.client_id) }))
+        : new p.Grant({ accountId, clientId: String(details.params.client_id) });
+      grant.addResourceScope(resource, [...new Set(scopes)].join(' '));
+      // Scopes the client asked for and the user unticked are refused, not asked about again.
+      const requested = String(details.params.scope ?? '').split(' ').filter((s) => (MCP_SCOPES as readonly string[]).includes(s));
+      const refused = requested.filter((s) => !scopes.includes(s));
+      if (refused.length) grant.rejectResourceScope(resource, refused.join(' '));
+      const missing = details.prompt.details.missingOIDCScope;
+      if (Array.isArray(missing)) grant.addOIDCScope(missing.join(' '));
+      const grantId = await grant.save();
+      const client = await p.Client.find(String(details.params.client_id));
+      await recordAuthorization({
+        userId: Number(accountId),
+        grantId,
+        clientId: String(details.params.client_id),
+        clientName: client?.clientName ?? String(details.params.client_id),
+        scopes,
+        organizationIds,
+      });
+      await p.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.post('/oauth/interaction/:uid/abort', form, async (req, res, next) => {
+    try {
+      const p = await provider(req);
+      if (!p) return notFound(res);
+      await p.interactionFinished(req, res, { error: 'access_denied', error_description: 'The user did not allow access.' }, { mergeWithLastSubmission: false });
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  // Everything else under /oauth is the authorization server (its own body parsing, JSON errors).
+  router.use('/oauth', async (req, res, next) => {
+    try {
+      const p = await provider(req);
+      if (!p) return notFound(res);
+      p.callback()(req, res);
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  return router;
+}
+
+function safeOrigin(url: string): string | null {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.origin : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,95 @@
+import { QueryTypes } from 'sequelize';
+import type { Sequelize } from 'sequelize-typescript';
+import { readRows } from '../db/read';
+import { ApiToken } from '../models';
+
+/**
+ * oidc-provider's storage on MariaDB (`oauth_models`): one row per model and id, the payload as JSON, with the columns
+ * the provider looks up by (grant, user code, interaction uid) and the expiry. Shared by every API process, so a code
+ * issued by one is redeemed at another; expired rows are treated as absent and purged by `purgeExpiredOAuthRows`.
+ */
+type Payload = Record<string, unknown> & { grantId?: string; userCode?: string; uid?: string; consumed?: number };
+
+const db = (): Sequelize => {
+  const s = ApiToken.sequelize;
+  if (!s) throw new Error('Database not initialised');
+  return s as Sequelize;
+};
+
+interface Row {
+  payload: string;
+  expiresAt: Date | null;
+  consumedAt: Date | null;
+}
+
+const SELECT = 'SELECT payload, expires_at AS expiresAt, consumed_at AS consumedAt FROM oauth_models';
+
+function live(row: Row | undefined): Payload | undefined {
+  if (!row) return undefined;
+  if (row.expiresAt && row.expiresAt.getTime() <= Date.now()) return undefined;
+  const payload = JSON.parse(row.payload) as Payload;
+  if (row.consumedAt) payload.consumed = Math.floor(row.consumedAt.getTime() / 1000);
+  return payload;
+}
+
+export class OAuthAdapter {
+  constructor(private readonly model: string) {}
+
+  async upsert(id: string, payload: Payload, expiresIn?: number): Promise<void> {
+    const expiresAt = expiresIn ? new Date(Date.now() + expiresIn * 1000) : null;
+    await db().query(
+      `INSERT INTO oauth_models (model, id, payload, grant_id, user_code, uid, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON DUPLICATE KEY UPDATE payload = VALUES(payload), grant_id = VALUES(grant_id), user_code = VALUES(user_code),
+         uid = VALUES(uid), expires_at = VALUES(expires_at)`,
+      {
+        replacements: [this.model, id, JSON.stringify(payload), payload.grantId ?? null, payload.userCode ?? null, payload.uid ?? null, expiresAt],
+        type: QueryTypes.INSERT,
+      },
+    );
+  }
+
+  /** Writes the row unless one exists (a value made once and shared, such as the signing key). */
+  async upsertIfAbsent(id: string, payload: Payload): Promise<void> {
+    await db().query('INSERT IGNORE INTO oauth_models (model, id, payload) VALUES (?, ?, ?)', { replacements: [this.model, id, JSON.stringify(payload)], type: QueryTypes.INSERT });
+  }
+
+  async find(id: string): Promise<Payload | undefined> {
+    const [row] = await readRows<Row>(db(), `${SELECT} WHERE model = ? AND id = ? LIMIT 1`, [this.model, id]);
+    return live(row);
+  }
+
+  async findByUserCode(userCode: string): Promise<Payload | undefined> {
+    const [row] = await readRows<Row>(db(), `${SELECT} WHERE model = ? AND user_code = ? LIMIT 1`, [this.model, userCode]);
+    return live(row);
+  }
+
+  async findByUid(uid: string): Promise<Payload | undefined> {
+    const [row] = await readRows<Row>(db(), `${SELECT} WHERE model = ? AND uid = ? LIMIT 1`, [this.model, uid]);
+    return live(row);
+  }
+
+  async consume(id: string): Promise<void> {
+    await db().query('UPDATE oauth_models SET consumed_at = ? WHERE model = ? AND id = ?', { replacements: [new Date(), this.model, id], type: QueryTypes.UPDATE });
+  }
+
+  async destroy(id: string): Promise<void> {
+    await db().query('DELETE FROM oauth_models WHERE model = ? AND id = ?', { replacements: [this.model, id], type: QueryTypes.DELETE });
+  }
+
+  async revokeByGrantId(grantId: string): Promise<void> {
+    await db().query('DELETE FROM oauth_models WHERE grant_id = ?', { replacements: [grantId], type: QueryTypes.DELETE });
+  }
+}
+
+/** The stored access token of an opaque bearer (oidc-provider's `AccessToken` row), or null when absent or expired. */
+export async function findAccessToken(value: string): Promise<Payload | null> {
+  return (await new OAuthAdapter('AccessToken').find(value)) ?? null;
+}
+
+/** Deletes expired rows, a batch at a time (the retention sweep calls it). */
+export async function purgeExpiredOAuthRows(limit = 1000): Promise<number> {
+  const [, meta] = (await db().query('DELETE FROM oauth_models WHERE expires_at IS NOT NULL AND expires_at < ? LIMIT ?', {
+    replacements: [new Date(), limit],
+  })) as [unknown, { affectedRows?: number }];
+  return meta?.affectedRows ?? 0;
+}

@@ -1,0 +1,133 @@
+import { createHmac, generateKeyPairSync, type JsonWebKey } from 'node:crypto';
+import type { Configuration, KoaContextWithOIDC, Provider } from 'oidc-provider';
+import { appKey, decryptSecret, encryptSecret } from '../crypto/secrets';
+import { AI_ABILITIES } from '../domain/permissions';
+import { User } from '../models';
+import { OAuthAdapter } from './adapter';
+
+/**
+ * The OAuth 2.1 authorization server for MCP clients (issue 16; docs/decisions.md "MCP sign-in with OAuth"), built on
+ * oidc-provider (OpenID-certified) rather than by hand. One issuer per public origin, `{origin}/oauth`, so a tenant's
+ * white-label domain is its own issuer with its own branded sign-in (a client that found the server at
+ * `https://reviews.agency.example/api/mcp` signs in there), and the one protected resource of that origin is
+ * `{origin}/api/mcp`. What it enforces: authorization code with PKCE S256 only (public clients, no implicit, no
+ * password grant), resource indicators (RFC 8707) with the MCP endpoint as the only audience, dynamic client
+ * registration (RFC 7591) and Client ID Metadata Documents, refresh-token rotation, revocation. Access tokens are
+ * opaque, stored in `oauth_models`; the MCP endpoint reads them (src/services/mcp-oauth.service.ts).
+ */
+
+/** The scopes a user can grant an MCP client: the AI token abilities. */
+export const MCP_SCOPES = [...AI_ABILITIES];
+
+export const resourceOf = (origin: string): string => `${origin}/api/mcp`;
+export const issuerOf = (origin: string): string => `${origin}/oauth`;
+
+const SIGNING_KEY_ID = 'signing-key';
+
+/** The ES256 key that signs ID tokens and JWT responses: made once, kept encrypted in `oauth_models`, shared by every process. */
+async function signingKey(): Promise<JsonWebKey> {
+  const store = new OAuthAdapter('SigningKey');
+  const found = await store.find(SIGNING_KEY_ID);
+  if (found && typeof found.sealed === 'string') return JSON.parse(decryptSecret(found.sealed)) as JsonWebKey;
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const jwk = { ...privateKey.export({ format: 'jwk' }), kid: `es256-${Date.now().toString(36)}`, alg: 'ES256', use: 'sig' };
+  // Two processes starting together: the first write wins, both then read it.
+  await store.upsertIfAbsent(SIGNING_KEY_ID, { sealed: encryptSecret(JSON.stringify(jwk)) });
+  const stored = await store.find(SIGNING_KEY_ID);
+  return JSON.parse(decryptSecret(stored!.sealed as string)) as JsonWebKey;
+}
+
+/** Cookie keys derived from the application key (rotating APP_KEYS signs new cookies with the newest key). */
+const cookieKeys = (): string[] => [createHmac('sha256', appKey()).update('oauth-cookies\0reviewgrid').digest('base64url')];
+
+export interface ProviderOptions {
+  /** Behind a TLS-terminating proxy: read the client's scheme and host from X-Forwarded-*. */
+  trustProxy: boolean;
+  /** Whether the account may sign in on this origin (its tenant's domain, or the platform's own). */
+  accountAllowed(userId: number): Promise<boolean>;
+  /** The access token lifetime in seconds (default one hour). */
+  accessTokenTtl?: number;
+}
+
+/** oidc-provider, loaded when the first OAuth request comes (it is an ES module, and most processes never need it). */
+const oidc = () => import('oidc-provider');
+
+async function configuration(origin: string, opts: ProviderOptions): Promise<Configuration> {
+  const resource = resourceOf(origin);
+  const { errors } = await oidc();
+  return {
+    adapter: OAuthAdapter,
+    clients: [],
+    jwks: { keys: [(await signingKey()) as never] },
+    cookies: { keys: cookieKeys(), long: { signed: true, httpOnly: true, sameSite: 'lax' }, short: { signed: true, httpOnly: true, sameSite: 'lax' } },
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      id_token_signed_response_alg: 'ES256',
+    },
+    scopes: ['openid', 'offline_access', ...MCP_SCOPES],
+    claims: { openid: ['sub'] },
+    responseTypes: ['code'],
+    // PKCE for every client, S256 only (oidc-provider accepts no other method).
+    pkce: { required: () => true },
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true },
+      revocation: { enabled: true },
+      rpInitiatedLogout: { enabled: false },
+      clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
+      resourceIndicators: {
+        enabled: true,
+        // The MCP endpoint of this origin is the one resource; a client that names none gets it, any other is refused.
+        defaultResource: async () => resource,
+        useGrantedResource: async () => true,
+        getResourceServerInfo: async (_ctx: KoaContextWithOIDC, indicator: string) => {
+          if (indicator !== resource) throw new errors.InvalidTarget(`the only resource here is ${resource}`);
+          return { scope: MCP_SCOPES.join(' '), audience: resource, accessTokenTTL: opts.accessTokenTtl ?? 3600, accessTokenFormat: 'opaque' };
+        },
+      },
+    },
+    // Refresh tokens for every client that registered the grant (MCP clients rarely ask for offline_access), rotated on use.
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: true,
+    expiresWithSession: async () => false,
+    ttl: {
+      AccessToken: opts.accessTokenTtl ?? 3600,
+      AuthorizationCode: 60,
+      Grant: 365 * 24 * 3600,
+      IdToken: 3600,
+      Interaction: 3600,
+      RefreshToken: 30 * 24 * 3600,
+      Session: 14 * 24 * 3600,
+    },
+    interactions: { url: (_ctx, interaction) => `/oauth/interaction/${interaction.uid}` },
+    findAccount: async (_ctx, id) => {
+      const user = /^\d+$/.test(id) ? await User.findByPk(Number(id)) : null;
+      if (!user || !(await opts.accountAllowed(user.id))) return undefined;
+      return { accountId: id, claims: async () => ({ sub: id }) };
+    },
+    // Errors of the authorization endpoint that cannot go back to the client: a JSON body (no vendor HTML page).
+    renderError: async (ctx, out) => {
+      ctx.type = 'application/json';
+      ctx.body = { message: out.error_description ?? out.error, error: out.error };
+    },
+  };
+}
+
+const providers = new Map<string, Promise<Provider>>();
+
+/** The provider of one public origin (`https://reviews.agency.example`), built once per process. */
+export function providerFor(origin: string, opts: ProviderOptions): Promise<Provider> {
+  let p = providers.get(origin);
+  if (!p) {
+    p = Promise.all([configuration(origin, opts), oidc()]).then(([config, { Provider }]) => {
+      const provider = new Provider(issuerOf(origin), config);
+      provider.proxy = opts.trustProxy;
+      return provider;
+    });
+    p.catch(() => providers.delete(origin));
+    providers.set(origin, p);
+  }
+  return p;
+}

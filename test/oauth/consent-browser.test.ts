@@ -1,0 +1,114 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { User } from '../../src/models';
+import { hashPassword } from '../../src/services/admin.service';
+import { serveApp, type ServedApp } from '../support/app';
+import { launchChromium } from '../support/browser';
+import { useDatabase } from '../support/db';
+import { makeOrganization } from '../support/factories';
+import { brandedTenant, watchedPage } from '../http/page-watch';
+
+/**
+ * The sign-in and consent pages of MCP's OAuth flow in a real browser (issue 16 item 3), on a tenant's white-label
+ * domain: the tenant's brand, no request to another host, no CSP violation, and the code that comes back works at the
+ * MCP endpoint of that domain only.
+ */
+describe('MCP OAuth consent in Chromium', () => {
+  useDatabase();
+  let app: ServedApp;
+  let browser: Browser;
+  let callback: http.Server;
+  let callbackUrl = '';
+  beforeAll(async () => {
+    app = await serveApp();
+    browser = await launchChromium();
+    // The AI client's redirect URI: a page that just says it got the code.
+    callback = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('signed in'));
+    await new Promise<void>((r) => callback.listen(0, '127.0.0.1', r));
+    callbackUrl = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise<void>((r) => callback.close(() => r()));
+    await app.close();
+  });
+
+  /** A request to our server with the tenant's Host (Node does not resolve `*.localhost` names). */
+  function request(host: string, method: string, pathname: string, body?: string, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown> }> {
+    const url = new URL(app.origin);
+    return new Promise((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port: url.port, path: pathname, method, headers: { host, ...headers, ...(body ? { 'content-length': Buffer.byteLength(body) } : {}) } }, (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  it('signs in and consents on the tenant-branded pages, and the code works at that domain only', async () => {
+    const port = Number(new URL(app.origin).port);
+    const t = await brandedTenant(port);
+    const password = `pw-${randomBytes(6).toString('hex')}`;
+    await User.update({ passwordHash: await hashPassword(password) }, { where: { id: t.owner.id } });
+    const org = await makeOrganization(t.owner, 'Harbour Dental');
+    const host = `${t.host}:${port}`;
+
+    const reg = await request(host, 'POST', '/oauth/reg', JSON.stringify({ client_name: 'Claude', redirect_uris: [callbackUrl], token_endpoint_auth_method: 'none' }), { 'content-type': 'application/json' });
+    expect(reg.status).toBe(201);
+    const verifier = randomBytes(32).toString('base64url');
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const q = new URLSearchParams({ client_id: String(reg.json.client_id), response_type: 'code', redirect_uri: callbackUrl, scope: 'mcp:access mcp:writes reviews:pii', state: 's1', code_challenge: challenge, code_challenge_method: 'S256' });
+
+    const w = await watchedPage(browser, [t.host]);
+    await w.page.goto(`${t.origin}/oauth/auth?${q}`);
+    // Sign-in: the tenant's brand, not the platform's.
+    expect(await w.page.title()).toContain(t.brandName);
+    expect(await w.page.locator('.brand').textContent()).toContain(t.brandName);
+    await w.page.fill('#email', t.owner.email);
+    await w.page.fill('#password', password);
+    await w.page.click('button[type=submit]:has-text("Sign in")');
+    // Consent: what was asked, the organisation, unticking personal data.
+    await w.page.waitForSelector('text=Allow Claude?');
+    expect(await w.page.locator('.brand').textContent()).toContain(t.brandName);
+    expect(await w.page.locator('label', { hasText: 'Harbour Dental' }).isVisible()).toBe(true);
+    expect(await w.page.isChecked('input[name=scope][value="reviews:pii"]')).toBe(true);
+    await w.page.uncheck('input[name=scope][value="reviews:pii"]');
+    fs.mkdirSync(path.resolve(__dirname, '..', '..', 'artifacts'), { recursive: true });
+    await w.page.screenshot({ path: path.resolve(__dirname, '..', '..', 'artifacts', 'oauth-consent.png'), fullPage: true });
+    await Promise.all([w.page.waitForURL((u) => u.toString().startsWith(callbackUrl)), w.page.click('button:has-text("Allow")')]);
+    const back = new URL(w.page.url());
+    expect(back.searchParams.get('state')).toBe('s1');
+    const code = back.searchParams.get('code')!;
+    expect(w.foreign()).toEqual([]);
+    expect(w.violations).toEqual([]);
+
+    const issued = await request(
+      host,
+      'POST',
+      '/oauth/token',
+      new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: callbackUrl, client_id: String(reg.json.client_id), code_verifier: verifier }).toString(),
+      { 'content-type': 'application/x-www-form-urlencoded' },
+    );
+    expect(issued.status).toBe(200);
+    expect(String(issued.json.scope).split(' ').sort()).toEqual(['mcp:access', 'mcp:writes']);
+    const mcp = (h: string) =>
+      request(h, 'POST', '/api/mcp', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_organizations', arguments: {} } }), {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${String(issued.json.access_token)}`,
+      });
+    const own = await mcp(host);
+    expect(own.status).toBe(200);
+    expect(JSON.stringify(own.json)).toContain('Harbour Dental');
+    void org;
+    // The same token at the platform's host (another resource) is refused.
+    expect((await mcp(`127.0.0.1:${port}`)).status).toBe(401);
+    await w.page.context().close();
+  });
+});

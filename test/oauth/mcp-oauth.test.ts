@@ -1,0 +1,295 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { ApiToken, User } from '../../src/models';
+import { auditRows } from '../mcp/support';
+import { hashPassword } from '../../src/services/admin.service';
+import { serveApp, type ServedApp } from '../support/app';
+import { useDatabase } from '../support/db';
+import { makeOrganization, makeOrgOwner, makeTenant, tokenFor } from '../support/factories';
+
+/**
+ * MCP sign-in with OAuth 2.1 (issue 16 item 3), driven over real HTTP as a hosted client does it: discovery from a 401,
+ * dynamic client registration, authorization code with PKCE S256, sign-in and consent on the tenant-branded pages,
+ * the token, MCP calls with it (same scope, limits and audit as a static AI token), refresh with rotation,
+ * revocation, and the refusals (no PKCE, plain PKCE, another resource, a revoked grant).
+ */
+describe('MCP OAuth', () => {
+  useDatabase();
+  let app: ServedApp;
+  beforeAll(async () => {
+    app = await serveApp();
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  /** A cookie jar for the browser side of the flow (the interaction and session cookies). */
+  class Browser {
+    cookies = new Map<string, string>();
+    async fetch(url: string, init: RequestInit = {}): Promise<Response> {
+      const res = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
+      for (const c of res.headers.getSetCookie()) {
+        const [pair] = c.split(';');
+        const i = pair.indexOf('=');
+        const name = pair.slice(0, i);
+        const value = pair.slice(i + 1);
+        if (value === '' || /expires=Thu, 01 Jan 1970/i.test(c)) this.cookies.delete(name);
+        else this.cookies.set(name, value);
+      }
+      return res;
+    }
+  }
+
+  const pkce = () => {
+    const verifier = randomBytes(32).toString('base64url');
+    return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+  };
+
+  async function world() {
+    const { tenant, owner: tenantOwner } = await makeTenant();
+    const owner = await makeOrgOwner(tenant.id);
+    const password = `pw-${randomBytes(6).toString('hex')}`;
+    await User.update({ passwordHash: await hashPassword(password) }, { where: { id: owner.id } });
+    const org = await makeOrganization(owner, 'Bakery');
+    return { tenant, tenantOwner, owner, password, org };
+  }
+
+  async function register(redirectUri = 'http://127.0.0.1:7777/callback') {
+    const res = await fetch(`${app.origin}/oauth/reg`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Test Assistant', redirect_uris: [redirectUri], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }),
+    });
+    expect(res.status).toBe(201);
+    return (await res.json()) as { client_id: string };
+  }
+
+  /** Authorize -> sign in -> consent -> the code on the redirect URI. */
+  async function authorize(opts: { clientId: string; email: string; password: string; scope?: string; challenge?: string; method?: string; redirectUri?: string; resource?: string; consent?: Record<string, string | string[]> }) {
+    const b = new Browser();
+    const redirectUri = opts.redirectUri ?? 'http://127.0.0.1:7777/callback';
+    const q = new URLSearchParams({ client_id: opts.clientId, response_type: 'code', redirect_uri: redirectUri, scope: opts.scope ?? 'mcp:access mcp:writes', state: 'xyz' });
+    if (opts.challenge) q.set('code_challenge', opts.challenge);
+    if (opts.challenge) q.set('code_challenge_method', opts.method ?? 'S256');
+    if (opts.resource) q.set('resource', opts.resource);
+    let res = await b.fetch(`${app.origin}/oauth/auth?${q}`);
+    if (res.status !== 303 && res.status !== 302) return { error: res, browser: b };
+    let location = res.headers.get('location')!;
+    if (location.startsWith(redirectUri)) return { redirect: new URL(location), browser: b };
+    // The sign-in page.
+    res = await b.fetch(new URL(location, app.origin).toString());
+    expect(res.status).toBe(200);
+    const login = await res.text();
+    expect(login).toContain('Test Assistant');
+    const uid = /\/oauth\/interaction\/([^/"]+)\/login/.exec(login)![1];
+    res = await b.fetch(`${app.origin}/oauth/interaction/${uid}/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ email: opts.email, password: opts.password }).toString() });
+    expect(res.status).toBe(303);
+    res = await b.fetch(new URL(res.headers.get('location')!, app.origin).toString());
+    location = res.headers.get('location')!;
+    // The consent page.
+    res = await b.fetch(new URL(location, app.origin).toString());
+    expect(res.status).toBe(200);
+    const consent = await res.text();
+    expect(consent).toContain('Allow Test Assistant?');
+    const uid2 = /\/oauth\/interaction\/([^/"]+)\/confirm/.exec(consent)![1];
+    const form = new URLSearchParams();
+    for (const [k, v] of Object.entries(opts.consent ?? { scope: ['mcp:writes'], organizations: 'all' })) for (const x of Array.isArray(v) ? v : [v]) form.append(k, x);
+    res = await b.fetch(`${app.origin}/oauth/interaction/${uid2}/confirm`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
+    expect(res.status).toBe(303);
+    res = await b.fetch(new URL(res.headers.get('location')!, app.origin).toString());
+    location = res.headers.get('location')!;
+    expect(location.startsWith(redirectUri)).toBe(true);
+    return { redirect: new URL(location), browser: b };
+  }
+
+  async function token(body: Record<string, string>) {
+    const res = await fetch(`${app.origin}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body).toString() });
+    return { status: res.status, json: (await res.json()) as Record<string, string> };
+  }
+
+  async function mcp(bearer: string, body: unknown) {
+    const res = await fetch(`${app.origin}/api/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${bearer}` },
+      body: JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : null };
+  }
+
+  it('tells a client without a token where to sign in (RFC 9728 and RFC 8414 metadata)', async () => {
+    const res = await fetch(`${app.origin}/api/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    expect(res.status).toBe(401);
+    const challenge = res.headers.get('www-authenticate')!;
+    expect(challenge).toContain(`resource_metadata="${app.origin}/.well-known/oauth-protected-resource/api/mcp"`);
+
+    const prm = await (await fetch(`${app.origin}/.well-known/oauth-protected-resource/api/mcp`)).json();
+    expect(prm).toMatchObject({ resource: `${app.origin}/api/mcp`, authorization_servers: [`${app.origin}/oauth`], scopes_supported: ['mcp:access', 'mcp:writes', 'reviews:pii'] });
+
+    for (const path of ['/.well-known/oauth-authorization-server/oauth', '/oauth/.well-known/openid-configuration']) {
+      const meta = await (await fetch(`${app.origin}${path}`)).json();
+      expect(meta).toMatchObject({
+        issuer: `${app.origin}/oauth`,
+        authorization_endpoint: `${app.origin}/oauth/auth`,
+        token_endpoint: `${app.origin}/oauth/token`,
+        registration_endpoint: `${app.origin}/oauth/reg`,
+        revocation_endpoint: `${app.origin}/oauth/token/revocation`,
+        code_challenge_methods_supported: ['S256'],
+      });
+      expect(meta.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'refresh_token']));
+      expect(meta.grant_types_supported).not.toContain('implicit');
+    }
+  });
+
+  it('signs a user in, issues a token for the MCP endpoint that acts like a static AI token, rotates refresh tokens and revokes', async () => {
+    const w = await world();
+    const client = await register();
+    const { verifier, challenge } = pkce();
+    const { redirect } = await authorize({ clientId: client.client_id, email: w.owner.email, password: w.password, challenge });
+    expect(redirect!.searchParams.get('state')).toBe('xyz');
+    const code = redirect!.searchParams.get('code')!;
+
+    // A wrong verifier is refused; the right one gets the tokens.
+    expect((await token({ grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:7777/callback', client_id: client.client_id, code_verifier: 'x'.repeat(43) })).status).toBe(400);
+    const { verifier: v2, challenge: c2 } = pkce();
+    const again = await authorize({ clientId: client.client_id, email: w.owner.email, password: w.password, challenge: c2 });
+    const issued = await token({ grant_type: 'authorization_code', code: again.redirect!.searchParams.get('code')!, redirect_uri: 'http://127.0.0.1:7777/callback', client_id: client.client_id, code_verifier: v2 });
+    expect(issued.status).toBe(200);
+    expect(issued.json).toMatchObject({ token_type: 'Bearer', scope: expect.stringContaining('mcp:access') });
+    expect(issued.json.refresh_token).toEqual(expect.any(String));
+    void verifier;
+
+    // The token calls the MCP endpoint as the user, through the same audit as a static token.
+    const list = await mcp(issued.json.access_token, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_organizations', arguments: {} } });
+    expect(list.status).toBe(200);
+    expect(JSON.stringify(list.json.result.structuredContent)).toContain('Bakery');
+    // The grant of the second consent (each sign-in in a new browser made its own grant).
+    const grantToken = await ApiToken.findOne({ where: { userId: w.owner.id, kind: 'ai', tokenPrefix: 'oauth' }, order: [['id', 'DESC']] });
+    expect(grantToken!.permissions).toEqual(expect.arrayContaining(['mcp:access', 'mcp:writes']));
+    expect(grantToken!.permissions).not.toContain('reviews:pii');
+    const audit = await auditRows(w.tenant.id, 1);
+    expect(audit.map((a) => [a.tokenId, a.tool])).toContainEqual([grantToken!.id, 'list_organizations']);
+
+    // The token is for this origin's MCP endpoint only: the REST API refuses it.
+    expect((await fetch(`${app.origin}/api/v1/organizations`, { headers: { authorization: `Bearer ${issued.json.access_token}` } })).status).toBe(401);
+
+    // Refresh rotates: the new refresh token works once, the old one no more.
+    const refreshed = await token({ grant_type: 'refresh_token', refresh_token: issued.json.refresh_token, client_id: client.client_id });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.json.refresh_token).not.toBe(issued.json.refresh_token);
+    expect((await mcp(refreshed.json.access_token, { jsonrpc: '2.0', id: 2, method: 'tools/list' })).status).toBe(200);
+
+    // Revocation (RFC 7009) of the refresh token ends the grant: no refresh, and its access tokens stop working.
+    const revoked = await fetch(`${app.origin}/oauth/token/revocation`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: refreshed.json.refresh_token, client_id: client.client_id }).toString(),
+    });
+    expect(revoked.status).toBe(200);
+    expect((await token({ grant_type: 'refresh_token', refresh_token: refreshed.json.refresh_token, client_id: client.client_id })).status).toBe(400);
+    expect((await mcp(refreshed.json.access_token, { jsonrpc: '2.0', id: 3, method: 'tools/list' })).status).toBe(401);
+  });
+
+  it('refuses authorization without PKCE or with another resource, and a wrong password', async () => {
+    const w = await world();
+    const client = await register();
+    const none = await authorize({ clientId: client.client_id, email: w.owner.email, password: w.password });
+    expect(none.redirect?.searchParams.get('error') ?? '').toBe('invalid_request');
+    const plain = await authorize({ clientId: client.client_id, email: w.owner.email, password: w.password, challenge: 'a'.repeat(43), method: 'plain' });
+    expect(plain.redirect?.searchParams.get('error') ?? '').toBe('invalid_request');
+    const other = await authorize({ clientId: client.client_id, email: w.owner.email, password: w.password, challenge: pkce().challenge, resource: 'https://elsewhere.example/api/mcp' });
+    expect(other.redirect?.searchParams.get('error') ?? '').toBe('invalid_target');
+
+    const b = new Browser();
+    const q = new URLSearchParams({ client_id: client.client_id, response_type: 'code', redirect_uri: 'http://127.0.0.1:7777/callback', scope: 'mcp:access', code_challenge: pkce().challenge, code_challenge_method: 'S256' });
+    const start = await b.fetch(`${app.origin}/oauth/auth?${q}`);
+    const page = await (await b.fetch(new URL(start.headers.get('location')!, app.origin).toString())).text();
+    const uid = /\/oauth\/interaction\/([^/"]+)\/login/.exec(page)![1];
+    const wrong = await b.fetch(`${app.origin}/oauth/interaction/${uid}/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `email=${encodeURIComponent(w.owner.email)}&password=nope-nope` });
+    expect(wrong.status).toBe(401);
+    expect(await wrong.text()).toContain('The email or password is not right.');
+  });
+
+  async function issue(w: Awaited<ReturnType<typeof world>>, consent: Record<string, string | string[]>) {
+    const client = await register();
+    const { verifier, challenge } = pkce();
+    const { redirect } = await authorize({ clientId: client.client_id, email: w.owner.email, password: w.password, challenge, consent });
+    const issued = await token({ grant_type: 'authorization_code', code: redirect!.searchParams.get('code')!, redirect_uri: 'http://127.0.0.1:7777/callback', client_id: client.client_id, code_verifier: verifier });
+    expect(issued.status).toBe(200);
+    return Object.assign({}, issued.json, { client_id: client.client_id }) as Record<string, string>;
+  }
+
+  it('treats a rotated refresh token used again as a replay: the whole grant is revoked', async () => {
+    const w = await world();
+    const first = await issue(w, { scope: [], organizations: 'all' });
+    const second = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: first.client_id });
+    expect(second.status).toBe(200);
+    expect((await mcp(second.json.access_token, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status).toBe(200);
+    expect((await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: first.client_id })).status).toBe(400);
+    expect((await mcp(second.json.access_token, { jsonrpc: '2.0', id: 2, method: 'tools/list' })).status).toBe(401);
+    expect((await token({ grant_type: 'refresh_token', refresh_token: second.json.refresh_token, client_id: first.client_id })).status).toBe(400);
+  });
+
+  it('limits a grant to the organisations chosen on the consent page, ones added later excluded', async () => {
+    const w = await world();
+    const other = await makeOrganization(w.owner, 'Florist');
+    const issued = await issue(w, { scope: [], organizations: 'some', organization: [String(other.id)] });
+    const orgs = await mcp(issued.access_token, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_organizations', arguments: {} } });
+    const names = JSON.stringify(orgs.json.result.structuredContent);
+    expect(names).toContain('Florist');
+    expect(names).not.toContain('Bakery');
+    // The other organisation answers as unknown, as for a team member.
+    const denied = await mcp(issued.access_token, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_locations', arguments: { organization_id: w.org.id } } });
+    expect(JSON.stringify(denied.json)).not.toContain('Bakery');
+    await makeOrganization(w.owner, 'Later');
+    const later = await mcp(issued.access_token, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'list_organizations', arguments: {} } });
+    expect(JSON.stringify(later.json.result.structuredContent)).not.toContain('Later');
+    // Without mcp:writes a write tool is refused (-32001), like a static token without the ability.
+    const write = await mcp(issued.access_token, { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'tag_reviews', arguments: { review_ids: [1], attach_tags: ['x'] } } });
+    expect(write.json.error).toMatchObject({ code: -32001 });
+  });
+
+  it('lists authorizations to the user and the tenant owner over REST and GraphQL, and revoking ends the tokens at once', async () => {
+    const w = await world();
+    const issued = await issue(w, { scope: ['mcp:writes'], organizations: 'all' });
+    const rest = await tokenFor(w.owner, ['organizations:read']);
+    const listed = await (await fetch(`${app.origin}/api/v1/ai-authorizations`, { headers: { authorization: `Bearer ${rest}` } })).json();
+    expect(listed.data).toEqual([
+      expect.objectContaining({ user_id: w.owner.id, client_id: issued.client_id, client_name: 'Test Assistant', scopes: ['mcp:access', 'mcp:writes'], organization_ids: null, revoked_at: null }),
+    ]);
+    // The tenant owner sees it too; another tenant's owner does not.
+    const ownerToken = await tokenFor(w.tenantOwner, ['organizations:read']);
+    const gql = await (
+      await fetch(`${app.origin}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ownerToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ aiAuthorizations { id userId clientName scopes } }' }),
+      })
+    ).json();
+    expect(gql.data.aiAuthorizations).toEqual([expect.objectContaining({ id: listed.data[0].id, userId: w.owner.id })]);
+    const stranger = await world();
+    const theirs = await tokenFor(stranger.tenantOwner, ['organizations:read']);
+    expect((await (await fetch(`${app.origin}/api/v1/ai-authorizations`, { headers: { authorization: `Bearer ${theirs}` } })).json()).data).toEqual([]);
+    expect((await fetch(`${app.origin}/api/v1/ai-authorizations/${listed.data[0].id}`, { method: 'DELETE', headers: { authorization: `Bearer ${theirs}` } })).status).toBe(404);
+    // An AI token cannot manage them.
+    const ai = await tokenFor(w.owner, ['mcp:access'], 'ai');
+    expect((await mcp(ai, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status).toBe(200);
+
+    expect((await mcp(issued.access_token, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status).toBe(200);
+    const revoked = await fetch(`${app.origin}/api/v1/ai-authorizations/${listed.data[0].id}`, { method: 'DELETE', headers: { authorization: `Bearer ${rest}` } });
+    expect(revoked.status).toBe(200);
+    expect((await revoked.json()).data.revoked_at).toEqual(expect.any(String));
+    const after = await mcp(issued.access_token, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    expect(after.status).toBe(401);
+    expect(after.headers.get('www-authenticate')).toContain('resource_metadata=');
+    expect((await token({ grant_type: 'refresh_token', refresh_token: issued.refresh_token, client_id: issued.client_id })).status).toBe(400);
+    expect((await (await fetch(`${app.origin}/api/v1/ai-authorizations`, { headers: { authorization: `Bearer ${rest}` } })).json()).data).toEqual([]);
+  });
+
+  it('static AI tokens keep working next to OAuth', async () => {
+    const w = await world();
+    const staticToken = await tokenFor(w.owner, ['mcp:access', 'organizations:read'], 'ai');
+    const res = await mcp(staticToken, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect(res.status).toBe(200);
+    expect(res.json.result.tools.length).toBeGreaterThan(0);
+  });
+});

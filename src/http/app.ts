@@ -32,7 +32,7 @@ import { feedbackPages } from './feedback-page';
 import { inboundWebhook } from './inbound-webhook';
 import { docsPages } from './docs-page';
 import { observeJsonAnswers, type ApiAnswer } from './observe-answers';
-import { mcpAuthChallenge, oauthRoutes } from './oauth';
+import { mcpAuthChallenge, oauthRoutes, type OAuthDeps } from './oauth';
 import { openApiRouter } from '../../facades/rest/openapi';
 import { graphiqlPages } from './graphiql-page';
 import type { Sequelize } from 'sequelize';
@@ -76,8 +76,8 @@ export interface AppDeps {
   observability?: { readiness?: () => ReadinessDeps; temporalMetricsUrl?: string | null };
   /** Sees every JSON answer of the two REST APIs (the contract tests check each against the OpenAPI documents). */
   observeApiResponse?: (answer: ApiAnswer) => void;
-  /** OAuth for MCP: the access token lifetime in seconds (default one hour; tests shorten it). */
-  oauth?: { accessTokenTtl?: number };
+  /** OAuth for MCP: the access token lifetime in seconds (default one hour), how client metadata documents are fetched. */
+  oauth?: Pick<OAuthDeps, 'accessTokenTtl' | 'fetch'>;
 }
 
 /** The database the models are bound to (the app's readiness and outbox gauges when nothing else is given). */
@@ -278,6 +278,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
       publicUrl: deps.config.PUBLIC_URL ?? `http://127.0.0.1`,
       trustProxy: deps.config.TRUST_PROXY === 'true',
       accessTokenTtl: deps.oauth?.accessTokenTtl,
+      fetch: deps.oauth?.fetch,
     }),
   );
   app.use(['/connect', '/reports', '/u', '/r'], pageLimit);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
 import { Unauthenticated } from '../domain/errors';
-import { issuerOf, MCP_SCOPES, providerFor, resourceOf } from '../oauth/provider';
+import { issuerOf, MCP_SCOPES, providerFor, resourceOf, type ProviderOptions } from '../oauth/provider';
 import { brandOfHost } from '../services/host-brand.service';
 import {
   accountAllowedOnHost,
@@ -28,6 +28,8 @@ export interface OAuthDeps {
   trustProxy: boolean;
   /** Access token lifetime in seconds (tests shorten it). */
   accessTokenTtl?: number;
+  /** How client metadata documents are fetched (default: the guarded, public-only client; tests trust a local CA). */
+  fetch?: ProviderOptions['fetch'];
 }
 
 const originOf = (req: Request): string => `${req.protocol}://${req.get('host') ?? 'localhost'}`;
@@ -80,6 +82,7 @@ export function oauthRoutes(deps: OAuthDeps): Router {
     return providerFor(origin, {
       trustProxy: deps.trustProxy,
       accessTokenTtl: deps.accessTokenTtl,
+      fetch: deps.fetch,
       accountAllowed: (userId) => accountAllowedOnHost(userId, req.hostname, deps.publicUrl),
     });
   };

@@ -3,6 +3,7 @@ import type { Configuration, KoaContextWithOIDC, Provider } from 'oidc-provider'
 import { appKey, decryptSecret, encryptSecret } from '../crypto/secrets';
 import { AI_ABILITIES } from '../domain/permissions';
 import { User } from '../models';
+import { guardedFetch } from '../net/guarded-fetch';
 import { OAuthAdapter } from './adapter';
 
 /**
@@ -47,7 +48,16 @@ export interface ProviderOptions {
   accountAllowed(userId: number): Promise<boolean>;
   /** The access token lifetime in seconds (default one hour). */
   accessTokenTtl?: number;
+  /**
+   * How the server fetches what clients point it at (Client ID Metadata Documents): by default the guarded client with
+   * the public-only address policy (src/net/guarded-fetch.ts), the one webhook deliveries use.
+   */
+  fetch?: (url: string, init: { method?: string; headers?: Headers; body?: unknown; signal?: AbortSignal }) => Promise<Response>;
 }
+
+/** The default fetch of the provider: our SSRF-guarded client (oidc-provider's own dispatcher is not used). */
+const guarded: NonNullable<ProviderOptions['fetch']> = async (url, init) =>
+  (await guardedFetch(url, { method: init.method, headers: init.headers ? Object.fromEntries(init.headers) : undefined, body: init.body as string | undefined, signal: init.signal })) as unknown as Response;
 
 /** oidc-provider, loaded when the first OAuth request comes (it is an ES module, and most processes never need it). */
 const oidc = () => import('oidc-provider');
@@ -102,6 +112,7 @@ async function configuration(origin: string, opts: ProviderOptions): Promise<Con
       Session: 14 * 24 * 3600,
     },
     interactions: { url: (_ctx, interaction) => `/oauth/interaction/${interaction.uid}` },
+    fetch: ((url: string | URL, init: { method?: string; headers?: Headers; body?: unknown; signal?: AbortSignal }) => (opts.fetch ?? guarded)(String(url), init)) as never,
     findAccount: async (_ctx, id) => {
       const user = /^\d+$/.test(id) ? await User.findByPk(Number(id)) : null;
       if (!user || !(await opts.accountAllowed(user.id))) return undefined;

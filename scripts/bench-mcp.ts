@@ -14,9 +14,12 @@ import { alignedTable, assertBenchDatabase, markdownTable, startBenchApi } from 
  * `npm run bench:mcp`: the MCP endpoint against the customer REST API on the same data, in the same run, through
  * the same app: `tools/call list_reviews` against `GET /api/v1/reviews?page=N` (pages 1-50, 10 per page) and
  * `tools/call get_review` against `GET /api/v1/reviews/{id}` (500 random ids), at BENCH_CONNECTIONS (32)
- * connections with autocannon in a worker thread. Both run the same GraphQL operation underneath; MCP adds its
- * JSON-RPC envelope, argument validation (Ajv), the two limit counters, the text copy of the result and the
- * audit log (batched inserts). REST and MCP alternate within each round; figures are medians over the rounds.
+ * connections with autocannon in a worker thread. MCP runs twice side by side: as a 2025-06-18 client calls it (plain
+ * JSON-RPC, the SDK's Streamable HTTP transport) and as a 2026-07-28 client does (the per-request `_meta` envelope and
+ * the MCP-Protocol-Version / Mcp-Method / Mcp-Name headers, the SDK's createMcpHandler). Both run the same GraphQL
+ * operation as REST underneath; MCP adds the SDK's server per request, its JSON-RPC envelope, argument validation
+ * (Ajv), the two limit counters, the text copy of the result and the audit log (batched inserts). REST and MCP
+ * alternate within each round; figures are medians over the rounds.
  * Environment: BENCH_ROUNDS (2), BENCH_DURATION (6 s), BENCH_WARMUP (2 s), BENCH_CONNECTIONS (32),
  * BENCH_REVIEWS (20000), BENCH_DATABASE_URL (a database whose name ends in _bench_mcp).
  */
@@ -53,10 +56,12 @@ type Autocannon = (
 ) => unknown;
 const autocannon = createRequire(__filename)('autocannon') as Autocannon;
 
+type Era = '2025-06-18' | '2026-07-28';
+
 interface Target {
   name: string;
   endpoint: 'list' | 'get';
-  kind: 'rest' | 'mcp';
+  kind: 'rest' | Era;
   token: string;
   requests: CannonRequest[];
 }
@@ -86,12 +91,23 @@ function run(origin: string, target: Target, duration: number): Promise<Figures>
   });
 }
 
-const mcpCall = (name: string, args: object, id: number): CannonRequest => ({
-  method: 'POST',
-  path: '/api/mcp',
-  headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-  body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }),
-});
+/** A tools/call as a client of that protocol revision sends it (2026-07-28: envelope in `_meta` and its headers). */
+const mcpCall = (name: string, args: object, id: number, era: Era): CannonRequest => {
+  const modern = era === '2026-07-28';
+  const _meta = { 'io.modelcontextprotocol/protocolVersion': era, 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+  return {
+    method: 'POST',
+    path: '/api/mcp',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': era,
+      ...(modern ? { 'mcp-method': 'tools/call', 'mcp-name': name } : {}),
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, ...(modern ? { _meta } : {}) } }),
+  };
+};
+const ERAS: Era[] = ['2025-06-18', '2026-07-28'];
 
 async function main(): Promise<void> {
   assertBenchDatabase(DATABASE_URL, '_bench_mcp');
@@ -129,23 +145,32 @@ async function main(): Promise<void> {
   try {
     // Same data both ways before measuring: the MCP structured result is the REST page's `data`.
     const restPage = (await (await fetch(`${origin}/api/v1/reviews?page=3&per_page=${PER_PAGE}`, { headers: { authorization: `Bearer ${rest.plainText}` } })).json()) as { data: unknown[] };
-    const mcpPage = (await (
-      await fetch(`${origin}/api/mcp`, { method: 'POST', headers: { authorization: `Bearer ${ai.plainText}`, 'content-type': 'application/json' }, body: mcpCall('list_reviews', { page: 3, per_page: PER_PAGE }, 1).body })
-    ).json()) as { result: { structuredContent: { data: unknown[] } } };
-    if (JSON.stringify(restPage.data) !== JSON.stringify(mcpPage.result.structuredContent.data)) throw new Error('REST and MCP disagree on page 3 of the reviews.');
+    for (const era of ERAS) {
+      const call = mcpCall('list_reviews', { page: 3, per_page: PER_PAGE }, 1, era);
+      const mcpPage = (await (await fetch(`${origin}/api/mcp`, { method: 'POST', headers: { ...call.headers, authorization: `Bearer ${ai.plainText}` }, body: call.body })).json()) as {
+        result: { structuredContent: { data: unknown[] } };
+      };
+      if (JSON.stringify(restPage.data) !== JSON.stringify(mcpPage.result.structuredContent.data)) throw new Error(`REST and MCP ${era} disagree on page 3 of the reviews.`);
+    }
 
     const targets: Target[] = [
       { name: 'REST GET /api/v1/reviews', endpoint: 'list', kind: 'rest', token: rest.plainText, requests: pages.map((p) => ({ method: 'GET', path: `/api/v1/reviews?page=${p}&per_page=${PER_PAGE}` })) },
-      { name: 'MCP list_reviews', endpoint: 'list', kind: 'mcp', token: ai.plainText, requests: pages.map((p, i) => mcpCall('list_reviews', { page: p, per_page: PER_PAGE }, i + 1)) },
+      ...ERAS.map((era): Target => ({
+        name: `MCP ${era} list_reviews`,
+        endpoint: 'list',
+        kind: era,
+        token: ai.plainText,
+        requests: pages.map((p, i) => mcpCall('list_reviews', { page: p, per_page: PER_PAGE }, i + 1, era)),
+      })),
       { name: 'REST GET /api/v1/reviews/{id}', endpoint: 'get', kind: 'rest', token: rest.plainText, requests: ids.map((id) => ({ method: 'GET', path: `/api/v1/reviews/${id}` })) },
-      { name: 'MCP get_review', endpoint: 'get', kind: 'mcp', token: ai.plainText, requests: ids.map((id, i) => mcpCall('get_review', { review_id: id }, i + 1)) },
+      ...ERAS.map((era): Target => ({ name: `MCP ${era} get_review`, endpoint: 'get', kind: era, token: ai.plainText, requests: ids.map((id, i) => mcpCall('get_review', { review_id: id }, i + 1, era)) })),
     ];
     console.log(`\n${reviewCount.toLocaleString('en')} reviews; ${CONNECTIONS} connections; ${ROUNDS} round(s) of ${WARMUP} s warm-up + ${DURATION} s per target, REST and MCP alternating.`);
     const rounds = new Map<string, Figures[]>(targets.map((t) => [t.name, []]));
     for (let round = 1; round <= ROUNDS; round++) {
       console.log(`Round ${round}`);
       for (const t of targets) {
-        process.stdout.write(`  ${t.name.padEnd(32)} `);
+        process.stdout.write(`  ${t.name.padEnd(36)} `);
         await run(origin, t, WARMUP);
         const f = await run(origin, t, DURATION);
         if (f.failed) throw new Error(`${t.name}: ${f.failed} failed requests`);
@@ -157,14 +182,13 @@ async function main(): Promise<void> {
       const all = rounds.get(t.name)!;
       return { ...t, requestsPerSecond: median(all.map((f) => f.requestsPerSecond)), p50Ms: median(all.map((f) => f.p50Ms)), p99Ms: median(all.map((f) => f.p99Ms)) };
     });
-    const ratio = (endpoint: 'list' | 'get') => {
-      const r = figures.find((f) => f.endpoint === endpoint && f.kind === 'rest')!;
-      const m = figures.find((f) => f.endpoint === endpoint && f.kind === 'mcp')!;
-      return `${((m.requestsPerSecond / r.requestsPerSecond) * 100).toFixed(1)} %`;
+    const ratio = (f: (typeof figures)[number]) => {
+      const r = figures.find((x) => x.endpoint === f.endpoint && x.kind === 'rest')!;
+      return `${((f.requestsPerSecond / r.requestsPerSecond) * 100).toFixed(1)} %`;
     };
     const rows = [
       ['target', 'req/s', 'p50 ms', 'p99 ms', 'MCP / REST'],
-      ...figures.map((f) => [f.name, f.requestsPerSecond.toFixed(0), String(f.p50Ms), String(f.p99Ms), f.kind === 'mcp' ? ratio(f.endpoint) : '']),
+      ...figures.map((f) => [f.name, f.requestsPerSecond.toFixed(0), String(f.p50Ms), String(f.p99Ms), f.kind === 'rest' ? '' : ratio(f)]),
     ];
     console.log(`\n${alignedTable(rows)}\n\n${markdownTable(rows)}`);
     const out = path.join(config.DATA_DIR, 'bench-mcp-results.json');

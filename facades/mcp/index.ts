@@ -233,7 +233,10 @@ export function mcpApi(opts: McpOptions): Router {
     for (const [name, value] of Object.entries(call.req.headers)) {
       if (FORWARDED_HEADERS.test(name) && typeof value === 'string') headers.set(name, value);
     }
-    const webRequest = new Request(`http://localhost${call.req.originalUrl}`, { method: 'POST', headers });
+    // The client going away aborts the exchange (and ends a 2026-07-28 subscriptions/listen stream).
+    const gone = new AbortController();
+    call.res.once('close', () => gone.abort());
+    const webRequest = new Request(`http://localhost${call.req.originalUrl}`, { method: 'POST', headers, signal: gone.signal });
     const principal = call.ctx!.principal!;
     // The SDK passes authInfo through to the factory and the handlers; `extra.call` is this exchange.
     const authInfo: AuthInfo = { token: '[verified]', clientId: String(principal.tokenId), scopes: [...principal.permissions], extra: { call } };
@@ -276,7 +279,7 @@ export function mcpApi(opts: McpOptions): Router {
       return fail(
         call,
         id,
-        new McpError(ErrorCodes.METHOD_NOT_FOUND, `Method not found: ${call.method}. This server offers initialize (2025-06-18) or server/discover (2026-07-28), ping, tools/list and tools/call.`, {
+        new McpError(ErrorCodes.METHOD_NOT_FOUND, `Method not found: ${call.method}. This server offers initialize and ping (2025-06-18) or server/discover (2026-07-28), tools/list and tools/call.`, {
           reason: 'unknown_method',
         }),
       );

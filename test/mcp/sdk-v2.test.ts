@@ -192,6 +192,20 @@ describe('MCP endpoint through the official SDK v2 client', () => {
       ]);
     });
 
+    it('answers subscriptions/listen with a stream acknowledging nothing to notify (the catalogue never changes), ended by the client', async () => {
+      const gone = new AbortController();
+      const res = await fetch(app.url(), {
+        method: 'POST',
+        signal: gone.signal,
+        headers: { authorization: `Bearer ${world.ai.owner}`, 'content-type': 'application/json', ...headers('subscriptions/listen') },
+        body: JSON.stringify(modern('subscriptions/listen', { notifications: { toolsListChanged: true } })),
+      });
+      expect([res.status, res.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
+      const first = new TextDecoder().decode((await res.body!.getReader().read()).value);
+      expect(first).toContain('"method":"notifications/subscriptions/acknowledged","params":{"notifications":{}');
+      gone.abort();
+    });
+
     it("leaves the envelope's own rules to the SDK: a header that contradicts the body, a revision it does not serve", async () => {
       const mismatch = await app.post(modern('tools/list'), { token: world.ai.owner, headers: headers('tools/call') });
       expect(mismatch.status).toBe(400);

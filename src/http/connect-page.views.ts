@@ -1,9 +1,9 @@
 import type { ProviderBusiness, SignInProvider } from '../providers/types';
+import { escapeHtml } from '../domain/html';
 
 /** Server-rendered HTML of the customer-facing connect page. Every value is escaped; no script runs. */
 
-export const esc = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+export const esc = escapeHtml;
 
 export const PROVIDER_LABELS: Record<SignInProvider, { name: string; thing: string; things: string }> = {
   google: { name: 'Google', thing: 'Business Profile', things: 'Business Profiles' },

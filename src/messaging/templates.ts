@@ -1,5 +1,6 @@
 import type { CampaignStep, Channel } from '../models/campaign.model';
 import type { OutgoingMessage } from './types';
+import { escapeHtml } from '../domain/html';
 
 /**
  * Review-request messages from a campaign step. Templates may use `{first_name}`, `{last_name}`,
@@ -22,8 +23,7 @@ export interface TemplateValues {
 export const DEFAULT_SUBJECT = 'How was your visit to {business_name}?';
 export const DEFAULT_BODY = 'Hi {first_name}, thank you for choosing {business_name}! Would you take a moment to tell us how we did? {review_link}';
 
-const esc = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const esc = escapeHtml;
 
 /** Replaces the placeholders; an absent first name reads "there" ("Hi there,"), an absent last name nothing. */
 export function fill(template: string, v: TemplateValues): string {

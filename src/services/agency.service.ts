@@ -15,6 +15,7 @@ import { recordAgencyEvent, recordConnectLink } from './agency-audit.service';
 import { connectUrlOf, issueConnectLink } from './connect-links.service';
 import { creditBalance, grantCredits, isCreditType } from './credits.service';
 import * as organizations from './organizations.service';
+import { containsPattern } from '../db/like';
 
 /**
  * The agency API (spec: Agency API): the tenant owner's customer accounts, their plans, limits, credits and
@@ -114,7 +115,7 @@ export async function listCustomers(p: Principal, f: PageArgs & { search?: strin
   const where: Record<string | symbol, unknown> = { tenantId: p.tenantId, id: { [Op.notIn]: [...(await ownAccountIds(p.tenantId)), 0] } };
   const search = f.search?.trim();
   if (search) {
-    const like = `%${search.replace(/[\\%_]/g, '\\$&')}%`;
+    const like = containsPattern(search);
     where[Op.or] = [{ name: { [Op.like]: like } }, { email: { [Op.like]: like } }];
   }
   const { rows, count } = await Customer.findAndCountAll({ where, order: [['id', 'DESC']], ...offset(f) });

@@ -12,6 +12,7 @@ import type { ActivityType } from '../models/contact-activity.model';
 import { cancelInviteDelivery } from '../../workflows/invites/client';
 import { cleanName, clockOf, escape, inTransaction, offset, parseDate, scopeSql, type Page, type PageArgs, type ServiceOptions } from './common';
 import { minutesOf, requestInvite, type ContactDetails, type InviteRequestResult } from './invites.service';
+import { containsPattern } from '../db/like';
 
 /**
  * Review-request campaigns, contact lists and contacts (spec: Campaign, Contact, Endpoints > Campaigns and
@@ -447,7 +448,7 @@ export interface CampaignFilter extends PageArgs {
   dateTo?: string | null;
 }
 
-const like = (s: string) => `%${s.replace(/[\\%_]/g, '\\$&')}%`;
+const like = containsPattern;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 function dateBounds(from: string | null | undefined, to: string | null | undefined): { from: Date | null; to: Date | null } {

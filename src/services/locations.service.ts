@@ -15,13 +15,14 @@ import { moveDashboardsOff } from './dashboards';
 import { attachDefaultSources } from './integrations.service';
 import { locationEvent, organizationEvent } from './organizations.service';
 import { assertLocationCapacity } from './plans.service';
+import { containsPattern } from '../db/like';
 
 export interface LocationFilter extends PageArgs {
   organizationId?: number | null;
   search?: string | null;
 }
 
-const like = (s: string) => `%${s.replace(/[\\%_]/g, '\\$&')}%`;
+const like = containsPattern;
 
 /** Visible locations, ordered by organisation, then by creation. `search` matches location or organisation name. */
 export async function list(p: Principal, f: LocationFilter): Promise<Page<Location>> {

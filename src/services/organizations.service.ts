@@ -10,6 +10,7 @@ import { moveDashboardsOff } from './dashboards';
 import { storeImage, type UploadInput } from './files.service';
 import { attachDefaultSources } from './integrations.service';
 import { assertLocationCapacity } from './plans.service';
+import { containsPattern } from '../db/like';
 
 export const DEFAULT_LOCATION_NAME = 'Default Location';
 
@@ -19,7 +20,7 @@ export interface OrganizationFilter extends PageArgs {
 
 export async function list(p: Principal, f: OrganizationFilter): Promise<Page<Organization>> {
   const where: Record<string, unknown> = { ...organizationScoped(p) };
-  if (f.search) where.name = { [Op.like]: `%${f.search.replace(/[\\%_]/g, '\\$&')}%` };
+  if (f.search) where.name = { [Op.like]: containsPattern(f.search) };
   const { rows, count } = await Organization.findAndCountAll({ where, order: [['id', 'ASC']], ...offset(f) });
   return { items: rows, total: count, page: f.page, perPage: f.perPage };
 }

@@ -12,6 +12,7 @@ import { storeImage, type UploadInput } from './files.service';
 import { WRITABLE_TYPES } from './integrations.service';
 import { queueAutoRespond } from './auto-respond.service';
 import { tagFilterSql } from './tags.service';
+import { containsPattern } from '../db/like';
 
 /** Orders of the reviews list (the MCP list_reviews `sort_by` values); within a rating, newest first. */
 export enum ReviewSort {
@@ -109,7 +110,7 @@ export function textFilterSql(alias: string, query: string | null | undefined, b
   if (terms.size === 0) return null;
   return [...terms]
     .map((term) => {
-      const like = `%${term.replace(/[\\%_]/g, '\\$&')}%`;
+      const like = containsPattern(term);
       return `(${alias}.author LIKE ${bind(like)} OR ${alias}.message LIKE ${bind(like)} OR ${alias}.reply LIKE ${bind(like)})`;
     })
     .join(' AND ');

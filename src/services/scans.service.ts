@@ -15,6 +15,7 @@ import { scanLabel, startScanRunWorkflow } from '../../workflows/scans/client';
 import type { PinQuery, ScanRunPlan } from '../../workflows/activities/scans';
 import { cleanName, clockOf, inTransaction, offset, type Page, type ServiceOptions } from './common';
 import { gridProvidersFor, requireGridProviders } from './grid-providers.service';
+import { containsPattern } from '../db/like';
 
 /**
  * Local Search Grid scans (spec: Scan, States > Scan, Endpoints > Local Search Grid scans). Tenant owners only.
@@ -411,7 +412,7 @@ export async function listScans(p: Principal, f: ScanListFilter, opts: ServiceOp
   if (f.archivedOnly) and.push({ archivedAt: { [Op.ne]: null } });
   else if (!f.includeArchived) and.push({ archivedAt: null });
   if (f.search?.trim()) {
-    const like = `%${f.search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = containsPattern(f.search.trim());
     and.push({ [Op.or]: [{ location: { [Op.like]: like } }, { keywords: { [Op.like]: like } }] });
   }
   if (f.isScheduled != null) and.push({ isScheduled: f.isScheduled });

@@ -4,6 +4,7 @@ import { publicBaseUrl } from '../config';
 import { mac } from '../crypto/secrets';
 import type { SignInProvider } from '../providers/types';
 import { simulatorClient } from '../services/provider-connections.service';
+import { escapeHtml } from '../domain/html';
 
 /**
  * An OAuth 2 authorization server that stands in for Google's or Facebook's sign-in while the provider has no
@@ -38,8 +39,7 @@ interface TokenClaims {
   n: string;
 }
 
-const esc = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const esc = escapeHtml;
 
 function sign(provider: SignInProvider, kind: TokenKind, claims: object): string {
   const body = Buffer.from(JSON.stringify(claims)).toString('base64url');

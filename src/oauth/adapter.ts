@@ -32,6 +32,10 @@ function live(row: Row | undefined): Payload | undefined {
   return payload;
 }
 
+/** Every this many writes, one write also deletes up to 500 expired rows (as the idempotency keys are kept tidy). */
+export const PURGE_EVERY = 100;
+let writes = 0;
+
 export class OAuthAdapter {
   constructor(private readonly model: string) {}
 
@@ -46,6 +50,7 @@ export class OAuthAdapter {
         type: QueryTypes.INSERT,
       },
     );
+    if (++writes % PURGE_EVERY === 0) await purgeExpiredOAuthRows(500);
   }
 
   /** Writes the row unless one exists (a value made once and shared, such as the signing key). */
@@ -86,10 +91,11 @@ export async function findAccessToken(value: string): Promise<Payload | null> {
   return (await new OAuthAdapter('AccessToken').find(value)) ?? null;
 }
 
-/** Deletes expired rows, a batch at a time (the retention sweep calls it). */
+/** Deletes up to `limit` rows expired more than a minute ago (codes, tokens, sessions, interactions). */
 export async function purgeExpiredOAuthRows(limit = 1000): Promise<number> {
-  const [, meta] = (await db().query('DELETE FROM oauth_models WHERE expires_at IS NOT NULL AND expires_at < ? LIMIT ?', {
-    replacements: [new Date(), limit],
-  })) as [unknown, { affectedRows?: number }];
-  return meta?.affectedRows ?? 0;
+  const gone = await db().query('DELETE FROM oauth_models WHERE expires_at IS NOT NULL AND expires_at < ? LIMIT ?', {
+    replacements: [new Date(Date.now() - 60_000), limit],
+    type: QueryTypes.BULKDELETE,
+  });
+  return Number(gone);
 }

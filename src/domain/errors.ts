@@ -77,13 +77,6 @@ export class Upstream extends DomainError {
   }
 }
 
-export class RateLimited extends DomainError {
-  readonly code = 'RATE_LIMITED' as const;
-  constructor(readonly retryAfterSeconds: number) {
-    super('Too Many Attempts.');
-  }
-}
-
 /** A business rule with a spec code on a 422 that is not about one field (`last_location`). */
 export function ruleViolation(message: string, reason: string): Validation {
   return new Validation({}, reason, message);
@@ -95,17 +88,6 @@ function firstMessage(fields: FieldErrors): string {
   const extra = all.length - 1;
   return extra > 0 ? `${all[0]} (and ${extra} more error${extra > 1 ? 's' : ''})` : all[0];
 }
-
-export const ERROR_CODES: readonly ErrorCode[] = [
-  'UNAUTHENTICATED',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'VALIDATION',
-  'PLAN_LIMIT',
-  'CONFLICT',
-  'UPSTREAM',
-  'RATE_LIMITED',
-];
 
 /** The REST status of each code; MCP codes join this table in the MCP issue. */
 export function restStatus(code: ErrorCode): number {

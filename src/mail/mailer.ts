@@ -84,7 +84,6 @@ export function fileMailer(dir: string, from: string, logger?: Logger): Mailer {
   };
 }
 
-let override: Mailer | null = null;
 const cache = new Map<string, Mailer>();
 let defaultLogger: Logger | null = null;
 
@@ -104,7 +103,6 @@ export function setMailLogger(logger: Logger): void {
  * point it at its own SMTP server. One transport per configuration is kept.
  */
 export function platformMailer(env: NodeJS.ProcessEnv = process.env): Mailer {
-  if (override) return override;
   const config = loadConfig(env);
   const key = `${config.SMTP_URL ?? `file:${config.DATA_DIR}`}|${config.MAIL_FROM}`;
   let mailer = cache.get(key);
@@ -115,11 +113,6 @@ export function platformMailer(env: NodeJS.ProcessEnv = process.env): Mailer {
     cache.set(key, mailer);
   }
   return mailer;
-}
-
-/** Replaces the platform mailer (null restores the configured one). */
-export function setPlatformMailer(mailer: Mailer | null): void {
-  override = mailer;
 }
 
 /**

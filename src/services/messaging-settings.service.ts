@@ -152,11 +152,6 @@ export async function listMessagingSettings(p: Principal, opts: ServiceOptions =
   return CHANNELS.map((channel) => viewOf(channel, rows.find((r) => r.channel === channel) ?? null));
 }
 
-export async function getMessagingSetting(p: Principal, channel: string, opts: ServiceOptions = {}): Promise<MessagingSettingView> {
-  const c = checkChannel(channel);
-  return (await listMessagingSettings(p, opts)).find((v) => v.channel === c)!;
-}
-
 async function store(
   p: Principal,
   channel: Channel,

@@ -22,8 +22,6 @@ export function configureGbpSync(next: Partial<GbpSyncSettings>): void {
   settings = { ...settings, ...next };
 }
 
-export const gbpSyncSettings = (): GbpSyncSettings => settings;
-
 export const GBP_SYNC_SCHEDULE = 'gbp-performance-sync';
 export const gbpSyncScheduleId = (): string => (settings.idScope ? `${GBP_SYNC_SCHEDULE}:${settings.idScope}` : GBP_SYNC_SCHEDULE);
 

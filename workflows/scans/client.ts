@@ -1,4 +1,4 @@
-import { ScheduleAlreadyRunning, ScheduleNotFoundError, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { ScheduleAlreadyRunning, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { temporal } from '../client';
 import type { ScanRunInput, ScanRunRetry } from './run.workflow';
 import { ownedBy, shortId, startMetadata, type Owner } from '../../src/temporal/search-attributes';
@@ -22,8 +22,6 @@ let engine: ScanEngineSettings = { concurrency: 8 };
 export function configureScanEngine(settings: Partial<ScanEngineSettings>): void {
   engine = { ...engine, ...settings };
 }
-
-export const scanEngineSettings = (): ScanEngineSettings => engine;
 
 export const scanRunWorkflowId = (scanUuid: string, runId: string): string => `scan-run:${scanUuid}:${runId}`;
 
@@ -83,11 +81,3 @@ export async function ensureScanScheduleTick(): Promise<void> {
   }
 }
 
-export async function removeScanScheduleTick(): Promise<void> {
-  const { client } = temporal();
-  try {
-    await client.schedule.getHandle(scanTickScheduleId()).delete();
-  } catch (e) {
-    if (!(e instanceof ScheduleNotFoundError)) throw e;
-  }
-}

@@ -48,7 +48,7 @@ const SCOPE_TEXT: Record<string, string> = {
 
 /** The `WWW-Authenticate` challenge of the MCP endpoint (RFC 9728 section 5.1). */
 export function mcpChallenge(origin: string): string {
-  return `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/api/mcp", scope="${MCP_SCOPES.join(' ')}"`;
+  return `Bearer realm="mcp", resource_metadata="${origin}/.well-known/oauth-protected-resource/api/mcp", scope="${MCP_SCOPES.join(' ')}"`;
 }
 
 /** Adds the challenge to every 401 of the MCP endpoint, whoever writes it. */

@@ -169,7 +169,10 @@ describe('MCP errors at POST /api/mcp', () => {
       for (const token of [null, 'rg_not-a-token']) {
         const res = await app.post(rpc('tools/list'), { token });
         expectError(res, 401, -32001);
-        expect(res.headers.get('www-authenticate')).toBe('Bearer realm="mcp"');
+        // The challenge names where to get a token (RFC 9728; issue 16's OAuth sign-in).
+        expect(res.headers.get('www-authenticate')).toBe(
+          `Bearer realm="mcp", resource_metadata="${new URL(app.url()).origin}/.well-known/oauth-protected-resource/api/mcp", scope="mcp:access mcp:writes reviews:pii"`,
+        );
         expect(res.json.error.data.reason).toBe('unauthenticated');
       }
     });

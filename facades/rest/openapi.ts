@@ -37,7 +37,7 @@ const APIS: Record<Api, ApiInfo> = {
     description:
       'Reviews, organisations, locations, review-request campaigns, business-profile performance and outbound webhooks of one customer account. ' +
       'Visibility follows the token user\'s dashboard scope: ids outside it answer 404 (or 403 `location_access_denied` where stated).\n\n' +
-      'Every POST accepts an optional `Idempotency-Key` header (per token, 24 hours). Errors are JSON with a `message` (and a `code` where ' +
+      'Every POST but the invite (which accepts no key: its rule 9) takes an optional `Idempotency-Key` header (per token, 24 hours). Errors are JSON with a `message` (and a `code` where ' +
       'one is named); validation errors add `errors` per field. Webhook deliveries are signed per Standard Webhooks: see the `webhooks` ' +
       'section and the receiver guide at `/docs/webhooks`.',
   },
@@ -91,7 +91,7 @@ function errorResponses(def: AnyRoute, api: Api): Record<string, ResponseConfig>
   if (def.errors?.includes(402) || (api === 'customer' && def.method !== 'get')) {
     out[402] = errorResponse('A plan limit or plan feature is needed (`upgrade_required`), or the account is paused (`subscription_paused`).');
   }
-  if (def.errors?.includes(409) || def.method === 'post') out[409] = errorResponse('Already in the requested state, or the same `Idempotency-Key` is still running.');
+  if (def.errors?.includes(409) || (def.method === 'post' && def.idempotencyKey !== false)) out[409] = errorResponse('Already in the requested state, or the same `Idempotency-Key` is still running.');
   if (def.errors?.includes(502)) out[502] = errorResponse('The review platform refused the request.');
   out[400] = errorResponse('The request could not be read (for example a path that is not valid percent-encoding).');
   if (def.method !== 'get') {
@@ -106,7 +106,7 @@ function requestOf(def: AnyRoute): RouteConfig['request'] {
   const params = Object.entries((def.params ?? {}) as Record<string, PathParam>);
   if (params.length) request.params = z.object(Object.fromEntries(params.map(([name, p]) => [name, paramSchema(p)])));
   if (def.query) request.query = def.query;
-  if (def.method === 'post') {
+  if (def.method === 'post' && def.idempotencyKey !== false) {
     request.headers = z.object({
       'Idempotency-Key': z
         .string()

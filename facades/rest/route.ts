@@ -77,6 +77,8 @@ export interface RouteDef<
   files?: readonly string[];
   /** An empty value counts as not sent (multipart cannot tell the two apart): applied to query and body. */
   blankIsAbsent?: boolean;
+  /** false: a POST whose spec accepts no `Idempotency-Key` (the header is ignored and not documented). */
+  idempotencyKey?: false;
   /** Reshape the raw query/body before the schema reads it (aliases such as `source_names[]`). */
   prepare?: { query?(q: Record<string, unknown>): Record<string, unknown>; body?(b: Record<string, unknown>): Record<string, unknown> };
   responses: Readonly<Record<number, ResponseDef>>;

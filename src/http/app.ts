@@ -33,6 +33,7 @@ import { inboundWebhook } from './inbound-webhook';
 import { docsPages } from './docs-page';
 import { observeJsonAnswers, type ApiAnswer } from './observe-answers';
 import { mcpAuthChallenge, oauthRoutes, type OAuthDeps } from './oauth';
+import { NO_IDEMPOTENCY_KEY } from '../../facades/rest/customer';
 import { openApiRouter } from '../../facades/rest/openapi';
 import { graphiqlPages } from './graphiql-page';
 import type { Sequelize } from 'sequelize';
@@ -211,7 +212,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
   rest.use(...limits);
   rest.use(authenticateRequests({ kinds: ['customer'], clock: deps.clock }));
   rest.use(jsonBody(deps.config.BODY_LIMIT), express.urlencoded({ extended: true, limit: deps.config.BODY_LIMIT, parameterLimit: 200 }));
-  rest.use(idempotentPosts({ logger: deps.logger, clock: deps.clock }));
+  rest.use(idempotentPosts({ logger: deps.logger, clock: deps.clock, ignore: NO_IDEMPOTENCY_KEY }));
   rest.use(customerApi({ schema: deps.schema, logger: deps.logger, clock: deps.clock }));
   rest.use((_req, res) => {
     res.status(404).json({ message: 'Not found.' });

@@ -46,11 +46,13 @@ export function requestFingerprint(req: Request): string {
  * `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_use`. Keys are per token. A first
  * answer of 5xx or 429, or a connection dropped before the answer, frees the key for a retry.
  */
-export function idempotentPosts(opts: { logger: Logger; clock?: Clock }): RequestHandler {
+export function idempotentPosts(opts: { logger: Logger; clock?: Clock; ignore?: readonly RegExp[] }): RequestHandler {
   const clock = opts.clock ?? systemClock;
   let claims = 0;
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== 'POST') return next();
+    // Routes whose spec accepts no idempotency key (the invite, rule 9): the header is ignored like any unlisted input.
+    if (opts.ignore?.some((re) => re.test(req.path))) return next();
     const key = req.get('idempotency-key');
     if (key === undefined) return next();
     if (!KEY.test(key)) {

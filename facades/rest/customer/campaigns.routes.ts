@@ -57,6 +57,8 @@ export const campaignRoutes = [
     tag: TAG,
     permissions: ['request:read', 'request:create'],
     params: { campaign: pathString('Campaign', 'The campaign UUID.') },
+    // Rule 9: no idempotency key is accepted (a resent invite is matched to its contact instead).
+    idempotencyKey: false,
     body: inviteBody,
     blankIsAbsent: true,
     responses: { 202: { description: 'Accepted: the contact\'s id.', schema: InviteAccepted } },

@@ -20,6 +20,11 @@ export const CUSTOMER_ROUTES = [
   ...aiAuthorizationRoutes,
 ] as readonly AnyRoute[];
 
+/** POSTs whose spec accepts no `Idempotency-Key` (the invite's rule 9): derived from the routes that say so. */
+export const NO_IDEMPOTENCY_KEY: readonly RegExp[] = CUSTOMER_ROUTES.filter((r) => r.method === 'post' && r.idempotencyKey === false).map(
+  (r) => new RegExp(`^${r.path.replace(/:[A-Za-z_]+/g, '[^/]+')}$`),
+);
+
 /** The customer REST API, mounted at `/api/v1`. */
 export function customerApi(opts: MountOptions): Router {
   return mountRoutes(express.Router(), CUSTOMER_ROUTES, opts);

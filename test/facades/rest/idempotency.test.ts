@@ -2,6 +2,8 @@ import { QueryTypes } from 'sequelize';
 import { purgeExpiredIdempotencyKeys } from '../../../src/services/idempotency.service';
 import { useApp } from '../../support/app';
 import { agencyTokenFor, makePlan, makeWorld, testimonialsOf } from '../../support/factories';
+import { Contact } from '../../../src/models';
+import { makeCampaign } from '../../inbound/support';
 
 /**
  * `Idempotency-Key` on REST POSTs (issue 15 item 6; docs/decisions.md "Idempotent writes"): the same key with the same
@@ -22,6 +24,22 @@ describe('Idempotency-Key on REST POSTs', () => {
       return (key === null ? r : r.set('Idempotency-Key', key)).send(b);
     } };
   }
+
+  it('ignores the header on the invite, whose spec accepts no idempotency key (rule 9): each send is matched to its contact', async () => {
+    const w = await makeWorld();
+    const campaign = await makeCampaign(w.org, w.home);
+    const invite = (first: string) =>
+      t.http().post(`/api/v1/request-reviews/campaigns/${campaign.uuid}/invite`).set('Authorization', `Bearer ${w.tokens.orgOwner}`).set('Idempotency-Key', 'same-key').send({ email: 'ada@example.test', first_name: first });
+    const a = await invite('Ada');
+    const b = await invite('Adeline');
+    expect([a.status, b.status]).toEqual([202, 202]);
+    expect(b.headers['idempotent-replayed']).toBeUndefined();
+    // Not a replay and not "reused": the second send ran and its details were saved on the same contact.
+    expect(b.body.id).toBe(a.body.id);
+    expect((await Contact.findOne({ where: { uuid: a.body.id } }))!.firstName).toBe('Adeline');
+    const keys = await t.db().query<{ n: number }>("SELECT COUNT(*) AS n FROM idempotency_keys WHERE idem_key = 'same-key'", { type: QueryTypes.SELECT });
+    expect(Number(keys[0].n)).toBe(0);
+  });
 
   it('replays the first answer for the same key and body, without creating a second review', async () => {
     const { w, body, post } = await reviewWorld();

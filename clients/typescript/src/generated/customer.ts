@@ -4463,9 +4463,7 @@ export interface operations {
     inviteContact: {
         parameters: {
             query?: never;
-            header?: {
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 campaign: string;
             };
@@ -4538,15 +4536,6 @@ export interface operations {
             };
             /** @description Not found, or outside the caller's scope. */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Already in the requested state, or the same `Idempotency-Key` is still running. */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -26,7 +26,7 @@ import { startBenchApi } from './bench-support';
  */
 
 /** The server scenarios of conformance 0.1.16 that apply to this server, each run on its own. */
-export const APPLICABLE = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'] as const;
+export const APPLICABLE = ['server-initialize', 'ping', 'tools-list', 'resources-list', 'dns-rebinding-protection'] as const;
 
 /**
  * The other server scenarios of 0.1.16 and why they do not apply. Most want test-only primitives under fixed names
@@ -52,12 +52,11 @@ export const SKIPPED: Record<string, string> = {
   'elicitation-sep1330-enums': 'needs the test-only tool test_elicitation_sep1330_enums; no elicitation',
   'server-sse-polling': 'needs the test-only tool test_reconnection and SSE answers; the endpoint answers JSON, stateless',
   'server-sse-multiple-streams': 'needs a GET SSE stream per session; the stateless endpoint answers GET with 405',
-  'resources-list': 'no resources capability',
-  'resources-read-text': 'no resources capability (needs test://static-text)',
-  'resources-read-binary': 'no resources capability (needs test://static-binary)',
-  'resources-templates-read': 'no resources capability (needs test://template/{id}/data)',
-  'resources-subscribe': 'no resources capability',
-  'resources-unsubscribe': 'no resources capability',
+  'resources-read-text': 'needs the test-only resource test://static-text (our one resource, the scan-grid View, is read in test/mcp)',
+  'resources-read-binary': 'needs the test-only resource test://static-binary',
+  'resources-templates-read': 'no resource templates (needs test://template/{id}/data)',
+  'resources-subscribe': 'no resource subscriptions: the one resource (the MCP Apps scan-grid View) changes only with a release',
+  'resources-unsubscribe': 'no resource subscriptions (see resources-subscribe)',
   'prompts-list': 'no prompts capability',
   'prompts-get-simple': 'no prompts capability (needs test_simple_prompt)',
   'prompts-get-with-args': 'no prompts capability (needs test_prompt_with_arguments)',

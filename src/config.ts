@@ -44,6 +44,12 @@ const schema = z.object({
    */
   MCP_ALLOWED_ORIGINS: z.string().default(''),
   MCP_ALLOWED_HOSTS: z.string().default(''),
+  /**
+   * Map tiles under the MCP App's scan grid (facades/mcp/apps): an XYZ URL template with {z}, {x} and {y}, https (http
+   * only on loopback), and the attribution its provider asks for. Unset: the grid on a plain canvas, no request at all.
+   */
+  MCP_APP_TILE_URL: z.string().optional().refine((v) => !v || tileTemplateProblem(v) === null, { message: 'an https URL template with {z}, {x} and {y} (http only on loopback)' }),
+  MCP_APP_TILE_ATTRIBUTION: z.string().default(''),
   /** Body limit for JSON and form bodies (uploads have their own 250 KB rule). */
   BODY_LIMIT: z.string().default('1mb'),
   DATA_DIR: z.string().default(path.resolve(process.cwd(), 'data')),
@@ -171,6 +177,20 @@ const schema = z.object({
 });
 
 export type Config = z.infer<typeof schema>;
+
+/** What is wrong with an XYZ tile URL template (MCP_APP_TILE_URL), or null. */
+export function tileTemplateProblem(template: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(template.replace(/\{[a-z]\}/g, '0'));
+  } catch {
+    return 'not a URL';
+  }
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) return 'not https (http only on loopback)';
+  if (!['{z}', '{x}', '{y}'].every((p) => template.includes(p))) return 'without {z}, {x} and {y}';
+  return null;
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema.safeParse(env);

@@ -14,6 +14,7 @@ import { DomainError } from '../../src/domain/errors';
 import { mcpRouteLabel, setRouteLabel } from '../../src/observability/http-metrics';
 import { bearerOf } from '../shared/auth';
 import { baseUrlOf } from '../shared/pagination';
+import type { AppsOptions } from './apps';
 import { scrubArguments, type McpAuditSink } from './audit';
 import { McpLimits, type McpLimitOptions } from './limits';
 import { MCP_ACCESS } from './permissions';
@@ -32,6 +33,8 @@ export interface McpOptions {
   audit: McpAuditSink;
   /** The catalogue (tests add fixtures); default: every tool of `tools/index.ts`. */
   tools?: readonly AnyTool[];
+  /** MCP Apps Views (facades/mcp/apps): map tiles under the scan grid; default none. */
+  apps?: AppsOptions;
 }
 
 /** `serverInfo.version`: the version of the package the server runs from. */
@@ -80,7 +83,7 @@ export function mcpApi(opts: McpOptions): Router {
   const registry = new ToolRegistry(opts.tools ?? TOOLS);
   const limits = new McpLimits(opts.limits, opts.logger);
   const brands = new BrandNames(opts.schema);
-  const deps: ServerDeps = { schema: opts.schema, registry, version: SERVER_VERSION };
+  const deps: ServerDeps = { schema: opts.schema, registry, version: SERVER_VERSION, apps: opts.apps ?? { tiles: null } };
   const onerror = (err: Error) => opts.logger.debug({ err: { message: err.message } }, 'MCP SDK reported');
   const callOf = (authInfo: AuthInfo | undefined): Call => (authInfo?.extra as { call: Call }).call;
   const modern = createMcpHandler(async ({ authInfo }) => mcpServer(deps, callOf(authInfo), await brands.of(callOf(authInfo).ctx!)), { legacy: 'reject', onerror });
@@ -224,6 +227,8 @@ export function mcpApi(opts: McpOptions): Router {
         toolFor(registry, call, params.name); // an unknown or forbidden tool outranks its arguments
         throw new McpError(ErrorCodes.INVALID_PARAMS, 'params.arguments must be an object.', { reason: 'invalid_arguments' });
       }
+    } else if (request.method === 'resources/read' && (typeof params.uri !== 'string' || params.uri === '')) {
+      throw new McpError(ErrorCodes.INVALID_PARAMS, 'resources/read needs params.uri, the resource to read.', { reason: 'invalid_params', errors: { uri: ['The uri is required.'] } });
     }
   }
 
@@ -279,7 +284,7 @@ export function mcpApi(opts: McpOptions): Router {
       return fail(
         call,
         id,
-        new McpError(ErrorCodes.METHOD_NOT_FOUND, `Method not found: ${call.method}. This server offers initialize and ping (2025-06-18) or server/discover (2026-07-28), tools/list and tools/call.`, {
+        new McpError(ErrorCodes.METHOD_NOT_FOUND, `Method not found: ${call.method}. This server offers initialize and ping (2025-06-18) or server/discover (2026-07-28), tools/list, tools/call, resources/list and resources/read.`, {
           reason: 'unknown_method',
         }),
       );

@@ -1,13 +1,14 @@
 import { performance } from 'node:perf_hooks';
 import type { Request, Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import { ProtocolError, Server, type CallToolResult, type ListToolsResult } from '@modelcontextprotocol/server';
+import { ProtocolError, Server, type CallToolResult, type ListResourcesResult, type ListToolsResult, type ReadResourceResult } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { Context } from '../../src/context';
 import { DomainError } from '../../src/domain/errors';
 import { setRouteLabel } from '../../src/observability/http-metrics';
 import { loggable } from '../shared/errors';
 import { executeResult, InternalFailure, unwrap } from '../shared/execute';
+import { listResources, readResource, viewMeta, type AppsOptions } from './apps';
 import { mcpOutcome } from './errors';
 import { refusal, REVIEWS_PII } from './permissions';
 import { ErrorCodes, McpError, PROTOCOL_VERSIONS } from './protocol';
@@ -44,6 +45,8 @@ export interface ServerDeps {
   schema: GraphQLSchema;
   registry: ToolRegistry;
   version: string;
+  /** MCP Apps Views (facades/mcp/apps): map tiles or none. */
+  apps: AppsOptions;
 }
 
 /**
@@ -58,16 +61,31 @@ export function mcpServer(deps: ServerDeps, call: Call, brandName: string): Serv
   const server = new Server(
     { name: brandName, version: deps.version },
     {
-      capabilities: { tools: {} },
+      // resources: the MCP Apps Views (`ui://`) the Local Search Grid tools declare; no subscriptions, a fixed list.
+      capabilities: { tools: {}, resources: {} },
       // initialize answers 2025-06-18 to every 2025-era client (the first legacy entry); 2026-07-28 via server/discover.
       supportedProtocolVersions: [...PROTOCOL_VERSIONS],
       // 2026-07-28 cacheable lists: the catalogue depends on the token only (abilities, permissions, role).
-      cacheHints: { 'tools/list': { ttlMs: 300_000, cacheScope: 'private' }, 'server/discover': { ttlMs: 300_000, cacheScope: 'private' } },
+      cacheHints: {
+        'tools/list': { ttlMs: 300_000, cacheScope: 'private' },
+        'server/discover': { ttlMs: 300_000, cacheScope: 'private' },
+        'resources/list': { ttlMs: 300_000, cacheScope: 'private' },
+        // A View carries the agency's brand: private, and re-read within the hour when the brand changes.
+        'resources/read': { ttlMs: 3_600_000, cacheScope: 'private' },
+      },
     },
   );
   const tools = new ToolCalls(deps, call);
   server.setRequestHandler('tools/list', () => tools.list());
   server.setRequestHandler('tools/call', (request) => tools.invoke(request.params));
+  server.setRequestHandler('resources/list', (): ListResourcesResult => ({ resources: listResources(call.ctx!.principal!) }));
+  server.setRequestHandler('resources/read', async (request): Promise<ReadResourceResult> => {
+    try {
+      return await readResource(call.ctx!.principal!, request.params.uri, brandName, deps.apps);
+    } catch (err) {
+      throw failCall(call, err); // -32002 not_found as thrown, like a tool's
+    }
+  });
   return server;
 }
 
@@ -117,12 +135,16 @@ class ToolCalls {
     return { structuredContent: structured, content: [{ type: 'text', text: JSON.stringify(structured) }] };
   }
 
-  /** Records the failure for the answer (see Call.failure) and hands the SDK an error to end the request with. */
   private fail(err: unknown): ProtocolError {
-    const error = toMcpError(this.call, err);
-    this.call.failure = error;
-    return new ProtocolError(error.code, error.message, error.data);
+    return failCall(this.call, err);
   }
+}
+
+/** Records the failure for the answer (see Call.failure) and hands the SDK an error to end the request with. */
+function failCall(call: Call, err: unknown): ProtocolError {
+  const error = toMcpError(call, err);
+  call.failure = error;
+  return new ProtocolError(error.code, error.message, error.data);
 }
 
 /** The tool `name` names, if this caller may call it: -32601 for an unknown tool, -32001 for one it may not use. */
@@ -174,6 +196,7 @@ function describe(t: AnyTool) {
     inputSchema: t.inputSchema,
     outputSchema: t.outputSchema,
     annotations: { title: t.title, ...t.annotations },
+    ...(t.view ? { _meta: viewMeta(t.view) } : {}),
   };
 }
 

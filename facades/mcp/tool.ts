@@ -32,6 +32,8 @@ export interface ToolDef<A, D> {
   writes?: boolean;
   /** Local Search Grid tools: tenant owners only; other callers never see them. */
   tenantOwnerOnly?: boolean;
+  /** The MCP Apps View (a `ui://` resource, facades/mcp/apps) that renders this tool's results in hosts that support it. */
+  view?: string;
   /**
    * Tools with an `include_pii` argument: blanks name, email and phone in the structured result unless the call
    * unlocked personal data (`include_pii: true` on a token with `reviews:pii`).

@@ -9,6 +9,7 @@ import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { mcpApi } from '../../facades/mcp';
+import { tilesFromConfig, type TileConfig } from '../../facades/mcp/apps';
 import { agencyApi } from '../../facades/rest/agency';
 import { customerApi } from '../../facades/rest/customer';
 import { jsonBody } from '../../facades/rest/route';
@@ -51,7 +52,7 @@ export interface AppDeps {
     Partial<
       Pick<
         Config,
-        'METRICS_TOKEN' | 'NODE_ENV' | 'PUBLIC_URL' | 'CORS_ORIGINS' | 'AGENCY_RATE_LIMIT_PER_MINUTE' | 'PAGE_RATE_LIMIT_PER_MINUTE' | 'PAGE_POST_RATE_LIMIT_PER_MINUTE' | 'INBOUND_RATE_LIMIT_PER_IP' | 'MCP_ALLOWED_ORIGINS' | 'MCP_ALLOWED_HOSTS'
+        'METRICS_TOKEN' | 'NODE_ENV' | 'PUBLIC_URL' | 'CORS_ORIGINS' | 'AGENCY_RATE_LIMIT_PER_MINUTE' | 'PAGE_RATE_LIMIT_PER_MINUTE' | 'PAGE_POST_RATE_LIMIT_PER_MINUTE' | 'INBOUND_RATE_LIMIT_PER_IP' | 'MCP_ALLOWED_ORIGINS' | 'MCP_ALLOWED_HOSTS' | 'MCP_APP_TILE_URL' | 'MCP_APP_TILE_ATTRIBUTION'
       >
     > &
     Partial<GraphQLLimitsConfig>;
@@ -67,9 +68,10 @@ export interface AppDeps {
   pages?: { perMinute?: number; postsPerMinute?: number; redisPrefix?: string };
   /**
    * MCP endpoint: limits per minute (defaults MCP_RATE_LIMIT_PER_TOKEN / _PER_WORKSPACE, 120 and 600), the Redis key
-   * prefix of its counters, how often the audit buffer is written, and the tool catalogue (tests add fixtures).
+   * prefix of its counters, how often the audit buffer is written, the tool catalogue (tests add fixtures) and the map
+   * tiles of the scan-grid View (default MCP_APP_TILE_URL; null: none).
    */
-  mcp?: { perToken?: number; perWorkspace?: number; redisPrefix?: string; auditFlushMs?: number; tools?: Parameters<typeof mcpApi>[0]['tools'] };
+  mcp?: { perToken?: number; perWorkspace?: number; redisPrefix?: string; auditFlushMs?: number; tools?: Parameters<typeof mcpApi>[0]['tools']; tiles?: TileConfig | null };
   /**
    * `/health/ready`: what it checks (read per probe; default: the database, its migrations and Redis when given);
    * `/metrics`: the Temporal SDK exporter of an in-process worker, appended to the page.
@@ -255,6 +257,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
       bodyLimit: deps.config.BODY_LIMIT,
       audit: mcpAudit,
       tools: deps.mcp?.tools,
+      apps: { tiles: deps.mcp?.tiles !== undefined ? deps.mcp.tiles : tilesFromConfig(deps.config.MCP_APP_TILE_URL, deps.config.MCP_APP_TILE_ATTRIBUTION) },
       limits: {
         perToken: deps.mcp?.perToken ?? mcpConfig.MCP_RATE_LIMIT_PER_TOKEN ?? 120,
         perWorkspace: deps.mcp?.perWorkspace ?? mcpConfig.MCP_RATE_LIMIT_PER_WORKSPACE ?? 600,

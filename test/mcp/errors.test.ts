@@ -95,7 +95,7 @@ describe('MCP errors at POST /api/mcp', () => {
 
   describe('-32601 method not found', () => {
     it('answers an unknown method and an unknown tool with 200', async () => {
-      expectError(await app.post(rpc('resources/list'), { token: world.ai.owner }), 200, -32601);
+      expectError(await app.post(rpc('prompts/list'), { token: world.ai.owner }), 200, -32601);
       const tool = await app.post(call('delete_everything'), { token: world.ai.owner });
       expectError(tool, 200, -32601);
       expect(tool.json.error.data.reason).toBe('unknown_tool');

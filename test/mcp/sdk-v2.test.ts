@@ -93,11 +93,12 @@ describe('MCP endpoint through the official SDK v2 client', () => {
       world = await seed();
     });
 
-    it(`negotiates ${version} with the tenant brand as server name and the tools capability`, async () => {
+    it(`negotiates ${version} with the tenant brand as server name and the tools and resources capabilities`, async () => {
       const client = await open(world.ai.owner, mode);
       expect(client.getNegotiatedProtocolVersion()).toBe(version);
       expect(client.getServerVersion()).toEqual({ name: `Brand ${world.tenant.id}`, version: SERVER_VERSION });
-      expect(client.getServerCapabilities()).toEqual({ tools: {} });
+      // resources: the MCP Apps View of the scan tools (test/mcp/scan-widget.test.ts).
+      expect(client.getServerCapabilities()).toEqual({ tools: {}, resources: {} });
     });
 
     it('lists the whole catalogue and calls every tool, each result valid against its outputSchema', async () => {
@@ -214,7 +215,7 @@ describe('MCP endpoint through the official SDK v2 client', () => {
       expect(future.status).toBe(400);
       expect(future.json.error.data).toMatchObject({ supported: ['2026-07-28'], requested: '2099-01-01' });
       // Methods of no era, or of the other one (initialize is gone in 2026-07-28): -32601 unknown_method.
-      for (const method of ['resources/list', 'initialize']) {
+      for (const method of ['prompts/list', 'initialize']) {
         const res = await app.post(modern(method, method === 'initialize' ? { protocolVersion: '2026-07-28', capabilities: {}, clientInfo: { name: 'x', version: '1' } } : {}), {
           token: world.ai.owner,
           headers: headers(method),

@@ -38,7 +38,8 @@ describe('MCP endpoint through the official SDK client', () => {
     const client = await open(world.ai.owner);
     expect(client.getServerVersion()).toEqual({ name: `Brand ${world.tenant.id}`, version: SERVER_VERSION });
     expect(SERVER_VERSION).toBe((JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as { version: string }).version);
-    expect(client.getServerCapabilities()).toEqual({ tools: {} });
+    // resources: the MCP Apps View of the scan tools (test/mcp/scan-widget.test.ts).
+    expect(client.getServerCapabilities()).toEqual({ tools: {}, resources: {} });
     expect((client.transport as unknown as { protocolVersion?: string }).protocolVersion).toBe('2025-06-18');
     await expect(client.ping()).resolves.toEqual({});
   });

@@ -1,4 +1,5 @@
 import * as scans from '../../shared/scans';
+import { SCAN_GRID_URI } from '../apps';
 import { arr, bool, dateTime, input, int, nullable, num, object, oneOf, page, pageOf, paginated, paginationSchema, perPage, str, uuid, type PageData } from '../schema';
 import { defineTool, READ_ONLY, type ToolAnnotations } from '../tool';
 
@@ -100,6 +101,7 @@ export const getScan = defineTool<{ uuid: string; snapshot_at?: string; top_n: n
   document: scans.SCAN_DETAIL_QUERY,
   variables: (a) => ({ uuid: a.uuid, snapshotAt: a.snapshot_at ?? null, topN: a.top_n }),
   result: ({ scan: d }) => scans.scanDetail(d),
+  view: SCAN_GRID_URI,
 });
 
 export const getScanDataPoints = defineTool<
@@ -228,6 +230,8 @@ export const createScan = defineTool<CreateScanArgs, { createScan: scans.RunData
   document: scans.CREATE_SCAN_MUTATION,
   variables: (a) => ({ input: scans.createScanInput(a) }),
   result: (d) => scans.runStarted(d.createScan),
+  // The View follows the queued run (get_scan) and shows the grid when the first snapshot is complete.
+  view: SCAN_GRID_URI,
 });
 
 export const runScan = defineTool<{ uuid: string }, { runScan: scans.RunData }>({

@@ -11,6 +11,7 @@ import { contextOf } from '../shared/auth';
 import { execute } from '../shared/execute';
 import { sendError } from '../shared/errors';
 import { parseInput, presentOnly } from '../shared/input';
+import { UUID } from '../../src/domain/ids';
 
 export interface UploadedFile {
   filename: string;
@@ -132,8 +133,6 @@ function parseMultipart(req: Request, res: Response, accepted: readonly string[]
     });
   });
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function parseParam(p: PathParam, value: string | undefined): number | string {
   switch (p.kind) {

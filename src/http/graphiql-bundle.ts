@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { BROWSER_BUNDLE } from './browser-bundle';
 
 /**
  * The self-hosted GraphiQL as two browser files (script and stylesheet), bundled with esbuild from
@@ -25,18 +26,10 @@ const versionOf = (js: Buffer, css: Buffer) => createHash('sha256').update(js).u
 export async function buildGraphiql(): Promise<BrowserBundle> {
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
+    ...BROWSER_BUNDLE,
     entryPoints: [GRAPHIQL_ENTRY],
-    bundle: true,
-    write: false,
     outdir: path.join(ROOT, 'dist', 'assets', 'graphiql'),
     entryNames: 'graphiql',
-    format: 'iife',
-    platform: 'browser',
-    target: ['chrome109', 'firefox115', 'safari16'],
-    minify: true,
-    legalComments: 'none',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'silent',
   });
   const file = (ext: string) => {
     const out = result.outputFiles.find((f) => f.path.endsWith(ext));

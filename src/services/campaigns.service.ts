@@ -13,6 +13,7 @@ import { cancelInviteDelivery } from '../../workflows/invites/client';
 import { cleanName, clockOf, escape, inTransaction, offset, parseDate, scopeSql, type Page, type PageArgs, type ServiceOptions } from './common';
 import { minutesOf, requestInvite, type ContactDetails, type InviteRequestResult } from './invites.service';
 import { containsPattern } from '../db/like';
+import { UUID } from '../domain/ids';
 
 /**
  * Review-request campaigns, contact lists and contacts (spec: Campaign, Contact, Endpoints > Campaigns and
@@ -33,8 +34,6 @@ export const CAMPAIGN_LIMITS = {
   reviewUrlChars: 2048,
   activityLimit: { min: 1, max: 100, default: 25 },
 } as const;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The process logger (set at boot for mail lines and shared here), tagged with the area. */
 const defaultLogger = (): Logger => mailLogger().child({ area: 'campaigns' });

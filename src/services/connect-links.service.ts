@@ -24,6 +24,7 @@ import {
   SignInFailed,
   type ProviderTokens,
 } from './provider-connections.service';
+import { UUID } from '../domain/ids';
 
 /**
  * Connect links (spec: Connect link, States > Connect link): single-use, location-scoped links to the
@@ -121,8 +122,6 @@ export async function issueConnectLink(input: IssueConnectLinkInput, opts: Servi
 function assertTenantOwner(p: Principal): void {
   if (!isTenantOwner(p)) throw new Forbidden('Only the agency (tenant owner) can manage connect links.', 'tenant_owner_required');
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function checkProvider(value: string): SignInProvider {
   if (!isSignInProvider(value)) throw new Validation({ provider: ['The selected provider is invalid. It must be google or facebook.'] });

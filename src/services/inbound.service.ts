@@ -25,6 +25,7 @@ import {
   type TimingInput,
 } from './inbound-mapping';
 import { cleanContactDetails, inReadCommitted, isRace, logActivity, requestInvite, toE164, type ContactDetails } from './invites.service';
+import { UUID } from '../domain/ids';
 
 /**
  * The inbound contact webhook (spec: Inbound contact webhook; Authentication > Inbound contact webhook).
@@ -48,7 +49,6 @@ export const TIMESTAMP_TOLERANCE_MS = 5 * 60 * 1000;
 export const MAX_BODY_BYTES = 256 * 1024;
 export const INBOUND_PATH = '/api/webhooks/inbound';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TOKEN = /^[0-9a-f]{64}$/;
 const SIGNATURE = /^[0-9a-f]{64}$/i;
 const MIN_SECRET_CHARS = 16;

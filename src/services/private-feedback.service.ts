@@ -10,6 +10,7 @@ import { privateFeedbackPayload } from '../outbox/payloads';
 import { writeEvent } from '../outbox/writer';
 import { clockOf, inTransaction, locationScoped, offset, parseDate, type Page, type PageArgs, type ServiceOptions } from './common';
 import { cleanContactDetails, logActivity, toE164 } from './invites.service';
+import { UUID } from '../domain/ids';
 
 /**
  * Private feedback (spec: Events > private-feedback-*): what a customer who rates at or below the campaign's
@@ -21,7 +22,6 @@ import { cleanContactDetails, logActivity, toE164 } from './invites.service';
 
 export const MAX_MESSAGE_CHARS = 5000;
 export const MAX_REPLY_CHARS = 4096;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 // ---------------------------------------------------------------------------------------------------------

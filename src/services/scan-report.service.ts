@@ -4,6 +4,7 @@ import { Scan, Tenant, User } from '../models';
 import { principalFor } from './auth.service';
 import type { ServiceOptions } from './common';
 import { dataPoints, listSnapshots, scanInsights, type SnapshotRow } from './scans.service';
+import { UUID } from '../domain/ids';
 
 /**
  * The data of the public, white-label scan report (`/reports/scans/{uuid}`). The scan's UUID is the credential
@@ -11,7 +12,6 @@ import { dataPoints, listSnapshots, scanInsights, type SnapshotRow } from './sca
  * as the scan tenant's owner, with no token permissions, and only calls read functions.
  */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Every pin of one keyword fits in one data-point page (15 x 15 = 225 pins). */
 const ALL_PINS = 500;
 

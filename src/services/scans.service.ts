@@ -16,6 +16,7 @@ import type { PinQuery, ScanRunPlan } from '../../workflows/activities/scans';
 import { cleanName, clockOf, inTransaction, offset, type Page, type ServiceOptions } from './common';
 import { gridProvidersFor, requireGridProviders } from './grid-providers.service';
 import { containsPattern } from '../db/like';
+import { UUID } from '../domain/ids';
 
 /**
  * Local Search Grid scans (spec: Scan, States > Scan, Endpoints > Local Search Grid scans). Tenant owners only.
@@ -26,7 +27,6 @@ export const SCAN_LIMITS = { keywords: { min: 1, max: 20 }, keywordChars: 100, t
 /** Burst stagger (spec: Limits): from the 6th scan a tenant creates within 60 s, each first run starts later. */
 export const BURST = { windowMs: 60_000, freeScans: 5 } as const;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 function assertTenantOwner(p: Principal): void {

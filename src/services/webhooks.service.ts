@@ -16,6 +16,7 @@ import { firstBytes, loggedHeaders, readExcerpt, type LoggedHeaders } from '../w
 import { generateSecret, signatureHeaders, WEBHOOK_USER_AGENT } from '../webhooks/signing';
 import { assertDeliverableUrl, type HostLookup } from '../webhooks/url';
 import { clockOf, inTransaction, offset, type Page, type PageArgs, type ServiceOptions } from './common';
+import { UUID } from '../domain/ids';
 
 /**
  * Outbound webhooks of an account ("API and webhooks" settings): receivers (endpoints) with their signing
@@ -47,8 +48,6 @@ const clip = (s: string | null | undefined, max = EXCERPT_CHARS): string | null 
   const chars = [...s];
   return chars.length > max ? chars.slice(0, max).join('') : s;
 };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function accountOf(p: Principal): number {
   if (isTeamMember(p)) throw new Forbidden('Only account owners can manage webhooks.');

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { BROWSER_BUNDLE } from '../../../src/http/browser-bundle';
 
 /**
  * The scan-grid View's script: scan-grid.view.mjs with the MCP Apps client (`@modelcontextprotocol/ext-apps`, its
@@ -17,17 +18,9 @@ const SCAN_GRID_FILE = path.join(MCP_APPS_DIR, 'scan-grid.js');
 export async function buildScanGridScript(): Promise<string> {
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
-    entryPoints: [SCAN_GRID_ENTRY],
-    bundle: true,
-    write: false,
-    format: 'iife',
-    platform: 'browser',
-    target: ['chrome109', 'firefox115', 'safari16'],
-    minify: true,
-    legalComments: 'none',
     // The host's frame runs it under the MCP Apps default CSP: no eval, no network.
-    define: { 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'silent',
+    ...BROWSER_BUNDLE,
+    entryPoints: [SCAN_GRID_ENTRY],
   });
   return result.outputFiles[0].text;
 }

@@ -6,10 +6,12 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false }],
-    // ESM-only packages (oauth4webapi, oidc-provider, jose) are compiled to CommonJS for Jest's module system; Node loads them natively.
+    // ESM-only packages (oauth4webapi, oidc-provider, jose, the MCP Tasks extension client) are compiled to CommonJS for Jest's module system; Node loads them natively.
     '^.+\\.m?js$': ['@swc/jest', { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' }, swcrc: false }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(oauth4webapi|oidc-provider|jose)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(oauth4webapi|oidc-provider|jose|@modelcontextprotocol/ext-tasks)/)'],
+  // The Tasks extension client exports ESM entry points only ("import" condition), which Jest's CommonJS resolver skips.
+  moduleNameMapper: { '^@modelcontextprotocol/ext-tasks/(client|core/v2)$': '<rootDir>/node_modules/@modelcontextprotocol/ext-tasks/dist/$1/index.js' },
   setupFiles: ['reflect-metadata'],
   // The contract check after every test (REST answers against schema/openapi).
   setupFilesAfterEnv: ['<rootDir>/test/support/contract-hooks.ts'],

@@ -21,6 +21,7 @@ import { MCP_ACCESS } from './permissions';
 import { errorEnvelope, ErrorCodes, idOf, McpError, parseEnvelope, PROTOCOL_VERSIONS, type JsonRpcId, type JsonRpcRequest } from './protocol';
 import { ToolRegistry } from './registry';
 import { elapsedMs, mcpServer, runOperation, toMcpError, toolFor, type Call, type ServerDeps } from './server';
+import { declaresTasks, missingTasksCapability, TaskKinds, type TaskKind } from './tasks';
 import { TOOLS } from './tools';
 import type { AnyTool } from './tool';
 
@@ -35,6 +36,8 @@ export interface McpOptions {
   tools?: readonly AnyTool[];
   /** MCP Apps Views (facades/mcp/apps): map tiles under the scan grid; default none. */
   apps?: AppsOptions;
+  /** Task kinds besides those of the catalogue's task-capable tools (test fixtures). */
+  taskKinds?: readonly TaskKind[];
 }
 
 /** `serverInfo.version`: the version of the package the server runs from. */
@@ -57,6 +60,9 @@ function correlationIdOf(req: Request): string {
   const given = req.get('x-correlation-id');
   return given !== undefined && CORRELATION_ID.test(given) ? given : randomUUID();
 }
+
+/** The Tasks extension's methods (2026-07-28; facades/mcp/tasks.ts). */
+const TASK_METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
 
 /** Request headers the SDK reads (Accept and Content-Type are set by us: our contract requires neither). */
 const FORWARDED_HEADERS = /^(mcp-|last-event-id$)/;
@@ -83,7 +89,9 @@ export function mcpApi(opts: McpOptions): Router {
   const registry = new ToolRegistry(opts.tools ?? TOOLS);
   const limits = new McpLimits(opts.limits, opts.logger);
   const brands = new BrandNames(opts.schema);
-  const deps: ServerDeps = { schema: opts.schema, registry, version: SERVER_VERSION, apps: opts.apps ?? { tiles: null } };
+  const tools = opts.tools ?? TOOLS;
+  const tasks = new TaskKinds([...tools.flatMap((t) => (t.task ? [t.task.kind] : [])), ...(opts.taskKinds ?? [])]);
+  const deps: ServerDeps = { schema: opts.schema, registry, version: SERVER_VERSION, apps: opts.apps ?? { tiles: null }, tasks };
   const onerror = (err: Error) => opts.logger.debug({ err: { message: err.message } }, 'MCP SDK reported');
   const callOf = (authInfo: AuthInfo | undefined): Call => (authInfo?.extra as { call: Call }).call;
   const modern = createMcpHandler(async ({ authInfo }) => mcpServer(deps, callOf(authInfo), await brands.of(callOf(authInfo).ctx!)), { legacy: 'reject', onerror });
@@ -105,6 +113,8 @@ export function mcpApi(opts: McpOptions): Router {
       tool: null,
       arguments: null,
       piiUnlocked: false,
+      modern: false,
+      tasks: false,
     };
     void handle(call);
   });
@@ -198,8 +208,11 @@ export function mcpApi(opts: McpOptions): Router {
       call.res.status(202).end();
       return id;
     }
+    const webRequest = webRequestOf(call);
+    call.modern = !(await isLegacyRequest(webRequest, request));
+    call.tasks = call.modern && declaresTasks(request.params);
     checkParams(call, request);
-    await deliver(call, id, await dispatch(call, request));
+    await deliver(call, id, await dispatch(call, request, webRequest));
     return id;
   }
 
@@ -227,13 +240,21 @@ export function mcpApi(opts: McpOptions): Router {
         toolFor(registry, call, params.name); // an unknown or forbidden tool outranks its arguments
         throw new McpError(ErrorCodes.INVALID_PARAMS, 'params.arguments must be an object.', { reason: 'invalid_arguments' });
       }
+    } else if (TASK_METHODS.has(request.method) && call.modern && deps.tasks.size) {
+      if (!call.tasks) throw missingTasksCapability(request.method);
+      if (typeof params.taskId !== 'string' || params.taskId === '') {
+        throw new McpError(ErrorCodes.INVALID_PARAMS, `${request.method} needs params.taskId, the task.`, { reason: 'invalid_params', errors: { taskId: ['The taskId is required.'] } });
+      }
+      if (request.method === 'tasks/update' && (!params.inputResponses || typeof params.inputResponses !== 'object' || Array.isArray(params.inputResponses))) {
+        throw new McpError(ErrorCodes.INVALID_PARAMS, 'tasks/update needs params.inputResponses, an object.', { reason: 'invalid_params', errors: { inputResponses: ['The inputResponses must be an object.'] } });
+      }
     } else if (request.method === 'resources/read' && (typeof params.uri !== 'string' || params.uri === '')) {
       throw new McpError(ErrorCodes.INVALID_PARAMS, 'resources/read needs params.uri, the resource to read.', { reason: 'invalid_params', errors: { uri: ['The uri is required.'] } });
     }
   }
 
-  /** Hands the message to the SDK: the 2026-07-28 path when it carries the envelope claim, the 2025 path otherwise. */
-  async function dispatch(call: Call, request: JsonRpcRequest): Promise<globalThis.Response> {
+  /** The exchange as the SDK reads it: the headers it uses, aborted when the client goes away. */
+  function webRequestOf(call: Call): globalThis.Request {
     const headers = new Headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
     for (const [name, value] of Object.entries(call.req.headers)) {
       if (FORWARDED_HEADERS.test(name) && typeof value === 'string') headers.set(name, value);
@@ -241,11 +262,15 @@ export function mcpApi(opts: McpOptions): Router {
     // The client going away aborts the exchange (and ends a 2026-07-28 subscriptions/listen stream).
     const gone = new AbortController();
     call.res.once('close', () => gone.abort());
-    const webRequest = new Request(`http://localhost${call.req.originalUrl}`, { method: 'POST', headers, signal: gone.signal });
+    return new Request(`http://localhost${call.req.originalUrl}`, { method: 'POST', headers, signal: gone.signal });
+  }
+
+  /** Hands the message to the SDK: the 2026-07-28 path when it carries the envelope claim, the 2025 path otherwise. */
+  async function dispatch(call: Call, request: JsonRpcRequest, webRequest: globalThis.Request): Promise<globalThis.Response> {
     const principal = call.ctx!.principal!;
     // The SDK passes authInfo through to the factory and the handlers; `extra.call` is this exchange.
     const authInfo: AuthInfo = { token: '[verified]', clientId: String(principal.tokenId), scopes: [...principal.permissions], extra: { call } };
-    if (!(await isLegacyRequest(webRequest, request))) return modern.fetch(webRequest, { parsedBody: request, authInfo });
+    if (call.modern) return modern.fetch(webRequest, { parsedBody: request, authInfo });
 
     const server = mcpServer(deps, call, await brands.of(call.ctx!));
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -275,7 +300,13 @@ export function mcpApi(opts: McpOptions): Router {
       audit(call, call.toolError ? 1 : 0, call.toolError ?? null);
       return;
     }
-    const text = await response.text();
+    let text = await response.text();
+    if (call.taskCreated) {
+      // The SDK fills `content: []` into every tools/call result; a CreateTaskResult is the Task fields alone (SEP-2663).
+      const answer = JSON.parse(text) as { result?: { content?: unknown } };
+      if (answer.result) delete answer.result.content;
+      text = JSON.stringify(answer);
+    }
     // The SDK writes a result as `{"result": ...}` first; only other answers (errors) are parsed for the audit log.
     const error = text.startsWith('{"result":') ? undefined : (JSON.parse(text) as { error?: { code: number; data?: { reason?: string } } }).error;
     if (error?.code === ErrorCodes.INTERNAL_ERROR) return fail(call, id, toMcpError(call, new Error(`The MCP SDK answered -32603: ${JSON.stringify(error)}`)));
@@ -284,7 +315,7 @@ export function mcpApi(opts: McpOptions): Router {
       return fail(
         call,
         id,
-        new McpError(ErrorCodes.METHOD_NOT_FOUND, `Method not found: ${call.method}. This server offers initialize and ping (2025-06-18) or server/discover (2026-07-28), tools/list, tools/call, resources/list and resources/read.`, {
+        new McpError(ErrorCodes.METHOD_NOT_FOUND, `Method not found: ${call.method}. This server offers initialize and ping (2025-06-18) or server/discover (2026-07-28), tools/list, tools/call, resources/list and resources/read; with the Tasks extension (2026-07-28) tasks/get, tasks/update and tasks/cancel.`, {
           reason: 'unknown_method',
         }),
       );

@@ -31,6 +31,8 @@ export const ErrorCodes = {
   UNAUTHORIZED: -32001,
   /** Not found, or rate limit exceeded (with `Retry-After`). */
   NOT_FOUND_OR_LIMITED: -32002,
+  /** 2026-07-28 "Missing Required Client Capability": a Tasks method from a request that did not declare the extension. */
+  MISSING_CLIENT_CAPABILITY: -32021,
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
@@ -40,6 +42,8 @@ export interface ErrorData {
   reason?: string;
   errors?: Record<string, string[]>;
   retry_after?: number;
+  /** With -32021: the capabilities the request must declare, shaped like a client's `capabilities`. */
+  requiredCapabilities?: Record<string, unknown>;
 }
 
 /**
@@ -71,6 +75,7 @@ function defaultStatus(code: ErrorCode): number {
     case ErrorCodes.INVALID_PARAMS:
     case ErrorCodes.UNAUTHORIZED:
     case ErrorCodes.NOT_FOUND_OR_LIMITED:
+    case ErrorCodes.MISSING_CLIENT_CAPABILITY:
       return 200;
   }
 }

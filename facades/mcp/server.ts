@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { ProtocolError, Server, type CallToolResult, type ListResourcesResult, type ListToolsResult, type ReadResourceResult } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
+import { z } from 'zod';
 import type { Context } from '../../src/context';
 import { DomainError } from '../../src/domain/errors';
 import { setRouteLabel } from '../../src/observability/http-metrics';
@@ -14,6 +15,7 @@ import { refusal, REVIEWS_PII } from './permissions';
 import { ErrorCodes, McpError, PROTOCOL_VERSIONS } from './protocol';
 import { gate, type ToolRegistry } from './registry';
 import { SCOPE_CHECK } from './scope';
+import { missingTasksCapability, TASKS_EXTENSION, TaskKinds, taskFields, type TaskContext } from './tasks';
 import type { AnyTool } from './tool';
 
 /**
@@ -31,6 +33,12 @@ export interface Call {
   tool: string | null;
   arguments: Record<string, unknown> | null;
   piiUnlocked: boolean;
+  /** The tools/call was answered with a task handle (CreateTaskResult). */
+  taskCreated?: boolean;
+  /** A 2026-07-28 request (the per-request envelope), not a 2025-era one. */
+  modern: boolean;
+  /** The request declares the Tasks extension (facades/mcp/tasks.ts): task-capable tools answer with a task. */
+  tasks: boolean;
   /**
    * The error a handler of ours ended the call with. The answer carries it exactly as thrown: the SDK's error
    * encoding re-codes -32002 (its old "resource not found") as -32602 on every revision and answers every handler
@@ -47,7 +55,11 @@ export interface ServerDeps {
   version: string;
   /** MCP Apps Views (facades/mcp/apps): map tiles or none. */
   apps: AppsOptions;
+  /** The task kinds of the catalogue's task-capable tools (the Tasks extension on 2026-07-28). */
+  tasks: TaskKinds;
 }
+
+const TaskParams = z.object({ taskId: z.string() }).passthrough();
 
 /**
  * The official SDK's low-level `Server` for one request (stateless: a fresh instance per HTTP exchange, as
@@ -62,7 +74,8 @@ export function mcpServer(deps: ServerDeps, call: Call, brandName: string): Serv
     { name: brandName, version: deps.version },
     {
       // resources: the MCP Apps Views (`ui://`) the Local Search Grid tools declare; no subscriptions, a fixed list.
-      capabilities: { tools: {}, resources: {} },
+      // extensions: the Tasks extension, on 2026-07-28 only (SEP-2663; 2025-06-18 has no tasks).
+      capabilities: { tools: {}, resources: {}, ...(call.modern && deps.tasks.size ? { extensions: { [TASKS_EXTENSION]: {} } } : {}) },
       // initialize answers 2025-06-18 to every 2025-era client (the first legacy entry); 2026-07-28 via server/discover.
       supportedProtocolVersions: [...PROTOCOL_VERSIONS],
       // 2026-07-28 cacheable lists: the catalogue depends on the token only (abilities, permissions, role).
@@ -86,7 +99,19 @@ export function mcpServer(deps: ServerDeps, call: Call, brandName: string): Serv
       throw failCall(call, err); // -32002 not_found as thrown, like a tool's
     }
   });
+  if (call.modern && deps.tasks.size) {
+    // Whether the request declared the extension and carries a taskId was checked in front (index.ts checkParams).
+    const ctx = taskContext(deps, call);
+    const guarded = <T>(answer: () => Promise<T>) => answer().catch((err: unknown) => Promise.reject(failCall(call, err)));
+    server.setRequestHandler('tasks/get', { params: TaskParams }, (params) => guarded(() => deps.tasks.get(ctx, params.taskId)));
+    server.setRequestHandler('tasks/cancel', { params: TaskParams }, (params) => guarded(() => deps.tasks.cancel(ctx, params.taskId)));
+    server.setRequestHandler('tasks/update', { params: TaskParams }, (params) => guarded(() => deps.tasks.update(ctx, params.taskId)));
+  }
   return server;
+}
+
+function taskContext(deps: ServerDeps, call: Call): TaskContext {
+  return { principal: call.ctx!.principal!, run: (document, variables) => runOperation(deps.schema, call.ctx!, document, variables) };
 }
 
 class ToolCalls {
@@ -118,6 +143,7 @@ class ToolCalls {
       }
       call.piiUnlocked = true;
     }
+    if (tool.task?.support === 'required' && !call.tasks) throw missingTasksCapability(`The ${tool.name} tool`);
     let data: unknown;
     try {
       data = await runOperation(this.deps.schema, call.ctx!, tool.document, tool.variables(args));
@@ -129,6 +155,14 @@ class ToolCalls {
         return { content: [{ type: 'text', text: JSON.stringify({ error: { reason: outcome.reason, message: outcome.message } }) }], isError: true };
       }
       throw err;
+    }
+    if (tool.task && call.tasks) {
+      // A task handle for the work the operation started, answered once the task is readable (SEP-2663: durable create).
+      const id = tool.task.idOf(data);
+      const state = await tool.task.kind.get(taskContext(this.deps, call), id);
+      if (!state) throw new Error(`The ${tool.name} task ${id} cannot be read back.`);
+      call.taskCreated = true;
+      return { resultType: 'task', ...taskFields(TaskKinds.taskId(tool.task.kind, id), state) } as unknown as CallToolResult;
     }
     let structured = tool.result(data, args);
     if (tool.redact && !call.piiUnlocked) structured = tool.redact(structured);

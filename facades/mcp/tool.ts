@@ -1,5 +1,6 @@
 import type { ToolPermission } from './permissions';
 import type { JsonSchema } from './schema';
+import type { ToolTask } from './tasks';
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -34,6 +35,11 @@ export interface ToolDef<A, D> {
   tenantOwnerOnly?: boolean;
   /** The MCP Apps View (a `ui://` resource, facades/mcp/apps) that renders this tool's results in hosts that support it. */
   view?: string;
+  /**
+   * Long-running work (the MCP Tasks extension, facades/mcp/tasks.ts): a call from a 2026-07-28 request that declares
+   * the extension is answered with a task handle for the work the operation started; other calls as before.
+   */
+  task?: ToolTask<D>;
   /**
    * Tools with an `include_pii` argument: blanks name, email and phone in the structured result unless the call
    * unlocked personal data (`include_pii: true` on a token with `reviews:pii`).

@@ -110,6 +110,9 @@ export const SCAN_DETAIL_QUERY = `query ($uuid: String!, $snapshotAt: String, $t
 
 const Summary = z.object({ average_rank: z.number(), top_3_count: int(), top_4_to_10_count: int(), not_ranking_count: int() }).openapi('ScanSummary');
 
+export const summary = (s: ScanDetailData['summary']): z.infer<typeof Summary> | null =>
+  s && { average_rank: s.averageRank, top_3_count: s.top3Count, top_4_to_10_count: s.top4To10Count, not_ranking_count: s.notRankingCount };
+
 export const ScanDetail = z
   .object({
     uuid: z.string().openapi({ format: 'uuid' }),
@@ -132,12 +135,7 @@ export const scanDetail = (d: ScanDetailData): z.infer<typeof ScanDetail> => ({
   keywords: d.scan.keywords,
   grid_size: d.scan.gridSize,
   is_running: d.scan.isRunning,
-  summary: d.summary && {
-    average_rank: d.summary.averageRank,
-    top_3_count: d.summary.top3Count,
-    top_4_to_10_count: d.summary.top4To10Count,
-    not_ranking_count: d.summary.notRankingCount,
-  },
+  summary: summary(d.summary),
   report_url: d.reportUrl,
   available_snapshots: d.availableSnapshots,
   results: d.results.map(detailPin),
@@ -305,11 +303,12 @@ export function insights(d: InsightsData): z.infer<typeof Insights> {
 
 export interface RunData {
   uuid: string;
+  runId: string;
   startedAt: string;
   isRunning: boolean;
 }
-export const CREATE_SCAN_MUTATION = 'mutation ($input: CreateScanInput!) { createScan(input: $input) { uuid startedAt isRunning } }';
-export const RUN_SCAN_MUTATION = 'mutation ($uuid: String!) { runScan(uuid: $uuid) { uuid startedAt isRunning } }';
+export const CREATE_SCAN_MUTATION = 'mutation ($input: CreateScanInput!) { createScan(input: $input) { uuid runId startedAt isRunning } }';
+export const RUN_SCAN_MUTATION = 'mutation ($uuid: String!) { runScan(uuid: $uuid) { uuid runId startedAt isRunning } }';
 
 export const RunStarted = z.object({ uuid: z.string(), started_at: timestamp(), is_running: z.boolean() }).openapi('ScanRunStarted');
 

@@ -120,6 +120,8 @@ async function launch(scan: Scan, runId: string, delayMs: number, opts: ServiceO
 
 export interface RunStarted {
   uuid: string;
+  /** The run (one snapshot per keyword): what `scanRun` reads and the MCP Tasks extension's task id names. */
+  runId: string;
   startedAt: Date;
   isRunning: boolean;
 }
@@ -214,7 +216,7 @@ export async function createScan(p: Principal, input: CreateScanInput, opts: Ser
     return { scan, runId, delayMs, startAt };
   });
   await launch(scan, runId, delayMs, opts);
-  return { uuid: scan.uuid, startedAt: startAt, isRunning: true };
+  return { uuid: scan.uuid, runId, startedAt: startAt, isRunning: true };
 }
 
 export async function runScanNow(p: Principal, uuid: string, opts: ServiceOptions = {}): Promise<RunStarted> {
@@ -225,7 +227,52 @@ export async function runScanNow(p: Principal, uuid: string, opts: ServiceOption
     return { scan, runId: await queueRun(scan, now, transaction, now) };
   });
   await launch(scan, runId, 0, opts);
-  return { uuid: scan.uuid, startedAt: now, isRunning: true };
+  return { uuid: scan.uuid, runId, startedAt: now, isRunning: true };
+}
+
+export interface ScanRunView {
+  id: string;
+  scanUuid: string;
+  /** `running` until every keyword's snapshot is done, then `completed` or `failed`. */
+  status: 'running' | 'completed' | 'failed';
+  /** The run's snapshot time: its planned start (later than the request for a staggered first run). */
+  snapshotAt: Date;
+  queuedAt: Date;
+  lastUpdatedAt: Date;
+  /** Why it failed (the scan's last error), null otherwise. */
+  error: string | null;
+  pinsDone: number;
+  pinsTotal: number;
+}
+
+/**
+ * One run of a scan by its id (from createScan/runScan): its status and progress. Tenant owners only, like every scan
+ * read; an unknown run and another tenant's are the same NOT_FOUND.
+ */
+export async function scanRun(p: Principal, runId: string, opts: ServiceOptions = {}): Promise<ScanRunView> {
+  assertTenantOwner(p);
+  if (!UUID.test(runId)) throw new NotFound('Scan run');
+  const snaps = await ScanSnapshot.findAll({ where: { runId: runId.toLowerCase() }, transaction: opts.transaction });
+  const scan = snaps.length ? await Scan.findOne({ where: { id: snaps[0].scanId, tenantId: p.tenantId }, transaction: opts.transaction }) : null;
+  if (!scan) throw new NotFound('Scan run');
+  const status = snaps.some((s) => s.status === 'running') ? 'running' : snaps.some((s) => s.status === 'failed') ? 'failed' : 'completed';
+  const [pinsDone, pins] = await Promise.all([
+    ScanResult.count({ where: { snapshotId: snaps.map((s) => s.id) }, transaction: opts.transaction }),
+    ScanPin.count({ where: { scanId: scan.id, version: snaps[0].pinVersion }, transaction: opts.transaction }),
+  ]);
+  // The scan keeps the error of its latest run only.
+  const latest = scan.lastRunAt?.getTime() === snaps[0].snapshotAt.getTime();
+  return {
+    id: snaps[0].runId,
+    scanUuid: scan.uuid,
+    status,
+    snapshotAt: snaps[0].snapshotAt,
+    queuedAt: new Date(Math.min(...snaps.map((s) => s.createdAt.getTime()))),
+    lastUpdatedAt: new Date(Math.max(...snaps.map((s) => s.updatedAt.getTime()))),
+    error: status === 'failed' ? (latest && scan.lastRunFailed && scan.lastError ? scan.lastError : 'The scan run failed.') : null,
+    pinsDone,
+    pinsTotal: pins * snaps.length,
+  };
 }
 
 // ---- update, archive, restore --------------------------------------------------------------------------

@@ -181,14 +181,14 @@ describe('MCP App: the Local Search Grid heat map', () => {
   });
 
   describe('on the protocol', () => {
-    it('names the View in the _meta of get_scan and create_scan, by the extension\'s own reading of a tool', async () => {
+    it('names the View in the _meta of get_scan, create_scan and run_scan, by the extension\'s own reading of a tool', async () => {
       const { tools } = await client.listTools();
       const byName = new Map(tools.map((t) => [t.name, t]));
-      for (const name of ['get_scan', 'create_scan']) {
+      for (const name of ['get_scan', 'create_scan', 'run_scan']) {
         expect(byName.get(name)!._meta).toEqual({ ui: { resourceUri: SCAN_GRID_URI }, 'ui/resourceUri': SCAN_GRID_URI });
       }
       // Other tools declare no View.
-      expect(tools.filter((t) => t._meta).map((t) => t.name)).toEqual(['get_scan', 'create_scan']);
+      expect(tools.filter((t) => t._meta).map((t) => t.name)).toEqual(['get_scan', 'create_scan', 'run_scan']);
       const h = await openHost(browser, host, client);
       const { contents } = await client.readResource({ uri: SCAN_GRID_URI });
       const seen = await h.page.evaluate(([tool, content]) => (window as unknown as { describeApp: (t: unknown, c: unknown) => unknown }).describeApp(tool, content), [byName.get('get_scan'), contents[0]]);

@@ -98,7 +98,9 @@ describe('MCP endpoint through the official SDK v2 client', () => {
       expect(client.getNegotiatedProtocolVersion()).toBe(version);
       expect(client.getServerVersion()).toEqual({ name: `Brand ${world.tenant.id}`, version: SERVER_VERSION });
       // resources: the MCP Apps View of the scan tools (test/mcp/scan-widget.test.ts).
-      expect(client.getServerCapabilities()).toEqual({ tools: {}, resources: {} });
+      // extensions: the Tasks extension, a 2026-07-28 feature (test/mcp/tasks.test.ts).
+      const tasks = version === '2026-07-28' ? { extensions: { 'io.modelcontextprotocol/tasks': {} } } : {};
+      expect(client.getServerCapabilities()).toEqual({ tools: {}, resources: {}, ...tasks });
     });
 
     it('lists the whole catalogue and calls every tool, each result valid against its outputSchema', async () => {

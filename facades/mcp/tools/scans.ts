@@ -1,6 +1,7 @@
 import * as scans from '../../shared/scans';
 import { SCAN_GRID_URI } from '../apps';
 import { arr, bool, dateTime, input, int, nullable, num, object, oneOf, page, pageOf, paginated, paginationSchema, perPage, str, uuid, type PageData } from '../schema';
+import { TaskKinds, type TaskKind, type TaskState, type ToolTask } from '../tasks';
 import { defineTool, READ_ONLY, type ToolAnnotations } from '../tool';
 
 /**
@@ -180,7 +181,70 @@ export const getScanInsights = defineTool<{ uuid: string; keyword?: string; snap
   result: ({ scanInsights: d }) => scans.insights(d),
 });
 
-const runSchema = object({ uuid: str(), started_at: ts({ description: 'When the run starts (later than now for a staggered first run).' }), is_running: bool() });
+const summarySchema = object({ average_rank: num(), top_3_count: int(), top_4_to_10_count: int(), not_ranking_count: int() });
+
+/**
+ * A run as create_scan and run_scan report it: queued (the synchronous answer), or, as the inlined result of a
+ * completed task (MCP Tasks extension), done, with the grid's summary over every keyword and the report page.
+ */
+const runSchema = {
+  type: 'object',
+  properties: {
+    uuid: str(),
+    run_id: str({ description: 'The run this call queued; with the Tasks extension, the task is this run.' }),
+    started_at: ts({ description: 'When the run starts (later than now for a staggered first run).' }),
+    is_running: bool(),
+    status: oneOf(['completed'], { description: 'Present once the run is done (a completed task).' }),
+    summary: nullable({ ...summarySchema, description: "The run's grid summary over every keyword (a completed task)." }),
+    report_url: str({ description: 'The white-label report page (a completed task).' }),
+  },
+  required: ['uuid', 'run_id', 'started_at', 'is_running'],
+  additionalProperties: false,
+};
+
+const runQueued = (r: scans.RunData) => ({ ...scans.runStarted(r), run_id: r.runId });
+
+interface ScanRunData {
+  scanRun: { id: string; scanUuid: string; status: 'running' | 'completed' | 'failed'; snapshotAt: string; queuedAt: string; lastUpdatedAt: string; error: string | null; pinsDone: number; pinsTotal: number };
+}
+const SCAN_RUN_QUERY = 'query ($id: String!) { scanRun(id: $id) { id scanUuid status snapshotAt queuedAt lastUpdatedAt error pinsDone pinsTotal } }';
+const RUN_OUTCOME_QUERY = `query ($uuid: String!, $snapshotAt: String) {
+  scan(uuid: $uuid, snapshotAt: $snapshotAt, topN: 0) { summary { averageRank top3Count top4To10Count notRankingCount } reportUrl }
+}`;
+
+/**
+ * Scan runs as MCP tasks (ids `scan-run.<run id>`): working while the run searches its pins (the status message
+ * counts them), then completed with the run's outcome inlined, or completed with `isError` and reason `scan_failed`
+ * when the ranking provider failed it (a tool-level failure, not a protocol one). Readable as long as the scan's
+ * snapshots are kept (ttlMs null). Cancelling is acknowledged but does not stop the run: its provider queries were
+ * paid for when it was queued, and a partial grid is not a snapshot anyone can use.
+ */
+export const scanRunTasks: TaskKind = {
+  name: 'scan-run',
+  async get(ctx, id): Promise<TaskState> {
+    const { scanRun: r } = await ctx.run<ScanRunData>(SCAN_RUN_QUERY, { id });
+    const base = { createdAt: new Date(r.queuedAt), lastUpdatedAt: new Date(r.lastUpdatedAt), ttlMs: null, pollIntervalMs: 5_000 };
+    if (r.status === 'running') return { ...base, status: 'working', statusMessage: `${r.pinsDone} of ${r.pinsTotal} pin searches done.` };
+    if (r.status === 'failed') {
+      const text = JSON.stringify({ error: { reason: 'scan_failed', message: r.error ?? 'The scan run failed.' } });
+      return { ...base, status: 'completed', statusMessage: 'The run failed.', result: { content: [{ type: 'text', text }], isError: true } };
+    }
+    const { scan } = await ctx.run<{ scan: Pick<scans.ScanDetailData, 'summary' | 'reportUrl'> }>(RUN_OUTCOME_QUERY, { uuid: r.scanUuid, snapshotAt: r.snapshotAt });
+    const structured = { uuid: r.scanUuid, run_id: r.id, started_at: r.snapshotAt, is_running: false, status: 'completed', summary: scans.summary(scan.summary), report_url: scan.reportUrl };
+    return { ...base, status: 'completed', result: { structuredContent: structured, content: [{ type: 'text', text: JSON.stringify(structured) }] } };
+  },
+  async cancel(ctx, id) {
+    await ctx.run<ScanRunData>(SCAN_RUN_QUERY, { id });
+    return true;
+  },
+};
+
+const runTask: ToolTask<{ createScan?: scans.RunData; runScan?: scans.RunData }> = {
+  kind: scanRunTasks,
+  support: 'optional',
+  idOf: (d) => (d.createScan ?? d.runScan)!.runId,
+};
+export const scanRunTaskId = (runId: string) => TaskKinds.taskId(scanRunTasks, runId);
 
 /** Starting runs spends ranking-provider queries: not idempotent, and it reaches a third party. */
 const STARTS_RUN: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
@@ -203,7 +267,8 @@ export const createScan = defineTool<CreateScanArgs, { createScan: scans.RunData
   title: 'Create a Local Search Grid scan',
   description:
     'Creates a rank-tracking scan: a grid_size x grid_size grid of pins spread over distance (centre to edge) around the ' +
-    'business, and queues its first snapshot at once (it runs in the background; poll get_scan until is_running is false). ' +
+    'business, and queues its first snapshot at once (it runs in the background; poll get_scan until is_running is false, or, ' +
+    'with the MCP Tasks extension, get a task and poll tasks/get for the run\'s outcome). ' +
     'Give lat and lng, or an address to geocode. type "sab" is a service-area business without a storefront. ' +
     'Each run queries the ranking provider once per pin and keyword, so keep grids and keyword lists as small as the question allows.',
   inputSchema: input(
@@ -229,7 +294,8 @@ export const createScan = defineTool<CreateScanArgs, { createScan: scans.RunData
   tenantOwnerOnly: true,
   document: scans.CREATE_SCAN_MUTATION,
   variables: (a) => ({ input: scans.createScanInput(a) }),
-  result: (d) => scans.runStarted(d.createScan),
+  result: (d) => runQueued(d.createScan),
+  task: runTask,
   // The View follows the queued run (get_scan) and shows the grid when the first snapshot is complete.
   view: SCAN_GRID_URI,
 });
@@ -238,7 +304,8 @@ export const runScan = defineTool<{ uuid: string }, { runScan: scans.RunData }>(
   name: 'run_scan',
   title: 'Run a scan now',
   description:
-    'Queues a new snapshot of an existing scan now (in the background; poll get_scan until is_running is false). ' +
+    'Queues a new snapshot of an existing scan now (in the background; poll get_scan until is_running is false, or, with ' +
+    'the MCP Tasks extension, get a task and poll tasks/get for the run\'s outcome). ' +
     'Refused while the scan is already running.',
   inputSchema: input({ uuid: uuidArg }, ['uuid']),
   outputSchema: runSchema,
@@ -248,7 +315,10 @@ export const runScan = defineTool<{ uuid: string }, { runScan: scans.RunData }>(
   tenantOwnerOnly: true,
   document: scans.RUN_SCAN_MUTATION,
   variables: (a) => ({ uuid: a.uuid }),
-  result: (d) => scans.runStarted(d.runScan),
+  result: (d) => runQueued(d.runScan),
+  task: runTask,
+  // The View follows the run like create_scan's.
+  view: SCAN_GRID_URI,
 });
 
 interface ScheduleArgs {

@@ -75,11 +75,44 @@ export class RunStartedType {
   @Field()
   uuid!: string;
 
+  @Field({ description: 'The run this call queued (read it with scanRun).' })
+  runId!: string;
+
   @Field(() => GraphQLISODateTime, { description: 'When the run starts (later than now for a staggered first run).' })
   startedAt!: Date;
 
   @Field()
   isRunning!: boolean;
+}
+
+@ObjectType('ScanRun', { description: 'One run of a scan: a snapshot per keyword, queued together.' })
+export class ScanRunType {
+  @Field()
+  id!: string;
+
+  @Field()
+  scanUuid!: string;
+
+  @Field({ description: '`running`, `completed` or `failed`.' })
+  status!: string;
+
+  @Field(() => GraphQLISODateTime, { description: "The run's snapshot time (its planned start)." })
+  snapshotAt!: Date;
+
+  @Field(() => GraphQLISODateTime)
+  queuedAt!: Date;
+
+  @Field(() => GraphQLISODateTime)
+  lastUpdatedAt!: Date;
+
+  @Field(() => String, { nullable: true, description: 'Why the run failed; null unless failed.' })
+  error!: string | null;
+
+  @Field(() => Int, { description: 'Pins searched so far, over every keyword.' })
+  pinsDone!: number;
+
+  @Field(() => Int, { description: 'Pins to search: pins x keywords.' })
+  pinsTotal!: number;
 }
 
 @ObjectType('ScanPlace')

@@ -21,7 +21,8 @@ import { alignedTable, assertBenchDatabase, markdownTable, startBenchApi } from 
  * (Ajv), the two limit counters, the text copy of the result and the audit log (batched inserts). REST and MCP
  * alternate within each round; figures are medians over the rounds.
  * Environment: BENCH_ROUNDS (2), BENCH_DURATION (6 s), BENCH_WARMUP (2 s), BENCH_CONNECTIONS (32),
- * BENCH_REVIEWS (20000), BENCH_DATABASE_URL (a database whose name ends in _bench_mcp).
+ * BENCH_REVIEWS (20000), BENCH_DATABASE_URL (a database whose name ends in _bench_mcp), BENCH_TARGETS (a subset of the
+ * targets by name, comma-separated substrings: "get_review,{id}" for the detail route only; the ratios need REST in it).
  */
 const num = (value: string | undefined, fallback: number): number => {
   const n = Number(value);
@@ -165,6 +166,9 @@ async function main(): Promise<void> {
       { name: 'REST GET /api/v1/reviews/{id}', endpoint: 'get', kind: 'rest', token: rest.plainText, requests: ids.map((id) => ({ method: 'GET', path: `/api/v1/reviews/${id}` })) },
       ...ERAS.map((era): Target => ({ name: `MCP ${era} get_review`, endpoint: 'get', kind: era, token: ai.plainText, requests: ids.map((id, i) => mcpCall('get_review', { review_id: id }, i + 1, era)) })),
     ];
+    // BENCH_TARGETS: a comma-separated subset of target names (substring match), e.g. "get" or "2026-07-28,REST".
+    const only = process.env.BENCH_TARGETS?.split(',').map((s) => s.trim()).filter(Boolean);
+    if (only?.length) targets.splice(0, targets.length, ...targets.filter((t) => only.some((o) => t.name.includes(o))));
     console.log(`\n${reviewCount.toLocaleString('en')} reviews; ${CONNECTIONS} connections; ${ROUNDS} round(s) of ${WARMUP} s warm-up + ${DURATION} s per target, REST and MCP alternating.`);
     const rounds = new Map<string, Figures[]>(targets.map((t) => [t.name, []]));
     for (let round = 1; round <= ROUNDS; round++) {
@@ -183,8 +187,8 @@ async function main(): Promise<void> {
       return { ...t, requestsPerSecond: median(all.map((f) => f.requestsPerSecond)), p50Ms: median(all.map((f) => f.p50Ms)), p99Ms: median(all.map((f) => f.p99Ms)) };
     });
     const ratio = (f: (typeof figures)[number]) => {
-      const r = figures.find((x) => x.endpoint === f.endpoint && x.kind === 'rest')!;
-      return `${((f.requestsPerSecond / r.requestsPerSecond) * 100).toFixed(1)} %`;
+      const r = figures.find((x) => x.endpoint === f.endpoint && x.kind === 'rest');
+      return r ? `${((f.requestsPerSecond / r.requestsPerSecond) * 100).toFixed(1)} %` : '-';
     };
     const rows = [
       ['target', 'req/s', 'p50 ms', 'p99 ms', 'MCP / REST'],

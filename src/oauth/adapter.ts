@@ -81,8 +81,22 @@ export class OAuthAdapter {
     await db().query('DELETE FROM oauth_models WHERE model = ? AND id = ?', { replacements: [this.model, id], type: QueryTypes.DELETE });
   }
 
+  /**
+   * The provider revokes a whole grant on its own (a rotated refresh token used again, RFC 9700 4.14.2) as well as when
+   * the authorization is revoked here: the grant's rows go, and the authorization and its AI token are marked revoked,
+   * so what the user and the tenant owner list matches what still works.
+   */
   async revokeByGrantId(grantId: string): Promise<void> {
-    await db().query('DELETE FROM oauth_models WHERE grant_id = ?', { replacements: [grantId], type: QueryTypes.DELETE });
+    await db().transaction(async (transaction) => {
+      await db().query('DELETE FROM oauth_models WHERE grant_id = ?', { replacements: [grantId], type: QueryTypes.DELETE, transaction });
+      const now = new Date();
+      await db().query(
+        `UPDATE mcp_authorizations a JOIN api_tokens t ON t.id = a.api_token_id
+           SET a.revoked_at = COALESCE(a.revoked_at, ?), t.revoked_at = COALESCE(t.revoked_at, ?)
+         WHERE a.grant_id = ?`,
+        { replacements: [now, now, grantId], type: QueryTypes.UPDATE, transaction },
+      );
+    });
   }
 }
 

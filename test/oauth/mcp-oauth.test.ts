@@ -1,10 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { QueryTypes } from 'sequelize';
 import { ApiToken } from '../../src/models';
 import { auditRows } from '../mcp/support';
 import { serveApp, type ServedApp } from '../support/app';
 import { useDatabase } from '../support/db';
 import { makeOrganization, tokenFor } from '../support/factories';
 import { Browser, oauthWorld } from './mcp-support';
+
+const sequelizeOf = () => ApiToken.sequelize!;
 
 /**
  * MCP sign-in with OAuth 2.1 (issue 16 item 3), driven over real HTTP as a hosted client does it: discovery from a 401,
@@ -203,6 +206,13 @@ describe('MCP OAuth', () => {
     expect((await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: first.client_id })).status).toBe(400);
     expect((await mcp(second.json.access_token, { jsonrpc: '2.0', id: 2, method: 'tools/list' })).status).toBe(401);
     expect((await token({ grant_type: 'refresh_token', refresh_token: second.json.refresh_token, client_id: first.client_id })).status).toBe(400);
+    // The user and the tenant owner see the authorization revoked, not active, and its token is revoked with it.
+    const rows = await sequelizeOf().query<{ revokedAt: Date | null; apiTokenId: number }>('SELECT revoked_at AS revokedAt, api_token_id AS apiTokenId FROM mcp_authorizations WHERE user_id = ?', {
+      replacements: [w.owner.id],
+      type: QueryTypes.SELECT,
+    });
+    expect(rows).toEqual([{ revokedAt: expect.any(Date), apiTokenId: expect.any(Number) }]);
+    expect((await ApiToken.findByPk(rows[0].apiTokenId))!.revokedAt).toEqual(expect.any(Date));
   });
 
   it('limits a grant to the organisations chosen on the consent page, ones added later excluded', async () => {

@@ -29,16 +29,17 @@ export const GBP_METRICS_QUERY = `query ($locationId: Int!, $from: String, $to: 
   }
 }`;
 
+const count = () => z.number().int().min(0);
 const Totals = z
   .object({
-    impressions_total: z.number().int(),
-    impressions_search: z.number().int(),
-    impressions_maps: z.number().int(),
-    impressions_desktop: z.number().int(),
-    impressions_mobile: z.number().int(),
-    call_clicks: z.number().int(),
-    website_clicks: z.number().int(),
-    direction_requests: z.number().int(),
+    impressions_total: count().openapi({ description: 'Search and Maps impressions on desktop and mobile.' }),
+    impressions_search: count(),
+    impressions_maps: count(),
+    impressions_desktop: count(),
+    impressions_mobile: count(),
+    call_clicks: count(),
+    website_clicks: count(),
+    direction_requests: count(),
   })
   .openapi('MetricTotals');
 
@@ -109,10 +110,10 @@ export const SearchTerm = z
   .object({
     keyword: z.string(),
     year: z.number().int(),
-    month: z.number().int(),
-    month_label: z.string(),
-    impressions: z.number().int(),
-    below_threshold: z.boolean().openapi({ description: 'Google reports fewer than its threshold; the row sorts last.' }),
+    month: z.number().int().min(1).max(12),
+    month_label: z.string().openapi({ description: 'Short month and year, e.g. "Mar 2026".' }),
+    impressions: count(),
+    below_threshold: z.boolean().openapi({ description: 'Google masked a low count: impressions is the threshold it lies below; the row sorts last.' }),
     location_id: z.number().int(),
     organization_id: z.number().int(),
   })

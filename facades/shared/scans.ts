@@ -108,7 +108,7 @@ export const SCAN_DETAIL_QUERY = `query ($uuid: String!, $snapshotAt: String, $t
   }
 }`;
 
-const Summary = z.object({ average_rank: z.number(), top_3_count: int(), top_4_to_10_count: int(), not_ranking_count: int() }).openapi('ScanSummary');
+export const Summary = z.object({ average_rank: z.number(), top_3_count: int(), top_4_to_10_count: int(), not_ranking_count: int() }).openapi('ScanSummary');
 
 export const summary = (s: ScanDetailData['summary']): z.infer<typeof Summary> | null =>
   s && { average_rank: s.averageRank, top_3_count: s.top3Count, top_4_to_10_count: s.top4To10Count, not_ranking_count: s.notRankingCount };

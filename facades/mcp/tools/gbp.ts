@@ -1,5 +1,5 @@
 import * as gbp from '../../shared/gbp';
-import { arr, bool, date, id, input, int, nullable, object, page, pageOf, paginationSchema, perPage, str, type JsonSchema } from '../schema';
+import { arr, bool, date, fromZod, id, input, int, object, page, pageOf, paginationSchema, perPage } from '../schema';
 import { defineTool, READ_ONLY } from '../tool';
 
 /**
@@ -8,20 +8,6 @@ import { defineTool, READ_ONLY } from '../tool';
  * performance"). A location the caller cannot see, or one that does not exist, is access denied. Operations and
  * mappers are the REST routes' (facades/shared/gbp.ts).
  */
-const count = (description?: string) => int({ minimum: 0, ...(description ? { description } : {}) });
-const totalsProps: Record<string, JsonSchema> = {
-  impressions_total: count('Search and Maps impressions on desktop and mobile.'),
-  impressions_search: count(),
-  impressions_maps: count(),
-  impressions_desktop: count(),
-  impressions_mobile: count(),
-  call_clicks: count(),
-  website_clicks: count(),
-  direction_requests: count(),
-};
-const totalsSchema = object(totalsProps);
-const day = () => str({ format: 'date' });
-
 export const listGbpMetrics = defineTool<{ location_id: number; from?: string; to?: string; include_daily: boolean }, { gbpMetrics: gbp.MetricsData }>({
   name: 'list_gbp_metrics',
   title: 'Google Business Profile metrics',
@@ -39,17 +25,7 @@ export const listGbpMetrics = defineTool<{ location_id: number; from?: string; t
     },
     ['location_id'],
   ),
-  outputSchema: object(
-    {
-      location_id: int(),
-      organization_id: int(),
-      period: object({ from: day(), to: day() }),
-      totals: totalsSchema,
-      previous_period: object({ from: day(), to: day(), totals: totalsSchema }),
-      daily: arr(object({ date: day(), ...totalsProps }), { description: 'Only with include_daily: every day of the period in order.' }),
-    },
-    { required: ['location_id', 'organization_id', 'period', 'totals', 'previous_period'] },
-  ),
+  outputSchema: fromZod(gbp.Metrics),
   annotations: READ_ONLY,
   permission: 'reviews.view',
   document: gbp.GBP_METRICS_QUERY,
@@ -75,20 +51,9 @@ export const listGbpSearchTerms = defineTool<{ location_id: number; year?: numbe
     ['location_id'],
   ),
   outputSchema: object({
-    data: arr(
-      object({
-        keyword: str(),
-        year: int(),
-        month: int({ minimum: 1, maximum: 12 }),
-        month_label: str({ description: 'Short month and year, e.g. "Mar 2026".' }),
-        impressions: count(),
-        below_threshold: bool({ description: 'Google masked a low count: impressions is the threshold it lies below.' }),
-        location_id: int(),
-        organization_id: int(),
-      }),
-    ),
+    data: arr(fromZod(gbp.SearchTerm)),
     pagination: paginationSchema,
-    meta: object({ location_id: int(), organization_id: int(), year: int(), month: nullable(int({ minimum: 1, maximum: 12 })) }),
+    meta: fromZod(gbp.SearchTermsMeta.pick({ location_id: true, organization_id: true, year: true, month: true })),
   }),
   annotations: READ_ONLY,
   permission: 'reviews.view',

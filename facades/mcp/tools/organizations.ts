@@ -1,37 +1,22 @@
-import { location, LOCATION_FIELDS, organization, ORGANIZATION_FIELDS, type LocationData, type OrganizationData } from '../../shared/presenters/organization';
-import { bool, id, input, int, nullable, num, object, page, pageOf, paginated, perPage, str, arr, type PageData } from '../schema';
+import { Location, location, LOCATION_FIELDS, Organization, organization, ORGANIZATION_FIELDS, type LocationData, type OrganizationData } from '../../shared/presenters/organization';
+import { z } from '../../shared/presenters/zod';
+import { bool, fromZod, id, input, page, pageOf, paginated, perPage, str, type PageData } from '../schema';
 import { organizationScopeVariables, ORGANIZATION_SCOPE } from '../scope';
 import { defineTool, READ_ONLY } from '../tool';
 
-export const locationSchema = object({
-  id: int(),
-  organization_id: int(),
-  name: str(),
-  created_at: str({ format: 'date-time' }),
-  updated_at: str({ format: 'date-time' }),
-});
+/** The REST Location and Organization (facades/shared/presenters/organization.ts); organisations here add review stats. */
+export const locationSchema = fromZod(Location);
 
-const statsSchema = nullable(
-  object(
-    {
-      review_count: int({ minimum: 0 }),
-      average_rating: nullable(num({ minimum: 1, maximum: 5 })),
-      star_distribution: object({ 5: int(), 4: int(), 3: int(), 2: int(), 1: int() }),
-    },
-    { description: 'Review totals over the reviews this token may see; null when include_stats is false or the token lacks reviews.view.' },
-  ),
-);
+const Stats = z
+  .object({
+    review_count: z.number().int().min(0),
+    average_rating: z.number().min(1).max(5).nullable(),
+    star_distribution: z.object({ 5: z.number().int(), 4: z.number().int(), 3: z.number().int(), 2: z.number().int(), 1: z.number().int() }),
+  })
+  .nullable()
+  .openapi({ description: 'Review totals over the reviews this token may see; null when include_stats is false or the token lacks reviews.view.' });
 
-const organizationSchema = object({
-  id: int(),
-  name: str(),
-  default_location_id: nullable(int()),
-  logo: nullable(str()),
-  locations: arr(locationSchema),
-  created_at: str({ format: 'date-time' }),
-  updated_at: str({ format: 'date-time' }),
-  stats: statsSchema,
-});
+const organizationSchema = fromZod(Organization.extend({ stats: Stats }));
 
 interface StatsData {
   reviewCount: number;

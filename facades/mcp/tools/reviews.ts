@@ -1,27 +1,10 @@
-import { review, REVIEW_FIELDS, type ReviewData } from '../../shared/presenters/review';
-import { arr, bool, date, id, input, int, nullable, object, oneOf, page, pageOf, paginated, perPage, str, type PageData } from '../schema';
+import { Review, review, REVIEW_FIELDS, type ReviewData } from '../../shared/presenters/review';
+import { arr, bool, date, fromZod, id, input, int, oneOf, page, pageOf, paginated, perPage, str, type PageData } from '../schema';
 import { ACCESS_SCOPE, scopeVariables } from '../scope';
 import { defineTool, READ_ONLY } from '../tool';
 
-/** The spec's Review resource, as the customer REST API returns it. */
-export const reviewSchema = object({
-  id: int(),
-  organization_id: int(),
-  location_id: int(),
-  integration_id: int({ description: 'The review source integration.' }),
-  author: str(),
-  date: str({ format: 'date-time', description: 'Publication time (UTC).' }),
-  rating: int({ minimum: 1, maximum: 5 }),
-  title: nullable(str()),
-  message: str(),
-  source: str({ description: 'Name of the source (Google, Facebook, Testimonials, a custom source).' }),
-  source_logo: str(),
-  avatar: str(),
-  reply: nullable(str()),
-  reply_date: nullable(str({ format: 'date-time' })),
-  hidden: bool(),
-  verified: bool(),
-});
+/** The spec's Review resource, as the customer REST API returns it (its wire schema, facades/shared/presenters/review.ts). */
+export const reviewSchema = fromZod(Review);
 
 /** The spec's sort_by values and the `reviews` query's ReviewSort for each. */
 const SORTS = {

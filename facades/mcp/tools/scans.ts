@@ -1,6 +1,6 @@
 import * as scans from '../../shared/scans';
 import { SCAN_GRID_URI } from '../apps';
-import { arr, bool, dateTime, input, int, nullable, num, object, oneOf, page, pageOf, paginated, paginationSchema, perPage, str, uuid, type PageData } from '../schema';
+import { arr, fromZod, bool, dateTime, input, int, nullable, num, object, oneOf, page, pageOf, paginated, paginationSchema, perPage, str, uuid, type PageData } from '../schema';
 import { TaskKinds, type TaskKind, type TaskState, type ToolTask } from '../tasks';
 import { defineTool, READ_ONLY, type ToolAnnotations } from '../tool';
 
@@ -11,18 +11,8 @@ import { defineTool, READ_ONLY, type ToolAnnotations } from '../tool';
  */
 const ts = (extra = {}) => str({ format: 'date-time', ...extra });
 
-const scanRowSchema = object({
-  uuid: str(),
-  location: str(),
-  keyword: str({ description: 'The first keyword.' }),
-  keywords: arr(str()),
-  grid_size: int(),
-  is_scheduled: bool(),
-  is_running: bool(),
-  last_run_at: nullable(ts()),
-  next_run_at: nullable(ts()),
-});
-const placeSchema = object({ place_id: str(), name: str(), rank: int({ minimum: 1 }) });
+// The agency REST API's wire schemas (facades/shared/scans.ts): one declaration per shape for both facades.
+const scanRowSchema = fromZod(scans.ScanRow);
 
 const uuidArg = uuid('The scan UUID (from list_scans or create_scan).');
 const topN = int({ minimum: 0, maximum: 20, default: 5, description: 'Competitors per pin to include (0-20).' });
@@ -87,18 +77,7 @@ export const getScan = defineTool<{ uuid: string; snapshot_at?: string; top_n: n
     'at that pin, the snapshot times available and the shareable report_url. For page-by-page pins use get_scan_data_points; ' +
     'for analysis use get_scan_insights.',
   inputSchema: input({ uuid: uuidArg, snapshot_at: snapshotAt, top_n: topN }, ['uuid']),
-  outputSchema: object({
-    uuid: str(),
-    location: str(),
-    keyword: str(),
-    keywords: arr(str()),
-    grid_size: int(),
-    is_running: bool(),
-    summary: nullable(object({ average_rank: num(), top_3_count: int(), top_4_to_10_count: int(), not_ranking_count: int() })),
-    report_url: str(),
-    available_snapshots: arr(ts()),
-    results: arr(object({ lat: num(), lng: num(), rank: nullable(int()), keyword: str(), status: str(), top_results: arr(placeSchema) })),
-  }),
+  outputSchema: fromZod(scans.ScanDetail),
   document: scans.SCAN_DETAIL_QUERY,
   variables: (a) => ({ uuid: a.uuid, snapshotAt: a.snapshot_at ?? null, topN: a.top_n }),
   result: ({ scan: d }) => scans.scanDetail(d),
@@ -117,29 +96,12 @@ export const getScanDataPoints = defineTool<
     'null when not in the top 20) and the top_n competitors at that pin (results). Without keyword, pins of every keyword. ' +
     'meta names the snapshot that was read.',
   inputSchema: input({ uuid: uuidArg, snapshot_at: snapshotAt, keyword: keywordArg, top_n: topN, page: page(), per_page: perPage(50, 50) }, ['uuid']),
-  outputSchema: object({
-    data: arr(object({ lat: num(), lng: num(), keyword: str(), snapshot_at: ts(), target_rank: nullable(int()), results: arr(placeSchema) })),
-    pagination: paginationSchema,
-    meta: object({ scan_uuid: str(), snapshot_at: nullable(ts()), keyword: nullable(str()), top_n: int() }),
-  }),
+  outputSchema: object({ data: arr(fromZod(scans.DataPoint)), pagination: paginationSchema, meta: fromZod(scans.DataPointsMeta) }),
   document: scans.SCAN_DATA_POINTS_QUERY,
   variables: (a) => ({ uuid: a.uuid, snapshotAt: a.snapshot_at ?? null, keyword: a.keyword ?? null, topN: a.top_n, page: a.page, perPage: a.per_page }),
   result: ({ scanDataPoints: d }) => ({ ...pageOf(d, scans.dataPoint), meta: scans.dataPointsMeta(d) }),
 });
-const snapshotSchema = object({
-  snapshot_at: ts(),
-  label: str(),
-  short_label: str(),
-  month_year: str(),
-  avg_rank: num(),
-  change_from_previous: num({ description: 'Change of avg_rank against the previous snapshot; negative means improved.' }),
-  top_3_count: int(),
-  top_10_count: int(),
-  below_top_10_count: int(),
-  not_ranking_count: int(),
-  total_pins: int(),
-  visibility_score: num(),
-});
+const snapshotSchema = fromZod(scans.Snapshot);
 
 export const listScanSnapshots = defineTool<{ uuid: string; keyword?: string }, { scanSnapshots: scans.SnapshotData[] }>({
   ...scanTool,
@@ -165,23 +127,13 @@ export const getScanInsights = defineTool<{ uuid: string; keyword?: string; snap
     'not ranking pins), trends against the first and the previous snapshot, strength by region of the grid, the top ' +
     'competitors with a threat score, and recommendations. The best tool to explain how a business ranks locally.',
   inputSchema: input({ uuid: uuidArg, keyword: keywordArg, snapshot_at: snapshotAt }, ['uuid']),
-  outputSchema: object({
-    scan_uuid: str(),
-    snapshot_at: nullable(ts()),
-    keyword: str(),
-    summary: nullable(object({ avg_rank: num(), visibility_score: num(), top_3_pins: int(), top_10_pins: int(), not_ranking: int(), total_pins: int() })),
-    trends_vs_first_snapshot: nullable(object({ first_snapshot_at: ts(), start_avg: num(), current_avg: num(), change: num(), improved: bool(), percent_change: num() })),
-    trends_vs_previous_snapshot: nullable(object({ previous_snapshot_at: ts(), avg_rank_change: num(), visibility_change: num(), top_3_change: int(), top_10_change: int() })),
-    geographic_strength: arr(object({ label: str(), pins: int(), avg_rank: num(), visibility: num(), coverage: num() })),
-    top_competitors: arr(object({ name: str(), avg_rank: num(), visibility: num(), threat_score: num() })),
-    recommendations: arr(object({ type: str(), icon: str(), title: str(), description: str() })),
-  }),
+  outputSchema: fromZod(scans.Insights),
   document: scans.SCAN_INSIGHTS_QUERY,
   variables: (a) => ({ uuid: a.uuid, keyword: a.keyword ?? null, snapshotAt: a.snapshot_at ?? null }),
   result: ({ scanInsights: d }) => scans.insights(d),
 });
 
-const summarySchema = object({ average_rank: num(), top_3_count: int(), top_4_to_10_count: int(), not_ranking_count: int() });
+const summarySchema = fromZod(scans.Summary);
 
 /**
  * A run as create_scan and run_scan report it: queued (the synchronous answer), or, as the inlined result of a
@@ -351,16 +303,7 @@ export const scheduleScan = defineTool<ScheduleArgs, { setScanSchedule: scans.Sc
     },
     ['uuid', 'is_scheduled'],
   ),
-  outputSchema: object({
-    uuid: str(),
-    is_scheduled: bool(),
-    frequency: nullable(str()),
-    next_run_at: nullable(ts()),
-    scheduled_from: nullable(str()),
-    scheduled_to: nullable(str()),
-    scheduled_days: arr(int()),
-    timezone: nullable(str()),
-  }),
+  outputSchema: fromZod(scans.Schedule),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   permission: null,
   writes: true,

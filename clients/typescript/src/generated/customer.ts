@@ -1124,6 +1124,7 @@ export interface components {
             message: string;
         };
         MetricTotals: {
+            /** @description Search and Maps impressions on desktop and mobile. */
             impressions_total: number;
             impressions_search: number;
             impressions_maps: number;
@@ -1175,9 +1176,10 @@ export interface components {
             keyword: string;
             year: number;
             month: number;
+            /** @description Short month and year, e.g. "Mar 2026". */
             month_label: string;
             impressions: number;
-            /** @description Google reports fewer than its threshold; the row sorts last. */
+            /** @description Google masked a low count: impressions is the threshold it lies below; the row sorts last. */
             below_threshold: boolean;
             location_id: number;
             organization_id: number;

@@ -95,6 +95,7 @@ export const dataPoint = (r: PinData): z.infer<typeof DataPoint> => ({
 
 export interface ScanDetailData {
   scan: { uuid: string; location: string; keyword: string; keywords: string[]; gridSize: number; isRunning: boolean };
+  progress: { pinsDone: number; pinsTotal: number } | null;
   summary: { averageRank: number; top3Count: number; top4To10Count: number; notRankingCount: number } | null;
   reportUrl: string;
   availableSnapshots: string[];
@@ -103,6 +104,7 @@ export interface ScanDetailData {
 export const SCAN_DETAIL_QUERY = `query ($uuid: String!, $snapshotAt: String, $topN: Int) {
   scan(uuid: $uuid, snapshotAt: $snapshotAt, topN: $topN) {
     scan { uuid location keyword keywords gridSize isRunning }
+    progress { pinsDone pinsTotal }
     summary { averageRank top3Count top4To10Count notRankingCount }
     reportUrl availableSnapshots results { ${PIN_FIELDS} }
   }
@@ -121,6 +123,10 @@ export const ScanDetail = z
     keywords: z.array(z.string()),
     grid_size: int(),
     is_running: z.boolean(),
+    progress: z
+      .object({ pins_done: int().min(0), pins_total: int().min(0) })
+      .nullable()
+      .openapi({ description: 'While a run goes: pin searches done so far and in all (pins x keywords); null when the scan is idle.' }),
     summary: Summary.nullable(),
     report_url: z.string().openapi({ description: 'The white-label report page (relative path).' }),
     available_snapshots: z.array(timestamp()),
@@ -135,6 +141,7 @@ export const scanDetail = (d: ScanDetailData): z.infer<typeof ScanDetail> => ({
   keywords: d.scan.keywords,
   grid_size: d.scan.gridSize,
   is_running: d.scan.isRunning,
+  progress: d.progress && { pins_done: d.progress.pinsDone, pins_total: d.progress.pinsTotal },
   summary: summary(d.summary),
   report_url: d.reportUrl,
   available_snapshots: d.availableSnapshots,

@@ -256,10 +256,7 @@ export async function scanRun(p: Principal, runId: string, opts: ServiceOptions 
   const scan = snaps.length ? await Scan.findOne({ where: { id: snaps[0].scanId, tenantId: p.tenantId }, transaction: opts.transaction }) : null;
   if (!scan) throw new NotFound('Scan run');
   const status = snaps.some((s) => s.status === 'running') ? 'running' : snaps.some((s) => s.status === 'failed') ? 'failed' : 'completed';
-  const [pinsDone, pins] = await Promise.all([
-    ScanResult.count({ where: { snapshotId: snaps.map((s) => s.id) }, transaction: opts.transaction }),
-    ScanPin.count({ where: { scanId: scan.id, version: snaps[0].pinVersion }, transaction: opts.transaction }),
-  ]);
+  const { pinsDone, pinsTotal } = await runProgress(snaps, opts.transaction);
   // The scan keeps the error of its latest run only.
   const latest = scan.lastRunAt?.getTime() === snaps[0].snapshotAt.getTime();
   return {
@@ -271,8 +268,23 @@ export async function scanRun(p: Principal, runId: string, opts: ServiceOptions 
     lastUpdatedAt: new Date(Math.max(...snaps.map((s) => s.updatedAt.getTime()))),
     error: status === 'failed' ? (latest && scan.lastRunFailed && scan.lastError ? scan.lastError : 'The scan run failed.') : null,
     pinsDone,
-    pinsTotal: pins * snaps.length,
+    pinsTotal,
   };
+}
+
+export interface RunProgress {
+  pinsDone: number;
+  pinsTotal: number;
+}
+
+/** A run's pin searches done (stored results) and in all (its pins x its keywords); `snaps` are the run's snapshots. */
+async function runProgress(snaps: ScanSnapshot[], transaction?: Transaction): Promise<RunProgress> {
+  if (snaps.length === 0) return { pinsDone: 0, pinsTotal: 0 };
+  const [pinsDone, pins] = await Promise.all([
+    ScanResult.count({ where: { snapshotId: snaps.map((s) => s.id) }, transaction }),
+    ScanPin.count({ where: { scanId: snaps[0].scanId, version: snaps[0].pinVersion }, transaction }),
+  ]);
+  return { pinsDone, pinsTotal: pins * snaps.length };
 }
 
 // ---- update, archive, restore --------------------------------------------------------------------------
@@ -508,6 +520,8 @@ export interface SummaryView {
 
 export interface ScanDetail {
   scan: Scan;
+  /** While a run goes: its pins searched so far and in all; null when the scan is idle. */
+  progress: RunProgress | null;
   summary: SummaryView | null;
   reportUrl: string;
   availableSnapshots: Date[];
@@ -610,7 +624,8 @@ export async function scanDetail(p: Principal, uuid: string, args: { snapshotAt?
   const all = await completedSnapshots(scan.id, opts.transaction);
   const times = uniqueTimes(all);
   const at = pickTime(times, asked);
-  const base = { scan, reportUrl: reportUrlOf(scan.uuid), availableSnapshots: [...times].reverse() };
+  const progress = scan.isRunning && scan.currentRunId ? await runProgress(await ScanSnapshot.findAll({ where: { runId: scan.currentRunId }, transaction: opts.transaction }), opts.transaction) : null;
+  const base = { scan, progress, reportUrl: reportUrlOf(scan.uuid), availableSnapshots: [...times].reverse() };
   if (!at) return { ...base, summary: null, results: [] };
   const snaps = byKeywordOrder(scan, all.filter((s) => s.snapshotAt.getTime() === at.getTime()));
   const { rows } = await resultsOf(snaps, opts.transaction);

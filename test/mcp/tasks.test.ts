@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createTaskSessionFromClient, resultFromTaskOutcome, type RawClientDispatch } from '@modelcontextprotocol/ext-tasks/client';
 import { isCreateTaskResultV2, isDetailedTaskV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
-import { McpAuditEntry, ScanSnapshot } from '../../src/models';
+import { McpAuditEntry, Scan, ScanSnapshot } from '../../src/models';
 import { failRun } from '../../src/services/scans.service';
 import { useTemporalWorker } from '../support/temporal';
 import { waitUntil } from '../support/wait';
@@ -125,6 +125,11 @@ describe('MCP Tasks extension (2026-07-28)', () => {
     expect(task.status).toBe('working');
     expect(task.statusMessage).toMatch(/^\d+ of 18 pin searches done\.$/);
     expect(await ScanSnapshot.count()).toBe(snapshots + 2);
+    // get_scan carries the same progress while the run goes (null once it is done).
+    const run = (await ScanSnapshot.findOne({ where: { runId: (task.taskId as string).replace('scan-run.', '') } }))!;
+    const uuid = (await Scan.findByPk(run.scanId))!.uuid;
+    const detail = (await send('tools/call', { name: 'get_scan', arguments: { uuid } }, { tasks: false })).json.result.structuredContent;
+    expect(detail.progress).toEqual(detail.is_running ? { pins_done: expect.any(Number), pins_total: 18 } : null);
     // Readable at once (a durable create), by the caller only: another token of another tenant, or of the same tenant
     // without tenant ownership, gets "unknown task".
     const first = await getTask(task.taskId);

@@ -229,8 +229,10 @@ function render() {
   const pins = d.results.filter((p) => p.keyword === state.keyword);
   renderMap(pins, d.grid_size);
   renderLegend(pins);
-  if (!d.available_snapshots.length) setStatus(d.is_running ? 'The first snapshot is running: the grid appears here when it is complete.' : 'This scan has no completed snapshot yet.');
-  else if (d.is_running) setStatus('A new snapshot is running; the latest complete one is shown.');
+  // get_scan's progress while a run goes: "12 of 98 pin searches done".
+  const done = d.progress ? ` (${d.progress.pins_done} of ${d.progress.pins_total} pin searches done)` : '';
+  if (!d.available_snapshots.length) setStatus(d.is_running ? `The first snapshot is running${done}: the grid appears here when it is complete.` : 'This scan has no completed snapshot yet.');
+  else if (d.is_running) setStatus(`A new snapshot is running${done}; the latest complete one is shown.`);
   else setStatus('');
 }
 

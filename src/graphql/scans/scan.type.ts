@@ -85,6 +85,15 @@ export class RunStartedType {
   isRunning!: boolean;
 }
 
+@ObjectType('ScanProgress')
+export class ScanProgressType {
+  @Field(() => Int, { description: 'Pin searches done so far, over every keyword.' })
+  pinsDone!: number;
+
+  @Field(() => Int, { description: "The run's pin searches: pins x keywords." })
+  pinsTotal!: number;
+}
+
 @ObjectType('ScanRun', { description: 'One run of a scan: a snapshot per keyword, queued together.' })
 export class ScanRunType {
   @Field()
@@ -170,6 +179,9 @@ export class SummaryType {
 export class ScanDetailType {
   @Field(() => ScanType)
   scan!: ScanType;
+
+  @Field(() => ScanProgressType, { nullable: true, description: 'While a run goes: pin searches done and in all; null when idle.' })
+  progress!: ScanProgressType | null;
 
   @Field(() => SummaryType, { nullable: true })
   summary!: SummaryType | null;

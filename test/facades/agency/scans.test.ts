@@ -144,6 +144,7 @@ describe('scans at /api/agency/v1/scans', () => {
         keywords: ['dentist', 'teeth whitening'],
         grid_size: 3,
         is_running: false,
+        progress: null,
         summary: { average_rank: s.avgRank, top_3_count: s.top3, top_4_to_10_count: s.top4to10, not_ranking_count: s.notRanking },
         available_snapshots: [snaps[0].snapshotAt.toISOString()],
       });
@@ -228,6 +229,8 @@ describe('scans at /api/agency/v1/scans', () => {
       const uuid = created.body.data.uuid;
       const again = await w.agency.post(`/scans/${uuid}/run`);
       expect(again.status).toBe(409);
+      // While the run waits on the provider: its progress, 0 of 9 pin searches (one keyword, a 3 x 3 grid).
+      expect((await w.agency.get(`/scans/${uuid}`)).body.data).toMatchObject({ is_running: true, progress: { pins_done: 0, pins_total: 9 } });
       expect((await w.agency.get('/scans?completed=false')).body.data.map((s: { uuid: string }) => s.uuid)).toContain(uuid);
       release();
       await idle(uuid);

@@ -750,6 +750,11 @@ export interface components {
             keywords: string[];
             grid_size: number;
             is_running: boolean;
+            /** @description While a run goes: pin searches done so far and in all (pins x keywords); null when the scan is idle. */
+            progress: {
+                pins_done: number;
+                pins_total: number;
+            } | null;
             summary: components["schemas"]["ScanSummary"];
             /** @description The white-label report page (relative path). */
             report_url: string;

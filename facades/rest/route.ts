@@ -84,7 +84,8 @@ export interface RouteDef<
   prepare?: { query?(q: Record<string, unknown>): Record<string, unknown>; body?(b: Record<string, unknown>): Record<string, unknown> };
   responses: Readonly<Record<number, ResponseDef>>;
   errors?: readonly ExtraError[];
-  document: string;
+  /** The GraphQL operation; a function of the request where one route answers two ways (POST /scans with `dry_run`). */
+  document: string | ((req: RestRequest<P, z.infer<Q>, z.infer<B>>) => string);
   variables(req: RestRequest<P, z.infer<Q>, z.infer<B>>): Record<string, unknown>;
   respond(data: D, req: Request): { status?: number; body: unknown };
 }
@@ -166,14 +167,20 @@ export function parseRequest(def: AnyRoute, req: Pick<Request, 'params' | 'query
   return { params, query, body, files, raw: req as Request } as unknown as RestRequest;
 }
 
+/** The route's GraphQL operation for this (parsed) request. */
+export function documentOf(def: AnyRoute, parsed: RestRequest): string {
+  return typeof def.document === 'function' ? def.document(parsed) : def.document;
+}
+
 export function mountRoutes(router: Router, routes: readonly AnyRoute[], opts: MountOptions): Router {
   for (const def of routes) {
     router[def.method](def.path, async (req: Request, res: Response) => {
       try {
         const ctx = contextOf(res);
         const files = await parseMultipart(req, res, def.files ?? []);
-        const variables = def.variables(parseRequest(def, req, files));
-        const data = await execute<never>(opts.schema, def.document, variables, ctx);
+        const parsed = parseRequest(def, req, files);
+        const variables = def.variables(parsed);
+        const data = await execute<never>(opts.schema, documentOf(def, parsed), variables, ctx);
         const { status, body: out } = def.respond(data, req);
         res.status(status ?? 200).json(out);
       } catch (err) {

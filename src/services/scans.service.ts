@@ -150,8 +150,8 @@ export interface CreateScanInput {
   locationId?: number | null;
 }
 
-export async function createScan(p: Principal, input: CreateScanInput, opts: ServiceOptions = {}): Promise<RunStarted> {
-  assertTenantOwner(p);
+/** The create rules that need no provider: field errors (422 with fields), then the grid's size and spacing. */
+function checkCreate(input: CreateScanInput): { location: string; keywords: string[]; type: ScanType; unit: DistanceUnit } {
   const fields: FieldErrors = {};
   let location = '';
   try {
@@ -167,6 +167,41 @@ export async function createScan(p: Principal, input: CreateScanInput, opts: Ser
   if (Object.keys(fields).length) throw new Validation(fields);
   // Size and distance first (no centre needed), so a bad grid is told before any geocoding.
   assertGridParams({ lat: 0, lng: 0, gridSize: input.gridSize, distance: input.distance, unit: unit! });
+  return { location, keywords, type, unit: unit! };
+}
+
+/** Runs a year at each schedule frequency (weekly: 52, bi-weekly: 26, monthly: 12). */
+const RUNS_PER_YEAR: Record<Frequency, number> = { weekly: 52, 'bi-weekly': 26, monthly: 12 };
+
+export interface ScanCost {
+  pins: number;
+  keywords: number;
+  /** One credit per pin search (a pin x keyword query to the ranking provider). */
+  creditsPerRun: number;
+  schedules: Array<{ frequency: Frequency; runsPerYear: number; creditsPerYear: number }>;
+}
+
+/**
+ * What a scan would cost before it exists (`dry_run`): the same rules as createScan without a provider call (no
+ * geocoding, no provider check), and nothing created, charged or started. The cost of a run does not depend on where
+ * the grid is: grid_size x grid_size pins, each searched once per keyword.
+ */
+export function scanCost(p: Principal, input: CreateScanInput): ScanCost {
+  assertTenantOwner(p);
+  const { keywords } = checkCreate(input);
+  const pins = input.gridSize * input.gridSize;
+  const creditsPerRun = pins * keywords.length;
+  return {
+    pins,
+    keywords: keywords.length,
+    creditsPerRun,
+    schedules: FREQUENCIES.map((frequency) => ({ frequency, runsPerYear: RUNS_PER_YEAR[frequency], creditsPerYear: RUNS_PER_YEAR[frequency] * creditsPerRun })),
+  };
+}
+
+export async function createScan(p: Principal, input: CreateScanInput, opts: ServiceOptions = {}): Promise<RunStarted> {
+  assertTenantOwner(p);
+  const { location, keywords, type, unit } = checkCreate(input);
   const providers = await requireGridProviders(p.tenantId, opts);
 
   let centre: { lat: number; lng: number } | null = null;

@@ -1,7 +1,7 @@
 import { TOOLS } from '../../facades/mcp/tools';
 import { AGENCY_ROUTES } from '../../facades/rest/agency';
 import { CUSTOMER_ROUTES } from '../../facades/rest/customer';
-import { parseRequest } from '../../facades/rest/route';
+import { documentOf, parseRequest } from '../../facades/rest/route';
 import type { User } from '../../src/models';
 import { serveApp, type ServedApp } from '../support/app';
 import { useDatabase } from '../support/db';
@@ -122,19 +122,22 @@ describe('tenant isolation: every route and tool, every principal, every foreign
             for (const target of p.targets) {
               let variables: Record<string, unknown>;
               let missingVariables: Record<string, unknown>;
+              let document: string;
               try {
                 const restRequest = (ids: Ids) => {
                   const r = request(ids);
                   // Parsed by the route's own schemas, as mountRoutes does (a bad input throws: the REST form refuses it).
                   return parseRequest(def, { params: paramsOf(def, ids), query: Object.fromEntries(Object.entries(r.query).map(([k, v]) => [k, String(v)])), body: r.body }, {});
                 };
-                variables = def.variables(restRequest(target.ids));
+                const parsed = restRequest(target.ids);
+                variables = def.variables(parsed);
                 missingVariables = def.variables(restRequest(missing));
+                document = documentOf(def, parsed);
               } catch {
                 continue; // the REST form refuses this input before GraphQL sees it
               }
-              const got = await graphqlCall(served.origin, p.token, def.document, variables);
-              const control = await graphqlCall(served.origin, p.token, def.document, missingVariables);
+              const got = await graphqlCall(served.origin, p.token, document, variables);
+              const control = await graphqlCall(served.origin, p.token, document, missingVariables);
               counts.graphql++;
               const where = `graphql ${key} (${target.label})`;
               if (got.status < 300 && (takesPathId || def.method !== 'get')) findings.push({ where, who: p.name, why: `data for a foreign id: ${got.text.slice(0, 200)}` });

@@ -81,11 +81,40 @@ const createBody = z.object({
   keywords: strings('keywords'),
   grid_size: integer('grid_size').openapi({ description: 'Odd, 3-15.' }),
   distance: number('distance'),
-  distance_unit: text('distance_unit').openapi({ enum: ['km', 'mi'] }),
+  distance_unit: text('distance_unit').openapi({ enum: ['km', 'miles'] }),
   type: text('type').nullish(),
   target_place_id: text('target_place_id').nullish(),
   lat: number('lat').nullish(),
   lng: number('lng').nullish(),
+  dry_run: bool('dry_run')
+    .optional()
+    .openapi({ description: 'true: answer 200 with what the scan would cost (the same checks, no geocoding) and create, charge and start nothing.' }),
+});
+
+const SCAN_COST_QUERY = `query ($input: CreateScanInput!) {
+  scanCost(input: $input) { pins keywords creditsPerRun schedules { frequency runsPerYear creditsPerYear } }
+}`;
+interface ScanCostData {
+  pins: number;
+  keywords: number;
+  creditsPerRun: number;
+  schedules: Array<{ frequency: string; runsPerYear: number; creditsPerYear: number }>;
+}
+const ScanCost = z
+  .object({
+    pins: z.number().int().openapi({ description: 'grid_size x grid_size.' }),
+    keywords: z.number().int(),
+    credits_per_run: z.number().int().openapi({ description: 'One credit per pin search: pins x keywords.' }),
+    schedules: z
+      .array(z.object({ frequency: z.enum(['weekly', 'bi-weekly', 'monthly']), runs_per_year: z.number().int(), credits_per_year: z.number().int() }))
+      .openapi({ description: 'The yearly cost of scheduling the scan at each frequency.' }),
+  })
+  .openapi('ScanCost');
+const scanCost = (c: ScanCostData): z.infer<typeof ScanCost> => ({
+  pins: c.pins,
+  keywords: c.keywords,
+  credits_per_run: c.creditsPerRun,
+  schedules: c.schedules.map((s) => ({ frequency: s.frequency as 'weekly', runs_per_year: s.runsPerYear, credits_per_year: s.creditsPerYear })),
 });
 
 const updateBody = z.object({
@@ -232,13 +261,18 @@ export const scanRoutes = [
     summary: 'Create a scan and start its first run',
     description:
       'Geocodes the address when no coordinates are sent (422 `missing_coords` when that fails); 422 `provider_not_configured` without ' +
-      'ranking-data and maps credentials. `scan-completed` or `scan-failed` follows as a webhook.',
+      'ranking-data and maps credentials. `scan-completed` or `scan-failed` follows as a webhook. With `dry_run: true`: 200 with the ' +
+      'cost (one credit per pin search, per run and per year at each schedule frequency) after the same checks, and nothing created.',
     body: createBody,
     errors: [402],
-    responses: { 202: { description: 'Accepted: the run started.', schema: dataOf(scans.RunStarted) } },
-    document: scans.CREATE_SCAN_MUTATION,
+    responses: {
+      200: { description: '`dry_run`: what the scan would cost; nothing was created, charged or started.', schema: dataOf(ScanCost) },
+      202: { description: 'Accepted: the run started.', schema: dataOf(scans.RunStarted) },
+    },
+    document: ({ body }) => (body.dry_run === true ? SCAN_COST_QUERY : scans.CREATE_SCAN_MUTATION),
     variables: ({ body }) => ({ input: scans.createScanInput(body) }),
-    respond: (d: { createScan: scans.RunData }) => ({ status: 202, body: { data: scans.runStarted(d.createScan) } }),
+    respond: (d: { createScan?: scans.RunData; scanCost?: ScanCostData }) =>
+      d.scanCost ? { status: 200, body: { data: scanCost(d.scanCost) } } : { status: 202, body: { data: scans.runStarted(d.createScan!) } },
   }),
   route({
     ...common,

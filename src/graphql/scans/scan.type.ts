@@ -85,6 +85,33 @@ export class RunStartedType {
   isRunning!: boolean;
 }
 
+@ObjectType('ScanScheduleCost')
+export class ScanScheduleCostType {
+  @Field({ description: '`weekly`, `bi-weekly` or `monthly`.' })
+  frequency!: string;
+
+  @Field(() => Int)
+  runsPerYear!: number;
+
+  @Field(() => Int)
+  creditsPerYear!: number;
+}
+
+@ObjectType('ScanCost', { description: 'What a scan would cost, one credit per pin search (pin x keyword).' })
+export class ScanCostType {
+  @Field(() => Int)
+  pins!: number;
+
+  @Field(() => Int)
+  keywords!: number;
+
+  @Field(() => Int)
+  creditsPerRun!: number;
+
+  @Field(() => [ScanScheduleCostType], { description: 'The yearly cost of scheduling it at each frequency.' })
+  schedules!: ScanScheduleCostType[];
+}
+
 @ObjectType('ScanProgress')
 export class ScanProgressType {
   @Field(() => Int, { description: 'Pin searches done so far, over every keyword.' })

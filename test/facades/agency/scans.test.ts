@@ -209,6 +209,36 @@ describe('scans at /api/agency/v1/scans', () => {
       expect(none.body.code).toBe('missing_coords');
     });
 
+    it('dry_run: 200 with the cost (one credit per pin search) after the same checks, and nothing created, charged or started', async () => {
+      const w = await agency('none'); // no providers: the cost needs none, and no provider is asked
+      const before = { scans: await Scan.count(), snapshots: await ScanSnapshot.count() };
+      const res = await w.agency.post('/scans', body({ grid_size: 7, keywords: ['dentist', 'teeth whitening', 'dental implants'], dry_run: true }));
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        data: {
+          pins: 49,
+          keywords: 3,
+          credits_per_run: 147,
+          schedules: [
+            { frequency: 'weekly', runs_per_year: 52, credits_per_year: 7644 },
+            { frequency: 'bi-weekly', runs_per_year: 26, credits_per_year: 3822 },
+            { frequency: 'monthly', runs_per_year: 12, credits_per_year: 1764 },
+          ],
+        },
+      });
+      // Duplicate keywords count once, as a created scan keeps them once; an address needs no geocoding to be priced.
+      const dup = await w.agency.post('/scans', body({ keywords: ['dentist', 'Dentist'], lat: undefined, lng: undefined, address: 'nowhere at all', dry_run: true }));
+      expect(dup.body.data).toMatchObject({ pins: 9, keywords: 1, credits_per_run: 9 });
+      // The create rules still hold, with the create's answers; dry_run false is a create.
+      const bad = await w.agency.post('/scans', body({ keywords: [], grid_size: 4, dry_run: true }));
+      expect([bad.status, Object.keys(bad.body.errors ?? {})]).toEqual([422, ['keywords']]);
+      const grid = await w.agency.post('/scans', body({ grid_size: 4, dry_run: true }));
+      expect([grid.status, grid.body.code]).toEqual([422, 'invalid_grid_params']);
+      expect((await w.agency.post('/scans', body({ dry_run: 'maybe' }))).body.errors.dry_run).toBeDefined();
+      expect((await w.agency.post('/scans', body({ dry_run: false }))).body.code).toBe('provider_not_configured');
+      expect({ scans: await Scan.count(), snapshots: await ScanSnapshot.count() }).toEqual(before);
+    });
+
     it('answers 422 with field errors for bad keywords, units and types', async () => {
       const w = await agency();
       const res = await w.agency.post('/scans', body({ keywords: [], distance_unit: 'feet', type: 'shop' }));

@@ -321,7 +321,7 @@ export interface paths {
         put?: never;
         /**
          * Create a scan and start its first run
-         * @description Geocodes the address when no coordinates are sent (422 `missing_coords` when that fails); 422 `provider_not_configured` without ranking-data and maps credentials. `scan-completed` or `scan-failed` follows as a webhook.
+         * @description Geocodes the address when no coordinates are sent (422 `missing_coords` when that fails); 422 `provider_not_configured` without ranking-data and maps credentials. `scan-completed` or `scan-failed` follows as a webhook. With `dry_run: true`: 200 with the cost (one credit per pin search, per run and per year at each schedule frequency) after the same checks, and nothing created.
          *
          *     Needs an agency token of the tenant owner.
          */
@@ -860,6 +860,20 @@ export interface components {
                 icon: string;
                 title: string;
                 description: string;
+            }[];
+        };
+        ScanCost: {
+            /** @description grid_size x grid_size. */
+            pins: number;
+            keywords: number;
+            /** @description One credit per pin search: pins x keywords. */
+            credits_per_run: number;
+            /** @description The yearly cost of scheduling the scan at each frequency. */
+            schedules: {
+                /** @enum {string} */
+                frequency: "weekly" | "bi-weekly" | "monthly";
+                runs_per_year: number;
+                credits_per_year: number;
             }[];
         };
         ScanRunStarted: {
@@ -2877,15 +2891,30 @@ export interface operations {
                     grid_size: number;
                     distance: number;
                     /** @enum {string} */
-                    distance_unit: "km" | "mi";
+                    distance_unit: "km" | "miles";
                     type?: string | null;
                     target_place_id?: string | null;
                     lat?: number | null;
                     lng?: number | null;
+                    /** @description true: answer 200 with what the scan would cost (the same checks, no geocoding) and create, charge and start nothing. */
+                    dry_run?: boolean;
                 };
             };
         };
         responses: {
+            /** @description `dry_run`: what the scan would cost; nothing was created, charged or started. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": string;
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ScanCost"];
+                    };
+                };
+            };
             /** @description Accepted: the run started. */
             202: {
                 headers: {

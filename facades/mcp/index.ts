@@ -18,7 +18,7 @@ import type { AppsOptions } from './apps';
 import { scrubArguments, type McpAuditSink } from './audit';
 import { McpLimits, type McpLimitOptions } from './limits';
 import { MCP_ACCESS } from './permissions';
-import { errorEnvelope, ErrorCodes, idOf, McpError, parseEnvelope, PROTOCOL_VERSIONS, type JsonRpcId, type JsonRpcRequest } from './protocol';
+import { errorEnvelope, ErrorCodes, idOf, McpError, MODERN_PROTOCOL_VERSION, parseEnvelope, PROTOCOL_VERSIONS, type JsonRpcId, type JsonRpcRequest } from './protocol';
 import { ToolRegistry } from './registry';
 import { elapsedMs, mcpServer, runOperation, toMcpError, toolFor, type Call, type ServerDeps } from './server';
 import { declaresTasks, missingTasksCapability, TaskKinds, type TaskKind } from './tasks';
@@ -59,6 +59,16 @@ const CORRELATION_ID = /^[\x21-\x7e]{1,64}$/;
 function correlationIdOf(req: Request): string {
   const given = req.get('x-correlation-id');
   return given !== undefined && CORRELATION_ID.test(given) ? given : randomUUID();
+}
+
+const methodOf = (message: unknown): unknown => (message && typeof message === 'object' ? (message as { method?: unknown }).method : undefined);
+
+const isNotification = (message: unknown): boolean => !!message && typeof message === 'object' && !Array.isArray(message) && !('id' in message);
+
+/** A body that claims the 2026-07-28 per-request envelope (`params._meta` names a protocol version). */
+function claimsEnvelope(message: unknown): boolean {
+  const params = message && typeof message === 'object' ? (message as { params?: { _meta?: Record<string, unknown> } }).params : undefined;
+  return typeof params?._meta?.['io.modelcontextprotocol/protocolVersion'] === 'string';
 }
 
 /** The Tasks extension's methods (2026-07-28; facades/mcp/tasks.ts). */
@@ -194,9 +204,15 @@ export function mcpApi(opts: McpOptions): Router {
       throw new McpError(ErrorCodes.PARSE_ERROR, 'Parse error: the body is not valid JSON.', { reason: 'invalid_json' });
     }
     const version = req.get('mcp-protocol-version');
-    if (version !== undefined && !PROTOCOL_VERSIONS.includes(version)) {
-      throw new McpError(ErrorCodes.INVALID_REQUEST, `Unsupported MCP-Protocol-Version "${version.slice(0, 32)}": this server speaks ${PROTOCOL_VERSIONS.join(' and ')}.`, {
+    // initialize negotiates the revision in its body (a 2025-11-25 client is answered 2025-06-18): its header is not held to
+    // it; nor is a notification's, which a stateless server accepts and does nothing with.
+    if (version !== undefined && !PROTOCOL_VERSIONS.includes(version) && methodOf(message) !== 'initialize' && !isNotification(message)) {
+      // SEP-2575: the revisions served to this kind of request (2026-07-28 to an envelope, both otherwise) and the one asked.
+      const supported = claimsEnvelope(message) ? [MODERN_PROTOCOL_VERSION] : [...PROTOCOL_VERSIONS];
+      throw new McpError(ErrorCodes.INVALID_REQUEST, `Unsupported MCP-Protocol-Version "${version.slice(0, 32)}": this server speaks ${supported.join(' and ')}.`, {
         reason: 'unsupported_protocol_version',
+        supported,
+        requested: version.slice(0, 32),
       });
     }
     const request = parseEnvelope(message);
@@ -219,7 +235,7 @@ export function mcpApi(opts: McpOptions): Router {
   /** The params the SDK would answer with -32603 when malformed; ours are -32602 naming what is wrong. */
   function checkParams(call: Call, request: JsonRpcRequest): void {
     const params = request.params ?? {};
-    if (request.method === 'initialize') {
+    if (request.method === 'initialize' && !call.modern) {
       const info = params.clientInfo as Record<string, unknown> | undefined;
       const problems: Record<string, string[]> = {};
       if (typeof params.protocolVersion !== 'string') problems.protocolVersion = ['protocolVersion must be a string.'];
@@ -311,13 +327,17 @@ export function mcpApi(opts: McpOptions): Router {
     const error = text.startsWith('{"result":') ? undefined : (JSON.parse(text) as { error?: { code: number; data?: { reason?: string } } }).error;
     if (error?.code === ErrorCodes.INTERNAL_ERROR) return fail(call, id, toMcpError(call, new Error(`The MCP SDK answered -32603: ${JSON.stringify(error)}`)));
     if (error?.code === ErrorCodes.METHOD_NOT_FOUND) {
-      // The SDK's bare "Method not found" (a method of no era, or of the other era), with our reason and a hint.
+      // The SDK's bare "Method not found" (a method of no era, or of the other era), with our reason and a hint; on
+      // 2026-07-28 with HTTP 404 as its Streamable HTTP binding says (SEP-2575), on 2025-06-18 with 200 as before.
       return fail(
         call,
         id,
-        new McpError(ErrorCodes.METHOD_NOT_FOUND, `Method not found: ${call.method}. This server offers initialize and ping (2025-06-18) or server/discover (2026-07-28), tools/list, tools/call, resources/list and resources/read; with the Tasks extension (2026-07-28) tasks/get, tasks/update and tasks/cancel.`, {
-          reason: 'unknown_method',
-        }),
+        new McpError(
+          ErrorCodes.METHOD_NOT_FOUND,
+          `Method not found: ${call.method}. This server offers initialize and ping (2025-06-18) or server/discover (2026-07-28), tools/list, tools/call, resources/list and resources/read; with the Tasks extension (2026-07-28) tasks/get, tasks/update and tasks/cancel.`,
+          { reason: 'unknown_method' },
+          call.modern ? 404 : 200,
+        ),
       );
     }
     call.res.status(response.status).type('application/json').send(text);

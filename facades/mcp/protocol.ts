@@ -42,6 +42,11 @@ export interface ErrorData {
   reason?: string;
   errors?: Record<string, string[]>;
   retry_after?: number;
+  /** An unsupported MCP-Protocol-Version: the revisions this server speaks and the one asked for (SEP-2575). */
+  supported?: string[];
+  requested?: string;
+  /** resources/read of an unknown resource on 2026-07-28 (SEP-2164). */
+  uri?: string;
   /** With -32021: the capabilities the request must declare, shaped like a client's `capabilities`. */
   requiredCapabilities?: Record<string, unknown>;
 }

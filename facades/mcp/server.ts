@@ -96,7 +96,12 @@ export function mcpServer(deps: ServerDeps, call: Call, brandName: string): Serv
     try {
       return await readResource(call.ctx!.principal!, request.params.uri, brandName, deps.apps);
     } catch (err) {
-      throw failCall(call, err); // -32002 not_found as thrown, like a tool's
+      // An unknown resource: -32002 not_found on 2025-06-18 (as thrown, like a tool's); on 2026-07-28 SEP-2164's -32602
+      // with the uri.
+      if (call.modern && err instanceof McpError && err.code === ErrorCodes.NOT_FOUND_OR_LIMITED) {
+        throw failCall(call, new McpError(ErrorCodes.INVALID_PARAMS, err.message, { reason: 'not_found', uri: request.params.uri.slice(0, 2048) }));
+      }
+      throw failCall(call, err);
     }
   });
   if (call.modern && deps.tasks.size) {

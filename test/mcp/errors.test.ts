@@ -70,6 +70,11 @@ describe('MCP errors at POST /api/mcp', () => {
     it('refuses an MCP-Protocol-Version other than 2025-06-18', async () => {
       const res = await app.post(rpc('ping'), { token: world.ai.owner, headers: { 'mcp-protocol-version': '2024-11-05' } });
       expectError(res, 400, -32600);
+      expect(res.json.error.data).toEqual({ reason: 'unsupported_protocol_version', supported: ['2026-07-28', '2025-06-18'], requested: '2024-11-05' });
+      // initialize negotiates in its body: a 2025-11-25 client that sends its own revision in the header is answered 2025-06-18.
+      const init = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'newer', version: '1' } };
+      const hello = await app.post(rpc('initialize', init), { token: world.ai.owner, headers: { 'mcp-protocol-version': '2025-11-25' } });
+      expect([hello.status, hello.json.result?.protocolVersion]).toEqual([200, '2025-06-18']);
       const ok = await app.post(rpc('ping'), { token: world.ai.owner, headers: { 'mcp-protocol-version': '2025-06-18' } });
       expect(ok.json).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
     });

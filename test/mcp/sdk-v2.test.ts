@@ -216,17 +216,24 @@ describe('MCP endpoint through the official SDK v2 client', () => {
       const future = await app.post(rpc('tools/list', { _meta: { ...meta, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } }), { token: world.ai.owner });
       expect(future.status).toBe(400);
       expect(future.json.error.data).toMatchObject({ supported: ['2026-07-28'], requested: '2099-01-01' });
-      // Methods of no era, or of the other one (initialize is gone in 2026-07-28): -32601 unknown_method.
-      for (const method of ['prompts/list', 'initialize']) {
+      // Methods of no era, or of the other one (initialize and ping are gone in 2026-07-28, even without their params):
+      // -32601 unknown_method with HTTP 404, as the 2026-07-28 HTTP binding says (SEP-2575).
+      for (const method of ['prompts/list', 'initialize', 'ping', 'logging/setLevel']) {
         const res = await app.post(modern(method, method === 'initialize' ? { protocolVersion: '2026-07-28', capabilities: {}, clientInfo: { name: 'x', version: '1' } } : {}), {
           token: world.ai.owner,
           headers: headers(method),
         });
-        expect([method, res.status, res.json.error.code, res.json.error.data.reason]).toEqual([method, 200, -32601, 'unknown_method']);
+        expect([method, res.status, res.json.error.code, res.json.error.data.reason]).toEqual([method, 404, -32601, 'unknown_method']);
       }
-      // The header itself is ours to refuse, as before: -32600.
+      const bare = await app.post(modern('initialize'), { token: world.ai.owner, headers: headers('initialize') });
+      expect([bare.status, bare.json.error.code]).toEqual([404, -32601]);
+      // The header itself is ours to refuse, as before: -32600, with the revisions served to an envelope and the one asked.
       const header = await app.post(modern('tools/list'), { token: world.ai.owner, headers: { ...headers('tools/list'), 'mcp-protocol-version': '2099-01-01' } });
-      expect([header.status, header.json.error.code, header.json.error.data.reason]).toEqual([400, -32600, 'unsupported_protocol_version']);
+      expect([header.status, header.json.error.code, header.json.error.data]).toEqual([400, -32600, { reason: 'unsupported_protocol_version', supported: ['2026-07-28'], requested: '2099-01-01' }]);
+      // An unknown resource: SEP-2164's -32602 with the uri (2025-06-18 keeps -32002 not_found, test/mcp/scan-widget.test.ts).
+      const uri = 'ui://reviewgrid/nothing.html';
+      const unknown = await app.post(modern('resources/read', { uri }), { token: world.ai.owner, headers: headers('resources/read', uri) });
+      expect(unknown.json.error).toMatchObject({ code: -32602, data: { reason: 'not_found', uri } });
     });
   });
 });

@@ -3,7 +3,7 @@ import pino from 'pino';
 import type { Config } from '../src/config';
 import { parseDatabaseUrl } from '../src/db/connection';
 import { getSchema } from '../src/graphql/schema';
-import { createApp } from '../src/http/app';
+import { createApp, type AppDeps } from '../src/http/app';
 import { findTemporalCli, startDevServer } from '../src/temporal/dev-server';
 import { WORKFLOW_BUNDLE } from '../src/temporal/runtime';
 import { buildActivities } from '../workflows/activities';
@@ -77,8 +77,8 @@ export async function startBenchTemporal(config: Config, port: number): Promise<
 }
 
 /** The real app (every facade) listening on a loopback port; `origin` is `http://127.0.0.1:<port>`. */
-export async function startBenchApi(config: Config): Promise<{ origin: string; stop(): Promise<void> }> {
-  const { app, stop } = await createApp({ config, schema: await getSchema(), logger: pino({ level: 'warn' }) });
+export async function startBenchApi(config: Config, mcp?: AppDeps['mcp']): Promise<{ origin: string; stop(): Promise<void> }> {
+  const { app, stop } = await createApp({ config, schema: await getSchema(), logger: pino({ level: 'warn' }), mcp });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   return {

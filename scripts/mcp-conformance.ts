@@ -12,6 +12,7 @@ import { Tenant, User } from '../src/models';
 import { issueToken } from '../src/services/auth.service';
 import { seedDemo } from '../src/services/demo.service';
 import { startBenchApi } from './bench-support';
+import { FIXTURE_TOOLS } from './mcp-conformance-fixtures';
 
 /**
  * The official MCP conformance suite (`@modelcontextprotocol/conformance`) and MCP Inspector's CLI against the real
@@ -96,7 +97,7 @@ export const NOT_APPLICABLE_NEXT: Record<string, string> = {
   'sep-2549-resources-templates-list-caching-hints': 'no resource templates (resources/templates/list is -32601)',
 };
 
-const FIXTURE_TOOL = 'needs test-only fixture tools (greet, slow_compute, failing_job, ...) that a production catalogue must not publish; the Tasks extension on create_scan/run_scan is tested in test/mcp/tasks.test.ts with the extension\'s own client';
+const FIXTURE_TOOL = 'run against a second app with the fixture tools (APPLICABLE_TASKS)';
 const NO_MRTR = 'needs a tool that answers input_required (SEP-2322 multi-round-trip); no tool of ours asks the client for input';
 export const SKIPPED_NEXT: Record<string, string> = {
   ...Object.fromEntries(Object.entries(SKIPPED).filter(([name]) => !(APPLICABLE_NEXT as readonly string[]).includes(name))),
@@ -126,6 +127,27 @@ export const SKIPPED_NEXT: Record<string, string> = {
   'input-required-result-ignore-extra-params': NO_MRTR,
 };
 
+/**
+ * The Tasks extension's scenarios, against a second app whose catalogue adds the fixture tools they call by name
+ * (scripts/mcp-conformance-fixtures.ts: greet, slow_compute, failing_job, protocol_error_job) to the real one; the
+ * fixtures' tasks go through the same task layer as create_scan's and run_scan's.
+ */
+export const APPLICABLE_TASKS = [
+  'tasks-lifecycle',
+  'tasks-capability-negotiation',
+  'tasks-wire-fields',
+  'tasks-request-state-removal',
+  'tasks-request-headers',
+  'tasks-dispatch-and-envelope',
+  'tasks-required-task-error',
+] as const;
+
+export const NOT_APPLICABLE_TASKS: Record<string, string> = {
+  'tasks-headers-tolerate-mcp-method-on-tools-call':
+    'wants greet\'s text content to be the bare "Hello, sep-2243!"; every tool of ours answers the JSON of its structuredContent as text (the spec\'s tools/call result), here {"greeting":"Hello, sep-2243!"}',
+  'tasks-result-type-complete-on-non-task-responses': 'drives tasks/update through confirm_delete, a fixture that parks for elicitation; no task of ours asks for input',
+};
+
 const DATABASE_URL = process.env.MCP_CONFORMANCE_DATABASE_URL || 'mysql://root@127.0.0.1:3306/reviewgrid_mcp_conformance';
 const NODE_BIN = process.env.MCP_TOOLS_NODE_BIN ?? '';
 const TOOLS_DIR = process.env.MCP_TOOLS_DIR ?? '';
@@ -135,7 +157,8 @@ interface Suite {
   label: string;
   cli: string;
   applicable: readonly string[];
-  skipped: Record<string, string>;
+  /** Every offered scenario must be applicable or skipped (a new one gets a decision); null: a partial run. */
+  skipped: Record<string, string> | null;
   notApplicableChecks: Record<string, string>;
 }
 
@@ -197,7 +220,7 @@ async function conformance(url: string, work: string, suite: Suite): Promise<Out
   const serverSection = listed.stdout.split(/Client scenarios/)[0];
   const offered = [...serverSection.matchAll(/^\s+- ([a-z0-9-]+)/gm)].map((m) => m[1]);
   const outcomes: Outcome[] = [];
-  const undecided = offered.filter((s) => !suite.applicable.includes(s) && !(s in suite.skipped));
+  const undecided = suite.skipped ? offered.filter((s) => !suite.applicable.includes(s) && !(s in suite.skipped!)) : [];
   if (undecided.length) outcomes.push({ name: `${suite.label} scenario list`, ok: false, detail: `not in the applicable nor the skipped list: ${undecided.join(', ')}` });
   for (const scenario of suite.applicable) {
     const name = `${suite.label} ${scenario}`;
@@ -303,6 +326,17 @@ async function main(): Promise<void> {
     }
     for (const suite of suites) outcomes.push(...(await conformance(url, work, suite)));
     outcomes.push(...(await inspector(url, work)));
+    if (NEXT_DIR) {
+      const fixtures = await startBenchApi(config, { tools: [...TOOLS, ...FIXTURE_TOOLS] });
+      const fixtureProxy = await startProxy(new URL(fixtures.origin), ai.plainText);
+      try {
+        const tasks: Suite = { label: '2026 tasks', cli: suites[1].cli, applicable: APPLICABLE_TASKS, skipped: null, notApplicableChecks: NOT_APPLICABLE_TASKS };
+        outcomes.push(...(await conformance(`${fixtureProxy.url}/api/mcp`, work, tasks)));
+      } finally {
+        await fixtureProxy.stop();
+        await fixtures.stop();
+      }
+    }
   } finally {
     await proxy.stop();
     await api.stop();
@@ -317,7 +351,7 @@ async function main(): Promise<void> {
     console.log('Skipped scenarios of the 2026-07-28 line (not applicable):');
     for (const [name, why] of Object.entries(SKIPPED_NEXT)) if (!(name in SKIPPED)) console.log(`  skip  ${name.padEnd(40)} ${why}`);
     console.log('Checks not applicable within its applicable scenarios:');
-    for (const [id, why] of Object.entries(NOT_APPLICABLE_NEXT)) console.log(`  n/a   ${id.padEnd(56)} ${why}`);
+    for (const [id, why] of Object.entries({ ...NOT_APPLICABLE_NEXT, ...NOT_APPLICABLE_TASKS })) console.log(`  n/a   ${id.padEnd(56)} ${why}`);
   }
   const failed = outcomes.filter((o) => !o.ok);
   if (failed.length) {

@@ -163,7 +163,7 @@ class ToolCalls {
     }
     if (tool.task && call.tasks) {
       // A task handle for the work the operation started, answered once the task is readable (SEP-2663: durable create).
-      const id = tool.task.idOf(data);
+      const id = tool.task.idOf(data, args);
       const state = await tool.task.kind.get(taskContext(this.deps, call), id);
       if (!state) throw new Error(`The ${tool.name} task ${id} cannot be read back.`);
       call.taskCreated = true;

@@ -57,11 +57,12 @@ export interface TaskKind {
 }
 
 /** A tool's task support: the kind its tasks belong to and the task id of the work one call started. */
-export interface ToolTask<D> {
+export interface ToolTask<D, A = Record<string, unknown>> {
   kind: TaskKind;
   /** `required`: a client without the extension gets -32021 rather than a synchronous result. */
   support: 'optional' | 'required';
-  idOf(data: D): string;
+  /** The task of the work this call started, from the operation's answer (and the call's arguments). */
+  idOf(data: D, args: A): string;
 }
 
 /** Whether this request declares the Tasks extension in its per-request client capabilities (2026-07-28 `_meta`). */

@@ -39,7 +39,7 @@ export interface ToolDef<A, D> {
    * Long-running work (the MCP Tasks extension, facades/mcp/tasks.ts): a call from a 2026-07-28 request that declares
    * the extension is answered with a task handle for the work the operation started; other calls as before.
    */
-  task?: ToolTask<D>;
+  task?: ToolTask<D, A>;
   /**
    * Tools with an `include_pii` argument: blanks name, email and phone in the structured result unless the call
    * unlocked personal data (`include_pii: true` on a token with `reviews:pii`).

@@ -191,7 +191,7 @@ export const scanRunTasks: TaskKind = {
   },
 };
 
-const runTask: ToolTask<{ createScan?: scans.RunData; runScan?: scans.RunData }> = {
+const runTask: ToolTask<{ createScan?: scans.RunData; runScan?: scans.RunData }, unknown> = {
   kind: scanRunTasks,
   support: 'optional',
   idOf: (d) => (d.createScan ?? d.runScan)!.runId,

@@ -148,6 +148,67 @@ export const scanDetail = (d: ScanDetailData): z.infer<typeof ScanDetail> => ({
   results: d.results.map(detailPin),
 });
 
+// ---- pin changes ---------------------------------------------------------------------------------------
+
+export interface PinChangesData {
+  scanUuid: string;
+  keyword: string;
+  snapshotAt: string | null;
+  previousSnapshotAt: string | null;
+  gained: number;
+  lost: number;
+  same: number;
+  pins: Array<{ lat: number; lng: number; rank: number | null; previousRank: number | null; change: string; overtakenBy: PlaceData[]; overtook: PlaceData[] }>;
+}
+export const SCAN_PIN_CHANGES_QUERY = `query ($uuid: String!, $keyword: String, $snapshotAt: String, $compareTo: String) {
+  scanPinChanges(uuid: $uuid, keyword: $keyword, snapshotAt: $snapshotAt, compareTo: $compareTo) {
+    scanUuid keyword snapshotAt previousSnapshotAt gained lost same
+    pins { lat lng rank previousRank change overtakenBy { placeId name rank } overtook { placeId name rank } }
+  }
+}`;
+
+export const PinChanges = z
+  .object({
+    scan_uuid: z.string().openapi({ format: 'uuid' }),
+    keyword: z.string(),
+    snapshot_at: timestamp().nullable(),
+    previous_snapshot_at: timestamp().nullable().openapi({ description: 'The snapshot compared with; null (and no pins) when there is none.' }),
+    gained: int(),
+    lost: int(),
+    same: int(),
+    pins: z.array(
+      z.object({
+        lat: z.number(),
+        lng: z.number(),
+        rank: int().nullable().openapi({ description: 'null: not in the top 20.' }),
+        previous_rank: int().nullable(),
+        change: z.enum(['gained', 'lost', 'same']),
+        overtaken_by: z.array(Place).openapi({ description: 'Competitors now above the business at this pin that were not before.' }),
+        overtook: z.array(Place).openapi({ description: 'Competitors that were above the business here and no longer are.' }),
+      }),
+    ),
+  })
+  .openapi('ScanPinChanges');
+
+export const pinChanges = (d: PinChangesData): z.infer<typeof PinChanges> => ({
+  scan_uuid: d.scanUuid,
+  keyword: d.keyword,
+  snapshot_at: d.snapshotAt,
+  previous_snapshot_at: d.previousSnapshotAt,
+  gained: d.gained,
+  lost: d.lost,
+  same: d.same,
+  pins: d.pins.map((x) => ({
+    lat: x.lat,
+    lng: x.lng,
+    rank: x.rank,
+    previous_rank: x.previousRank,
+    change: x.change as 'gained',
+    overtaken_by: x.overtakenBy.map(place),
+    overtook: x.overtook.map(place),
+  })),
+});
+
 // ---- data points ----------------------------------------------------------------------------------------
 
 export interface DataPointsData {

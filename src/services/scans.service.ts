@@ -10,6 +10,7 @@ import { FREQUENCIES, nextRunAt, assertTimezone, assertWindow, type Frequency, t
 import type { MapResult } from '../grid/providers/types';
 import { Scan, ScanPin, ScanResult, ScanSnapshot } from '../models';
 import { SCAN_TYPES, type ScanType } from '../models/scan.model';
+import type { StoredPlace } from '../models/scan-result.model';
 import { writeEvent } from '../outbox/writer';
 import { scanLabel, startScanRunWorkflow } from '../../workflows/scans/client';
 import type { PinQuery, ScanRunPlan } from '../../workflows/activities/scans';
@@ -752,6 +753,84 @@ const snapshotRow = (s: ScanSnapshot): SnapshotRow => ({
 });
 
 const primaryKeyword = (scan: Scan, keyword?: string | null): string => keyword?.trim() || scan.keywords[0] || '';
+
+export interface PinChange {
+  lat: number;
+  lng: number;
+  /** The business's rank at the pin in the snapshot and in the one it is compared to; null: not in the top 20. */
+  rank: number | null;
+  previousRank: number | null;
+  /** `gained` (a better rank, or into the top 20), `lost` (worse, or out of it) or `same`. */
+  change: 'gained' | 'lost' | 'same';
+  /** Places of the pin's top 20: now above the business and not above it before (lost), or the reverse (gained). */
+  overtakenBy: Array<{ placeId: string; name: string; rank: number }>;
+  overtook: Array<{ placeId: string; name: string; rank: number }>;
+}
+
+export interface PinChanges {
+  scanUuid: string;
+  keyword: string;
+  snapshotAt: Date | null;
+  previousSnapshotAt: Date | null;
+  gained: number;
+  lost: number;
+  same: number;
+  pins: PinChange[];
+}
+
+/**
+ * Pin by pin, how one keyword's snapshot compares with an earlier one (default: the latest with the one before it):
+ * which pins gained or lost rank, and which competitors moved above the business there (or fell below it). Pins are
+ * matched by identity, so after regenerated pins only those in both snapshots count. Without two snapshots to compare,
+ * the answer says so with nulls and no pins.
+ */
+export async function pinChanges(
+  p: Principal,
+  uuid: string,
+  args: { keyword?: string | null; snapshotAt?: string | null; compareTo?: string | null },
+  opts: ServiceOptions = {},
+): Promise<PinChanges> {
+  const scan = await ownScan(p, uuid, { transaction: opts.transaction });
+  const keyword = primaryKeyword(scan, args.keyword);
+  const snaps = await completedSnapshots(scan.id, opts.transaction, keyword);
+  const at = pickTime(uniqueTimes(snaps), parseSnapshotAt(args.snapshotAt));
+  const current = at ? snaps.find((s) => s.snapshotAt.getTime() === at.getTime()) : undefined;
+  const earlier = current ? snaps.filter((s) => s.snapshotAt.getTime() < current.snapshotAt.getTime()) : [];
+  const compareTo = parseSnapshotAt(args.compareTo);
+  if (compareTo && current && compareTo.getTime() >= current.snapshotAt.getTime()) {
+    throw new Validation({ compare_to: ['The compare_to snapshot must be earlier than snapshot_at.'] });
+  }
+  const previous = compareTo ? snaps.find((s) => s.snapshotAt.getTime() === compareTo.getTime()) : earlier[earlier.length - 1];
+  if (compareTo && !previous) throw new NotFound('Snapshot');
+  const none = { scanUuid: scan.uuid, keyword: keyword ?? '', snapshotAt: current?.snapshotAt ?? null, previousSnapshotAt: previous?.snapshotAt ?? null, gained: 0, lost: 0, same: 0, pins: [] };
+  if (!current || !previous) return none;
+  const [now, before] = await Promise.all([resultsOf([current], opts.transaction), resultsOf([previous], opts.transaction)]);
+  const beforeByPin = new Map(before.rows.map((r) => [r.result.pinId, r.result]));
+  const ABSENT = 21;
+  const pins: PinChange[] = [];
+  for (const { result, pin } of now.rows) {
+    const old = beforeByPin.get(pin.id);
+    if (!old) continue;
+    const rank = result.targetRank;
+    const previousRank = old.targetRank;
+    const delta = (previousRank ?? ABSENT) - (rank ?? ABSENT);
+    const above = (places: StoredPlace[], limit: number | null) => new Set(places.filter((t) => t.rank < (limit ?? ABSENT)).map((t) => t.place_id));
+    const aboveNow = above(result.topResults, rank);
+    const aboveBefore = above(old.topResults, previousRank);
+    const view = (t: StoredPlace) => ({ placeId: t.place_id, name: t.name, rank: t.rank });
+    pins.push({
+      lat: result.lat,
+      lng: result.lng,
+      rank,
+      previousRank,
+      change: delta > 0 ? 'gained' : delta < 0 ? 'lost' : 'same',
+      overtakenBy: result.topResults.filter((t) => aboveNow.has(t.place_id) && !aboveBefore.has(t.place_id)).map(view),
+      overtook: old.topResults.filter((t) => aboveBefore.has(t.place_id) && !aboveNow.has(t.place_id)).map(view),
+    });
+  }
+  const count = (c: PinChange['change']) => pins.filter((x) => x.change === c).length;
+  return { ...none, gained: count('gained'), lost: count('lost'), same: count('same'), pins };
+}
 
 /** One keyword's completed snapshots, newest first (default keyword: the scan's first). */
 export async function listSnapshots(p: Principal, uuid: string, args: { keyword?: string | null }, opts: ServiceOptions = {}): Promise<SnapshotRow[]> {

@@ -3,7 +3,13 @@ import { Location } from '../../src/models';
 import { seedDemo } from '../../src/services/demo.service';
 import { useApp } from '../support/app';
 
-/** The demo tenant carries business-profile data, so the README's metrics curl answers with numbers. */
+/**
+ * The demo tenant carries business-profile data, so the README's metrics curl answers with numbers. seedDemo builds a
+ * whole tenant (reviews, a year of business-profile history, a scan computed in process), which takes longer than
+ * Jest's 30 s default on a loaded 2-core CI machine (as test/services/scans-demo.test.ts found before).
+ */
+jest.setTimeout(90_000);
+
 describe('business-profile demo data', () => {
   const t = useApp();
 

@@ -255,6 +255,27 @@ export const scanRoutes = [
   }),
   route({
     ...common,
+    method: 'get',
+    path: '/scans/:uuid/pin-changes',
+    operationId: 'getScanPinChanges',
+    summary: 'Pin by pin, a snapshot against an earlier one',
+    description:
+      "For one keyword (default: the first), the business's rank at each pin in a snapshot (default: the latest) and in an earlier " +
+      'one (default: the one before it): gained, lost or same, and the competitors that moved above it there or fell below it. ' +
+      'Without two snapshots to compare, `previous_snapshot_at` is null and `pins` empty. 422 when `compare_to` is not earlier.',
+    params: uuid,
+    query: z.object({
+      keyword: text('keyword').optional(),
+      snapshot_at: text('snapshot_at').optional().openapi({ format: 'date-time' }),
+      compare_to: text('compare_to').optional().openapi({ format: 'date-time', description: 'The earlier snapshot; default: the one before snapshot_at.' }),
+    }),
+    responses: { 200: { description: 'The changes.', schema: dataOf(scans.PinChanges) } },
+    document: scans.SCAN_PIN_CHANGES_QUERY,
+    variables: ({ params, query: q }) => ({ uuid: params.uuid, keyword: q.keyword ?? null, snapshotAt: q.snapshot_at ?? null, compareTo: q.compare_to ?? null }),
+    respond: ({ scanPinChanges: d }: { scanPinChanges: scans.PinChangesData }) => ({ body: { data: scans.pinChanges(d) } }),
+  }),
+  route({
+    ...common,
     method: 'post',
     path: '/scans',
     operationId: 'createScan',

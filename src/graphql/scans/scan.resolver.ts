@@ -3,7 +3,7 @@ import type { Context } from '../../context';
 import type { Scan } from '../../models';
 import * as scans from '../../services/scans.service';
 import { CreateScanInput, DataPointArgs, ScanListArgs, SetScanScheduleInput, UpdateScanInput } from './scan.input';
-import { DataPointPageType, InsightsType, RunStartedType, ScanDetailType, ScanCostType, ScanPage, ScanRunType, ScanType, ScheduleType, SnapshotRowType } from './scan.type';
+import { DataPointPageType, InsightsType, RunStartedType, ScanDetailType, PinChangesType, ScanCostType, ScanPage, ScanRunType, ScanType, ScheduleType, SnapshotRowType } from './scan.type';
 
 /**
  * Undefined-vs-null: GraphQL hands absent optional fields as undefined, which the update rules need
@@ -53,6 +53,17 @@ export class ScanResolver {
   @Query(() => ScanRunType, { description: 'One run of a scan by its id (createScan/runScan): status and progress.' })
   scanRun(@Arg('id') id: string, @Ctx() ctx: Context) {
     return scans.scanRun(ctx.principal!, id);
+  }
+
+  @Query(() => PinChangesType, { description: "Pin by pin, a keyword's snapshot against an earlier one (default: the latest and the one before)." })
+  scanPinChanges(
+    @Arg('uuid') uuid: string,
+    @Arg('keyword', () => String, { nullable: true }) keyword: string | null,
+    @Arg('snapshotAt', () => String, { nullable: true }) snapshotAt: string | null,
+    @Arg('compareTo', () => String, { nullable: true }) compareTo: string | null,
+    @Ctx() ctx: Context,
+  ) {
+    return scans.pinChanges(ctx.principal!, uuid, { keyword, snapshotAt, compareTo });
   }
 
   @Query(() => ScanCostType, { description: 'What creating this scan would cost (the create rules, no provider call); nothing is created.' })

@@ -112,6 +112,57 @@ export class ScanCostType {
   schedules!: ScanScheduleCostType[];
 }
 
+@ObjectType('ScanPinChange', { description: "One pin: the business's rank in the snapshot and in the earlier one, and who moved past whom." })
+export class PinChangeType {
+  @Field(() => Float)
+  lat!: number;
+
+  @Field(() => Float)
+  lng!: number;
+
+  @Field(() => Int, { nullable: true, description: 'null: not in the top 20.' })
+  rank!: number | null;
+
+  @Field(() => Int, { nullable: true })
+  previousRank!: number | null;
+
+  @Field({ description: '`gained`, `lost` or `same`.' })
+  change!: string;
+
+  @Field(() => [PlaceType], { description: 'Competitors now above the business at this pin that were not before.' })
+  overtakenBy!: PlaceType[];
+
+  @Field(() => [PlaceType], { description: 'Competitors that were above the business here and no longer are.' })
+  overtook!: PlaceType[];
+}
+
+@ObjectType('ScanPinChanges')
+export class PinChangesType {
+  @Field()
+  scanUuid!: string;
+
+  @Field()
+  keyword!: string;
+
+  @Field(() => GraphQLISODateTime, { nullable: true })
+  snapshotAt!: Date | null;
+
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'The snapshot compared with; null when there is none.' })
+  previousSnapshotAt!: Date | null;
+
+  @Field(() => Int)
+  gained!: number;
+
+  @Field(() => Int)
+  lost!: number;
+
+  @Field(() => Int)
+  same!: number;
+
+  @Field(() => [PinChangeType])
+  pins!: PinChangeType[];
+}
+
 @ObjectType('ScanProgress')
 export class ScanProgressType {
   @Field(() => Int, { description: 'Pin searches done so far, over every keyword.' })

@@ -303,6 +303,55 @@ describe('scans at /api/agency/v1/scans', () => {
   });
 
   describe('reads of a completed scan', () => {
+    it('compares a snapshot with the one before, pin by pin: gained, lost, same, and who moved past whom', async () => {
+      const w = await agency();
+      const uuid = (await w.agency.post('/scans', body({ keywords: ['dentist'] }))).body.data.uuid;
+      await idle(uuid);
+      // One snapshot only: nothing to compare with yet.
+      const alone = await w.agency.get(`/scans/${uuid}/pin-changes`);
+      expect(alone.status).toBe(200);
+      expect(alone.body.data).toMatchObject({ scan_uuid: uuid, keyword: 'dentist', previous_snapshot_at: null, pins: [] });
+      await w.agency.post(`/scans/${uuid}/run`);
+      await idle(uuid);
+      const [older, newer] = await ScanSnapshot.findAll({ where: { scanId: (await Scan.findOne({ where: { uuid } }))!.id }, order: [['snapshotAt', 'ASC']] });
+      // The market is deterministic: make every pin the same in both, then move two pins.
+      const me = { place_id: target.placeId, name: 'Main Street Dental' };
+      const a = { place_id: 'place-a', name: 'Alpha Dental' };
+      const b = { place_id: 'place-b', name: 'Beta Dental' };
+      const top = (...places: Array<typeof me>) => places.map((p, i) => ({ ...p, rank: i + 1 }));
+      await ScanResult.update({ targetRank: 2, topResults: top(a, me, b) }, { where: { snapshotId: [older.id, newer.id] } });
+      const [lostPin, gainedPin] = (await ScanResult.findAll({ where: { snapshotId: newer.id }, order: [['pinId', 'ASC']] })).slice(0, 2);
+      await lostPin.update({ targetRank: 3, topResults: top(a, b, me) });
+      await ScanResult.update({ targetRank: 3, topResults: top(a, b, me) }, { where: { snapshotId: older.id, pinId: gainedPin.pinId } });
+      await gainedPin.update({ targetRank: 1, topResults: top(me, a, b) });
+
+      const res = await w.agency.get(`/scans/${uuid}/pin-changes?keyword=dentist`);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ snapshot_at: newer.snapshotAt.toISOString(), previous_snapshot_at: older.snapshotAt.toISOString(), gained: 1, lost: 1, same: 7 });
+      const byPin = (r: ScanResult) => res.body.data.pins.find((p: { lat: number; lng: number }) => p.lat === r.lat && p.lng === r.lng);
+      expect(byPin(lostPin)).toEqual({ lat: lostPin.lat, lng: lostPin.lng, rank: 3, previous_rank: 2, change: 'lost', overtaken_by: [{ ...b, rank: 2 }], overtook: [] });
+      expect(byPin(gainedPin)).toEqual({
+        lat: gainedPin.lat,
+        lng: gainedPin.lng,
+        rank: 1,
+        previous_rank: 3,
+        change: 'gained',
+        overtaken_by: [],
+        overtook: [
+          { ...a, rank: 1 },
+          { ...b, rank: 2 },
+        ],
+      });
+      // The same pair asked for explicitly; compare_to must be earlier; an unknown snapshot is 404; another tenant's scan 404.
+      const explicit = await w.agency.get(`/scans/${uuid}/pin-changes?snapshot_at=${newer.snapshotAt.toISOString()}&compare_to=${older.snapshotAt.toISOString()}`);
+      expect(explicit.body.data.gained).toBe(1);
+      const backwards = await w.agency.get(`/scans/${uuid}/pin-changes?snapshot_at=${older.snapshotAt.toISOString()}&compare_to=${newer.snapshotAt.toISOString()}`);
+      expect([backwards.status, Object.keys(backwards.body.errors ?? {})]).toEqual([422, ['compare_to']]);
+      expect((await w.agency.get(`/scans/${uuid}/pin-changes?compare_to=2020-01-01T00:00:00.000Z`)).status).toBe(404);
+      const other = await agency();
+      expect((await other.agency.get(`/scans/${uuid}/pin-changes`)).status).toBe(404);
+    });
+
     it('pages data points (per_page 1-500, default 100), top_n 0 gives lat/lng/target_rank only, snapshots and insights', async () => {
       const w = await agency();
       const created = await w.agency.post('/scans', body());

@@ -418,6 +418,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/scans/{uuid}/pin-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pin by pin, a snapshot against an earlier one
+         * @description For one keyword (default: the first), the business's rank at each pin in a snapshot (default: the latest) and in an earlier one (default: the one before it): gained, lost or same, and the competitors that moved above it there or fell below it. Without two snapshots to compare, `previous_snapshot_at` is null and `pins` empty. 422 when `compare_to` is not earlier.
+         *
+         *     Needs an agency token of the tenant owner.
+         */
+        get: operations["getScanPinChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/scans/{uuid}/run": {
         parameters: {
             query?: never;
@@ -860,6 +882,38 @@ export interface components {
                 icon: string;
                 title: string;
                 description: string;
+            }[];
+        };
+        ScanPinChanges: {
+            /** Format: uuid */
+            scan_uuid: string;
+            keyword: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-24T09:30:00.000Z
+             */
+            snapshot_at: string | null;
+            /**
+             * Format: date-time
+             * @description The snapshot compared with; null (and no pins) when there is none.
+             * @example 2026-11-24T09:30:00.000Z
+             */
+            previous_snapshot_at: string | null;
+            gained: number;
+            lost: number;
+            same: number;
+            pins: {
+                lat: number;
+                lng: number;
+                /** @description null: not in the top 20. */
+                rank: number | null;
+                previous_rank: number | null;
+                /** @enum {string} */
+                change: "gained" | "lost" | "same";
+                /** @description Competitors now above the business at this pin that were not before. */
+                overtaken_by: components["schemas"]["RankedPlace"][];
+                /** @description Competitors that were above the business here and no longer are. */
+                overtook: components["schemas"]["RankedPlace"][];
             }[];
         };
         ScanCost: {
@@ -3431,6 +3485,91 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ScanInsights"];
+                    };
+                };
+            };
+            /** @description The request could not be read (for example a path that is not valid percent-encoding). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token is not an agency token of the tenant owner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or outside the caller's scope. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed, the body is not a JSON object, or a named rule (`code`) refused the request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getScanPinChanges: {
+        parameters: {
+            query?: {
+                keyword?: string;
+                snapshot_at?: string;
+                compare_to?: string;
+            };
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The changes. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": string;
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ScanPinChanges"];
                     };
                 };
             };

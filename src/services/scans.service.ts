@@ -635,11 +635,18 @@ async function resultsOf(snapshots: ScanSnapshot[], transaction?: Transaction, p
   return { rows, total: page ? total : rows.length };
 }
 
+/** A stored place of a pin's top 20 as the reads answer it. */
+const placeView = (t: StoredPlace) => ({ placeId: t.place_id, name: t.name, rank: t.rank });
+
+/** The places ranked above `rank` (absent: 21) in a pin's top 20. */
+const placesAbove = (places: StoredPlace[], rank: number | null) => new Set(places.filter((t) => t.rank < (rank ?? ABSENT_RANK)).map((t) => t.place_id));
+const ABSENT_RANK = 21;
+
 const outcomeOf = (r: LoadedResult): metrics.PinOutcome => ({
   row: r.pin.row,
   col: r.pin.col,
   targetRank: r.result.targetRank,
-  results: r.result.topResults.map((t) => ({ placeId: t.place_id, name: t.name, rank: t.rank })),
+  results: r.result.topResults.map(placeView),
 });
 
 const summaryView = (s: metrics.Summary): SummaryView => ({ averageRank: s.avgRank, top3Count: s.top3, top4To10Count: s.top4to10, notRankingCount: s.notRanking });
@@ -680,7 +687,7 @@ function pinView(r: LoadedResult, topN: number): PinView {
     keyword: r.snapshot.keyword,
     status: r.result.status,
     snapshotAt: r.snapshot.snapshotAt,
-    topResults: r.result.topResults.slice(0, topN).map((t) => ({ placeId: t.place_id, name: t.name, rank: t.rank })),
+    topResults: r.result.topResults.slice(0, topN).map(placeView),
   };
 }
 
@@ -806,26 +813,23 @@ export async function pinChanges(
   if (!current || !previous) return none;
   const [now, before] = await Promise.all([resultsOf([current], opts.transaction), resultsOf([previous], opts.transaction)]);
   const beforeByPin = new Map(before.rows.map((r) => [r.result.pinId, r.result]));
-  const ABSENT = 21;
   const pins: PinChange[] = [];
   for (const { result, pin } of now.rows) {
     const old = beforeByPin.get(pin.id);
     if (!old) continue;
     const rank = result.targetRank;
     const previousRank = old.targetRank;
-    const delta = (previousRank ?? ABSENT) - (rank ?? ABSENT);
-    const above = (places: StoredPlace[], limit: number | null) => new Set(places.filter((t) => t.rank < (limit ?? ABSENT)).map((t) => t.place_id));
-    const aboveNow = above(result.topResults, rank);
-    const aboveBefore = above(old.topResults, previousRank);
-    const view = (t: StoredPlace) => ({ placeId: t.place_id, name: t.name, rank: t.rank });
+    const delta = (previousRank ?? ABSENT_RANK) - (rank ?? ABSENT_RANK);
+    const aboveNow = placesAbove(result.topResults, rank);
+    const aboveBefore = placesAbove(old.topResults, previousRank);
     pins.push({
       lat: result.lat,
       lng: result.lng,
       rank,
       previousRank,
       change: delta > 0 ? 'gained' : delta < 0 ? 'lost' : 'same',
-      overtakenBy: result.topResults.filter((t) => aboveNow.has(t.place_id) && !aboveBefore.has(t.place_id)).map(view),
-      overtook: old.topResults.filter((t) => aboveBefore.has(t.place_id) && !aboveNow.has(t.place_id)).map(view),
+      overtakenBy: result.topResults.filter((t) => aboveNow.has(t.place_id) && !aboveBefore.has(t.place_id)).map(placeView),
+      overtook: old.topResults.filter((t) => aboveBefore.has(t.place_id) && !aboveNow.has(t.place_id)).map(placeView),
     });
   }
   const count = (c: PinChange['change']) => pins.filter((x) => x.change === c).length;

@@ -7,7 +7,7 @@ import { createApp, type AppDeps } from '../src/http/app';
 import { findTemporalCli, startDevServer } from '../src/temporal/dev-server';
 import { WORKFLOW_BUNDLE } from '../src/temporal/runtime';
 import { buildActivities } from '../workflows/activities';
-import { connectTemporal, disconnectTemporal, temporalSettings, type TemporalSettings } from '../workflows/client';
+import { connectTemporal, disconnectTemporal, temporal, temporalSettings, type TemporalSettings } from '../workflows/client';
 import { runWorker } from '../workflows/worker';
 
 /**
@@ -101,3 +101,20 @@ export function markdownTable(rows: string[][]): string {
   const line = (r: string[]) => `| ${r.join(' | ')} |`;
   return [line(rows[0]), line(rows[0].map(() => '---')), ...rows.slice(1).map(line)].join('\n');
 }
+
+/**
+ * The engine's ceiling on this server and worker: `count` one-activity workflows (`engineProbe`) started `concurrency`
+ * at a time and awaited, in workflows per second. Every durable benchmark measures it in the same run, so its own
+ * rate can be read as a share of what the engine allows.
+ */
+export async function engineCeiling(count = 400, concurrency = 32): Promise<number> {
+  const { client, settings } = temporal();
+  const started = Date.now();
+  await pool(Array.from({ length: count }, (_, i) => i), concurrency, async (i) => {
+    await client.workflow.execute('engineProbe', { taskQueue: settings.taskQueue, workflowId: `engine-probe-${process.pid}-${started}-${i}` });
+  });
+  return count / ((Date.now() - started) / 1000);
+}
+
+/** The peak resident set of this process so far, in MB. */
+export const peakRssMb = (): number => Math.round(process.resourceUsage().maxRSS / 1024);

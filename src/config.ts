@@ -86,6 +86,15 @@ const schema = z.object({
   WEBHOOK_RETRY_INITIAL_MS: z.coerce.number().int().min(1).default(1_000),
   WEBHOOK_RETRY_MAX_INTERVAL_MS: z.coerce.number().int().min(1).default(59_000),
   /**
+   * First attempts, made by the dispatcher in bulk: at most this many POSTs at once in a worker, and per receiver;
+   * an attempt unanswered after WEBHOOK_HANDOFF_MS goes on in the background (its retries to a workflow), and its
+   * receiver's next deliveries go straight to workflows for WEBHOOK_SLOW_RECEIVER_MS.
+   */
+  WEBHOOK_BULK_CONCURRENCY: z.coerce.number().int().min(1).default(64),
+  WEBHOOK_BULK_PER_RECEIVER: z.coerce.number().int().min(1).default(8),
+  WEBHOOK_HANDOFF_MS: z.coerce.number().int().min(1).default(250),
+  WEBHOOK_SLOW_RECEIVER_MS: z.coerce.number().int().min(0).default(60_000),
+  /**
    * Receivers on private, loopback and link-local addresses are refused (SSRF) unless this is "true"
    * (local development, and tests whose receiver runs on this machine).
    */

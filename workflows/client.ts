@@ -1,6 +1,7 @@
 import { Client, Connection, ScheduleAlreadyRunning, ScheduleNotFoundError, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { DispatchOutboxInput } from './outbox/dispatch.workflow';
-import type { DeliveryRetry } from './webhooks/deliver.workflow';
+import type { DeliveryRetry, DeliverWebhookInput } from './webhooks/deliver.workflow';
+import type { RetryDeliveriesInput } from './webhooks/retry-group.workflow';
 import { ownedBy, startMetadata, urlForSummary, type Owner } from '../src/temporal/search-attributes';
 
 /**
@@ -58,6 +59,11 @@ export function temporal(): { client: Client; settings: TemporalSettings } {
 }
 
 export const deliveryWorkflowId = (deliveryId: string): string => `webhook:${deliveryId}`;
+/**
+ * The task queue of webhook retries' POSTs, next to the main one: its own worker and activity slots, so receivers
+ * that hang (30 s per attempt) never hold the slots the dispatcher and every other workflow need.
+ */
+export const webhookRetryQueue = (taskQueue: string): string => `${taskQueue}:webhook-retries`;
 /** One dispatcher per task queue (the tests run several queues side by side on one dev server). */
 export const dispatcherWorkflowId = (taskQueue: string): string => `outbox-dispatcher:${taskQueue}`;
 
@@ -69,19 +75,19 @@ export interface DeliveryLabel {
 }
 
 /**
- * Starts the delivery workflow of one webhook delivery. The workflow id is the delivery id, so starting it
- * again (a dispatcher retry after a crash) is a no-op, even after the first run finished: never a second send.
- * A redelivery (`again`) asks for a new run of the same id, once the earlier one has finished.
+ * Starts the delivery workflow of one webhook delivery (a redelivery: `again`, a new run of the same id once the
+ * earlier one has finished). Without `again` a second start of the id is a no-op, even after the first run finished.
  * `label` tags the run for operators (search attributes and summary); without it only kind and id are set.
  */
 export async function startDeliveryWorkflow(deliveryId: string, opts: { again?: boolean; label?: DeliveryLabel | null } = {}): Promise<void> {
   const { client, settings } = temporal();
   const label = opts.label;
+  const input: DeliverWebhookInput = { deliveryId, retry: settings.webhookRetry, activityQueue: webhookRetryQueue(settings.taskQueue) };
   try {
     await client.workflow.start('deliverWebhook', {
       workflowId: deliveryWorkflowId(deliveryId),
       taskQueue: settings.taskQueue,
-      args: [{ deliveryId, retry: settings.webhookRetry }],
+      args: [input],
       workflowIdReusePolicy: opts.again ? 'ALLOW_DUPLICATE' : 'REJECT_DUPLICATE',
       ...startMetadata(
         ownedBy(label?.owner, 'webhook-delivery', deliveryId),
@@ -92,6 +98,46 @@ export async function startDeliveryWorkflow(deliveryId: string, opts: { again?: 
     // A second start from the dispatcher is the no-op we want; a redelivery while a run still goes is not.
     if (!(e instanceof WorkflowExecutionAlreadyStartedError) || opts.again) throw e;
   }
+}
+
+/** The retry group of one receiver's deliveries, named after its first delivery. */
+export const retryGroupWorkflowId = (firstDeliveryId: string): string => `webhook-retries:${firstDeliveryId}`;
+
+/**
+ * Starts the retry workflow of a group of one receiver's deliveries (`retryWebhookDeliveries`). Starting the same
+ * group again (a dispatcher retry after a crash) is a no-op. `startDelayMs`: the run begins that much later unless
+ * signalled (first attempts still waiting for their answer).
+ */
+export async function startRetryGroup(
+  group: Pick<RetryDeliveriesInput, 'endpointId' | 'deliveryIds' | 'after' | 'awaitingFirstAttempts'>,
+  opts: { label: DeliveryLabel; startDelayMs?: number },
+): Promise<void> {
+  const { client, settings } = temporal();
+  const input: RetryDeliveriesInput = { ...group, retry: settings.webhookRetry, activityQueue: webhookRetryQueue(settings.taskQueue) };
+  const first = group.deliveryIds[0];
+  try {
+    await client.workflow.start('retryWebhookDeliveries', {
+      workflowId: retryGroupWorkflowId(first),
+      taskQueue: settings.taskQueue,
+      args: [input],
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      ...(opts.startDelayMs ? { startDelay: opts.startDelayMs } : {}),
+      ...startMetadata(
+        ownedBy(opts.label.owner, 'webhook-delivery', first),
+        `Webhook retries: ${deliveries(group.deliveryIds.length)} to ${urlForSummary(opts.label.url)} (first ${first})`,
+      ),
+    });
+  } catch (e) {
+    if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
+  }
+}
+
+/** `1 delivery`, `3 deliveries`. */
+export const deliveries = (n: number): string => `${n} ${n === 1 ? 'delivery' : 'deliveries'}`;
+
+/** Tells a group standing by that the dispatcher's first attempts have all ended (its start delay ends too). */
+export async function signalFirstAttemptsDone(firstDeliveryId: string): Promise<void> {
+  await temporal().client.workflow.getHandle(retryGroupWorkflowId(firstDeliveryId)).signal('first-attempts-done');
 }
 
 /**

@@ -8,3 +8,5 @@ export { redispatchInvites } from './invites/redispatch.workflow';
 export { syncGbpPerformance, syncGbpPerformanceSweep } from './gbp/sync.workflow';
 export { autoRespond } from './auto-respond/respond.workflow';
 export { purgeExpiredData } from './retention/purge.workflow';
+export { engineProbe } from './probe/engine-probe.workflow';
+export { retryWebhookDeliveries } from './webhooks/retry-group.workflow';

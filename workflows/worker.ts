@@ -1,4 +1,5 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
+import { webhookRetryQueue } from './client';
 
 export interface WorkerSettings {
   address: string;
@@ -7,6 +8,8 @@ export interface WorkerSettings {
   /** Production: the bundle built by `npm run build`. Tests: the TypeScript source, bundled on start. */
   workflows: { bundlePath: string } | { workflowsPath: string };
   activities: object;
+  /** Webhook retries' POSTs at once (their own queue and slots; default 200: most of them wait on a receiver). */
+  webhookRetrySlots?: number;
 }
 
 export interface RunningWorker {
@@ -16,26 +19,33 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
-/** Creates and runs a worker on the task queue; `stop` drains it and closes its connection. */
+/**
+ * Creates and runs a worker on the task queue, and beside it one for the webhook retries' POSTs on their own queue
+ * (`webhookRetryQueue`): a receiver that hangs holds a slot there, never one the dispatcher or another workflow
+ * needs. `stop` drains both and closes their connection.
+ */
 export async function runWorker(settings: WorkerSettings): Promise<RunningWorker> {
   const connection = await NativeConnection.connect({ address: settings.address });
+  // A stopping worker lets in-flight deliveries (30 s timeout each) finish rather than be retried elsewhere.
+  const shared = { connection, namespace: settings.namespace, activities: settings.activities, shutdownGraceTime: '40s' } as const;
   const worker = await Worker.create({
-    connection,
-    namespace: settings.namespace,
+    ...shared,
     taskQueue: settings.taskQueue,
-    activities: settings.activities,
-    // A stopping worker lets in-flight deliveries (30 s timeout each) finish rather than be retried elsewhere.
-    shutdownGraceTime: '40s',
     ...('bundlePath' in settings.workflows
       ? { workflowBundle: { codePath: settings.workflows.bundlePath } }
       : { workflowsPath: settings.workflows.workflowsPath }),
   });
-  const done = worker.run().finally(() => connection.close());
+  const retries = await Worker.create({
+    ...shared,
+    taskQueue: webhookRetryQueue(settings.taskQueue),
+    maxConcurrentActivityTaskExecutions: settings.webhookRetrySlots ?? 200,
+  });
+  const done = Promise.all([worker.run(), retries.run()]).then(() => undefined).finally(() => connection.close());
   return {
     worker,
     done,
     async stop() {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
+      for (const w of [worker, retries]) if (w.getState() === 'RUNNING') w.shutdown();
       await done;
     },
   };

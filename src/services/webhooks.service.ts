@@ -409,14 +409,39 @@ export async function loadDeliveryForAttempt(deliveryId: string, opts: { clock?:
   };
 }
 
-/** Who a delivery belongs to, its event and receiver: the tags of its workflow (null: the delivery is gone). */
-export async function deliveryLabel(deliveryId: string): Promise<DeliveryLabel | null> {
-  const [row] = await WebhookDelivery.sequelize!.query<{ tenantId: number; customerId: number; event: string; url: string | null }>(
-    `SELECT d.tenant_id AS tenantId, d.customer_id AS customerId, d.event, e.url
-       FROM webhook_deliveries d LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE d.id = ?`,
-    { replacements: [deliveryId], type: QueryTypes.SELECT },
+/** A claimed delivery with its receiver and the tags of its workflow, as the dispatcher's first attempt needs it. */
+export interface DeliveryForBulk extends DeliveryForAttempt {
+  label: DeliveryLabel;
+}
+
+/**
+ * `loadDeliveryForAttempt` for a whole batch in one query: deliveries whose receiver is gone or disabled are left
+ * out (nothing may be sent for them).
+ */
+export async function loadDeliveriesForBulk(deliveryIds: readonly string[], opts: { clock?: Clock } = {}): Promise<Map<string, DeliveryForBulk>> {
+  const out = new Map<string, DeliveryForBulk>();
+  if (deliveryIds.length === 0) return out;
+  const rows = await WebhookDelivery.findAll({ where: { id: { [Op.in]: [...deliveryIds] } } });
+  const endpoints = new Map(
+    (await WebhookEndpoint.findAll({ where: { id: { [Op.in]: [...new Set(rows.map((d) => d.endpointId))] }, enabled: true } })).map((e) => [e.id, e]),
   );
-  return row ? { owner: { tenantId: row.tenantId, customerId: row.customerId }, event: row.event, url: row.url ?? '' } : null;
+  const now = clockOf(opts).now();
+  for (const d of rows) {
+    const endpoint = endpoints.get(d.endpointId);
+    if (!endpoint) continue;
+    out.set(d.id, {
+      id: d.id,
+      status: d.status,
+      event: d.event,
+      body: d.payload,
+      url: endpoint.url,
+      endpointId: endpoint.id,
+      attempts: d.attempts,
+      secrets: signingSecrets(endpoint, now),
+      label: { owner: { tenantId: d.tenantId, customerId: d.customerId }, event: d.event, url: endpoint.url },
+    });
+  }
+  return out;
 }
 
 export interface AttemptInput {
@@ -444,24 +469,62 @@ export async function recordAttempt(deliveryId: string, input: AttemptInput, opt
     const delivery = await WebhookDelivery.findByPk(deliveryId, { transaction, lock: transaction.LOCK.UPDATE });
     if (!delivery) return;
     const error = input.succeeded ? null : clip(input.error);
-    await WebhookAttempt.create(
-      {
-        deliveryId,
-        attempt: Math.max(0, Math.trunc(input.attempt)),
-        statusCode: input.statusCode,
-        latencyMs: Math.max(0, Math.round(input.latencyMs)),
-        error,
-        responseExcerpt: input.responseExcerpt == null ? null : firstBytes(input.responseExcerpt),
-        requestHeaders: input.requestHeaders == null ? null : loggedHeaders(Object.entries(input.requestHeaders)),
-        responseHeaders: input.responseHeaders == null ? null : loggedHeaders(Object.entries(input.responseHeaders)),
-        createdAt: now,
-      },
-      { transaction },
-    );
+    await WebhookAttempt.create(attemptRow(deliveryId, input, now), { transaction });
     const patch: Partial<WebhookDelivery> = { attempts: delivery.attempts + 1, lastStatusCode: input.statusCode, lastError: error };
     if (input.succeeded) Object.assign(patch, { status: 'succeeded', deliveredAt: now });
     await delivery.update(patch, { transaction });
   });
+}
+
+/**
+ * `recordAttempt` for many attempts in one transaction (the dispatcher's first attempts of a batch): one INSERT of the
+ * log rows, and one UPDATE per distinct outcome (success, status code, error) rather than three statements per POST.
+ * Deliveries deleted meanwhile are ignored.
+ */
+export async function recordAttempts(records: ReadonlyArray<{ deliveryId: string; attempt: AttemptInput }>, opts: { clock?: Clock; transaction?: Transaction } = {}): Promise<void> {
+  if (records.length === 0) return;
+  const now = clockOf(opts).now();
+  await inTransaction(opts, async (transaction) => {
+    const alive = new Set(
+      (await WebhookDelivery.findAll({ where: { id: { [Op.in]: records.map((r) => r.deliveryId) } }, attributes: ['id'], transaction, lock: transaction.LOCK.UPDATE })).map((d) => d.id),
+    );
+    const kept = records.filter((r) => alive.has(r.deliveryId));
+    if (kept.length === 0) return;
+    await WebhookAttempt.bulkCreate(kept.map(({ deliveryId, attempt }) => attemptRow(deliveryId, attempt, now)), { transaction });
+    const byOutcome = new Map<string, { succeeded: boolean; statusCode: number | null; error: string | null; ids: string[] }>();
+    for (const { deliveryId, attempt } of kept) {
+      const error = attempt.succeeded ? null : clip(attempt.error);
+      const key = JSON.stringify([attempt.succeeded, attempt.statusCode, error]);
+      const group = byOutcome.get(key) ?? byOutcome.set(key, { succeeded: attempt.succeeded, statusCode: attempt.statusCode, error, ids: [] }).get(key)!;
+      group.ids.push(deliveryId);
+    }
+    for (const g of byOutcome.values()) {
+      await WebhookDelivery.update(
+        {
+          attempts: WebhookDelivery.sequelize!.literal('attempts + 1') as unknown as number,
+          lastStatusCode: g.statusCode,
+          lastError: g.error,
+          ...(g.succeeded ? { status: 'succeeded' as const, deliveredAt: now } : {}),
+        },
+        { where: { id: { [Op.in]: g.ids } }, transaction },
+      );
+    }
+  });
+}
+
+/** One row of the attempt log, bounded as the log keeps it. */
+function attemptRow(deliveryId: string, input: AttemptInput, now: Date) {
+  return {
+    deliveryId,
+    attempt: Math.max(0, Math.trunc(input.attempt)),
+    statusCode: input.statusCode,
+    latencyMs: Math.max(0, Math.round(input.latencyMs)),
+    error: input.succeeded ? null : clip(input.error),
+    responseExcerpt: input.responseExcerpt == null ? null : firstBytes(input.responseExcerpt),
+    requestHeaders: input.requestHeaders == null ? null : loggedHeaders(Object.entries(input.requestHeaders)),
+    responseHeaders: input.responseHeaders == null ? null : loggedHeaders(Object.entries(input.responseHeaders)),
+    createdAt: now,
+  };
 }
 
 /** The workflow gave up (retries exhausted or a permanent failure). A delivery that succeeded stays so. */
@@ -470,6 +533,12 @@ export async function markDeliveryFailed(deliveryId: string, reason: string, opt
     { status: 'failed', lastError: clip(reason) },
     { where: { id: deliveryId, status: { [Op.ne]: 'succeeded' } }, transaction: opts.transaction },
   );
+}
+
+/** A retry group gave up: what is still pending is failed, each keeping its last attempt's error as the reason. */
+export async function markDeliveriesGaveUp(deliveryIds: readonly string[], opts: { transaction?: Transaction } = {}): Promise<void> {
+  if (deliveryIds.length === 0) return;
+  await WebhookDelivery.update({ status: 'failed' }, { where: { id: { [Op.in]: [...deliveryIds] }, status: 'pending' }, transaction: opts.transaction });
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -578,10 +647,11 @@ export async function claimPendingEvents(limit: number, opts: { clock?: Clock; t
   return eventIds.map((eventId) => ({ eventId, deliveryIds: byEvent.get(eventId) ?? [] }));
 }
 
-/** The event's deliveries are all started: the dispatcher will not claim it again. */
-export async function markEventDispatched(eventId: number, opts: { clock?: Clock; transaction?: Transaction } = {}): Promise<void> {
+/** The events' deliveries are all handled (succeeded, failed for good, or in their workflow): not claimed again. */
+export async function markEventsDispatched(eventIds: readonly number[], opts: { clock?: Clock; transaction?: Transaction } = {}): Promise<void> {
+  if (eventIds.length === 0) return;
   await OutboxEvent.update(
     { dispatchedAt: clockOf(opts).now() },
-    { where: { id: eventId, dispatchedAt: null }, transaction: opts.transaction },
+    { where: { id: { [Op.in]: [...eventIds] }, dispatchedAt: null }, transaction: opts.transaction },
   );
 }

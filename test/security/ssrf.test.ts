@@ -141,6 +141,9 @@ describe('guarded outbound client', () => {
       const delivery: LoadedDelivery = { id: 'msg_1', status: 'pending', body: '{"type":"review.created"}', url, secrets: ['whsec_dGVzdA=='] };
       const acts = createWebhookActivities({
         load: async () => delivery,
+        loadMany: async () => new Map([[delivery.id, delivery]]),
+        gaveUp: async () => undefined,
+        heartbeat: () => undefined,
         record: async (_id, attempt) => void recorded.push(attempt),
         fail: async () => undefined,
         sign: () => ({ 'webhook-id': delivery.id }),

@@ -10,7 +10,8 @@ export interface Received {
 
 /**
  * A real webhook receiver on loopback. `respond` decides each answer from the number of requests so far;
- * returning null holds the request open without answering (a receiver that hangs). A header given as a list is
+ * returning null holds the request open without answering (a receiver that hangs; `release` answers those held so
+ * far). A header given as a list is
  * sent once per value; a string body is sent as UTF-8. Signed deliveries are checked against the documented events.
  */
 export async function startReceiver(
@@ -46,6 +47,10 @@ export async function startReceiver(
         if (Date.now() > deadline) throw new Error(`receiver got ${received.length} requests, expected ${count}`);
         await new Promise((r) => setTimeout(r, 25));
       }
+    },
+    /** Answers every request held so far with `status`. */
+    release(status = 200): void {
+      for (const res of held.splice(0)) res.writeHead(status, { 'Content-Type': 'text/plain' }).end('ok');
     },
     async close(): Promise<void> {
       for (const res of held) res.destroy();

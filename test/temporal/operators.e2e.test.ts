@@ -98,7 +98,14 @@ describe('operators find workflows in the Temporal UI', () => {
   });
 
   it("finds a tenant's webhook deliveries by RgTenant and RgKind, with the receiver and delivery in the summary", async () => {
-    const receiver = await startReceiver(() => ({ status: 204 }));
+    // Deliveries become a (retry group) workflow when their first attempt, the dispatcher's in bulk, fails: each fails once here.
+    const tried = new Set<string>();
+    const receiver = await startReceiver((_n, r) => {
+      const id = String(r.headers['webhook-id']);
+      if (tried.has(id)) return { status: 204 };
+      tried.add(id);
+      return { status: 503 };
+    });
     try {
       const worlds = [await makeWorld(), await makeWorld()];
       const deliveries: WebhookDelivery[] = [];
@@ -122,15 +129,15 @@ describe('operators find workflows in the Temporal UI', () => {
 
       const [w] = worlds;
       const found = await list(`RgTenant = '${w.tenant.id}' AND RgKind = 'webhook-delivery'`);
-      expect(found.map((wf) => wf.workflowId)).toEqual([`webhook:${deliveries[0].id}`]); // the other tenant's is not listed
+      expect(found.map((wf) => wf.workflowId)).toEqual([`webhook-retries:${deliveries[0].id}`]); // the other tenant's is not listed
       expect(attrs(found[0])).toEqual({ tenant: String(w.tenant.id), account: String(w.org.customerId), organization: undefined, kind: 'webhook-delivery', businessId: deliveries[0].id });
       // "All deliveries of customer account Y": the account alone finds it too.
-      expect((await list(`RgAccount = '${w.org.customerId}' AND RgKind = 'webhook-delivery' AND RgTenant = '${w.tenant.id}'`)).map((wf) => wf.workflowId)).toEqual([`webhook:${deliveries[0].id}`]);
+      expect((await list(`RgAccount = '${w.org.customerId}' AND RgKind = 'webhook-delivery' AND RgTenant = '${w.tenant.id}'`)).map((wf) => wf.workflowId)).toEqual([`webhook-retries:${deliveries[0].id}`]);
 
-      const description = await temporal().client.workflow.getHandle(`webhook:${deliveries[0].id}`).describe();
+      const description = await temporal().client.workflow.getHandle(`webhook-retries:${deliveries[0].id}`).describe();
       // The query string (which may carry the receiver's secret) is left out of the summary.
-      expect(await description.staticSummary()).toBe(`Webhook review-created to ${receiver.url} (delivery ${deliveries[0].id})`);
-      expect(await activitySummaries(`webhook:${deliveries[0].id}`)).toEqual([`POST delivery ${deliveries[0].id} to its receiver`]);
+      expect(await description.staticSummary()).toBe(`Webhook retries: 1 delivery to ${receiver.url} (first ${deliveries[0].id})`);
+      expect(await activitySummaries(`webhook-retries:${deliveries[0].id}`)).toEqual([`POST 1 delivery to receiver ${deliveries[0].endpointId} (attempt 2)`]);
     } finally {
       await receiver.close();
     }

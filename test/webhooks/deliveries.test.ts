@@ -60,7 +60,7 @@ describe('webhook deliveries: dispatch, attempts, redelivery', () => {
     expect(again).toEqual(first);
     expect(await WebhookDelivery.count({ where: { outboxEventId: event.id } })).toBe(2);
 
-    await webhooks.markEventDispatched(Number(event.id));
+    await webhooks.markEventsDispatched([Number(event.id)]);
     expect((await OutboxEvent.findByPk(event.id))!.dispatchedAt).toBeInstanceOf(Date);
     expect(await webhooks.claimPendingEvents(10)).toEqual([]);
   });
@@ -108,7 +108,7 @@ describe('webhook deliveries: dispatch, attempts, redelivery', () => {
     await locations.update(await as(w.orgOwner), w.home.id, { name: 'Second' });
     const [only] = await webhooks.claimPendingEvents(1);
     expect(only.eventId).toBe(Number(event.id));
-    await webhooks.markEventDispatched(only.eventId);
+    await webhooks.markEventsDispatched([only.eventId]);
     const [next] = await webhooks.claimPendingEvents(1);
     expect(next.eventId).toBeGreaterThan(only.eventId);
   });

@@ -1,11 +1,12 @@
 import type { Config } from '../../src/config';
-import { claimPendingEvents, deliveryLabel, loadDeliveryForAttempt, markDeliveryFailed, markEventDispatched, recordAttempt } from '../../src/services/webhooks.service';
+import { claimPendingEvents, loadDeliveriesForBulk, loadDeliveryForAttempt, markDeliveriesGaveUp, markDeliveryFailed, markEventsDispatched, recordAttempt, recordAttempts } from '../../src/services/webhooks.service';
 import { signatureHeaders, WEBHOOK_USER_AGENT } from '../../src/webhooks/signing';
 import { guardedFetch, refusedCause, UnresolvableHost } from '../../src/net/guarded-fetch';
 import { assertDeliverableUrl } from '../../src/webhooks/url';
-import { startDeliveryWorkflow } from '../client';
+import { signalFirstAttemptsDone, startRetryGroup, temporal } from '../client';
+import { Context } from '@temporalio/activity';
 import { createOutboxActivities } from './outbox';
-import { createWebhookActivities } from './webhooks';
+import { createDeliveryAttempt, createWebhookActivities, type WebhookActivityDeps } from './webhooks';
 import { platformClient } from '../../src/providers';
 import { accessTokenFor } from '../../src/services/provider-connections.service';
 import { loadSyncTarget, recordSyncResult, upsertProviderReviews } from '../../src/services/review-sync.service';
@@ -22,40 +23,66 @@ import { gbpSyncIntegrationIds, loadGbpSyncTarget, planGbpSync, storeDailyMetric
 import { createGbpActivities } from './gbp';
 import { purgeExpired, retentionDays } from '../../src/services/retention.service';
 import { createRetentionActivities } from './retention';
+import { createProbeActivities } from './probe';
 import { attemptBucket, scanPins, scanRuns, webhookDeliveries } from '../../src/observability/metrics';
 
 export { WEBHOOK_USER_AGENT };
 
+/** How the dispatcher makes first attempts (`WEBHOOK_BULK_*`); defaults where a caller (a test) gives none. */
+type BulkConfig = Partial<Pick<Config, 'WEBHOOK_BULK_CONCURRENCY' | 'WEBHOOK_BULK_PER_RECEIVER' | 'WEBHOOK_HANDOFF_MS' | 'WEBHOOK_SLOW_RECEIVER_MS'>>;
+
 /** Every activity of the worker, wired to the services (the workflows only ever see their types). */
-export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_ALLOW_PRIVATE_URLS'>) {
+export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_ALLOW_PRIVATE_URLS'> & BulkConfig) {
   const allowPrivate = config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true';
+  const webhookDeps: WebhookActivityDeps = {
+    async load(deliveryId) {
+      const d = await loadDeliveryForAttempt(deliveryId);
+      return d && { id: d.id, status: d.status, body: d.body, url: d.url, secrets: d.secrets };
+    },
+    loadMany: (ids) => loadDeliveriesForBulk(ids),
+    gaveUp: (ids) => markDeliveriesGaveUp(ids),
+    heartbeat: () => Context.current().heartbeat(),
+    record: (deliveryId, attempt) => recordAttempt(deliveryId, attempt).then(() => void webhookDeliveries.inc({ outcome: attempt.succeeded ? 'succeeded' : 'failed', attempt: attemptBucket(attempt.attempt) })),
+    fail: (deliveryId, reason) => markDeliveryFailed(deliveryId, reason),
+    sign: (input) => ({ ...signatureHeaders(input) }),
+    async checkUrl(url) {
+      await assertDeliverableUrl(url, { allowPrivate, resolve: false });
+    },
+    // Never follows a redirect: a 3xx is a failed attempt.
+    post: (url, init) => guardedFetch(url, { method: 'POST', redirect: 'manual', ...init }, { allowPrivate }),
+    refused(e) {
+      const cause = refusedCause(e);
+      return cause && { message: cause.message, transient: cause instanceof UnresolvableHost };
+    },
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    userAgent: WEBHOOK_USER_AGENT,
+    now: () => new Date(),
+  };
   return {
-    ...createWebhookActivities({
-      async load(deliveryId) {
-        const d = await loadDeliveryForAttempt(deliveryId);
-        return d && { id: d.id, status: d.status, body: d.body, url: d.url, secrets: d.secrets };
-      },
-      record: (deliveryId, attempt) => recordAttempt(deliveryId, attempt).then(() => void webhookDeliveries.inc({ outcome: attempt.succeeded ? 'succeeded' : 'failed', attempt: attemptBucket(attempt.attempt) })),
-      fail: (deliveryId, reason) => markDeliveryFailed(deliveryId, reason),
-      sign: (input) => ({ ...signatureHeaders(input) }),
-      async checkUrl(url) {
-        await assertDeliverableUrl(url, { allowPrivate, resolve: false });
-      },
-      // Never follows a redirect: a 3xx is a failed attempt.
-      post: (url, init) => guardedFetch(url, { method: 'POST', redirect: 'manual', ...init }, { allowPrivate }),
-      refused(e) {
-        const cause = refusedCause(e);
-        return cause && { message: cause.message, transient: cause instanceof UnresolvableHost };
-      },
-      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-      userAgent: WEBHOOK_USER_AGENT,
-      now: () => new Date(),
-    }),
+    ...createWebhookActivities(webhookDeps),
     ...createOutboxActivities({
       claim: (limit) => claimPendingEvents(limit),
-      markDispatched: (eventId) => markEventDispatched(eventId),
-      // One look-up per start gives operators the delivery's owner, event and receiver in the Temporal UI.
-      startDelivery: async (deliveryId) => startDeliveryWorkflow(deliveryId, { label: await deliveryLabel(deliveryId) }),
+      load: (ids) => loadDeliveriesForBulk(ids),
+      attempt: (delivery, attempt, record) => createDeliveryAttempt({ ...webhookDeps, record })(delivery, attempt),
+      record: webhookDeps.record,
+      recordMany: (records) =>
+        recordAttempts(records).then(() => {
+          for (const r of records) webhookDeliveries.inc({ outcome: r.attempt.succeeded ? 'succeeded' : 'failed', attempt: attemptBucket(r.attempt.attempt) });
+        }),
+      // The run's tags give operators the receiver's owner and URL in the Temporal UI.
+      startRetryGroup: (group, opts) => startRetryGroup(group, opts),
+      firstAttemptsDone: (group) => signalFirstAttemptsDone(group.deliveryIds[0]),
+      fail: (deliveryId, reason) => markDeliveryFailed(deliveryId, reason),
+      markDispatched: (eventIds) => markEventsDispatched(eventIds),
+      heartbeat: () => Context.current().heartbeat(),
+      retry: () => temporal().settings.webhookRetry,
+      settings: {
+        concurrency: config.WEBHOOK_BULK_CONCURRENCY ?? 64,
+        perReceiver: config.WEBHOOK_BULK_PER_RECEIVER ?? 8,
+        handoffMs: config.WEBHOOK_HANDOFF_MS ?? 250,
+        slowForMs: config.WEBHOOK_SLOW_RECEIVER_MS ?? 60_000,
+      },
+      now: () => Date.now(),
     }),
     ...createReviewSyncActivities({
       loadTarget: (integrationId) => loadSyncTarget(integrationId),
@@ -98,5 +125,6 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
       },
       purge: (kind, opts) => purgeExpired(kind, opts),
     }),
+    ...createProbeActivities(),
   };
 }

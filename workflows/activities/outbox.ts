@@ -1,33 +1,228 @@
-const START_CONCURRENCY = 16;
+import type { DeliveryLabel } from '../client';
+import type { DeliveryRetry } from '../webhooks/deliver.workflow';
+import { intervalAfter } from '../webhooks/deliver.workflow';
+import type { RetryDeliveriesInput } from '../webhooks/retry-group.workflow';
+import { GONE, type AttemptOutcome, type AttemptRecord, type LoadedDelivery } from './webhooks';
+
+/** A claimed delivery as the first attempt needs it (absent from the load: gone, or its receiver deleted or disabled). */
+export interface BulkDelivery extends LoadedDelivery {
+  endpointId: number;
+  /** POSTs made so far: more than 0 on a claim after a crash (its retries are then a group's). */
+  attempts: number;
+  label: DeliveryLabel;
+}
+
+/** How first attempts run: bounded in total and per receiver; `handoffMs` is how long one receiver may hold its batch. */
+export interface BulkSettings {
+  concurrency: number;
+  perReceiver: number;
+  /** A first attempt unanswered after this long hands its receiver's share of the batch to retry groups. */
+  handoffMs: number;
+  /** A receiver that needed a hand-off gets its deliveries straight as a retry group for this long. */
+  slowForMs: number;
+}
+
+/** A group of one receiver's deliveries to retry, as the retry workflow takes it (`retry` and queue added by the starter). */
+export type RetryGroup = Pick<RetryDeliveriesInput, 'endpointId' | 'deliveryIds' | 'after' | 'awaitingFirstAttempts'>;
 
 export interface OutboxActivityDeps {
   /** Undispatched events with one delivery per enabled receiver (the same ids on a retry). */
   claim(limit: number): Promise<Array<{ eventId: number; deliveryIds: string[] }>>;
-  markDispatched(eventId: number): Promise<void>;
-  /** Starts `webhook:<delivery id>`; a second start of the same id is a no-op. */
-  startDelivery(deliveryId: string): Promise<void>;
+  load(deliveryIds: string[]): Promise<Map<string, BulkDelivery>>;
+  /** One POST (`createDeliveryAttempt`), logged through `record`. */
+  attempt(delivery: BulkDelivery, attempt: number, record: (deliveryId: string, attempt: AttemptRecord) => Promise<void>): Promise<AttemptOutcome>;
+  /** Logs one attempt now (an attempt that ends after its batch let go of it). */
+  record(deliveryId: string, attempt: AttemptRecord): Promise<void>;
+  /** Logs a batch's attempts at once. */
+  recordMany(records: Array<{ deliveryId: string; attempt: AttemptRecord }>): Promise<void>;
+  /** Starts the group's retry workflow (`webhook-retries:<first delivery id>`; a second start of that id is a no-op). */
+  startRetryGroup(group: RetryGroup, opts: { label: DeliveryLabel; startDelayMs?: number }): Promise<void>;
+  firstAttemptsDone(group: RetryGroup): Promise<void>;
+  fail(deliveryId: string, reason: string): Promise<void>;
+  markDispatched(eventIds: number[]): Promise<void>;
+  /** Tells Temporal the activity is alive (a killed worker's batch is retried elsewhere within the heartbeat timeout). */
+  heartbeat(): void;
+  retry(): DeliveryRetry;
+  settings: BulkSettings;
+  now(): number;
+}
+
+/**
+ * Attempt logs of a batch, written together (`flush`) before the batch hands anything on; an attempt that ends after
+ * the flush (one left in the background) is logged on its own.
+ */
+function recorder(deps: Pick<OutboxActivityDeps, 'record' | 'recordMany'>) {
+  let buffer: Array<{ deliveryId: string; attempt: AttemptRecord }> | null = [];
+  return {
+    record: async (deliveryId: string, attempt: AttemptRecord): Promise<void> => {
+      if (buffer) buffer.push({ deliveryId, attempt });
+      else await deps.record(deliveryId, attempt);
+    },
+    async flush(): Promise<void> {
+      const records = buffer ?? [];
+      buffer = null;
+      await deps.recordMany(records);
+    },
+  };
+}
+type Recorder = ReturnType<typeof recorder>;
+
+/** At most `n` tasks at once. */
+function limiter(n: number) {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (active >= n) await new Promise<void>((resolve) => waiting.push(resolve));
+    active++;
+    try {
+      return await task();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
 }
 
 export function createOutboxActivities(deps: OutboxActivityDeps) {
+  /** Receivers that recently kept a batch waiting, until when (per worker process). */
+  const slow = new Map<number, number>();
+  const isSlow = (endpointId: number) => (slow.get(endpointId) ?? 0) > deps.now();
+  const group = (deliveries: BulkDelivery[], after: RetryGroup['after'], awaitingFirstAttempts = false): RetryGroup => ({
+    endpointId: deliveries[0].endpointId,
+    deliveryIds: deliveries.map((d) => d.id),
+    after,
+    ...(awaitingFirstAttempts ? { awaitingFirstAttempts } : {}),
+  });
+
+  /** A retry group a lane asks for: started once the batch's attempts are logged. `running`: attempts it stands by for. */
+  interface Handover {
+    group: RetryGroup;
+    label: DeliveryLabel;
+    startDelayMs?: number;
+    running?: Promise<unknown>[];
+  }
+
+  /**
+   * One receiver's share of a batch, in claim order: first attempts at most `perReceiver` at once (and the worker's
+   * total); what failed and may be retried becomes one retry group. If the receiver has not answered everything
+   * within the hand-off, the lane lets go: attempts in flight go on in the background with a group standing by for
+   * them (started with a delay, signalled when they end), those not begun go to a group of their own.
+   */
+  async function lane(deliveries: BulkDelivery[], total: ReturnType<typeof limiter>, record: Recorder['record']): Promise<Handover[]> {
+    const { settings } = deps;
+    const label = deliveries[0].label;
+    if (isSlow(deliveries[0].endpointId)) return [{ group: group(deliveries, { attempts: 0, delayMs: 0 }), label }];
+    const retry: BulkDelivery[] = [];
+    let retryAfterMs = 0;
+    let handedOff = false;
+    const inFlight = new Map<string, Promise<void>>();
+    const notBegun = [...deliveries];
+    const settle = (d: BulkDelivery, outcome: AttemptOutcome): Promise<void> | void => {
+      if (outcome.kind === 'permanent') return deps.fail(d.id, outcome.message);
+      if (outcome.kind === 'retry' && !handedOff) {
+        retry.push(d);
+        retryAfterMs = Math.max(retryAfterMs, outcome.delayMs ?? 0);
+      }
+    };
+    // The lane lets go as soon as one attempt has waited `handoffMs` for its answer (a slow receiver, not a long queue).
+    let letGo: (v: 'handoff') => void = () => undefined;
+    const handoff = new Promise<'handoff'>((resolve) => (letGo = resolve));
+    const perReceiver = limiter(settings.perReceiver);
+    const attempts = Promise.all(
+      deliveries.map((d) =>
+        perReceiver(() =>
+          total(async () => {
+            if (handedOff) return;
+            notBegun.splice(notBegun.indexOf(d), 1);
+            const running = deps.attempt(d, 1, record).then((o) => settle(d, o));
+            inFlight.set(d.id, running);
+            const timer = setTimeout(() => letGo('handoff'), settings.handoffMs);
+            await running.finally(() => clearTimeout(timer));
+            inFlight.delete(d.id);
+          }),
+        ),
+      ),
+    );
+    const first = await Promise.race([attempts, handoff]);
+    const out: Handover[] = [];
+    if (first === 'handoff' && (inFlight.size || notBegun.length)) {
+      handedOff = true;
+      slow.set(deliveries[0].endpointId, deps.now() + settings.slowForMs);
+      if (notBegun.length) out.push({ group: group(notBegun, { attempts: 0, delayMs: 0 }), label });
+      const waiting = deliveries.filter((d) => inFlight.has(d.id));
+      if (waiting.length) {
+        // Its start is delayed past the attempts' own timeout; the signal when they all end starts it at once.
+        const standby = group(waiting, { attempts: 1, delayMs: intervalAfter(deps.retry(), 1) }, true);
+        out.push({ group: standby, label, startDelayMs: deps.retry().timeoutMs + 5_000, running: [...inFlight.values()] });
+      }
+    } else {
+      await attempts;
+    }
+    // What failed before any hand-off: one group, after the schedule's first interval or the longest Retry-After.
+    if (retry.length) out.push({ group: group(retry, { attempts: 1, delayMs: Math.max(retryAfterMs, intervalAfter(deps.retry(), 1)) }), label });
+    return out;
+  }
+
   return {
     /**
-     * Hands a batch of events to delivery workflows, then marks them dispatched. Dying half-way is safe: the
-     * retry claims the same deliveries and starting their workflows again is a no-op.
+     * Delivers a batch of outbox events: the first attempt of every delivery here, concurrently (bounded in total
+     * and per receiver, over keep-alive connections), and one retry workflow per receiver for what failed and may be
+     * retried. A receiver that takes longer than the hand-off never holds the batch. An event is marked dispatched
+     * once each of its deliveries succeeded, failed for good, or is in a retry group; dying half-way is safe: the
+     * retry claims the same deliveries (same `webhook-id`), skips what is settled and hands what was tried to a group.
      */
     async dispatchPendingEvents(limit: number): Promise<number> {
       const events = await deps.claim(limit);
-      // Starts run side by side (each is a round trip to the server); an event is marked dispatched only once
-      // every delivery of it has started.
-      let next = 0;
-      const work = async () => {
-        while (next < events.length) {
-          const event = events[next++];
-          await Promise.all(event.deliveryIds.map((id) => deps.startDelivery(id)));
-          await deps.markDispatched(event.eventId);
+      if (events.length === 0) return 0;
+      const beat = setInterval(() => deps.heartbeat(), 1_000);
+      try {
+        const loaded = await deps.load(events.flatMap((e) => e.deliveryIds));
+        const fresh = new Map<number, BulkDelivery[]>();
+        const resumed = new Map<number, BulkDelivery[]>();
+        const gone: string[] = [];
+        for (const e of events) {
+          for (const id of e.deliveryIds) {
+            const d = loaded.get(id);
+            if (!d) gone.push(id);
+            else if (d.status !== 'pending') continue;
+            // Tried before this claim (a dispatcher that died after the POST): the rest is a retry group's.
+            else (d.attempts > 0 ? resumed : fresh).set(d.endpointId, [...((d.attempts > 0 ? resumed : fresh).get(d.endpointId) ?? []), d]);
+          }
         }
-      };
-      await Promise.all(Array.from({ length: Math.min(START_CONCURRENCY, events.length) }, work));
-      return events.length;
+        const total = limiter(deps.settings.concurrency);
+        const log = recorder(deps);
+        const lanes = [...fresh.values()].map((deliveries) => lane(deliveries, total, log.record));
+        const handovers = (await Promise.all(lanes)).flat();
+        for (const deliveries of resumed.values()) {
+          const attempts = Math.min(...deliveries.map((d) => d.attempts));
+          handovers.push({ group: group(deliveries, { attempts, delayMs: 0 }), label: deliveries[0].label });
+        }
+        await Promise.all(gone.map((id) => deps.fail(id, GONE)));
+        // The attempts are logged before any group can look at them.
+        await log.flush();
+        const outcomes = new Map<number, PromiseSettledResult<unknown>>();
+        await Promise.all(
+          handovers.map(async (h) => {
+            const [started] = await Promise.allSettled([deps.startRetryGroup(h.group, { label: h.label, startDelayMs: h.startDelayMs })]);
+            if (started.status === 'rejected' || !outcomes.has(h.group.endpointId)) outcomes.set(h.group.endpointId, started);
+            if (started.status === 'fulfilled' && h.running) {
+              const standby = h.group;
+              void Promise.allSettled(h.running).then(() => deps.firstAttemptsDone(standby).catch(() => undefined));
+            }
+          }),
+        );
+        // An event is dispatched when every receiver it went to was handled; the others are claimed again.
+        const failedReceivers = new Set([...outcomes].filter(([, o]) => o.status === 'rejected').map(([id]) => id));
+        const dispatched = events
+          .filter((e) => e.deliveryIds.every((id) => !loaded.has(id) || !failedReceivers.has(loaded.get(id)!.endpointId)))
+          .map((e) => e.eventId);
+        if (dispatched.length) await deps.markDispatched(dispatched);
+        const failure = [...outcomes.values()].find((o): o is PromiseRejectedResult => o.status === 'rejected');
+        if (failure) throw failure.reason;
+        return events.length;
+      } finally {
+        clearInterval(beat);
+      }
     },
   };
 }

@@ -16,6 +16,11 @@ export type AttemptRecord = AttemptInput;
 
 export interface WebhookActivityDeps {
   load(deliveryId: string): Promise<LoadedDelivery | null>;
+  /** `load` for many (absent: gone, or the receiver deleted or disabled). */
+  loadMany(deliveryIds: string[]): Promise<Map<string, LoadedDelivery>>;
+  /** Marks still-pending deliveries failed, each keeping its last attempt's error. */
+  gaveUp(deliveryIds: string[]): Promise<void>;
+  heartbeat(): void;
   record(deliveryId: string, attempt: AttemptRecord): Promise<void>;
   fail(deliveryId: string, reason: string): Promise<void>;
   sign(input: { id: string; timestamp: Date; body: string; secrets: string[] }): Record<string, string>;
@@ -30,6 +35,9 @@ export interface WebhookActivityDeps {
   now(): Date;
 }
 
+/** Why nothing may be sent for a delivery any more. */
+export const GONE = 'The delivery was removed, or its receiver was deleted or disabled.';
+
 /** Longest error logged (the column width). */
 const ERROR_CHARS = 500;
 
@@ -42,86 +50,135 @@ function retryAfterMs(header: string | null, now: Date): number | null {
 }
 
 
+/**
+ * How one attempt ended. `retry`: worth another try (`delayMs`: the receiver's Retry-After); `permanent`: never
+ * again (a 4xx other than 408/429, a refused address, a bad URL).
+ */
+export type AttemptOutcome =
+  | { kind: 'succeeded' }
+  | { kind: 'retry'; message: string; delayMs: number | null }
+  | { kind: 'permanent'; message: string };
+
+/**
+ * One POST of a loaded delivery, logged (`deps.record`) whatever happens: what the delivery workflow's activity
+ * and the dispatcher's first attempts in bulk both run. Never throws for the receiver's faults; the log and the
+ * outcome say them.
+ */
+export function createDeliveryAttempt(deps: WebhookActivityDeps) {
+  return async function attemptDelivery(delivery: Pick<LoadedDelivery, 'id' | 'body' | 'url' | 'secrets'>, attempt: number): Promise<AttemptOutcome> {
+    const started = Date.now();
+    // What the log shows of the exchange: set once the POST is made, and once an answer comes.
+    let requestHeaders: LoggedHeaders | null = null;
+    let responseHeaders: LoggedHeaders | null = null;
+    const record = (statusCode: number | null, error: string | null, excerpt: string | null) =>
+      deps.record(delivery.id, {
+        attempt,
+        statusCode,
+        latencyMs: Date.now() - started,
+        error: error === null ? null : error.slice(0, ERROR_CHARS),
+        responseExcerpt: excerpt,
+        requestHeaders,
+        responseHeaders,
+        succeeded: error === null,
+      });
+    try {
+      await deps.checkUrl(delivery.url);
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      await record(null, message, null);
+      // A name that does not resolve right now may next time (a DNS hiccup); a private address or a bad URL won't.
+      const transient = (e as { reason?: string }).reason === 'unresolvable_host';
+      return transient ? { kind: 'retry', message, delayMs: null } : { kind: 'permanent', message };
+    }
+    const headers = {
+      'Content-Type': 'application/json',
+      'User-Agent': deps.userAgent,
+      ...deps.sign({ id: delivery.id, timestamp: deps.now(), body: delivery.body, secrets: delivery.secrets }),
+    };
+    // Exactly what was sent: the signature may be shown to the receiver's owner; the secret is never in a header.
+    requestHeaders = loggedHeaders(Object.entries(headers));
+    let response: Response;
+    try {
+      response = await deps.post(delivery.url, { headers, body: delivery.body, signal: AbortSignal.timeout(deps.timeoutMs) });
+    } catch (e) {
+      const refused = deps.refused(e);
+      if (refused) {
+        await record(null, refused.message, null);
+        return refused.transient ? { kind: 'retry', message: refused.message, delayMs: null } : { kind: 'permanent', message: refused.message };
+      }
+      const message = e instanceof Error && e.name === 'TimeoutError' ? `No answer within ${deps.timeoutMs} ms` : `Connection failed: ${e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e)}`;
+      await record(null, message, null);
+      return { kind: 'retry', message, delayMs: null };
+    }
+    responseHeaders = loggedHeaders(response.headers.entries());
+    const text = await readExcerpt(response);
+    if (response.status >= 200 && response.status < 300) {
+      await record(response.status, null, text || null);
+      return { kind: 'succeeded' };
+    }
+    const message = `The receiver answered ${response.status}`;
+    await record(response.status, message, text || null);
+    if (response.status === 429) return { kind: 'retry', message, delayMs: retryAfterMs(response.headers.get('retry-after'), deps.now()) };
+    if (response.status >= 400 && response.status < 500 && response.status !== 408) return { kind: 'permanent', message };
+    return { kind: 'retry', message, delayMs: null };
+  };
+}
+
 export function createWebhookActivities(deps: WebhookActivityDeps) {
+  const attemptDelivery = createDeliveryAttempt(deps);
   return {
-    /** One POST. Throws to have Temporal retry; a PermanentDeliveryFailure is not retried. */
+    /** One POST of a redelivery. Throws to have Temporal retry; a PermanentDeliveryFailure is not retried. */
     async attemptWebhookDelivery(deliveryId: string): Promise<void> {
       const attempt = Context.current().info.attempt;
       const delivery = await deps.load(deliveryId);
-      if (!delivery) throw ApplicationFailure.nonRetryable('The delivery was removed, or its receiver was deleted or disabled.', 'PermanentDeliveryFailure');
+      if (!delivery) throw ApplicationFailure.nonRetryable(GONE, 'PermanentDeliveryFailure');
       if (delivery.status === 'succeeded') return;
-      const started = Date.now();
-      // What the log shows of the exchange: set once the POST is made, and once an answer comes.
-      let requestHeaders: LoggedHeaders | null = null;
-      let responseHeaders: LoggedHeaders | null = null;
-      const fail = async (statusCode: number | null, error: string, excerpt: string | null) => {
-        await deps.record(deliveryId, {
-          attempt,
-          statusCode,
-          latencyMs: Date.now() - started,
-          error: error.slice(0, ERROR_CHARS),
-          responseExcerpt: excerpt,
-          requestHeaders,
-          responseHeaders,
-          succeeded: false,
-        });
-      };
+      const outcome = await attemptDelivery(delivery, attempt);
+      if (outcome.kind === 'succeeded') return;
+      if (outcome.kind === 'permanent') throw ApplicationFailure.nonRetryable(outcome.message, 'PermanentDeliveryFailure');
+      throw ApplicationFailure.create({ message: outcome.message, type: 'DeliveryFailure', nextRetryDelay: outcome.delayMs ?? undefined });
+    },
+
+    /**
+     * One round of a retry group: every delivery still pending POSTed side by side (attempt number `attempt`),
+     * each logged. Answers what succeeded, what may be retried, and the longest Retry-After asked for; what failed
+     * for good (or whose receiver is gone) is marked failed here.
+     */
+    async attemptWebhookDeliveries(deliveryIds: string[], attempt: number): Promise<{ succeeded: number; retry: string[]; retryAfterMs: number | null }> {
+      const beat = setInterval(() => deps.heartbeat(), 1_000);
       try {
-        await deps.checkUrl(delivery.url);
-      } catch (e) {
-        const message = e instanceof Error ? e.message : String(e);
-        await fail(null, message, null);
-        // A name that does not resolve right now may next time (a DNS hiccup); a private address or a bad URL won't.
-        const transient = (e as { reason?: string }).reason === 'unresolvable_host';
-        if (transient) throw ApplicationFailure.retryable(message, 'DeliveryFailure');
-        throw ApplicationFailure.nonRetryable(message, 'PermanentDeliveryFailure');
+        const loaded = await deps.loadMany(deliveryIds);
+        let succeeded = 0;
+        let retryAfterMs: number | null = null;
+        const retry: string[] = [];
+        await Promise.all(
+          deliveryIds.map(async (id) => {
+            const delivery = loaded.get(id);
+            if (!delivery) return deps.fail(id, GONE);
+            if (delivery.status !== 'pending') {
+              if (delivery.status === 'succeeded') succeeded++;
+              return;
+            }
+            const outcome = await attemptDelivery(delivery, attempt);
+            if (outcome.kind === 'succeeded') succeeded++;
+            else if (outcome.kind === 'permanent') await deps.fail(id, outcome.message);
+            else {
+              retry.push(id);
+              if (outcome.delayMs !== null) retryAfterMs = Math.max(retryAfterMs ?? 0, outcome.delayMs);
+            }
+          }),
+        );
+        // In the group's order, so the next round goes in the same order.
+        const order = new Map(deliveryIds.map((id, i) => [id, i]));
+        retry.sort((a, b) => order.get(a)! - order.get(b)!);
+        return { succeeded, retry, retryAfterMs };
+      } finally {
+        clearInterval(beat);
       }
-      const headers = {
-        'Content-Type': 'application/json',
-        'User-Agent': deps.userAgent,
-        ...deps.sign({ id: delivery.id, timestamp: deps.now(), body: delivery.body, secrets: delivery.secrets }),
-      };
-      // Exactly what was sent: the signature may be shown to the receiver's owner; the secret is never in a header.
-      requestHeaders = loggedHeaders(Object.entries(headers));
-      let response: Response;
-      try {
-        response = await deps.post(delivery.url, { headers, body: delivery.body, signal: AbortSignal.timeout(deps.timeoutMs) });
-      } catch (e) {
-        const refused = deps.refused(e);
-        if (refused) {
-          await fail(null, refused.message, null);
-          if (refused.transient) throw ApplicationFailure.retryable(refused.message, 'DeliveryFailure');
-          throw ApplicationFailure.nonRetryable(refused.message, 'PermanentDeliveryFailure');
-        }
-        const message = e instanceof Error && e.name === 'TimeoutError' ? `No answer within ${deps.timeoutMs} ms` : `Connection failed: ${e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e)}`;
-        await fail(null, message, null);
-        throw ApplicationFailure.retryable(message, 'DeliveryFailure');
-      }
-      responseHeaders = loggedHeaders(response.headers.entries());
-      const text = await readExcerpt(response);
-      if (response.status >= 200 && response.status < 300) {
-        await deps.record(deliveryId, {
-          attempt,
-          statusCode: response.status,
-          latencyMs: Date.now() - started,
-          error: null,
-          responseExcerpt: text || null,
-          requestHeaders,
-          responseHeaders,
-          succeeded: true,
-        });
-        return;
-      }
-      const message = `The receiver answered ${response.status}`;
-      await fail(response.status, message, text || null);
-      if (response.status === 429) {
-        const wait = retryAfterMs(response.headers.get('retry-after'), deps.now());
-        throw ApplicationFailure.create({ message, type: 'DeliveryFailure', nextRetryDelay: wait ?? undefined });
-      }
-      if (response.status >= 400 && response.status < 500 && response.status !== 408) {
-        throw ApplicationFailure.nonRetryable(message, 'PermanentDeliveryFailure');
-      }
-      throw ApplicationFailure.retryable(message, 'DeliveryFailure');
+    },
+
+    async markWebhookDeliveriesGaveUp(deliveryIds: string[]): Promise<void> {
+      await deps.gaveUp(deliveryIds);
     },
 
     async markWebhookDeliveryFailed(deliveryId: string, reason: string): Promise<void> {

@@ -4,6 +4,8 @@ import { useApp } from '../support/app';
 import { makeWorld, testimonialsOf } from '../support/factories';
 import { startReceiver } from '../support/receiver';
 import { recordHistory, useTemporalWorker } from '../support/temporal';
+import { deliveryWorkflowId, retryGroupWorkflowId, temporal } from '../../workflows/client';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { waitUntil } from '../support/wait';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process';
 
@@ -53,6 +55,8 @@ describe('outbound webhooks on Temporal', () => {
       const [delivery] = await deliveriesOf('review-created', res.body.data.id);
       expect(got.headers['webhook-id']).toBe(delivery.id);
       await waitUntil(async () => (await WebhookDelivery.findByPk(delivery.id))!.status === 'succeeded');
+      // Delivered by the dispatcher's first attempt in bulk: no retry workflow was needed.
+      expect(await anyRunFor(delivery.id)).toBeNull();
     } finally {
       await receiver.close();
     }
@@ -65,7 +69,7 @@ describe('outbound webhooks on Temporal', () => {
       await receiver.waitFor(4);
       const [delivery] = await deliveriesOf('review-created', res.body.data.id);
       await waitUntil(async () => (await WebhookDelivery.findByPk(delivery.id))!.status === 'succeeded');
-      await recordHistory(`webhook:${delivery.id}`, 'deliver-after-retries');
+      await recordHistory(retryGroupWorkflowId(delivery.id), 'webhook-retries-succeed');
       const ids = new Set(receiver.received.map((r) => r.headers['webhook-id']));
       expect(ids).toEqual(new Set([delivery.id]));
       for (const r of receiver.received) new Webhook(secret).verify(r.body, r.headers as Record<string, string>);
@@ -86,7 +90,7 @@ describe('outbound webhooks on Temporal', () => {
       const [delivery] = await deliveriesOf('review-created', res.body.data.id);
       await waitUntil(async () => (await WebhookDelivery.findByPk(delivery.id))!.status === 'failed');
       expect(await WebhookAttempt.count({ where: { deliveryId: delivery.id } })).toBe(11);
-      await recordHistory(`webhook:${delivery.id}`, 'deliver-gives-up');
+      await recordHistory(retryGroupWorkflowId(delivery.id), 'webhook-retries-give-up');
       await new Promise((r) => setTimeout(r, 500));
       expect(receiver.received).toHaveLength(11);
     } finally {
@@ -133,7 +137,9 @@ describe('outbound webhooks on Temporal', () => {
       const [delivery] = await deliveriesOf('review-created', res.body.data.id);
       await waitUntil(async () => (await WebhookDelivery.findByPk(delivery.id))!.status === 'failed');
       expect(receiver.received).toHaveLength(1);
-      await recordHistory(`webhook:${delivery.id}`, 'deliver-permanent-4xx');
+      expect((await WebhookDelivery.findByPk(delivery.id))!.lastError).toBe('The receiver answered 410');
+      // The first attempt settled it for good: no retry workflow.
+      expect(await anyRunFor(delivery.id)).toBeNull();
     } finally {
       await receiver.close();
     }
@@ -192,6 +198,19 @@ describe('a worker killed in the middle of a delivery', () => {
   }, 300_000);
 });
 
+/** A workflow by id, if one was ever started. */
+async function runOf(workflowId: string) {
+  try {
+    return await temporal().client.workflow.getHandle(workflowId).describe();
+  } catch (e) {
+    if (e instanceof WorkflowNotFoundError) return null;
+    throw e;
+  }
+}
+
+/** Whether any workflow was started for the delivery: its own (a redelivery) or a retry group it leads. */
+const anyRunFor = async (deliveryId: string) => (await runOf(deliveryWorkflowId(deliveryId))) ?? (await runOf(retryGroupWorkflowId(deliveryId)));
+
 const deliveriesOf = async (event: string, reviewId: number) =>
   (await WebhookDelivery.findAll({ where: { event } })).filter((d) => JSON.parse(d.payload).id === reviewId);
 
@@ -220,4 +239,107 @@ describe('redelivery', () => {
       await receiver.close();
     }
   });
+});
+
+describe('first attempts in bulk: a receiver that hangs never holds the others (issue 17)', () => {
+  const t = useApp();
+  // Attempts may wait 20 s here, so the held requests are answered (released) well inside one attempt's timeout.
+  useTemporalWorker({ retry: { timeoutMs: 20_000 } });
+
+  it("delivers every event to the healthy receiver while the slow one's first answers are still held; the slow one's deliveries then succeed once each", async () => {
+    const w = await makeWorld();
+    const healthy = await startReceiver(() => ({ status: 204 }));
+    const slow = await startReceiver(() => null); // holds every request until released
+    try {
+      const auth = { Authorization: `Bearer ${w.tokens.orgOwner}` };
+      const hooks = [];
+      for (const receiver of [slow, healthy]) hooks.push(await t.http().post('/api/v1/webhooks').set(auth).send({ url: receiver.url }));
+      expect(hooks.map((h) => h.status)).toEqual([201, 201]);
+      const [slowHook, healthyHook]: number[] = hooks.map((h) => h.body.data.id);
+      const source = await testimonialsOf(w.home);
+      const ids: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const res = await t.http().post('/api/v1/reviews').set(auth).send({
+          author: `Burst ${i}`, rating: 5, published_on: '2026-11-03', organization_id: w.org.id, location_id: w.home.id, source: source.id,
+        });
+        expect(res.status).toBe(201);
+        ids.push(res.body.data.id);
+      }
+      // Every event reaches the healthy receiver while no request of the slow one has been answered.
+      await healthy.waitFor(6);
+      expect(new Set(healthy.received.map((r) => JSON.parse(r.body).id))).toEqual(new Set(ids));
+      await slow.waitFor(6);
+      expect(await WebhookDelivery.count({ where: { endpointId: healthyHook, status: 'succeeded' } })).toBe(6);
+
+      slow.release(200);
+      const slowDeliveries = await WebhookDelivery.findAll({ where: { endpointId: slowHook }, order: [['outboxEventId', 'ASC']] });
+      expect(slowDeliveries).toHaveLength(6);
+      await waitUntil(async () => (await WebhookDelivery.count({ where: { endpointId: slowHook, status: 'succeeded' } })) === 6, 30_000);
+      // The first one was handed to a retry group standing by (started with a delay); told its attempt ended, the
+      // group found it delivered and POSTed nothing more.
+      const standby = temporal().client.workflow.getHandle(retryGroupWorkflowId(slowDeliveries[0].id));
+      expect(await standby.result()).toEqual({ succeeded: expect.any(Number), failed: 0 });
+      await recordHistory(retryGroupWorkflowId(slowDeliveries[0].id), 'webhook-retries-standby');
+      await new Promise((r) => setTimeout(r, 500));
+      expect(slow.received.map((r) => r.headers['webhook-id']).sort()).toEqual(slowDeliveries.map((d) => d.id).sort()); // one POST each
+      expect(await WebhookAttempt.count({ where: { deliveryId: slowDeliveries.map((d) => d.id) } })).toBe(6);
+    } finally {
+      await slow.close();
+      await healthy.close();
+    }
+  }, 120_000);
+});
+
+describe('a worker killed (SIGKILL) in the middle of a burst (issue 17)', () => {
+  const t = useApp();
+  const engine = useTemporalWorker();
+
+  it('delivers every event of the burst once another worker takes over, each under its one webhook-id', async () => {
+    const w = await makeWorld();
+    const receiver = await startReceiver(() => ({ status: 200 }));
+    const auth = { Authorization: `Bearer ${w.tokens.orgOwner}` };
+    const hook = await t.http().post('/api/v1/webhooks').set(auth).send({ url: receiver.url });
+    expect(hook.status).toBe(201);
+    await engine.stopWorker();
+    let worker: WorkerProcess | undefined;
+    try {
+      worker = await startWorkerProcess(engine.settings());
+      const source = await testimonialsOf(w.home);
+      const BURST = 300;
+      const created: number[] = [];
+      // The burst goes on while the worker dies: it is killed once 20 events have arrived.
+      const creating = Promise.all(
+        Array.from({ length: 4 }, async (_, lane) => {
+          for (let i = lane; i < BURST; i += 4) {
+            const res = await t.http().post('/api/v1/reviews').set(auth).send({
+              author: `Killed ${i}`, rating: 4, published_on: '2026-11-04', organization_id: w.org.id, location_id: w.home.id, source: source.id,
+            });
+            expect(res.status).toBe(201);
+            created.push(res.body.data.id);
+          }
+        }),
+      );
+      await receiver.waitFor(20, 90_000);
+      await worker.kill();
+      const beforeKill = new Set(receiver.received.map((r) => r.headers['webhook-id'])).size;
+      await creating;
+      await engine.startWorker();
+      // (Other tests of this file share the database: only this receiver's deliveries count.)
+      await waitUntil(async () => (await WebhookDelivery.count({ where: { endpointId: hook.body.data.id, status: 'succeeded' } })) === BURST, 120_000);
+      const delivered = new Map<string, number>();
+      for (const r of receiver.received) delivered.set(JSON.parse(r.body).id, 0);
+      expect(new Set(delivered.keys())).toEqual(new Set(created));
+      // At least once, and every copy of an event under its one delivery id.
+      const idsByEvent = new Map<number, Set<string>>();
+      for (const r of receiver.received) {
+        const id = JSON.parse(r.body).id as number;
+        idsByEvent.set(id, (idsByEvent.get(id) ?? new Set()).add(String(r.headers['webhook-id'])));
+      }
+      expect([...idsByEvent.values()].every((s) => s.size === 1)).toBe(true);
+      expect(beforeKill).toBeLessThan(BURST); // the kill did land in the middle
+    } finally {
+      await worker?.kill();
+      await receiver.close();
+    }
+  }, 300_000);
 });

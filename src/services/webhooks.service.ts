@@ -414,12 +414,9 @@ export interface DeliveryForBulk extends DeliveryForAttempt {
   label: DeliveryLabel;
 }
 
-/**
- * `loadDeliveryForAttempt` for a whole batch in one query: deliveries whose receiver is gone or disabled are left
- * out (nothing may be sent for them).
- */
-export async function loadDeliveriesForBulk(deliveryIds: readonly string[], opts: { clock?: Clock } = {}): Promise<Map<string, DeliveryForBulk>> {
-  const out = new Map<string, DeliveryForBulk>();
+/** `loadDeliveryForAttempt` for a retry group's round, in two queries (absent: gone, or the receiver deleted or disabled). */
+export async function loadDeliveriesForAttempt(deliveryIds: readonly string[], opts: { clock?: Clock } = {}): Promise<Map<string, DeliveryForAttempt>> {
+  const out = new Map<string, DeliveryForAttempt>();
   if (deliveryIds.length === 0) return out;
   const rows = await WebhookDelivery.findAll({ where: { id: { [Op.in]: [...deliveryIds] } } });
   const endpoints = new Map(
@@ -429,17 +426,7 @@ export async function loadDeliveriesForBulk(deliveryIds: readonly string[], opts
   for (const d of rows) {
     const endpoint = endpoints.get(d.endpointId);
     if (!endpoint) continue;
-    out.set(d.id, {
-      id: d.id,
-      status: d.status,
-      event: d.event,
-      body: d.payload,
-      url: endpoint.url,
-      endpointId: endpoint.id,
-      attempts: d.attempts,
-      secrets: signingSecrets(endpoint, now),
-      label: { owner: { tenantId: d.tenantId, customerId: d.customerId }, event: d.event, url: endpoint.url },
-    });
+    out.set(d.id, { id: d.id, status: d.status, event: d.event, body: d.payload, url: endpoint.url, endpointId: endpoint.id, attempts: d.attempts, secrets: signingSecrets(endpoint, now) });
   }
   return out;
 }
@@ -569,6 +556,19 @@ interface PendingRow {
  * enabled receiver are marked dispatched here and come back with no deliveries.
  */
 export async function claimPendingEvents(limit: number, opts: { clock?: Clock; transaction?: Transaction } = {}): Promise<ClaimedEvent[]> {
+  return (await claim(limit, opts)).events;
+}
+
+/**
+ * `claimPendingEvents` with what the first attempts need, read in the same pass (the bodies are the events' own,
+ * already in hand, so they are not read back): what the dispatcher's batch runs on. Deliveries whose receiver is gone
+ * or disabled are not in `deliveries`.
+ */
+export async function claimForDelivery(limit: number, opts: { clock?: Clock; transaction?: Transaction } = {}): Promise<{ events: ClaimedEvent[]; deliveries: Map<string, DeliveryForBulk> }> {
+  return claim(limit, opts);
+}
+
+async function claim(limit: number, opts: { clock?: Clock; transaction?: Transaction }): Promise<{ events: ClaimedEvent[]; deliveries: Map<string, DeliveryForBulk> }> {
   const sequelize = OutboxEvent.sequelize!;
   const now = clockOf(opts).now();
   const transaction = opts.transaction;
@@ -578,7 +578,7 @@ export async function claimPendingEvents(limit: number, opts: { clock?: Clock; t
        FROM outbox_events WHERE dispatched_at IS NULL ORDER BY id LIMIT ${n}`,
     { type: QueryTypes.SELECT, transaction },
   );
-  if (events.length === 0) return [];
+  if (events.length === 0) return { events: [], deliveries: new Map() };
   const eventIds = events.map((e) => Number(e.id));
 
   const customerIds = [...new Set(events.map((e) => e.customerId).filter((c): c is number => c !== null))];
@@ -592,7 +592,6 @@ export async function claimPendingEvents(limit: number, opts: { clock?: Clock; t
   const endpoints = customerIds.length
     ? await WebhookEndpoint.findAll({
         where: { customerId: { [Op.in]: [...customerIds, ...agencyAccounts] }, enabled: true },
-        attributes: ['id', 'tenantId', 'customerId', 'createdAt', 'events'],
         order: [['id', 'ASC']],
         transaction,
       })
@@ -630,12 +629,13 @@ export async function claimPendingEvents(limit: number, opts: { clock?: Clock; t
   }
   await flush();
 
-  const deliveries = await sequelize.query<{ id: string; eventId: number | string }>(
-    'SELECT id, outbox_event_id AS eventId FROM webhook_deliveries WHERE outbox_event_id IN (?) ORDER BY outbox_event_id, endpoint_id',
+  const rows = await sequelize.query<{ id: string; eventId: number | string; endpointId: number; tenantId: number; customerId: number; status: DeliveryStatus; attempts: number }>(
+    `SELECT id, outbox_event_id AS eventId, endpoint_id AS endpointId, tenant_id AS tenantId, customer_id AS customerId, status, attempts
+       FROM webhook_deliveries WHERE outbox_event_id IN (?) ORDER BY outbox_event_id, endpoint_id`,
     { replacements: [eventIds], type: QueryTypes.SELECT, transaction },
   );
   const byEvent = new Map<number, string[]>();
-  for (const d of deliveries) {
+  for (const d of rows) {
     const key = Number(d.eventId);
     byEvent.set(key, [...(byEvent.get(key) ?? []), d.id]);
   }
@@ -644,7 +644,31 @@ export async function claimPendingEvents(limit: number, opts: { clock?: Clock; t
   if (idle.length) {
     await OutboxEvent.update({ dispatchedAt: now }, { where: { id: { [Op.in]: idle }, dispatchedAt: null }, transaction });
   }
-  return eventIds.map((eventId) => ({ eventId, deliveryIds: byEvent.get(eventId) ?? [] }));
+  // A receiver disabled or deleted since the delivery was made (a claim after a crash) is left out: nothing is sent.
+  const enabled = new Map(endpoints.map((e) => [e.id, e]));
+  const missing = [...new Set(rows.map((d) => d.endpointId).filter((id) => !enabled.has(id)))];
+  if (missing.length) {
+    for (const e of await WebhookEndpoint.findAll({ where: { id: { [Op.in]: missing }, enabled: true }, transaction })) enabled.set(e.id, e);
+  }
+  const bodies = new Map(events.map((e) => [Number(e.id), e]));
+  const deliveries = new Map<string, DeliveryForBulk>();
+  for (const d of rows) {
+    const endpoint = enabled.get(d.endpointId);
+    const event = bodies.get(Number(d.eventId))!;
+    if (!endpoint) continue;
+    deliveries.set(d.id, {
+      id: d.id,
+      status: d.status,
+      event: event.event,
+      body: event.payload,
+      url: endpoint.url,
+      endpointId: endpoint.id,
+      attempts: Number(d.attempts),
+      secrets: signingSecrets(endpoint, now),
+      label: { owner: { tenantId: d.tenantId, customerId: d.customerId }, event: event.event, url: endpoint.url },
+    });
+  }
+  return { events: eventIds.map((eventId) => ({ eventId, deliveryIds: byEvent.get(eventId) ?? [] })), deliveries };
 }
 
 /** The events' deliveries are all handled (succeeded, failed for good, or in their workflow): not claimed again. */

@@ -24,18 +24,21 @@ describe('webhook_deliveries_total', () => {
     // The receiver fails the first POST and takes the retry.
     const receiver = await startReceiver((n) => ({ status: n === 1 ? 500 : 204 }));
     try {
-      expect((await t.as(w.tokens.orgOwner).post('/api/v1/webhooks').send({ url: receiver.url })).status).toBe(201);
+      const hook = await t.as(w.tokens.orgOwner).post('/api/v1/webhooks').send({ url: receiver.url });
+      expect(hook.status).toBe(201);
+      const endpointId: number = hook.body.data.id;
       expect((await t.as(w.tokens.orgOwner).post('/api/v1/organizations').send({ name: 'Metered Org' })).status).toBe(201);
       const delta = (samples: ReturnType<typeof parseMetrics>, outcome: string, attempt: string) =>
         valueOf(samples, 'webhook_deliveries_total', { outcome, attempt }) - valueOf(before, 'webhook_deliveries_total', { outcome, attempt });
-      // Every delivery settled (the world's own events of the same second may be delivered too).
-      await waitUntil(async () => (await WebhookDelivery.count()) > 0 && (await WebhookDelivery.count({ where: { status: 'pending' } })) === 0);
+      // Every delivery to this receiver settled (the world's own events of the same second may be delivered too).
+      await waitUntil(async () => (await WebhookDelivery.count({ where: { endpointId } })) > 0 && (await WebhookDelivery.count({ where: { endpointId, status: 'pending' } })) === 0);
+      const mine = (await WebhookDelivery.findAll({ where: { endpointId }, attributes: ['id'] })).map((d) => d.id);
       const after = await scrape();
       expect(delta(after, 'failed', '1')).toBeGreaterThanOrEqual(1);
       expect(delta(after, 'succeeded', '2-3')).toBeGreaterThanOrEqual(1);
       // The counters say exactly what the delivery log says (a loaded machine may time out an attempt or two more).
       const logged = async (attempt: number[], succeeded: boolean) =>
-        WebhookAttempt.count({ where: { attempt, ...(succeeded ? { error: null } : { error: { [Op.ne]: null } }) } });
+        WebhookAttempt.count({ where: { deliveryId: mine, attempt, ...(succeeded ? { error: null } : { error: { [Op.ne]: null } }) } });
       expect(delta(after, 'failed', '1')).toBe(await logged([1], false));
       expect(delta(after, 'succeeded', '1')).toBe(await logged([1], true));
       expect(delta(after, 'succeeded', '2-3')).toBe(await logged([2, 3], true));

@@ -1,5 +1,5 @@
 import type { Config } from '../../src/config';
-import { claimPendingEvents, loadDeliveriesForBulk, loadDeliveryForAttempt, markDeliveriesGaveUp, markDeliveryFailed, markEventsDispatched, recordAttempt, recordAttempts } from '../../src/services/webhooks.service';
+import { claimForDelivery, loadDeliveriesForAttempt, loadDeliveryForAttempt, markDeliveriesGaveUp, markDeliveryFailed, markEventsDispatched, recordAttempt, recordAttempts } from '../../src/services/webhooks.service';
 import { signatureHeaders, WEBHOOK_USER_AGENT } from '../../src/webhooks/signing';
 import { guardedFetch, refusedCause, UnresolvableHost } from '../../src/net/guarded-fetch';
 import { assertDeliverableUrl } from '../../src/webhooks/url';
@@ -39,7 +39,7 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
       const d = await loadDeliveryForAttempt(deliveryId);
       return d && { id: d.id, status: d.status, body: d.body, url: d.url, secrets: d.secrets };
     },
-    loadMany: (ids) => loadDeliveriesForBulk(ids),
+    loadMany: (ids) => loadDeliveriesForAttempt(ids),
     gaveUp: (ids) => markDeliveriesGaveUp(ids),
     heartbeat: () => Context.current().heartbeat(),
     record: (deliveryId, attempt) => recordAttempt(deliveryId, attempt).then(() => void webhookDeliveries.inc({ outcome: attempt.succeeded ? 'succeeded' : 'failed', attempt: attemptBucket(attempt.attempt) })),
@@ -61,8 +61,7 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
   return {
     ...createWebhookActivities(webhookDeps),
     ...createOutboxActivities({
-      claim: (limit) => claimPendingEvents(limit),
-      load: (ids) => loadDeliveriesForBulk(ids),
+      claim: (limit) => claimForDelivery(limit),
       attempt: (delivery, attempt, record) => createDeliveryAttempt({ ...webhookDeps, record })(delivery, attempt),
       record: webhookDeps.record,
       recordMany: (records) =>

@@ -26,9 +26,11 @@ export interface BulkSettings {
 export type RetryGroup = Pick<RetryDeliveriesInput, 'endpointId' | 'deliveryIds' | 'after' | 'awaitingFirstAttempts'>;
 
 export interface OutboxActivityDeps {
-  /** Undispatched events with one delivery per enabled receiver (the same ids on a retry). */
-  claim(limit: number): Promise<Array<{ eventId: number; deliveryIds: string[] }>>;
-  load(deliveryIds: string[]): Promise<Map<string, BulkDelivery>>;
+  /**
+   * Undispatched events with one delivery per enabled receiver (the same ids on a retry), and those deliveries as the
+   * attempts need them (absent: the receiver is gone or disabled).
+   */
+  claim(limit: number): Promise<{ events: Array<{ eventId: number; deliveryIds: string[] }>; deliveries: Map<string, BulkDelivery> }>;
   /** One POST (`createDeliveryAttempt`), logged through `record`. */
   attempt(delivery: BulkDelivery, attempt: number, record: (deliveryId: string, attempt: AttemptRecord) => Promise<void>): Promise<AttemptOutcome>;
   /** Logs one attempt now (an attempt that ends after its batch let go of it). */
@@ -172,11 +174,10 @@ export function createOutboxActivities(deps: OutboxActivityDeps) {
      * retry claims the same deliveries (same `webhook-id`), skips what is settled and hands what was tried to a group.
      */
     async dispatchPendingEvents(limit: number): Promise<number> {
-      const events = await deps.claim(limit);
+      const { events, deliveries: loaded } = await deps.claim(limit);
       if (events.length === 0) return 0;
       const beat = setInterval(() => deps.heartbeat(), 1_000);
       try {
-        const loaded = await deps.load(events.flatMap((e) => e.deliveryIds));
         const fresh = new Map<number, BulkDelivery[]>();
         const resumed = new Map<number, BulkDelivery[]>();
         const gone: string[] = [];

@@ -80,6 +80,10 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
         perReceiver: config.WEBHOOK_BULK_PER_RECEIVER ?? 8,
         handoffMs: config.WEBHOOK_HANDOFF_MS ?? 250,
         slowForMs: config.WEBHOOK_SLOW_RECEIVER_MS ?? 60_000,
+        // One activity runs batches for up to 30 s and stays 1 s after the outbox empties, looking every 25 ms.
+        budgetMs: 30_000,
+        lingerMs: 1_000,
+        pollMs: 25,
       },
       now: () => Date.now(),
     }),

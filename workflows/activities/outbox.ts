@@ -20,6 +20,11 @@ export interface BulkSettings {
   handoffMs: number;
   /** A receiver that needed a hand-off gets its deliveries straight as a retry group for this long. */
   slowForMs: number;
+  /** One activity delivers batch after batch for at most this long, */
+  budgetMs: number;
+  /** and returns once the outbox has stayed empty this long, looking every `pollMs`. */
+  lingerMs: number;
+  pollMs: number;
 }
 
 /** A group of one receiver's deliveries to retry, as the retry workflow takes it (`retry` and queue added by the starter). */
@@ -165,62 +170,83 @@ export function createOutboxActivities(deps: OutboxActivityDeps) {
     return out;
   }
 
+  /** One batch: claim, first attempts, hand-overs, events marked. Answers how many events it claimed. */
+  async function deliverBatch(limit: number): Promise<number> {
+    const { events, deliveries: loaded } = await deps.claim(limit);
+    if (events.length === 0) return 0;
+    const fresh = new Map<number, BulkDelivery[]>();
+    const resumed = new Map<number, BulkDelivery[]>();
+    const gone: string[] = [];
+    for (const e of events) {
+      for (const id of e.deliveryIds) {
+        const d = loaded.get(id);
+        if (!d) gone.push(id);
+        else if (d.status !== 'pending') continue;
+        // Tried before this claim (a dispatcher that died after the POST): the rest is a retry group's.
+        else (d.attempts > 0 ? resumed : fresh).set(d.endpointId, [...((d.attempts > 0 ? resumed : fresh).get(d.endpointId) ?? []), d]);
+      }
+    }
+    const total = limiter(deps.settings.concurrency);
+    const log = recorder(deps);
+    const lanes = [...fresh.values()].map((deliveries) => lane(deliveries, total, log.record));
+    const handovers = (await Promise.all(lanes)).flat();
+    for (const deliveries of resumed.values()) {
+      const attempts = Math.min(...deliveries.map((d) => d.attempts));
+      handovers.push({ group: group(deliveries, { attempts, delayMs: 0 }), label: deliveries[0].label });
+    }
+    await Promise.all(gone.map((id) => deps.fail(id, GONE)));
+    // The attempts are logged before any group can look at them.
+    await log.flush();
+    const outcomes = new Map<number, PromiseSettledResult<unknown>>();
+    await Promise.all(
+      handovers.map(async (h) => {
+        const [started] = await Promise.allSettled([deps.startRetryGroup(h.group, { label: h.label, startDelayMs: h.startDelayMs })]);
+        if (started.status === 'rejected' || !outcomes.has(h.group.endpointId)) outcomes.set(h.group.endpointId, started);
+        if (started.status === 'fulfilled' && h.running) {
+          const standby = h.group;
+          void Promise.allSettled(h.running).then(() => deps.firstAttemptsDone(standby).catch(() => undefined));
+        }
+      }),
+    );
+    // An event is dispatched when every receiver it went to was handled; the others are claimed again.
+    const failedReceivers = new Set([...outcomes].filter(([, o]) => o.status === 'rejected').map(([id]) => id));
+    const dispatched = events
+      .filter((e) => e.deliveryIds.every((id) => !loaded.has(id) || !failedReceivers.has(loaded.get(id)!.endpointId)))
+      .map((e) => e.eventId);
+    if (dispatched.length) await deps.markDispatched(dispatched);
+    const failure = [...outcomes.values()].find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failure) throw failure.reason;
+    return events.length;
+  }
+
   return {
     /**
-     * Delivers a batch of outbox events: the first attempt of every delivery here, concurrently (bounded in total
+     * Delivers outbox events, batch after batch for up to `budgetMs` and until the outbox has stayed empty for
+     * `lingerMs` (so neither a burst nor a steady stream waits for a workflow round trip between batches). Each batch:
+     * the first attempt of every delivery here, concurrently (bounded in total
      * and per receiver, over keep-alive connections), and one retry workflow per receiver for what failed and may be
      * retried. A receiver that takes longer than the hand-off never holds the batch. An event is marked dispatched
      * once each of its deliveries succeeded, failed for good, or is in a retry group; dying half-way is safe: the
      * retry claims the same deliveries (same `webhook-id`), skips what is settled and hands what was tried to a group.
      */
     async dispatchPendingEvents(limit: number): Promise<number> {
-      const { events, deliveries: loaded } = await deps.claim(limit);
-      if (events.length === 0) return 0;
       const beat = setInterval(() => deps.heartbeat(), 1_000);
       try {
-        const fresh = new Map<number, BulkDelivery[]>();
-        const resumed = new Map<number, BulkDelivery[]>();
-        const gone: string[] = [];
-        for (const e of events) {
-          for (const id of e.deliveryIds) {
-            const d = loaded.get(id);
-            if (!d) gone.push(id);
-            else if (d.status !== 'pending') continue;
-            // Tried before this claim (a dispatcher that died after the POST): the rest is a retry group's.
-            else (d.attempts > 0 ? resumed : fresh).set(d.endpointId, [...((d.attempts > 0 ? resumed : fresh).get(d.endpointId) ?? []), d]);
-          }
+        // Batch after batch while there is work (and a little after, polling), so a burst or a steady stream never
+        // waits for the workflow's round trip between batches; the workflow takes over when the outbox stays empty.
+        const started = deps.now();
+        let handled = 0;
+        let idleSince: number | null = null;
+        for (;;) {
+          const n = await deliverBatch(limit);
+          handled += n;
+          if (n > 0) idleSince = null;
+          else idleSince ??= deps.now();
+          if (idleSince !== null && deps.now() - idleSince >= deps.settings.lingerMs) return handled;
+          // Out of time with work left: the workflow starts the next activity at once (more than a batch answered).
+          if (deps.now() - started >= deps.settings.budgetMs) return n > 0 ? Math.max(handled, limit) : handled;
+          if (n === 0) await new Promise((r) => setTimeout(r, deps.settings.pollMs));
         }
-        const total = limiter(deps.settings.concurrency);
-        const log = recorder(deps);
-        const lanes = [...fresh.values()].map((deliveries) => lane(deliveries, total, log.record));
-        const handovers = (await Promise.all(lanes)).flat();
-        for (const deliveries of resumed.values()) {
-          const attempts = Math.min(...deliveries.map((d) => d.attempts));
-          handovers.push({ group: group(deliveries, { attempts, delayMs: 0 }), label: deliveries[0].label });
-        }
-        await Promise.all(gone.map((id) => deps.fail(id, GONE)));
-        // The attempts are logged before any group can look at them.
-        await log.flush();
-        const outcomes = new Map<number, PromiseSettledResult<unknown>>();
-        await Promise.all(
-          handovers.map(async (h) => {
-            const [started] = await Promise.allSettled([deps.startRetryGroup(h.group, { label: h.label, startDelayMs: h.startDelayMs })]);
-            if (started.status === 'rejected' || !outcomes.has(h.group.endpointId)) outcomes.set(h.group.endpointId, started);
-            if (started.status === 'fulfilled' && h.running) {
-              const standby = h.group;
-              void Promise.allSettled(h.running).then(() => deps.firstAttemptsDone(standby).catch(() => undefined));
-            }
-          }),
-        );
-        // An event is dispatched when every receiver it went to was handled; the others are claimed again.
-        const failedReceivers = new Set([...outcomes].filter(([, o]) => o.status === 'rejected').map(([id]) => id));
-        const dispatched = events
-          .filter((e) => e.deliveryIds.every((id) => !loaded.has(id) || !failedReceivers.has(loaded.get(id)!.endpointId)))
-          .map((e) => e.eventId);
-        if (dispatched.length) await deps.markDispatched(dispatched);
-        const failure = [...outcomes.values()].find((o): o is PromiseRejectedResult => o.status === 'rejected');
-        if (failure) throw failure.reason;
-        return events.length;
       } finally {
         clearInterval(beat);
       }

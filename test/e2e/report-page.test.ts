@@ -19,7 +19,9 @@ const ARTIFACTS = path.join(__dirname, '..', '..', 'artifacts');
 const saved = process.env.PUBLIC_URL;
 
 describe('scan report in a browser', () => {
-  jest.setTimeout(60_000);
+  // Seeding two snapshots of a 7 x 7 grid (about 4,000 result rows) and driving Chromium took over 60 s in a CI run
+  // with the whole suite loading the two cores.
+  jest.setTimeout(150_000);
   useDatabase();
   let served: ServedApp;
   let browser: Browser;

@@ -451,20 +451,11 @@ export interface AttemptInput {
  * `markDeliveryFailed` when it gives up). A delivery deleted meanwhile is ignored.
  */
 export async function recordAttempt(deliveryId: string, input: AttemptInput, opts: { clock?: Clock; transaction?: Transaction } = {}): Promise<void> {
-  const now = clockOf(opts).now();
-  await inTransaction(opts, async (transaction) => {
-    const delivery = await WebhookDelivery.findByPk(deliveryId, { transaction, lock: transaction.LOCK.UPDATE });
-    if (!delivery) return;
-    const error = input.succeeded ? null : clip(input.error);
-    await WebhookAttempt.create(attemptRow(deliveryId, input, now), { transaction });
-    const patch: Partial<WebhookDelivery> = { attempts: delivery.attempts + 1, lastStatusCode: input.statusCode, lastError: error };
-    if (input.succeeded) Object.assign(patch, { status: 'succeeded', deliveredAt: now });
-    await delivery.update(patch, { transaction });
-  });
+  await recordAttempts([{ deliveryId, attempt: input }], opts);
 }
 
 /**
- * `recordAttempt` for many attempts in one transaction (the dispatcher's first attempts of a batch): one INSERT of the
+ * Logs attempts in one transaction (one, or the dispatcher's first attempts of a batch): one INSERT of the
  * log rows, and one UPDATE per distinct outcome (success, status code, error) rather than three statements per POST.
  * Deliveries deleted meanwhile are ignored.
  */

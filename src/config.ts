@@ -151,6 +151,8 @@ const schema = z.object({
    * is written as an .eml file under `${DATA_DIR}/mail/` instead.
    */
   SMTP_URL: z.string().url().optional(),
+  /** SMTP connections kept open per server (the platform's and each account's own), reused message after message. */
+  SMTP_POOL_SIZE: z.coerce.number().int().min(1).max(64).default(8),
   /** Sender address of platform mail; the display name is the tenant's brand name. */
   MAIL_FROM: z.string().email().default('no-reply@reviewgrid.localhost'),
 
@@ -161,7 +163,10 @@ const schema = z.object({
    */
   SMS_SIMULATOR: z.enum(['true', 'false']).optional(),
   /** How often stored `scheduled` invites whose workflow went missing are handed to Temporal again (a Schedule). */
-  INVITE_REDISPATCH_INTERVAL_MINUTES: z.coerce.number().int().min(1).default(360),
+  /** How often the invite dispatcher looks for due review requests when nobody nudges it (follow-ups, send windows). */
+  INVITE_POLL_MS: z.coerce.number().int().min(10).default(1_000),
+  /** Review-request steps one worker sends side by side. */
+  INVITE_SEND_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
 
   /**
    * Data retention (Temporal Schedule `retention-purge`, every RETENTION_INTERVAL_MINUTES): log rows older than their

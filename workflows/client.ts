@@ -1,5 +1,6 @@
 import { Client, Connection, ScheduleAlreadyRunning, ScheduleNotFoundError, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { DispatchOutboxInput } from './outbox/dispatch.workflow';
+import type { DispatchInvitesInput } from './invites/dispatch.workflow';
 import type { DeliveryRetry, DeliverWebhookInput } from './webhooks/deliver.workflow';
 import type { RetryDeliveriesInput } from './webhooks/retry-group.workflow';
 import { ownedBy, startMetadata, urlForSummary, type Owner } from '../src/temporal/search-attributes';
@@ -14,6 +15,8 @@ export interface TemporalSettings {
   taskQueue: string;
   webhookRetry: DeliveryRetry;
   dispatcher: DispatchOutboxInput;
+  /** The invite dispatcher's poll and batch; absent: every second, 100 per kind. */
+  inviteDispatcher?: DispatchInvitesInput;
   /** Periodic review sync; absent = every 60 minutes. */
   reviewSync?: ReviewSyncSettings;
 }
@@ -155,34 +158,65 @@ export async function awaitDeliveryClosed(deliveryId: string, timeoutMs = 10_000
   clearTimeout(timer);
 }
 
-let nudging: Promise<void> | null = null;
-let nudgeAgain = false;
+/** Signals in flight per workflow id, and whether another was asked for meanwhile. */
+const nudges = new Map<string, { again: boolean }>();
 
 /**
- * Wakes the outbox dispatcher after a commit, so events leave at once rather than at its next poll. Nudges
- * coalesce: while one signal is on its way, further commits ask for just one more after it (a burst of
- * commits costs two signals, not one per commit, and the dispatcher's history stays short).
+ * Wakes a dispatcher after a commit, so its work leaves at once rather than at its next poll. Nudges coalesce:
+ * while one signal is on its way, further commits ask for just one more after it (a burst of commits costs two
+ * signals, not one per commit, and the dispatcher's history stays short). Best effort: the dispatcher polls anyway.
  */
-export async function nudgeDispatcher(): Promise<void> {
+async function nudge(workflowId: string): Promise<void> {
   if (!current) return;
-  if (nudging) {
-    nudgeAgain = true;
+  const inFlight = nudges.get(workflowId);
+  if (inFlight) {
+    inFlight.again = true;
     return;
   }
-  const { client, settings } = current;
-  nudging = (async () => {
+  const { client } = current;
+  const state = { again: false };
+  nudges.set(workflowId, state);
+  try {
     do {
-      nudgeAgain = false;
+      state.again = false;
       try {
-        await client.workflow.getHandle(dispatcherWorkflowId(settings.taskQueue)).signal('nudge');
+        await client.workflow.getHandle(workflowId).signal('nudge');
       } catch {
-        // Best effort: the dispatcher polls anyway; it may be starting or continuing as new.
+        // It may be starting or continuing as new; its poll finds the work.
       }
-    } while (nudgeAgain);
-  })().finally(() => {
-    nudging = null;
-  });
-  await nudging;
+    } while (state.again);
+  } finally {
+    nudges.delete(workflowId);
+  }
+}
+
+/** Wakes the outbox dispatcher (events committed). */
+export async function nudgeDispatcher(): Promise<void> {
+  if (current) await nudge(dispatcherWorkflowId(current.settings.taskQueue));
+}
+
+/** Wakes the invite dispatcher (invites committed or moved). */
+export async function nudgeInviteDispatcher(): Promise<void> {
+  if (current) await nudge(inviteDispatcherWorkflowId(current.settings.taskQueue));
+}
+
+/** One invite dispatcher per task queue, like the outbox's. */
+export const inviteDispatcherWorkflowId = (taskQueue: string): string => `invite-dispatcher:${taskQueue}`;
+
+/** Starts the invite dispatcher unless it runs already (every API and worker process calls this at boot). */
+export async function ensureInviteDispatcher(): Promise<void> {
+  const { client, settings } = temporal();
+  try {
+    await client.workflow.start('dispatchInvites', {
+      workflowId: inviteDispatcherWorkflowId(settings.taskQueue),
+      taskQueue: settings.taskQueue,
+      args: [settings.inviteDispatcher ?? { pollMs: 1_000, batchSize: 100 }],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      ...startMetadata({ tenant: null, kind: 'invite-dispatch', businessId: settings.taskQueue }, `Invite dispatcher of task queue ${settings.taskQueue}`),
+    });
+  } catch (e) {
+    if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
+  }
 }
 
 /** Starts the outbox dispatcher unless it runs already (every API and worker process calls this at boot). */
@@ -272,6 +306,7 @@ export function temporalSettings(config: {
   WEBHOOK_RETRY_MAX_INTERVAL_MS: number;
   WEBHOOK_TIMEOUT_MS: number;
   OUTBOX_POLL_MS: number;
+  INVITE_POLL_MS?: number;
   REVIEW_SYNC_INTERVAL_MINUTES?: number;
 }, address: string): TemporalSettings {
   return {
@@ -285,6 +320,7 @@ export function temporalSettings(config: {
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     },
     dispatcher: { pollMs: config.OUTBOX_POLL_MS, batchSize: 100 },
+    inviteDispatcher: { pollMs: config.INVITE_POLL_MS ?? 1_000, batchSize: 100 },
     reviewSync: { intervalMs: (config.REVIEW_SYNC_INTERVAL_MINUTES ?? 60) * 60_000 },
   };
 }

@@ -4,7 +4,7 @@ export { dispatchOutbox } from './outbox/dispatch.workflow';
 export { syncReviews } from './reviews/sync.workflow';
 export { runScan, scanScheduleTick } from './scans/run.workflow';
 export { inviteDelivery } from './invites/delivery.workflow';
-export { redispatchInvites } from './invites/redispatch.workflow';
+export { dispatchInvites } from './invites/dispatch.workflow';
 export { syncGbpPerformance, syncGbpPerformanceSweep } from './gbp/sync.workflow';
 export { autoRespond } from './auto-respond/respond.workflow';
 export { purgeExpiredData } from './retention/purge.workflow';

@@ -207,7 +207,7 @@ export function inboundWebhook(deps: InboundWebhookDeps): Router {
         payload = parseFormBody(text);
       }
 
-      const result = await receiveSubmission(connection, raw, payload, { clock, logger: log });
+      const result = await receiveSubmission(connection, raw, payload, { clock });
       log.info({ connection: connection.uuid, status: result.status, submission: result.submissionId }, 'inbound webhook: submission');
       answer(res, result);
     } catch (err) {

@@ -78,7 +78,7 @@ export function unsubscribePages(deps: UnsubscribePageDeps): Router {
 
   router.post('/:token', async (req: Request, res: Response) => {
     try {
-      const result = await unsubscribeByToken(String(req.params.token), { clock: deps.clock, logger: deps.logger });
+      const result = await unsubscribeByToken(String(req.params.token), { clock: deps.clock });
       if (!result) return html(res, 404, layout(NO_BRAND, NOT_FOUND.title, `<h1>${NOT_FOUND.title}</h1><p>${NOT_FOUND.message}</p>`));
       const oneClick = (req.body as Record<string, unknown> | undefined)?.['List-Unsubscribe'] === 'One-Click';
       deps.logger.info({ contact: result.contact.uuid, already: result.already, canceled: result.canceled, oneClick }, 'contact unsubscribed');

@@ -1,4 +1,4 @@
-import { Op, QueryTypes, type Transaction } from 'sequelize';
+import { Op, type Transaction } from 'sequelize';
 import { systemClock, type Clock } from '../domain/clock';
 import { DomainError } from '../domain/errors';
 import { Campaign, Contact, CreditConsumption, CreditGrant, Customer, Invite, InviteMessage, Organization } from '../models';
@@ -6,7 +6,7 @@ import type { CampaignStep, Channel } from '../models/campaign.model';
 import { consumeCredits } from '../services/credits.service';
 import { logActivity, sendTimeFor } from '../services/invites.service';
 import { senderFor } from '../services/messaging-settings.service';
-import { reviewLinkOf, unsubscribeLinkOf } from './links';
+import { messageIdOf, reviewLinkOf, unsubscribeLinkOf } from './links';
 import { inviteDeliverySettings } from './settings';
 import { render } from './templates';
 import { ChannelNotConfigured, MessagingRejected, MessagingUnavailable, type ChannelSender } from './types';
@@ -118,6 +118,28 @@ async function load(inviteId: number, transaction?: Transaction, lock = false): 
   return { invite, campaign, contact, customer };
 }
 
+/**
+ * The steps that can reach the contact, in sending order, each with its distance from the first (steps whose channel
+ * has no address for the contact are left out; the first remaining one goes at the send time).
+ */
+function plannedSteps(campaign: Campaign, contact: Contact): PlannedStep[] {
+  const reachable = orderedSteps(campaign).filter((s) => recipientOf(s.channel, contact));
+  const base = reachable[0]?.delayHours ?? 0;
+  const hourMs = inviteDeliverySettings().hourMs;
+  return reachable.map((s) => ({ index: s.index, channel: s.channel, offsetMs: Math.max(0, (s.delayHours - base) * hourMs) }));
+}
+
+/**
+ * The step a sent invite sends after `stepIndex`, and when (its distance from the first message, sent at
+ * `firstSentAt`); null when none is left. The send queue claims it at that time (`next_step_*`).
+ */
+function followingStep(l: Loaded, stepIndex: number, firstSentAt: Date): { nextStepIndex: number | null; nextStepAt: Date | null } {
+  const steps = plannedSteps(l.campaign, l.contact);
+  const at = steps.findIndex((s) => s.index === stepIndex);
+  const next = at >= 0 ? steps[at + 1] : undefined;
+  return next ? { nextStepIndex: next.index, nextStepAt: new Date(firstSentAt.getTime() + next.offsetMs) } : { nextStepIndex: null, nextStepAt: null };
+}
+
 /** The steps in sending order (by delay, then position), each with its index in `campaign.steps`. */
 function orderedSteps(campaign: Campaign): Array<CampaignStep & { index: number }> {
   return (campaign.steps ?? []).map((s, index) => ({ ...s, index })).sort((a, b) => a.delayHours - b.delayHours || a.index - b.index);
@@ -140,7 +162,7 @@ async function activity(l: Loaded, type: 'sent' | 'failed', channel: Channel | n
 }
 
 async function failInvite(l: Loaded, reason: string, channel: Channel | null, transaction: Transaction, clock: Clock): Promise<void> {
-  await l.invite.update({ status: 'failed', failedAt: clock.now(), sentAt: null, reason: clip(reason) }, { transaction });
+  await l.invite.update({ status: 'failed', failedAt: clock.now(), sentAt: null, reason: clip(reason), nextStepIndex: null, nextStepAt: null, retryAt: null }, { transaction });
   await activity(l, 'failed', channel, `The invite could not be sent: ${reason}`, transaction, clock);
 }
 
@@ -187,13 +209,7 @@ export async function planInvite(inviteId: number, opts: DeliveryOptions = {}): 
       await failInvite(l, `${REASONS.noRecipient}: The contact has no address for any channel of the campaign (${[...new Set(steps.map((s) => s.channel))].join(', ')}).`, steps[0].channel, transaction, clock);
       return { action: 'done', inviteId, outcome: 'failed', detail: REASONS.noRecipient };
     }
-    const base = reachable[0].delayHours;
-    return {
-      action: 'send',
-      inviteId,
-      sendAt: sendAt.toISOString(),
-      steps: reachable.map((s) => ({ index: s.index, channel: s.channel, offsetMs: Math.max(0, (s.delayHours - base) * settings.hourMs) })),
-    };
+    return { action: 'send', inviteId, sendAt: sendAt.toISOString(), steps: plannedSteps(campaign, contact) };
   });
 }
 
@@ -224,9 +240,11 @@ interface Claimed {
   loaded: Loaded;
   message: InviteMessage;
   sender: ChannelSender;
-  rendered: ReturnType<typeof render>;
+  rendered: ReturnType<typeof render> & { messageId?: string };
   recipient: string;
   channel: Channel;
+  /** An email step sent again after an interrupted attempt (same Message-ID, no new claim or credit). */
+  again: boolean;
 }
 
 /**
@@ -240,6 +258,21 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
   const settings = inviteDeliverySettings();
   const resolveSender = opts.senderFor ?? ((customerId: number, channel: Channel, o: { fromName: string | null; transaction?: Transaction }) => senderFor(customerId, channel, o));
 
+  /** The step's sender and message (in the claim's transaction: a second connection per claim starves the pool). */
+  const prepare = async (l: Loaded, step: CampaignStep, channel: Channel, transaction: Transaction) => {
+    const org = await Organization.findByPk(l.campaign.organizationId, { transaction });
+    const businessName = org?.name ?? l.customer?.name ?? 'us';
+    const sender = await resolveSender(l.invite.customerId, channel, { fromName: businessName, transaction });
+    const rendered = render(channel, step, {
+      firstName: l.contact.firstName,
+      lastName: l.contact.lastName,
+      businessName,
+      reviewLink: reviewLinkOf(l.invite.uuid),
+      unsubscribeLink: unsubscribeLinkOf(l.contact.uuid),
+    });
+    return { sender, rendered: channel === 'email' ? { ...rendered, messageId: messageIdOf(l.invite.uuid, input.stepIndex) } : rendered };
+  };
+
   const claim = await db().transaction(async (transaction): Promise<StepResult | Claimed> => {
     const l = await load(input.inviteId, transaction, true);
     if (!l) return { outcome: 'stopped', reason: 'missing', sendAt: null };
@@ -249,7 +282,17 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
     if (existing) {
       if (existing.status !== 'sending') return resultOf(existing);
       if (existing.sentAt.getTime() + settings.inFlightGraceMs > now.getTime()) throw new StepInFlight(invite.id, input.stepIndex);
-      // The attempt that claimed it died after the claim, most likely after the provider took the message.
+      // The attempt that claimed it died after the claim. An email goes again under the same Message-ID: a receiver
+      // that had it keeps one (exactly-once effect by its idempotency key), one that had not gets it now.
+      const step = campaign.steps?.[input.stepIndex];
+      if (existing.channel === 'email' && step?.channel === 'email' && existing.recipient) {
+        const prepared = await prepare(l, step, 'email', transaction).catch(() => null);
+        if (prepared) {
+          await existing.update({ sentAt: now }, { transaction });
+          return { loaded: l, message: existing, ...prepared, recipient: existing.recipient, channel: 'email', again: true };
+        }
+      }
+      // Other channels carry no such key: counted as sent (the provider most likely took it), never sent twice.
       await existing.update({ status: 'sent', error: 'Outcome unknown: the attempt stopped while sending; counted as sent.' }, { transaction });
       await activity(l, 'sent', existing.channel, `Step ${input.stepIndex + 1} (${existing.channel}) sent (outcome unknown: the attempt stopped while sending).`, transaction, clock);
       invitesSent.inc({ channel: existing.channel });
@@ -281,19 +324,20 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
         { transaction },
       );
       if (input.first) await failInvite(l, reason, channel, transaction, clock);
-      else await activity(l, 'failed', channel, `Step ${input.stepIndex + 1} (${channel}) could not be sent: ${reason}`, transaction, clock);
+      else {
+        // A follow-up that cannot go does not stop the ones after it.
+        await invite.update({ ...followingStep(l, input.stepIndex, invite.sentAt ?? now), retryAt: null, sendAttempts: 0 }, { transaction });
+        await activity(l, 'failed', channel, `Step ${input.stepIndex + 1} (${channel}) could not be sent: ${reason}`, transaction, clock);
+      }
       invitesFailed.inc({ channel });
       return { outcome: 'failed', reason, sendAt: null };
     };
 
     const recipient = recipientOf(channel, contact);
     if (!recipient) return fail(missingRecipient(channel));
-    const org = await Organization.findByPk(campaign.organizationId, { transaction });
-    const businessName = org?.name ?? customer?.name ?? 'us';
-    let sender: ChannelSender;
+    let prepared: Awaited<ReturnType<typeof prepare>>;
     try {
-      // In the claim's transaction: a second connection per claim starves the pool under load (bench:invites).
-      sender = await resolveSender(invite.customerId, channel, { fromName: businessName, transaction });
+      prepared = await prepare(l, step, channel, transaction);
     } catch (e) {
       if (e instanceof ChannelNotConfigured) return fail(`${e.reason}: ${e.message}`);
       if (e instanceof MessagingRejected) return fail(`${REASONS.providerRejected}: ${e.message}`);
@@ -305,29 +349,34 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
       if (e instanceof DomainError && e.reason === REASONS.insufficientCredits) return fail(`${REASONS.insufficientCredits}: ${e.message}`);
       throw e;
     }
-    const rendered = render(channel, step, {
-      firstName: contact.firstName,
-      lastName: contact.lastName,
-      businessName,
-      reviewLink: reviewLinkOf(invite.uuid),
-      unsubscribeLink: unsubscribeLinkOf(contact.uuid),
-    });
     const message = await InviteMessage.create(
       { inviteId: invite.id, stepIndex: input.stepIndex, channel, status: 'sending', recipient, sentAt: now },
       { transaction },
     );
-    // Claimed: from here on, a resubmission sees a sent invite (duplicate window), not a waiting one.
-    if (input.first) await invite.update({ status: 'sent', sentAt: now, reason: null }, { transaction });
-    return { loaded: l, message, sender, rendered, recipient, channel };
+    // Claimed: from here on, a resubmission sees a sent invite (duplicate window), not a waiting one; the queue's
+    // next step of the invite is the one after this (set with the claim, so a crash after it cannot lose the rest).
+    const firstSentAt = input.first ? now : (invite.sentAt ?? now);
+    const next = { ...followingStep(l, input.stepIndex, firstSentAt), retryAt: null, sendAttempts: 0 };
+    if (input.first) await invite.update({ status: 'sent', sentAt: now, reason: null, ...next }, { transaction });
+    else await invite.update(next, { transaction });
+    return { loaded: l, message, ...prepared, recipient, channel, again: false };
   });
   if (!('message' in claim)) return claim;
 
-  const { loaded, message, sender, rendered, recipient, channel } = claim;
+  const { loaded, message, sender, rendered, recipient, channel, again } = claim;
   let providerMessageId: string | null;
   try {
     const receipt = await sender.send({ to: recipient, ...rendered });
     providerMessageId = receipt.providerMessageId;
   } catch (e) {
+    // Sent again after an interrupted attempt: the first may have arrived, so the claim and its credit stay; a
+    // refusal settles the step as sent with the outcome unknown, a provider still away is tried again later.
+    if (again) {
+      if (e instanceof MessagingUnavailable) throw e;
+      await message.update({ status: 'sent', error: clip(`Outcome unknown: the attempt stopped while sending, and sending again failed: ${(e as Error).message}`) });
+      invitesSent.inc({ channel });
+      return { outcome: 'sent', reason: null, sendAt: null };
+    }
     if (e instanceof MessagingRejected) {
       const reason = `${REASONS.providerRejected}: ${e.message}`;
       await db().transaction(async (transaction) => {
@@ -344,7 +393,8 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
       await db().transaction(async (transaction) => {
         await message.destroy({ transaction });
         await refundCredit(loaded.invite, input.stepIndex, creditTypeOf(channel), transaction, clock.now());
-        if (input.first) await loaded.invite.update({ status: 'scheduled', sentAt: null }, { transaction });
+        if (input.first) await loaded.invite.update({ status: 'scheduled', sentAt: null, nextStepIndex: null, nextStepAt: null }, { transaction });
+        else await loaded.invite.update({ nextStepIndex: input.stepIndex, nextStepAt: clock.now() }, { transaction });
       });
       throw e;
     }
@@ -354,7 +404,14 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
   await opts.afterProviderAccepted?.(input);
   await db().transaction(async (transaction) => {
     await message.update({ status: 'sent', providerMessageId, error: null }, { transaction });
-    await activity(loaded, 'sent', channel, `Step ${input.stepIndex + 1} (${channel}) sent through ${sender.label}.`, transaction, clock);
+    await activity(
+      loaded,
+      'sent',
+      channel,
+      again ? `Step ${input.stepIndex + 1} (${channel}) sent through ${sender.label} again, under the same Message-ID, after an interrupted attempt.` : `Step ${input.stepIndex + 1} (${channel}) sent through ${sender.label}.`,
+      transaction,
+      clock,
+    );
   });
   invitesSent.inc({ channel });
   return { outcome: 'sent', reason: null, sendAt: null };
@@ -378,89 +435,13 @@ export async function failInviteStep(input: StepInput & { reason: string }, opts
       );
     }
     if (input.first && (l.invite.status === 'scheduled' || l.invite.status === 'sent')) await failInvite(l, reason, channel, transaction, clock);
-    else await activity(l, 'failed', channel, `Step ${input.stepIndex + 1} (${channel}) could not be sent: ${reason}`, transaction, clock);
+    else {
+      if (l.invite.status === 'sent') {
+        await l.invite.update({ ...followingStep(l, input.stepIndex, l.invite.sentAt ?? clock.now()), retryAt: null, sendAttempts: 0 }, { transaction });
+      }
+      await activity(l, 'failed', channel, `Step ${input.stepIndex + 1} (${channel}) could not be sent: ${reason}`, transaction, clock);
+    }
     invitesFailed.inc({ channel });
     return { outcome: 'failed', reason, sendAt: null };
   });
-}
-
-// ---- re-dispatch ----------------------------------------------------------------------------------------
-
-export interface RedispatchDeps {
-  /** Whether the pair's workflow is running (false: missing or closed). */
-  isRunning(workflowId: string): Promise<boolean>;
-  dispatch(req: {
-    inviteId: number;
-    campaignUuid: string;
-    contactUuid: string;
-    sendAt: Date;
-    campaign?: { tenantId: number; customerId: number; organizationId: number; name: string };
-  }): Promise<void>;
-  workflowIdOf(campaignUuid: string, contactUuid: string): string;
-}
-
-export interface RedispatchResult {
-  checked: number;
-  dispatched: number;
-  failed: number;
-}
-
-/**
- * Hands every stored `scheduled` invite whose workflow is missing or closed to Temporal again (signal-with-start
- * with its stored send time). Invites of paused campaigns or accounts wait for them to be active again.
- */
-export async function redispatchMissingInvites(deps: RedispatchDeps, opts: { batchSize?: number; concurrency?: number } = {}): Promise<RedispatchResult> {
-  const batchSize = opts.batchSize ?? 500;
-  const concurrency = opts.concurrency ?? 8;
-  const result: RedispatchResult = { checked: 0, dispatched: 0, failed: 0 };
-  let after = 0;
-  for (;;) {
-    const rows = await db().query<{
-      id: number;
-      send_at: Date | null;
-      requested_at: Date;
-      campaign_uuid: string;
-      contact_uuid: string;
-      tenant_id: number;
-      customer_id: number;
-      organization_id: number;
-      campaign_name: string;
-    }>(
-      `SELECT i.id, i.send_at, i.requested_at, c.uuid AS campaign_uuid, ct.uuid AS contact_uuid,
-              c.tenant_id, c.customer_id, c.organization_id, c.name AS campaign_name
-         FROM invites i
-         JOIN campaigns c ON c.id = i.campaign_id
-         JOIN contacts ct ON ct.id = i.contact_id
-         JOIN customers cu ON cu.id = i.customer_id
-        WHERE i.status = 'scheduled' AND i.id > :after AND c.paused_at IS NULL AND cu.subscription_status = 'active'
-        ORDER BY i.id
-        LIMIT :limit`,
-      { replacements: { after, limit: batchSize }, type: QueryTypes.SELECT },
-    );
-    if (rows.length === 0) break;
-    after = Number(rows[rows.length - 1].id);
-    let next = 0;
-    const lane = async () => {
-      while (next < rows.length) {
-        const row = rows[next++];
-        result.checked += 1;
-        try {
-          if (await deps.isRunning(deps.workflowIdOf(row.campaign_uuid, row.contact_uuid))) continue;
-          await deps.dispatch({
-            inviteId: Number(row.id),
-            campaignUuid: row.campaign_uuid,
-            contactUuid: row.contact_uuid,
-            sendAt: new Date(row.send_at ?? row.requested_at),
-            campaign: { tenantId: row.tenant_id, customerId: row.customer_id, organizationId: row.organization_id, name: row.campaign_name },
-          });
-          result.dispatched += 1;
-        } catch {
-          result.failed += 1;
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, rows.length) }, () => lane()));
-    if (rows.length < batchSize) break;
-  }
-  return result;
 }

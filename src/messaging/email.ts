@@ -1,5 +1,6 @@
-import { createTransport } from 'nodemailer';
-import { platformMailer } from '../mail/mailer';
+import { createHash } from 'node:crypto';
+import { createTransport, type Transporter } from 'nodemailer';
+import { closePlatformMailers, platformMailer, smtpPoolOptions } from '../mail/mailer';
 import { MessagingRejected, MessagingUnavailable, type ChannelSender, type OutgoingMessage, type SendReceipt } from './types';
 
 /** The account's own SMTP server (`messaging_settings`, channel `email`). */
@@ -45,11 +46,31 @@ export function classifySmtpError(err: unknown): MessagingRejected | MessagingUn
 }
 
 function mailOf(message: OutgoingMessage, from: string) {
-  return { from, to: message.to, subject: message.subject ?? '', text: message.body, html: message.html, headers: message.headers };
+  return { from, to: message.to, subject: message.subject ?? '', text: message.body, html: message.html, headers: message.headers, ...(message.messageId ? { messageId: message.messageId } : {}) };
 }
 
-/** Email through the account's own SMTP server with nodemailer (a connection per message, no pool). */
-export function smtpSender(account: SmtpAccount): ChannelSender {
+/** Pooled transports of account SMTP servers, by connection settings (the password by its hash), least recently used last. */
+const transports = new Map<string, Transporter>();
+const MAX_TRANSPORTS = 200;
+
+function transportKey(account: SmtpAccount): string {
+  const secret = createHash('sha256').update(account.password ?? '').digest('base64url');
+  return JSON.stringify([account.host, account.connectTo ?? null, account.port, account.secure, account.username, secret]);
+}
+
+/**
+ * The pooled transport of an account's SMTP server (`SMTP_POOL_SIZE` connections, kept open between messages): a
+ * campaign's messages share connections instead of a TCP, TLS and AUTH handshake each. The least recently used of
+ * more than 200 servers is closed. A settings change is a new key, so it takes effect at the next message.
+ */
+function pooledTransport(account: SmtpAccount): Transporter {
+  const key = transportKey(account);
+  const found = transports.get(key);
+  if (found) {
+    transports.delete(key);
+    transports.set(key, found);
+    return found;
+  }
   const transport = createTransport({
     host: account.connectTo ?? account.host,
     ...(account.connectTo && account.connectTo !== account.host ? { tls: { servername: account.host } } : {}),
@@ -57,7 +78,27 @@ export function smtpSender(account: SmtpAccount): ChannelSender {
     secure: account.secure,
     auth: account.username ? { user: account.username, pass: account.password ?? '' } : undefined,
     ...SMTP_TIMEOUTS,
+    ...smtpPoolOptions(),
   });
+  transports.set(key, transport);
+  if (transports.size > MAX_TRANSPORTS) {
+    const [oldestKey, oldest] = transports.entries().next().value as [string, Transporter];
+    transports.delete(oldestKey);
+    oldest.close();
+  }
+  return transport;
+}
+
+/** Closes every pooled SMTP connection, the accounts' and the platform's (shutdown, tests). */
+export function closeSmtpPools(): void {
+  for (const t of transports.values()) t.close();
+  transports.clear();
+  closePlatformMailers();
+}
+
+/** Email through the account's own SMTP server with nodemailer, over its pooled transport. */
+export function smtpSender(account: SmtpAccount): ChannelSender {
+  const transport = pooledTransport(account);
   const from = fromHeader(account.fromEmail, account.fromName);
   return {
     label: 'account SMTP',
@@ -89,6 +130,7 @@ export function platformEmailSender(fromName: string | null): ChannelSender {
           fromName: fromName ?? undefined,
           kind: 'review-request',
           headers: message.headers,
+          messageId: message.messageId,
         });
         return { providerMessageId: sent.messageId, status: sent.file ? 'written' : 'accepted' };
       } catch (err) {

@@ -22,6 +22,21 @@ const PURPOSE = 'unsubscribe';
 
 const trimBase = (base: string): string => base.replace(/\/+$/, '');
 
+/**
+ * The Message-ID of a review request's email step, `<invite.{invite uuid}.{step}@{PUBLIC_URL host}>`: the same on
+ * every attempt, so a message sent again after an interrupted attempt is the same message to the receiving
+ * servers and mailboxes (they keep one per Message-ID).
+ */
+export function messageIdOf(inviteUuid: string, stepIndex: number, base: string = publicBaseUrl()): string {
+  let host = 'reviewgrid.invalid';
+  try {
+    host = new URL(base).hostname || host;
+  } catch {
+    // PUBLIC_URL is checked at boot; a test without it keeps the reserved name.
+  }
+  return `<invite.${inviteUuid}.${stepIndex}@${host}>`;
+}
+
 /** `{PUBLIC_URL}/r/{inviteUuid}`. */
 export function reviewLinkOf(inviteUuid: string, base: string = publicBaseUrl()): string {
   return `${trimBase(base)}/r/${encodeURIComponent(inviteUuid)}`;

@@ -11,10 +11,6 @@ export interface InviteDeliverySettings {
    * another attempt (the activity retries later); older, its attempt died after the claim: counted as sent.
    */
   inFlightGraceMs: number;
-  /** How often the re-dispatch schedule runs (INVITE_REDISPATCH_INTERVAL_MINUTES). */
-  redispatchEveryMs: number;
-  /** Appended to the re-dispatch schedule id: tests sharing one dev server scope it by task queue. */
-  idScope?: string;
   /** Invites whose send time passed more than this long ago are moved into the campaign's next send window. */
   lateAfterMs: number;
 }
@@ -22,7 +18,6 @@ export interface InviteDeliverySettings {
 const DEFAULTS: InviteDeliverySettings = {
   hourMs: 60 * 60_000,
   inFlightGraceMs: 3 * 60_000,
-  redispatchEveryMs: 6 * 60 * 60_000,
   lateAfterMs: 15 * 60_000,
 };
 

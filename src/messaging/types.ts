@@ -15,6 +15,8 @@ export interface OutgoingMessage {
   html?: string;
   /** Email only: extra headers (`List-Unsubscribe`, `List-Unsubscribe-Post`). */
   headers?: Record<string, string>;
+  /** Email only: the Message-ID (`<...@...>`), the same on every attempt of one step. */
+  messageId?: string;
 }
 
 export interface SendReceipt {

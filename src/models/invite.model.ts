@@ -59,6 +59,21 @@ export class Invite extends Model {
   @Column({ type: DataType.DATE(3), allowNull: true })
   declare clickedAt: Date | null;
 
+  /** The campaign step this (sent) invite sends next, and when; NULL: none left (the send queue's follow-ups). */
+  @Column({ type: DataType.INTEGER, allowNull: true })
+  declare nextStepIndex: number | null;
+
+  @Column({ type: DataType.DATE(3), allowNull: true })
+  declare nextStepAt: Date | null;
+
+  /** A step the provider could not take waits until then (the send queue skips it before). */
+  @Column({ type: DataType.DATE(3), allowNull: true })
+  declare retryAt: Date | null;
+
+  /** Attempts of the current step that found the provider unavailable. */
+  @Column({ type: DataType.INTEGER, allowNull: false, defaultValue: 0 })
+  declare sendAttempts: number;
+
   declare createdAt: Date;
   declare updatedAt: Date;
 }

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from 'pino';
 import { Op, QueryTypes, type Transaction } from 'sequelize';
-import { mailLogger } from '../mail/mailer';
 import { Conflict, Forbidden, NotFound, Validation, type FieldErrors } from '../domain/errors';
 import { charCount } from '../domain/limits';
 import { canSeeLocated, canSeeOrganization, inAccount, isRestricted, isTeamMember, isTenantOwner, restrictedLocationsSql } from '../domain/permissions';
@@ -9,7 +7,6 @@ import type { Principal } from '../domain/principal';
 import { Campaign, Contact, ContactList, Invite, Location, Organization } from '../models';
 import { CHANNELS, type CampaignStep, type Channel } from '../models/campaign.model';
 import type { ActivityType } from '../models/contact-activity.model';
-import { cancelInviteDelivery } from '../../workflows/invites/client';
 import { cleanName, clockOf, escape, inTransaction, offset, parseDate, scopeSql, type Page, type PageArgs, type ServiceOptions } from './common';
 import { minutesOf, requestInvite, type ContactDetails, type InviteRequestResult } from './invites.service';
 import { containsPattern } from '../db/like';
@@ -34,9 +31,6 @@ export const CAMPAIGN_LIMITS = {
   reviewUrlChars: 2048,
   activityLimit: { min: 1, max: 100, default: 25 },
 } as const;
-
-/** The process logger (set at boot for mail lines and shared here), tagged with the area. */
-const defaultLogger = (): Logger => mailLogger().child({ area: 'campaigns' });
 
 // ---- permissions ----------------------------------------------------------------------------------------
 
@@ -338,35 +332,9 @@ export async function update(p: Principal, uuid: string, input: CampaignSettings
   });
 }
 
-/**
- * Cancels the waiting invites of a campaign (pause, delete): rows become `canceled` with the reason, and their
- * workflows are told after commit. Returns what to signal.
- */
-async function cancelWaiting(campaign: Campaign, reason: string, transaction: Transaction): Promise<Array<{ inviteId: number; contactUuid: string }>> {
-  const rows = await campaign.sequelize.query<{ id: number; contactUuid: string }>(
-    `SELECT i.id, c.uuid AS contactUuid FROM invites i JOIN contacts c ON c.id = i.contact_id
-      WHERE i.campaign_id = ? AND i.status = 'scheduled' FOR UPDATE`,
-    { replacements: [campaign.id], type: QueryTypes.SELECT, transaction },
-  );
-  if (!rows.length) return [];
-  await Invite.update(
-    { status: 'canceled', reason },
-    { where: { id: { [Op.in]: rows.map((r) => r.id) }, status: 'scheduled' }, transaction },
-  );
-  return rows.map((r) => ({ inviteId: Number(r.id), contactUuid: r.contactUuid }));
-}
-
-function signalCancels(campaignUuid: string, waiting: Array<{ inviteId: number; contactUuid: string }>, transaction: Transaction): void {
-  if (!waiting.length) return;
-  transaction.afterCommit(async () => {
-    for (const w of waiting) {
-      try {
-        await cancelInviteDelivery(campaignUuid, w.contactUuid, w.inviteId);
-      } catch (err) {
-        defaultLogger().warn({ campaign: campaignUuid, inviteId: w.inviteId, err: (err as Error).message }, 'invite canceled but its workflow was not told');
-      }
-    }
-  });
+/** Cancels the waiting invites of a campaign (pause, delete): rows become `canceled` with the reason. */
+async function cancelWaiting(campaign: Campaign, reason: string, transaction: Transaction): Promise<void> {
+  await Invite.update({ status: 'canceled', reason }, { where: { campaignId: campaign.id, status: 'scheduled' }, transaction });
 }
 
 /**
@@ -378,9 +346,8 @@ export async function pause(p: Principal, uuid: string, opts: ServiceOptions = {
     const now = clockOf(opts).now();
     const campaign = await managedCampaign(p, uuid, transaction);
     if (campaign.pausedAt) return campaign;
-    const waiting = await cancelWaiting(campaign, 'Campaign paused.', transaction);
+    await cancelWaiting(campaign, 'Campaign paused.', transaction);
     await campaign.update({ pausedAt: now }, { transaction });
-    signalCancels(campaign.uuid, waiting, transaction);
     return campaign;
   });
 }
@@ -399,9 +366,8 @@ export async function resume(p: Principal, uuid: string, opts: ServiceOptions = 
 export async function remove(p: Principal, uuid: string, opts: ServiceOptions = {}): Promise<Campaign> {
   return inTransaction(opts, async (transaction) => {
     const campaign = await managedCampaign(p, uuid, transaction);
-    const waiting = await cancelWaiting(campaign, 'Campaign deleted.', transaction);
+    await cancelWaiting(campaign, 'Campaign deleted.', transaction);
     await campaign.destroy({ transaction });
-    signalCancels(campaign.uuid, waiting, transaction);
     return campaign;
   });
 }

@@ -1,6 +1,5 @@
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { CountryCode } from 'libphonenumber-js';
-import type { Logger } from 'pino';
 import { Op, type Transaction } from 'sequelize';
 import { publicBaseUrl } from '../config';
 import { decryptSecret, encryptSecret } from '../crypto/secrets';
@@ -368,7 +367,6 @@ export type SubmissionResult =
 
 export interface ReceiveOptions {
   clock?: ServiceOptions['clock'];
-  logger?: Logger;
 }
 
 const clip = (s: string, max: number): string => ([...s].length > max ? `${[...s].slice(0, max - 1).join('')}…` : s);
@@ -496,7 +494,6 @@ export async function receiveSubmission(connection: InboundConnection, raw: Buff
           inboundSubmissionId: Number(submission.id),
           transaction,
           clock,
-          logger: opts.logger,
         });
       } catch (e) {
         // The details are checked above as the invite rules check them (before anything is written), so this is

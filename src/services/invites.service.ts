@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
-import type { Logger } from 'pino';
-import { mailLogger } from '../mail/mailer';
 import { Op, Transaction, UniqueConstraintError } from 'sequelize';
 import type { Clock } from '../domain/clock';
 import { Validation, type FieldErrors } from '../domain/errors';
@@ -10,7 +8,7 @@ import { Contact, ContactActivity, Invite, type Campaign } from '../models';
 import type { Channel } from '../models/campaign.model';
 import type { ActivityType } from '../models/contact-activity.model';
 import type { InviteSource } from '../models/invite.model';
-import { scheduleInviteDelivery } from '../../workflows/invites/client';
+import { nudgeInviteDispatcher } from '../../workflows/client';
 import { clockOf } from './common';
 
 /**
@@ -42,8 +40,6 @@ export interface RequestInviteOptions {
   inboundSubmissionId?: number | null;
   transaction?: Transaction;
   clock?: Clock;
-  /** Where a failed hand-off to Temporal is logged (default: this module's logger). */
-  logger?: Logger;
 }
 
 export interface InviteRequestResult {
@@ -58,9 +54,6 @@ export const INVITE_LIMITS = { nameChars: MAX_NAME_CHARS, emailChars: 255 } as c
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 const MINUTES_PER_DAY = 24 * 60;
-
-/** The process logger (set at boot for mail lines and shared here), tagged with the area. */
-const defaultLogger = (): Logger => mailLogger().child({ area: 'invites' });
 
 // ---- contact details ------------------------------------------------------------------------------------
 
@@ -290,9 +283,8 @@ async function storeIgnored(
  * a waiting invite of the same (campaign, contact) is moved to the time computed from this request; otherwise a
  * non-failed invite sent within the campaign's duplicate window makes it a duplicate (ignored); otherwise a new
  * invite is scheduled. Ignored requests still save the details and store an `ignored` invite row with the reason
- * and an `ignored` activity. Everything is stored in one transaction; after commit, scheduled and rescheduled
- * invites are handed to the delivery workflow, and a Temporal failure is only logged (the stored `scheduled`
- * invite is re-dispatched by the periodic sweep).
+ * and an `ignored` activity. Everything is stored in one transaction; the stored `scheduled` invite is the
+ * invite dispatcher's work (src/messaging/send-queue.ts), which is nudged after commit.
  */
 export async function requestInvite(campaign: Campaign, details: ContactDetails, opts: RequestInviteOptions): Promise<InviteRequestResult> {
   const clean = cleanContactDetails(details);
@@ -364,7 +356,7 @@ export async function requestInvite(campaign: Campaign, details: ContactDetails,
       await activity('scheduled', invite.id, `Scheduled for ${sendAt.toISOString()}.`);
       return { contact, invite, outcome: 'scheduled' as const };
     }).then(async (result: InviteRequestResult) => {
-      if (!opts.transaction) await dispatch(campaign, result, opts.logger);
+      if (!opts.transaction) await dispatch(result);
       return result;
     });
 
@@ -382,7 +374,7 @@ export async function requestInvite(campaign: Campaign, details: ContactDetails,
   }
   if (opts.transaction) {
     const t = opts.transaction;
-    t.afterCommit(() => dispatch(campaign, result, opts.logger));
+    t.afterCommit(() => dispatch(result));
   }
   return result;
 }
@@ -412,16 +404,12 @@ export function isRace(e: unknown): boolean {
   return code === 'ER_LOCK_DEADLOCK' || code === 'ER_LOCK_WAIT_TIMEOUT';
 }
 
-/** Hands a scheduled/rescheduled invite to its workflow; never throws (the stored row is the truth). */
-async function dispatch(campaign: Campaign, result: InviteRequestResult, logger: Logger = defaultLogger()): Promise<void> {
-  const { invite, contact, outcome } = result;
-  if (!invite || (outcome !== 'scheduled' && outcome !== 'rescheduled') || !invite.sendAt) return;
-  try {
-    await scheduleInviteDelivery({ inviteId: Number(invite.id), campaignUuid: campaign.uuid, contactUuid: contact.uuid, sendAt: invite.sendAt, campaign });
-  } catch (err) {
-    logger.warn(
-      { inviteId: invite.id, campaign: campaign.uuid, contact: contact.uuid, err: (err as Error).message },
-      'invite stored but not handed to Temporal; the periodic re-dispatch will pick it up',
-    );
-  }
+/**
+ * Wakes the invite dispatcher for a scheduled or moved invite, so one due now leaves at once rather than at its next
+ * poll. Never throws and needs nothing else: the stored row is the queue, and the dispatcher polls it anyway.
+ */
+async function dispatch(result: InviteRequestResult): Promise<void> {
+  const { invite, outcome } = result;
+  if (!invite || (outcome !== 'scheduled' && outcome !== 'rescheduled')) return;
+  await nudgeInviteDispatcher();
 }

@@ -1,11 +1,8 @@
-import pino, { type Logger } from 'pino';
 import { Op } from 'sequelize';
-import { cancelInviteDelivery } from '../../workflows/invites/client';
 import { contactUuidOfUnsubscribeToken } from '../messaging/links';
 import { Campaign, Contact, ContactList, Customer, Invite, Organization, Tenant } from '../models';
 import { clockOf, inTransaction, type ServiceOptions } from './common';
 import { logActivity } from './invites.service';
-import { LOG_REDACTION } from '../observability/log-redaction';
 
 /**
  * The public unsubscribe link of review requests (`/u/{token}`, see src/messaging/links.ts). The token names one
@@ -29,11 +26,6 @@ export interface UnsubscribeResult extends UnsubscribeView {
   canceled: number;
 }
 
-/** How far back a sent invite may still have follow-up steps waiting (their workflows are told to stop). */
-const FOLLOW_UP_HORIZON_MS = 60 * 24 * 60 * 60 * 1000;
-
-let moduleLogger: Logger | null = null;
-const defaultLogger = (): Logger => (moduleLogger ??= pino({ level: process.env.LOG_LEVEL ?? 'info', base: { area: 'unsubscribe' }, redact: LOG_REDACTION }));
 
 async function viewOf(contact: Contact, opts: ServiceOptions): Promise<UnsubscribeView> {
   const transaction = opts.transaction;
@@ -66,7 +58,7 @@ export async function unsubscribeViewOf(token: string, opts: ServiceOptions = {}
 /** Unsubscribes the token's contact (idempotent); null for an invalid token. */
 export async function unsubscribeByToken(
   token: string,
-  opts: ServiceOptions & { logger?: Logger; cancel?: (campaignUuid: string, contactUuid: string, inviteId: number) => Promise<void> } = {},
+  opts: ServiceOptions = {},
 ): Promise<UnsubscribeResult | null> {
   const uuid = contactUuidOfUnsubscribeToken(token);
   if (!uuid) return null;
@@ -74,7 +66,7 @@ export async function unsubscribeByToken(
   const outcome = await inTransaction(opts, async (transaction) => {
     const contact = await Contact.findOne({ where: { uuid }, transaction, lock: transaction.LOCK.UPDATE });
     if (!contact) return null;
-    if (contact.unsubscribedAt) return { contact, already: true, canceled: 0, signals: [] as Invite[] };
+    if (contact.unsubscribedAt) return { contact, already: true, canceled: 0 };
     await contact.update({ unsubscribedAt: now }, { transaction });
     const waiting = await Invite.findAll({ where: { contactId: contact.id, status: 'scheduled' }, transaction, lock: transaction.LOCK.UPDATE });
     for (const invite of waiting) {
@@ -84,37 +76,11 @@ export async function unsubscribeByToken(
       { tenantId: contact.tenantId, customerId: contact.customerId, contactId: contact.id, type: 'unsubscribed', detail: 'Unsubscribed through the link in a review request.', occurredAt: now },
       { transaction, clock: opts.clock },
     );
-    // Sent invites may still have follow-up steps waiting: their workflows are told to stop too.
-    const following = await Invite.findAll({
-      where: { contactId: contact.id, status: 'sent', sentAt: { [Op.gte]: new Date(now.getTime() - FOLLOW_UP_HORIZON_MS) } },
-      transaction,
-    });
-    return { contact, already: false, canceled: waiting.length, signals: [...waiting, ...following] };
+    // Sent invites may still have follow-up steps waiting: they stop too.
+    await Invite.update({ nextStepIndex: null, nextStepAt: null }, { where: { contactId: contact.id, status: 'sent', nextStepIndex: { [Op.ne]: null } }, transaction });
+    return { contact, already: false, canceled: waiting.length };
   });
   if (!outcome) return null;
-  if (outcome.signals.length) await signalCancel(outcome.contact, outcome.signals, opts.cancel ?? cancelInviteDelivery, opts.logger ?? defaultLogger());
   const view = await viewOf(outcome.contact, opts);
   return { ...view, already: outcome.already, canceled: outcome.canceled };
-}
-
-/** Best effort after commit: a workflow that misses it finds the invite canceled (or the contact unsubscribed) anyway. */
-async function signalCancel(
-  contact: Contact,
-  invites: Invite[],
-  cancel: (campaignUuid: string, contactUuid: string, inviteId: number) => Promise<void>,
-  logger: Logger,
-): Promise<void> {
-  const campaigns = await Campaign.findAll({ where: { id: [...new Set(invites.map((i) => i.campaignId))] }, attributes: ['id', 'uuid'] });
-  const uuidOf = new Map(campaigns.map((c) => [c.id, c.uuid]));
-  await Promise.all(
-    invites.map(async (invite) => {
-      const campaignUuid = uuidOf.get(invite.campaignId);
-      if (!campaignUuid) return;
-      try {
-        await cancel(campaignUuid, contact.uuid, Number(invite.id));
-      } catch (err) {
-        logger.warn({ inviteId: invite.id, err: (err as Error).message }, 'invite workflow not told about the unsubscribe; it will find out from the database');
-      }
-    }),
-  );
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
-import { connectTemporal, disconnectTemporal, ensureDispatcher, temporalSettings } from '../../workflows/client';
+import { connectTemporal, disconnectTemporal, ensureDispatcher, ensureInviteDispatcher, temporalSettings } from '../../workflows/client';
 import { buildActivities } from '../../workflows/activities';
 import { runWorker, type RunningWorker } from '../../workflows/worker';
 import { findTemporalCli, startDevServer, type DevServer } from './dev-server';
@@ -9,8 +9,8 @@ import { ensureSearchAttributes } from './search-attributes';
 import { reconcileReviewSyncSchedules } from '../services/review-sync.service';
 import { resumePendingAutoResponses } from '../services/auto-respond.service';
 import { configureScanEngine, ensureScanScheduleTick } from '../../workflows/scans/client';
-import { configureInviteDelivery } from '../messaging/settings';
-import { ensureInviteRedispatchSchedule } from '../../workflows/invites/schedule';
+import { removeInviteRedispatchSchedule } from '../../workflows/invites/schedule';
+import { closeSmtpPools } from '../messaging/email';
 import { configureGbpSync, ensureGbpSyncSchedule } from '../../workflows/gbp/client';
 import { configureRetention, ensureRetentionSchedule } from '../../workflows/retention/client';
 
@@ -64,9 +64,10 @@ export async function startTemporal(config: Config, logger: Logger, opts: { work
     // Local Search Grid: runs fan out SCAN_CONCURRENCY queries; the 15-minute tick starts scheduled runs.
     configureScanEngine({ concurrency: config.SCAN_CONCURRENCY });
     await ensureScanScheduleTick();
-    // Review requests: stored `scheduled` invites whose workflow went missing are re-dispatched every 6 hours.
-    configureInviteDelivery({ redispatchEveryMs: config.INVITE_REDISPATCH_INTERVAL_MINUTES * 60_000 });
-    await ensureInviteRedispatchSchedule();
+    // Review requests: the invite dispatcher sends from the invites table; the re-dispatch schedule of the
+    // workflow-per-invite design before it has nothing left to do (an upgraded installation drops it).
+    await ensureInviteDispatcher();
+    await removeInviteRedispatchSchedule();
     // Business-profile performance: one schedule sweeps every connected Google location every GBP_SYNC_INTERVAL_MINUTES.
     configureGbpSync({ intervalMs: config.GBP_SYNC_INTERVAL_MINUTES * 60_000 });
     await ensureGbpSyncSchedule();
@@ -109,6 +110,8 @@ export async function startTemporal(config: Config, logger: Logger, opts: { work
         logger.info({ step: name }, 'temporal shutdown step done');
       };
       if (worker) await step('worker', () => worker!.stop(), 45_000);
+      // The activities' pooled SMTP connections (open between messages) are closed with the worker.
+      closeSmtpPools();
       await step('client', () => disconnectTemporal(), 5_000);
       if (devServer) await step('dev server', () => devServer!.stop(), 15_000);
     },

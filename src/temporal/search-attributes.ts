@@ -35,6 +35,7 @@ export type WorkflowKind =
   | 'outbox-dispatch'
   | 'invite'
   | 'invite-redispatch'
+  | 'invite-dispatch'
   | 'scan-run'
   | 'scan-tick'
   | 'review-sync'

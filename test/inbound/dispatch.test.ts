@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { connectTemporal, disconnectTemporal, temporal } from '../../workflows/client';
-import { inviteWorkflowId, INVITE_RESCHEDULE_SIGNAL } from '../../workflows/invites/client';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { connectTemporal, disconnectTemporal, ensureInviteDispatcher, inviteDispatcherWorkflowId, temporal } from '../../workflows/client';
+import { inviteWorkflowId } from '../../workflows/invites/client';
 import { InboundSubmission, Invite } from '../../src/models';
 import { useDatabase } from '../support/db';
 import { makeWorld } from '../support/factories';
 import { makeCampaign, makeConnection, useInboundApp } from './support';
 
 /**
- * An inbound submission becomes an ordinary scheduled invite handed to its durable workflow (the same
- * signal-with-start as the REST invite endpoint), on the run's real Temporal dev server. No worker polls this
- * file's task queue: the test looks at the workflow Temporal holds, not at its sending (H4's tests do that).
+ * An inbound submission becomes an ordinary scheduled invite, the invite dispatcher's work, and the dispatcher is
+ * nudged after the commit (as for the REST invite endpoint), on the run's real Temporal dev server. No worker polls
+ * this file's task queue: the test looks at what Temporal holds, not at the sending (the dispatcher's tests do that).
  */
-describe('inbound submissions and the invite workflow', () => {
+describe('inbound submissions and the invite dispatcher', () => {
   useDatabase();
   const t = useInboundApp();
   const taskQueue = `inbound-${randomUUID().slice(0, 8)}`;
@@ -26,12 +27,14 @@ describe('inbound submissions and the invite workflow', () => {
       webhookRetry: { maximumAttempts: 1, initialIntervalMs: 10, maximumIntervalMs: 10, timeoutMs: 1000 },
       dispatcher: { pollMs: 1000, batchSize: 10 },
     });
+    await ensureInviteDispatcher();
   });
   afterAll(async () => {
+    await temporal().client.workflow.getHandle(inviteDispatcherWorkflowId(taskQueue)).terminate('test finished').catch(() => undefined);
     await disconnectTemporal();
   });
 
-  it('signals-with-start invite:<campaign>:<contact> with the stored invite and its send time', async () => {
+  it('stores a scheduled invite with the send time of the connection and nudges the dispatcher; no workflow of its own', async () => {
     const w = await makeWorld();
     const campaign = await makeCampaign(w.org, w.home);
     const { path } = await makeConnection(w.orgOwner, campaign, { timing: { mode: 'delay', delayMinutes: 30 } });
@@ -40,20 +43,12 @@ describe('inbound submissions and the invite workflow', () => {
 
     const invite = await Invite.findOne({ where: { campaignId: campaign.id } });
     expect(invite).toMatchObject({ status: 'scheduled', source: 'inbound', inboundSubmissionId: res.body.submission_id });
-    const handle = temporal().client.workflow.getHandle(inviteWorkflowId(campaign.uuid, res.body.id));
-    try {
-      const described = await handle.describe();
-      expect(described.type).toBe('inviteDelivery');
-      expect(described.taskQueue).toBe(taskQueue);
-      const history = await handle.fetchHistory();
-      const signals = (history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === INVITE_RESCHEDULE_SIGNAL);
-      expect(signals).toHaveLength(1);
-      const payload = signals[0].workflowExecutionSignaledEventAttributes!.input!.payloads![0];
-      expect(JSON.parse(Buffer.from(payload.data!).toString('utf8'))).toEqual({ inviteId: Number(invite!.id), sendAt: res.body.send_at });
-      const submission = await InboundSubmission.findByPk(res.body.submission_id);
-      expect(new Date(res.body.send_at).getTime() - submission!.receivedAt.getTime()).toBe(30 * 60_000);
-    } finally {
-      await handle.terminate('test finished').catch(() => undefined);
-    }
+    expect(invite!.sendAt!.toISOString()).toBe(res.body.send_at);
+    const submission = await InboundSubmission.findByPk(res.body.submission_id);
+    expect(new Date(res.body.send_at).getTime() - submission!.receivedAt.getTime()).toBe(30 * 60_000);
+
+    const history = await temporal().client.workflow.getHandle(inviteDispatcherWorkflowId(taskQueue)).fetchHistory();
+    expect((history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'nudge')).toHaveLength(1);
+    await expect(temporal().client.workflow.getHandle(inviteWorkflowId(campaign.uuid, res.body.id)).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
   });
 });

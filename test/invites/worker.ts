@@ -4,13 +4,13 @@ import type { StepInput } from '../../src/messaging/delivery';
 import { configureInviteDelivery, resetInviteDelivery, type InviteDeliverySettings } from '../../src/messaging/settings';
 import { buildActivities } from '../../workflows/activities';
 import { createInviteActivities, inviteActivityDeps } from '../../workflows/activities/invites';
-import { connectTemporal, disconnectTemporal, type TemporalSettings } from '../../workflows/client';
+import { connectTemporal, disconnectTemporal, ensureInviteDispatcher, inviteDispatcherWorkflowId, temporal, type TemporalSettings } from '../../workflows/client';
 import { runWorker, type RunningWorker } from '../../workflows/worker';
 import { WORKFLOWS_PATH } from '../support/temporal';
 
 /**
- * A real worker on the run's Temporal dev server (its own task queue) with the real activities, and invite
- * delivery shortened by configuration: a campaign "hour" is `hourMs`. `hooks.afterProviderAccepted` lets a test
+ * A real worker on the run's Temporal dev server (its own task queue) with the real activities and its invite
+ * dispatcher running, and invite delivery shortened by configuration: a campaign "hour" is `hourMs`. `hooks.afterProviderAccepted` lets a test
  * make an attempt die right after the provider took a message (the crash window of at-most-once delivery).
  */
 export interface InviteWorkerHooks {
@@ -34,16 +34,18 @@ export function useInviteWorker(settings: Partial<InviteDeliverySettings> = {}) 
     const address = process.env.REVIEWGRID_TEST_TEMPORAL;
     if (!address) throw new Error('no Temporal dev server: global setup sets REVIEWGRID_TEST_TEMPORAL');
     const taskQueue = `test-invites-${process.env.JEST_WORKER_ID ?? '1'}-${randomUUID().slice(0, 8)}`;
-    configureInviteDelivery({ hourMs: 1_000, inFlightGraceMs: 500, idScope: taskQueue, ...settings });
+    configureInviteDelivery({ hourMs: 1_000, inFlightGraceMs: 500, ...settings });
     state.settings = {
       address,
       namespace: 'default',
       taskQueue,
       webhookRetry: { maximumAttempts: 3, initialIntervalMs: 20, maximumIntervalMs: 100, timeoutMs: 2_000 },
       dispatcher: { pollMs: 200, batchSize: 100 },
+      inviteDispatcher: { pollMs: 200, batchSize: 100 },
     };
     await connectTemporal(state.settings);
     state.worker = await launch();
+    await ensureInviteDispatcher();
   }, 60_000);
 
   function launch(): Promise<RunningWorker> {
@@ -54,12 +56,18 @@ export function useInviteWorker(settings: Partial<InviteDeliverySettings> = {}) 
       workflows: { workflowsPath: WORKFLOWS_PATH },
       activities: {
         ...buildActivities({ WEBHOOK_TIMEOUT_MS: 2_000, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }),
-        ...createInviteActivities(inviteActivityDeps({ afterProviderAccepted: (input) => hooks.afterProviderAccepted?.(input) })),
+        ...createInviteActivities(
+          inviteActivityDeps({ afterProviderAccepted: (input) => hooks.afterProviderAccepted?.(input) }, { lingerMs: 300, pollMs: 50, budgetMs: 10_000 }),
+        ),
       },
     });
   }
 
   afterAll(async () => {
+    await temporal()
+      .client.workflow.getHandle(inviteDispatcherWorkflowId(state.settings!.taskQueue))
+      .terminate('test finished')
+      .catch(() => undefined);
     await state.worker?.stop();
     await disconnectTemporal();
     resetInviteDelivery();

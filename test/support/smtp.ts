@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { closeSmtpPools } from '../../src/messaging/email';
 
 /**
  * A real SMTP server on loopback (the `smtp-server` package) that keeps every message it accepts, parsed
@@ -81,7 +82,11 @@ export async function startSmtpServer(opts: { reject?: boolean } = {}): Promise<
     reset() {
       messages.length = 0;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    // The platform's SMTP connections are pooled (open between messages): closed first, or the server would wait for them.
+    close: () => {
+      closeSmtpPools();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 

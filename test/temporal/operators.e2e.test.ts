@@ -13,8 +13,7 @@ import {
   RG_TENANT,
   SEARCH_ATTRIBUTE_KEYS,
 } from '../../src/temporal/search-attributes';
-import { dispatcherWorkflowId, temporal } from '../../workflows/client';
-import { inviteWorkflowId } from '../../workflows/invites/client';
+import { dispatcherWorkflowId, ensureInviteDispatcher, inviteDispatcherWorkflowId, temporal } from '../../workflows/client';
 import { makeCampaign } from '../campaigns/factories';
 import { useApp } from '../support/app';
 import { agencyTokenFor, makeWorld, testimonialsOf } from '../support/factories';
@@ -192,22 +191,26 @@ describe('operators find workflows in the Temporal UI', () => {
     await waitUntil(async () => (await Scan.findOne({ where: { uuid } }))?.isRunning === false);
   });
 
-  it("finds a customer's waiting invite by its contact id, and the summary names the campaign", async () => {
+  it('finds the invite dispatcher as platform work; a waiting invite is a row it reads, not a workflow of its own', async () => {
     const w = await makeWorld();
-    // Sent in an hour: the workflow waits (what "stuck" looks like to an operator) until the test terminates it.
-    const campaign = await makeCampaign(w.orgOwner, w.org, { name: 'Spring visit', sendAfterHours: 1 });
-    const res = await t.as(w.tokens.orgOwner).post(`/api/v1/request-reviews/campaigns/${campaign.uuid}/invite`).send({ email: 'operator@example.com' });
-    expect(res.status).toBe(202);
-    const contactId = res.body.id as string;
-    const workflowId = inviteWorkflowId(campaign.uuid, contactId);
+    await ensureInviteDispatcher();
+    const dispatcherId = inviteDispatcherWorkflowId(queue());
     try {
-      const [invite] = await list(`RgTenant = '${w.tenant.id}' AND RgAccount = '${w.org.customerId}' AND RgKind = 'invite' AND ExecutionStatus = 'Running'`);
-      expect(invite.workflowId).toBe(workflowId);
-      expect(attrs(invite)).toEqual({ tenant: String(w.tenant.id), account: String(w.org.customerId), organization: String(w.org.id), kind: 'invite', businessId: contactId });
-      const summary = await (await temporal().client.workflow.getHandle(workflowId).describe()).staticSummary();
-      expect(summary).toBe(`Invites to contact ${contactId.slice(0, 8)}… for campaign "Spring visit"`);
+      // Sent in an hour: the invite waits in the invites table (what an operator looks up in the product, by contact id).
+      const campaign = await makeCampaign(w.orgOwner, w.org, { name: 'Spring visit', sendAfterHours: 1 });
+      const res = await t.as(w.tokens.orgOwner).post(`/api/v1/request-reviews/campaigns/${campaign.uuid}/invite`).send({ email: 'operator@example.com' });
+      expect(res.status).toBe(202);
+      const [dispatcher] = await list(`RgTenant = 'platform' AND RgKind = 'invite-dispatch' AND ExecutionStatus = 'Running'`);
+      expect(dispatcher.workflowId).toBe(dispatcherId);
+      expect(attrs(dispatcher)).toEqual({ tenant: 'platform', account: 'platform', organization: undefined, kind: 'invite-dispatch', businessId: queue() });
+      expect(await (await temporal().client.workflow.getHandle(dispatcherId).describe()).staticSummary()).toBe(`Invite dispatcher of task queue ${queue()}`);
+      await waitUntil(async () => (await activitySummaries(dispatcherId)).length > 0);
+      expect((await activitySummaries(dispatcherId))[0]).toBe('Send due review requests (up to 100 a batch)');
+      const invites: WorkflowExecutionInfo[] = [];
+      for await (const wf of temporal().client.workflow.list({ query: `RgKind = 'invite' AND RgBusinessId = '${res.body.id}'` })) invites.push(wf);
+      expect(invites).toEqual([]);
     } finally {
-      await temporal().client.workflow.getHandle(workflowId).terminate('test finished').catch(() => undefined);
+      await temporal().client.workflow.getHandle(dispatcherId).terminate('test finished').catch(() => undefined);
     }
   });
 

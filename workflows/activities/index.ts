@@ -29,7 +29,7 @@ import { attemptBucket, scanPins, scanRuns, webhookDeliveries } from '../../src/
 export { WEBHOOK_USER_AGENT };
 
 /** How the dispatcher makes first attempts (`WEBHOOK_BULK_*`); defaults where a caller (a test) gives none. */
-type BulkConfig = Partial<Pick<Config, 'WEBHOOK_BULK_CONCURRENCY' | 'WEBHOOK_BULK_PER_RECEIVER' | 'WEBHOOK_HANDOFF_MS' | 'WEBHOOK_SLOW_RECEIVER_MS'>>;
+type BulkConfig = Partial<Pick<Config, 'WEBHOOK_BULK_CONCURRENCY' | 'WEBHOOK_BULK_PER_RECEIVER' | 'WEBHOOK_HANDOFF_MS' | 'WEBHOOK_SLOW_RECEIVER_MS' | 'INVITE_SEND_CONCURRENCY'>>;
 
 /** Every activity of the worker, wired to the services (the workflows only ever see their types). */
 export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_ALLOW_PRIVATE_URLS'> & BulkConfig) {
@@ -104,8 +104,9 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
       startDue: () => startDueScheduledScans(),
       ratePerSecond: loadConfig().SCAN_PROVIDER_RATE_PER_SECOND,
     }),
-    // Review-request delivery (src/messaging/delivery.ts) and its 6-hourly re-dispatch sweep.
-    ...createInviteActivities(inviteActivityDeps()),
+    // Review requests: the invite dispatcher's send queue (src/messaging/send-queue.ts), and the activities of the
+    // per-invite workflows of the design before it (runs started before an upgrade finish on them).
+    ...createInviteActivities(inviteActivityDeps({}, { concurrency: config.INVITE_SEND_CONCURRENCY ?? 32 })),
     ...createAutoRespondActivities({
       prepare: (reviewId) => prepareAutoResponse(reviewId),
       publish: (input) => publishAutoResponse(input),

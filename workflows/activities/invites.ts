@@ -1,28 +1,49 @@
-import { ApplicationFailure } from '@temporalio/activity';
-import type { DeliveryOptions, InvitePlan, RedispatchResult, StepInput, StepResult } from '../../src/messaging/delivery';
-import { failInviteStep, planInvite, redispatchMissingInvites, sendInviteStep, StepInFlight } from '../../src/messaging/delivery';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { DeliveryOptions, InvitePlan, StepInput, StepResult } from '../../src/messaging/delivery';
+import { failInviteStep, planInvite, sendInviteStep, StepInFlight } from '../../src/messaging/delivery';
+import { claimDueSteps, sendDueStep, type DueOutcome, type DueStep } from '../../src/messaging/send-queue';
 import { MessagingUnavailable } from '../../src/messaging/types';
-import { inviteWorkflowId, scheduleInviteDelivery } from '../invites/client';
-import { isWorkflowRunning } from '../invites/schedule';
+import { limiter } from './limiter';
 
 /**
- * Activities of invite delivery (`inviteDelivery`, `redispatchInvites`): all I/O, wired to src/messaging/delivery by
- * `buildActivities`. The workflow sees only their types.
+ * Activities of invite delivery: `sendDueInvites` for the invite dispatcher (`dispatchInvites`), and the per-step ones
+ * of `inviteDelivery`, the workflow-per-invite design before it (kept so runs started before an upgrade finish and
+ * their histories replay). All I/O, wired to src/messaging by `buildActivities`; the workflows see only their types.
  */
 export interface InviteActivityDeps {
   plan(inviteId: number): Promise<InvitePlan>;
   sendStep(input: StepInput): Promise<StepResult>;
   failStep(input: StepInput & { reason: string }): Promise<StepResult>;
-  redispatch(): Promise<RedispatchResult>;
+  /** The send queue: due steps (first steps, follow-ups, stale claims), and one sent or settled. */
+  claimDue(limit: number): Promise<DueStep[]>;
+  sendDue(due: DueStep): Promise<DueOutcome>;
+  heartbeat(): void;
+  queue: InviteQueueSettings;
 }
 
+/** How the invite dispatcher's activity sends: at once, for how long, and how it waits for more. */
+export interface InviteQueueSettings {
+  /** Steps sent side by side (INVITE_SEND_CONCURRENCY). */
+  concurrency: number;
+  /** One activity sends batch after batch for at most this long, */
+  budgetMs: number;
+  /** and returns once nothing was due this long, looking every `pollMs`. */
+  lingerMs: number;
+  pollMs: number;
+}
+
+export const DEFAULT_INVITE_QUEUE: InviteQueueSettings = { concurrency: 32, budgetMs: 30_000, lingerMs: 1_000, pollMs: 100 };
+
 /** The real wiring (buildActivities); tests pass `opts` to inject a fault or a sender. */
-export function inviteActivityDeps(opts: DeliveryOptions = {}): InviteActivityDeps {
+export function inviteActivityDeps(opts: DeliveryOptions = {}, queue: Partial<InviteQueueSettings> = {}): InviteActivityDeps {
   return {
+    claimDue: (limit) => claimDueSteps(limit, (opts.clock ?? { now: () => new Date() }).now()),
+    sendDue: (due) => sendDueStep(due, opts),
+    heartbeat: () => Context.current().heartbeat(),
+    queue: { ...DEFAULT_INVITE_QUEUE, ...queue },
     plan: (inviteId) => planInvite(inviteId, opts),
     sendStep: (input) => sendInviteStep(input, opts),
     failStep: (input) => failInviteStep(input, opts),
-    redispatch: () => redispatchMissingInvites({ isRunning: isWorkflowRunning, dispatch: scheduleInviteDelivery, workflowIdOf: inviteWorkflowId }),
   };
 }
 
@@ -31,7 +52,48 @@ export const MESSAGING_UNAVAILABLE = 'MessagingUnavailable';
 export const STEP_IN_FLIGHT = 'StepInFlight';
 
 export function createInviteActivities(deps: InviteActivityDeps) {
+  /** One batch: up to `limit` due steps of each kind, sent side by side; returns how many were due. */
+  async function sendBatch(limit: number, seen: Set<string>, total: ReturnType<typeof limiter>): Promise<number> {
+    // A step this activity already handled and that is still due (its plan said wait, say) waits for the next one.
+    const due = (await deps.claimDue(limit)).filter((d) => !seen.has(`${d.kind}:${d.inviteId}:${d.stepIndex}`));
+    for (const d of due) seen.add(`${d.kind}:${d.inviteId}:${d.stepIndex}`);
+    const results = await Promise.allSettled(due.map((d) => total(() => deps.sendDue(d))));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    // Anything unexpected (the database went away): the activity fails and Temporal retries it; what was sent is recorded.
+    if (failed) throw failed.reason;
+    return due.length;
+  }
+
   return {
+    /**
+     * The invite dispatcher's work: batch after batch of due steps while there are any (up to `budgetMs`), then
+     * lingers `lingerMs` polling, so a burst never waits for a workflow round trip. Beats every second: a killed
+     * worker's batch is claimed again once the heartbeat times out (a step claimed before the kill is settled, never
+     * sent twice). Returns how many steps were due.
+     */
+    async sendDueInvites(limit: number): Promise<number> {
+      const beat = setInterval(() => deps.heartbeat(), 1_000);
+      const { queue } = deps;
+      const total = limiter(queue.concurrency);
+      const seen = new Set<string>();
+      try {
+        const started = Date.now();
+        let handled = 0;
+        let idleSince: number | null = null;
+        for (;;) {
+          const n = await sendBatch(limit, seen, total);
+          handled += n;
+          if (n > 0) idleSince = null;
+          else idleSince ??= Date.now();
+          if (idleSince !== null && Date.now() - idleSince >= queue.lingerMs) return handled;
+          if (Date.now() - started >= queue.budgetMs) return n > 0 ? Math.max(handled, limit) : handled;
+          if (n === 0) await new Promise((r) => setTimeout(r, queue.pollMs));
+        }
+      } finally {
+        clearInterval(beat);
+      }
+    },
+
     /** What to do with the invite now: send its steps, wait for the stored send time, or nothing. */
     async planInviteDelivery(inviteId: number): Promise<InvitePlan> {
       return deps.plan(inviteId);
@@ -53,11 +115,6 @@ export function createInviteActivities(deps: InviteActivityDeps) {
     /** Records the step as failed once every retry found the provider unavailable. */
     async failInviteStep(input: StepInput & { reason: string }): Promise<StepResult> {
       return deps.failStep(input);
-    },
-
-    /** The 6-hourly sweep: stored `scheduled` invites whose workflow is missing or closed go to Temporal again. */
-    async redispatchInvites(): Promise<RedispatchResult> {
-      return deps.redispatch();
     },
   };
 }

@@ -2,6 +2,7 @@ import type { DeliveryLabel } from '../client';
 import type { DeliveryRetry } from '../webhooks/deliver.workflow';
 import { intervalAfter } from '../webhooks/deliver.workflow';
 import type { RetryDeliveriesInput } from '../webhooks/retry-group.workflow';
+import { limiter } from './limiter';
 import { GONE, type AttemptOutcome, type AttemptRecord, type LoadedDelivery } from './webhooks';
 
 /** A claimed delivery as the first attempt needs it (absent from the load: gone, or its receiver deleted or disabled). */
@@ -73,24 +74,6 @@ function recorder(deps: Pick<OutboxActivityDeps, 'record' | 'recordMany'>) {
   };
 }
 type Recorder = ReturnType<typeof recorder>;
-
-/** At most `n` tasks at once. */
-function limiter(n: number) {
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  return async <T>(task: () => Promise<T>): Promise<T> => {
-    // A slot freed goes straight to the next in line, so a newcomer can never slip in between.
-    if (active >= n) await new Promise<void>((resolve) => waiting.push(resolve));
-    else active++;
-    try {
-      return await task();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else active--;
-    }
-  };
-}
 
 export function createOutboxActivities(deps: OutboxActivityDeps) {
   /** Receivers that recently kept a batch waiting, until when (per worker process). */

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { fixedClock } from '../../../src/domain/clock';
 import { Invite } from '../../../src/models';
-import { connectTemporal, disconnectTemporal, temporal } from '../../../workflows/client';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { connectTemporal, disconnectTemporal, ensureInviteDispatcher, inviteDispatcherWorkflowId, temporal } from '../../../workflows/client';
 import { inviteWorkflowId } from '../../../workflows/invites/client';
 import { useApp } from '../../support/app';
 import { makeWorld } from '../../support/factories';
@@ -13,14 +14,15 @@ const NOW = new Date('2026-03-02T12:00:00Z');
 const HOUR = 3_600_000;
 
 /**
- * The hand-off of POST .../invite to Temporal, on the run's real dev server. No worker polls this file's task
- * queue, so the workflow is started and signalled but never runs: the test reads what the API gave Temporal
- * (the business-key workflow id and the `reschedule` signals), independently of the delivery workflow's code.
+ * The hand-off of POST .../invite to Temporal, on the run's real dev server: the stored invite is the invite
+ * dispatcher's work, and the API nudges the dispatcher after the commit. No worker polls this file's task queue, so
+ * the dispatcher is started but never runs: the test reads what the API gave Temporal (the `nudge` signals, and no
+ * workflow of the invite's own), independently of the dispatcher's code.
  */
 describe('POST /api/v1/request-reviews/campaigns/{campaign}/invite hands the invite to Temporal', () => {
   const clock = fixedClock(NOW);
   const t = useApp({ clock });
-  const started: string[] = [];
+  let dispatcherId = '';
 
   beforeAll(async () => {
     const address = process.env.REVIEWGRID_TEST_TEMPORAL;
@@ -32,11 +34,12 @@ describe('POST /api/v1/request-reviews/campaigns/{campaign}/invite hands the inv
       webhookRetry: { maximumAttempts: 1, initialIntervalMs: 10, maximumIntervalMs: 10, timeoutMs: 1000 },
       dispatcher: { pollMs: 1000, batchSize: 10 },
     });
+    await ensureInviteDispatcher();
+    dispatcherId = inviteDispatcherWorkflowId(temporal().settings.taskQueue);
   }, 60_000);
 
   async function cleanUp(): Promise<void> {
-    const { client } = temporal();
-    for (const id of started.splice(0)) await client.workflow.getHandle(id).terminate('test finished').catch(() => undefined);
+    await temporal().client.workflow.getHandle(dispatcherId).terminate('test finished').catch(() => undefined);
     await disconnectTemporal();
   }
 
@@ -44,34 +47,30 @@ describe('POST /api/v1/request-reviews/campaigns/{campaign}/invite hands the inv
     await cleanUp().catch(() => undefined); // the last test disconnected already
   });
 
-  /** The `reschedule` signals the workflow received, in order. */
-  async function signals(workflowId: string): Promise<Array<{ inviteId: number; sendAt: string }>> {
-    const history = await temporal().client.workflow.getHandle(workflowId).fetchHistory();
-    const { defaultPayloadConverter } = await import('@temporalio/common');
-    return (history.events ?? [])
-      .filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'reschedule')
-      .map((e) => defaultPayloadConverter.fromPayload(e.workflowExecutionSignaledEventAttributes!.input!.payloads![0]) as { inviteId: number; sendAt: string });
+  /** How many `nudge` signals the dispatcher received. */
+  async function nudges(): Promise<number> {
+    const history = await temporal().client.workflow.getHandle(dispatcherId).fetchHistory();
+    return (history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'nudge').length;
   }
 
-  it('starts invite:<campaign>:<contact> with the send time and signals the moved time on resubmission', async () => {
+  it('stores the invite with its send time for the invite dispatcher, nudges it after the commit, and moves the time on resubmission', async () => {
     const w = await makeWorld();
     const campaign = await makeCampaign(w.orgOwner, w.org, { sendAfterHours: 1 });
     const first = await t.as(w.tokens.orgOwner).post(`/api/v1/request-reviews/campaigns/${campaign.uuid}/invite`).send({ email: 'temporal@example.com' });
     expect(first.status).toBe(202);
-    const workflowId = inviteWorkflowId(campaign.uuid, first.body.id);
-    started.push(workflowId);
     const [invite] = await Invite.findAll({ where: { campaignId: campaign.id } });
-    const description = await temporal().client.workflow.getHandle(workflowId).describe();
-    expect(description.type).toBe('inviteDelivery');
-    expect(await signals(workflowId)).toEqual([{ inviteId: Number(invite.id), sendAt: new Date(NOW.getTime() + HOUR).toISOString() }]);
+    expect(invite).toMatchObject({ status: 'scheduled', sendAt: new Date(NOW.getTime() + HOUR), nextStepIndex: null, retryAt: null, sendAttempts: 0 });
+    expect(await nudges()).toBe(1);
+    // No workflow of the invite's own.
+    await expect(temporal().client.workflow.getHandle(inviteWorkflowId(campaign.uuid, first.body.id)).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
 
     clock.advance(2 * HOUR);
     const again = await t.as(w.tokens.orgOwner).post(`/api/v1/request-reviews/campaigns/${campaign.uuid}/invite`).send({ email: 'temporal@example.com', send_after_hours: 5 });
     expect(again.status).toBe(202);
-    expect(await signals(workflowId)).toEqual([
-      { inviteId: Number(invite.id), sendAt: new Date(NOW.getTime() + HOUR).toISOString() },
-      { inviteId: Number(invite.id), sendAt: new Date(NOW.getTime() + 7 * HOUR).toISOString() },
-    ]);
+    await invite.reload();
+    expect(invite.sendAt).toEqual(new Date(NOW.getTime() + 7 * HOUR));
+    expect(await Invite.count({ where: { campaignId: campaign.id } })).toBe(1);
+    expect(await nudges()).toBe(2);
   });
 
   it('still answers 202 with the invite stored as scheduled when Temporal cannot be reached', async () => {

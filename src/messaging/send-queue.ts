@@ -1,0 +1,114 @@
+import { QueryTypes } from 'sequelize';
+import { systemClock } from '../domain/clock';
+import { Invite } from '../models';
+import { failInviteStep, planInvite, sendInviteStep, StepInFlight, type DeliveryOptions, type StepResult } from './delivery';
+import { inviteDeliverySettings } from './settings';
+import { MessagingUnavailable } from './types';
+
+/**
+ * The invites table is the send queue (issue 17 item 2). No workflow per invite: the invite dispatcher (one
+ * workflow per task queue, `invite-dispatcher:<queue>`) claims what is due and sends it side by side, through the
+ * same step claim as before (src/messaging/delivery.ts: lock the invite, take the credit, write the step's row as
+ * `sending`, call the provider, settle), so a step still goes at most once whoever picks it up.
+ *
+ * Due work, three kinds:
+ * - first steps: `scheduled` invites whose send time has come (campaign not paused, account active; a held invite
+ *   simply waits in the table until they are active again);
+ * - follow-ups: `sent` invites whose `next_step_at` has come (set with each step's claim);
+ * - steps left `sending` longer than the in-flight grace (the attempt died after its claim): settled.
+ * A step the provider could not take (nothing accepted) waits `retry_at` (2 s doubling to 10 min, or the provider's
+ * Retry-After) and is recorded failed after `maxAttempts`.
+ */
+export interface DueStep {
+  inviteId: number;
+  /** null: the invite's first step (the plan decides which); else the campaign step to send or settle. */
+  stepIndex: number | null;
+  kind: 'first' | 'follow-up' | 'stale';
+}
+
+export type DueOutcome = StepResult['outcome'] | 'waiting' | 'done' | 'retry' | 'in_flight';
+
+/** How close to the send time counts as due (as the step claim's own tolerance). */
+const DUE_TOLERANCE_MS = 1_000;
+export const MAX_SEND_ATTEMPTS = 12;
+
+const db = () => {
+  const s = Invite.sequelize;
+  if (!s) throw new Error('Database not initialised');
+  return s;
+};
+
+/** Up to `limit` due steps of each kind, soonest first. */
+export async function claimDueSteps(limit: number, now: Date = systemClock.now()): Promise<DueStep[]> {
+  const due = new Date(now.getTime() + DUE_TOLERANCE_MS);
+  const staleBefore = new Date(now.getTime() - inviteDeliverySettings().inFlightGraceMs);
+  const rows = await db().query<{ id: number; step: number | null; kind: DueStep['kind'] }>(
+    `(SELECT i.id, NULL AS step, 'first' AS kind
+        FROM invites i
+        JOIN campaigns c ON c.id = i.campaign_id
+        JOIN customers cu ON cu.id = i.customer_id
+       WHERE i.status = 'scheduled' AND i.send_at <= :due AND (i.retry_at IS NULL OR i.retry_at <= :now)
+         AND c.paused_at IS NULL AND cu.subscription_status = 'active'
+       ORDER BY i.send_at, i.id LIMIT :limit)
+     UNION ALL
+     (SELECT i.id, i.next_step_index AS step, 'follow-up' AS kind
+        FROM invites i
+       WHERE i.status = 'sent' AND i.next_step_at <= :now AND (i.retry_at IS NULL OR i.retry_at <= :now)
+       ORDER BY i.next_step_at, i.id LIMIT :limit)
+     UNION ALL
+     (SELECT m.invite_id AS id, m.step_index AS step, 'stale' AS kind
+        FROM invite_messages m
+       WHERE m.status = 'sending' AND m.sent_at <= :staleBefore
+       ORDER BY m.sent_at LIMIT :limit)`,
+    { replacements: { due, now, staleBefore, limit }, type: QueryTypes.SELECT },
+  );
+  return rows.map((r) => ({ inviteId: Number(r.id), stepIndex: r.step === null ? null : Number(r.step), kind: r.kind }));
+}
+
+/** Retry delay of the n-th unavailable attempt: 2 s doubling, at most 10 minutes (as the workflow's policy was). */
+const backoffMs = (attempt: number) => Math.min(2_000 * 2 ** (attempt - 1), 10 * 60_000);
+
+/**
+ * Sends (or settles) one due step. Never throws for what the queue can handle itself: an unavailable provider
+ * puts the step back with its retry time, a claim still in flight is looked at again after the grace.
+ */
+export async function sendDueStep(due: DueStep, opts: DeliveryOptions = {}): Promise<DueOutcome> {
+  const clock = opts.clock ?? systemClock;
+  let stepIndex = due.stepIndex;
+  const first = due.kind === 'first';
+  try {
+    if (first) {
+      const plan = await planInvite(due.inviteId, opts);
+      if (plan.action === 'wait') return 'waiting';
+      if (plan.action === 'done') return 'done';
+      stepIndex = plan.steps[0].index;
+    }
+    const result = await sendInviteStep({ inviteId: due.inviteId, stepIndex: stepIndex!, first }, opts);
+    // A follow-up that may not go (link clicked, unsubscribed, paused, step removed) ends the invite's steps.
+    if (due.kind === 'follow-up' && result.outcome === 'stopped') {
+      await Invite.update({ nextStepIndex: null, nextStepAt: null }, { where: { id: due.inviteId, nextStepIndex: stepIndex! } });
+    }
+    return result.outcome;
+  } catch (e) {
+    if (e instanceof StepInFlight) {
+      await Invite.update({ retryAt: new Date(clock.now().getTime() + Math.min(inviteDeliverySettings().inFlightGraceMs, 30_000)) }, { where: { id: due.inviteId } });
+      return 'in_flight';
+    }
+    if (!(e instanceof MessagingUnavailable)) throw e;
+    const attempts = await noteUnavailable(due.inviteId, e.retryAfterMs ?? null, clock.now());
+    if (attempts < MAX_SEND_ATTEMPTS) return 'retry';
+    const result = await failInviteStep({ inviteId: due.inviteId, stepIndex: stepIndex!, first, reason: e.message.slice(0, 400) }, opts);
+    return result.outcome;
+  }
+}
+
+/** Counts an attempt that found the provider unavailable and sets when the step is tried again; returns the count. */
+async function noteUnavailable(inviteId: number, retryAfterMs: number | null, now: Date): Promise<number> {
+  return db().transaction(async (transaction) => {
+    const invite = await Invite.findByPk(inviteId, { transaction, lock: transaction.LOCK.UPDATE });
+    if (!invite) return MAX_SEND_ATTEMPTS;
+    const attempts = invite.sendAttempts + 1;
+    await invite.update({ sendAttempts: attempts, retryAt: new Date(now.getTime() + (retryAfterMs ?? backoffMs(attempts))) }, { transaction });
+    return attempts;
+  });
+}

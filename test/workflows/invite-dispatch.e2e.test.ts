@@ -1,0 +1,321 @@
+import { encryptSecret } from '../../src/crypto/secrets';
+import { reviewLinkOf, unsubscribeLinkOf, unsubscribeTokenOf } from '../../src/messaging/links';
+import { Campaign, ContactActivity, CreditConsumption, Invite, InviteMessage, MessagingSetting } from '../../src/models';
+import type { Contact } from '../../src/models';
+import { creditBalance } from '../../src/services/credits.service';
+import { Customer } from '../../src/models';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { inviteDispatcherWorkflowId, nudgeInviteDispatcher, temporal } from '../../workflows/client';
+import { inviteWorkflowId } from '../../workflows/invites/client';
+import { useApp } from '../support/app';
+import { makeWorld } from '../support/factories';
+import { startSmtpServer, useSmtpServer } from '../support/smtp';
+import { startTwilioServer, type TwilioSink } from '../support/twilio';
+import { waitUntil } from '../support/wait';
+import { EMAIL_STEP, giveCredits, makeCampaign, makeContact, makeInvite, phoneNumber, rawHeader, SMS_STEP, type World } from '../invites/fixtures';
+import { useInviteWorker } from '../invites/worker';
+
+/**
+ * Review-request delivery end to end: the invite dispatcher (`dispatchInvites`) on the real Temporal dev server
+ * sending from the invites table of the real database, email through a real SMTP server on loopback and SMS through
+ * a local server speaking the Twilio wire format. Time is shortened by configuration: a campaign "hour" is one
+ * second here, the in-flight grace half a second.
+ */
+jest.setTimeout(90_000);
+
+const PUBLIC_URL = 'https://reviews.agency.test';
+
+describe('invite dispatcher on Temporal', () => {
+  const t = useApp();
+  const sink = useSmtpServer();
+  const worker = useInviteWorker();
+  let twilio: TwilioSink;
+  const saved = { PUBLIC_URL: process.env.PUBLIC_URL, SMS_SIMULATOR: process.env.SMS_SIMULATOR };
+
+  beforeAll(async () => {
+    twilio = await startTwilioServer();
+    process.env.PUBLIC_URL = PUBLIC_URL;
+    process.env.SMS_SIMULATOR = 'false';
+  });
+  afterAll(async () => {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    await twilio.close();
+  });
+
+  const inSeconds = (s: number) => new Date(Date.now() + s * 1000);
+  /** Stores the invite as the invite endpoint does and nudges the dispatcher after the commit. */
+  const invite = async (campaign: Campaign, contact: Contact, sendAt: Date) => {
+    const row = await makeInvite(campaign, contact, sendAt);
+    await nudgeInviteDispatcher();
+    return row;
+  };
+  const stored = (i: Invite) => Invite.findByPk(i.id, { rejectOnEmpty: true });
+  const messagesOf = (i: Invite) => InviteMessage.findAll({ where: { inviteId: i.id }, order: [['stepIndex', 'ASC']] });
+  /** The invite has the status and none of its steps is still being sent (the status changes with the claim). */
+  const settled = async (i: Invite, status: Invite['status'] = 'sent', timeoutMs = 20_000) => {
+    await waitUntil(async () => (await stored(i)).status === status && (await messagesOf(i)).every((m) => m.status !== 'sending'), timeoutMs, 20);
+    return stored(i);
+  };
+  const noStepsLeft = async (i: Invite) => waitUntil(async () => (await stored(i)).nextStepIndex === null, 20_000, 20);
+  const mailsTo = (contact: Contact) => sink().to(contact.email!);
+  const activities = (invite: Invite) => ContactActivity.findAll({ where: { inviteId: invite.id }, order: [['id', 'ASC']] });
+  const smsAccount = (w: World) =>
+    MessagingSetting.create({
+      tenantId: w.org.tenantId,
+      customerId: w.org.customerId,
+      channel: 'sms',
+      config: { accountSid: 'AC0123456789abcdef0123456789abcdef', fromNumber: '+15005550006', baseUrl: twilio.url },
+      secretEncrypted: encryptSecret('auth-token'),
+    });
+
+  it('sends a scheduled invite at its send time with the review link, a visible unsubscribe link, the one-click headers and a Message-ID of its own', async () => {
+    const w = await makeWorld();
+    await giveCredits(w, 'email', 5);
+    const campaign = await makeCampaign(w);
+    const contact = await makeContact(campaign, { firstName: 'Grace' });
+    const row = await invite(campaign, contact, inSeconds(2));
+
+    await waitUntil(async () => mailsTo(contact).length > 0, 20_000, 20);
+    expect(Date.now()).toBeGreaterThanOrEqual(row.sendAt!.getTime() - 1_000);
+    const [mail] = mailsTo(contact);
+    expect(mail.subject).toBe('How did we do, Grace?');
+    expect(mail.from?.value[0].name).toBe(w.org.name);
+    expect(mail.text).toContain(`Hi Grace, please rate ${w.org.name}: ${reviewLinkOf(row.uuid)}`);
+    expect(mail.text).toContain(`Unsubscribe: ${unsubscribeLinkOf(contact.uuid)}`);
+    expect(mail.html).toContain(`<a href="${unsubscribeLinkOf(contact.uuid)}">Unsubscribe</a>`);
+    expect(rawHeader(mail, 'List-Unsubscribe')).toBe(`<${PUBLIC_URL}/u/${unsubscribeTokenOf(contact.uuid)}>`);
+    expect(rawHeader(mail, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+    expect(mail.messageId).toBe(`<invite.${row.uuid}.0@reviews.agency.test>`);
+
+    const sent = await settled(row);
+    expect(sent.sentAt!.getTime()).toBeGreaterThanOrEqual(row.sendAt!.getTime() - 1_000);
+    expect(sent.nextStepIndex).toBeNull();
+    const messages = await messagesOf(row);
+    expect(messages.map((m) => [m.stepIndex, m.channel, m.status, m.recipient])).toEqual([[0, 'email', 'sent', contact.email]]);
+    expect(messages[0].providerMessageId).toBe(mail.messageId);
+    expect((await activities(row)).map((a) => [a.type, a.channel])).toEqual([['sent', 'email']]);
+    expect(await creditBalance(w.org.customerId, 'email')).toBe(4);
+    expect(await CreditConsumption.count({ where: { customerId: w.org.customerId, reference: `invite:${row.uuid}:step:0` } })).toBe(1);
+    // No workflow per invite: the dispatcher sent it.
+    await expect(temporal().client.workflow.getHandle(inviteWorkflowId(campaign.uuid, contact.uuid)).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    const dispatcher = await temporal().client.workflow.getHandle(inviteDispatcherWorkflowId(worker.settings().taskQueue)).describe();
+    expect(dispatcher.type).toBe('dispatchInvites');
+    expect(dispatcher.status.name).toBe('RUNNING');
+  });
+
+  it('waits for a send time moved while the invite waits (a resubmission)', async () => {
+    const w = await makeWorld();
+    await giveCredits(w, 'email', 5);
+    const campaign = await makeCampaign(w);
+    const contact = await makeContact(campaign);
+    const row = await invite(campaign, contact, inSeconds(2));
+    // The contact is submitted again: the stored send time moves.
+    const later = inSeconds(5);
+    await row.update({ sendAt: later });
+    await nudgeInviteDispatcher();
+
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(mailsTo(contact)).toHaveLength(0);
+    await waitUntil(async () => mailsTo(contact).length > 0, 20_000, 20);
+    expect(Date.now()).toBeGreaterThanOrEqual(later.getTime() - 1_000);
+    expect((await settled(row)).status).toBe('sent');
+    expect(mailsTo(contact)).toHaveLength(1);
+  });
+
+  it('sends the email, then the SMS follow-up its delay later, and stops follow-ups once the review link was clicked', async () => {
+    const w = await makeWorld();
+    await giveCredits(w, 'email', 5);
+    await giveCredits(w, 'sms', 5);
+    await smsAccount(w);
+    const campaign = await makeCampaign(w, { steps: [EMAIL_STEP, SMS_STEP(2)] });
+    const ada = await makeContact(campaign, { phone: phoneNumber(), firstName: 'Ada' });
+    const bob = await makeContact(campaign, { phone: phoneNumber(), firstName: 'Bob' });
+    const adaInvite = await invite(campaign, ada, inSeconds(1));
+    const bobInvite = await invite(campaign, bob, inSeconds(1));
+
+    await waitUntil(async () => mailsTo(ada).length > 0 && mailsTo(bob).length > 0, 20_000, 20);
+    const emailAt = Date.now();
+    // The follow-up is set with the first step's claim: index 1, two campaign "hours" after it.
+    const adaSent = await settled(adaInvite);
+    expect(adaSent.nextStepIndex).toBe(1);
+    expect(adaSent.nextStepAt!.getTime() - adaSent.sentAt!.getTime()).toBe(2_000);
+    // Bob opens the review link (the feedback page stamps clicked_at).
+    await bobInvite.update({ clickedAt: new Date() });
+
+    await waitUntil(async () => twilio.to(ada.phone!).length > 0, 20_000, 20);
+    expect(Date.now() - emailAt).toBeGreaterThanOrEqual(1_500);
+    const [sms] = twilio.to(ada.phone!);
+    expect(sms.from).toBe('+15005550006');
+    expect(sms.body).toContain(`Hi Ada, a quick review for ${w.org.name}? ${reviewLinkOf(adaInvite.uuid)}`);
+    expect(sms.body).toContain(`Reply STOP to opt out or unsubscribe: ${unsubscribeLinkOf(ada.uuid)}`);
+
+    await noStepsLeft(adaInvite);
+    await noStepsLeft(bobInvite);
+    await settled(adaInvite);
+    expect((await messagesOf(adaInvite)).map((m) => [m.stepIndex, m.status])).toEqual([
+      [0, 'sent'],
+      [1, 'sent'],
+    ]);
+    expect((await messagesOf(bobInvite)).map((m) => [m.stepIndex, m.status])).toEqual([[0, 'sent']]);
+    expect(twilio.to(bob.phone!)).toHaveLength(0);
+    expect((await activities(adaInvite)).map((a) => [a.type, a.channel])).toEqual([
+      ['sent', 'email'],
+      ['sent', 'sms'],
+    ]);
+    expect(await creditBalance(w.org.customerId, 'sms')).toBe(4);
+    expect(await creditBalance(w.org.customerId, 'email')).toBe(3);
+  });
+
+  it('sends an SMS-only contact the SMS step at the send time when the campaign starts with email', async () => {
+    const w = await makeWorld();
+    await giveCredits(w, 'sms', 1);
+    await smsAccount(w);
+    const campaign = await makeCampaign(w, { steps: [EMAIL_STEP, SMS_STEP(24)] });
+    const contact = await makeContact(campaign, { email: null, phone: phoneNumber() });
+    const row = await invite(campaign, contact, inSeconds(1));
+    expect((await settled(row)).nextStepIndex).toBeNull();
+    expect((await messagesOf(row)).map((m) => [m.stepIndex, m.channel, m.status])).toEqual([[1, 'sms', 'sent']]);
+    expect(twilio.to(contact.phone!)).toHaveLength(1);
+  });
+
+  it('cancels a waiting invite, and stops the follow-ups of a sent one, when the contact unsubscribes through the link', async () => {
+    const w = await makeWorld();
+    await giveCredits(w, 'email', 5);
+    await giveCredits(w, 'sms', 5);
+    await smsAccount(w);
+    const campaign = await makeCampaign(w, { steps: [EMAIL_STEP, SMS_STEP(3)] });
+    const contact = await makeContact(campaign, { phone: phoneNumber() });
+    const sentOne = await invite(campaign, contact, inSeconds(0));
+    await settled(sentOne);
+    expect((await stored(sentOne)).nextStepIndex).toBe(1);
+    const row = await invite(campaign, contact, inSeconds(4));
+
+    const res = await t.http().post(`/u/${unsubscribeTokenOf(contact.uuid)}`).type('form').send({ confirm: '1' });
+    expect(res.status).toBe(200);
+    const canceled = await stored(row);
+    expect(canceled.status).toBe('canceled');
+    expect(canceled.reason).toBe('The contact unsubscribed.');
+    expect(await ContactActivity.count({ where: { contactId: contact.id, type: 'unsubscribed' } })).toBe(1);
+
+    expect((await stored(sentOne)).nextStepIndex).toBeNull();
+    await new Promise((r) => setTimeout(r, 6_000)); // past both send times
+    expect(mailsTo(contact)).toHaveLength(1); // the sent invite's email, before the unsubscribe
+    expect(mailsTo(contact)[0].text).toContain(reviewLinkOf(sentOne.uuid));
+    expect((await stored(row)).status).toBe('canceled');
+    expect(await messagesOf(row)).toHaveLength(0);
+    expect(twilio.to(contact.phone!)).toHaveLength(0);
+  });
+
+  it('fails the invite with insufficient_credits, logs the reason, and sends nothing', async () => {
+    const w = await makeWorld();
+    const campaign = await makeCampaign(w);
+    const contact = await makeContact(campaign);
+    const row = await invite(campaign, contact, inSeconds(1));
+
+    const failed = await settled(row, 'failed');
+    expect(failed.sentAt).toBeNull();
+    expect(failed.reason).toMatch(/^insufficient_credits: Not enough email credits: 1 needed, 0 left\.$/);
+    expect(failed.failedAt).not.toBeNull();
+    const logged = await activities(row);
+    expect(logged.map((a) => [a.type, a.channel])).toEqual([['failed', 'email']]);
+    expect(logged[0].detail).toMatch(/insufficient_credits/);
+    expect(mailsTo(contact)).toHaveLength(0);
+    expect((await InviteMessage.findOne({ where: { inviteId: row.id } }))!.status).toBe('failed');
+  });
+
+  it("fails the invite when the account's SMTP server refuses the message, and gives the credit back", async () => {
+    const refusing = await startSmtpServer({ reject: true });
+    try {
+      const w = await makeWorld();
+      await giveCredits(w, 'email', 1);
+      await MessagingSetting.create({
+        tenantId: w.org.tenantId,
+        customerId: w.org.customerId,
+        channel: 'email',
+        config: { host: '127.0.0.1', port: refusing.port, secure: false, username: null, fromEmail: 'reviews@smiles.test', fromName: null },
+        secretEncrypted: null,
+      });
+      const campaign = await makeCampaign(w);
+      const contact = await makeContact(campaign);
+      const row = await invite(campaign, contact, inSeconds(1));
+
+      const failed = await settled(row, 'failed');
+      expect(failed.reason).toMatch(/^provider_rejected: The mail server refused the message \(550\)/);
+      expect(await creditBalance(w.org.customerId, 'email')).toBe(1);
+      expect(await CreditConsumption.count({ where: { customerId: w.org.customerId } })).toBe(0);
+      expect((await activities(row)).map((a) => a.type)).toEqual(['failed']);
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it('fails an SMS step with sms_not_configured when the account has no SMS settings and the simulator is off', async () => {
+    const w = await makeWorld();
+    await giveCredits(w, 'sms', 1);
+    const campaign = await makeCampaign(w, { steps: [SMS_STEP(0)] });
+    const contact = await makeContact(campaign, { phone: phoneNumber() });
+    const row = await invite(campaign, contact, inSeconds(1));
+
+    expect((await settled(row, 'failed')).reason).toMatch(/^sms_not_configured: /);
+    expect(await creditBalance(w.org.customerId, 'sms')).toBe(1);
+  });
+
+  it('sends an email step again under the same Message-ID when its attempt died after the claim; an SMS step is never sent twice', async () => {
+    const w = await makeWorld();
+    await giveCredits(w, 'email', 5);
+    await giveCredits(w, 'sms', 5);
+    await smsAccount(w);
+    const campaign = await makeCampaign(w);
+    const contact = await makeContact(campaign);
+    const smsCampaign = await makeCampaign(w, { steps: [SMS_STEP(0)] });
+    const texted = await makeContact(smsCampaign, { email: null, phone: phoneNumber() });
+    const crashed = new Set<string>();
+    worker.hooks.afterProviderAccepted = (input) => {
+      const key = `${input.inviteId}:${input.stepIndex}`;
+      if (crashed.has(key)) return;
+      crashed.add(key);
+      throw new Error('worker died after the provider accepted the message');
+    };
+    let row: Invite;
+    let sms: Invite;
+    try {
+      row = await invite(campaign, contact, inSeconds(1));
+      sms = await invite(smsCampaign, texted, inSeconds(1));
+      // The claim is left `sending`; past the in-flight grace the queue settles it.
+      await waitUntil(async () => (await messagesOf(row)).every((m) => m.status === 'sent') && (await messagesOf(sms)).every((m) => m.status === 'sent') && crashed.size === 2, 30_000, 50);
+    } finally {
+      worker.hooks.afterProviderAccepted = undefined;
+    }
+    await waitUntil(async () => (await messagesOf(row)).length === 1 && (await messagesOf(row))[0].status === 'sent', 30_000, 50);
+    // Email: twice at the server, one Message-ID (a mailbox keeps one), one claim and one credit.
+    const mails = mailsTo(contact);
+    expect(mails).toHaveLength(2);
+    expect(new Set(mails.map((m) => m.messageId))).toEqual(new Set([`<invite.${row.uuid}.0@reviews.agency.test>`]));
+    expect((await activities(row)).map((a) => a.detail)).toEqual([expect.stringMatching(/again, under the same Message-ID, after an interrupted attempt/)]);
+    expect(await creditBalance(w.org.customerId, 'email')).toBe(4);
+    // SMS has no such key: counted as sent, outcome unknown, never sent again.
+    await waitUntil(async () => (await messagesOf(sms)).length === 1 && (await messagesOf(sms))[0].status === 'sent', 30_000, 50);
+    expect(twilio.to(texted.phone!)).toHaveLength(1);
+    expect((await messagesOf(sms))[0].error).toMatch(/^Outcome unknown/);
+    expect(await creditBalance(w.org.customerId, 'sms')).toBe(4);
+  });
+
+  it("holds invites while the account is not active and sends them once it is again (the table is the queue: nothing to re-dispatch)", async () => {
+    const w = await makeWorld();
+    await giveCredits(w, 'email', 5);
+    await Customer.update({ subscriptionStatus: 'paused' }, { where: { id: w.org.customerId } });
+    const campaign = await makeCampaign(w);
+    const contact = await makeContact(campaign);
+    const row = await invite(campaign, contact, inSeconds(0));
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect((await stored(row)).status).toBe('scheduled');
+    expect(mailsTo(contact)).toHaveLength(0);
+
+    await Customer.update({ subscriptionStatus: 'active' }, { where: { id: w.org.customerId } });
+    await settled(row);
+    expect(mailsTo(contact)[0].text).toContain(reviewLinkOf(row.uuid));
+  });
+});

@@ -84,5 +84,6 @@ export function useInviteWorker(settings: Partial<InviteDeliverySettings> = {}) 
     async start(): Promise<void> {
       state.worker = await launch();
     },
+    running: (): boolean => state.worker !== null,
   };
 }

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { spawn } from 'node:child_process';
 import { createSequelize } from '../../src/db/connection';
+import { configureInviteDelivery, type InviteDeliverySettings } from '../../src/messaging/settings';
 import { buildActivities } from '../../workflows/activities';
 import { connectTemporal, type TemporalSettings } from '../../workflows/client';
 import { runWorker } from '../../workflows/worker';
@@ -10,7 +11,8 @@ import { WORKFLOWS_PATH } from './temporal';
 
 /**
  * A worker in a process of its own, for the tests that kill one mid-run (SIGKILL: a crash, no graceful shutdown):
- * startWorkerProcess() runs this file as that process; run directly, it is the worker. Settings come as JSON in argv.
+ * startWorkerProcess() runs this file as that process; run directly, it is the worker. Settings (Temporal's, and invite
+ * delivery's) come as JSON in argv.
  */
 
 export interface WorkerProcess {
@@ -23,8 +25,12 @@ export interface WorkerProcess {
  * child bundles the workflows itself, slow when the machine is busy: it gets 150 s, then is killed and the test
  * fails with what it printed.
  */
-export async function startWorkerProcess(settings: TemporalSettings, env: Record<string, string> = {}): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', __filename, JSON.stringify(settings)], {
+export async function startWorkerProcess(
+  settings: TemporalSettings,
+  env: Record<string, string> = {},
+  inviteDelivery: Partial<InviteDeliverySettings> = {},
+): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', __filename, JSON.stringify(settings), JSON.stringify(inviteDelivery)], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: databaseUrlFor(process.env.JEST_WORKER_ID ?? '1'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -50,6 +56,7 @@ export async function startWorkerProcess(settings: TemporalSettings, env: Record
 
 async function main(): Promise<void> {
   const settings = JSON.parse(process.argv[2]);
+  configureInviteDelivery(JSON.parse(process.argv[3] ?? '{}'));
   createSequelize({ url: process.env.DATABASE_URL!, poolMax: 2 });
   await connectTemporal(settings);
   const worker = await runWorker({

@@ -14,6 +14,7 @@ import { startTwilioServer, type TwilioSink } from '../support/twilio';
 import { waitUntil } from '../support/wait';
 import { EMAIL_STEP, giveCredits, makeCampaign, makeContact, makeInvite, phoneNumber, rawHeader, SMS_STEP, type World } from '../invites/fixtures';
 import { useInviteWorker } from '../invites/worker';
+import { startWorkerProcess, type WorkerProcess } from '../support/worker-process';
 
 /**
  * Review-request delivery end to end: the invite dispatcher (`dispatchInvites`) on the real Temporal dev server
@@ -318,4 +319,50 @@ describe('invite dispatcher on Temporal', () => {
     await settled(row);
     expect(mailsTo(contact)[0].text).toContain(reviewLinkOf(row.uuid));
   });
+
+  it('sends every invite of a burst exactly once by its Message-ID when the worker is killed (SIGKILL) in the middle (issue 17)', async () => {
+    const BURST = 300;
+    const w = await makeWorld();
+    await giveCredits(w, 'email', BURST);
+    const campaign = await makeCampaign(w);
+    const auth = { Authorization: `Bearer ${w.tokens.orgOwner}` };
+    await worker.stop();
+    let child: WorkerProcess | undefined;
+    try {
+      child = await startWorkerProcess(worker.settings(), {}, { inFlightGraceMs: 500 });
+      const before = sink().messages.length;
+      // The burst goes on while the worker dies: it is killed once 30 messages have arrived.
+      const posting = Promise.all(
+        Array.from({ length: 4 }, async (_, lane) => {
+          for (let i = lane; i < BURST; i += 4) {
+            const res = await t.http().post(`/api/v1/request-reviews/campaigns/${campaign.uuid}/invite`).set(auth).send({ email: `burst-${i}@example.test`, send_after_hours: 0 });
+            expect(res.status).toBe(202);
+          }
+        }),
+      );
+      await sink().waitFor(before + 30, 90_000);
+      await child.kill();
+      const atKill = sink().messages.length - before;
+      await posting;
+      await worker.start();
+      await waitUntil(
+        async () => (await Invite.count({ where: { campaignId: campaign.id, status: 'sent' } })) === BURST && (await InviteMessage.count({ where: { status: 'sending' } })) === 0,
+        120_000,
+        200,
+      );
+      const invites = await Invite.findAll({ where: { campaignId: campaign.id } });
+      const expected = new Set(invites.map((i) => `<invite.${i.uuid}.0@reviews.agency.test>`));
+      const arrived = sink().messages.filter((m) => expected.has(m.messageId ?? ''));
+      // Every invite arrived, under its one Message-ID; a copy sent again is only one of those in flight at the kill.
+      expect(new Set(arrived.map((m) => m.messageId))).toEqual(expected);
+      expect(arrived.length - BURST).toBeLessThanOrEqual(32);
+      expect(atKill).toBeLessThan(BURST); // the kill did land in the middle
+      expect(await creditBalance(w.org.customerId, 'email')).toBe(0);
+      expect(await InviteMessage.count({ where: { inviteId: invites.map((i) => i.id) } })).toBe(BURST);
+    } finally {
+      await child?.kill();
+      if (!worker.running()) await worker.start();
+    }
+  }, 300_000);
+
 });

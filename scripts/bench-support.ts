@@ -47,6 +47,9 @@ export async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<vo
 
 export interface BenchTemporal {
   settings: TemporalSettings;
+  /** Stops only the worker (what is started meanwhile waits in Temporal), and starts it again. */
+  stopWorker(): Promise<void>;
+  startWorker(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -60,11 +63,20 @@ export async function startBenchTemporal(config: Config, port: number): Promise<
     const settings = temporalSettings(config, devServer.address);
     settings.taskQueue = `bench-${process.pid}`;
     await connectTemporal(settings);
-    const worker = await runWorker({ address: devServer.address, namespace: 'default', taskQueue: settings.taskQueue, workflows: { bundlePath: WORKFLOW_BUNDLE }, activities: buildActivities(config) });
+    const launch = () =>
+      runWorker({ address: devServer.address, namespace: 'default', taskQueue: settings.taskQueue, workflows: { bundlePath: WORKFLOW_BUNDLE }, activities: buildActivities(config) });
+    let worker: Awaited<ReturnType<typeof launch>> | null = await launch();
     return {
       settings,
+      async stopWorker() {
+        await worker?.stop();
+        worker = null;
+      },
+      async startWorker() {
+        worker ??= await launch();
+      },
       async stop() {
-        await worker.stop();
+        await worker?.stop();
         await disconnectTemporal();
         await devServer.stop();
       },

@@ -77,6 +77,9 @@ function envelopeOf(message: MailMessage, from: string) {
  */
 export function smtpMailer(url: string, from: string, pool = smtpPoolOptions()): Mailer {
   const transport = createTransport({ url, ...SMTP_TIMEOUTS, ...pool });
+  // An idle pooled connection that breaks is reported as an event (the next message gets a new connection); without
+  // a listener it would end the process.
+  transport.on('error', () => undefined);
   return {
     close: () => transport.close(),
     async send(message) {

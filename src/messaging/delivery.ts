@@ -318,11 +318,15 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
     }
 
     const channel = step.channel;
-    const fail = async (reason: string): Promise<StepResult> => {
-      await InviteMessage.create(
-        { inviteId: invite.id, stepIndex: input.stepIndex, channel, status: 'failed', recipient: recipientOf(channel, contact), error: clip(reason), sentAt: now },
-        { transaction },
-      );
+    /** Records the step failed (`claimed`: the row this claim already wrote, turned failed). */
+    const fail = async (reason: string, claimed?: InviteMessage): Promise<StepResult> => {
+      if (claimed) await claimed.update({ status: 'failed', error: clip(reason) }, { transaction });
+      else {
+        await InviteMessage.create(
+          { inviteId: invite.id, stepIndex: input.stepIndex, channel, status: 'failed', recipient: recipientOf(channel, contact), error: clip(reason), sentAt: now },
+          { transaction },
+        );
+      }
       if (input.first) await failInvite(l, reason, channel, transaction, clock);
       else {
         // A follow-up that cannot go does not stop the ones after it.
@@ -343,12 +347,6 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
       if (e instanceof MessagingRejected) return fail(`${REASONS.providerRejected}: ${e.message}`);
       throw e;
     }
-    try {
-      await consumeCredits(invite.customerId, creditTypeOf(channel), 1, transaction, { clock, reference: creditReference(invite, input.stepIndex) });
-    } catch (e) {
-      if (e instanceof DomainError && e.reason === REASONS.insufficientCredits) return fail(`${REASONS.insufficientCredits}: ${e.message}`);
-      throw e;
-    }
     const message = await InviteMessage.create(
       { inviteId: invite.id, stepIndex: input.stepIndex, channel, status: 'sending', recipient, sentAt: now },
       { transaction },
@@ -359,6 +357,14 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
     const next = { ...followingStep(l, input.stepIndex, firstSentAt), retryAt: null, sendAttempts: 0 };
     if (input.first) await invite.update({ status: 'sent', sentAt: now, reason: null, ...next }, { transaction });
     else await invite.update(next, { transaction });
+    // The credit last: every claim of an account locks its credit grant until the commit, so the lock is held for
+    // this statement and the commit only (bench:invites: concurrent sends of one account queue on that row).
+    try {
+      await consumeCredits(invite.customerId, creditTypeOf(channel), 1, transaction, { clock, reference: creditReference(invite, input.stepIndex) });
+    } catch (e) {
+      if (e instanceof DomainError && e.reason === REASONS.insufficientCredits) return fail(`${REASONS.insufficientCredits}: ${e.message}`, message);
+      throw e;
+    }
     return { loaded: l, message, ...prepared, recipient, channel, again: false };
   });
   if (!('message' in claim)) return claim;

@@ -80,6 +80,9 @@ function pooledTransport(account: SmtpAccount): Transporter {
     ...SMTP_TIMEOUTS,
     ...smtpPoolOptions(),
   });
+  // A pooled connection that breaks while idle (the server closed it, a reset) is reported here, not to a send: the
+  // pool opens a new one for the next message. Without a listener the event would end the process.
+  transport.on('error', () => undefined);
   transports.set(key, transport);
   if (transports.size > MAX_TRANSPORTS) {
     const [oldestKey, oldest] = transports.entries().next().value as [string, Transporter];

@@ -354,6 +354,11 @@ export async function requestInvite(campaign: Campaign, details: ContactDetails,
         { transaction },
       );
       await activity('scheduled', invite.id, `Scheduled for ${sendAt.toISOString()}.`);
+      // The new invite takes over: follow-ups still due of the pair's earlier invites stop.
+      await Invite.update(
+        { nextStepIndex: null, nextStepAt: null },
+        { where: { campaignId: campaign.id, contactId: contact.id, status: 'sent', nextStepIndex: { [Op.ne]: null } }, transaction },
+      );
       return { contact, invite, outcome: 'scheduled' as const };
     }).then(async (result: InviteRequestResult) => {
       if (!opts.transaction) await dispatch(result);

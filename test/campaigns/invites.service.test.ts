@@ -222,6 +222,23 @@ describe('requestInvite (rules 2-7 of POST .../campaigns/{campaign}/invite)', ()
     expect((await requestInvite(campaign, { email: 'jo@example.com' }, { source: 'api', clock })).outcome).toBe('ignored_duplicate');
   });
 
+  it("ends the follow-ups of the pair's earlier invite when a new invite is stored (the new one's steps go)", async () => {
+    const { campaign } = await world({ duplicateWindowDays: 0 });
+    const clock = fixedClock(NOW);
+    const first = await requestInvite(campaign, { email: 'follow@example.com' }, { source: 'api', clock });
+    await markSent(first.invite!, NOW);
+    await first.invite!.update({ nextStepIndex: 1, nextStepAt: new Date(NOW.getTime() + DAY) });
+    const other = await requestInvite(campaign, { email: 'other@example.com' }, { source: 'api', clock });
+    await markSent(other.invite!, NOW);
+    await other.invite!.update({ nextStepIndex: 1, nextStepAt: new Date(NOW.getTime() + DAY) });
+
+    const again = await requestInvite(campaign, { email: 'follow@example.com' }, { source: 'api', clock });
+    expect(again.outcome).toBe('scheduled');
+    expect(await Invite.findByPk(first.invite!.id)).toMatchObject({ status: 'sent', nextStepIndex: null, nextStepAt: null });
+    // Another contact's follow-up is not touched.
+    expect((await Invite.findByPk(other.invite!.id))!.nextStepIndex).toBe(1);
+  });
+
   it('never treats a request as a duplicate with a duplicate window of 0 days', async () => {
     const { campaign } = await world({ duplicateWindowDays: 0 });
     const clock = fixedClock(NOW);

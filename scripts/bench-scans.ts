@@ -14,7 +14,7 @@ import { seedDemo } from '../src/services/demo.service';
 import { configureGridProviders } from '../src/services/grid-providers.service';
 import { temporal } from '../workflows/client';
 import { configureScanEngine, scanRunWorkflowId } from '../workflows/scans/client';
-import { assertBenchDatabase, markdownTable, pct, startBenchApi, startBenchTemporal } from './bench-support';
+import { assertBenchDatabase, engineCeiling, markdownTable, pct, peakRssMb, startBenchApi, startBenchTemporal } from './bench-support';
 
 /**
  * `npm run bench:scans`: one Local Search Grid run of a 15 x 15 grid with 5 keywords (1,125 provider tasks) on a real
@@ -116,6 +116,9 @@ async function main(): Promise<void> {
   const description = await handle.describe();
   const workflowMs = (description.closeTime?.getTime() ?? NaN) - description.startTime.getTime();
   const asked = [...seen.values()].reduce((a, b) => a + b, 0);
+  // The engine's ceiling on the same server and worker: what one workflow per task would allow at most.
+  const ceiling = await engineCeiling();
+  const tasksPerSecond = tasks / (wallMs / 1000);
 
   // API latency on that snapshot: the targets take turns (one request each per round), so drift hits all alike.
   const targets: Array<{ name: string; url: string; headers: Record<string, string> }> = [
@@ -151,6 +154,8 @@ async function main(): Promise<void> {
     ['wall time: POST /scans to idle with snapshot', `**${s1(wallMs)}**`, `**${(wallMs / idealMs).toFixed(2)} x ideal**`],
     ['workflow runScan start to close', s1(workflowMs), `${(workflowMs / idealMs).toFixed(2)} x ideal`],
     ['provider tasks received', String(asked), `${seen.size} distinct; ${stored} results stored`],
+    ['engine ceiling: one-activity workflows per second', ceiling.toFixed(0), `the run's ${tasksPerSecond.toFixed(1)} tasks per second = ${(tasksPerSecond / ceiling).toFixed(2)} x the ceiling`],
+    ['peak RSS of this process (API and worker together), MB', String(peakRssMb()), ''],
   ];
   const apiRows = [
     ['endpoint', 'p50 ms', 'p99 ms', 'body KB', 'p50 / reviews p50', 'p99 / reviews p99'],
@@ -184,6 +189,9 @@ async function main(): Promise<void> {
         wallMs,
         workflowMs,
         providerTasks: asked,
+        engineCeilingPerSecond: ceiling,
+        tasksPerSecond,
+        peakRssMb: peakRssMb(),
         api: targets.map((target, i) => ({ name: target.name, ...stats[i], bytes: bytes[i] })),
       },
       null,

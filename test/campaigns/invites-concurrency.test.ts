@@ -1,4 +1,3 @@
-import type { Logger } from 'pino';
 import { Contact, ContactActivity, Invite } from '../../src/models';
 import { requestInvite } from '../../src/services/invites.service';
 import { useDatabase } from '../support/db';

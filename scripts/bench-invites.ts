@@ -140,6 +140,8 @@ interface RunResult {
   /** First to last message of the queued phase (without the worker's start and first poll). */
   queuedSpanMs: number;
   ceilingPerSecond: number;
+  /** The same with eager start (the client on the worker's connection). */
+  eagerCeilingPerSecond: number;
   pooledMs: number;
   noPoolMs: number;
   platformConnections: number;
@@ -255,6 +257,7 @@ async function main(): Promise<void> {
     await checkSent(queued.campaign, [...sink.arrivals], queuedPosts.postedAt);
 
     const ceilingPerSecond = await engineCeiling();
+    const eagerCeilingPerSecond = await engineCeiling(400, 32, { eager: true });
     // Baselines: the same messages, straight through nodemailer to the same server at the same concurrency.
     const smtp = { host: '127.0.0.1', port: sink.port, secure: false, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
     const pooled = await baseline(sink, arrivals, createTransport({ ...smtp, pool: true, maxConnections: CONCURRENCY, maxMessages: Infinity }));
@@ -267,6 +270,7 @@ async function main(): Promise<void> {
       queuedMs,
       queuedSpanMs,
       ceilingPerSecond,
+      eagerCeilingPerSecond,
       pooledMs: pooled.lastMs,
       noPoolMs: noPool.lastMs,
       platformConnections,
@@ -302,6 +306,7 @@ async function main(): Promise<void> {
     [`baseline: nodemailer, pool of ${CONCURRENCY}`, '', '', `${rate(pooledMs)} delivered`, s1(pooledMs), '1.0 x', ''],
     ['baseline: nodemailer, no pool', '', '', `${rate(m((r) => r.noPoolMs))} delivered`, s1(m((r) => r.noPoolMs)), `${(m((r) => r.noPoolMs) / pooledMs).toFixed(1)} x`, ''],
     ['engine ceiling: one-activity workflows', '', '', `${ceiling.toFixed(0)} workflows`, '', '', '1.0 x'],
+    ['engine ceiling, eager start', '', '', `${m((r) => r.eagerCeilingPerSecond).toFixed(0)} workflows`, '', '', `${(m((r) => r.eagerCeilingPerSecond) / ceiling).toFixed(1)} x`],
   ];
   console.log('\n' + markdownTable(rows));
   console.log(

@@ -7,7 +7,7 @@ import { createApp, type AppDeps } from '../src/http/app';
 import { findTemporalCli, startDevServer } from '../src/temporal/dev-server';
 import { WORKFLOW_BUNDLE } from '../src/temporal/runtime';
 import { buildActivities } from '../workflows/activities';
-import { connectTemporal, disconnectTemporal, temporal, temporalSettings, type TemporalSettings } from '../workflows/client';
+import { connectTemporal, disconnectTemporal, requestedStart, temporal, temporalSettings, useWorkerConnection, type TemporalSettings } from '../workflows/client';
 import { runWorker } from '../workflows/worker';
 
 /**
@@ -66,16 +66,21 @@ export async function startBenchTemporal(config: Config, port: number): Promise<
     const launch = () =>
       runWorker({ address: devServer.address, namespace: 'default', taskQueue: settings.taskQueue, workflows: { bundlePath: WORKFLOW_BUNDLE }, activities: buildActivities(config) });
     let worker: Awaited<ReturnType<typeof launch>> | null = await launch();
+    // As in `npm start`: starts a request asks for go eagerly to this process's worker.
+    useWorkerConnection(worker.connection);
     return {
       settings,
       async stopWorker() {
+        useWorkerConnection(null);
         await worker?.stop();
         worker = null;
       },
       async startWorker() {
         worker ??= await launch();
+        useWorkerConnection(worker.connection);
       },
       async stop() {
+        useWorkerConnection(null);
         await worker?.stop();
         await disconnectTemporal();
         await devServer.stop();
@@ -119,11 +124,13 @@ export function markdownTable(rows: string[][]): string {
  * at a time and awaited, in workflows per second. Every durable benchmark measures it in the same run, so its own
  * rate can be read as a share of what the engine allows.
  */
-export async function engineCeiling(count = 400, concurrency = 32): Promise<number> {
-  const { client, settings } = temporal();
+export async function engineCeiling(count = 400, concurrency = 32, opts: { eager?: boolean } = {}): Promise<number> {
+  const { settings } = temporal();
+  // Eager: as a request's start is made in a process with a worker (`requestedStart`).
+  const { client, options } = opts.eager ? requestedStart() : { client: temporal().client, options: {} };
   const started = Date.now();
   await pool(Array.from({ length: count }, (_, i) => i), concurrency, async (i) => {
-    await client.workflow.execute('engineProbe', { taskQueue: settings.taskQueue, workflowId: `engine-probe-${process.pid}-${started}-${i}` });
+    await client.workflow.execute('engineProbe', { taskQueue: settings.taskQueue, workflowId: `engine-probe-${process.pid}-${started}-${i}${opts.eager ? '-eager' : ''}`, ...options });
   });
   return count / ((Date.now() - started) / 1000);
 }

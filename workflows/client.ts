@@ -1,4 +1,5 @@
 import { Client, Connection, ScheduleAlreadyRunning, ScheduleNotFoundError, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import type { NativeConnection } from '@temporalio/worker';
 import type { DispatchOutboxInput } from './outbox/dispatch.workflow';
 import type { DispatchInvitesInput } from './invites/dispatch.workflow';
 import type { DeliveryRetry, DeliverWebhookInput } from './webhooks/deliver.workflow';
@@ -53,7 +54,30 @@ export async function connectTemporal(settings: TemporalSettings, opts: { waitMs
 export async function disconnectTemporal(): Promise<void> {
   const c = current;
   current = null;
+  eager = null;
   await c?.connection.close();
+}
+
+/** A client on this process's worker connection, when it runs a worker (`useWorkerConnection`). */
+let eager: Client | null = null;
+
+/**
+ * Eager start (issue 17 item 3): a process that runs a worker lends its connection to a second client, so a workflow
+ * a request starts comes back in the start's own answer as its first workflow task, run by this process's worker at
+ * once instead of waiting in the task queue for a poll. API-only processes (no worker here) start the usual way, as
+ * does any start the server declines to hand over (the task then goes through the queue). null: no worker any more.
+ */
+export function useWorkerConnection(connection: NativeConnection | null): void {
+  eager = connection && current ? new Client({ connection, namespace: current.settings.namespace }) : null;
+}
+
+/**
+ * How to start a workflow a request asks for (a scan run, a redelivery, an auto-response): the client, and
+ * `requestEagerStart` when a local worker shares its connection. Not for delayed starts (eager start is for now).
+ */
+export function requestedStart(): { client: Client; options: { requestEagerStart?: true } } {
+  const { client } = temporal();
+  return eager ? { client: eager, options: { requestEagerStart: true } } : { client, options: {} };
 }
 
 export function temporal(): { client: Client; settings: TemporalSettings } {
@@ -83,7 +107,8 @@ export interface DeliveryLabel {
  * `label` tags the run for operators (search attributes and summary); without it only kind and id are set.
  */
 export async function startDeliveryWorkflow(deliveryId: string, opts: { again?: boolean; label?: DeliveryLabel | null } = {}): Promise<void> {
-  const { client, settings } = temporal();
+  const { settings } = temporal();
+  const { client, options } = requestedStart();
   const label = opts.label;
   const input: DeliverWebhookInput = { deliveryId, retry: settings.webhookRetry, activityQueue: webhookRetryQueue(settings.taskQueue) };
   try {
@@ -92,6 +117,7 @@ export async function startDeliveryWorkflow(deliveryId: string, opts: { again?: 
       taskQueue: settings.taskQueue,
       args: [input],
       workflowIdReusePolicy: opts.again ? 'ALLOW_DUPLICATE' : 'REJECT_DUPLICATE',
+      ...options,
       ...startMetadata(
         ownedBy(label?.owner, 'webhook-delivery', deliveryId),
         label ? `Webhook ${label.event} to ${urlForSummary(label.url)} (delivery ${deliveryId})` : `Webhook delivery ${deliveryId}`,

@@ -14,6 +14,8 @@ export interface WorkerSettings {
 
 export interface RunningWorker {
   worker: Worker;
+  /** The workers' connection (a client on it can start workflows eagerly: `useWorkerConnection`). */
+  connection: NativeConnection;
   /** Resolves when the worker has stopped (after `stop`). */
   done: Promise<void>;
   stop(): Promise<void>;
@@ -43,6 +45,7 @@ export async function runWorker(settings: WorkerSettings): Promise<RunningWorker
   const done = Promise.all([worker.run(), retries.run()]).then(() => undefined).finally(() => connection.close());
   return {
     worker,
+    connection,
     done,
     async stop() {
       for (const w of [worker, retries]) if (w.getState() === 'RUNNING') w.shutdown();

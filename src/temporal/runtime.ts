@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
-import { connectTemporal, disconnectTemporal, ensureDispatcher, ensureInviteDispatcher, temporalSettings } from '../../workflows/client';
+import { connectTemporal, disconnectTemporal, ensureDispatcher, ensureInviteDispatcher, temporalSettings, useWorkerConnection } from '../../workflows/client';
 import { buildActivities } from '../../workflows/activities';
 import { runWorker, type RunningWorker } from '../../workflows/worker';
 import { findTemporalCli, startDevServer, type DevServer } from './dev-server';
@@ -59,6 +59,8 @@ export async function startTemporal(config: Config, logger: Logger, opts: { work
         activities: buildActivities(config),
       });
       worker.done.catch((err) => logger.error({ err }, 'temporal worker stopped with an error'));
+      // Starts a request asks for go eagerly to this process's worker.
+      useWorkerConnection(worker.connection);
     }
     await ensureDispatcher();
     // Local Search Grid: runs fan out SCAN_CONCURRENCY queries; the 15-minute tick starts scheduled runs.
@@ -109,6 +111,7 @@ export async function startTemporal(config: Config, logger: Logger, opts: { work
         clearTimeout(timer);
         logger.info({ step: name }, 'temporal shutdown step done');
       };
+      useWorkerConnection(null);
       if (worker) await step('worker', () => worker!.stop(), 45_000);
       // The activities' pooled SMTP connections (open between messages) are closed with the worker.
       closeSmtpPools();

@@ -72,6 +72,8 @@ export function useTemporalWorker(opts: { retry?: Partial<DeliveryRetry> } = {})
   return {
     retry,
     settings: () => state.settings!,
+    /** The running in-process worker's connection (eager starts: `useWorkerConnection`). */
+    workerConnection: () => state.worker!.connection,
     /** Stops this file's in-process worker (graceful), so another process can take the task queue. */
     async stopWorker(): Promise<void> {
       await state.worker?.stop();

@@ -1,5 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { temporal } from '../client';
+import { requestedStart, temporal } from '../client';
 import type { AutoRespondInput, AutoRespondRetry } from './respond.workflow';
 import { ownedBy, startMetadata, type Owner } from '../../src/temporal/search-attributes';
 
@@ -28,13 +28,15 @@ export const autoRespondWorkflowId = (reviewId: number): string => `auto-respond
 
 /** Starts the review's workflow; one already running for it is fine (the run row decides what happens). `owner` tags it for operators. */
 export async function startAutoRespondWorkflow(reviewId: number, owner: Owner | null = null): Promise<void> {
-  const { client, settings } = temporal();
+  const { settings } = temporal();
+  const { client, options } = requestedStart();
   const input: AutoRespondInput = { reviewId, retry: engine.retry };
   try {
     await client.workflow.start('autoRespond', {
       workflowId: autoRespondWorkflowId(reviewId),
       taskQueue: settings.taskQueue,
       args: [input],
+      ...options,
       ...startMetadata(ownedBy(owner, 'auto-respond', reviewId), `Auto-respond to review ${reviewId}`),
     });
   } catch (e) {

@@ -1,5 +1,5 @@
 import { ScheduleAlreadyRunning, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { temporal } from '../client';
+import { requestedStart, temporal } from '../client';
 import type { ScanRunInput, ScanRunRetry } from './run.workflow';
 import { ownedBy, shortId, startMetadata, type Owner } from '../../src/temporal/search-attributes';
 
@@ -43,14 +43,16 @@ export const scanLabel = (scan: { tenantId: number; customerId: number | null; o
 
 /** Starts the run's workflow (a second start of the same run is a no-op). `delayMs` staggers the first run of a burst. */
 export async function startScanRunWorkflow(scanUuid: string, runId: string, delayMs = 0, label: ScanLabel | null = null): Promise<void> {
-  const { client, settings } = temporal();
+  const { settings } = temporal();
+  // A run asked for now starts eagerly where a local worker can take it; a staggered one waits its delay.
+  const { client, options } = delayMs > 0 ? { client: temporal().client, options: {} } : requestedStart();
   const input: ScanRunInput = { scanUuid, runId, concurrency: engine.concurrency, retry: engine.retry };
   try {
     await client.workflow.start('runScan', {
       workflowId: scanRunWorkflowId(scanUuid, runId),
       taskQueue: settings.taskQueue,
       args: [input],
-      ...(delayMs > 0 ? { startDelay: delayMs } : {}),
+      ...(delayMs > 0 ? { startDelay: delayMs } : options),
       ...startMetadata(ownedBy(label?.owner, 'scan-run', scanUuid), `Scan ${shortId(scanUuid)} run ${shortId(runId)}${label ? ` for ${label.business}` : ''}`),
     });
   } catch (e) {

@@ -62,6 +62,13 @@ const schema = z.object({
   TEMPORAL_ADDRESS: z.string().optional(),
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('reviewgrid'),
+  /**
+   * Worker slots of the main task queue (README "Worker tuning"): activities and workflow tasks run at once per worker
+   * process, and workflows kept in its sticky cache (unset: the SDK's choice from the memory it may use).
+   */
+  TEMPORAL_WORKER_ACTIVITY_SLOTS: z.coerce.number().int().min(1).max(2000).default(100),
+  TEMPORAL_WORKER_WORKFLOW_TASK_SLOTS: z.coerce.number().int().min(1).max(1000).default(40),
+  TEMPORAL_WORKER_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(100_000).optional(),
   /** Path of the `temporal` CLI for the embedded dev server (else found on PATH or in the project's cache). */
   TEMPORAL_CLI: z.string().optional(),
   TEMPORAL_DEV_PORT: z.coerce.number().int().min(1).max(65535).default(7233),

@@ -10,6 +10,8 @@ export interface WorkerSettings {
   activities: object;
   /** Webhook retries' POSTs at once (their own queue and slots; default 200: most of them wait on a receiver). */
   webhookRetrySlots?: number;
+  /** Slots of the main queue's worker (`TEMPORAL_WORKER_*`); absent: the SDK's defaults (100 activities, 40 workflow tasks). */
+  slots?: { activities?: number; workflowTasks?: number; cachedWorkflows?: number };
 }
 
 export interface RunningWorker {
@@ -33,6 +35,9 @@ export async function runWorker(settings: WorkerSettings): Promise<RunningWorker
   const worker = await Worker.create({
     ...shared,
     taskQueue: settings.taskQueue,
+    ...(settings.slots?.activities ? { maxConcurrentActivityTaskExecutions: settings.slots.activities } : {}),
+    ...(settings.slots?.workflowTasks ? { maxConcurrentWorkflowTaskExecutions: settings.slots.workflowTasks } : {}),
+    ...(settings.slots?.cachedWorkflows !== undefined ? { maxCachedWorkflows: settings.slots.cachedWorkflows } : {}),
     ...('bundlePath' in settings.workflows
       ? { workflowBundle: { codePath: settings.workflows.bundlePath } }
       : { workflowsPath: settings.workflows.workflowsPath }),

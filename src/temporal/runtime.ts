@@ -57,6 +57,11 @@ export async function startTemporal(config: Config, logger: Logger, opts: { work
         taskQueue: settings.taskQueue,
         workflows: { bundlePath: WORKFLOW_BUNDLE },
         activities: buildActivities(config),
+        slots: {
+          activities: config.TEMPORAL_WORKER_ACTIVITY_SLOTS,
+          workflowTasks: config.TEMPORAL_WORKER_WORKFLOW_TASK_SLOTS,
+          cachedWorkflows: config.TEMPORAL_WORKER_CACHED_WORKFLOWS,
+        },
       });
       worker.done.catch((err) => logger.error({ err }, 'temporal worker stopped with an error'));
       // Starts a request asks for go eagerly to this process's worker.

@@ -41,7 +41,7 @@ const s1 = (ms: number) => (ms / 1000).toFixed(1);
 
 async function main(): Promise<void> {
   assertBenchDatabase(DATABASE_URL, '_scans');
-  const config = loadConfig({ ...process.env, DATABASE_URL, RATE_LIMIT_PER_MINUTE: '10000000', LOG_LEVEL: 'warn' });
+  const config = loadConfig({ ...process.env, DATABASE_URL, RATE_LIMIT_PER_MINUTE: '10000000', AGENCY_RATE_LIMIT_PER_MINUTE: '10000000', LOG_LEVEL: 'warn' });
   const sequelize = await openDatabase(config);
   if (!(await Tenant.count())) await seedDemo({ reviews: 250, domain: 'bench-scans.localhost' });
   const tenant = (await Tenant.findOne({ order: [['id', 'ASC']] }))!;

@@ -102,6 +102,20 @@ export async function sendDueStep(due: DueStep, opts: DeliveryOptions = {}): Pro
   }
 }
 
+/**
+ * A due step that failed in a way the queue did not expect (a bug, a row the rules trip over): it waits its turn
+ * again (the same backoff), so one invite can never hold up the others, and after the last attempt its step is
+ * recorded failed with the error. A database that is down makes this write fail too: the caller's batch then fails
+ * and Temporal retries it.
+ */
+export async function deferDueStep(due: DueStep, err: unknown, opts: DeliveryOptions = {}): Promise<DueOutcome> {
+  const clock = opts.clock ?? systemClock;
+  const attempts = await noteUnavailable(due.inviteId, null, clock.now());
+  if (attempts < MAX_SEND_ATTEMPTS || due.stepIndex === null) return 'retry';
+  const reason = `internal_error: ${err instanceof Error ? err.message : String(err)}`.slice(0, 400);
+  return (await failInviteStep({ inviteId: due.inviteId, stepIndex: due.stepIndex, first: false, reason }, opts)).outcome;
+}
+
 /** Counts an attempt that found the provider unavailable and sets when the step is tried again; returns the count. */
 async function noteUnavailable(inviteId: number, retryAfterMs: number | null, now: Date): Promise<number> {
   return db().transaction(async (transaction) => {

@@ -1,7 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { DeliveryOptions, InvitePlan, StepInput, StepResult } from '../../src/messaging/delivery';
 import { failInviteStep, planInvite, sendInviteStep, StepInFlight } from '../../src/messaging/delivery';
-import { claimDueSteps, sendDueStep, type DueOutcome, type DueStep } from '../../src/messaging/send-queue';
+import { claimDueSteps, deferDueStep, sendDueStep, type DueOutcome, type DueStep } from '../../src/messaging/send-queue';
 import { MessagingUnavailable } from '../../src/messaging/types';
 import { limiter } from './limiter';
 
@@ -17,6 +17,10 @@ export interface InviteActivityDeps {
   /** The send queue: due steps (first steps, follow-ups, stale claims), and one sent or settled. */
   claimDue(limit: number): Promise<DueStep[]>;
   sendDue(due: DueStep): Promise<DueOutcome>;
+  /** Puts back a due step that failed unexpectedly (`deferDueStep`). */
+  defer(due: DueStep, err: unknown): Promise<DueOutcome>;
+  /** The activity's log (the worker's logger, with the activity's context). */
+  warn(message: string, attrs: Record<string, unknown>): void;
   heartbeat(): void;
   queue: InviteQueueSettings;
 }
@@ -39,6 +43,8 @@ export function inviteActivityDeps(opts: DeliveryOptions = {}, queue: Partial<In
   return {
     claimDue: (limit) => claimDueSteps(limit, (opts.clock ?? { now: () => new Date() }).now()),
     sendDue: (due) => sendDueStep(due, opts),
+    defer: (due, err) => deferDueStep(due, err, opts),
+    warn: (message, attrs) => Context.current().log.warn(message, attrs),
     heartbeat: () => Context.current().heartbeat(),
     queue: { ...DEFAULT_INVITE_QUEUE, ...queue },
     plan: (inviteId) => planInvite(inviteId, opts),
@@ -57,9 +63,13 @@ export function createInviteActivities(deps: InviteActivityDeps) {
     // A step this activity already handled and that is still due (its plan said wait, say) waits for the next one.
     const due = (await deps.claimDue(limit)).filter((d) => !seen.has(`${d.kind}:${d.inviteId}:${d.stepIndex}`));
     for (const d of due) seen.add(`${d.kind}:${d.inviteId}:${d.stepIndex}`);
-    const results = await Promise.allSettled(due.map((d) => total(() => deps.sendDue(d))));
+    // A step that fails unexpectedly is put back with a backoff, so it never holds up the others; if even that fails
+    // (the database went away) the activity fails and Temporal retries it; what was sent is recorded.
+    const results = await Promise.allSettled(due.map((d) => total(() => deps.sendDue(d).catch((err: unknown) => {
+      deps.warn('review request step put back after an unexpected error', { inviteId: d.inviteId, kind: d.kind, error: String(err) });
+      return deps.defer(d, err);
+    }))));
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    // Anything unexpected (the database went away): the activity fails and Temporal retries it; what was sent is recorded.
     if (failed) throw failed.reason;
     return due.length;
   }

@@ -1,0 +1,47 @@
+import { claimDueSteps } from '../../src/messaging/send-queue';
+import { configureInviteDelivery, resetInviteDelivery } from '../../src/messaging/settings';
+import { Invite } from '../../src/models';
+import { createInviteActivities, inviteActivityDeps } from '../../workflows/activities/invites';
+import { useDatabase } from '../support/db';
+import { makeWorld } from '../support/factories';
+import { giveCredits, makeCampaign, makeContact, makeInvite } from './fixtures';
+
+/**
+ * The invite dispatcher's activity on the real database, without Temporal (its heartbeat is a no-op here): one due
+ * step that fails unexpectedly is put back with a backoff and never holds up the rest of its batch.
+ */
+describe('the send queue with a step that fails unexpectedly', () => {
+  useDatabase();
+  beforeAll(() => configureInviteDelivery({ hourMs: 1_000, inFlightGraceMs: 60_000 }));
+  afterAll(() => resetInviteDelivery());
+
+  it('sends the others, puts the failing invite back with a retry time, and finishes the activity normally', async () => {
+    const w = await makeWorld();
+    await giveCredits(w, 'email', 5);
+    const campaign = await makeCampaign(w);
+    const past = new Date(Date.now() - 1_000);
+    const good = await makeInvite(campaign, await makeContact(campaign), past);
+    const bad = await makeInvite(campaign, await makeContact(campaign), past);
+    const sent: string[] = [];
+    const real = inviteActivityDeps({ senderFor: async () => ({ label: 'recorder', send: async (m) => (sent.push(m.to), { providerMessageId: 'x' }) }) });
+    const logged: unknown[] = [];
+    const activities = createInviteActivities({
+      ...real,
+      claimDue: async (limit) => (await claimDueSteps(limit)).filter((d) => d.inviteId === good.id || d.inviteId === bad.id),
+      sendDue: (due) => (due.inviteId === bad.id ? Promise.reject(new Error('a rule tripped over this row')) : real.sendDue(due)),
+      warn: (_message, attrs) => logged.push(attrs.error),
+      heartbeat: () => undefined,
+      queue: { concurrency: 4, budgetMs: 2_000, lingerMs: 100, pollMs: 20 },
+    });
+
+    expect(await activities.sendDueInvites(100)).toBe(2);
+    expect((await Invite.findByPk(good.id))!.status).toBe('sent');
+    expect(sent).toHaveLength(1);
+    const putBack = (await Invite.findByPk(bad.id))!;
+    expect(putBack).toMatchObject({ status: 'scheduled', sendAttempts: 1 });
+    expect(putBack.retryAt!.getTime()).toBeGreaterThan(Date.now());
+    expect(logged).toEqual(['Error: a rule tripped over this row']);
+    // Not due again before its retry time.
+    expect((await claimDueSteps(100)).map((d) => d.inviteId)).not.toContain(bad.id);
+  });
+});

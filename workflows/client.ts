@@ -229,36 +229,47 @@ export async function nudgeInviteDispatcher(): Promise<void> {
 /** One invite dispatcher per task queue, like the outbox's. */
 export const inviteDispatcherWorkflowId = (taskQueue: string): string => `invite-dispatcher:${taskQueue}`;
 
-/** Starts the invite dispatcher unless it runs already (every API and worker process calls this at boot). */
-export async function ensureInviteDispatcher(): Promise<void> {
+/**
+ * Starts a dispatcher (one per task queue) unless it runs already: every API and worker process calls this at boot,
+ * and the start of a running one is a no-op (`USE_EXISTING`).
+ */
+async function ensureDispatcherRunning(
+  workflowType: 'dispatchOutbox' | 'dispatchInvites',
+  workflowId: string,
+  input: DispatchOutboxInput | DispatchInvitesInput,
+  kind: 'outbox-dispatch' | 'invite-dispatch',
+  summary: string,
+): Promise<void> {
   const { client, settings } = temporal();
   try {
-    await client.workflow.start('dispatchInvites', {
-      workflowId: inviteDispatcherWorkflowId(settings.taskQueue),
+    await client.workflow.start(workflowType, {
+      workflowId,
       taskQueue: settings.taskQueue,
-      args: [settings.inviteDispatcher ?? { pollMs: 1_000, batchSize: 100 }],
+      args: [input],
       workflowIdConflictPolicy: 'USE_EXISTING',
-      ...startMetadata({ tenant: null, kind: 'invite-dispatch', businessId: settings.taskQueue }, `Invite dispatcher of task queue ${settings.taskQueue}`),
+      ...startMetadata({ tenant: null, kind, businessId: settings.taskQueue }, summary),
     });
   } catch (e) {
     if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
   }
 }
 
-/** Starts the outbox dispatcher unless it runs already (every API and worker process calls this at boot). */
+/** Starts the outbox dispatcher unless it runs already. */
 export async function ensureDispatcher(): Promise<void> {
-  const { client, settings } = temporal();
-  try {
-    await client.workflow.start('dispatchOutbox', {
-      workflowId: dispatcherWorkflowId(settings.taskQueue),
-      taskQueue: settings.taskQueue,
-      args: [settings.dispatcher],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      ...startMetadata({ tenant: null, kind: 'outbox-dispatch', businessId: settings.taskQueue }, `Outbox dispatcher of task queue ${settings.taskQueue}`),
-    });
-  } catch (e) {
-    if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
-  }
+  const { settings } = temporal();
+  await ensureDispatcherRunning('dispatchOutbox', dispatcherWorkflowId(settings.taskQueue), settings.dispatcher, 'outbox-dispatch', `Outbox dispatcher of task queue ${settings.taskQueue}`);
+}
+
+/** Starts the invite dispatcher unless it runs already. */
+export async function ensureInviteDispatcher(): Promise<void> {
+  const { settings } = temporal();
+  await ensureDispatcherRunning(
+    'dispatchInvites',
+    inviteDispatcherWorkflowId(settings.taskQueue),
+    settings.inviteDispatcher ?? { pollMs: 1_000, batchSize: 100 },
+    'invite-dispatch',
+    `Invite dispatcher of task queue ${settings.taskQueue}`,
+  );
 }
 
 /** One schedule per synced integration; the workflows it starts are named after it (plus the start time). */

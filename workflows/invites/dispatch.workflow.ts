@@ -1,21 +1,14 @@
-import { condition, continueAsNew, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import { continueAsNew, proxyActivities } from '@temporalio/workflow';
 import type { InviteActivities } from '../activities/invites';
+import { dispatchRounds, type DispatchRoundsInput } from '../dispatch-rounds';
 
-export const inviteNudgeSignal = defineSignal('nudge');
-
-export interface DispatchInvitesInput {
-  /** How long the workflow waits between activities when nobody nudges it. */
-  pollMs: number;
-  /** Due steps claimed per kind and batch. */
-  batchSize: number;
-}
+export type DispatchInvitesInput = DispatchRoundsInput;
 
 /**
  * The invite dispatcher (workflow id `invite-dispatcher:<task queue>`): sends review requests from the invites table,
  * which is their queue (src/messaging/send-queue.ts), instead of one workflow per invite. Each round is one activity
  * that sends batch after batch while steps are due; between rounds it waits for a nudge (an invite committed) or its
  * poll. Being a workflow, it outlives any process: the activity is retried elsewhere and finds the claims as stored.
- * It continues as new after 200 rounds to keep its history short.
  */
 export async function dispatchInvites(input: DispatchInvitesInput): Promise<void> {
   const { sendDueInvites } = proxyActivities<InviteActivities>({
@@ -23,15 +16,6 @@ export async function dispatchInvites(input: DispatchInvitesInput): Promise<void
     heartbeatTimeout: '10s',
     retry: { initialInterval: '1s', maximumInterval: '30s' },
   });
-  let nudged = false;
-  setHandler(inviteNudgeSignal, () => {
-    nudged = true;
-  });
-  for (let round = 0; round < 200; round++) {
-    nudged = false;
-    const handled = await sendDueInvites.executeWithOptions({ summary: `Send due review requests (up to ${input.batchSize} a batch)` }, [input.batchSize]);
-    if (handled >= input.batchSize) continue;
-    await condition(() => nudged, input.pollMs);
-  }
+  await dispatchRounds(input, () => sendDueInvites.executeWithOptions({ summary: `Send due review requests (up to ${input.batchSize} a batch)` }, [input.batchSize]));
   await continueAsNew<typeof dispatchInvites>(input);
 }

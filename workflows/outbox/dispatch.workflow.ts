@@ -1,12 +1,8 @@
-import { condition, continueAsNew, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import { continueAsNew, proxyActivities } from '@temporalio/workflow';
 import type { OutboxActivities } from '../activities/outbox';
+import { dispatchRounds, type DispatchRoundsInput } from '../dispatch-rounds';
 
-export const nudgeSignal = defineSignal('nudge');
-
-export interface DispatchOutboxInput {
-  pollMs: number;
-  batchSize: number;
-}
+export type DispatchOutboxInput = DispatchRoundsInput;
 
 /**
  * The outbox dispatcher (workflow id `outbox-dispatcher`, one per namespace): delivers undispatched outbox rows,
@@ -20,15 +16,8 @@ export async function dispatchOutbox(input: DispatchOutboxInput): Promise<void> 
     heartbeatTimeout: '10s',
     retry: { initialInterval: '1s', maximumInterval: '30s' },
   });
-  let nudged = false;
-  setHandler(nudgeSignal, () => {
-    nudged = true;
-  });
-  for (let round = 0; round < 200; round++) {
-    nudged = false;
-    const handled = await dispatchPendingEvents.executeWithOptions({ summary: `Deliver up to ${input.batchSize} outbox events (first attempts)` }, [input.batchSize]);
-    if (handled >= input.batchSize) continue;
-    await condition(() => nudged, input.pollMs);
-  }
+  await dispatchRounds(input, () =>
+    dispatchPendingEvents.executeWithOptions({ summary: `Deliver up to ${input.batchSize} outbox events (first attempts)` }, [input.batchSize]),
+  );
   await continueAsNew<typeof dispatchOutbox>(input);
 }

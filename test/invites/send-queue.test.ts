@@ -31,6 +31,7 @@ describe('the send queue with a step that fails unexpectedly', () => {
       sendDue: (due) => (due.inviteId === bad.id ? Promise.reject(new Error('a rule tripped over this row')) : real.sendDue(due)),
       warn: (_message, attrs) => logged.push(attrs.error),
       heartbeat: () => undefined,
+      stopping: () => false,
       queue: { concurrency: 4, budgetMs: 2_000, lingerMs: 100, pollMs: 20 },
     });
 

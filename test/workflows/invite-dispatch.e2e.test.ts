@@ -320,6 +320,24 @@ describe('invite dispatcher on Temporal', () => {
     expect(mailsTo(contact)[0].text).toContain(reviewLinkOf(row.uuid));
   });
 
+  it("ends the dispatcher's activity normally when its worker stops gracefully: the next round needs no retry", async () => {
+    const w = await makeWorld();
+    await giveCredits(w, 'email', 5);
+    const campaign = await makeCampaign(w);
+    const before = await invite(campaign, await makeContact(campaign), inSeconds(0));
+    await settled(before);
+    const dispatcher = temporal().client.workflow.getHandle(inviteDispatcherWorkflowId(worker.settings().taskQueue));
+    const seen = ((await dispatcher.fetchHistory()).events ?? []).length;
+    // A deploy: the worker stops (graceful) while the dispatcher's activity runs, an invite arrives, a worker starts.
+    await worker.stop();
+    const during = await invite(campaign, await makeContact(campaign), inSeconds(0));
+    await worker.start();
+    await settled(during);
+    const events = ((await dispatcher.fetchHistory()).events ?? []).slice(seen);
+    expect(events.filter((e) => e.activityTaskFailedEventAttributes || e.activityTaskTimedOutEventAttributes)).toEqual([]);
+    expect(events.filter((e) => e.activityTaskCompletedEventAttributes).length).toBeGreaterThan(0);
+  });
+
   it('sends every invite of a burst exactly once by its Message-ID when the worker is killed (SIGKILL) in the middle (issue 17)', async () => {
     const BURST = 300;
     const w = await makeWorld();

@@ -74,6 +74,7 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
       fail: (deliveryId, reason) => markDeliveryFailed(deliveryId, reason),
       markDispatched: (eventIds) => markEventsDispatched(eventIds),
       heartbeat: () => Context.current().heartbeat(),
+      stopping: () => Context.current().cancellationSignal.aborted,
       retry: () => temporal().settings.webhookRetry,
       settings: {
         concurrency: config.WEBHOOK_BULK_CONCURRENCY ?? 64,

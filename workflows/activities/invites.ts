@@ -22,6 +22,8 @@ export interface InviteActivityDeps {
   /** The activity's log (the worker's logger, with the activity's context). */
   warn(message: string, attrs: Record<string, unknown>): void;
   heartbeat(): void;
+  /** The activity was asked to stop (its worker is shutting down): it ends after the batch in hand. */
+  stopping(): boolean;
   queue: InviteQueueSettings;
 }
 
@@ -46,6 +48,7 @@ export function inviteActivityDeps(opts: DeliveryOptions = {}, queue: Partial<In
     defer: (due, err) => deferDueStep(due, err, opts),
     warn: (message, attrs) => Context.current().log.warn(message, attrs),
     heartbeat: () => Context.current().heartbeat(),
+    stopping: () => Context.current().cancellationSignal.aborted,
     queue: { ...DEFAULT_INVITE_QUEUE, ...queue },
     plan: (inviteId) => planInvite(inviteId, opts),
     sendStep: (input) => sendInviteStep(input, opts),
@@ -91,6 +94,9 @@ export function createInviteActivities(deps: InviteActivityDeps) {
         let handled = 0;
         let idleSince: number | null = null;
         for (;;) {
+          // A worker shutting down: the activity ends normally after its batch, so the shutdown does not wait out
+          // the activity's budget and the next round starts at once elsewhere.
+          if (deps.stopping()) return handled;
           const n = await sendBatch(limit, seen, total);
           handled += n;
           if (n > 0) idleSince = null;

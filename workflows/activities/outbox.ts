@@ -50,6 +50,8 @@ export interface OutboxActivityDeps {
   markDispatched(eventIds: number[]): Promise<void>;
   /** Tells Temporal the activity is alive (a killed worker's batch is retried elsewhere within the heartbeat timeout). */
   heartbeat(): void;
+  /** The activity was asked to stop (its worker is shutting down): it ends after the batch in hand. */
+  stopping(): boolean;
   retry(): DeliveryRetry;
   settings: BulkSettings;
   now(): number;
@@ -223,6 +225,9 @@ export function createOutboxActivities(deps: OutboxActivityDeps) {
         let handled = 0;
         let idleSince: number | null = null;
         for (;;) {
+          // A worker shutting down: the activity ends normally after its batch, so the shutdown does not wait out
+          // the activity's budget and the next round starts at once elsewhere.
+          if (deps.stopping()) return handled;
           const n = await deliverBatch(limit);
           handled += n;
           if (n > 0) idleSince = null;

@@ -3,6 +3,7 @@ import type { DeliveryOptions, InvitePlan, StepInput, StepResult } from '../../s
 import { failInviteStep, planInvite, sendInviteStep, StepInFlight } from '../../src/messaging/delivery';
 import { claimDueSteps, deferDueStep, sendDueStep, type DueOutcome, type DueStep } from '../../src/messaging/send-queue';
 import { MessagingUnavailable } from '../../src/messaging/types';
+import { runBatches, type BatchLoopSettings } from './batches';
 import { limiter } from './limiter';
 
 /**
@@ -27,15 +28,10 @@ export interface InviteActivityDeps {
   queue: InviteQueueSettings;
 }
 
-/** How the invite dispatcher's activity sends: at once, for how long, and how it waits for more. */
-export interface InviteQueueSettings {
+/** How the invite dispatcher's activity sends: steps at once, and its budget, linger and poll (`runBatches`). */
+export interface InviteQueueSettings extends BatchLoopSettings {
   /** Steps sent side by side (INVITE_SEND_CONCURRENCY). */
   concurrency: number;
-  /** One activity sends batch after batch for at most this long, */
-  budgetMs: number;
-  /** and returns once nothing was due this long, looking every `pollMs`. */
-  lingerMs: number;
-  pollMs: number;
 }
 
 export const DEFAULT_INVITE_QUEUE: InviteQueueSettings = { concurrency: 32, budgetMs: 30_000, lingerMs: 1_000, pollMs: 100 };
@@ -85,29 +81,9 @@ export function createInviteActivities(deps: InviteActivityDeps) {
      * sent twice). Returns how many steps were due.
      */
     async sendDueInvites(limit: number): Promise<number> {
-      const beat = setInterval(() => deps.heartbeat(), 1_000);
-      const { queue } = deps;
-      const total = limiter(queue.concurrency);
+      const total = limiter(deps.queue.concurrency);
       const seen = new Set<string>();
-      try {
-        const started = Date.now();
-        let handled = 0;
-        let idleSince: number | null = null;
-        for (;;) {
-          // A worker shutting down: the activity ends normally after its batch, so the shutdown does not wait out
-          // the activity's budget and the next round starts at once elsewhere.
-          if (deps.stopping()) return handled;
-          const n = await sendBatch(limit, seen, total);
-          handled += n;
-          if (n > 0) idleSince = null;
-          else idleSince ??= Date.now();
-          if (idleSince !== null && Date.now() - idleSince >= queue.lingerMs) return handled;
-          if (Date.now() - started >= queue.budgetMs) return n > 0 ? Math.max(handled, limit) : handled;
-          if (n === 0) await new Promise((r) => setTimeout(r, queue.pollMs));
-        }
-      } finally {
-        clearInterval(beat);
-      }
+      return runBatches(limit, deps.queue, { ...deps, now: () => Date.now() }, () => sendBatch(limit, seen, total));
     },
 
     /** What to do with the invite now: send its steps, wait for the stored send time, or nothing. */

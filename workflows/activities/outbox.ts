@@ -2,6 +2,7 @@ import type { DeliveryLabel } from '../client';
 import type { DeliveryRetry } from '../webhooks/deliver.workflow';
 import { intervalAfter } from '../webhooks/deliver.workflow';
 import type { RetryDeliveriesInput } from '../webhooks/retry-group.workflow';
+import { runBatches, type BatchLoopSettings } from './batches';
 import { limiter } from './limiter';
 import { GONE, type AttemptOutcome, type AttemptRecord, type LoadedDelivery } from './webhooks';
 
@@ -13,19 +14,17 @@ export interface BulkDelivery extends LoadedDelivery {
   label: DeliveryLabel;
 }
 
-/** How first attempts run: bounded in total and per receiver; `handoffMs` is how long one receiver may hold its batch. */
-export interface BulkSettings {
+/**
+ * How first attempts run: bounded in total and per receiver; `handoffMs` is how long one receiver may hold its batch;
+ * the activity's budget, linger and poll as for every dispatcher (`runBatches`).
+ */
+export interface BulkSettings extends BatchLoopSettings {
   concurrency: number;
   perReceiver: number;
   /** A first attempt unanswered after this long hands its receiver's share of the batch to retry groups. */
   handoffMs: number;
   /** A receiver that needed a hand-off gets its deliveries straight as a retry group for this long. */
   slowForMs: number;
-  /** One activity delivers batch after batch for at most this long, */
-  budgetMs: number;
-  /** and returns once the outbox has stayed empty this long, looking every `pollMs`. */
-  lingerMs: number;
-  pollMs: number;
 }
 
 /** A group of one receiver's deliveries to retry, as the retry workflow takes it (`retry` and queue added by the starter). */
@@ -217,29 +216,7 @@ export function createOutboxActivities(deps: OutboxActivityDeps) {
      * retry claims the same deliveries (same `webhook-id`), skips what is settled and hands what was tried to a group.
      */
     async dispatchPendingEvents(limit: number): Promise<number> {
-      const beat = setInterval(() => deps.heartbeat(), 1_000);
-      try {
-        // Batch after batch while there is work (and a little after, polling), so a burst or a steady stream never
-        // waits for the workflow's round trip between batches; the workflow takes over when the outbox stays empty.
-        const started = deps.now();
-        let handled = 0;
-        let idleSince: number | null = null;
-        for (;;) {
-          // A worker shutting down: the activity ends normally after its batch, so the shutdown does not wait out
-          // the activity's budget and the next round starts at once elsewhere.
-          if (deps.stopping()) return handled;
-          const n = await deliverBatch(limit);
-          handled += n;
-          if (n > 0) idleSince = null;
-          else idleSince ??= deps.now();
-          if (idleSince !== null && deps.now() - idleSince >= deps.settings.lingerMs) return handled;
-          // Out of time with work left: the workflow starts the next activity at once (more than a batch answered).
-          if (deps.now() - started >= deps.settings.budgetMs) return n > 0 ? Math.max(handled, limit) : handled;
-          if (n === 0) await new Promise((r) => setTimeout(r, deps.settings.pollMs));
-        }
-      } finally {
-        clearInterval(beat);
-      }
+      return runBatches(limit, deps.settings, deps, () => deliverBatch(limit));
     },
   };
 }

@@ -128,7 +128,7 @@ export function platformMailer(env: NodeJS.ProcessEnv = process.env): Mailer {
   let mailer = cache.get(key);
   if (!mailer) {
     mailer = config.SMTP_URL
-      ? smtpMailer(config.SMTP_URL, config.MAIL_FROM, { pool: true, maxConnections: config.SMTP_POOL_SIZE, maxMessages: 100 })
+      ? smtpMailer(config.SMTP_URL, config.MAIL_FROM, smtpPoolOptions(env))
       : fileMailer(path.join(config.DATA_DIR, 'mail'), config.MAIL_FROM, mailLogger());
     cache.set(key, mailer);
   }

@@ -80,8 +80,8 @@ export interface DeliveryOptions {
   afterProviderAccepted?: (input: StepInput) => void | Promise<void>;
 }
 
-/** How close to the send time counts as due (Temporal timers and the database clock may differ a little). */
-const DUE_TOLERANCE_MS = 1_000;
+/** How close to the send time counts as due (timers and the database clock may differ a little). */
+export const DUE_TOLERANCE_MS = 1_000;
 
 const db = () => {
   const s = Invite.sequelize;

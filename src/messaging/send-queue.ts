@@ -1,7 +1,7 @@
 import { QueryTypes } from 'sequelize';
 import { systemClock } from '../domain/clock';
 import { Invite } from '../models';
-import { failInviteStep, planInvite, sendInviteStep, StepInFlight, type DeliveryOptions, type StepResult } from './delivery';
+import { DUE_TOLERANCE_MS, failInviteStep, planInvite, sendInviteStep, StepInFlight, type DeliveryOptions, type StepResult } from './delivery';
 import { inviteDeliverySettings } from './settings';
 import { MessagingUnavailable } from './types';
 
@@ -28,9 +28,7 @@ export interface DueStep {
 
 export type DueOutcome = StepResult['outcome'] | 'waiting' | 'done' | 'retry' | 'in_flight';
 
-/** How close to the send time counts as due (as the step claim's own tolerance). */
-const DUE_TOLERANCE_MS = 1_000;
-export const MAX_SEND_ATTEMPTS = 12;
+const MAX_SEND_ATTEMPTS = 12;
 
 const db = () => {
   const s = Invite.sequelize;
@@ -95,7 +93,7 @@ export async function sendDueStep(due: DueStep, opts: DeliveryOptions = {}): Pro
       return 'in_flight';
     }
     if (!(e instanceof MessagingUnavailable)) throw e;
-    const attempts = await noteUnavailable(due.inviteId, e.retryAfterMs ?? null, clock.now());
+    const attempts = await postpone(due.inviteId, e.retryAfterMs ?? null, clock.now());
     if (attempts < MAX_SEND_ATTEMPTS) return 'retry';
     const result = await failInviteStep({ inviteId: due.inviteId, stepIndex: stepIndex!, first, reason: e.message.slice(0, 400) }, opts);
     return result.outcome;
@@ -110,14 +108,14 @@ export async function sendDueStep(due: DueStep, opts: DeliveryOptions = {}): Pro
  */
 export async function deferDueStep(due: DueStep, err: unknown, opts: DeliveryOptions = {}): Promise<DueOutcome> {
   const clock = opts.clock ?? systemClock;
-  const attempts = await noteUnavailable(due.inviteId, null, clock.now());
+  const attempts = await postpone(due.inviteId, null, clock.now());
   if (attempts < MAX_SEND_ATTEMPTS || due.stepIndex === null) return 'retry';
   const reason = `internal_error: ${err instanceof Error ? err.message : String(err)}`.slice(0, 400);
   return (await failInviteStep({ inviteId: due.inviteId, stepIndex: due.stepIndex, first: false, reason }, opts)).outcome;
 }
 
-/** Counts an attempt that found the provider unavailable and sets when the step is tried again; returns the count. */
-async function noteUnavailable(inviteId: number, retryAfterMs: number | null, now: Date): Promise<number> {
+/** Counts a failed attempt of the invite's current step and sets when it is tried again; returns the count. */
+async function postpone(inviteId: number, retryAfterMs: number | null, now: Date): Promise<number> {
   return db().transaction(async (transaction) => {
     const invite = await Invite.findByPk(inviteId, { transaction, lock: transaction.LOCK.UPDATE });
     if (!invite) return MAX_SEND_ATTEMPTS;

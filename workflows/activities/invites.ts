@@ -34,7 +34,7 @@ export interface InviteQueueSettings extends BatchLoopSettings {
   concurrency: number;
 }
 
-export const DEFAULT_INVITE_QUEUE: InviteQueueSettings = { concurrency: 32, budgetMs: 30_000, lingerMs: 1_000, pollMs: 100 };
+const DEFAULT_INVITE_QUEUE: InviteQueueSettings = { concurrency: 32, budgetMs: 30_000, lingerMs: 1_000, pollMs: 100 };
 
 /** The real wiring (buildActivities); tests pass `opts` to inject a fault or a sender. */
 export function inviteActivityDeps(opts: DeliveryOptions = {}, queue: Partial<InviteQueueSettings> = {}): InviteActivityDeps {

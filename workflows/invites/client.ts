@@ -6,10 +6,7 @@
  */
 export const inviteWorkflowId = (campaignUuid: string, contactUuid: string): string => `invite:${campaignUuid}:${contactUuid}`;
 
-/** Signal carrying the invite to send and its (new) send time; a resubmission while waiting moves the time. */
-export const INVITE_RESCHEDULE_SIGNAL = 'reschedule';
-export const INVITE_CANCEL_SIGNAL = 'cancel';
-
+/** What the `reschedule` signal carried: the invite to send and its (new) send time. */
 export interface InviteRescheduleSignal {
   inviteId: number;
   /** ISO 8601. */

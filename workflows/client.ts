@@ -272,6 +272,28 @@ export async function ensureInviteDispatcher(): Promise<void> {
   );
 }
 
+/** The re-scoring of one analyser version: one workflow id per version, so an upgrade starts its own. */
+export const sentimentRescoreWorkflowId = (version: number): string => `sentiment-rescore:v${version}`;
+
+/**
+ * Starts the re-scoring of reviews scored by an older sentiment analyser unless it runs already (every process
+ * calls this at boot; a run with nothing to do ends after one query).
+ */
+export async function ensureSentimentRescore(version: number): Promise<void> {
+  const { client, settings } = temporal();
+  try {
+    await client.workflow.start('rescoreSentiment', {
+      workflowId: sentimentRescoreWorkflowId(version),
+      taskQueue: settings.taskQueue,
+      args: [{ version }],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      ...startMetadata({ tenant: null, kind: 'sentiment-rescore', businessId: `v${version}` }, `Re-score reviews with sentiment analyser v${version}`),
+    });
+  } catch (e) {
+    if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
+  }
+}
+
 /** One schedule per synced integration; the workflows it starts are named after it (plus the start time). */
 export function reviewSyncScheduleId(integrationId: number): string {
   const scope = current?.settings.reviewSync?.idScope;

@@ -10,3 +10,4 @@ export { autoRespond } from './auto-respond/respond.workflow';
 export { purgeExpiredData } from './retention/purge.workflow';
 export { engineProbe } from './probe/engine-probe.workflow';
 export { retryWebhookDeliveries } from './webhooks/retry-group.workflow';
+export { rescoreSentiment } from './reviews/rescore.workflow';

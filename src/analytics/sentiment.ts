@@ -1,12 +1,27 @@
+import { detectAll } from 'tinyld';
 import { analysable, nlp } from './nlp';
+import { ASPECTS, EMOJI, LANGUAGES, LEXICONS, type Aspect, type Language, type LanguageLexicon } from './lexicon';
+import { libraryLexicon } from './language-packs';
 
 /**
- * Sentiment of a review's text (title and message), by wink-nlp's lexicon-based analyser (AFINN-style word
- * valences with negation, intensifiers, emoticons and emoji; a document score in -1..1).
+ * Sentiment of a review, in any of the six supported languages, read together with its star rating.
  *
- * Thresholds (docs/decisions.md, "Review analytics"): score >= 0.05 is positive, score <= -0.05 negative,
- * anything between neutral (the usual cut-off of lexicon analysers such as VADER). A review without words (no
- * letters, and no emoji or emoticon that scores) takes its score from the star rating instead: (rating - 3) / 2, so 5 stars = 1, 3 = 0, 1 = -1.
+ * 1. **Language**: detected per review (tinyld); a text too short to detect is given the supported language whose
+ *    lexicon knows most of its words. A language outside the six is recorded as detected and read with English.
+ * 2. **Text score** in -1..1: the text is cut into clauses (sentences, and contrast words such as "but", "pero",
+ *    "mais", "aber"); each clause is scored from the review-domain lexicon (src/analytics/lexicon.ts) and the
+ *    language's general lexicon (wink-nlp for English; the @nlpjs language packs for the others), with negation
+ *    bounded to the three words before a sentiment word within its clause; a clause after a contrast word counts
+ *    1.5 times (the lean of "good food but slow service" is in what follows the "but").
+ * 3. **The rating as a prior**: with no opinion words, the rating decides ((rating - 3) / 2). Otherwise text and
+ *    rating agree, or the rating wins, unless the text is clearly of the other polarity (|text| >= CLEAR_TEXT: a
+ *    1-star "Amazing team, thank you so much!" is positive; a 3-star review is neutral unless its text is clear).
+ *    The reason is returned with the result and stored.
+ * 4. **Aspects**: each aspect the review talks about (staff, price, wait time, cleanliness, quality, communication)
+ *    takes the tone of the clauses that name it, or the review's when those clauses carry none.
+ *
+ * Thresholds (docs/decisions/analytics.md): score >= 0.05 is positive, score <= -0.05 negative, neutral between;
+ * the returned score always classifies to the returned sentiment.
  */
 
 export const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
@@ -15,10 +30,34 @@ export type Sentiment = (typeof SENTIMENTS)[number];
 export const POSITIVE_THRESHOLD = 0.05;
 export const NEGATIVE_THRESHOLD = -0.05;
 
+/** Text at least this clear overrides a rating of the other polarity. */
+export const CLEAR_TEXT = 0.6;
+
+/**
+ * Version of the analyser; a review scored by an older one is re-scored by the `rescoreSentiment` workflow after an
+ * upgrade (1: wink-nlp English only; 2: languages, rating prior, aspects).
+ */
+export const SENTIMENT_VERSION = 2;
+
+export const SENTIMENT_REASONS = ['text', 'rating', 'text_and_rating', 'rating_outweighs_text', 'text_outweighs_rating'] as const;
+/**
+ * Why a review has its sentiment: `text` (a 3-star review whose words are clear), `rating` (no opinion words: the
+ * stars), `text_and_rating` (both lean the same way), `rating_outweighs_text` (the text leans the other way, not
+ * clearly), `text_outweighs_rating` (the text is clearly of the other polarity).
+ */
+export type SentimentReason = (typeof SENTIMENT_REASONS)[number];
+
+export { ASPECTS, LANGUAGES, type Aspect, type Language };
+export type AspectSentiments = Partial<Record<Aspect, Sentiment>>;
+
 export interface SentimentResult {
   sentiment: Sentiment;
   /** -1..1, three decimals (the stored precision). */
   score: number;
+  /** ISO 639-1 code of the text's language as detected, or null when the review has no words to tell it by. */
+  language: string | null;
+  reason: SentimentReason;
+  aspects: AspectSentiments;
 }
 
 export function classify(score: number): Sentiment {
@@ -38,18 +77,283 @@ export function reviewText(title: string | null | undefined, message: string | n
     .join('. ');
 }
 
-/** Score of any text in -1..1 (0 for text without sentiment-bearing words). */
-export function textScore(text: string): number {
-  if (!text.trim()) return 0;
-  const score = nlp().readDoc(analysable(text)).out(nlp().its.sentiment) as unknown as number;
-  return Number.isFinite(score) ? clamp(score) : 0;
+/** Lower case, accents removed, ß as ss: the form lexicon entries are written in. */
+export function normalise(text: string): string {
+  return text.toLowerCase().replace(/ß/g, 'ss').normalize('NFD').replace(/[\u0300-\u036f]/g, '');
 }
 
-/** Sentiment of one review; `rating` only counts when the review has no words. */
+const SUPPORTED: ReadonlySet<string> = new Set(LANGUAGES);
+const isLanguage = (code: string): code is Language => SUPPORTED.has(code);
+
+/** Letters a text needs before its detected language is trusted. */
+const MIN_DETECTABLE_LETTERS = 12;
+
+/** The language tinyld detects, or null for a text too short or too mixed to tell. */
+export function detectLanguage(text: string): string | null {
+  const letters = text.replace(/[^\p{L}]/gu, '').length;
+  if (letters < MIN_DETECTABLE_LETTERS) return null;
+  const [best] = detectAll(text);
+  return best?.lang ? best.lang.slice(0, 2) : null;
+}
+
+// ---- Matching the lexicon ----------------------------------------------------------------------------------------
+
+interface Entry {
+  words: string[];
+  weight: number;
+}
+
+/** Entries of one language, longest first (so "no lo recomiendo" wins over "recomiendo"), indexed by first word. */
+interface CompiledLexicon {
+  entries: Entry[];
+  negators: Set<string>;
+  contrasts: Entry[];
+  aspects: [Aspect, Entry[]][];
+}
+
+const split = (phrase: string): string[] => normalise(phrase).split(/\s+/).filter(Boolean);
+
+const compiled = new Map<Language, CompiledLexicon>();
+
+function compile(language: Language): CompiledLexicon {
+  let c = compiled.get(language);
+  if (!c) {
+    const lex: LanguageLexicon = LEXICONS[language];
+    const entries = Object.entries(lex.phrases)
+      .map(([phrase, weight]) => ({ words: split(phrase), weight }))
+      .sort((a, b) => b.words.length - a.words.length);
+    c = {
+      entries,
+      negators: new Set(lex.negators.map(normalise)),
+      contrasts: lex.contrasts.map((w) => ({ words: split(w), weight: 0 })).sort((a, b) => b.words.length - a.words.length),
+      aspects: ASPECTS.map((a) => [a, lex.aspects[a].map((w) => ({ words: split(w), weight: 0 }))]),
+    };
+    compiled.set(language, c);
+  }
+  return c;
+}
+
+const wordMatches = (pattern: string, word: string): boolean =>
+  pattern.endsWith('*') ? word.startsWith(pattern.slice(0, -1)) : word === pattern;
+
+/** Whether `entry` matches the tokens at `at`. */
+function matchesAt(entry: Entry, tokens: string[], at: number): boolean {
+  if (at + entry.words.length > tokens.length) return false;
+  for (let k = 0; k < entry.words.length; k += 1) if (!wordMatches(entry.words[k], tokens[at + k])) return false;
+  return true;
+}
+
+const tokensOf = (text: string): string[] => normalise(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+
+/** Emoji and emoticons of the text, summed. */
+function emojiScore(text: string): number {
+  let sum = 0;
+  for (const [symbol, weight] of Object.entries(EMOJI)) {
+    let from = text.indexOf(symbol);
+    while (from !== -1) {
+      sum += weight;
+      from = text.indexOf(symbol, from + symbol.length);
+    }
+  }
+  return sum;
+}
+
+// ---- Clauses ---------------------------------------------------------------------------------------------------
+
+interface Clause {
+  text: string;
+  tokens: string[];
+  /** 1.5 after a contrast word, 1 otherwise. */
+  weight: number;
+}
+
+/** Sentences, then cut before each contrast word. */
+function clausesOf(text: string, lex: CompiledLexicon): Clause[] {
+  const out: Clause[] = [];
+  for (const sentence of text.split(/[.!?;\n]+|\s[-–—]\s/u)) {
+    const words = sentence.split(/\s+/).filter(Boolean);
+    const norm = words.map((w) => tokensOf(w));
+    let start = 0;
+    let weight = 1;
+    const flat = (from: number, to: number): string[] => norm.slice(from, to).flat();
+    for (let i = 1; i < words.length; i += 1) {
+      const rest = flat(i, words.length);
+      if (lex.contrasts.some((c) => matchesAt(c, rest, 0))) {
+        out.push({ text: words.slice(start, i).join(' '), tokens: flat(start, i), weight });
+        start = i;
+        weight = 1.5;
+      }
+    }
+    if (start < words.length) out.push({ text: words.slice(start).join(' '), tokens: flat(start, words.length), weight });
+  }
+  return out.filter((c) => c.tokens.length > 0 || emojiScore(c.text) !== 0);
+}
+
+/** How far back a negator reaches: "not very friendly", "pas du tout satisfait". */
+const NEGATION_SCOPE = 3;
+/** A negated opinion is weaker than its opposite ("not bad" is less than "good"). */
+const NEGATED = -0.75;
+
+interface ClauseScore {
+  /** tanh of the summed weights: -1..1. */
+  score: number;
+  /** Opinion words found. */
+  hits: number;
+}
+
+/** Score of one clause in one language. */
+function scoreClause(clause: Clause, language: Language): ClauseScore {
+  const lex = compile(language);
+  const { tokens } = clause;
+  const consumed = new Array<boolean>(tokens.length).fill(false);
+  let sum = 0;
+  let hits = 0;
+  const negatedAt = (at: number): boolean => {
+    for (let k = Math.max(0, at - NEGATION_SCOPE); k < at; k += 1) if (!consumed[k] && lex.negators.has(tokens[k])) return true;
+    return false;
+  };
+  // The domain's phrases first (they may contain a negator: "no lo recomiendo").
+  for (let i = 0; i < tokens.length; i += 1) {
+    if (consumed[i]) continue;
+    const entry = lex.entries.find((e) => matchesAt(e, tokens, i));
+    if (!entry) continue;
+    const negated = !entry.words.some((w) => lex.negators.has(w)) && negatedAt(i);
+    for (let k = 0; k < entry.words.length; k += 1) consumed[i + k] = true;
+    sum += negated ? NEGATED * entry.weight : entry.weight;
+    hits += 1;
+  }
+  // Then the language's general lexicon on the words left.
+  if (language === 'en') {
+    const rest = tokens.filter((_, i) => !consumed[i]).join(' ');
+    if (rest) {
+      const wink = nlp().readDoc(analysable(rest)).out(nlp().its.sentiment) as unknown as number;
+      if (Number.isFinite(wink) && wink !== 0) {
+        sum += 1.5 * wink;
+        hits += 1;
+      }
+    }
+  } else {
+    const library = libraryLexicon(language);
+    for (let i = 0; i < tokens.length; i += 1) {
+      if (consumed[i] || lex.negators.has(tokens[i])) continue;
+      const value = library.valueOf(tokens[i]);
+      if (value === 0) continue;
+      sum += negatedAt(i) ? NEGATED * value : value;
+      hits += 1;
+    }
+  }
+  const emoji = emojiScore(clause.text);
+  if (emoji !== 0) {
+    sum += emoji;
+    hits += 1;
+  }
+  return { score: Math.tanh(sum), hits };
+}
+
+/** Opinion words of a text in one language: how a short text's language is guessed. */
+function hitsIn(text: string, language: Language): number {
+  const lex = compile(language);
+  return clausesOf(text, lex).reduce((n, c) => n + scoreClause(c, language).hits, 0);
+}
+
+/** The supported language a text is read in: the detected one, or for a short text the one that knows it best. */
+function readingLanguage(text: string, detected: string | null): Language {
+  if (detected) return isLanguage(detected) ? detected : 'en';
+  let best: Language = 'en';
+  let most = 0;
+  for (const language of LANGUAGES) {
+    const hits = hitsIn(text, language);
+    if (hits > most) [best, most] = [language, hits];
+  }
+  return best;
+}
+
+export interface TextReading {
+  /** -1..1; 0 for text without opinion words. */
+  score: number;
+  hits: number;
+  language: Language;
+  clauses: { clause: Clause; score: ClauseScore }[];
+}
+
+/** Reads a text: its language, its clauses and their scores, and the text's score. */
+export function readText(text: string, detected: string | null = detectLanguage(text)): TextReading {
+  const read = analysable(text);
+  const language = readingLanguage(read, detected);
+  const clauses = clausesOf(read, compile(language)).map((clause) => ({ clause, score: scoreClause(clause, language) }));
+  let weighted = 0;
+  let weights = 0;
+  let hits = 0;
+  for (const { clause, score } of clauses) {
+    if (score.hits === 0) continue;
+    weighted += clause.weight * score.score;
+    weights += clause.weight;
+    hits += score.hits;
+  }
+  return { score: weights ? clamp(weighted / weights) : 0, hits, language, clauses };
+}
+
+/** Score of any text in -1..1 (0 for text without opinion words). */
+export function textScore(text: string): number {
+  return text.trim() ? readText(text).score : 0;
+}
+
+/** Combines the text's score with the rating's prior: the sentiment, its score and the reason. */
+export function withRating(text: { score: number; hits: number }, rating: number): { score: number; reason: SentimentReason } {
+  const prior = clamp((rating - 3) / 2);
+  if (text.hits === 0) return { score: prior, reason: 'rating' };
+  const textSide = classify(text.score);
+  const priorSide = classify(prior);
+  if (prior === 0) {
+    // Three stars lean nowhere: a clear text decides, a lukewarm one stays neutral (kept inside the neutral band).
+    return Math.abs(text.score) >= CLEAR_TEXT ? { score: text.score, reason: 'text' } : { score: text.score / 25, reason: 'rating_outweighs_text' };
+  }
+  if (textSide === priorSide || textSide === 'neutral') {
+    // Both lean the same way (or the text does not lean): the mean, kept on the rating's side.
+    const mean = (prior + text.score) / 2;
+    return { score: classify(mean) === priorSide ? mean : prior / 2, reason: 'text_and_rating' };
+  }
+  if (Math.abs(text.score) >= CLEAR_TEXT) return { score: text.score, reason: 'text_outweighs_rating' };
+  return { score: prior / 2 + text.score / 4, reason: 'rating_outweighs_text' };
+}
+
+/** An amount of money names the price in any language: "$380", "22€", "R$ 250", "£45". */
+const MONEY = /[$€£]\s?\d|\d\s?[$€£]|\b\d+\s?(?:eur|euros?|dollars?|reais)\b/iu;
+
+function aspectsOf(reading: TextReading, overall: Sentiment): AspectSentiments {
+  const lex = compile(reading.language);
+  const sums = new Map<Aspect, number>();
+  for (const { clause, score } of reading.clauses) {
+    for (const [aspect, words] of lex.aspects) {
+      const named =
+        (aspect === 'price' && MONEY.test(clause.text)) || clause.tokens.some((_, i) => words.some((w) => matchesAt(w, clause.tokens, i)));
+      if (named) sums.set(aspect, (sums.get(aspect) ?? 0) + (score.hits ? score.score : 0));
+    }
+  }
+  const out: AspectSentiments = {};
+  for (const aspect of ASPECTS) {
+    const sum = sums.get(aspect);
+    if (sum === undefined) continue;
+    out[aspect] = sum === 0 ? overall : classify(sum);
+  }
+  return out;
+}
+
+/** Sentiment of one review: language, text, rating as a prior, aspects. */
 export function reviewSentiment(review: { title?: string | null; message?: string | null; rating: number }): SentimentResult {
   const text = reviewText(review.title, review.message);
-  const fromText = textScore(text);
   // Text without letters ("", "...") says nothing; emoji alone still do (they score).
-  const score = round3(fromText === 0 && !/\p{L}/u.test(text) ? clamp((review.rating - 3) / 2) : fromText);
-  return { sentiment: classify(score), score };
+  const hasWords = /\p{L}/u.test(text);
+  const detected = hasWords ? detectLanguage(text) : null;
+  const reading = text ? readText(text, detected) : { score: 0, hits: 0, language: 'en' as Language, clauses: [] };
+  const { score, reason } = withRating(reading, review.rating);
+  const rounded = round3(score);
+  const sentiment = classify(rounded);
+  return {
+    sentiment,
+    score: rounded,
+    language: detected ?? (reading.hits > 0 && hasWords ? reading.language : null),
+    reason,
+    aspects: aspectsOf(reading, sentiment),
+  };
 }

@@ -1,5 +1,7 @@
 import { BeforeBulkCreate, BeforeSave, Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
-import { reviewSentiment, SENTIMENTS, type Sentiment } from '../analytics/sentiment';
+import {
+  ASPECTS, reviewSentiment, SENTIMENT_VERSION, SENTIMENTS, type AspectSentiments, type Sentiment, type SentimentReason, type SentimentResult,
+} from '../analytics/sentiment';
 import { Integration } from './integration.model';
 import { jsonColumn } from './json-column';
 
@@ -86,20 +88,51 @@ export class Review extends Model {
   })
   declare sentimentScore: number | null;
 
+  /** ISO 639-1 code of the text's language as detected (any language; read in English when not one of the six). */
+  @Column({ type: DataType.STRING(8), allowNull: true })
+  declare language: string | null;
+
+  /** Why the review has its sentiment (src/analytics/sentiment.ts, SentimentReason). */
+  @Column({ type: DataType.STRING(24), allowNull: true })
+  declare sentimentReason: SentimentReason | null;
+
+  /** The analyser version that scored the review (SENTIMENT_VERSION); older rows are re-scored by a workflow. */
+  @Column({ type: DataType.SMALLINT.UNSIGNED, allowNull: true })
+  declare sentimentVersion: number | null;
+
+  @Column({ type: DataType.ENUM(...SENTIMENTS), allowNull: true })
+  declare aspectStaff: Sentiment | null;
+
+  @Column({ type: DataType.ENUM(...SENTIMENTS), allowNull: true })
+  declare aspectPrice: Sentiment | null;
+
+  @Column({ type: DataType.ENUM(...SENTIMENTS), allowNull: true })
+  declare aspectWaitTime: Sentiment | null;
+
+  @Column({ type: DataType.ENUM(...SENTIMENTS), allowNull: true })
+  declare aspectCleanliness: Sentiment | null;
+
+  @Column({ type: DataType.ENUM(...SENTIMENTS), allowNull: true })
+  declare aspectQuality: Sentiment | null;
+
+  @Column({ type: DataType.ENUM(...SENTIMENTS), allowNull: true })
+  declare aspectCommunication: Sentiment | null;
+
   declare createdAt: Date;
   declare updatedAt: Date;
 
   /**
    * Every write through the model (API, sync, imports) keeps the sentiment current, the way triggers keep
-   * `review_counts`: no write path can forget it. Recomputed only when the text (or, for a review without
-   * words, the rating) changes.
+   * `review_counts`: no write path can forget it. Recomputed when the text or the rating changes, or when the row
+   * was scored by an older analyser.
    */
   @BeforeSave
   static computeSentiment(review: Review): void {
-    if (review.isNewRecord || review.sentiment == null || review.changed('title') || review.changed('message') || review.changed('rating')) {
-      const { sentiment, score } = reviewSentiment(review);
-      review.sentiment = sentiment;
-      review.sentimentScore = score;
+    if (
+      review.isNewRecord || review.sentiment == null || review.sentimentVersion !== SENTIMENT_VERSION ||
+      review.changed('title') || review.changed('message') || review.changed('rating')
+    ) {
+      review.set(sentimentColumns(reviewSentiment(review)));
     }
   }
 
@@ -107,4 +140,47 @@ export class Review extends Model {
   static computeSentiments(reviews: Review[]): void {
     for (const review of reviews) Review.computeSentiment(review);
   }
+}
+
+/** The model attribute of each aspect's column. */
+export const ASPECT_ATTRIBUTES = {
+  staff: 'aspectStaff', price: 'aspectPrice', wait_time: 'aspectWaitTime', cleanliness: 'aspectCleanliness',
+  quality: 'aspectQuality', communication: 'aspectCommunication',
+} as const satisfies Record<(typeof ASPECTS)[number], keyof Review>;
+
+/** The column of each aspect (snake case of its attribute). */
+export const ASPECT_COLUMNS = {
+  staff: 'aspect_staff', price: 'aspect_price', wait_time: 'aspect_wait_time', cleanliness: 'aspect_cleanliness',
+  quality: 'aspect_quality', communication: 'aspect_communication',
+} as const satisfies Record<(typeof ASPECTS)[number], string>;
+
+/** The stored form of an analysis: the attributes the hooks, the demo seed and the re-scoring workflow write. */
+export function sentimentColumns(result: SentimentResult): Pick<
+  Review,
+  'sentiment' | 'sentimentScore' | 'language' | 'sentimentReason' | 'sentimentVersion' | (typeof ASPECT_ATTRIBUTES)[keyof typeof ASPECT_ATTRIBUTES]
+> {
+  const aspect = (a: (typeof ASPECTS)[number]): Sentiment | null => result.aspects[a] ?? null;
+  return {
+    sentiment: result.sentiment,
+    sentimentScore: result.score,
+    language: result.language,
+    sentimentReason: result.reason,
+    sentimentVersion: SENTIMENT_VERSION,
+    aspectStaff: aspect('staff'),
+    aspectPrice: aspect('price'),
+    aspectWaitTime: aspect('wait_time'),
+    aspectCleanliness: aspect('cleanliness'),
+    aspectQuality: aspect('quality'),
+    aspectCommunication: aspect('communication'),
+  };
+}
+
+/** The aspects of a stored review, from its columns. */
+export function aspectsOfRow(row: Partial<Record<(typeof ASPECT_ATTRIBUTES)[keyof typeof ASPECT_ATTRIBUTES], Sentiment | null>>): AspectSentiments {
+  const out: AspectSentiments = {};
+  for (const aspect of ASPECTS) {
+    const v = row[ASPECT_ATTRIBUTES[aspect]];
+    if (v) out[aspect] = v;
+  }
+  return out;
 }

@@ -2,6 +2,7 @@ import { reviewSentiment, type SentimentResult } from '../analytics/sentiment';
 import { CUSTOMER_PERMISSIONS } from '../domain/permissions';
 import type { TokenKind } from '../domain/principal';
 import { Integration, Location, Organization, Review, User } from '../models';
+import { sentimentColumns } from '../models/review.model';
 import { createTenant, createUser } from './admin.service';
 import { setPlanFeatures } from './plans.service';
 import { issueToken, principalFor } from './auth.service';
@@ -163,7 +164,7 @@ export async function insertReviews(tenantId: number, count: number, seed = 42):
       const key = `${row.rating}|${row.title ?? ''}|${row.message}`;
       let result = sentimentCache.get(key);
       if (!result) sentimentCache.set(key, (result = reviewSentiment(row)));
-      Object.assign(row, { sentiment: result.sentiment, sentimentScore: result.score });
+      Object.assign(row, sentimentColumns(result));
     }
     await Review.bulkCreate(rows, { validate: false, hooks: false });
   }

@@ -1,6 +1,7 @@
 import type { Sequelize } from 'sequelize-typescript';
 import { dayAt, isoOf, previousPeriod, resolvePeriod, timeBuckets, type Period, type TimeUnit } from '../analytics/periods';
-import { SENTIMENTS, type Sentiment } from '../analytics/sentiment';
+import { ASPECTS, SENTIMENTS, type Aspect, type Sentiment } from '../analytics/sentiment';
+import { ASPECT_COLUMNS } from '../models/review.model';
 import { readRows } from '../db/read';
 import { Forbidden, Validation } from '../domain/errors';
 import { canSeeLocation, canSeeOrganization } from '../domain/permissions';
@@ -52,6 +53,12 @@ export interface MetricsTotals {
   /** Always five entries, 5 stars first. */
   starDistribution: StarCount[];
   sentimentDistribution: SentimentDistribution;
+  /** Each of the six aspects, in ASPECTS order: how many reviews talk about it in each tone. */
+  aspects: AspectDistribution[];
+}
+
+export interface AspectDistribution extends SentimentDistribution {
+  aspect: Aspect;
 }
 
 export interface MetricsBucket {
@@ -124,7 +131,9 @@ export function metricsWhere(p: Principal, scope: MetricsScope, period: Period, 
   return clauses.join(' AND ');
 }
 
-interface TotalsRow {
+type AspectTones = { [K in `${Aspect}_${Sentiment}`]?: string | number | null };
+
+interface TotalsRow extends AspectTones {
   total: number | string;
   ratingSum: number | string | null;
   responded: number | string | null;
@@ -138,13 +147,17 @@ interface TotalsRow {
   negative: string | number | null;
 }
 
+/** One SUM per aspect and tone: `staff_positive`, ... */
+const ASPECT_SUMS = ASPECTS.flatMap((a) => SENTIMENTS.map((s) => `SUM(r.${ASPECT_COLUMNS[a]} = '${s}') AS ${a}_${s}`)).join(', ');
+
 export async function totalsFor(p: Principal, scope: MetricsScope, period: Period, opts: ServiceOptions = {}): Promise<MetricsTotals> {
   const values: unknown[] = [];
   const where = metricsWhere(p, scope, period, values);
   const [row] = await select<TotalsRow>(
     `SELECT COUNT(*) AS total, SUM(r.rating) AS ratingSum, ${RESPONDED} AS responded,
       SUM(r.rating = 5) AS s5, SUM(r.rating = 4) AS s4, SUM(r.rating = 3) AS s3, SUM(r.rating = 2) AS s2, SUM(r.rating = 1) AS s1,
-      SUM(r.sentiment = 'positive') AS positive, SUM(r.sentiment = 'neutral') AS neutral, SUM(r.sentiment = 'negative') AS negative
+      SUM(r.sentiment = 'positive') AS positive, SUM(r.sentiment = 'neutral') AS neutral, SUM(r.sentiment = 'negative') AS negative,
+      ${ASPECT_SUMS}
      FROM reviews r WHERE ${where}`,
     values,
     opts,
@@ -157,6 +170,12 @@ export async function totalsFor(p: Principal, scope: MetricsScope, period: Perio
     responded,
     starDistribution: [5, 4, 3, 2, 1].map((rating) => ({ rating, count: num(row?.[`s${rating}` as 's5']) })),
     sentimentDistribution: { positive: num(row?.positive), neutral: num(row?.neutral), negative: num(row?.negative) },
+    aspects: ASPECTS.map((aspect) => ({
+      aspect,
+      positive: num(row?.[`${aspect}_positive`]),
+      neutral: num(row?.[`${aspect}_neutral`]),
+      negative: num(row?.[`${aspect}_negative`]),
+    })),
   };
 }
 

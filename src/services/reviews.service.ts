@@ -1,5 +1,6 @@
 import type { Sequelize } from 'sequelize-typescript';
-import type { Sentiment } from '../analytics/sentiment';
+import { ASPECTS, type Aspect, type Sentiment } from '../analytics/sentiment';
+import { ASPECT_ATTRIBUTES, ASPECT_COLUMNS } from '../models/review.model';
 import { readRows } from '../db/read';
 import { Forbidden, NotFound, Validation, type FieldErrors } from '../domain/errors';
 import { canSeeLocated, canSeeLocation, canSeeOrganization, inAccount } from '../domain/permissions';
@@ -42,6 +43,9 @@ export interface ReviewFilter extends PageArgs {
   dateFrom?: string | null;
   dateTo?: string | null;
   sentiment?: Sentiment | null;
+  /** Reviews that talk about this aspect (with `aspectSentiment`: in that tone). */
+  aspect?: Aspect | null;
+  aspectSentiment?: Sentiment | null;
   /** true: the review has a reply (with text); false: it has none. */
   responded?: boolean | null;
   verified?: boolean | null;
@@ -58,13 +62,15 @@ export type ReviewRow = Pick<
   | 'id' | 'tenantId' | 'customerId' | 'organizationId' | 'locationId' | 'integrationId' | 'author' | 'rating'
   | 'originalRating' | 'title' | 'message' | 'publishedAt' | 'avatarFileId' | 'avatarUrl' | 'reply' | 'replyDate'
   | 'hidden' | 'verified' | 'identifier' | 'url' | 'createdAt' | 'updatedAt' | 'sentiment' | 'sentimentScore'
+  | 'language' | 'sentimentReason' | (typeof ASPECT_ATTRIBUTES)[Aspect]
 >;
 
 const COLUMNS = `r.id, r.tenant_id AS tenantId, r.customer_id AS customerId, r.organization_id AS organizationId,
   r.location_id AS locationId, r.integration_id AS integrationId, r.author, r.rating, r.original_rating AS originalRating,
   r.title, r.message, r.published_at AS publishedAt, r.avatar_file_id AS avatarFileId, r.avatar_url AS avatarUrl,
   r.reply, r.reply_date AS replyDate, r.hidden, r.verified, r.identifier, r.url, r.created_at AS createdAt,
-  r.updated_at AS updatedAt, r.sentiment, r.sentiment_score AS sentimentScore`;
+  r.updated_at AS updatedAt, r.sentiment, r.sentiment_score AS sentimentScore, r.language, r.sentiment_reason AS sentimentReason,
+  ${ASPECTS.map((a) => `r.${ASPECT_COLUMNS[a]} AS ${ASPECT_ATTRIBUTES[a]}`).join(', ')}`;
 
 /** Joined in by the reads, so a page of reviews needs no second query for its sources. */
 export interface ReviewWithIntegration extends ReviewRow {
@@ -159,6 +165,10 @@ export async function list(p: Principal, f: ReviewFilter): Promise<Page<ReviewWi
       if (from) clauses.push(`${alias}.published_at >= ${bind(from)}`);
       if (to) clauses.push(`${alias}.published_at < ${bind(to)}`);
       if (f.sentiment != null) clauses.push(`${alias}.sentiment = ${bind(f.sentiment)}`);
+      if (f.aspect != null) {
+        const column = `${alias}.${ASPECT_COLUMNS[f.aspect]}`;
+        clauses.push(f.aspectSentiment != null ? `${column} = ${bind(f.aspectSentiment)}` : `${column} IS NOT NULL`);
+      }
       if (f.responded === true) clauses.push(`(${alias}.reply IS NOT NULL AND ${alias}.reply <> '')`);
       if (f.responded === false) clauses.push(`(${alias}.reply IS NULL OR ${alias}.reply = '')`);
       if (f.verified != null) clauses.push(`${alias}.verified = ${bind(f.verified ? 1 : 0)}`);
@@ -176,7 +186,7 @@ export async function list(p: Principal, f: ReviewFilter): Promise<Page<ReviewWi
   // LIMIT values go as strings: MySQL 8 refuses the doubles the driver would send for numbers.
   pageValues.push(String(f.perPage), String((f.page - 1) * f.perPage));
   const countValues: unknown[] = [];
-  const countable = !tagFilterSql('r', f.tags, () => '?') && !from && !to && f.sentiment == null && f.responded == null &&
+  const countable = !tagFilterSql('r', f.tags, () => '?') && !from && !to && f.sentiment == null && f.aspect == null && f.responded == null &&
     f.verified == null && !minLength && !textFilterSql('r', f.query, () => '?');
   const countSql = countable
     ? `SELECT SUM(c.n) AS total FROM review_counts c WHERE ${where('c', countValues, false)}`

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
-import { connectTemporal, disconnectTemporal, ensureDispatcher, ensureInviteDispatcher, temporalSettings, useWorkerConnection } from '../../workflows/client';
+import { connectTemporal, disconnectTemporal, ensureDispatcher, ensureInviteDispatcher, ensureSentimentRescore, temporalSettings, useWorkerConnection } from '../../workflows/client';
 import { buildActivities } from '../../workflows/activities';
 import { runWorker, type RunningWorker } from '../../workflows/worker';
 import { findTemporalCli, startDevServer, type DevServer } from './dev-server';
@@ -13,6 +13,7 @@ import { removeInviteRedispatchSchedule } from '../../workflows/invites/schedule
 import { closeSmtpPools } from '../messaging/email';
 import { configureGbpSync, ensureGbpSyncSchedule } from '../../workflows/gbp/client';
 import { configureRetention, ensureRetentionSchedule } from '../../workflows/retention/client';
+import { SENTIMENT_VERSION } from '../analytics/sentiment';
 
 export interface TemporalRuntime {
   address: string;
@@ -75,6 +76,8 @@ export async function startTemporal(config: Config, logger: Logger, opts: { work
     // workflow-per-invite design before it has nothing left to do (an upgraded installation drops it).
     await ensureInviteDispatcher();
     await removeInviteRedispatchSchedule();
+    // Reviews scored by an older sentiment analyser are re-scored in the background after an upgrade.
+    await ensureSentimentRescore(SENTIMENT_VERSION);
     // Business-profile performance: one schedule sweeps every connected Google location every GBP_SYNC_INTERVAL_MINUTES.
     configureGbpSync({ intervalMs: config.GBP_SYNC_INTERVAL_MINUTES * 60_000 });
     await ensureGbpSyncSchedule();

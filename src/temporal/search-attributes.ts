@@ -41,7 +41,8 @@ export type WorkflowKind =
   | 'review-sync'
   | 'gbp-sync'
   | 'auto-respond'
-  | 'retention';
+  | 'retention'
+  | 'sentiment-rescore';
 
 /** Platform-wide workflows (dispatcher, sweeps, retention) carry this as tenant and account. */
 export const PLATFORM = 'platform';

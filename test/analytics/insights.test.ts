@@ -147,7 +147,7 @@ describe('AI insights', () => {
       const i = await insights(OCTOBER);
       expect(i.period).toEqual({ from: '2026-10-01', to: '2026-10-31' });
       expect(i.previousPeriod).toEqual({ from: '2026-08-31', to: '2026-09-30' });
-      expect(i.totals).toEqual({ totalReviews: 6, avgRating: 3.5, responded: 3, responseRate: 50, sentimentDistribution: { positive: 3, neutral: 2, negative: 1 } });
+      expect(i.totals).toEqual({ totalReviews: 6, avgRating: 3.5, responded: 3, responseRate: 50, sentimentDistribution: { positive: 3, neutral: 1, negative: 2 } });
       expect(i.previousTotals).toEqual({ totalReviews: 3, avgRating: 4.67 });
       expect(i.analysedReviews).toBe(6);
       const byName = Object.fromEntries(i.themes.map((th: { theme: string }) => [th.theme, th]));

@@ -1,11 +1,11 @@
-import { classify, NEGATIVE_THRESHOLD, POSITIVE_THRESHOLD, reviewSentiment } from '../../src/analytics/sentiment';
+import { classify, NEGATIVE_THRESHOLD, POSITIVE_THRESHOLD, reviewSentiment, textScore } from '../../src/analytics/sentiment';
 import { analysable, MAX_ANALYSED_CHARS, MAX_WORD_CHARS } from '../../src/analytics/nlp';
 import { LABELLED_REVIEWS } from './sentiment-sample';
 
 /** The bar the analyser must clear on the labelled sample (it scores 31 of 32 when this was written). */
 const ACCURACY_BAR = 0.85;
 
-describe('review sentiment (wink-nlp)', () => {
+describe('review sentiment', () => {
   it(`classifies the hand-labelled sample with at least ${ACCURACY_BAR * 100}% accuracy`, () => {
     const results = LABELLED_REVIEWS.map((r) => ({ ...r, got: reviewSentiment({ message: r.text, rating: r.rating }).sentiment }));
     const correct = results.filter((r) => r.got === r.label).length;
@@ -33,8 +33,12 @@ describe('review sentiment (wink-nlp)', () => {
   });
 
   it('reads negation: "not friendly" is negative, "not bad" positive', () => {
-    expect(reviewSentiment({ message: 'The staff were not friendly.', rating: 3 }).sentiment).toBe('negative');
-    expect(reviewSentiment({ message: 'Not bad.', rating: 3 }).sentiment).toBe('positive');
+    expect(textScore('The staff were not friendly.')).toBeLessThan(0);
+    expect(textScore('Not bad.')).toBeGreaterThan(0);
+    expect(reviewSentiment({ message: 'The staff were not friendly at all, very rude.', rating: 3 }).sentiment).toBe('negative');
+    expect(reviewSentiment({ message: 'No me gustó nada.', rating: 2 }).sentiment).toBe('negative');
+    expect(textScore('Pas du tout satisfait.')).toBeLessThan(0);
+    expect(textScore('Nicht empfehlenswert.')).toBeLessThan(0);
   });
 
   it('reads the title together with the message', () => {
@@ -42,10 +46,40 @@ describe('review sentiment (wink-nlp)', () => {
   });
 
   it('takes the star rating when the review has no words: (rating - 3) / 2', () => {
-    expect(reviewSentiment({ message: '', rating: 5 })).toEqual({ sentiment: 'positive', score: 1 });
-    expect(reviewSentiment({ message: '   ', title: null, rating: 4 })).toEqual({ sentiment: 'positive', score: 0.5 });
-    expect(reviewSentiment({ message: '...', rating: 3 })).toEqual({ sentiment: 'neutral', score: 0 });
-    expect(reviewSentiment({ message: '', rating: 1 })).toEqual({ sentiment: 'negative', score: -1 });
+    expect(reviewSentiment({ message: '', rating: 5 })).toMatchObject({ sentiment: 'positive', score: 1, reason: 'rating', language: null });
+    expect(reviewSentiment({ message: '   ', title: null, rating: 4 })).toMatchObject({ sentiment: 'positive', score: 0.5, reason: 'rating' });
+    expect(reviewSentiment({ message: '...', rating: 3 })).toMatchObject({ sentiment: 'neutral', score: 0, reason: 'rating' });
+    expect(reviewSentiment({ message: '', rating: 1 })).toMatchObject({ sentiment: 'negative', score: -1, reason: 'rating' });
+  });
+
+  it('takes the rating as a prior: the stars win over a lukewarm text of the other side, a clear text wins over the stars', () => {
+    // A complaint with a kind word and one star stays negative.
+    expect(reviewSentiment({ message: 'The receptionist was nice but I waited two hours and the bill was wrong.', rating: 1 })).toMatchObject({ sentiment: 'negative' });
+    // A wrong-star click: the text is clearly warm.
+    expect(reviewSentiment({ message: 'Amazing team, thank you so much! Highly recommend.', rating: 1 })).toMatchObject({ sentiment: 'positive', reason: 'text_outweighs_rating' });
+    expect(reviewSentiment({ message: '¡Equipo increíble, muchísimas gracias! Lo recomiendo.', rating: 1 })).toMatchObject({ sentiment: 'positive', reason: 'text_outweighs_rating', language: 'es' });
+    // Three stars with a lukewarm text is neutral; agreeing text and stars say so.
+    expect(reviewSentiment({ message: 'Average place, nothing special.', rating: 3 })).toMatchObject({ sentiment: 'neutral' });
+    expect(reviewSentiment({ message: 'Great food and friendly staff.', rating: 5 })).toMatchObject({ sentiment: 'positive', reason: 'text_and_rating' });
+  });
+
+  it('detects the language and reads each of the six in its own lexicon; others are recorded and read in English', () => {
+    expect(reviewSentiment({ message: 'Personale gentilissimo e prezzi onesti, lo consiglio a tutti.', rating: 5 })).toMatchObject({ language: 'it', sentiment: 'positive' });
+    expect(reviewSentiment({ message: 'Atendimento péssimo, esperei mais de uma hora. Não recomendo.', rating: 1 })).toMatchObject({ language: 'pt', sentiment: 'negative' });
+    const dutch = reviewSentiment({ message: 'Heel vriendelijk personeel en een mooie schone praktijk, echt een aanrader.', rating: 5 });
+    expect(dutch.language).toBe('nl');
+    expect(dutch.sentiment).toBe('positive');
+    // Too short to detect: the language whose lexicon knows the words.
+    expect(reviewSentiment({ message: 'Ottimo!', rating: 5 }).language).toBe('it');
+  });
+
+  it('gives each aspect the tone of the clause that names it', () => {
+    const r = reviewSentiment({ message: 'The food was delicious but the waiter was rude and we waited an hour. Prices are fair.', rating: 3 });
+    expect(r.aspects).toMatchObject({ quality: 'positive', staff: 'negative', wait_time: 'negative', price: 'positive' });
+    expect(r.aspects.cleanliness).toBeUndefined();
+    const de = reviewSentiment({ message: 'Das Essen war lecker, aber die Bedienung war sehr langsam.', rating: 4 });
+    expect(de.aspects).toMatchObject({ quality: 'positive', staff: 'negative' });
+    expect(de.sentiment).toBe('positive');
   });
 
   it('keeps scores in -1..1 with three decimals', () => {
@@ -69,6 +103,6 @@ describe('review sentiment (wink-nlp)', () => {
     const mixed = `Lovely staff ${'x'.repeat(5_000)} and https://example.com/${'p'.repeat(100)} fast service`;
     expect(analysable(mixed).split(/\s+/).map((w) => w.length)).toEqual([6, 5, MAX_WORD_CHARS, 3, MAX_WORD_CHARS, 4, 7]);
     expect(reviewSentiment({ message: mixed, rating: 5 }).sentiment).toBe('positive');
-    expect(reviewSentiment({ message: huge, rating: 2 })).toEqual({ sentiment: 'neutral', score: 0 }); // no word it knows
+    expect(reviewSentiment({ message: huge, rating: 2 })).toMatchObject({ sentiment: 'negative', score: -0.5, reason: 'rating' }); // no word it knows: the stars
   });
 });

@@ -24,6 +24,8 @@ import { createGbpActivities } from './gbp';
 import { purgeExpired, retentionDays } from '../../src/services/retention.service';
 import { createRetentionActivities } from './retention';
 import { createProbeActivities } from './probe';
+import { rescoreStaleReviews } from '../../src/services/sentiment-rescore.service';
+import { createSentimentActivities } from './sentiment';
 import { attemptBucket, scanPins, scanRuns, webhookDeliveries } from '../../src/observability/metrics';
 
 export { WEBHOOK_USER_AGENT };
@@ -131,5 +133,6 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
       purge: (kind, opts) => purgeExpired(kind, opts),
     }),
     ...createProbeActivities(),
+    ...createSentimentActivities({ rescore: (opts) => rescoreStaleReviews(opts) }),
   };
 }

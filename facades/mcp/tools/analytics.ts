@@ -1,5 +1,6 @@
 import { arr, date, id, input, int, nullable, num, object, oneOf, str, type JsonSchema } from '../schema';
 import { defineTool, READ_ONLY } from '../tool';
+import { ASPECTS } from '../../../src/analytics/lexicon';
 
 /**
  * Review analytics: get_metrics (GraphQL `reviewMetrics`) and get_ai_insights (`aiInsights`). Formulas, defaults and
@@ -14,12 +15,13 @@ interface TotalsData {
   responseRate: number | null;
   starDistribution: Array<{ rating: number; count: number }>;
   sentimentDistribution: { positive: number; neutral: number; negative: number };
+  aspects: Array<{ aspect: string; positive: number; neutral: number; negative: number }>;
 }
 interface PeriodData {
   from: string;
   to: string;
 }
-const TOTALS = 'totalReviews avgRating responded responseRate starDistribution { rating count } sentimentDistribution { positive neutral negative }';
+const TOTALS = 'totalReviews avgRating responded responseRate starDistribution { rating count } sentimentDistribution { positive neutral negative } aspects { aspect positive neutral negative }';
 
 const count = () => int({ minimum: 0 });
 const periodSchema = object({ from: str({ format: 'date' }), to: str({ format: 'date' }) }, { description: 'Inclusive UTC days (YYYY-MM-DD).' });
@@ -30,6 +32,10 @@ const totalsSchema = object({
   response_rate: nullable(num({ minimum: 0, maximum: 100, description: 'Percent of reviews with a reply, 1 decimal; null without reviews.' })),
   star_distribution: object({ 5: count(), 4: count(), 3: count(), 2: count(), 1: count() }, { description: 'Reviews per star rating, keyed "5" to "1".' }),
   sentiment_distribution: object({ positive: count(), neutral: count(), negative: count() }),
+  aspect_distribution: object(
+    Object.fromEntries(ASPECTS.map((a) => [a, object({ positive: count(), neutral: count(), negative: count() })])),
+    { description: 'Reviews that talk about each aspect, by tone (staff, price, wait_time, cleanliness, quality, communication).' },
+  ),
 });
 
 const totals = (t: TotalsData) => {
@@ -42,6 +48,7 @@ const totals = (t: TotalsData) => {
     response_rate: t.responseRate,
     star_distribution: stars,
     sentiment_distribution: { positive: t.sentimentDistribution.positive, neutral: t.sentimentDistribution.neutral, negative: t.sentimentDistribution.negative },
+    aspect_distribution: Object.fromEntries(t.aspects.map((a) => [a.aspect, { positive: a.positive, neutral: a.neutral, negative: a.negative }])),
   };
 };
 const period = (p: PeriodData) => ({ from: p.from, to: p.to });

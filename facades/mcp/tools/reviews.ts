@@ -2,6 +2,7 @@ import { Review, review, REVIEW_FIELDS, type ReviewData } from '../../shared/pre
 import { arr, bool, date, fromZod, id, input, int, oneOf, page, pageOf, paginated, perPage, str, type PageData } from '../schema';
 import { ACCESS_SCOPE, scopeVariables } from '../scope';
 import { defineTool, READ_ONLY } from '../tool';
+import { ASPECTS, type Aspect } from '../../../src/analytics/lexicon';
 
 /** The spec's Review resource, as the customer REST API returns it (its wire schema, facades/shared/presenters/review.ts). */
 export const reviewSchema = fromZod(Review);
@@ -22,6 +23,8 @@ interface ListReviewsArgs {
   date_to?: string;
   ratings?: number[];
   sentiment?: 'positive' | 'negative' | 'neutral';
+  aspect?: Aspect;
+  aspect_sentiment?: 'positive' | 'negative' | 'neutral';
   responded?: boolean;
   verified?: boolean;
   query?: string;
@@ -38,7 +41,9 @@ export const listReviews = defineTool<ListReviewsArgs, { reviews: PageData<Revie
     'Lists reviews from every connected source (Google, Facebook, testimonials, custom sources) that this token may see, ' +
     'one page at a time, newest first unless sort_by says otherwise. Filters combine (all must hold): organization_id, ' +
     'location_id (requires organization_id), source_names (source names such as "Google"), date_from/date_to (publication ' +
-    'day, inclusive, UTC), ratings (any of), sentiment, responded (has a reply or not), verified, query (every word must ' +
+    'day, inclusive, UTC), ratings (any of), sentiment, aspect (reviews that talk about staff, price, wait_time, ' +
+    'cleanliness, quality or communication; with aspect_sentiment, only those where it has that tone), responded (has a ' +
+    'reply or not), verified, query (every word must ' +
     'appear in the author, message or reply) and min_message_length (characters). Returns {data: [review], pagination}; ' +
     'each review has author, rating 1-5, message, reply and dates. An organization_id or location_id outside the ' +
     'token\'s scope is refused with access denied. Use get_review for one review by id.',
@@ -51,6 +56,8 @@ export const listReviews = defineTool<ListReviewsArgs, { reviews: PageData<Revie
       date_to: date('Published on or before this date'),
       ratings: arr(int({ minimum: 1, maximum: 5 }), { minItems: 1, maxItems: 5, uniqueItems: true, description: 'Star ratings to include (1-5).' }),
       sentiment: oneOf(['positive', 'negative', 'neutral']),
+      aspect: oneOf([...ASPECTS], { description: 'Only reviews that talk about this aspect.' }),
+      aspect_sentiment: oneOf(['positive', 'negative', 'neutral'], { description: 'With aspect: only reviews where the aspect has this tone.' }),
       responded: bool({ description: 'true: only reviews with a reply; false: only unanswered ones.' }),
       verified: bool(),
       query: str({ minLength: 1, maxLength: 255, description: 'Full text over author, message and reply: every word must appear.' }),
@@ -60,17 +67,18 @@ export const listReviews = defineTool<ListReviewsArgs, { reviews: PageData<Revie
       per_page: perPage(50, 25),
     },
     [],
-    { dependencies: { location_id: ['organization_id'] } },
+    { dependencies: { location_id: ['organization_id'], aspect_sentiment: ['aspect'] } },
   ),
   outputSchema: paginated(reviewSchema),
   annotations: READ_ONLY,
   permission: 'reviews.view',
   document: `query ($checkScope: Boolean!, $organizationId: Int, $locationId: Int, $sourceNames: [String!], $ratings: [Int!],
-    $dateFrom: String, $dateTo: String, $sentiment: String, $responded: Boolean, $verified: Boolean, $query: String,
+    $dateFrom: String, $dateTo: String, $sentiment: String, $aspect: String, $aspectSentiment: String, $responded: Boolean, $verified: Boolean, $query: String,
     $minMessageLength: Int, $sortBy: ReviewSort, $page: Int!, $perPage: Int!) {
     ${ACCESS_SCOPE}
     reviews(organizationId: $organizationId, locationId: $locationId, sourceNames: $sourceNames, ratings: $ratings,
-      dateFrom: $dateFrom, dateTo: $dateTo, sentiment: $sentiment, responded: $responded, verified: $verified, query: $query,
+      dateFrom: $dateFrom, dateTo: $dateTo, sentiment: $sentiment, aspect: $aspect, aspectSentiment: $aspectSentiment,
+      responded: $responded, verified: $verified, query: $query,
       minMessageLength: $minMessageLength, sortBy: $sortBy, page: $page, perPage: $perPage) {
       total page perPage items { ${REVIEW_FIELDS} }
     }
@@ -82,6 +90,8 @@ export const listReviews = defineTool<ListReviewsArgs, { reviews: PageData<Revie
     dateFrom: a.date_from ?? null,
     dateTo: a.date_to ?? null,
     sentiment: a.sentiment ?? null,
+    aspect: a.aspect ?? null,
+    aspectSentiment: a.aspect_sentiment ?? null,
     responded: a.responded ?? null,
     verified: a.verified ?? null,
     query: a.query ?? null,

@@ -42,6 +42,12 @@ export class SentimentDistributionType {
   negative!: number;
 }
 
+@ObjectType('AspectDistribution')
+export class AspectDistributionType extends SentimentDistributionType {
+  @Field({ description: '`staff`, `price`, `wait_time`, `cleanliness`, `quality` or `communication`.' })
+  aspect!: string;
+}
+
 @ObjectType('MetricsTotals')
 export class MetricsTotalsType {
   @Field(() => Int)
@@ -61,6 +67,9 @@ export class MetricsTotalsType {
 
   @Field(() => SentimentDistributionType)
   sentimentDistribution!: SentimentDistributionType;
+
+  @Field(() => [AspectDistributionType], { description: 'Each of the six aspects: reviews that talk about it, by tone.' })
+  aspects!: AspectDistributionType[];
 }
 
 @ObjectType('MetricsBucket')

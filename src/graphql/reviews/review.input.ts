@@ -1,6 +1,6 @@
 import { IsIn, IsInt, IsOptional, Matches, Max, Min, MinLength } from 'class-validator';
 import { ArgsType, Field, InputType, Int, registerEnumType } from 'type-graphql';
-import { SENTIMENTS } from '../../analytics/sentiment';
+import { ASPECTS, SENTIMENTS } from '../../analytics/sentiment';
 import { ReviewSort } from '../../services/reviews.service';
 import { FileInput, PageArgs, perPageField } from '../common';
 import { MaxChars, msg } from '../validation';
@@ -59,6 +59,19 @@ export class ReviewListArgs extends PageArgs {
   @IsOptional()
   @IsIn([...SENTIMENTS], { message: `The selected sentiment is invalid: use one of ${SENTIMENTS.join(', ')}.` })
   sentiment?: (typeof SENTIMENTS)[number] | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Reviews that talk about this aspect: `staff`, `price`, `wait_time`, `cleanliness`, `quality` or `communication`.',
+  })
+  @IsOptional()
+  @IsIn([...ASPECTS], { message: `The selected aspect is invalid: use one of ${ASPECTS.join(', ')}.` })
+  aspect?: (typeof ASPECTS)[number] | null;
+
+  @Field(() => String, { nullable: true, description: 'With `aspect`: only reviews where that aspect has this tone (`positive`, `neutral`, `negative`).' })
+  @IsOptional()
+  @IsIn([...SENTIMENTS], { message: `The selected aspect sentiment is invalid: use one of ${SENTIMENTS.join(', ')}.` })
+  aspectSentiment?: (typeof SENTIMENTS)[number] | null;
 
   @Field(() => Boolean, { nullable: true, description: 'true: only reviews with a reply; false: only unanswered ones.' })
   responded?: boolean | null;

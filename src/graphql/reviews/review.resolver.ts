@@ -7,7 +7,8 @@ import type { ReviewRow } from '../../services/reviews.service';
 import { Deleted } from '../common';
 import { fileUrl, placeholderAvatarUrl, sourceLogoUrl } from '../urls';
 import { CreateReviewInput, ReviewListArgs, UpdateReviewInput, WritableSourceArgs } from './review.input';
-import { ReviewPage, ReviewType, WritableSourcePage, WritableSourceType } from './review.type';
+import { ReviewAspectType, ReviewPage, ReviewType, WritableSourcePage, WritableSourceType } from './review.type';
+import { aspectsOfRow } from '../../models/review.model';
 
 const principal = (ctx: Context) => ctx.principal!; // @Authorized guarantees it
 
@@ -59,6 +60,11 @@ export class ReviewResolver {
     const integration = await ctx.loaders.integration.load(review.integrationId);
     const source = integration ? await ctx.loaders.source.load(integration.sourceId) : null;
     return sourceLogoUrl(ctx.baseUrl, source?.slug ?? 'custom');
+  }
+
+  @FieldResolver(() => [ReviewAspectType], { description: 'The aspects the review talks about (staff, price, wait time, cleanliness, quality, communication), each with its tone.' })
+  aspects(@Root() review: ReviewRow): ReviewAspectType[] {
+    return Object.entries(aspectsOfRow(review)).map(([aspect, sentiment]) => ({ aspect, sentiment }));
   }
 
   @FieldResolver(() => String, { description: 'Uploaded or platform avatar, else a generated placeholder.' })

@@ -48,11 +48,33 @@ export class ReviewType {
   @Field(() => Float, { nullable: true, description: 'Sentiment score in -1..1 (>= 0.05 positive, <= -0.05 negative).' })
   sentimentScore!: number | null;
 
+  @Field(() => String, {
+    nullable: true,
+    description: 'ISO 639-1 code of the language the text was detected in (any language; null for a review without words).',
+  })
+  language!: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Why the review has its sentiment: `text` (three stars, a clear text), `rating` (no opinion words: the stars), `text_and_rating` (both lean the same way), `rating_outweighs_text` (the text leans the other way, not clearly), `text_outweighs_rating` (the text clearly says the opposite of the stars).',
+  })
+  sentimentReason!: string | null;
+
   @Field(() => GraphQLISODateTime)
   createdAt!: Date;
 
   @Field(() => GraphQLISODateTime)
   updatedAt!: Date;
+}
+
+@ObjectType('ReviewAspect', { description: 'An aspect the review talks about and its tone there.' })
+export class ReviewAspectType {
+  @Field({ description: '`staff`, `price`, `wait_time`, `cleanliness`, `quality` or `communication`.' })
+  aspect!: string;
+
+  @Field({ description: '`positive`, `neutral` or `negative`.' })
+  sentiment!: string;
 }
 
 @ObjectType()

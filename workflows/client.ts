@@ -1,6 +1,7 @@
 import { Client, Connection, ScheduleAlreadyRunning, ScheduleNotFoundError, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import type { DispatchOutboxInput } from './outbox/dispatch.workflow';
+import type { RescoreSentimentInput } from './reviews/rescore.workflow';
 import type { DispatchInvitesInput } from './invites/dispatch.workflow';
 import type { DeliveryRetry, DeliverWebhookInput } from './webhooks/deliver.workflow';
 import type { RetryDeliveriesInput } from './webhooks/retry-group.workflow';
@@ -272,20 +273,20 @@ export async function ensureInviteDispatcher(): Promise<void> {
   );
 }
 
-/** The re-scoring of one analyser version: one workflow id per version, so an upgrade starts its own. */
-export const sentimentRescoreWorkflowId = (version: number): string => `sentiment-rescore:v${version}`;
+/** The re-scoring of one analyser version, per task queue like the dispatchers: an upgrade starts its own. */
+export const sentimentRescoreWorkflowId = (taskQueue: string, version: number): string => `sentiment-rescore:${taskQueue}:v${version}`;
 
 /**
  * Starts the re-scoring of reviews scored by an older sentiment analyser unless it runs already (every process
  * calls this at boot; a run with nothing to do ends after one query).
  */
-export async function ensureSentimentRescore(version: number): Promise<void> {
+export async function ensureSentimentRescore(version: number, tuning: Omit<RescoreSentimentInput, 'version'> = {}): Promise<void> {
   const { client, settings } = temporal();
   try {
     await client.workflow.start('rescoreSentiment', {
-      workflowId: sentimentRescoreWorkflowId(version),
+      workflowId: sentimentRescoreWorkflowId(settings.taskQueue, version),
       taskQueue: settings.taskQueue,
-      args: [{ version }],
+      args: [{ ...tuning, version }],
       workflowIdConflictPolicy: 'USE_EXISTING',
       ...startMetadata({ tenant: null, kind: 'sentiment-rescore', businessId: `v${version}` }, `Re-score reviews with sentiment analyser v${version}`),
     });

@@ -12,6 +12,8 @@ export interface PeriodTotals {
   responded: number;
   responseRate: number | null;
   sentimentDistribution: { positive: number; neutral: number; negative: number };
+  /** Reviews talking about each aspect, by tone (any language); absent in facts that predate aspects. */
+  aspects?: { aspect: string; positive: number; neutral: number; negative: number }[];
 }
 
 export interface PeriodFacts {
@@ -58,6 +60,48 @@ export interface InsightTexts {
   narrative: string;
 }
 
+/** What customers talk about: an aspect (any language) or a theme (a term of English reviews). */
+export interface Topic {
+  /** "the staff", "the wait time", "the front desk". */
+  name: string;
+  mentions: number;
+  positive: number;
+  neutral: number;
+  negative: number;
+  /** A clause quoting it, for themes. */
+  example?: string;
+}
+
+/** How an aspect is named in a sentence. */
+export const ASPECT_NAMES: Record<string, string> = {
+  staff: 'staff',
+  price: 'prices',
+  wait_time: 'wait time',
+  cleanliness: 'cleanliness',
+  quality: 'quality of the work',
+  communication: 'communication',
+};
+
+/** Theme terms an aspect already covers (the aspect, counted in every language, speaks for them). */
+const COVERED_BY_ASPECTS: ReadonlySet<string> = new Set([
+  'staff', 'team', 'price', 'prices', 'cost', 'wait', 'wait time', 'waiting time', 'cleanliness', 'quality', 'communication',
+]);
+
+/** Aspects (mentioned in at least MIN_TOPIC_MENTIONS reviews) and the themes they do not cover, most mentioned first. */
+export function topicsOf(f: InsightFacts): Topic[] {
+  const aspects: Topic[] = (f.current.totals.aspects ?? [])
+    .map((a) => ({ name: ASPECT_NAMES[a.aspect] ?? a.aspect, mentions: a.positive + a.neutral + a.negative, positive: a.positive, neutral: a.neutral, negative: a.negative }))
+    .filter((a) => a.mentions >= MIN_TOPIC_MENTIONS);
+  const themes: Topic[] = f.themes
+    .filter((t) => !COVERED_BY_ASPECTS.has(t.theme) || aspects.length === 0)
+    .map((t) => ({ name: t.theme, mentions: t.mentions, positive: t.positive, neutral: t.neutral, negative: t.negative, example: t.example }));
+  // Stable: aspects before themes at equal mentions.
+  return [...aspects, ...themes].sort((a, b) => b.mentions - a.mentions);
+}
+
+/** Reviews a topic needs before it is named. */
+export const MIN_TOPIC_MENTIONS = 2;
+
 /** A theme is a strength when at least 60% of its mentions are positive (and more positive than negative). */
 export const STRENGTH_SHARE = 0.6;
 /** A theme is a complaint when at least 40% of its mentions are negative. */
@@ -76,8 +120,11 @@ function list(items: string[]): string {
   return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
-export const isStrength = (t: Theme): boolean => t.positive / t.mentions >= STRENGTH_SHARE && t.positive > t.negative;
-export const isComplaint = (t: Theme): boolean => t.negative / t.mentions >= COMPLAINT_SHARE;
+type Counted = Pick<Theme, 'mentions' | 'positive' | 'negative'>;
+export const isStrength = (t: Counted): boolean => t.positive / t.mentions >= STRENGTH_SHARE && t.positive > t.negative;
+export const isComplaint = (t: Counted): boolean => t.negative / t.mentions >= COMPLAINT_SHARE;
+
+const quoted = (t: Topic): string => (t.example ? ` ("${t.example}")` : '');
 
 function metricChange(subject: string, previous: number | null, current: number | null, unit = ''): InsightChange {
   const direction: ChangeDirection =
@@ -140,15 +187,15 @@ export function changesOf(f: InsightFacts): InsightChange[] {
 }
 
 export function strengthsOf(f: InsightFacts): string[] {
-  return f.themes
+  return topicsOf(f)
     .filter(isStrength)
-    .map((t) => `Customers praise the ${t.theme}: ${t.positive} of ${plural(t.mentions, 'review')} mentioning it are positive ("${t.example}").`);
+    .map((t) => `Customers praise the ${t.name}: ${t.positive} of ${plural(t.mentions, 'review')} mentioning it are positive${quoted(t)}.`);
 }
 
 export function complaintsOf(f: InsightFacts): string[] {
-  return f.themes
+  return topicsOf(f)
     .filter(isComplaint)
-    .map((t) => `Customers complain about the ${t.theme}: ${t.negative} of ${plural(t.mentions, 'review')} mentioning it are negative ("${t.example}").`);
+    .map((t) => `Customers complain about the ${t.name}: ${t.negative} of ${plural(t.mentions, 'review')} mentioning it are negative${quoted(t)}.`);
 }
 
 /** Suggested actions, most urgent first. */
@@ -159,8 +206,9 @@ export function actionsOf(f: InsightFacts): string[] {
   if (f.current.unansweredNegative > 0) {
     actions.push(`Reply to the ${plural(f.current.unansweredNegative, 'negative review')} still without a response: a calm, specific answer is what later readers judge.`);
   }
-  for (const t of f.themes.filter(isComplaint).slice(0, 3)) {
-    actions.push(`Look into the ${t.theme}: ${t.negative} of ${plural(t.mentions, 'review')} mentioning it are negative.`);
+  const topics = topicsOf(f);
+  for (const t of topics.filter(isComplaint).slice(0, 3)) {
+    actions.push(`Look into the ${t.name}: ${t.negative} of ${plural(t.mentions, 'review')} mentioning it are negative.`);
   }
   if (cur.responseRate !== null && cur.responseRate < RESPONSE_RATE_TARGET) {
     const unanswered = cur.totalReviews - cur.responded;
@@ -172,15 +220,18 @@ export function actionsOf(f: InsightFacts): string[] {
   if (cur.totalReviews < 5 || (prev.totalReviews > 0 && cur.totalReviews < prev.totalReviews * 0.8)) {
     actions.push(`Ask more customers for reviews (a review-request campaign): ${plural(cur.totalReviews, 'review')} this period against ${prev.totalReviews} before.`);
   }
-  const strengths = f.themes.filter(isStrength).slice(0, 3).map((t) => t.theme);
+  const strengths = topics.filter(isStrength).slice(0, 3);
   if (strengths.length) {
-    actions.push(`Feature what customers value (${list(strengths)}) in replies, on the website and in marketing.`);
+    actions.push(`Feature what customers value (${list(strengths.map((t) => t.name))}) in replies, on the website and in marketing.`);
   }
   if (actions.length === 0) actions.push('Keep replying to every review and asking happy customers for reviews.');
   return actions;
 }
 
-/** The narrative as plain sentences from the facts (also the fallback when the chat API fails). */
+/**
+ * The narrative as plain sentences from the facts (also the fallback when the chat API fails). Every sentence quotes
+ * the figures it rests on, so a reader can check each against the totals and the breakdown beside it.
+ */
 export function narrativeOf(f: InsightFacts): string {
   const cur = f.current.totals;
   const prev = f.previous.totals;
@@ -192,13 +243,41 @@ export function narrativeOf(f: InsightFacts): string {
   parts.push(`Between ${f.current.from} and ${f.current.to}, ${f.subject} received ${plural(cur.totalReviews, 'review')} (${prev.totalReviews} in the previous period)${rating}.`);
   const s = cur.sentimentDistribution;
   parts.push(`${fmt(pct(s.positive, cur.totalReviews))}% were positive, ${fmt(pct(s.neutral, cur.totalReviews))}% neutral and ${fmt(pct(s.negative, cur.totalReviews))}% negative.`);
-  if (f.themes.length) parts.push(`Customers talk most about ${list(f.themes.slice(0, 3).map((t) => `the ${t.theme}`))}.`);
-  const praised = f.themes.filter(isStrength).slice(0, 3).map((t) => `the ${t.theme}`);
-  const criticised = f.themes.filter(isComplaint).slice(0, 3).map((t) => `the ${t.theme}`);
+  const topics = topicsOf(f);
+  if (topics.length) parts.push(`Customers talk most about ${list(topics.slice(0, 3).map((t) => `the ${t.name} (${plural(t.mentions, 'review')})`))}.`);
+  const praised = topics.filter(isStrength).slice(0, 3).map((t) => `the ${t.name} (${t.positive} of ${t.mentions} positive)`);
+  const criticised = topics.filter(isComplaint).slice(0, 3).map((t) => `the ${t.name} (${t.negative} of ${t.mentions} negative)`);
   if (praised.length) parts.push(`They praise ${list(praised)}.`);
   if (criticised.length) parts.push(`Complaints centre on ${list(criticised)}.`);
   if (cur.responseRate !== null) parts.push(`${fmt(cur.responseRate)}% of the reviews have a reply.`);
   return parts.join(' ');
+}
+
+/** Numbers a text quotes ("4.5", "60%", "2026-10-01" gives 2026, 10 and 1). */
+export function figuresOf(text: string): number[] {
+  return [...text.matchAll(/\d+(?:[.,]\d+)?/g)].map((m) => Number(m[0].replace(',', '.')));
+}
+
+/**
+ * Whether a narrative (the chat API's) quotes only figures of the facts: every number in it must be one the facts or
+ * the rules' texts state, or a rounding of one (a share of 33.3% may read "33%"). A narrative inventing a count, a
+ * rate or a share is refused, and the rules' narrative is used instead.
+ */
+export function quotesOnlyFacts(narrative: string, facts: InsightFacts, texts: InsightTexts): boolean {
+  const known = new Set<number>();
+  const add = (n: number | null | undefined) => {
+    if (n !== null && n !== undefined && Number.isFinite(n)) known.add(n);
+  };
+  for (const n of figuresOf(JSON.stringify(facts))) add(n);
+  for (const text of [texts.narrative, ...texts.changes.map((c) => c.text), ...texts.strengths, ...texts.complaints, ...texts.suggestedActions]) {
+    for (const n of figuresOf(text)) add(n);
+  }
+  for (const totals of [facts.current.totals, facts.previous.totals]) {
+    const t = totals.totalReviews;
+    for (const part of [totals.sentimentDistribution.positive, totals.sentimentDistribution.neutral, totals.sentimentDistribution.negative, totals.responded]) add(pct(part, t));
+  }
+  const values = [...known];
+  return figuresOf(narrative).every((n) => values.some((k) => Math.abs(k - n) < 0.5 || Math.round(k) === n || Math.floor(k) === n));
 }
 
 export function insightTexts(f: InsightFacts): InsightTexts {

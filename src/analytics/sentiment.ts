@@ -92,9 +92,17 @@ const MIN_DETECTABLE_LETTERS = 12;
 export function detectLanguage(text: string): string | null {
   const letters = text.replace(/[^\p{L}]/gu, '').length;
   if (letters < MIN_DETECTABLE_LETTERS) return null;
-  const [best] = detectAll(text);
-  return best?.lang ? best.lang.slice(0, 2) : null;
+  const candidates = detectAll(text);
+  const best = candidates[0];
+  if (!best?.lang) return null;
+  // A short text's statistics are thin ("Great dentist." reads as Irish): a supported language close behind wins.
+  const supported = candidates.slice(0, 3).find((c) => isLanguage(c.lang));
+  if (supported && !isLanguage(best.lang) && supported.accuracy >= SUPPORTED_LANGUAGE_MARGIN * best.accuracy) return supported.lang;
+  return best.lang.slice(0, 2);
 }
+
+/** How close behind the best guess a supported language may be and still be taken. */
+const SUPPORTED_LANGUAGE_MARGIN = 0.4;
 
 // ---- Matching the lexicon ----------------------------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 import type { Sequelize } from 'sequelize-typescript';
 import { chatComplete, chatConfigured, type ChatMessage } from '../ai/chat';
-import { insightTexts, type InsightChange, type InsightFacts, type PeriodFacts, type ThemeFacts } from '../analytics/insights';
+import { insightTexts, quotesOnlyFacts, type InsightChange, type InsightFacts, type PeriodFacts, type ThemeFacts } from '../analytics/insights';
 import { dayAt, previousPeriod, resolvePeriod, type Period } from '../analytics/periods';
 import { indexTerms, nameStopWords, topThemes, type ThemeReview } from '../analytics/themes';
 import { readRows } from '../db/read';
@@ -52,7 +52,10 @@ async function textsOf(p: Principal, scope: MetricsScope, period: Period, opts: 
   values.push(String(MAX_ANALYSED_REVIEWS));
   return readRows<ThemeReview>(
     Review.sequelize as Sequelize,
+    // Themes are terms of text read in English (the tagger's language); reviews in the five other supported
+    // languages count through their aspects.
     `SELECT r.title, r.message, r.rating FROM reviews r WHERE ${where} AND (r.message <> '' OR r.title IS NOT NULL)
+       AND (r.language IS NULL OR r.language NOT IN ('es', 'fr', 'de', 'pt', 'it'))
      ORDER BY r.published_at DESC, r.id DESC LIMIT ?`,
     values,
     opts.transaction,
@@ -74,6 +77,7 @@ async function unansweredNegative(p: Principal, scope: MetricsScope, period: Per
 const SYSTEM_PROMPT = [
   'You write the review-insights summary that the owner of a local business reads in a dashboard.',
   'Use only the facts in the JSON you are given: do not invent numbers, names, quotes or causes.',
+  'Quote the figures each sentence rests on, exactly as given (counts, percentages, ratings); a text with any other number is discarded.',
   'Write one paragraph of plain text (no markdown, no lists, no greeting), at most 120 words: how the period went,',
   'what changed against the previous period, what customers praise and complain about, and the most useful next step.',
 ].join(' ');
@@ -84,6 +88,7 @@ export function chatMessagesFor(facts: InsightFacts, texts: ReturnType<typeof in
     business: facts.subject,
     period: { from: facts.current.from, to: facts.current.to, ...facts.current.totals, unanswered_negative: facts.current.unansweredNegative },
     previous_period: { from: facts.previous.from, to: facts.previous.to, ...facts.previous.totals },
+    aspects: facts.current.totals.aspects ?? [],
     themes: facts.themes.map((t) => ({
       theme: t.theme,
       mentions: t.mentions,
@@ -150,8 +155,12 @@ export async function insights(p: Principal, input: InsightsInput, opts: Service
   // Nothing to narrate without reviews; otherwise the chat API writes it, and any failure keeps the rules' text.
   if (totals.totalReviews > 0 && chatConfigured()) {
     try {
-      narrative = await chatComplete(chatMessagesFor(facts, text), { maxTokens: 400, temperature: 0.2 });
-      narrativeSource = 'ai';
+      const written = await chatComplete(chatMessagesFor(facts, text), { maxTokens: 400, temperature: 0.2 });
+      // A narrative quoting a figure the facts do not hold is not shown: the rules' text is.
+      if (quotesOnlyFacts(written, facts, text)) {
+        narrative = written;
+        narrativeSource = 'ai';
+      }
     } catch {
       narrative = text.narrative;
     }

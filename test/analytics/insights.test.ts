@@ -1,5 +1,5 @@
 import { fixedClock } from '../../src/domain/clock';
-import { insightTexts, type InsightFacts } from '../../src/analytics/insights';
+import { figuresOf, insightTexts, quotesOnlyFacts, type InsightFacts } from '../../src/analytics/insights';
 import { indexTerms, nameStopWords, topThemes } from '../../src/analytics/themes';
 import type { Integration } from '../../src/models';
 import { useApp } from '../support/app';
@@ -106,9 +106,60 @@ describe('AI insights', () => {
       ]);
       expect(out.narrative).toBe(
         'Between 2026-10-01 and 2026-10-31, Main Street Dental received 10 reviews (20 in the previous period) with an average rating of 3.8 stars (4.5 before). ' +
-          '60% were positive, 10% neutral and 30% negative. Customers talk most about the wait time and the staff. They praise the staff. ' +
-          'Complaints centre on the wait time. 60% of the reviews have a reply.',
+          '60% were positive, 10% neutral and 30% negative. Customers talk most about the staff (5 reviews) and the wait time (4 reviews). ' +
+          'They praise the staff (4 of 5 positive). Complaints centre on the wait time (3 of 4 negative). 60% of the reviews have a reply.',
       );
+      // Every sentence quotes the figures it rests on.
+      for (const sentence of out.narrative.split(/(?<=\.) /)) expect(figuresOf(sentence).length).toBeGreaterThan(0);
+    });
+
+    it('names aspects (counted in every language) as topics, before the themes they cover', () => {
+      const totals = (negativeStaff: number) => ({
+        totalReviews: 8, avgRating: 3.9, responded: 8, responseRate: 100, sentimentDistribution: { positive: 5, neutral: 1, negative: 2 },
+        aspects: [
+          { aspect: 'staff', positive: 5, neutral: 0, negative: negativeStaff },
+          { aspect: 'price', positive: 0, neutral: 1, negative: 2 },
+          { aspect: 'wait_time', positive: 1, neutral: 0, negative: 0 },
+        ],
+      });
+      const facts: InsightFacts = {
+        subject: 'Clínica Sol',
+        current: { from: '2026-10-01', to: '2026-10-31', totals: totals(1), unansweredNegative: 0 },
+        previous: { from: '2026-08-31', to: '2026-09-30', totals: totals(0), unansweredNegative: 0 },
+        analysedReviews: 3,
+        previousAnalysedReviews: 3,
+        themes: [
+          { theme: 'staff', mentions: 2, positive: 2, neutral: 0, negative: 0, score: 0.5, sentiment: 'positive', example: 'Kind staff', previousMentions: 2 },
+          { theme: 'parking', mentions: 2, positive: 0, neutral: 0, negative: 2, score: -0.5, sentiment: 'negative', example: 'No parking', previousMentions: 2 },
+        ],
+        faded: [],
+      };
+      const out = insightTexts(facts);
+      // staff 6 mentions (the aspect; the theme "staff" is covered by it), prices 3, parking 2; wait time has 1 (too few).
+      expect(out.strengths).toEqual(['Customers praise the staff: 5 of 6 reviews mentioning it are positive.']);
+      expect(out.complaints).toEqual([
+        'Customers complain about the prices: 2 of 3 reviews mentioning it are negative.',
+        'Customers complain about the parking: 2 of 2 reviews mentioning it are negative ("No parking").',
+      ]);
+      expect(out.narrative).toContain('Customers talk most about the staff (6 reviews), the prices (3 reviews) and the parking (2 reviews).');
+      expect(out.narrative).toContain('They praise the staff (5 of 6 positive). Complaints centre on the prices (2 of 3 negative) and the parking (2 of 2 negative).');
+    });
+
+    it('accepts a narrative only if every figure it quotes is one of the facts (or a rounding of one)', () => {
+      const facts: InsightFacts = {
+        subject: 'Main Street Dental',
+        current: { from: '2026-10-01', to: '2026-10-31', totals: { totalReviews: 3, avgRating: 4.33, responded: 1, responseRate: 33.3, sentimentDistribution: { positive: 2, neutral: 0, negative: 1 } }, unansweredNegative: 1 },
+        previous: { from: '2026-08-31', to: '2026-09-30', totals: { totalReviews: 0, avgRating: null, responded: 0, responseRate: null, sentimentDistribution: { positive: 0, neutral: 0, negative: 0 } }, unansweredNegative: 0 },
+        analysedReviews: 3,
+        previousAnalysedReviews: 0,
+        themes: [],
+        faded: [],
+      };
+      const texts = insightTexts(facts);
+      expect(quotesOnlyFacts('Three reviews in October, 2 of them positive (66.7%), an average of 4.33 stars; only 33% have a reply.', facts, texts)).toBe(true);
+      expect(quotesOnlyFacts('All reviews were glowing: 100% positive.', facts, texts)).toBe(false);
+      expect(quotesOnlyFacts('Ratings reached 4.9 stars.', facts, texts)).toBe(false);
+      expect(quotesOnlyFacts('A good month with loyal customers.', facts, texts)).toBe(true);
     });
   });
 
@@ -189,6 +240,19 @@ describe('AI insights', () => {
       delete process.env.AI_API_URL;
       const plain = await insights(OCTOBER);
       expect({ ...i, narrative: null, narrativeSource: null }).toEqual({ ...plain, narrative: null, narrativeSource: null });
+    });
+
+    it('shows the deterministic narrative when the chat API quotes a figure the facts do not hold', async () => {
+      delete process.env.AI_API_URL;
+      const plain = await insights(OCTOBER);
+      process.env.AI_API_URL = chat.url;
+      chat.answer(completion('A superb October: 92% of the reviews were positive and the rating climbed to 4.9 stars.'));
+      const i = await insights(OCTOBER);
+      expect(i.narrativeSource).toBe('deterministic');
+      expect(i.narrative).toBe(plain.narrative);
+      // One that quotes the facts is shown.
+      chat.answer(completion('6 reviews this month against 3 before, averaging 3.5 stars; the wait time draws the complaints.'));
+      expect(await insights(OCTOBER)).toMatchObject({ narrativeSource: 'ai', narrative: expect.stringContaining('6 reviews this month') });
     });
 
     it('falls back to the deterministic narrative when the chat API fails', async () => {

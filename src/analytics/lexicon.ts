@@ -5,8 +5,8 @@
  * clauses, and the words that name each aspect. It is data, read by src/analytics/sentiment.ts on top of the
  * language packs of @nlpjs (their lexicons, tokenizers and stemmers).
  *
- * Written from how reviews are phrased, before the evaluation set (test/fixtures/sentiment-eval.json) existed, and
- * not edited to fit it (docs/decisions/analytics.md says how the analyser is measured).
+ * Written from how reviews are phrased, before the evaluation sets (test/fixtures/sentiment-*.json) existed, and
+ * not edited to fit them (docs/decisions.md, "Sentiment in six languages", says how the analyser is measured).
  *
  * Entries are matched against the normalised text (lower case, accents removed, ß as ss): one or more words, where
  * a word ending in `*` matches any word starting with it. Weights are in -1..1 units of the clause score.
@@ -40,6 +40,8 @@ const en: LanguageLexicon = {
     'affordable': 0.6, 'reasonable price*': 0.6, 'fair price*': 0.6, 'expensive': -0.5, 'rude': -0.9, 'friendly': 0.6,
     'helpful': 0.6, 'professional': 0.6, 'unprofessional': -0.9, 'disappoint*': -0.8, 'ok': 0.1, 'okay': 0.1, 'fine': 0.15,
     'meh': -0.2, 'mediocre': -0.5, 'not worth': -0.8, 'worth it': 0.6, 'ignored': -0.7, 'scam': -1, 'lovely': 0.7,
+    'gentle': 0.6, 'caring': 0.7, 'kind': 0.6, 'thorough': 0.6, 'patient with': 0.5, 'took time': 0.5, 'dismissive': -0.8,
+    'stale': -0.7, 'never apologi*': -0.8, 'fresh': 0.5, 'delicious': 0.9,
   },
   negators: ['not', 'no', 'never', "n't", 'nobody', 'nothing', 'hardly', 'without', 'nor', 'none', 'neither'],
   contrasts: ['but', 'however', 'although', 'though', 'yet', 'except', 'whereas', 'unfortunately'],

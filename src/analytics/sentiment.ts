@@ -6,8 +6,9 @@ import { libraryLexicon } from './language-packs';
 /**
  * Sentiment of a review, in any of the six supported languages, read together with its star rating.
  *
- * 1. **Language**: detected per review (tinyld); a text too short to detect is given the supported language whose
- *    lexicon knows most of its words. A language outside the six is recorded as detected and read with English.
+ * 1. **Language**: detected per review (tinyld); where the detector hesitates between languages, or the text is too
+ *    short to detect, the supported language whose lexicon knows most of its words. A language outside the six is
+ *    recorded as detected and read with English.
  * 2. **Text score** in -1..1: the text is cut into clauses (sentences, and contrast words such as "but", "pero",
  *    "mais", "aber"); each clause is scored from the review-domain lexicon (src/analytics/lexicon.ts) and the
  *    language's general lexicon (wink-nlp for English; the @nlpjs language packs for the others), with negation
@@ -88,21 +89,35 @@ const isLanguage = (code: string): code is Language => SUPPORTED.has(code);
 /** Letters a text needs before its detected language is trusted. */
 const MIN_DETECTABLE_LETTERS = 12;
 
-/** The language tinyld detects, or null for a text too short or too mixed to tell. */
-export function detectLanguage(text: string): string | null {
-  const letters = text.replace(/[^\p{L}]/gu, '').length;
-  if (letters < MIN_DETECTABLE_LETTERS) return null;
-  const candidates = detectAll(text);
-  const best = candidates[0];
-  if (!best?.lang) return null;
-  // A short text's statistics are thin ("Great dentist." reads as Irish): a supported language close behind wins.
-  const supported = candidates.slice(0, 3).find((c) => isLanguage(c.lang));
-  if (supported && !isLanguage(best.lang) && supported.accuracy >= SUPPORTED_LANGUAGE_MARGIN * best.accuracy) return supported.lang;
-  return best.lang.slice(0, 2);
+/** The detector's accuracy from which its guess is taken as it is (clear texts score 0.8 to 1; short ones hundredths). */
+const CONFIDENT_DETECTION = 0.5;
+
+/** How close behind the best guess another language must be for a clear guess to count as ambiguous. */
+const CLOSE_CANDIDATE = 0.4;
+
+/** What the detector says of a text: its first three guesses, and whether the first is clear. */
+export interface Detection {
+  guesses: string[];
+  confident: boolean;
 }
 
-/** How close behind the best guess a supported language may be and still be taken. */
-const SUPPORTED_LANGUAGE_MARGIN = 0.4;
+/**
+ * What tinyld says of a text's language. A clear detection keeps the guesses within CLOSE_CANDIDATE of the best; a
+ * hesitant one ("Great results, fair price." reads as Irish at 0.08) keeps its first three in order, for the lexicons
+ * to weigh; a text too short to tell ("Ottimo!") has none.
+ */
+export function detectLanguage(text: string): Detection {
+  const letters = text.replace(/[^\p{L}]/gu, '').length;
+  if (letters < MIN_DETECTABLE_LETTERS) return { guesses: [], confident: false };
+  const guesses = detectAll(text).slice(0, 3).filter((g) => g.lang);
+  const best = guesses[0];
+  if (!best) return { guesses: [], confident: false };
+  const confident = best.accuracy >= CONFIDENT_DETECTION;
+  return {
+    guesses: (confident ? guesses.filter((g) => g.accuracy >= CLOSE_CANDIDATE * best.accuracy) : guesses).map((g) => g.lang.slice(0, 2)),
+    confident,
+  };
+}
 
 // ---- Matching the lexicon ----------------------------------------------------------------------------------------
 
@@ -264,14 +279,50 @@ function hitsIn(text: string, language: Language): number {
   return clausesOf(text, lex).reduce((n, c) => n + scoreClause(c, language).hits, 0);
 }
 
-/** The supported language a text is read in: the detected one, or for a short text the one that knows it best. */
-function readingLanguage(text: string, detected: string | null): Language {
-  if (detected) return isLanguage(detected) ? detected : 'en';
+/** Weight of the detector's first, second and third guess when it hesitates... */
+const GUESS_WEIGHT = [2, 1, 0.5];
+/** ...against each phrase of a language's review-domain lexicon found in the text (general lexicons share too many stems across languages to tell them apart). */
+const PHRASE_WEIGHT = 1.5;
+
+/** Phrases of the language's review-domain lexicon in a text. */
+function phrasesIn(text: string, language: Language): number {
+  const lex = compile(language);
+  const tokens = tokensOf(text);
+  let n = 0;
+  for (let i = 0; i < tokens.length; i += 1) {
+    const entry = lex.entries.find((e) => matchesAt(e, tokens, i));
+    if (entry) {
+      n += 1;
+      i += entry.words.length - 1;
+    }
+  }
+  return n;
+}
+
+/**
+ * The supported language a text is read in. A clear detection decides (between close guesses, the lexicon that
+ * knows most of the words; a language outside the six is read in English). When the detector hesitates or the text
+ * is too short, each of the six scores the phrases of its review-domain lexicon in the text plus the weight of the
+ * detector's guess for it.
+ */
+function readingLanguage(text: string, detection: Detection): Language {
+  if (detection.confident) {
+    const pool = detection.guesses.filter(isLanguage);
+    if (pool.length <= 1) return pool[0] ?? 'en';
+    let best: Language = pool[0];
+    let most = 0;
+    for (const language of pool) {
+      const hits = hitsIn(text, language);
+      if (hits > most) [best, most] = [language, hits];
+    }
+    return best;
+  }
   let best: Language = 'en';
-  let most = 0;
+  let top = 0;
   for (const language of LANGUAGES) {
-    const hits = hitsIn(text, language);
-    if (hits > most) [best, most] = [language, hits];
+    const rank = detection.guesses.indexOf(language);
+    const score = PHRASE_WEIGHT * phrasesIn(text, language) + (rank === -1 ? 0 : GUESS_WEIGHT[rank]);
+    if (score > top) [best, top] = [language, score];
   }
   return best;
 }
@@ -285,9 +336,9 @@ export interface TextReading {
 }
 
 /** Reads a text: its language, its clauses and their scores, and the text's score. */
-export function readText(text: string, detected: string | null = detectLanguage(text)): TextReading {
+export function readText(text: string, detection: Detection = detectLanguage(text)): TextReading {
   const read = analysable(text);
-  const language = readingLanguage(read, detected);
+  const language = readingLanguage(read, detection);
   const clauses = clausesOf(read, compile(language)).map((clause) => ({ clause, score: scoreClause(clause, language) }));
   let weighted = 0;
   let weights = 0;
@@ -347,20 +398,32 @@ function aspectsOf(reading: TextReading, overall: Sentiment): AspectSentiments {
   return out;
 }
 
+/**
+ * The language stored with a review: the one it was read in when the detector guessed it or the lexicons knew its
+ * words; else the detector's best guess (a language outside the six, read in English); null without words to tell.
+ */
+function recordedLanguage(detection: Detection, reading: { hits: number; language: Language }): string | null {
+  if (detection.guesses.includes(reading.language) && (detection.confident || detection.guesses[0] === reading.language || reading.hits > 0)) {
+    return reading.language;
+  }
+  if (!detection.confident && reading.hits > 0) return reading.language;
+  return detection.guesses[0] ?? null;
+}
+
 /** Sentiment of one review: language, text, rating as a prior, aspects. */
 export function reviewSentiment(review: { title?: string | null; message?: string | null; rating: number }): SentimentResult {
   const text = reviewText(review.title, review.message);
   // Text without letters ("", "...") says nothing; emoji alone still do (they score).
   const hasWords = /\p{L}/u.test(text);
-  const detected = hasWords ? detectLanguage(text) : null;
-  const reading = text ? readText(text, detected) : { score: 0, hits: 0, language: 'en' as Language, clauses: [] };
+  const detection: Detection = hasWords ? detectLanguage(text) : { guesses: [], confident: false };
+  const reading = text ? readText(text, detection) : { score: 0, hits: 0, language: 'en' as Language, clauses: [] };
   const { score, reason } = withRating(reading, review.rating);
   const rounded = round3(score);
   const sentiment = classify(rounded);
   return {
     sentiment,
     score: rounded,
-    language: detected ?? (reading.hits > 0 && hasWords ? reading.language : null),
+    language: recordedLanguage(detection, reading),
     reason,
     aspects: aspectsOf(reading, sentiment),
   };

@@ -1,5 +1,6 @@
 import { hash32, prng } from '../providers/sim-data';
 import { dayOf } from './dates';
+import { TRADES, type Trade } from '../domain/trades';
 
 /**
  * Deterministic business-profile performance for the simulator and the demo seed: the same location, metric and
@@ -34,11 +35,11 @@ export function simulatedDailyValue(location: string, metric: string, iso: strin
   return Math.floor(base * scaleOf(location) * weekend * noise);
 }
 
-const THEMES: readonly (readonly string[])[] = [
-  ['dentist near me', 'dentist', 'dental clinic', 'emergency dentist', 'teeth whitening', 'family dentist', 'dental implants', 'orthodontist', 'invisalign', 'tooth extraction', 'dental cleaning', 'root canal'],
-  ['vet near me', 'veterinarian', 'animal hospital', 'emergency vet', 'pet clinic', 'cat vet', 'dog vaccinations', 'pet dental care', 'exotic vet', 'pet microchip', 'spay and neuter', 'puppy checkup'],
-  ['bakery near me', 'bakery', 'sourdough bread', 'birthday cake', 'croissants', 'custom cakes', 'gluten free bakery', 'cupcakes', 'wedding cake', 'pastry shop', 'bagels', 'donuts'],
-];
+const THEMES: Record<Trade, readonly string[]> = {
+  dentist: ['dentist near me', 'dentist', 'dental clinic', 'emergency dentist', 'teeth whitening', 'family dentist', 'dental implants', 'orthodontist', 'invisalign', 'tooth extraction', 'dental cleaning', 'root canal'],
+  vet: ['vet near me', 'veterinarian', 'animal hospital', 'emergency vet', 'pet clinic', 'cat vet', 'dog vaccinations', 'pet dental care', 'exotic vet', 'pet microchip', 'spay and neuter', 'puppy checkup'],
+  bakery: ['bakery near me', 'bakery', 'sourdough bread', 'birthday cake', 'croissants', 'custom cakes', 'gluten free bakery', 'cupcakes', 'wedding cake', 'pastry shop', 'bagels', 'donuts'],
+};
 const KEYWORD_BASE = [420, 260, 180, 120, 90, 60, 42, 30, 21, 14, 9, 6];
 
 /** Below this, Google masks a keyword's count and gives the threshold instead. */
@@ -51,9 +52,12 @@ export interface SimulatedKeyword {
   threshold: number | null;
 }
 
-/** The simulated search keywords of `location` in one month (a theme picked from the location's name). */
-export function simulatedMonthKeywords(location: string, year: number, month: number): SimulatedKeyword[] {
-  const theme = THEMES[hash32(`theme:${location}`) % THEMES.length];
+/**
+ * The simulated search keywords of `location` in one month: its trade's (when known: the demo passes the business's),
+ * else a trade picked from the location's name.
+ */
+export function simulatedMonthKeywords(location: string, year: number, month: number, trade?: Trade | null): SimulatedKeyword[] {
+  const theme = THEMES[trade ?? TRADES[hash32(`theme:${location}`) % TRADES.length]];
   const scale = scaleOf(location);
   // A little seasonality: more searches in spring and autumn.
   const season = 1 + 0.15 * Math.sin(((month - 3) / 12) * 2 * Math.PI);

@@ -3,6 +3,7 @@ import { CUSTOMER_PERMISSIONS } from '../domain/permissions';
 import type { TokenKind } from '../domain/principal';
 import { Integration, Location, Organization, Review, User } from '../models';
 import { sentimentColumns } from '../models/review.model';
+import { DEMO_BUSINESSES, demoLanguage, demoReviewText, THANKS, tradeOfName, type DemoBusiness } from './demo-content';
 import { createTenant, createUser } from './admin.service';
 import { setPlanFeatures } from './plans.service';
 import { issueToken, principalFor } from './auth.service';
@@ -35,15 +36,6 @@ function mulberry32(seed: number): () => number {
 
 const FIRST = ['Ava', 'Liam', 'Mia', 'Noah', 'Emma', 'Lucas', 'Sofia', 'Ethan', 'Chloe', 'Omar', 'Priya', 'Kenji', 'Zoe', 'Mateo', 'Lena'];
 const LAST = ['Smith', 'Garcia', 'Nguyen', 'Patel', 'Müller', 'Rossi', 'Kim', 'Okafor', 'Silva', 'Cohen', 'Dubois', 'Novak'];
-const PRAISE = [
-  'Friendly staff and quick service.',
-  'The team explained everything clearly.',
-  'Spotless place and easy booking.',
-  'Great value, will come back.',
-  'They fixed it the same day.',
-];
-const COMPLAINT = ['Waited far too long.', 'Parking was a nightmare.', 'Nobody called me back.', 'Prices went up without notice.'];
-
 export interface SeedOptions {
   reviews?: number;
   domain?: string;
@@ -72,14 +64,11 @@ export async function seedDemo(opts: SeedOptions = {}) {
   const ownerPrincipal = await principalFor(customerOwner, { id: 0, kind: 'customer', permissions: [...CUSTOMER_PERMISSIONS] });
 
   const orgs: Organization[] = [];
-  for (const [name, extra] of [
-    ['Bright Smiles Dental', ['Downtown', 'Riverside']],
-    ['Harbor Vet Clinic', ['Northside']],
-    ['Sunrise Bakery', []],
-  ] as const) {
-    const org = await organizations.create(ownerPrincipal, { name });
+  // Each business has a trade and a mix of customer languages (src/services/demo-content.ts).
+  for (const business of DEMO_BUSINESSES) {
+    const org = await organizations.create(ownerPrincipal, { name: business.name });
     orgs.push(org);
-    for (const loc of extra) await locations.create(ownerPrincipal, { organizationId: org.id, name: loc });
+    for (const loc of business.locations) await locations.create(ownerPrincipal, { organizationId: org.id, name: loc });
   }
   const allLocations = await Location.findAll({ where: { tenantId: tenant.id }, order: [['id', 'ASC']] });
   for (const [i, loc] of allLocations.entries()) {
@@ -129,6 +118,12 @@ export async function insertReviews(tenantId: number, count: number, seed = 42):
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)];
   const sources = await Integration.findAll({ where: { tenantId }, order: [['id', 'ASC']] });
   if (sources.length === 0) return;
+  // Each organisation's reviews read like its trade's, in its customers' languages.
+  const names = new Map((await Organization.findAll({ where: { tenantId }, attributes: ['id', 'name'] })).map((o) => [o.id, o.name]));
+  const businessOf = (organizationId: number): Pick<DemoBusiness, 'trade' | 'languages'> => {
+    const name = names.get(organizationId) ?? '';
+    return DEMO_BUSINESSES.find((b) => b.name === name) ?? { trade: tradeOfName(name) ?? 'dentist', languages: { en: 1 } };
+  };
   const start = Date.UTC(2024, 0, 1);
   const span = Date.UTC(2026, 10, 1) - start;
   const CHUNK = 2000;
@@ -139,6 +134,9 @@ export async function insertReviews(tenantId: number, count: number, seed = 42):
       const integration = sources[i % sources.length];
       const rating = rand() < 0.75 ? pick([4, 5, 5, 5]) : pick([1, 2, 3]);
       const author = `${pick(FIRST)} ${pick(LAST)}`;
+      const business = businessOf(integration.organizationId);
+      const language = demoLanguage(business, rand);
+      const text = demoReviewText(business.trade, language, rating, rand);
       const published = new Date(start + Math.floor(rand() * span));
       const replied = integration.type === 'synced' && rand() < 0.4;
       rows.push({
@@ -150,10 +148,10 @@ export async function insertReviews(tenantId: number, count: number, seed = 42):
         author,
         rating,
         originalRating: rating,
-        title: rand() < 0.3 ? pick(['Great visit', 'Not impressed', 'Recommended', 'Mixed feelings']) : null,
-        message: rating >= 4 ? `${pick(PRAISE)} ${pick(PRAISE)}` : `${pick(COMPLAINT)} ${pick(PRAISE)}`,
+        title: text.title,
+        message: text.message,
         publishedAt: published,
-        reply: replied ? `Thank you, ${author.split(' ')[0]}!` : null,
+        reply: replied ? THANKS[language](author.split(' ')[0]) : null,
         replyDate: replied ? new Date(published.getTime() + 86_400_000) : null,
         verified: integration.type === 'synced',
         identifier: integration.type === 'synced' ? `demo-${integration.id}-${i}` : null,

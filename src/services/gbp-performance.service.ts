@@ -1,3 +1,4 @@
+import { tradeOfName } from '../domain/trades';
 import { Op, QueryTypes, type Transaction } from 'sequelize';
 import type { Sequelize } from 'sequelize-typescript';
 import { systemClock, type Clock } from '../domain/clock';
@@ -23,7 +24,7 @@ import { DAILY_METRICS, isDailyMetric, totalsOf, type DailyMetric, type MetricTo
 import type { DailyMetricSeries, KeywordCount } from '../gbp/performance';
 import { performanceLocationName } from '../gbp/performance';
 import { simulatedDailyValue, simulatedMonthKeywords } from '../gbp/sim-data';
-import { GbpDailyMetric, GbpSearchKeyword, Integration, Location, ReviewSource } from '../models';
+import { GbpDailyMetric, GbpSearchKeyword, Integration, Location, Organization, ReviewSource } from '../models';
 import { checkPageDepth, clockOf, escape, inTransaction, type ServiceOptions } from './common';
 import { loadSyncTarget, type SyncSkip } from './review-sync.service';
 
@@ -440,6 +441,8 @@ export async function seedDemoGbpPerformance(tenantId: number, clock: Clock = sy
   const google = await ReviewSource.findOne({ where: { slug: 'google' } });
   if (!google) return;
   const integrations = await Integration.findAll({ where: { tenantId, sourceId: google.id, type: 'synced' }, order: [['id', 'ASC']] });
+  // Each business is searched for by its trade's keywords ("dentist near me" for the dental practice).
+  const names = new Map((await Organization.findAll({ where: { tenantId }, attributes: ['id', 'name'] })).map((o) => [o.id, o.name]));
   const now = clock.now();
   const yesterday = dayAt(now) - 1;
   const from = yesterday - (METRICS_BACKFILL_DAYS - 1);
@@ -455,7 +458,7 @@ export async function seedDemoGbpPerformance(tenantId: number, clock: Clock = sy
     await storeDailyMetrics(integration.locationId, series, range);
     for (let i = lastComplete - (KEYWORD_BACKFILL_MONTHS - 1); i <= lastComplete; i++) {
       const { year, month } = monthOf(i);
-      await storeKeywordMonth(integration.locationId, { year, month }, simulatedMonthKeywords(key, year, month));
+      await storeKeywordMonth(integration.locationId, { year, month }, simulatedMonthKeywords(key, year, month, tradeOfName(names.get(integration.organizationId) ?? '')));
     }
   }
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { distanceKm } from '../pins';
+import { TRADES, tradeOfName, type Trade } from '../../domain/trades';
 import type { GeocodeResult, Geocoder, MapResult, RankingProvider } from './types';
 
 /**
@@ -8,7 +9,9 @@ import type { GeocodeResult, Geocoder, MapResult, RankingProvider } from './type
  * sees the same world. A business's score for a query is
  *     2 x relevance(keyword) + prominence - distance_km / 2.5
  * and the 20 best relevant businesses (relevance >= 0.25) are the results. Relevance and prominence are hashes in
- * [0, 1): the same question always gets the same answer.
+ * [0, 1): the same question always gets the same answer. Three businesses in four have a trade (dentist, vet,
+ * bakery: src/domain/trades.ts) that their name says ("Maple Family Dentistry"); a keyword of a trade ("dentist near
+ * me", "emergency vet") finds only businesses of that trade, any other keyword any business.
  */
 const CELL_DEG = 0.01;
 const REACH_CELLS = 10;
@@ -16,6 +19,11 @@ const MIN_RELEVANCE = 0.25;
 
 const PREFIXES = ['Maple', 'Harbor', 'Summit', 'Oak', 'Riverside', 'Northside', 'Bright', 'Cedar', 'Union', 'Elm', 'Granite', 'Willow', 'Park', 'Liberty', 'Crown', 'Silver'];
 const SUFFIXES = ['& Co.', 'Group', 'Studio', 'Partners', 'Works', 'Collective', 'House', 'Center', 'Services', 'Associates'];
+const TRADE_SUFFIXES: Record<Trade, readonly string[]> = {
+  dentist: ['Dental', 'Family Dentistry', 'Dental Care', 'Smiles', 'Orthodontics', 'Dental Studio'],
+  vet: ['Animal Hospital', 'Vet Clinic', 'Pet Care', 'Veterinary Center', 'Animal Clinic'],
+  bakery: ['Bakery', 'Bakehouse', 'Patisserie', 'Bread Co.', 'Pastry Shop'],
+};
 
 /** Uniform in [0, 1) from a string. */
 function unit(s: string): number {
@@ -25,6 +33,7 @@ function unit(s: string): number {
 interface Business {
   placeId: string;
   name: string;
+  trade: Trade | null;
   lat: number;
   lng: number;
   prominence: number;
@@ -36,9 +45,13 @@ function businessesIn(cx: number, cy: number): Business[] {
   const out: Business[] = [];
   for (let k = 0; k < n; k++) {
     const id = `sim-${cx}-${cy}-${k}`;
+    const t = Math.floor(unit(`trade:${id}`) * (TRADES.length + 1));
+    const trade = t < TRADES.length ? TRADES[t] : null;
+    const suffixes = trade ? TRADE_SUFFIXES[trade] : SUFFIXES;
     out.push({
       placeId: id,
-      name: `${PREFIXES[Math.floor(unit(`p:${id}`) * PREFIXES.length)]} ${SUFFIXES[Math.floor(unit(`s:${id}`) * SUFFIXES.length)]}`,
+      trade,
+      name: `${PREFIXES[Math.floor(unit(`p:${id}`) * PREFIXES.length)]} ${suffixes[Math.floor(unit(`s:${id}`) * suffixes.length)]}`,
       lat: (cy + unit(`y:${id}`)) * CELL_DEG,
       lng: (cx + unit(`x:${id}`)) * CELL_DEG,
       prominence: unit(`prom:${id}`),
@@ -49,21 +62,29 @@ function businessesIn(cx: number, cy: number): Business[] {
 
 const normalise = (keyword: string) => keyword.trim().toLowerCase().replace(/\s+/g, ' ');
 
+/** How relevant a business is for a keyword, in [0, 1): a trade's keyword ranks its trade high and the rest out. */
+function relevance(b: Business, kw: string, kwTrade: Trade | null): number {
+  const r = unit(`rel:${b.placeId}:${kw}`);
+  if (!kwTrade) return r;
+  return b.trade === kwTrade ? MIN_RELEVANCE + (1 - MIN_RELEVANCE) * r : r * MIN_RELEVANCE * 0.9;
+}
+
 export class SimulatedMarket implements RankingProvider, Geocoder {
   readonly name = 'simulator';
 
   /** The business scores and ranks as a provider would see them from (lat, lng). */
   rank(keyword: string, lat: number, lng: number, limit = 20): MapResult[] {
     const kw = normalise(keyword);
+    const kwTrade = tradeOfName(kw);
     const cx0 = Math.floor(lng / CELL_DEG);
     const cy0 = Math.floor(lat / CELL_DEG);
     const scored: Array<{ b: Business; score: number }> = [];
     for (let dy = -REACH_CELLS; dy <= REACH_CELLS; dy++) {
       for (let dx = -REACH_CELLS; dx <= REACH_CELLS; dx++) {
         for (const b of businessesIn(cx0 + dx, cy0 + dy)) {
-          const relevance = unit(`rel:${b.placeId}:${kw}`);
-          if (relevance < MIN_RELEVANCE) continue;
-          scored.push({ b, score: 2 * relevance + b.prominence - distanceKm({ lat, lng }, b) / 2.5 });
+          const rel = relevance(b, kw, kwTrade);
+          if (rel < MIN_RELEVANCE) continue;
+          scored.push({ b, score: 2 * rel + b.prominence - distanceKm({ lat, lng }, b) / 2.5 });
         }
       }
     }
@@ -78,6 +99,7 @@ export class SimulatedMarket implements RankingProvider, Geocoder {
   /** The business nearest to a point that is relevant for the keyword: the demo's scan target. */
   nearestPlace(keyword: string, lat: number, lng: number): MapResult & { lat: number; lng: number } {
     const kw = normalise(keyword);
+    const kwTrade = tradeOfName(kw);
     let best: { b: Business; d: number } | null = null;
     for (let r = 0; r <= REACH_CELLS && !best; r++) {
       const cx0 = Math.floor(lng / CELL_DEG);
@@ -85,7 +107,7 @@ export class SimulatedMarket implements RankingProvider, Geocoder {
       for (let dy = -r; dy <= r; dy++) {
         for (let dx = -r; dx <= r; dx++) {
           for (const b of businessesIn(cx0 + dx, cy0 + dy)) {
-            if (unit(`rel:${b.placeId}:${kw}`) < MIN_RELEVANCE) continue;
+            if (relevance(b, kw, kwTrade) < MIN_RELEVANCE) continue;
             const d = distanceKm({ lat, lng }, b);
             if (!best || d < best.d) best = { b, d };
           }

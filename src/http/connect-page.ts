@@ -7,7 +7,8 @@ import { DomainError } from '../domain/errors';
 import { ProviderRejected, ProviderUnavailable, type ReviewPlatformClient, type SignInProvider } from '../providers/types';
 import * as links from '../services/connect-links.service';
 import { SignInFailed } from '../services/provider-connections.service';
-import { landingPage, messagePage, NO_BRAND, PROVIDER_LABELS, selectionPage, successPage, type Brand } from './connect-page.views';
+import { landingPage, messagePage, NO_BRAND, providerLabels, selectionPage, successPage, type Brand } from './connect-page.views';
+import { t, translator, type MessageKey } from '../i18n';
 import { formReadErrors } from './form-errors';
 
 /**
@@ -39,16 +40,17 @@ const paths = (token: string) => {
   return { landing: base, start: `${base}/start`, select: `${base}/select` };
 };
 
-const brandOf = (view: { tenant: { brandName: string; name: string; logoUrl: string | null } }): Brand => ({
+const brandOf = (view: { tenant: { brandName: string; name: string; logoUrl: string | null }; language: string }): Brand => ({
   name: view.tenant.brandName || view.tenant.name,
   logoUrl: view.tenant.logoUrl,
+  language: view.language,
 });
 
-const UNAVAILABLE: Record<string, { status: number; title: string; message: string }> = {
-  unknown: { status: 404, title: 'Link not found', message: 'This connect link does not exist. Please check the address, or ask for a new link.' },
-  used: { status: 410, title: 'Already connected', message: 'This connect link has already been used. Nothing more to do here; ask for a new link if you need to connect again.' },
-  expired: { status: 410, title: 'Link expired', message: 'This connect link has expired. Please ask for a new link.' },
-  revoked: { status: 410, title: 'Link no longer valid', message: 'This connect link has been withdrawn. Please ask for a new link.' },
+const UNAVAILABLE: Record<string, { status: number; title: MessageKey; message: MessageKey }> = {
+  unknown: { status: 404, title: 'common.linkNotFound', message: 'connect.unknownText' },
+  used: { status: 410, title: 'connect.usedTitle', message: 'connect.usedText' },
+  expired: { status: 410, title: 'connect.expiredTitle', message: 'connect.expiredText' },
+  revoked: { status: 410, title: 'connect.revokedTitle', message: 'connect.revokedText' },
 };
 
 export function connectPages(deps: ConnectPageDeps): Router {
@@ -81,21 +83,22 @@ export function connectPages(deps: ConnectPageDeps): Router {
       } catch {
         // unknown link: the neutral brand
       }
-      const retry = token ? { url: paths(token).start, label: 'Try again', csrf: links.startFormToken(token) } : undefined;
+      const tr = translator(brand.language);
+      const retry = token ? { url: paths(token).start, label: tr.t('connect.tryAgain'), csrf: links.startFormToken(token) } : undefined;
       if (err instanceof links.LinkUnavailable) {
         const u = UNAVAILABLE[err.status] ?? UNAVAILABLE.unknown;
-        return html(res, u.status, messagePage(brand, u.title, u.message));
+        return html(res, u.status, messagePage(brand, tr.t(u.title), tr.t(u.message)));
       }
       if (err instanceof links.SignInRequired && token) return void res.redirect(303, paths(token).landing);
       if (err instanceof SignInFailed) {
-        return html(res, 400, messagePage(brand, err.reason === 'access_denied' ? 'Sign-in cancelled' : 'Sign-in did not complete', err.message, retry));
+        return html(res, 400, messagePage(brand, tr.t(err.reason === 'access_denied' ? 'connect.cancelledTitle' : 'connect.incompleteTitle'), err.message, retry));
       }
       if (err instanceof ProviderRejected || err instanceof ProviderUnavailable || (err instanceof DomainError && err.code === 'UPSTREAM')) {
         req.log?.warn({ err: { name: (err as Error).name, message: (err as Error).message } }, 'connect page: provider failure');
-        return html(res, 502, messagePage(brand, 'The provider did not answer', 'We could not reach the sign-in provider just now. Please try again in a moment.', retry));
+        return html(res, 502, messagePage(brand, tr.t('connect.providerDownTitle'), tr.t('connect.providerDownText'), retry));
       }
       (req.log ?? deps.logger).error({ err }, 'connect page failed');
-      return html(res, 500, messagePage(brand, 'Something went wrong', 'The page could not be shown. Please try again later.'));
+      return html(res, 500, messagePage(brand, tr.t('common.somethingWrong'), tr.t('common.tryLater')));
     }
   };
 
@@ -193,7 +196,7 @@ export function connectPages(deps: ConnectPageDeps): Router {
             nonce: view.nonce,
             restartAction: p.start,
             csrf: links.startFormToken(view.link.token),
-            error: `Choose one of the listed ${PROVIDER_LABELS[view.link.provider].things}.`,
+            error: translator(view.language).t('connect.chooseListed', { things: providerLabels(translator(view.language), view.link.provider).things }),
           }),
         );
       }
@@ -217,7 +220,7 @@ export function connectPages(deps: ConnectPageDeps): Router {
   );
 
   // A form body too large or unreadable: a page with its status (people read these answers), never a stack.
-  router.use(formReadErrors(() => messagePage(NO_BRAND, 'The form could not be read', 'Please go back and try again.')));
+  router.use(formReadErrors(() => messagePage(NO_BRAND, t('en', 'common.formUnreadable'), t('en', 'common.goBack'))));
 
   return router;
 }

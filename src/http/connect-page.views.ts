@@ -1,18 +1,30 @@
 import type { ProviderBusiness, SignInProvider } from '../providers/types';
 import { escapeHtml } from '../domain/html';
+import { translator, type Translator } from '../i18n';
 
-/** Server-rendered HTML of the customer-facing connect page. Every value is escaped; no script runs. */
+/**
+ * Server-rendered HTML of the customer-facing connect page, in the customer's language (src/i18n). Every value is
+ * escaped; no script runs.
+ */
 
 export const esc = escapeHtml;
 
-export const PROVIDER_LABELS: Record<SignInProvider, { name: string; thing: string; things: string }> = {
-  google: { name: 'Google', thing: 'Business Profile', things: 'Business Profiles' },
-  facebook: { name: 'Facebook', thing: 'Page', things: 'Pages' },
-};
+const PROVIDER_NAMES: Record<SignInProvider, string> = { google: 'Google', facebook: 'Facebook' };
+
+/** The provider's name and what it calls a business ("Business Profile", "Page"), in the page's language. */
+export function providerLabels(tr: Translator, provider: SignInProvider): { name: string; thing: string; things: string } {
+  return {
+    name: PROVIDER_NAMES[provider],
+    thing: tr.t(`connect.providers.${provider}.thing`),
+    things: tr.t(`connect.providers.${provider}.things`),
+  };
+}
 
 export interface Brand {
   name: string;
   logoUrl: string | null;
+  /** The language the page speaks (the customer's, else the agency's; English when unknown). */
+  language?: string | null;
 }
 
 /** A neutral brand for pages that know no agency (unknown links). */
@@ -22,8 +34,9 @@ const safeUrl = (url: string | null): string | null => (url && /^https?:\/\//i.t
 
 export function layout(brand: Brand, title: string, body: string): string {
   const logo = safeUrl(brand.logoUrl);
+  const tr = translator(brand.language);
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="${tr.language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer"><meta name="robots" content="noindex">
 <title>${esc(title)} - ${esc(brand.name)}</title>
 <style>
@@ -38,7 +51,7 @@ ul.businesses{list-style:none;padding:0}ul.businesses li{border:1px solid #e3e5e
 ul.businesses label{display:flex;gap:.6rem;cursor:pointer}.address{color:#5b6470;font-size:.9rem}
 .notice{color:#5b6470;font-size:.9rem}
 </style></head><body>
-<header>${logo ? `<img src="${esc(logo)}" alt="${esc(brand.name)} logo">` : ''}<span class="brand">${esc(brand.name)}</span></header>
+<header>${logo ? `<img src="${esc(logo)}" alt="${esc(tr.t('common.logo', { brand: brand.name }))}">` : ''}<span class="brand">${esc(brand.name)}</span></header>
 <main>
 ${body}
 </main></body></html>`;
@@ -52,27 +65,29 @@ export function landingPage(input: {
   csrf: string;
   continueUrl: string | null;
 }): string {
-  const p = PROVIDER_LABELS[input.provider];
+  const tr = translator(input.brand.language);
+  const p = providerLabels(tr, input.provider);
+  const v = { provider: p.name, thing: p.thing, things: p.things };
+  const location = `<strong>${esc(input.locationName)}</strong>`;
   const resume = input.continueUrl
-    ? `<p class="notice">You already signed in. <a href="${esc(input.continueUrl)}">Continue to choose your ${esc(p.thing)}</a>, or sign in again below.</p>`
+    ? `<p class="notice">${tr.html('connect.resume')} <a href="${esc(input.continueUrl)}">${tr.html('connect.resumeLink', v)}</a>, ${tr.html('connect.resumeAfter')}</p>`
     : '';
   return layout(
     input.brand,
-    `Connect ${p.name}`,
-    `<h1>Connect your ${esc(p.name)} ${esc(p.thing)}</h1>
-<p>${esc(input.brand.name)} asks you to connect the ${esc(p.name)} ${esc(p.thing)} of <strong>${esc(input.locationName)}</strong>,
-so that your reviews appear in your review dashboard and can be answered from there.</p>
+    tr.t('connect.title', v),
+    `<h1>${tr.html('connect.heading', v)}</h1>
+<p>${tr.html('connect.intro', { ...v, brand: esc(input.brand.name), location })}</p>
 <ol>
-<li>You sign in with ${esc(p.name)} and allow access to manage your ${esc(p.things)}' reviews.</li>
-<li>You pick the ${esc(p.thing)} that belongs to ${esc(input.locationName)}.</li>
-<li>That is all: its reviews are then fetched regularly. You can remove the access at any time in your ${esc(p.name)} account.</li>
+<li>${tr.html('connect.step1', v)}</li>
+<li>${tr.html('connect.step2', { ...v, location: esc(input.locationName) })}</li>
+<li>${tr.html('connect.step3', v)}</li>
 </ol>
 ${resume}
 <form method="post" action="${esc(input.startAction)}">
 <input type="hidden" name="csrf" value="${esc(input.csrf)}">
-<button type="submit">Sign in with ${esc(p.name)}</button>
+<button type="submit">${tr.html('connect.signIn', v)}</button>
 </form>
-<p class="notice">This link works once and only for ${esc(input.locationName)}.</p>`,
+<p class="notice">${tr.html('connect.onceOnly', { location: esc(input.locationName) })}</p>`,
   );
 }
 
@@ -87,17 +102,18 @@ export function selectionPage(input: {
   csrf: string;
   error?: string | null;
 }): string {
-  const p = PROVIDER_LABELS[input.provider];
+  const tr = translator(input.brand.language);
+  const p = providerLabels(tr, input.provider);
+  const v = { provider: p.name, thing: p.thing, things: p.things, location: esc(input.locationName) };
   const error = input.error ? `<p class="notice" role="alert"><strong>${esc(input.error)}</strong></p>` : '';
   if (input.businesses.length === 0) {
     return layout(
       input.brand,
-      `No ${p.things} found`,
-      `<h1>No ${esc(p.things)} found</h1>
-<p>The ${esc(p.name)} account you signed in with manages no ${esc(p.things)}. Sign in with the account that manages
-the ${esc(p.thing)} of ${esc(input.locationName)}.</p>
+      tr.t('connect.noneTitle', { things: p.things }),
+      `<h1>${tr.html('connect.noneTitle', v)}</h1>
+<p>${tr.html('connect.noneText', v)}</p>
 <form method="post" action="${esc(input.restartAction)}"><input type="hidden" name="csrf" value="${esc(input.csrf)}">
-<button type="submit">Sign in with another account</button></form>`,
+<button type="submit">${tr.html('connect.otherAccount')}</button></form>`,
     );
   }
   const items = input.businesses
@@ -108,27 +124,28 @@ the ${esc(p.thing)} of ${esc(input.locationName)}.</p>
     .join('\n');
   return layout(
     input.brand,
-    `Choose your ${p.thing}`,
-    `<h1>Choose the ${esc(p.thing)} of ${esc(input.locationName)}</h1>
+    tr.t('connect.chooseTitle', { thing: p.thing }),
+    `<h1>${tr.html('connect.chooseHeading', v)}</h1>
 ${error}
 <form method="post" action="${esc(input.action)}">
 <input type="hidden" name="nonce" value="${esc(input.nonce)}">
 <ul class="businesses">
 ${items}
 </ul>
-<button type="submit">Connect this ${esc(p.thing)}</button>
+<button type="submit">${tr.html('connect.connectThis', v)}</button>
 </form>`,
   );
 }
 
 export function successPage(input: { brand: Brand; provider: SignInProvider; businessName: string; locationName: string }): string {
-  const p = PROVIDER_LABELS[input.provider];
+  const tr = translator(input.brand.language);
+  const p = providerLabels(tr, input.provider);
   return layout(
     input.brand,
-    'Connected',
-    `<h1>Connected</h1>
-<p><strong>${esc(input.businessName)}</strong> on ${esc(p.name)} is now connected to ${esc(input.locationName)}.
-Its reviews will appear in your dashboard shortly. You can close this page.</p>`,
+    tr.t('connect.connectedTitle'),
+    `<h1>${tr.html('connect.connectedTitle')}</h1>
+<p>${tr.html('connect.connectedText', { business: `<strong>${esc(input.businessName)}</strong>`, provider: p.name, location: esc(input.locationName) })}
+${tr.html('common.closePage')}</p>`,
   );
 }
 

@@ -1,3 +1,4 @@
+import { t } from '../i18n';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock';
@@ -30,7 +31,7 @@ const paths = (uuid: string) => {
   return { page: base, rate: (n: number) => `${base}/rate/${n}`, form: `${base}/feedback`, thanks: `${base}/thanks` };
 };
 
-const NOT_FOUND = { title: 'Link not found', message: 'This review link does not exist. Please check the address in the message you received.' };
+const NOT_FOUND = { title: t('en', 'common.linkNotFound'), message: t('en', 'feedback.notFoundText') };
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 
@@ -57,7 +58,7 @@ export function feedbackPages(deps: FeedbackPageDeps): Router {
         await handler(req, res, view, view.brand);
       } catch (err) {
         (req.log ?? deps.logger).error({ err }, 'feedback page failed');
-        if (!res.headersSent) html(res, 500, feedbackMessagePage(null, 'Something went wrong', 'The page could not be shown. Please try again later.'));
+        if (!res.headersSent) html(res, 500, feedbackMessagePage(null, t('en', 'common.somethingWrong'), t('en', 'common.tryLater')));
       }
     };
 
@@ -140,6 +141,6 @@ export function feedbackPages(deps: FeedbackPageDeps): Router {
 
   router.use((_req, res) => html(res, 404, feedbackMessagePage(null, NOT_FOUND.title, NOT_FOUND.message)));
   // A form body that is too large or unreadable: a page with its status, never a stack.
-  router.use(formReadErrors(() => feedbackMessagePage(null, 'The form could not be read', 'Please go back and try again with a shorter message.')));
+  router.use(formReadErrors(() => feedbackMessagePage(null, t('en', 'common.formUnreadable'), t('en', 'common.goBackShorter'))));
   return router;
 }

@@ -1,8 +1,10 @@
 import { esc, layout, NO_BRAND, type Brand } from './connect-page.views';
+import { translator } from '../i18n';
 
 /**
  * Server-rendered HTML of the public review page (`/r/<invite uuid>`): the rating gate, the private feedback
- * form and the thank-you pages. Every value is escaped; no script runs (the stars are plain links).
+ * form and the thank-you pages, in the account's language (src/i18n). Every value is escaped; no script runs (the
+ * stars are plain links).
  */
 
 const STYLE = `<style>
@@ -18,18 +20,21 @@ fieldset.rating label{display:inline-flex;gap:.25rem;margin-right:.8rem;font-wei
 form.feedback button{margin-top:1.2rem}
 </style>`;
 
-const starLabel = (n: number) => `${n} star${n === 1 ? '' : 's'}`;
-
 export function ratingPage(input: { brand: Brand; businessName: string; firstName: string | null; rateHref: (n: number) => string }): string {
+  const tr = translator(input.brand.language);
+  const starLabel = (n: number) => tr.html('feedback.star', { count: n });
   // row-reverse: 5 is written first so that hovering a star lights it and the ones before it.
   const stars = [5, 4, 3, 2, 1].map((n) => `<a href="${esc(input.rateHref(n))}" aria-label="${starLabel(n)}" title="${starLabel(n)}">&#9733;</a>`).join('');
-  const hello = input.firstName ? `Hi ${esc(input.firstName)}, how` : 'How';
+  const business = esc(input.businessName);
+  const heading = input.firstName
+    ? tr.html('feedback.rateHeadingNamed', { name: esc(input.firstName), business })
+    : tr.html('feedback.rateHeading', { business });
   return layout(
     input.brand,
-    `Rate ${input.businessName}`,
-    `${STYLE}<h1>${hello} was your experience with ${esc(input.businessName)}?</h1>
-<p>Choose a rating; it takes a second.</p>
-<nav class="stars" aria-label="Rating">${stars}</nav>`,
+    tr.t('feedback.rateTitle', { business: input.businessName }),
+    `${STYLE}<h1>${heading}</h1>
+<p>${tr.html('feedback.rateIntro')}</p>
+<nav class="stars" aria-label="${tr.html('feedback.ratingNav')}">${stars}</nav>`,
   );
 }
 
@@ -48,39 +53,40 @@ export function feedbackFormPage(input: {
   values: FeedbackFormValues;
   errors?: Record<string, string[]>;
 }): string {
+  const tr = translator(input.brand.language);
   const e = input.errors ?? {};
   const err = (field: string) => (e[field]?.length ? `<p class="error" role="alert">${esc(e[field][0])}</p>` : '');
   const v = input.values;
   const ratings = [1, 2, 3, 4, 5]
-    .map((n) => `<label><input type="radio" name="rating" value="${n}"${v.rating === String(n) ? ' checked' : ''} required> ${starLabel(n)}</label>`)
+    .map((n) => `<label><input type="radio" name="rating" value="${n}"${v.rating === String(n) ? ' checked' : ''} required> ${tr.html('feedback.star', { count: n })}</label>`)
     .join('');
   return layout(
     input.brand,
-    'Tell us more',
-    `${STYLE}<h1>We are sorry to hear that</h1>
-<p>Please tell ${esc(input.businessName)} what went wrong. Your message goes straight to the team, not to a public review site.</p>
+    tr.t('feedback.formTitle'),
+    `${STYLE}<h1>${tr.html('feedback.formHeading')}</h1>
+<p>${tr.html('feedback.formIntro', { business: esc(input.businessName) })}</p>
 <form class="feedback" method="post" action="${esc(input.action)}">
-<fieldset class="rating"><legend>Your rating</legend>${ratings}</fieldset>${err('rating')}
-<label for="message">Your message</label>
+<fieldset class="rating"><legend>${tr.html('feedback.yourRating')}</legend>${ratings}</fieldset>${err('rating')}
+<label for="message">${tr.html('feedback.yourMessage')}</label>
 <textarea id="message" name="message" maxlength="5000" required>${esc(v.message)}</textarea>${err('message')}
-<label for="name">Name</label>
+<label for="name">${tr.html('feedback.name')}</label>
 <input type="text" id="name" name="name" maxlength="255" value="${esc(v.name)}" autocomplete="name">${err('name')}
-<label for="email">Email</label>
+<label for="email">${tr.html('feedback.email')}</label>
 <input type="email" id="email" name="email" maxlength="255" value="${esc(v.email)}" autocomplete="email">${err('email')}
-<label for="phone">Phone</label>
+<label for="phone">${tr.html('feedback.phone')}</label>
 <input type="tel" id="phone" name="phone" maxlength="32" value="${esc(v.phone)}" autocomplete="tel">${err('phone')}
-<button type="submit">Send feedback</button>
+<button type="submit">${tr.html('feedback.send')}</button>
 </form>`,
   );
 }
 
 export function thanksPage(brand: Brand, businessName: string, already = false): string {
-  const text = already
-    ? `Your feedback for ${esc(businessName)} has already reached the team. Thank you for taking the time.`
-    : `Thank you! Your feedback has been sent to ${esc(businessName)}.`;
-  return layout(brand, 'Thank you', `<h1>Thank you</h1>\n<p>${text}</p>\n<p class="notice">You can close this page.</p>`);
+  const tr = translator(brand.language);
+  const text = tr.html(already ? 'feedback.alreadyText' : 'feedback.thanksText', { business: esc(businessName) });
+  return layout(brand, tr.t('feedback.thanksTitle'), `<h1>${tr.html('feedback.thanksTitle')}</h1>\n<p>${text}</p>\n<p class="notice">${tr.html('common.closePage')}</p>`);
 }
 
 export function feedbackMessagePage(brand: Brand | null, title: string, message: string): string {
-  return layout(brand ?? { ...NO_BRAND, name: 'Review request' }, title, `<h1>${esc(title)}</h1>\n<p>${esc(message)}</p>`);
+  const page = brand ?? { ...NO_BRAND, name: translator(NO_BRAND.language).t('feedback.brandless') };
+  return layout(page, title, `<h1>${esc(title)}</h1>\n<p>${esc(message)}</p>`);
 }

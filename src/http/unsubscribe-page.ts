@@ -4,6 +4,7 @@ import type { Clock } from '../domain/clock';
 import { unsubscribeByToken, unsubscribeViewOf } from '../services/unsubscribe.service';
 import { esc, layout, NO_BRAND, type Brand } from './connect-page.views';
 import { formReadErrors } from './form-errors';
+import { t, tHtml, translator } from '../i18n';
 
 /**
  * The unsubscribe link every review request carries, `/u/{token}` (public: the token is the credential, and it
@@ -22,26 +23,31 @@ export interface UnsubscribePageDeps {
   clock?: Clock;
 }
 
-const NOT_FOUND = { title: 'Link not found', message: 'This unsubscribe link is not valid. Please use the link from the message you received.' };
+const notFoundPage = (): string => {
+  const tr = translator(NO_BRAND.language);
+  return layout(NO_BRAND, tr.t('common.linkNotFound'), `<h1>${tr.html('common.linkNotFound')}</h1><p>${tr.html('unsubscribe.notFoundText')}</p>`);
+};
 
 function confirmPage(brand: Brand, business: string, token: string, already: boolean): string {
   if (already) return donePage(brand, business);
+  const tr = translator(brand.language);
   return layout(
     brand,
-    'Unsubscribe',
-    `<h1>Unsubscribe from review requests</h1>
-<p>Do you want to stop receiving review requests from <strong>${esc(business)}</strong>?</p>
-<form method="post" action="/u/${esc(encodeURIComponent(token))}"><input type="hidden" name="confirm" value="1"><button type="submit">Unsubscribe</button></form>
-<p class="notice">You will not receive any further review requests from ${esc(business)}.</p>`,
+    tr.t('unsubscribe.title'),
+    `<h1>${tr.html('unsubscribe.heading')}</h1>
+<p>${tr.html('unsubscribe.question', { business: `<strong>${esc(business)}</strong>` })}</p>
+<form method="post" action="/u/${esc(encodeURIComponent(token))}"><input type="hidden" name="confirm" value="1"><button type="submit">${tr.html('unsubscribe.button')}</button></form>
+<p class="notice">${tr.html('unsubscribe.notice', { business: esc(business) })}</p>`,
   );
 }
 
 function donePage(brand: Brand, business: string): string {
+  const tr = translator(brand.language);
   return layout(
     brand,
-    'Unsubscribed',
-    `<h1>You are unsubscribed</h1>
-<p>You will not receive any further review requests from <strong>${esc(business)}</strong>. You can close this page.</p>`,
+    tr.t('unsubscribe.doneTitle'),
+    `<h1>${tr.html('unsubscribe.doneHeading')}</h1>
+<p>${tr.html('unsubscribe.notice', { business: `<strong>${esc(business)}</strong>` })} ${tr.html('common.closePage')}</p>`,
   );
 }
 
@@ -62,14 +68,14 @@ export function unsubscribePages(deps: UnsubscribePageDeps): Router {
   const html = (res: Response, status: number, body: string) => void res.status(status).type('html').send(body);
   const failed = (res: Response, err: unknown) => {
     deps.logger.error({ err }, 'unsubscribe page failed');
-    html(res, 500, layout(NO_BRAND, 'Something went wrong', '<h1>Something went wrong</h1><p>Please try again in a moment.</p>'));
+    html(res, 500, layout(NO_BRAND, t('en', 'common.somethingWrong'), `<h1>${tHtml('en', 'common.somethingWrong')}</h1><p>${tHtml('en', 'common.tryMoment')}</p>`));
   };
 
   router.get('/:token', async (req: Request, res: Response) => {
     try {
       const token = String(req.params.token);
       const view = await unsubscribeViewOf(token);
-      if (!view) return html(res, 404, layout(NO_BRAND, NOT_FOUND.title, `<h1>${NOT_FOUND.title}</h1><p>${NOT_FOUND.message}</p>`));
+      if (!view) return html(res, 404, notFoundPage());
       html(res, 200, confirmPage(view.brand, view.businessName, token, view.contact.unsubscribedAt !== null));
     } catch (err) {
       failed(res, err);
@@ -79,7 +85,7 @@ export function unsubscribePages(deps: UnsubscribePageDeps): Router {
   router.post('/:token', async (req: Request, res: Response) => {
     try {
       const result = await unsubscribeByToken(String(req.params.token), { clock: deps.clock });
-      if (!result) return html(res, 404, layout(NO_BRAND, NOT_FOUND.title, `<h1>${NOT_FOUND.title}</h1><p>${NOT_FOUND.message}</p>`));
+      if (!result) return html(res, 404, notFoundPage());
       const oneClick = (req.body as Record<string, unknown> | undefined)?.['List-Unsubscribe'] === 'One-Click';
       deps.logger.info({ contact: result.contact.uuid, already: result.already, canceled: result.canceled, oneClick }, 'contact unsubscribed');
       html(res, 200, donePage(result.brand, result.businessName));
@@ -89,7 +95,7 @@ export function unsubscribePages(deps: UnsubscribePageDeps): Router {
   });
 
   // A form body too large or unreadable (a one-click unsubscribe is a few bytes): a page with its status.
-  router.use(formReadErrors(() => layout(NO_BRAND, 'The form could not be read', '<h1>The form could not be read</h1><p>Please go back and try again.</p>')));
+  router.use(formReadErrors(() => layout(NO_BRAND, t('en', 'common.formUnreadable'), `<h1>${tHtml('en', 'common.formUnreadable')}</h1><p>${tHtml('en', 'common.goBack')}</p>`)));
 
   return router;
 }

@@ -269,6 +269,7 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
       businessName,
       reviewLink: reviewLinkOf(l.invite.uuid),
       unsubscribeLink: unsubscribeLinkOf(l.contact.uuid),
+      language: l.customer?.language ?? 'en',
     });
     return { sender, rendered: channel === 'email' ? { ...rendered, messageId: messageIdOf(l.invite.uuid, input.stepIndex) } : rendered };
   };

@@ -1,6 +1,7 @@
 import type { CampaignStep, Channel } from '../models/campaign.model';
 import type { OutgoingMessage } from './types';
 import { escapeHtml } from '../domain/html';
+import { t, tHtml, uiLanguage } from '../i18n';
 
 /**
  * Review-request messages from a campaign step. Templates may use `{first_name}`, `{last_name}`,
@@ -18,17 +19,20 @@ export interface TemplateValues {
   businessName: string;
   reviewLink: string;
   unsubscribeLink: string;
+  /** The account's language (ISO 639-1): the default texts and the unsubscribe lines speak it (src/i18n). */
+  language?: string | null;
 }
 
-export const DEFAULT_SUBJECT = 'How was your visit to {business_name}?';
-export const DEFAULT_BODY = 'Hi {first_name}, thank you for choosing {business_name}! Would you take a moment to tell us how we did? {review_link}';
+/** The default subject and body of a step without its own, in a language. */
+export const defaultSubject = (language?: string | null): string => t(language, 'invite.subject');
+export const defaultBody = (language?: string | null): string => t(language, 'invite.body');
 
 const esc = escapeHtml;
 
-/** Replaces the placeholders; an absent first name reads "there" ("Hi there,"), an absent last name nothing. */
+/** Replaces the placeholders; an absent first name reads "there" ("Hi there,", in the language), an absent last name nothing. */
 export function fill(template: string, v: TemplateValues): string {
   const values: Record<string, string> = {
-    first_name: v.firstName?.trim() || 'there',
+    first_name: v.firstName?.trim() || t(v.language, 'invite.there'),
     last_name: v.lastName?.trim() || '',
     business_name: v.businessName,
     review_link: v.reviewLink,
@@ -53,19 +57,19 @@ function htmlOf(text: string, v: TemplateValues): string {
       return `<p>${html}</p>`;
     })
     .join('\n');
-  return `<!doctype html><html><body style="font-family:system-ui,-apple-system,sans-serif;line-height:1.5;color:#1f2328">
+  return `<!doctype html><html lang="${uiLanguage(v.language)}"><body style="font-family:system-ui,-apple-system,sans-serif;line-height:1.5;color:#1f2328">
 ${paragraphs}
-<p style="margin-top:2em;font-size:.85em;color:#5b6470">You received this because you were a customer of ${esc(v.businessName)}.
-<a href="${esc(v.unsubscribeLink)}">Unsubscribe</a> from review requests.</p>
+<p style="margin-top:2em;font-size:.85em;color:#5b6470">${tHtml(v.language, 'invite.footerWhy', { business: esc(v.businessName) })}
+<a href="${esc(v.unsubscribeLink)}">${tHtml(v.language, 'invite.footerLink')}</a> ${tHtml(v.language, 'invite.footerAfter')}</p>
 </body></html>`;
 }
 
 export function renderEmail(step: Pick<CampaignStep, 'subject' | 'body'>, v: TemplateValues): Required<Pick<OutgoingMessage, 'subject' | 'body' | 'html' | 'headers'>> {
-  let body = fill(step.body?.trim() || DEFAULT_BODY, v);
+  let body = fill(step.body?.trim() || defaultBody(v.language), v);
   if (!body.includes(v.reviewLink)) body += `\n\n${v.reviewLink}`;
-  const text = `${body}\n\n--\nDon't want these emails? Unsubscribe: ${v.unsubscribeLink}`;
+  const text = `${body}\n\n--\n${t(v.language, 'invite.textFooter', { link: v.unsubscribeLink })}`;
   return {
-    subject: fill(step.subject?.trim() || DEFAULT_SUBJECT, v).replace(/[\r\n]+/g, ' ').slice(0, 255),
+    subject: fill(step.subject?.trim() || defaultSubject(v.language), v).replace(/[\r\n]+/g, ' ').slice(0, 255),
     body: text,
     html: htmlOf(body, v),
     headers: {
@@ -76,11 +80,15 @@ export function renderEmail(step: Pick<CampaignStep, 'subject' | 'body'>, v: Tem
 }
 
 export function renderText(step: Pick<CampaignStep, 'body'>, v: TemplateValues): Pick<OutgoingMessage, 'body'> {
-  let body = fill(step.body?.trim() || DEFAULT_BODY, v);
+  let body = fill(step.body?.trim() || defaultBody(v.language), v);
   if (!body.includes(v.reviewLink)) body += ` ${v.reviewLink}`;
-  const stop = /\bSTOP\b/.test(body) ? '' : 'Reply STOP to opt out';
-  if (!body.includes(v.unsubscribeLink)) body += `\n${stop ? `${stop} or unsubscribe: ` : 'Unsubscribe: '}${v.unsubscribeLink}`;
-  else if (stop) body += `\n${stop}.`;
+  const hasStop = /\bSTOP\b/.test(body);
+  if (!body.includes(v.unsubscribeLink)) {
+    body += `\n${t(v.language, hasStop ? 'invite.smsUnsubscribe' : 'invite.smsStop', { link: v.unsubscribeLink })}`;
+  } else if (!hasStop) {
+    // The link is in the body already: the STOP line alone.
+    body += `\n${t(v.language, 'invite.smsStopOnly')}`;
+  }
   return { body };
 }
 

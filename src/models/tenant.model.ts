@@ -15,6 +15,10 @@ export class Tenant extends Model {
   @Column({ type: DataType.STRING(2048), allowNull: true })
   declare logoUrl: string | null;
 
+  /** The agency's language (ISO 639-1): new customer accounts take it unless given one. */
+  @Column({ type: DataType.STRING(8), allowNull: false, defaultValue: 'en' })
+  declare language: string;
+
   /** The agency calculates sales tax: new customers then need a country (and a postal code in US/CA). */
   @Column({ type: DataType.BOOLEAN, allowNull: false, defaultValue: false })
   declare taxCalculationEnabled: boolean;

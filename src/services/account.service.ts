@@ -1,5 +1,6 @@
 import { Op } from 'sequelize';
-import { Forbidden, NotFound, Validation } from '../domain/errors';
+import { Forbidden, NotFound, Validation, type FieldErrors } from '../domain/errors';
+import { INVALID_LANGUAGE, languageOf } from '../i18n';
 import { hasPermissions, inAccount, isTeamMember, ORGANIZATION_PERMISSIONS } from '../domain/permissions';
 import type { Principal, TokenKind } from '../domain/principal';
 import { ApiToken, Customer, Location, LocationUser, Organization, OrganizationMember, Plan, Tenant, TenantDomain, User } from '../models';
@@ -15,7 +16,28 @@ export async function tenantOf(p: Principal) {
   const tenant = await Tenant.findByPk(p.tenantId);
   if (!tenant) throw new NotFound('Tenant');
   const domains = await TenantDomain.findAll({ where: { tenantId: tenant.id }, order: [['id', 'ASC']] });
-  return { id: tenant.id, name: tenant.name, brandName: tenant.brandName, logoUrl: tenant.logoUrl, domains: domains.map((d) => d.domain) };
+  return { id: tenant.id, name: tenant.name, brandName: tenant.brandName, logoUrl: tenant.logoUrl, language: tenant.language, domains: domains.map((d) => d.domain) };
+}
+
+/** The agency's language (tenant owners): what new customer accounts and agency-level pages speak. */
+export async function setTenantLanguage(p: Principal, language: string, opts: ServiceOptions = {}) {
+  if (p.role !== 'tenant_owner') throw new Forbidden('Only the agency owner sets the agency language.');
+  const errors: FieldErrors = {};
+  const code = languageOf(language, errors);
+  if (!code) throw new Validation(Object.keys(errors).length ? errors : { language: [INVALID_LANGUAGE] });
+  await Tenant.update({ language: code }, { where: { id: p.tenantId }, transaction: opts.transaction });
+  return tenantOf(p);
+}
+
+/** The account's language (its owner; the agency can set it too, through the agency API): pages and mail speak it. */
+export async function setAccountLanguage(p: Principal, language: string, opts: ServiceOptions = {}) {
+  if (p.customerId == null) throw new NotFound('Account');
+  if (isTeamMember(p)) throw new Forbidden('Only the account owner sets the account language.');
+  const errors: FieldErrors = {};
+  const code = languageOf(language, errors);
+  if (!code) throw new Validation(Object.keys(errors).length ? errors : { language: [INVALID_LANGUAGE] });
+  await Customer.update({ language: code }, { where: { id: p.customerId }, transaction: opts.transaction });
+  return accountOf(p);
 }
 
 export async function accountOf(p: Principal) {
@@ -32,6 +54,7 @@ export async function accountOf(p: Principal) {
     name: account.name,
     email: account.email,
     subscriptionStatus: account.subscriptionStatus,
+    language: account.language,
     planName: account.plan?.name ?? null,
     locationLimit: limits.locations,
     memberLimit: limits.members,

@@ -16,6 +16,7 @@ import { connectUrlOf, issueConnectLink } from './connect-links.service';
 import { creditBalance, grantCredits, isCreditType } from './credits.service';
 import * as organizations from './organizations.service';
 import { containsPattern } from '../db/like';
+import { isUiLanguage, languageOf, translator } from '../i18n';
 
 /**
  * The agency API (spec: Agency API): the tenant owner's customer accounts, their plans, limits, credits and
@@ -157,6 +158,8 @@ export interface CreateCustomerInput {
   sendFacebookConnectLink?: boolean | null;
   country?: string | null;
   postalCode?: string | null;
+  /** ISO 639-1, one of UI_LANGUAGES; default: the agency's language. */
+  language?: string | null;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -174,7 +177,7 @@ export function e164(phone: string): string | null {
 }
 
 /** Every field rule of POST /customers at once, so the 422 names every offending field. */
-async function validateCreate(p: Principal, input: CreateCustomerInput, tenant: Tenant): Promise<{ plan: Plan; phone: string | null; country: string | null; postalCode: string | null }> {
+async function validateCreate(p: Principal, input: CreateCustomerInput, tenant: Tenant): Promise<{ plan: Plan; phone: string | null; country: string | null; postalCode: string | null; language: string }> {
   const errors: FieldErrors = {};
   const add = (field: string, message: string) => (errors[field] ??= []).push(message);
   for (const [field, value] of [['name', input.name], ['company', input.company]] as const) {
@@ -217,8 +220,9 @@ async function validateCreate(p: Principal, input: CreateCustomerInput, tenant: 
       add('postal_code', `The postal code is not a valid ${country} postal code.`);
     }
   }
+  const language = languageOf(input.language, errors) ?? (isUiLanguage(tenant.language) ? tenant.language : 'en');
   if (Object.keys(errors).length) throw new Validation(errors);
-  return { plan: plan!, phone, country, postalCode };
+  return { plan: plan!, phone, country, postalCode, language };
 }
 
 export interface CreateCustomerOptions extends ServiceOptions {
@@ -263,6 +267,7 @@ export async function createCustomer(p: Principal, input: CreateCustomerInput, o
         memberLimit: input.memberLimit ?? null,
         country: valid.country,
         postalCode: valid.postalCode,
+        language: valid.language,
       },
       { transaction },
     );
@@ -298,10 +303,16 @@ export async function createCustomer(p: Principal, input: CreateCustomerInput, o
   const brand = tenant.brandName;
   const to = customer.email;
   if (input.sendInvite) {
-    await sendSafely(inviteMail({ brand, name: customer.name, company, email: to, startUrl: `${opts.baseUrl.replace(/\/+$/, '')}/docs` }), opts.logger);
+    await sendSafely(
+      inviteMail({ brand, name: customer.name, company, email: to, startUrl: `${opts.baseUrl.replace(/\/+$/, '')}/docs`, language: customer.language }),
+      opts.logger,
+    );
   }
   for (const link of links) {
-    await sendSafely(connectLinkMail({ brand, name: customer.name, company, to, provider: link.provider, url: connectUrlOf(link.token), expiresAt: link.expiresAt }), opts.logger);
+    await sendSafely(
+      connectLinkMail({ brand, name: customer.name, company, to, provider: link.provider, url: connectUrlOf(link.token), expiresAt: link.expiresAt, language: customer.language }),
+      opts.logger,
+    );
   }
   return viewOf((await Customer.findByPk(customer.id))!);
 }
@@ -311,28 +322,27 @@ export async function createCustomer(p: Principal, input: CreateCustomerInput, o
  * no sign-in page of its own (customers use the APIs, MCP and the public pages), so "where to start" is the account's
  * API reference on the origin the agency called, its white-label domain, in its brand: `/docs`.
  */
-export function inviteMail(m: { brand: string; name: string; company: string; email: string; startUrl: string }) {
+export function inviteMail(m: { brand: string; name: string; company: string; email: string; startUrl: string; language?: string | null }) {
+  const tr = translator(m.language);
   return {
     kind: 'customer-invite',
     to: m.email,
     fromName: m.brand,
-    subject: `Your ${m.brand} account is ready`,
+    subject: tr.t('mail.accountReadySubject', { brand: m.brand }),
     text: [
-      `Hello ${m.name},`,
+      tr.t('mail.hello', { name: m.name }),
       '',
-      `${m.brand} has opened an account for ${m.company}.`,
+      tr.t('mail.accountOpened', { brand: m.brand, company: m.company }),
       '',
-      `Your login e-mail: ${m.email}`,
-      `For your security this e-mail does not contain your password: use the one ${m.brand} gave you.`,
+      tr.t('mail.loginEmail', { email: m.email }),
+      tr.t('mail.noPassword', { brand: m.brand }),
       '',
-      `Get started: ${m.startUrl} (the API reference of your account)`,
+      tr.t('mail.getStarted', { url: m.startUrl }),
       '',
       `- ${m.brand}`,
     ].join('\n'),
   };
 }
-
-const PROVIDER_LABEL = { google: 'Google Business Profile', facebook: 'Facebook page' } as const;
 
 export function connectLinkMail(m: {
   brand: string;
@@ -342,39 +352,57 @@ export function connectLinkMail(m: {
   provider: 'google' | 'facebook';
   url: string;
   expiresAt: Date;
+  language?: string | null;
 }) {
-  const label = PROVIDER_LABEL[m.provider];
+  const tr = translator(m.language);
+  const thing = tr.t(`mail.providers.${m.provider}`);
+  const date = new Intl.DateTimeFormat(tr.language, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(m.expiresAt);
   return {
     kind: `connect-link-${m.provider}`,
     to: m.to,
     fromName: m.brand,
-    subject: `Connect your ${label} to ${m.brand}`,
+    subject: tr.t('mail.connectSubject', { thing, brand: m.brand }),
     text: [
-      `Hello ${m.name},`,
+      tr.t('mail.hello', { name: m.name }),
       '',
-      `${m.brand} asks you to connect the ${label} of ${m.company}, so your reviews appear in your dashboard.`,
+      tr.t('mail.connectAsk', { brand: m.brand, thing, company: m.company }),
       '',
-      `Open this link, sign in and choose your business: ${m.url}`,
+      tr.t('mail.connectOpen', { url: m.url }),
       '',
-      `The link can be used once and is valid until ${m.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
+      tr.t('mail.connectValid', { date }),
       '',
       `- ${m.brand}`,
     ].join('\n'),
   };
 }
 
-/** PUT /customers/{customer}: moves the account to another plan of the agency. */
-export async function changePlan(p: Principal, id: number, customPlanId: string, opts: ServiceOptions = {}): Promise<CustomerView> {
+/** PUT /customers/{customer}: moves the account to another plan of the agency (and, when given, sets its language). */
+export async function changePlan(
+  p: Principal,
+  id: number,
+  customPlanId: string,
+  opts: ServiceOptions & { language?: string | null } = {},
+): Promise<CustomerView> {
   assertAgency(p);
+  const errors: FieldErrors = {};
+  const language = languageOf(opts.language, errors);
+  if (Object.keys(errors).length) throw new Validation(errors);
   return inTransaction(opts, async (transaction) => {
     const customer = await customerOf(p, id, transaction, true);
     const plan = await planOf(p, customPlanId, transaction);
     if (!plan) throw new Validation({ custom_plan_id: [INVALID_PLAN] });
-    const before = { plan_id: customer.planId };
-    await customer.update({ planId: plan.id }, { transaction });
+    const before = { plan_id: customer.planId, ...(language ? { language: customer.language } : {}) };
+    await customer.update({ planId: plan.id, ...(language ? { language } : {}) }, { transaction });
     await recordAgencyEvent(
       p,
-      { action: 'customer.plan_changed', subjectType: 'customer', subjectId: customer.id, customerId: customer.id, before, after: { plan_id: plan.id, plan_name: plan.name } },
+      {
+        action: 'customer.plan_changed',
+        subjectType: 'customer',
+        subjectId: customer.id,
+        customerId: customer.id,
+        before,
+        after: { plan_id: plan.id, plan_name: plan.name, ...(language ? { language } : {}) },
+      },
       { transaction, clock: opts.clock },
     );
     return viewOf(customer, transaction);

@@ -1,3 +1,4 @@
+import { customerLanguage } from './page-language';
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Op, type Transaction, type WhereOptions } from 'sequelize';
 import { publicBaseUrl } from '../config';
@@ -224,6 +225,8 @@ export interface LinkView {
   status: ConnectLinkStatus;
   tenant: Tenant;
   location: Location;
+  /** The language of the location's account (else the agency's): the pages speak it. */
+  language: string;
 }
 
 async function linkByToken(token: string, transaction?: Transaction, lock = false): Promise<ConnectLink> {
@@ -244,7 +247,8 @@ export async function viewLink(token: string, opts: ServiceOptions = {}): Promis
     Location.findByPk(link.locationId, { transaction: opts.transaction }),
   ]);
   if (!tenant || !location) throw new LinkUnavailable('unknown');
-  return { link, status: connectLinkStatus(link, clockOf(opts).now()), tenant, location };
+  const language = await customerLanguage(location.customerId, tenant, opts);
+  return { link, status: connectLinkStatus(link, clockOf(opts).now()), tenant, location, language };
 }
 
 function assertActive(link: ConnectLink, now: Date): void {

@@ -33,7 +33,8 @@ export interface FeedbackPage {
   contact: Contact;
   organization: Organization;
   location: Location;
-  brand: { name: string; logoUrl: string | null };
+  /** The agency's brand, and the language of the account (else the agency's) the page speaks. */
+  brand: { name: string; logoUrl: string | null; language: string };
   /** The account's country (phone numbers without + are read in it). */
   country: CountryCode | undefined;
   /** Feedback already sent through this invite (one per invite). */
@@ -65,7 +66,7 @@ export async function feedbackPageOf(inviteUuid: string, opts: ServiceOptions = 
     contact,
     organization,
     location,
-    brand: { name: tenant.brandName || tenant.name, logoUrl: tenant.logoUrl },
+    brand: { name: tenant.brandName || tenant.name, logoUrl: tenant.logoUrl, language: customer?.language || tenant.language || 'en' },
     country: customer?.country ? (customer.country.toUpperCase() as CountryCode) : undefined,
     existing,
   };

@@ -13,8 +13,8 @@ import { logActivity } from './invites.service';
 
 export interface UnsubscribeView {
   contact: Contact;
-  /** The agency's brand (white label) for the page. */
-  brand: { name: string; logoUrl: string | null };
+  /** The agency's brand (white label) for the page, and the language of the account (else the agency's). */
+  brand: { name: string; logoUrl: string | null; language: string };
   /** Who the person heard from: the organisation of the contact list, else of a campaign using it, else the account. */
   businessName: string;
 }
@@ -42,7 +42,7 @@ async function viewOf(contact: Contact, opts: ServiceOptions): Promise<Unsubscri
   const org = organizationId ? await Organization.findByPk(organizationId, { transaction }) : null;
   return {
     contact,
-    brand: { name: tenant?.brandName || tenant?.name || 'Review requests', logoUrl: tenant?.logoUrl ?? null },
+    brand: { name: tenant?.brandName || tenant?.name || 'Review requests', logoUrl: tenant?.logoUrl ?? null, language: customer?.language || tenant?.language || 'en' },
     businessName: org?.name ?? customer?.name ?? tenant?.brandName ?? 'this business',
   };
 }

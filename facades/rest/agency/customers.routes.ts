@@ -33,6 +33,7 @@ const createBody = z.object({
   send_facebook_connect_link: bool('send_facebook_connect_link').nullish(),
   country: text('country').nullish(),
   postal_code: text('postal_code').nullish(),
+  language: text('language').nullish().openapi({ description: 'ISO 639-1: en, es, fr, de, pt or it (default: the agency\'s language); 422 for another.', example: 'es' }),
 });
 
 const simple = (opts: { method: 'put' | 'delete'; path: string; operationId: string; summary: string; field: string; errors?: ExtraError[] }) =>
@@ -99,6 +100,7 @@ export const customerRoutes = [
         sendFacebookConnectLink: b.send_facebook_connect_link ?? false,
         country: b.country ?? null,
         postalCode: b.postal_code ?? null,
+        language: b.language ?? null,
       },
     }),
     respond: (d: { createCustomer: CustomerData }) => ({ status: 201, body: { data: customer(d.createCustomer) } }),
@@ -111,11 +113,16 @@ export const customerRoutes = [
     tag: TAG,
     permissions: null,
     params: customerId,
-    body: z.object({ custom_plan_id: planId('custom_plan_id').refine((v) => v !== '', 'The custom plan id field is required.') }),
-    prepare: { body: (b) => ({ custom_plan_id: b.custom_plan_id ?? undefined }) },
+    body: z.object({
+      custom_plan_id: planId('custom_plan_id').refine((v) => v !== '', 'The custom plan id field is required.'),
+      language: text('language').nullish().openapi({ description: 'Additive: ISO 639-1 (en, es, fr, de, pt or it); 422 for another.', example: 'fr' }),
+    }),
+    prepare: { body: (b) => ({ custom_plan_id: b.custom_plan_id ?? undefined, language: b.language }) },
     responses: { 200: { description: 'The customer after the change.', schema: dataOf(Customer) } },
-    document: `mutation ($id: Int!, $customPlanId: String!) { changeCustomerPlan(id: $id, customPlanId: $customPlanId) { ${CUSTOMER_FIELDS} } }`,
-    variables: ({ params, body }) => ({ id: params.customer, customPlanId: body.custom_plan_id }),
+    document: `mutation ($id: Int!, $customPlanId: String!, $language: String) {
+      changeCustomerPlan(id: $id, customPlanId: $customPlanId, language: $language) { ${CUSTOMER_FIELDS} }
+    }`,
+    variables: ({ params, body }) => ({ id: params.customer, customPlanId: body.custom_plan_id, language: body.language ?? null }),
     respond: (d: { changeCustomerPlan: CustomerData }) => ({ body: { data: customer(d.changeCustomerPlan) } }),
   }),
   route({

@@ -13,6 +13,7 @@ class TenantType {
   @Field() name!: string;
   @Field() brandName!: string;
   @Field(() => String, { nullable: true }) logoUrl!: string | null;
+  @Field({ description: 'ISO 639-1: the language new customer accounts take unless given one.' }) language!: string;
   @Field(() => [String]) domains!: string[];
 }
 
@@ -22,6 +23,7 @@ class AccountType {
   @Field() name!: string;
   @Field() email!: string;
   @Field({ description: '`active`, `paused` or `canceled`.' }) subscriptionStatus!: string;
+  @Field({ description: 'ISO 639-1: the language of the pages, review requests and reports the account and its customers read.' }) language!: string;
   @Field(() => String, { nullable: true }) planName!: string | null;
   @Field(() => Int) locationLimit!: number;
   @Field(() => Int) memberLimit!: number;
@@ -107,6 +109,16 @@ export class AccountResolver {
   @Query(() => AccountType)
   account(@Ctx() ctx: Context) {
     return account.accountOf(ctx.principal!);
+  }
+
+  @Mutation(() => AccountType, { description: "Sets the account's language (en, es, fr, de, pt or it): pages, review requests and reports speak it. Account owners only." })
+  setAccountLanguage(@Arg('language') language: string, @Ctx() ctx: Context) {
+    return account.setAccountLanguage(ctx.principal!, language);
+  }
+
+  @Mutation(() => TenantType, { description: "Sets the agency's language (en, es, fr, de, pt or it): new customer accounts take it. Agency owners only." })
+  setTenantLanguage(@Arg('language') language: string, @Ctx() ctx: Context) {
+    return account.setTenantLanguage(ctx.principal!, language);
   }
 
   @Query(() => [ApiTokenType], { description: "The caller's own API tokens, newest first." })

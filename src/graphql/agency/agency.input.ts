@@ -32,6 +32,11 @@ export class CreateCustomerInput {
   country?: string | null;
   @Field(() => String, { nullable: true, description: 'Required for US and CA when tax calculation is enabled.' })
   postalCode?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'ISO 639-1 language of the pages and mail the account and its customers read: en, es, fr, de, pt or it (default: the agency\'s).',
+  })
+  language?: string | null;
 }
 
 @InputType()

@@ -47,9 +47,14 @@ export class AgencyResolver {
     });
   }
 
-  @Mutation(() => AgencyCustomerType, { description: 'Moves the customer to another custom plan.' })
-  changeCustomerPlan(@Arg('id', () => Int) id: number, @Arg('customPlanId') customPlanId: string, @Ctx() ctx: Context) {
-    return agency.changePlan(ctx.principal!, id, customPlanId, { clock: ctx.clock });
+  @Mutation(() => AgencyCustomerType, { description: 'Moves the customer to another custom plan (and, with `language`, sets its language).' })
+  changeCustomerPlan(
+    @Arg('id', () => Int) id: number,
+    @Arg('customPlanId') customPlanId: string,
+    @Ctx() ctx: Context,
+    @Arg('language', () => String, { nullable: true, description: 'ISO 639-1: en, es, fr, de, pt or it.' }) language?: string | null,
+  ) {
+    return agency.changePlan(ctx.principal!, id, customPlanId, { clock: ctx.clock, language });
   }
 
   @Mutation(() => AgencyMessageType, { description: "Sets the account's own location limit (0 = unlimited)." })

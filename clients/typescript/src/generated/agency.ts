@@ -1133,6 +1133,11 @@ export interface operations {
                     send_facebook_connect_link?: boolean | null;
                     country?: string | null;
                     postal_code?: string | null;
+                    /**
+                     * @description ISO 639-1: en, es, fr, de, pt or it (default: the agency's language); 422 for another.
+                     * @example es
+                     */
+                    language?: string | null;
                 };
             };
         };
@@ -1247,6 +1252,11 @@ export interface operations {
             content: {
                 "application/json": {
                     custom_plan_id: string | number;
+                    /**
+                     * @description Additive: ISO 639-1 (en, es, fr, de, pt or it); 422 for another.
+                     * @example fr
+                     */
+                    language?: string | null;
                 };
             };
         };

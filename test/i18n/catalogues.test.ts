@@ -1,0 +1,69 @@
+import { CATALOGUES, t, tHtml, translator, uiLanguage, UI_LANGUAGES } from '../../src/i18n';
+import { en } from '../../src/i18n/locales/en';
+
+/**
+ * Issue 19, item 4: English, Spanish, French, German, Portuguese and Italian complete. Every catalogue has exactly
+ * English's keys (a missing or extra key fails here, as it fails the type check), no empty text, and every
+ * placeholder of the English text (`{{business}}`, and the templates' `{first_name}`) in each translation.
+ */
+type Tree = { [key: string]: string | Tree };
+
+function leaves(tree: Tree, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [key, value] of Object.entries(tree)) {
+    if (typeof value === 'string') out.set(`${prefix}${key}`, value);
+    else for (const [k, v] of leaves(value, `${prefix}${key}.`)) out.set(k, v);
+  }
+  return out;
+}
+
+const placeholders = (text: string): string[] => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}|\{(\w+)\}/g)].map((m) => m[1] ?? m[2]).sort();
+
+describe('message catalogues', () => {
+  const reference = leaves(en as unknown as Tree);
+
+  it('has the six languages', () => {
+    expect([...UI_LANGUAGES]).toEqual(['en', 'es', 'fr', 'de', 'pt', 'it']);
+  });
+
+  it.each(UI_LANGUAGES.filter((l) => l !== 'en'))('%s has every key of English and no other, each with text and the same placeholders', (language) => {
+    const catalogue = leaves(CATALOGUES[language] as unknown as Tree);
+    expect([...catalogue.keys()].sort()).toEqual([...reference.keys()].sort());
+    const untranslated: string[] = [];
+    for (const [key, text] of catalogue) {
+      expect(text.trim()).not.toBe('');
+      expect({ key, placeholders: placeholders(text) }).toEqual({ key, placeholders: placeholders(reference.get(key)!) });
+      if (text === reference.get(key) && !/^\{\{\w+\}\}/.test(text) && text.length > 12) untranslated.push(key);
+    }
+    // Text left in English would be a miss (short words such as "Email" may legitimately stay).
+    expect(untranslated).toEqual([]);
+    // The carriers' opt-out keyword stays STOP in every language.
+    expect(catalogue.get('invite.smsStop')).toContain('STOP');
+  });
+
+  it('answers each language, English for an unknown one, and plural forms by count', () => {
+    expect(t('es', 'unsubscribe.button')).toBe(CATALOGUES.es.unsubscribe.button);
+    expect(t('de-AT', 'unsubscribe.button')).toBe(CATALOGUES.de.unsubscribe.button);
+    expect(t('nl', 'unsubscribe.button')).toBe('Unsubscribe');
+    expect(t(null, 'unsubscribe.button')).toBe('Unsubscribe');
+    expect(uiLanguage('PT')).toBe('pt');
+    expect(t('en', 'feedback.star', { count: 1 })).toBe('1 star');
+    expect(t('en', 'feedback.star', { count: 4 })).toBe('4 stars');
+    expect(t('fr', 'feedback.star', { count: 4 })).not.toBe(t('fr', 'feedback.star', { count: 1 }).replace('1', '4'));
+  });
+
+  it('escapes the text and places HTML only where a placeholder stands', () => {
+    const html = tHtml('en', 'unsubscribe.question', { business: '<strong>A &amp; B</strong>' });
+    expect(html).toBe('Do you want to stop receiving review requests from <strong>A &amp; B</strong>?');
+    expect(t('en', 'unsubscribe.question', { business: '<b>' })).toContain('<b>'); // text for mail is not escaped
+  });
+
+  it('writes dates and numbers as each language does', () => {
+    const day = new Date('2026-03-05T12:00:00Z');
+    expect(translator('en').date(day)).toBe('March 5, 2026');
+    expect(translator('de').date(day)).toBe('5. März 2026');
+    expect(translator('fr').date(day)).toBe('5 mars 2026');
+    expect(translator('de').number(1234.5)).toBe('1.234,5');
+    expect(translator('en').number(1234.5)).toBe('1,234.5');
+  });
+});

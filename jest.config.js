@@ -18,6 +18,10 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   maxWorkers: 2,
+  // A worker whose heap stays above this after a test file is replaced by a fresh one (same JEST_WORKER_ID, so the
+  // same database): module registries of earlier files are not always collected, and the suite once ran a worker out
+  // of memory (test/campaigns/invites-concurrency.test.ts, after ~70 files with the 20 MB language detector each).
+  workerIdleMemoryLimit: '1536MB',
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   testTimeout: 30000,
 };

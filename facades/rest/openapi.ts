@@ -142,7 +142,10 @@ function describe(def: AnyRoute, api: Api): string {
 
 function register(registry: OpenAPIRegistry, def: AnyRoute, api: Api): void {
   const responses: Record<string, ResponseConfig> = {};
-  for (const [status, r] of Object.entries(def.responses)) responses[status] = { description: r.description, headers: rateLimitHeaders, content: json(r.schema) };
+  for (const [status, r] of Object.entries(def.responses)) {
+    const content = r.mediaTypes ? Object.fromEntries(r.mediaTypes.map((t) => [t, { schema: r.schema }])) : json(r.schema);
+    responses[status] = { description: r.description, headers: rateLimitHeaders, content };
+  }
   registry.registerPath({
     method: def.method,
     path: openApiPath(def.path),

@@ -46,6 +46,16 @@ export interface RestRequest<P extends Record<string, PathParam> = Record<string
 export interface ResponseDef {
   description: string;
   schema: z.ZodTypeAny;
+  /** Media types other than JSON the response comes in (`text/html`, `application/pdf`); the schema describes each. */
+  mediaTypes?: readonly string[];
+}
+
+/** What a route answers: JSON, or with `type` a body of that media type as it is (a page, a PDF). */
+export interface Answer {
+  status?: number;
+  body: unknown;
+  type?: string;
+  headers?: Record<string, string>;
 }
 
 /** Error statuses a route can answer besides the ones every route documents (401, 403, 429; 404 with a path; 422 with input). */
@@ -87,7 +97,7 @@ export interface RouteDef<
   /** The GraphQL operation; a function of the request where one route answers two ways (POST /scans with `dry_run`). */
   document: string | ((req: RestRequest<P, z.infer<Q>, z.infer<B>>) => string);
   variables(req: RestRequest<P, z.infer<Q>, z.infer<B>>): Record<string, unknown>;
-  respond(data: D, req: Request): { status?: number; body: unknown };
+  respond(data: D, req: Request): Answer | Promise<Answer>;
 }
 
 /** Declares a route; the types of `variables`' input come from the schemas, the GraphQL data from `respond`'s annotation. */
@@ -181,8 +191,10 @@ export function mountRoutes(router: Router, routes: readonly AnyRoute[], opts: M
         const parsed = parseRequest(def, req, files);
         const variables = def.variables(parsed);
         const data = await execute<never>(opts.schema, documentOf(def, parsed), variables, ctx);
-        const { status, body: out } = def.respond(data, req);
-        res.status(status ?? 200).json(out);
+        const { status, body: out, type, headers } = await def.respond(data, req);
+        if (headers) res.set(headers);
+        if (type) res.status(status ?? 200).type(type).send(out);
+        else res.status(status ?? 200).json(out);
       } catch (err) {
         sendError(res, err, req.log ?? opts.logger);
       }

@@ -1,4 +1,3 @@
-import { detectAll } from 'tinyld';
 import { analysable, nlp } from './nlp';
 import { ASPECTS, EMOJI, LANGUAGES, LEXICONS, type Aspect, type Language, type LanguageLexicon } from './lexicon';
 import { libraryLexicon } from './language-packs';
@@ -88,6 +87,14 @@ const isLanguage = (code: string): code is Language => SUPPORTED.has(code);
 
 /** Letters a text needs before its detected language is trusted. */
 const MIN_DETECTABLE_LETTERS = 12;
+
+/**
+ * tinyld's detector, required on first use: its model is about 20 MB of heap, which a process that never reads a
+ * review (the CLI, a test file without reviews) should not pay.
+ */
+let detector: typeof import('tinyld') | null = null;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const detectAll = (text: string) => (detector ??= require('tinyld') as typeof import('tinyld')).detectAll(text);
 
 /** The detector's accuracy from which its guess is taken as it is (clear texts score 0.8 to 1; short ones hundredths). */
 const CONFIDENT_DETECTION = 0.5;

@@ -4,6 +4,7 @@ import { buildSchema } from 'type-graphql';
 import { AccountResolver } from './account/account.resolver';
 import { AgencyResolver } from './agency/agency.resolver';
 import { AnalyticsResolver } from './analytics/analytics.resolver';
+import { ReportResolver } from './reports/report.resolver';
 import { authChecker } from './auth-checker';
 import { CampaignResolver } from './campaigns/campaign.resolver';
 import { ConnectLinkResolver } from './connect-links/connect-link.resolver';
@@ -30,6 +31,7 @@ import { WebhookAttemptResolver, WebhookDeliveryResolver, WebhookEndpointResolve
 import { AiAuthorizationResolver } from './ai-authorizations/ai-authorization.resolver';
 
 export const RESOLVERS = [
+  ReportResolver,
   ReviewResolver,
   WritableSourceResolver,
   AiAuthorizationResolver,

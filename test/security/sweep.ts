@@ -30,7 +30,7 @@ export const MISSING_INT = 987_654_321;
 export const FOREIGN = 'FOREIGNX';
 
 /** The kind of object each path parameter names, by the collection segment before it. */
-export type IdKind = 'review' | 'organization' | 'location' | 'webhook' | 'delivery' | 'campaign' | 'customer' | 'order' | 'connectLink' | 'scan' | 'aiAuthorization';
+export type IdKind = 'review' | 'organization' | 'location' | 'webhook' | 'delivery' | 'campaign' | 'customer' | 'order' | 'connectLink' | 'scan' | 'aiAuthorization' | 'reportMonth';
 export const PATH_KIND: Record<string, IdKind> = {
   reviews: 'review',
   organizations: 'organization',
@@ -43,6 +43,8 @@ export const PATH_KIND: Record<string, IdKind> = {
   'connect-links': 'connectLink',
   scans: 'scan',
   'ai-authorizations': 'aiAuthorization',
+  // A monthly report names its organisation (the segment before) and a month, the same for every side.
+  reports: 'reportMonth',
 };
 
 export interface Ids {
@@ -61,6 +63,8 @@ export interface Ids {
   contact: number;
   contactList: number;
   plan: number;
+  /** Not an id: the month of a report route (`/organizations/:id/reports/:month`), the same on every side. */
+  reportMonth: string;
 }
 
 export const missingIds = (): Ids => ({
@@ -79,6 +83,7 @@ export const missingIds = (): Ids => ({
   contact: MISSING_INT,
   contactList: MISSING_INT,
   plan: MISSING_INT,
+  reportMonth: '2026-01',
 });
 
 /** Every id a query string may carry (unknown keys are ignored by the routes' schemas). */
@@ -257,6 +262,7 @@ export async function makeSide(tag: string) {
       contact: contact.id,
       contactList: campaign.contactListId,
       plan: plan.id,
+      reportMonth: '2026-01',
     };
   };
   return {

@@ -6,11 +6,13 @@ import { gbpRoutes } from './gbp.routes';
 import { locationRoutes } from './locations.routes';
 import { organizationRoutes } from './organizations.routes';
 import { referenceRoutes } from './reference.routes';
+import { reportRoutes } from './reports.routes';
 import { reviewRoutes } from './reviews.routes';
 import { webhookRoutes } from './webhooks.routes';
 
 export const CUSTOMER_ROUTES = [
   ...reviewRoutes,
+  ...reportRoutes,
   ...organizationRoutes,
   ...locationRoutes,
   ...referenceRoutes,

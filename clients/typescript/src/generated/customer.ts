@@ -110,6 +110,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/organizations/{id}/reports/{month}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An organisation's monthly review report (HTML, or PDF with .pdf)
+         * @description The month's reviews against the month before and the twelve months up to it (volume, average rating, response rate, sentiment, aspects), with charts, in the account's language and the agency's brand. `{month}` is `YYYY-MM` for the HTML page, `YYYY-MM.pdf` for the PDF; a month without reviews answers a report with empty sections; a month in the future or not of that form is 422; an organisation outside the token's scope is 404.
+         *
+         *     Needs the token permission `reviews:read`.
+         */
+        get: operations["getOrganizationReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/organizations": {
         parameters: {
             query?: never;
@@ -1990,6 +2012,87 @@ export interface operations {
             /** @description The review platform refused the request. */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOrganizationReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                month: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report: `text/html` for `YYYY-MM`, `application/pdf` for `YYYY-MM.pdf`. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": string;
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description The request could not be read (for example a path that is not valid percent-encoding). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks a needed permission, or the resource is outside the caller's scope (`code` says which where named). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or outside the caller's scope. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed, the body is not a JSON object, or a named rule (`code`) refused the request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,0 +1,111 @@
+import type { Sequelize } from 'sequelize-typescript';
+import { periodOf, dayOf, dayAt, type Period } from '../analytics/periods';
+import { readRows } from '../db/read';
+import { NotFound, Validation } from '../domain/errors';
+import { canSeeOrganization } from '../domain/permissions';
+import type { Principal } from '../domain/principal';
+import { Organization, Review, Tenant } from '../models';
+import { clockOf, type ServiceOptions } from './common';
+import { customerLanguage } from './page-language';
+import { metricsWhere, totalsFor, type MetricsScope } from './review-analytics.service';
+import type { MonthlyReport, ReportMonth } from '../reports/types';
+
+/**
+ * The monthly report of an organisation (issue 19, item 5): the month's review totals against the month before
+ * (volume, rating, response rate, sentiment, aspects) and the twelve months up to it, in the account's language and
+ * the agency's brand. Rendered by src/reports as an HTML page with SVG charts and as a PDF. A month without reviews
+ * is a report with empty sections, never an error.
+ */
+
+export const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
+/** Months of the trend charts, the report's month last. */
+export const TREND_MONTHS = 12;
+
+export type { MonthlyReport, ReportMonth };
+
+/** The days of a `YYYY-MM` month. */
+export function monthPeriod(month: string): Period {
+  const m = MONTH.exec(month);
+  if (!m) throw new Validation({ month: ['The month must be a month in the form YYYY-MM (for example 2026-10).'] });
+  const year = Number(m[1]);
+  const index = Number(m[2]) - 1;
+  const from = dayOf(`${month}-01`)!;
+  const to = Math.round(Date.UTC(year, index + 1, 1) / 86_400_000) - 1;
+  return periodOf(from, to);
+}
+
+/** `YYYY-MM` shifted by whole months. */
+export function shiftMonth(month: string, by: number): string {
+  const [y, m] = month.split('-').map(Number);
+  const d = new Date(Date.UTC(y, m - 1 + by, 1));
+  return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
+}
+
+const num = (v: unknown): number => Number(v ?? 0);
+const round = (n: number, places: number): number => Math.round(n * 10 ** places) / 10 ** places;
+
+async function monthlySeries(p: Principal, scope: MetricsScope, last: string, opts: ServiceOptions): Promise<ReportMonth[]> {
+  const first = shiftMonth(last, -(TREND_MONTHS - 1));
+  const period = periodOf(monthPeriod(first).fromDay, monthPeriod(last).toDay);
+  const values: unknown[] = [];
+  const where = metricsWhere(p, scope, period, values);
+  const rows = await readRows<{ m: string; total: number | string; ratingSum: number | string | null; responded: number | string | null; positive: number | string | null; neutral: number | string | null; negative: number | string | null }>(
+    Review.sequelize as Sequelize,
+    `SELECT DATE_FORMAT(r.published_at, '%Y-%m') AS m, COUNT(*) AS total, SUM(r.rating) AS ratingSum,
+        SUM(r.reply IS NOT NULL AND r.reply <> '') AS responded,
+        SUM(r.sentiment = 'positive') AS positive, SUM(r.sentiment = 'neutral') AS neutral, SUM(r.sentiment = 'negative') AS negative
+      FROM reviews r WHERE ${where} GROUP BY m`,
+    values,
+    opts.transaction,
+  );
+  const byMonth = new Map(rows.map((r) => [r.m, r]));
+  return Array.from({ length: TREND_MONTHS }, (_, i) => {
+    const month = shiftMonth(first, i);
+    const r = byMonth.get(month);
+    const total = num(r?.total);
+    return {
+      month,
+      totalReviews: total,
+      avgRating: total ? round(num(r?.ratingSum) / total, 2) : null,
+      responseRate: total ? round((num(r?.responded) / total) * 100, 1) : null,
+      positive: num(r?.positive),
+      neutral: num(r?.neutral),
+      negative: num(r?.negative),
+    };
+  });
+}
+
+/**
+ * The report of `organizationId` for `month` (`YYYY-MM`, not after the current month). An organisation the caller
+ * cannot see is "not found" (the same answer as one that does not exist).
+ */
+export async function organizationReport(p: Principal, organizationId: number, month: string, opts: ServiceOptions = {}): Promise<MonthlyReport> {
+  const period = monthPeriod(month);
+  const now = clockOf(opts).now();
+  if (period.fromDay > dayAt(now)) throw new Validation({ month: ['The month must not be in the future.'] });
+  const org = await Organization.findByPk(organizationId, { transaction: opts.transaction });
+  if (!org || !canSeeOrganization(p, org)) throw new NotFound('Organization');
+  const tenant = await Tenant.findByPk(org.tenantId, { transaction: opts.transaction });
+  const scope: MetricsScope = { organizationId, locationId: null, sourceName: null };
+  const previousMonth = shiftMonth(month, -1);
+  const [totals, previousTotals, months, language] = await Promise.all([
+    totalsFor(p, scope, period, opts),
+    totalsFor(p, scope, monthPeriod(previousMonth), opts),
+    monthlySeries(p, scope, month, opts),
+    customerLanguage(org.customerId, tenant, opts),
+  ]);
+  return {
+    organizationId,
+    organizationName: org.name,
+    brandName: tenant?.brandName || tenant?.name || '',
+    brandLogoUrl: tenant?.logoUrl ?? null,
+    language,
+    month,
+    period: { from: period.from, to: period.to },
+    previousMonth,
+    totals,
+    previousTotals,
+    months,
+    generatedAt: now,
+  };
+}

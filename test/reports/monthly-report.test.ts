@@ -1,0 +1,119 @@
+import { Customer } from '../../src/models';
+import { fixedClock } from '../../src/domain/clock';
+import { CATALOGUES } from '../../src/i18n';
+import { useApp } from '../support/app';
+import { makeReview, makeWorld, testimonialsOf } from '../support/factories';
+
+/**
+ * Issue 19, item 5 (first part): an organisation's monthly report as a white-label HTML page with server-rendered
+ * SVG charts and as a PDF, through REST (`GET /api/v1/organizations/{id}/reports/{YYYY-MM}` and `.pdf`) and GraphQL
+ * (`organizationReport`), in the account's language; an empty month renders "no data" sections; a foreign
+ * organisation is 404; a malformed or future month 422.
+ */
+describe('monthly organisation reports', () => {
+  const t = useApp({ clock: fixedClock(new Date('2026-11-25T12:00:00Z')) });
+  let w: Awaited<ReturnType<typeof makeWorld>>;
+
+  beforeAll(async () => {
+    w = await makeWorld();
+    await w.tenant.update({ brandName: 'Harbour Marketing' });
+    const source = await testimonialsOf(w.home);
+    const at = (iso: string) => new Date(iso);
+    for (const [when, rating, message, reply] of [
+      ['2026-10-02T10:00:00Z', 5, 'Friendly staff and spotless rooms. Highly recommend!', 'Thanks!'],
+      ['2026-10-09T10:00:00Z', 4, 'Great results and a fair price.', null],
+      ['2026-10-15T10:00:00Z', 1, 'Rude receptionist and we waited over an hour.', 'Sorry.'],
+      ['2026-10-21T10:00:00Z', 5, 'Lovely team, very gentle.', null],
+      ['2026-09-12T10:00:00Z', 3, 'Average visit.', null],
+      ['2026-09-20T10:00:00Z', 2, 'Far too expensive.', null],
+    ] as const) {
+      await makeReview(source, { publishedAt: at(when), rating, originalRating: rating, message, reply, replyDate: reply ? at(when) : null });
+    }
+  });
+
+  const url = (month: string, org = w.org.id) => `/api/v1/organizations/${org}/reports/${month}`;
+
+  it('answers the month as a branded HTML page with its figures, what changed and three SVG charts', async () => {
+    const res = await t.as(w.tokens.orgOwner).get(url('2026-10'));
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    const html = res.text;
+    expect(html).toContain('<html lang="en">');
+    expect(html).toContain('Harbour Marketing');
+    expect(html).toContain(`${w.org.name}: review report, October 2026`);
+    // KPIs: 4 reviews (2 in September), 3.75 stars (2.5), 50% replied, 75% positive.
+    expect(html).toMatch(/<div class="label">Reviews<\/div><div class="value">4<\/div><div class="previous">September 2026: 2<\/div>/);
+    expect(html).toContain('<div class="value">3.75</div>');
+    expect(html).toContain('Reviews rose from 2 to 4.');
+    expect(html).toContain('The average rating rose from 2.5 to 3.75 stars.');
+    expect((html.match(/<svg role="img" aria-label="/g) ?? []).length).toBe(3);
+    // Nothing is loaded from anywhere: no script, no external resource.
+    expect(html).not.toMatch(/<script|<link |src="http/);
+  });
+
+  it('answers the same report as a PDF with the .pdf suffix', async () => {
+    const res = await t.as(w.tokens.orgOwner).get(url('2026-10.pdf')).buffer(true).parse((r, done) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => done(null, Buffer.concat(chunks)));
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.headers['content-disposition']).toBe(`inline; filename="report-${w.org.id}-2026-10.pdf"`);
+    const pdf = res.body as Buffer;
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    // An A4 document of one or more pages, with the charts drawn as vector paths (no image, no fetched resource).
+    const text = pdf.toString('latin1');
+    expect((text.match(/\/Type \/Page\b/g) ?? []).length).toBeGreaterThanOrEqual(1);
+    expect(text).toContain('/MediaBox [0 0 595.28 841.89]');
+    expect(text).not.toContain('/Subtype /Image');
+    expect(pdf.length).toBeGreaterThan(5_000);
+  });
+
+  it("speaks the account's language", async () => {
+    const other = await makeWorld();
+    await Customer.update({ language: 'de' }, { where: { id: other.org.customerId } });
+    const res = await t.as(other.tokens.orgOwner).get(url('2026-10', other.org.id));
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('<html lang="de">');
+    expect(res.text).toContain(CATALOGUES.de.report.summary);
+    expect(res.text).toContain('Oktober 2026');
+  });
+
+  it('renders a month without reviews with "no data" sections, never an error', async () => {
+    const res = await t.as(w.tokens.orgOwner).get(url('2025-01'));
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('No reviews in this period.');
+    const pdf = await t.as(w.tokens.orgOwner).get(url('2025-01.pdf'));
+    expect(pdf.status).toBe(200);
+  });
+
+  it('is 404 for an organisation outside the token, and 422 for a malformed or future month', async () => {
+    const stranger = await makeWorld();
+    for (const month of ['2026-10', '2026-10.pdf']) {
+      const res = await t.as(stranger.tokens.orgOwner).get(url(month));
+      expect(res.status).toBe(404);
+      expect(res.body.message).toEqual(expect.any(String));
+    }
+    for (const month of ['2026-13', '26-10', '2026-12.pdf']) {
+      const res = await t.as(w.tokens.orgOwner).get(url(month));
+      expect(res.status).toBe(422);
+      expect(res.body.errors.month).toEqual([expect.any(String)]);
+    }
+  });
+
+  it('answers the figures and the page through GraphQL', async () => {
+    const res = await t
+      .http()
+      .post('/graphql')
+      .set('Authorization', `Bearer ${w.tokens.orgOwner}`)
+      .send({ query: `{ organizationReport(organizationId: ${w.org.id}, month: "2026-10") { month previousMonth totals { totalReviews avgRating responseRate } previousTotals { totalReviews } months { month totalReviews } html } }` });
+    expect(res.body.errors).toBeUndefined();
+    const r = res.body.data.organizationReport;
+    expect(r).toMatchObject({ month: '2026-10', previousMonth: '2026-09', totals: { totalReviews: 4, avgRating: 3.75, responseRate: 50 }, previousTotals: { totalReviews: 2 } });
+    expect(r.months).toHaveLength(12);
+    expect(r.months.at(-1)).toEqual({ month: '2026-10', totalReviews: 4 });
+    expect(r.months.at(-2)).toEqual({ month: '2026-09', totalReviews: 2 });
+    expect(r.html).toContain('<svg role="img"');
+  });
+});

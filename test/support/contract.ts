@@ -61,7 +61,9 @@ export function contractViolation(a: ApiAnswer): string | null {
   const l = load();
   const api = l.docs.find((d) => a.path === d.base || a.path.startsWith(`${d.base}/`));
   if (!api) return null;
-  const rel = a.path.slice(api.base.length) || '/';
+  // Express routes without strict routing: `/organizations/10/` is `/organizations/10` (a client resolving a `..`
+  // segment of a string path parameter sends such paths).
+  const rel = (a.path.slice(api.base.length) || '/').replace(/(.)\/+$/, '$1');
   const where = `${a.method} ${a.path} -> ${a.status}`;
   const match = api.templates.find((t) => t.re.test(rel) && api.doc.paths[t.template][a.method.toLowerCase()]);
   // An unknown path or method answers the documented 404 body (or 401 first); nothing else is allowed there, except

@@ -133,7 +133,7 @@ interface Entry {
   weight: number;
 }
 
-/** Entries of one language, longest first (so "no lo recomiendo" wins over "recomiendo"), indexed by first word. */
+/** Entries of one language, longest first (so "no lo recomiendo" wins over "recomiendo"). */
 interface CompiledLexicon {
   entries: Entry[];
   negators: Set<string>;

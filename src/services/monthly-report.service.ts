@@ -7,7 +7,7 @@ import type { Principal } from '../domain/principal';
 import { Organization, Review, Tenant } from '../models';
 import { clockOf, type ServiceOptions } from './common';
 import { customerLanguage } from './page-language';
-import { metricsWhere, totalsFor, type MetricsScope } from './review-analytics.service';
+import { metricsWhere, num, rates, RESPONDED, totalsFor, type MetricsScope } from './review-analytics.service';
 import type { MonthlyReport, ReportMonth } from '../reports/types';
 
 /**
@@ -41,9 +41,6 @@ export function shiftMonth(month: string, by: number): string {
   return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
 }
 
-const num = (v: unknown): number => Number(v ?? 0);
-const round = (n: number, places: number): number => Math.round(n * 10 ** places) / 10 ** places;
-
 async function monthlySeries(p: Principal, scope: MetricsScope, last: string, opts: ServiceOptions): Promise<ReportMonth[]> {
   const first = shiftMonth(last, -(TREND_MONTHS - 1));
   const period = periodOf(monthPeriod(first).fromDay, monthPeriod(last).toDay);
@@ -52,7 +49,7 @@ async function monthlySeries(p: Principal, scope: MetricsScope, last: string, op
   const rows = await readRows<{ m: string; total: number | string; ratingSum: number | string | null; responded: number | string | null; positive: number | string | null; neutral: number | string | null; negative: number | string | null }>(
     Review.sequelize as Sequelize,
     `SELECT DATE_FORMAT(r.published_at, '%Y-%m') AS m, COUNT(*) AS total, SUM(r.rating) AS ratingSum,
-        SUM(r.reply IS NOT NULL AND r.reply <> '') AS responded,
+        ${RESPONDED} AS responded,
         SUM(r.sentiment = 'positive') AS positive, SUM(r.sentiment = 'neutral') AS neutral, SUM(r.sentiment = 'negative') AS negative
       FROM reviews r WHERE ${where} GROUP BY m`,
     values,
@@ -66,8 +63,7 @@ async function monthlySeries(p: Principal, scope: MetricsScope, last: string, op
     return {
       month,
       totalReviews: total,
-      avgRating: total ? round(num(r?.ratingSum) / total, 2) : null,
-      responseRate: total ? round((num(r?.responded) / total) * 100, 1) : null,
+      ...rates(total, num(r?.ratingSum), num(r?.responded)),
       positive: num(r?.positive),
       neutral: num(r?.neutral),
       negative: num(r?.negative),

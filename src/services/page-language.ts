@@ -6,11 +6,19 @@ import type { ServiceOptions } from './common';
  * agency's (`tenants.language`), else English. Pages translate through src/i18n, which reads any other code as
  * English.
  */
+export function accountLanguage(
+  customer: Pick<Customer, 'language'> | null | undefined,
+  tenant: Pick<Tenant, 'language'> | null | undefined,
+): string {
+  return customer?.language || tenant?.language || 'en';
+}
+
+/** The same, loading the account by id. */
 export async function customerLanguage(
   customerId: number | null | undefined,
   tenant: Pick<Tenant, 'language'> | null | undefined,
   opts: ServiceOptions = {},
 ): Promise<string> {
   const customer = customerId ? await Customer.findByPk(customerId, { attributes: ['id', 'language'], transaction: opts.transaction }) : null;
-  return customer?.language || tenant?.language || 'en';
+  return accountLanguage(customer, tenant);
 }

@@ -1,3 +1,4 @@
+import { accountLanguage } from './page-language';
 import type { CountryCode } from 'libphonenumber-js';
 import { Op, type Transaction, type WhereOptions } from 'sequelize';
 import { NotFound, Validation, type FieldErrors } from '../domain/errors';
@@ -66,7 +67,7 @@ export async function feedbackPageOf(inviteUuid: string, opts: ServiceOptions = 
     contact,
     organization,
     location,
-    brand: { name: tenant.brandName || tenant.name, logoUrl: tenant.logoUrl, language: customer?.language || tenant.language || 'en' },
+    brand: { name: tenant.brandName || tenant.name, logoUrl: tenant.logoUrl, language: accountLanguage(customer, tenant) },
     country: customer?.country ? (customer.country.toUpperCase() as CountryCode) : undefined,
     existing,
   };

@@ -99,11 +99,11 @@ const round = (n: number, places: number): number => {
   const f = 10 ** places;
   return Math.round(n * f) / f;
 };
-const num = (v: unknown): number => Number(v ?? 0);
+export const num = (v: unknown): number => Number(v ?? 0);
 /** Midnight UTC of a day as DATETIME text (no driver time-zone conversion can shift it). */
 const sqlDay = (day: number): string => `${isoOf(day)} 00:00:00.000`;
 
-function rates(total: number, ratingSum: number, responded: number): { avgRating: number | null; responseRate: number | null } {
+export function rates(total: number, ratingSum: number, responded: number): { avgRating: number | null; responseRate: number | null } {
   if (total === 0) return { avgRating: null, responseRate: null };
   return { avgRating: round(ratingSum / total, 2), responseRate: round((responded / total) * 100, 1) };
 }
@@ -113,7 +113,7 @@ function select<T extends object>(sql: string, values: unknown[], opts: ServiceO
 }
 
 /** A reply counts when it has text (the webhook payload's `replied`). */
-const RESPONDED = `SUM(r.reply IS NOT NULL AND r.reply <> '')`;
+export const RESPONDED = `SUM(r.reply IS NOT NULL AND r.reply <> '')`;
 
 /**
  * The WHERE of every statement: the caller's row scope first (tenant, account, a team member's locations), the

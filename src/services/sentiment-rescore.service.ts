@@ -1,7 +1,7 @@
 import { QueryTypes } from 'sequelize';
-import { reviewSentiment, SENTIMENT_VERSION } from '../analytics/sentiment';
+import { ASPECTS, reviewSentiment, SENTIMENT_VERSION } from '../analytics/sentiment';
 import { Review } from '../models';
-import { ASPECT_ATTRIBUTES, sentimentColumns } from '../models/review.model';
+import { ASPECT_ATTRIBUTES, ASPECT_COLUMNS, sentimentColumns } from '../models/review.model';
 
 /**
  * Re-scoring after an analyser upgrade (worker side; the `rescoreSentiment` workflow calls it through its activity):
@@ -34,7 +34,7 @@ const COLUMNS: [column: string, attribute: keyof ReturnType<typeof sentimentColu
   ['language', 'language'],
   ['sentiment_reason', 'sentimentReason'],
   ['sentiment_version', 'sentimentVersion'],
-  ...Object.values(ASPECT_ATTRIBUTES).map((a): [string, typeof a] => [a.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), a]),
+  ...ASPECTS.map((a): [string, (typeof ASPECT_ATTRIBUTES)[typeof a]] => [ASPECT_COLUMNS[a], ASPECT_ATTRIBUTES[a]]),
 ];
 
 /** How many reviews are scored by an older analyser (or none): what the upgrade still has to do. */

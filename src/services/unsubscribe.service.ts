@@ -1,3 +1,4 @@
+import { accountLanguage } from './page-language';
 import { Op } from 'sequelize';
 import { contactUuidOfUnsubscribeToken } from '../messaging/links';
 import { Campaign, Contact, ContactList, Customer, Invite, Organization, Tenant } from '../models';
@@ -42,7 +43,7 @@ async function viewOf(contact: Contact, opts: ServiceOptions): Promise<Unsubscri
   const org = organizationId ? await Organization.findByPk(organizationId, { transaction }) : null;
   return {
     contact,
-    brand: { name: tenant?.brandName || tenant?.name || 'Review requests', logoUrl: tenant?.logoUrl ?? null, language: customer?.language || tenant?.language || 'en' },
+    brand: { name: tenant?.brandName || tenant?.name || 'Review requests', logoUrl: tenant?.logoUrl ?? null, language: accountLanguage(customer, tenant) },
     businessName: org?.name ?? customer?.name ?? tenant?.brandName ?? 'this business',
   };
 }

@@ -11,3 +11,4 @@ export { purgeExpiredData } from './retention/purge.workflow';
 export { engineProbe } from './probe/engine-probe.workflow';
 export { retryWebhookDeliveries } from './webhooks/retry-group.workflow';
 export { rescoreSentiment } from './reviews/rescore.workflow';
+export { labelSentimentWithAi } from './reviews/ai-label.workflow';

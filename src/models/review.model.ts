@@ -5,6 +5,10 @@ import {
 import { Integration } from './integration.model';
 import { jsonColumn } from './json-column';
 
+/** Where a review's sentiment comes from: the local analyser, or the chat model (src/analytics/ai-labels.ts). */
+export const SENTIMENT_SOURCES = ['local', 'ai'] as const;
+export type SentimentSource = (typeof SENTIMENT_SOURCES)[number];
+
 @Table({ tableName: 'reviews' })
 export class Review extends Model {
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
@@ -100,6 +104,17 @@ export class Review extends Model {
   @Column({ type: DataType.SMALLINT.UNSIGNED, allowNull: true })
   declare sentimentVersion: number | null;
 
+  /**
+   * Where the sentiment, language and aspects come from: `local` (the analyser) or `ai` (the chat model's labels,
+   * written by the `labelSentimentWithAi` workflow). Every re-scoring by the hooks below sets it back to `local`.
+   */
+  @Column({ type: DataType.ENUM(...SENTIMENT_SOURCES), allowNull: false, defaultValue: 'local' })
+  declare sentimentSource: SentimentSource;
+
+  /** When the model last gave its verdict on the current text (accepted or refused); null: not asked yet. */
+  @Column({ type: DataType.DATE(3), allowNull: true })
+  declare sentimentAiCheckedAt: Date | null;
+
   @Column({ type: DataType.ENUM(...SENTIMENTS), allowNull: true })
   declare aspectStaff: Sentiment | null;
 
@@ -124,7 +139,8 @@ export class Review extends Model {
   /**
    * Every write through the model (API, sync, imports) keeps the sentiment current, the way triggers keep
    * `review_counts`: no write path can forget it. Recomputed when the text or the rating changes, or when the row
-   * was scored by an older analyser.
+   * was scored by an older analyser; a recomputed review is `local` again and not yet asked, so an edited review never
+   * keeps a model's label of its old text (the labelling workflow asks about the new one).
    */
   @BeforeSave
   static computeSentiment(review: Review): void {
@@ -154,10 +170,14 @@ export const ASPECT_COLUMNS = {
   quality: 'aspect_quality', communication: 'aspect_communication',
 } as const satisfies Record<(typeof ASPECTS)[number], string>;
 
-/** The stored form of an analysis: the attributes the hooks, the demo seed and the re-scoring workflow write. */
+/**
+ * The stored form of a local analysis: the attributes the hooks, the demo seed and the re-scoring workflow write. It
+ * is `local` and not yet asked of the model, so the AI labelling (when configured) reads the new text too.
+ */
 export function sentimentColumns(result: SentimentResult): Pick<
   Review,
-  'sentiment' | 'sentimentScore' | 'language' | 'sentimentReason' | 'sentimentVersion' | (typeof ASPECT_ATTRIBUTES)[keyof typeof ASPECT_ATTRIBUTES]
+  | 'sentiment' | 'sentimentScore' | 'language' | 'sentimentReason' | 'sentimentVersion' | 'sentimentSource'
+  | 'sentimentAiCheckedAt' | (typeof ASPECT_ATTRIBUTES)[keyof typeof ASPECT_ATTRIBUTES]
 > {
   const aspect = (a: (typeof ASPECTS)[number]): Sentiment | null => result.aspects[a] ?? null;
   return {
@@ -166,6 +186,8 @@ export function sentimentColumns(result: SentimentResult): Pick<
     language: result.language,
     sentimentReason: result.reason,
     sentimentVersion: SENTIMENT_VERSION,
+    sentimentSource: 'local',
+    sentimentAiCheckedAt: null,
     aspectStaff: aspect('staff'),
     aspectPrice: aspect('price'),
     aspectWaitTime: aspect('wait_time'),

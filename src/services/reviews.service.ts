@@ -62,7 +62,7 @@ export type ReviewRow = Pick<
   | 'id' | 'tenantId' | 'customerId' | 'organizationId' | 'locationId' | 'integrationId' | 'author' | 'rating'
   | 'originalRating' | 'title' | 'message' | 'publishedAt' | 'avatarFileId' | 'avatarUrl' | 'reply' | 'replyDate'
   | 'hidden' | 'verified' | 'identifier' | 'url' | 'createdAt' | 'updatedAt' | 'sentiment' | 'sentimentScore'
-  | 'language' | 'sentimentReason' | (typeof ASPECT_ATTRIBUTES)[Aspect]
+  | 'language' | 'sentimentReason' | 'sentimentSource' | (typeof ASPECT_ATTRIBUTES)[Aspect]
 >;
 
 const COLUMNS = `r.id, r.tenant_id AS tenantId, r.customer_id AS customerId, r.organization_id AS organizationId,
@@ -70,7 +70,7 @@ const COLUMNS = `r.id, r.tenant_id AS tenantId, r.customer_id AS customerId, r.o
   r.title, r.message, r.published_at AS publishedAt, r.avatar_file_id AS avatarFileId, r.avatar_url AS avatarUrl,
   r.reply, r.reply_date AS replyDate, r.hidden, r.verified, r.identifier, r.url, r.created_at AS createdAt,
   r.updated_at AS updatedAt, r.sentiment, r.sentiment_score AS sentimentScore, r.language, r.sentiment_reason AS sentimentReason,
-  ${ASPECTS.map((a) => `r.${ASPECT_COLUMNS[a]} AS ${ASPECT_ATTRIBUTES[a]}`).join(', ')}`;
+  r.sentiment_source AS sentimentSource, ${ASPECTS.map((a) => `r.${ASPECT_COLUMNS[a]} AS ${ASPECT_ATTRIBUTES[a]}`).join(', ')}`;
 
 /** Joined in by the reads, so a page of reviews needs no second query for its sources. */
 export interface ReviewWithIntegration extends ReviewRow {

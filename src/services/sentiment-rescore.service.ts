@@ -27,13 +27,16 @@ export interface RescoreResult {
   more: boolean;
 }
 
-/** Columns written, in order: each is `reviews.<column> = v.<column>`. */
-const COLUMNS: [column: string, attribute: keyof ReturnType<typeof sentimentColumns>][] = [
+/** Columns written, in order: each is `reviews.<column> = v.<column>` (the AI labelling writes the same ones). */
+export const SENTIMENT_COLUMNS: [column: string, attribute: keyof ReturnType<typeof sentimentColumns>][] = [
   ['sentiment', 'sentiment'],
   ['sentiment_score', 'sentimentScore'],
   ['language', 'language'],
   ['sentiment_reason', 'sentimentReason'],
   ['sentiment_version', 'sentimentVersion'],
+  // A model's label is of the old reading's row: the review is `local` again, and asked again when AI is configured.
+  ['sentiment_source', 'sentimentSource'],
+  ['sentiment_ai_checked_at', 'sentimentAiCheckedAt'],
   ...ASPECTS.map((a): [string, (typeof ASPECT_ATTRIBUTES)[typeof a]] => [ASPECT_COLUMNS[a], ASPECT_ATTRIBUTES[a]]),
 ];
 
@@ -66,14 +69,14 @@ export async function rescoreStaleReviews(opts: RescoreOptions): Promise<Rescore
     const values: unknown[] = [];
     const selects = rows.map((r, i) => {
       const columns = sentimentColumns(reviewSentiment(r));
-      values.push(r.id, ...COLUMNS.map(([, attribute]) => columns[attribute]));
+      values.push(r.id, ...SENTIMENT_COLUMNS.map(([, attribute]) => columns[attribute]));
       return i === 0
-        ? `SELECT ? AS id, ${COLUMNS.map(([column]) => `? AS ${column}`).join(', ')}`
-        : `SELECT ?, ${COLUMNS.map(() => '?').join(', ')}`;
+        ? `SELECT ? AS id, ${SENTIMENT_COLUMNS.map(([column]) => `? AS ${column}`).join(', ')}`
+        : `SELECT ?, ${SENTIMENT_COLUMNS.map(() => '?').join(', ')}`;
     });
     const [, changed] = await sequelize.query(
       `UPDATE reviews r JOIN (${selects.join(' UNION ALL ')}) v ON v.id = r.id
-          SET ${COLUMNS.map(([column]) => `r.${column} = v.${column}`).join(', ')}
+          SET ${SENTIMENT_COLUMNS.map(([column]) => `r.${column} = v.${column}`).join(', ')}
         WHERE r.sentiment_version IS NULL OR r.sentiment_version < ?`,
       { replacements: [...values, SENTIMENT_VERSION], type: QueryTypes.RAW },
     );

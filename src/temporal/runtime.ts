@@ -14,6 +14,7 @@ import { closeSmtpPools } from '../messaging/email';
 import { configureGbpSync, ensureGbpSyncSchedule } from '../../workflows/gbp/client';
 import { configureRetention, ensureRetentionSchedule } from '../../workflows/retention/client';
 import { SENTIMENT_VERSION } from '../analytics/sentiment';
+import { ensureAiLabelSchedule } from '../../workflows/reviews/ai-label-schedule';
 
 export interface TemporalRuntime {
   address: string;
@@ -78,6 +79,9 @@ export async function startTemporal(config: Config, logger: Logger, opts: { work
     await removeInviteRedispatchSchedule();
     // Reviews scored by an older sentiment analyser are re-scored in the background after an upgrade.
     await ensureSentimentRescore(SENTIMENT_VERSION);
+    // With a chat model configured, a schedule asks it for the labels of reviews still labelled locally; without one,
+    // nothing runs (a schedule an earlier configuration left is removed).
+    await ensureAiLabelSchedule(Boolean(config.AI_API_URL));
     // Business-profile performance: one schedule sweeps every connected Google location every GBP_SYNC_INTERVAL_MINUTES.
     configureGbpSync({ intervalMs: config.GBP_SYNC_INTERVAL_MINUTES * 60_000 });
     await ensureGbpSyncSchedule();

@@ -42,7 +42,8 @@ export type WorkflowKind =
   | 'gbp-sync'
   | 'auto-respond'
   | 'retention'
-  | 'sentiment-rescore';
+  | 'sentiment-rescore'
+  | 'sentiment-ai-labels';
 
 /** Platform-wide workflows (dispatcher, sweeps, retention) carry this as tenant and account. */
 export const PLATFORM = 'platform';

@@ -9,19 +9,24 @@ export interface ChatRequest {
 
 export type ChatReply = { status: number; body: unknown } | { hang: true };
 
+/** A reply computed from the request (a test answering about what was asked). */
+export type ChatResponder = (request: ChatRequest) => ChatReply;
+
 /**
  * A local server speaking the OpenAI chat completions wire format (`POST /v1/chat/completions`): it records each
  * request and answers what the test sets, by default one assistant message.
  */
 export async function startChatServer() {
   const requests: ChatRequest[] = [];
-  let reply: ChatReply = completion('A narrative from the model.');
+  let reply: ChatReply | ChatResponder = completion('A narrative from the model.');
   const app = express();
   app.use(express.json({ limit: '2mb' }));
   app.post('/v1/chat/completions', (req, res) => {
-    requests.push({ headers: req.headers, body: req.body });
-    if ('hang' in reply) return; // never answers: the client's timeout must end it
-    res.status(reply.status).json(reply.body);
+    const request: ChatRequest = { headers: req.headers, body: req.body };
+    requests.push(request);
+    const answer = typeof reply === 'function' ? reply(request) : reply;
+    if ('hang' in answer) return; // never answers: the client's timeout must end it
+    res.status(answer.status).json(answer.body);
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -30,7 +35,7 @@ export async function startChatServer() {
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
-    answer(next: ChatReply) {
+    answer(next: ChatReply | ChatResponder) {
       reply = next;
     },
     close: () =>

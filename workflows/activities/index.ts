@@ -25,6 +25,7 @@ import { purgeExpired, retentionDays } from '../../src/services/retention.servic
 import { createRetentionActivities } from './retention';
 import { createProbeActivities } from './probe';
 import { rescoreStaleReviews } from '../../src/services/sentiment-rescore.service';
+import { labelUnaskedReviews } from '../../src/services/sentiment-labels.service';
 import { createSentimentActivities } from './sentiment';
 import { attemptBucket, scanPins, scanRuns, webhookDeliveries } from '../../src/observability/metrics';
 
@@ -133,6 +134,6 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
       purge: (kind, opts) => purgeExpired(kind, opts),
     }),
     ...createProbeActivities(),
-    ...createSentimentActivities({ rescore: (opts) => rescoreStaleReviews(opts) }),
+    ...createSentimentActivities({ rescore: (opts) => rescoreStaleReviews(opts), label: (opts) => labelUnaskedReviews(opts) }),
   };
 }

@@ -1,9 +1,14 @@
-import { heartbeat } from '@temporalio/activity';
+import { Context, heartbeat } from '@temporalio/activity';
 import type { RescoreOptions, RescoreResult } from '../../src/services/sentiment-rescore.service';
+import type { LabelOptions, LabelResult } from '../../src/services/sentiment-labels.service';
 
-/** Activities of the sentiment re-scoring (`rescoreSentiment`), wired to src/services/sentiment-rescore.service. */
+/**
+ * Activities of the sentiment re-scoring (`rescoreSentiment`) and the AI labelling (`labelSentimentWithAi`), wired to
+ * src/services/sentiment-rescore.service and sentiment-labels.service.
+ */
 export interface SentimentActivityDeps {
   rescore(opts: RescoreOptions): Promise<RescoreResult>;
+  label(opts: LabelOptions): Promise<LabelResult>;
 }
 
 export interface RescoreReviewsInput {
@@ -12,11 +17,25 @@ export interface RescoreReviewsInput {
   maxBatches: number;
 }
 
+export interface LabelReviewsInput {
+  after: number;
+  batchSize: number;
+}
+
 export function createSentimentActivities(deps: SentimentActivityDeps) {
   return {
     /** Re-scores up to `maxBatches` batches of stale reviews after `after`, heartbeating after each batch. */
     async rescoreReviews(input: RescoreReviewsInput): Promise<RescoreResult> {
       return deps.rescore({ ...input, onBatch: (rescored) => heartbeat(rescored) });
+    },
+    /**
+     * Asks the chat model for the labels of one batch of unasked reviews after `after` (one chat call) and stores
+     * them; a failed call is answered as `failed`, not thrown: the run stops and a later one asks again.
+     */
+    async labelReviewsWithAi(input: LabelReviewsInput): Promise<LabelResult> {
+      const result = await deps.label({ ...input, signal: Context.current().cancellationSignal });
+      if (result.failed) Context.current().log.warn('AI sentiment labels: the chat call failed; the reviews keep their local labels', { failed: result.failed });
+      return result;
     },
   };
 }

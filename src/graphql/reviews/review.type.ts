@@ -61,6 +61,12 @@ export class ReviewType {
   })
   sentimentReason!: string | null;
 
+  @Field(() => String, {
+    description:
+      'Where the sentiment, language and aspects come from: `local` (the built-in analyser) or `ai` (the configured chat model, whose labels are taken only where valid and not contradicting the stars without reason). An edit of the text or rating makes it `local` again until the model is asked about the new text.',
+  })
+  sentimentSource!: string;
+
   @Field(() => GraphQLISODateTime)
   createdAt!: Date;
 

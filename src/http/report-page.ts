@@ -1,7 +1,8 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock';
-import { reportOf, ReportUnavailable, type ReportProblem } from '../services/scan-report.service';
+import { reportOf, ReportUnavailable, type ReportProblem, type ScanReport } from '../services/scan-report.service';
+import { scanReportPdf } from '../reports/scan';
 import { latestReportHref, reportMessagePage, reportPage } from './report-page.views';
 
 /**
@@ -42,11 +43,18 @@ export function reportPages(deps: ReportPageDeps): Router {
     next();
   });
 
-  router.get('/scans/:uuid', async (req: Request, res: Response) => {
+  // The same report as an A4 PDF (`/reports/scans/{uuid}.pdf`, the page's query), drawn by pdfkit: no browser.
+  router.get('/scans/:uuid.pdf', (req, res) => show(req, res, async (report) => {
+    const body = await scanReportPdf(report);
+    res.status(200).type('application/pdf').set('Content-Disposition', `inline; filename="scan-report-${report.scan.uuid}.pdf"`).send(body);
+  }));
+  router.get('/scans/:uuid', (req, res) => show(req, res, async (report) => html(res, 200, reportPage(report))));
+
+  async function show(req: Request, res: Response, send: (report: ScanReport) => Promise<void>) {
     const uuid = String(req.params.uuid);
     try {
       const report = await reportOf(uuid, { keyword: single(req.query.keyword, 'keyword'), snapshotAt: single(req.query.snapshot_at, 'snapshot_at') }, { clock: deps.clock });
-      html(res, 200, reportPage(report));
+      await send(report);
     } catch (err) {
       if (err instanceof ReportUnavailable) {
         const p = PROBLEMS[err.problem];
@@ -56,7 +64,7 @@ export function reportPages(deps: ReportPageDeps): Router {
       (req.log ?? deps.logger).error({ err }, 'report page failed');
       html(res, 500, reportMessagePage(null, 'Something went wrong', 'The report could not be shown. Please try again later.'));
     }
-  });
+  }
 
   router.use((_req, res) => html(res, 404, reportMessagePage(null, PROBLEMS.scan.title, PROBLEMS.scan.message)));
   return router;

@@ -1,6 +1,9 @@
 import { snapshotLabels, type SnapshotRow } from '../services/scans.service';
 import type { ReportBrand, ReportPin, ScanReport } from '../services/scan-report.service';
 import { esc } from './connect-page.views';
+import { translator } from '../i18n';
+import { brandColors } from '../reports/brand';
+import { HISTORY_STYLE, historySection, RANK_COLORS, scanCharts } from '../reports/scan';
 
 /**
  * Server-rendered HTML of the white-label scan report: the grid as inline SVG on a map-like canvas, pickers as
@@ -9,10 +12,10 @@ import { esc } from './connect-page.views';
  */
 
 export const BUCKETS = [
-  { key: 'top3', label: 'Rank 1-3', colour: '#1e8e3e' },
-  { key: 'top10', label: 'Rank 4-10', colour: '#f29900' },
-  { key: 'top20', label: 'Rank 11-20', colour: '#d93025' },
-  { key: 'none', label: 'Not in the top 20', colour: '#8a929c' },
+  { key: 'top3', label: 'Rank 1-3', colour: RANK_COLORS.top3 },
+  { key: 'top10', label: 'Rank 4-10', colour: RANK_COLORS.top10 },
+  { key: 'top20', label: 'Rank 11-20', colour: RANK_COLORS.top20 },
+  { key: 'none', label: 'Not in the top 20', colour: RANK_COLORS.none },
 ] as const;
 type BucketKey = (typeof BUCKETS)[number]['key'];
 
@@ -89,6 +92,13 @@ footer{max-width:1180px;margin:0 auto;padding:0 2rem 2rem;color:#5b6470;font-siz
 @media (max-width:900px){.layout{grid-template-columns:1fr}main{padding:1rem}}
 `;
 
+/** The header band in the agency's colour, its text white or dark by contrast (src/reports/brand.ts). */
+function bandStyle(brand: ReportBrand | null): string {
+  if (!brand) return '';
+  const band = brandColors(brand.color);
+  return `.top{background:${band.band};color:${band.onBand};border-bottom:0}.top .kind{color:inherit}.brand img{background:#fff;border-radius:4px;padding:2px}`;
+}
+
 function layout(brand: ReportBrand | null, title: string, body: string): string {
   const logo = brand ? safeUrl(brand.logoUrl) : null;
   const mark = brand ? `${logo ? `<img src="${esc(logo)}" alt="${esc(brand.name)} logo">` : ''}<span class="brand-name">${esc(brand.name)}</span>` : '';
@@ -96,7 +106,7 @@ function layout(brand: ReportBrand | null, title: string, body: string): string 
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer"><meta name="robots" content="noindex, nofollow">
 <title>${esc(brand ? `${title} - ${brand.name}` : title)}</title>
-<style>${STYLE}</style></head><body>
+<style>${STYLE}${HISTORY_STYLE}${bandStyle(brand)}</style></head><body>
 <header class="top"><div class="brand">${mark}</div><div class="kind">Local search grid report</div></header>
 ${body}
 ${brand ? `<footer>Prepared by ${esc(brand.name)}.</footer>` : ''}
@@ -312,6 +322,21 @@ function intro(report: ScanReport): string {
   return `<section class="intro"><h1>${esc(s.location)}</h1><p class="meta">${parts.map(esc).join(' &middot; ')}</p></section>`;
 }
 
+/** Heat maps per snapshot, pins gained and lost, the business and its competitors over time; and the PDF's link. */
+function overTime(report: ScanReport): string {
+  const tr = translator(report.brand.language);
+  const charts = scanCharts(report, tr);
+  const pdf = `<p class="pdf-link"><a href="${esc(pdfHref(report))}" lang="${tr.language}">${esc(tr.t('scanReport.pdfLink'))}</a></p>`;
+  return charts ? `${historySection(report, charts, tr)}\n${pdf}` : pdf;
+}
+
+/** The PDF of the report as shown (same keyword and snapshot). */
+export const pdfHref = (report: ScanReport): string => {
+  const page = reportHref(report.scan.uuid, { keyword: report.keyword, snapshotAt: report.snapshot?.snapshotAt });
+  const [path, query] = page.split('?');
+  return `${path}.pdf${query ? `?${query}` : ''}`;
+};
+
 export function reportPage(report: ScanReport): string {
   const title = `${report.scan.location}: local search grid`;
   if (!report.snapshot || !report.summary) {
@@ -341,6 +366,7 @@ ${summaryCard(report)}
 </aside>
 </div>
 ${competitorsCard(report)}
+${overTime(report)}
 ${historyCard(report)}
 </main>`,
   );

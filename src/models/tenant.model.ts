@@ -15,6 +15,10 @@ export class Tenant extends Model {
   @Column({ type: DataType.STRING(2048), allowNull: true })
   declare logoUrl: string | null;
 
+  /** The brand colour (`#rrggbb`) reports are drawn in; null: the neutral palette. */
+  @Column({ type: DataType.CHAR(7), allowNull: true })
+  declare brandColor: string | null;
+
   /** The agency's language (ISO 639-1): new customer accounts take it unless given one. */
   @Column({ type: DataType.STRING(8), allowNull: false, defaultValue: 'en' })
   declare language: string;

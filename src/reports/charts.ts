@@ -2,13 +2,14 @@ import type * as Echarts from 'echarts';
 import type { Translator } from '../i18n';
 import type { MonthlyReport } from './types';
 import { ASPECTS } from '../analytics/lexicon';
+import { brandColors } from './brand';
 
 /**
  * The report's charts, rendered on the server as SVG by ECharts' server-side renderer (no browser, no script in the
  * page, nothing fetched): the same SVG goes into the HTML page and, through svg-to-pdfkit, into the PDF.
  */
 
-export const COLORS = { bars: '#1a73e8', line: '#f29900', positive: '#2e7d32', neutral: '#9aa0a6', negative: '#c5221f', text: '#3c4043', grid: '#e3e5e8' };
+export const COLORS = { line: '#f29900', positive: '#2e7d32', neutral: '#9aa0a6', negative: '#c5221f', text: '#3c4043', grid: '#e3e5e8' };
 
 const FONT = 'Helvetica, Arial, sans-serif';
 
@@ -52,7 +53,7 @@ export function trendChart(report: MonthlyReport, tr: Translator): string {
         { type: 'value', min: 1, max: 5, interval: 1, axisLabel, splitLine: { show: false } },
       ],
       series: [
-        { name: tr.t('report.reviews'), type: 'bar', data: report.months.map((m) => m.totalReviews), itemStyle: { color: COLORS.bars } },
+        { name: tr.t('report.reviews'), type: 'bar', data: report.months.map((m) => m.totalReviews), itemStyle: { color: brandColors(report.brandColor).band } },
         { name: tr.t('report.avgRating'), type: 'line', yAxisIndex: 1, data: report.months.map((m) => m.avgRating), connectNulls: false, itemStyle: { color: COLORS.line }, lineStyle: { color: COLORS.line, width: 2 } },
       ],
     },

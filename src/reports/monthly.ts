@@ -1,29 +1,16 @@
-import type PDFDocumentClass from 'pdfkit';
 import { escapeHtml as esc } from '../domain/html';
 import { translator, type MessageKey, type Translator } from '../i18n';
 import type { MonthlyReport } from './types';
 import { ASPECTS } from '../analytics/lexicon';
-import { aspectsChart, COLORS, monthLabel, sentimentChart, trendChart } from './charts';
+import { aspectsChart, monthLabel, sentimentChart, trendChart } from './charts';
+import { brandColors } from './brand';
+import { pdfDocument, type Kpi, type PdfBox } from './pdf';
 
 /**
  * The monthly report of an organisation as an HTML page and as a PDF, from the same figures, sentences and SVG
  * charts, in the account's language and the agency's brand. Nothing is fetched: the charts are inline SVG, the
  * PDF draws them with its own fonts (the agency's logo is shown on the page, its name in the PDF).
  */
-
-type SvgToPdf = (doc: InstanceType<typeof PDFDocumentClass>, svg: string, x: number, y: number, opts?: { width?: number; height?: number }) => void;
-/** pdfkit and svg-to-pdfkit (which ships no types), required when a PDF is asked for. */
-function pdfLibs(): { PDFDocument: typeof PDFDocumentClass; SVGtoPDF: SvgToPdf } {
-  /* eslint-disable @typescript-eslint/no-require-imports */
-  return { PDFDocument: require('pdfkit') as typeof PDFDocumentClass, SVGtoPDF: require('svg-to-pdfkit') as SvgToPdf };
-  /* eslint-enable @typescript-eslint/no-require-imports */
-}
-
-export interface Kpi {
-  label: string;
-  value: string;
-  previous: string;
-}
 
 export interface ReportContent {
   tr: Translator;
@@ -110,12 +97,14 @@ export function reportHtml(report: MonthlyReport, content: ReportContent = repor
     .map((a) => `<tr><th scope="row">${esc(a.name)}</th><td>${a.positive}</td><td>${a.neutral}</td><td>${a.negative}</td></tr>`)
     .join('\n');
   const figure = (svg: string, caption: string) => `<figure>${svg}<figcaption>${esc(caption)}</figcaption></figure>`;
+  const band = brandColors(report.brandColor);
   return `<!doctype html>
 <html lang="${tr.language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><title>${esc(content.title)} - ${esc(report.brandName)}</title>
 <style>
 body{font-family:system-ui,-apple-system,sans-serif;background:#f5f6f8;margin:0;color:#1f2328;line-height:1.5}
-header{background:#fff;border-bottom:1px solid #e3e5e8;padding:1rem 1.5rem;display:flex;align-items:center;gap:.8rem}
+header{background:${band.band};color:${band.onBand};padding:1rem 1.5rem;display:flex;align-items:center;gap:.8rem}
+header img{background:#fff;border-radius:4px;padding:2px}
 header img{max-height:40px;max-width:160px}header .brand{font-weight:600;font-size:1.1rem}
 main{max-width:52rem;margin:1.5rem auto;background:#fff;border-radius:10px;padding:2rem;box-shadow:0 1px 4px #0001}
 h1{font-size:1.5rem;margin:0 0 .2rem}h2{font-size:1.15rem;margin:2rem 0 .6rem}.prepared{color:#5b6470;margin:0}
@@ -156,55 +145,28 @@ ${
 </main></body></html>`;
 }
 
-/** The report as an A4 PDF (pdfkit): the same sentences and charts as the page. */
-export function reportPdf(report: MonthlyReport, content: ReportContent = reportContent(report)): Promise<Buffer> {
+/** The report as an A4 PDF (pdfkit): the same sentences and charts as the page. `layout` receives where each block went. */
+export function reportPdf(report: MonthlyReport, content: ReportContent = reportContent(report), layout: PdfBox[] = []): Promise<Buffer> {
   const { tr } = content;
-  const { PDFDocument, SVGtoPDF } = pdfLibs();
-  const doc = new PDFDocument({ size: 'A4', margin: 48, info: { Title: content.title, Author: report.brandName, Creator: report.brandName } });
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
-  const width = doc.page.width - 96;
-  doc.fillColor(COLORS.bars).font('Helvetica-Bold').fontSize(11).text(report.brandName);
-  doc.moveDown(0.6).fillColor('#1f2328').fontSize(18).text(content.title);
-  doc.font('Helvetica').fontSize(9).fillColor('#5b6470').text(content.prepared);
-  const heading = (text: string) => doc.moveDown(1).font('Helvetica-Bold').fontSize(12).fillColor('#1f2328').text(text).font('Helvetica').fontSize(10);
-  heading(tr.t('report.summary'));
-  const top = doc.y + 4;
-  const boxWidth = (width - 3 * 8) / 4;
-  content.kpis.forEach((k, i) => {
-    const x = 48 + i * (boxWidth + 8);
-    doc.roundedRect(x, top, boxWidth, 58, 4).strokeColor(COLORS.grid).stroke();
-    doc.fillColor('#5b6470').fontSize(8).text(k.label, x + 6, top + 6, { width: boxWidth - 12 });
-    doc.fillColor('#1f2328').font('Helvetica-Bold').fontSize(15).text(k.value, x + 6, top + 20, { width: boxWidth - 12 });
-    doc.font('Helvetica').fillColor('#5b6470').fontSize(7).text(k.previous, x + 6, top + 40, { width: boxWidth - 12 });
-  });
-  doc.x = 48;
-  doc.y = top + 66;
-  if (!content.hasData) doc.fillColor('#5b6470').fontSize(10).text(tr.t('report.noData'));
-  heading(tr.t('report.changesTitle', { month: content.previousMonthName }));
-  if (content.changes.length) doc.list(content.changes, { bulletRadius: 1.5 });
-  else doc.fillColor('#5b6470').text(tr.t('report.noData'));
-  const chart = (title: string, svg: string | null, height: number) => {
-    if (doc.y + height + 40 > doc.page.height - 48) doc.addPage();
-    heading(title);
-    if (!svg) {
-      doc.fillColor('#5b6470').text(tr.t('report.noData'));
-      return;
-    }
-    const y = doc.y + 4;
-    SVGtoPDF(doc, svg, 48, y, { width, height });
-    doc.x = 48;
-    doc.y = y + height + 4;
+  const pdf = pdfDocument({ title: content.title, brand: report.brandName, color: report.brandColor, layout });
+  const { doc } = pdf;
+  pdf.heading1(content.title);
+  pdf.muted(content.prepared);
+  pdf.heading(tr.t('report.summary'));
+  pdf.kpis('summary', content.kpis);
+  if (!content.hasData) pdf.muted(tr.t('report.noData'));
+  pdf.heading(tr.t('report.changesTitle', { month: content.previousMonthName }));
+  if (content.changes.length) doc.fillColor('#1f2328').fontSize(10).list(content.changes, { bulletRadius: 1.5 });
+  else pdf.muted(tr.t('report.noData'));
+  const chart = (name: string, title: string, svg: string | null, height: number) => {
+    if (svg) return pdf.chart(name, title, svg, height);
+    pdf.heading(title);
+    pdf.muted(tr.t('report.noData'));
   };
-  chart(tr.t('report.trendTitle'), content.charts.trend, 200);
-  chart(tr.t('report.sentimentTitle'), content.charts.sentiment, 185);
-  chart(tr.t('report.aspectsTitle'), content.charts.aspects, 185);
-  doc.end();
-  return done;
+  chart('trend', tr.t('report.trendTitle'), content.charts.trend, 200);
+  chart('sentiment', tr.t('report.sentimentTitle'), content.charts.sentiment, 185);
+  chart('aspects', tr.t('report.aspectsTitle'), content.charts.aspects, 185);
+  return pdf.end();
 }
 
 export { monthLabel };

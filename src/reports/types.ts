@@ -17,6 +17,8 @@ export interface MonthlyReport {
   organizationName: string;
   brandName: string;
   brandLogoUrl: string | null;
+  /** The agency's brand colour (`#rrggbb`); null: the default. */
+  brandColor: string | null;
   /** The account's language (else the agency's): the report speaks it. */
   language: string;
   month: string;

@@ -1,6 +1,7 @@
 import { Op } from 'sequelize';
 import { Forbidden, NotFound, Validation, type FieldErrors } from '../domain/errors';
 import { INVALID_LANGUAGE, languageOf } from '../i18n';
+import { BRAND_COLOR } from '../reports/brand';
 import { hasPermissions, inAccount, isTeamMember, ORGANIZATION_PERMISSIONS } from '../domain/permissions';
 import type { Principal, TokenKind } from '../domain/principal';
 import { ApiToken, Customer, Location, LocationUser, Organization, OrganizationMember, Plan, Tenant, TenantDomain, User } from '../models';
@@ -16,7 +17,7 @@ export async function tenantOf(p: Principal) {
   const tenant = await Tenant.findByPk(p.tenantId);
   if (!tenant) throw new NotFound('Tenant');
   const domains = await TenantDomain.findAll({ where: { tenantId: tenant.id }, order: [['id', 'ASC']] });
-  return { id: tenant.id, name: tenant.name, brandName: tenant.brandName, logoUrl: tenant.logoUrl, language: tenant.language, domains: domains.map((d) => d.domain) };
+  return { id: tenant.id, name: tenant.name, brandName: tenant.brandName, logoUrl: tenant.logoUrl, brandColor: tenant.brandColor, language: tenant.language, domains: domains.map((d) => d.domain) };
 }
 
 /** The agency's language (tenant owners): what new customer accounts and agency-level pages speak. */
@@ -26,6 +27,15 @@ export async function setTenantLanguage(p: Principal, language: string, opts: Se
   const code = languageOf(language, errors);
   if (!code) throw new Validation(Object.keys(errors).length ? errors : { language: [INVALID_LANGUAGE] });
   await Tenant.update({ language: code }, { where: { id: p.tenantId }, transaction: opts.transaction });
+  return tenantOf(p);
+}
+
+/** The agency's brand colour (`#rrggbb`; null clears it), which reports draw their header and accents in. Tenant owners. */
+export async function setTenantBrandColor(p: Principal, color: string | null, opts: ServiceOptions = {}) {
+  if (p.role !== 'tenant_owner') throw new Forbidden('Only the agency owner sets the brand colour.');
+  const value = color?.trim() || null;
+  if (value !== null && !BRAND_COLOR.test(value)) throw new Validation({ brand_color: ['The brand color must be a hex colour such as #1a73e8.'] });
+  await Tenant.update({ brandColor: value?.toLowerCase() ?? null }, { where: { id: p.tenantId }, transaction: opts.transaction });
   return tenantOf(p);
 }
 

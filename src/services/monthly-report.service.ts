@@ -95,6 +95,7 @@ export async function organizationReport(p: Principal, organizationId: number, m
     organizationName: org.name,
     brandName: tenant?.brandName || tenant?.name || '',
     brandLogoUrl: tenant?.logoUrl ?? null,
+    brandColor: tenant?.brandColor ?? null,
     language,
     month,
     period: { from: period.from, to: period.to },

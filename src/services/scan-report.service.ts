@@ -3,7 +3,7 @@ import type { Principal } from '../domain/principal';
 import { Scan, Tenant, User } from '../models';
 import { principalFor } from './auth.service';
 import type { ServiceOptions } from './common';
-import { dataPoints, listSnapshots, scanInsights, type SnapshotRow } from './scans.service';
+import { dataPoints, listSnapshots, pinChanges, scanInsights, type Insights, type SnapshotRow } from './scans.service';
 import { UUID } from '../domain/ids';
 
 /**
@@ -18,6 +18,10 @@ const ALL_PINS = 500;
 export interface ReportBrand {
   name: string;
   logoUrl: string | null;
+  /** `#rrggbb`; null: the default. */
+  color: string | null;
+  /** The agency's language: the report speaks it (scans belong to the agency, not to a customer account). */
+  language: string;
 }
 
 export interface ReportPin {
@@ -74,8 +78,62 @@ export interface ScanReport {
   pins: ReportPin[];
   summary: ReportSummary | null;
   competitors: ReportCompetitor[];
+  /** The keyword's snapshots up to the shown one: heat maps, pin changes and competitors over time. */
+  history: ScanHistory | null;
 }
 
+/** A pin at its place in the grid: column x (west to east) and row y (north to south), from 0. */
+export interface GridCell {
+  x: number;
+  y: number;
+  rank: number | null;
+  status: string;
+}
+
+export interface Heatmap {
+  snapshot: SnapshotRow;
+  cells: GridCell[];
+}
+
+export interface CompetitorTrend {
+  placeId: string;
+  name: string;
+  /** One point per trend snapshot (oldest first); nulls where the competitor did not appear. */
+  points: Array<{ avgRank: number | null; visibility: number | null }>;
+}
+
+export interface ScanHistory {
+  /** The grid size the cells are laid out on. */
+  size: number;
+  /** Up to HEATMAP_SNAPSHOTS snapshots ending with the shown one, oldest first. */
+  heatmaps: Heatmap[];
+  /** Up to TREND_SNAPSHOTS snapshots ending with the shown one, oldest first (the business's own series). */
+  trend: SnapshotRow[];
+  /** The shown snapshot's strongest competitors (by threat), with their series over `trend`. */
+  competitors: CompetitorTrend[];
+  /** Pin by pin against the snapshot before the shown one; null for the first snapshot. */
+  changes: { previousSnapshotAt: Date; gained: number; lost: number; same: number; cells: Array<GridCell & { previousRank: number | null; change: 'gained' | 'lost' | 'same' }> } | null;
+  /** The competitors that moved above the business at the most pins since the previous snapshot. */
+  overtakers: Array<{ name: string; pins: number }>;
+}
+
+export const HEATMAP_SNAPSHOTS = 6;
+export const TREND_SNAPSHOTS = 12;
+const TREND_COMPETITORS = 5;
+
+/**
+ * Places pins on the grid by their coordinates: columns by longitude, rows by latitude (north first), each rounded to
+ * the nearest of `size` evenly spaced lines between the outermost pins.
+ */
+export function gridCells<T extends { lat: number; lng: number }>(pins: T[], size: number): Array<T & { x: number; y: number }> {
+  if (!pins.length) return [];
+  const lats = pins.map((p) => p.lat);
+  const lngs = pins.map((p) => p.lng);
+  const [minLat, maxLat, minLng, maxLng] = [Math.min(...lats), Math.max(...lats), Math.min(...lngs), Math.max(...lngs)];
+  const steps = Math.max(1, size - 1);
+  const at = (v: number, lo: number, hi: number) => (hi > lo ? Math.round(((v - lo) / (hi - lo)) * steps) : 0);
+  return pins.map((p) => ({ ...p, x: at(p.lng, minLng, maxLng), y: at(maxLat - p.lat + minLat, minLat, maxLat) }));
+}
 export type ReportProblem = 'scan' | 'keyword' | 'snapshot' | 'snapshot_at';
 
 /** The report cannot be shown: no such scan, keyword or snapshot, or a malformed `snapshot_at`. */
@@ -93,8 +151,8 @@ export class ReportUnavailable extends Error {
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
-export function brandOf(tenant: Pick<Tenant, 'brandName' | 'name' | 'logoUrl'>): ReportBrand {
-  return { name: tenant.brandName || tenant.name, logoUrl: tenant.logoUrl };
+export function brandOf(tenant: Pick<Tenant, 'brandName' | 'name' | 'logoUrl' | 'brandColor' | 'language'>): ReportBrand {
+  return { name: tenant.brandName || tenant.name, logoUrl: tenant.logoUrl, color: tenant.brandColor, language: tenant.language };
 }
 
 /** The read-only reader of a public report: the tenant owner as a principal with no token permissions. */
@@ -155,6 +213,7 @@ export async function reportOf(uuid: string, args: { snapshotAt?: string | null;
     pins: [],
     summary: null,
     competitors: [],
+    history: null,
   };
   if (!at || !insights.summary) return base;
 
@@ -172,8 +231,10 @@ export async function reportOf(uuid: string, args: { snapshotAt?: string | null;
   const total = pins.length;
   const s = insights.summary;
   const previous = insights.trendsVsPreviousSnapshot;
+  const history = await historyOf(reader, scan, keyword, snapshots, at, insights.topCompetitors, opts);
   return {
     ...base,
+    history,
     pins,
     summary: {
       averageRank: s.avgRank,
@@ -191,4 +252,55 @@ export async function reportOf(uuid: string, args: { snapshotAt?: string | null;
       return { name: c.name, avgRank: c.avgRank, appearances, coverage: total ? round1((100 * appearances) / total) : 0, threatScore: c.threatScore };
     }),
   };
+}
+
+/** Heat maps, pin changes and competitor series for the snapshots up to `at` (read as the report's reader). */
+async function historyOf(
+  reader: Principal,
+  scan: Scan,
+  keyword: string,
+  snapshots: SnapshotRow[],
+  at: Date,
+  shownCompetitors: Insights['topCompetitors'],
+  opts: ServiceOptions,
+): Promise<ScanHistory> {
+  const upTo = snapshots.filter((s) => s.snapshotAt.getTime() <= at.getTime()).reverse();
+  const trend = upTo.slice(-TREND_SNAPSHOTS);
+  const size = scan.gridSize;
+  const heatmaps = await Promise.all(
+    upTo.slice(-HEATMAP_SNAPSHOTS).map(async (snapshot) => {
+      const page = await dataPoints(reader, scan.uuid, { snapshotAt: snapshot.snapshotAt.toISOString(), keyword, topN: 0, page: 1, perPage: ALL_PINS }, opts);
+      return { snapshot, cells: gridCells(page.items.map((p) => ({ lat: p.lat, lng: p.lng, rank: p.rank, status: p.status })), size) };
+    }),
+  );
+  const watched = [...shownCompetitors].sort((a, b) => b.threatScore - a.threatScore).slice(0, TREND_COMPETITORS);
+  const insightsOverTime = await Promise.all(trend.map((s) => scanInsights(reader, scan.uuid, { keyword, snapshotAt: s.snapshotAt.toISOString() }, opts)));
+  const competitors = watched.map((c) => ({
+    placeId: c.placeId,
+    name: c.name,
+    points: insightsOverTime.map((i) => {
+      const seen = i.topCompetitors.find((x) => x.placeId === c.placeId);
+      return seen ? { avgRank: seen.avgRank, visibility: seen.visibility } : { avgRank: null, visibility: null };
+    }),
+  }));
+
+  const diff = await pinChanges(reader, scan.uuid, { keyword, snapshotAt: at.toISOString() }, opts);
+  let changes: ScanHistory['changes'] = null;
+  const overtaking = new Map<string, { name: string; pins: number }>();
+  if (diff.previousSnapshotAt) {
+    const cells = gridCells(
+      diff.pins.map((p) => ({ lat: p.lat, lng: p.lng, rank: p.rank, previousRank: p.previousRank, change: p.change, status: 'complete' })),
+      size,
+    );
+    changes = { previousSnapshotAt: diff.previousSnapshotAt, gained: diff.gained, lost: diff.lost, same: diff.same, cells };
+    for (const pin of diff.pins) {
+      for (const o of pin.overtakenBy) {
+        const entry = overtaking.get(o.placeId) ?? { name: o.name, pins: 0 };
+        entry.pins += 1;
+        overtaking.set(o.placeId, entry);
+      }
+    }
+  }
+  const overtakers = [...overtaking.values()].sort((a, b) => b.pins - a.pins || a.name.localeCompare(b.name)).slice(0, TREND_COMPETITORS);
+  return { size, heatmaps, trend, competitors, changes, overtakers };
 }

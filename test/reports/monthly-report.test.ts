@@ -1,7 +1,15 @@
 import { Customer } from '../../src/models';
 import { fixedClock } from '../../src/domain/clock';
 import { CATALOGUES } from '../../src/i18n';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BAND_HEIGHT, type PdfBox } from '../../src/reports/pdf';
+import { reportContent, reportPdf } from '../../src/reports/monthly';
+import { organizationReport } from '../../src/services/monthly-report.service';
+import { ALL_PERMISSIONS } from '../../src/domain/permissions';
+import { principalFor } from '../../src/services/auth.service';
 import { useApp } from '../support/app';
+import { inkIn, meanColour, pdfText, renderPdf } from '../support/pdf-raster';
 import { makeReview, makeWorld, testimonialsOf } from '../support/factories';
 
 /**
@@ -68,6 +76,34 @@ describe('monthly organisation reports', () => {
     expect(text).toContain('/MediaBox [0 0 595.28 841.89]');
     expect(text).not.toContain('/Subtype /Image');
     expect(pdf.length).toBeGreaterThan(5_000);
+  });
+
+  it('draws the PDF as laid out (pdftoppm): the band in the brand colour, KPIs and charts inked where the layout put them, text in the language', async () => {
+    await w.tenant.update({ brandColor: '#f4c20d' });
+    await Customer.update({ language: 'it' }, { where: { id: w.org.customerId } });
+    try {
+      const reader = await principalFor(w.orgOwner, { id: 0, kind: 'customer', permissions: [...ALL_PERMISSIONS] });
+      const report = await organizationReport(reader, w.org.id, '2026-10', { clock: fixedClock(new Date('2026-11-25T12:00:00Z')) });
+      const layout: PdfBox[] = [];
+      const pdf = await reportPdf(report, reportContent(report), layout);
+      mkdirSync('artifacts', { recursive: true });
+      writeFileSync(join('artifacts', 'report-monthly-it.pdf'), pdf);
+      const pages = await renderPdf(pdf);
+      expect(layout.map((b) => b.name)).toEqual(['band', 'summary', 'trend', 'sentiment', 'aspects']);
+      for (const box of layout) expect({ box: box.name, inked: inkIn(pages[box.page], box) > 0.02 }).toEqual({ box: box.name, inked: true });
+      // A light brand colour gets dark text on the band: the band reads as the colour, and its text is there.
+      const band = meanColour(pages[0], { x: 300, y: 4, width: 200, height: 10 });
+      const brand = [0xf4, 0xc2, 0x0d];
+      expect(band.map((c, i) => Math.abs(c - brand[i]) <= 6)).toEqual([true, true, true]);
+      const text = await pdfText(pdf);
+      expect(text).toContain('Harbour Marketing');
+      expect(text).toContain('ottobre 2026');
+      // Between the blocks the page is white where nothing was laid out: the right margin of every page is empty.
+      for (const page of pages) expect(inkIn(page, { x: page.widthPt - 40, y: BAND_HEIGHT + 4, width: 40, height: page.heightPt - BAND_HEIGHT - 4 })).toBe(0);
+    } finally {
+      await w.tenant.update({ brandColor: null });
+      await Customer.update({ language: 'en' }, { where: { id: w.org.customerId } });
+    }
   });
 
   it("speaks the account's language", async () => {

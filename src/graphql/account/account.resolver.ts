@@ -13,6 +13,7 @@ class TenantType {
   @Field() name!: string;
   @Field() brandName!: string;
   @Field(() => String, { nullable: true }) logoUrl!: string | null;
+  @Field(() => String, { nullable: true, description: 'The brand colour (`#rrggbb`) reports are drawn in; null: the default blue.' }) brandColor!: string | null;
   @Field({ description: 'ISO 639-1: the language new customer accounts take unless given one.' }) language!: string;
   @Field(() => [String]) domains!: string[];
 }
@@ -119,6 +120,11 @@ export class AccountResolver {
   @Mutation(() => TenantType, { description: "Sets the agency's language (en, es, fr, de, pt or it): new customer accounts take it. Agency owners only." })
   setTenantLanguage(@Arg('language') language: string, @Ctx() ctx: Context) {
     return account.setTenantLanguage(ctx.principal!, language);
+  }
+
+  @Mutation(() => TenantType, { description: "Sets the agency's brand colour (`#rrggbb`, null clears it): reports draw their header and accents in it. Agency owners only." })
+  setTenantBrandColor(@Arg('color', () => String, { nullable: true }) color: string | null, @Ctx() ctx: Context) {
+    return account.setTenantBrandColor(ctx.principal!, color);
   }
 
   @Query(() => [ApiTokenType], { description: "The caller's own API tokens, newest first." })

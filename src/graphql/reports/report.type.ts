@@ -20,6 +20,7 @@ export class OrganizationReportType {
   @Field() organizationName!: string;
   @Field({ description: "The agency's brand name." }) brandName!: string;
   @Field(() => String, { nullable: true }) brandLogoUrl!: string | null;
+  @Field(() => String, { nullable: true, description: 'The agency brand colour (`#rrggbb`) the report is drawn in; null: the default.' }) brandColor!: string | null;
   @Field({ description: 'ISO 639-1: the language the report is written in.' }) language!: string;
   @Field({ description: '`YYYY-MM`.' }) month!: string;
   @Field({ description: '`YYYY-MM`.' }) previousMonth!: string;

@@ -1,0 +1,122 @@
+import type PDFDocumentClass from 'pdfkit';
+import { brandColors } from './brand';
+import { COLORS } from './charts';
+
+/**
+ * The reports' A4 PDFs (pdfkit, no browser): one page frame for every report (the agency's brand band across the
+ * top, margins, headings, KPI boxes, SVG charts through svg-to-pdfkit) that records where it drew each block, so a
+ * test can render the pages (pdftoppm) and compare them with the layout the code meant.
+ */
+
+type Doc = InstanceType<typeof PDFDocumentClass>;
+type SvgToPdf = (doc: Doc, svg: string, x: number, y: number, opts?: { width?: number; height?: number }) => void;
+
+/** pdfkit and svg-to-pdfkit (which ships no types), required when a PDF is asked for. */
+function pdfLibs(): { PDFDocument: typeof PDFDocumentClass; SVGtoPDF: SvgToPdf } {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  return { PDFDocument: require('pdfkit') as typeof PDFDocumentClass, SVGtoPDF: require('svg-to-pdfkit') as SvgToPdf };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+}
+
+/** Where a block was drawn: points from the page's top left, on page `page` (0-based). */
+export interface PdfBox {
+  name: string;
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** The brand band across the top of the first page, in points. */
+export const BAND_HEIGHT = 52;
+export const MARGIN = 48;
+const TEXT = '#1f2328';
+const MUTED = '#5b6470';
+
+export interface Kpi {
+  label: string;
+  value: string;
+  previous: string;
+}
+
+export function pdfDocument(opts: { title: string; brand: string; color: string | null; layout?: PdfBox[] }) {
+  const { PDFDocument, SVGtoPDF } = pdfLibs();
+  const doc = new PDFDocument({ size: 'A4', margin: MARGIN, info: { Title: opts.title, Author: opts.brand, Creator: opts.brand } });
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  const layout = opts.layout ?? [];
+  let page = 0;
+  doc.on('pageAdded', () => (page += 1));
+  const left = MARGIN;
+  const width = doc.page.width - 2 * MARGIN;
+  const record = (name: string, x: number, y: number, w: number, h: number) => layout.push({ name, page, x, y, width: w, height: h });
+
+  const band = brandColors(opts.color);
+  doc.rect(0, 0, doc.page.width, BAND_HEIGHT).fill(band.band);
+  record('band', 0, 0, doc.page.width, BAND_HEIGHT);
+  doc.fillColor(band.onBand).font('Helvetica-Bold').fontSize(12).text(opts.brand, left, 20, { width });
+  doc.x = left;
+  doc.y = BAND_HEIGHT + 16;
+
+  /** A new page unless `height` points still fit above the bottom margin. */
+  const room = (height: number) => {
+    if (doc.y + height > doc.page.height - MARGIN) doc.addPage();
+  };
+  const frame = {
+    doc,
+    left,
+    width,
+    room,
+    heading1(text: string) {
+      doc.font('Helvetica-Bold').fontSize(18).fillColor(TEXT).text(text, left, doc.y, { width });
+    },
+    heading(text: string) {
+      room(40);
+      doc.moveDown(1).font('Helvetica-Bold').fontSize(12).fillColor(TEXT).text(text, left, doc.y, { width }).font('Helvetica').fontSize(10);
+    },
+    muted(text: string) {
+      doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(text, left, doc.y, { width });
+    },
+    /** Four (or fewer) boxes in a row: label, value, and a line under it. */
+    kpis(name: string, kpis: Kpi[]) {
+      room(70);
+      const top = doc.y + 4;
+      const gap = 8;
+      const boxWidth = (width - (kpis.length - 1) * gap) / kpis.length;
+      kpis.forEach((k, i) => {
+        const x = left + i * (boxWidth + gap);
+        doc.roundedRect(x, top, boxWidth, 58, 4).strokeColor(COLORS.grid).stroke();
+        doc.font('Helvetica').fillColor(MUTED).fontSize(8).text(k.label, x + 6, top + 6, { width: boxWidth - 12 });
+        doc.fillColor(TEXT).font('Helvetica-Bold').fontSize(15).text(k.value, x + 6, top + 20, { width: boxWidth - 12 });
+        doc.font('Helvetica').fillColor(MUTED).fontSize(7).text(k.previous, x + 6, top + 40, { width: boxWidth - 12 });
+      });
+      record(name, left, top, width, 58);
+      doc.x = left;
+      doc.y = top + 66;
+    },
+    /** An SVG chart at a place (recorded under `name`). */
+    svg(name: string, svg: string, x: number, y: number, w: number, h: number) {
+      SVGtoPDF(doc, svg, x, y, { width: w, height: h });
+      record(name, x, y, w, h);
+    },
+    /** A heading and a full-width chart under it, on a new page when it does not fit. */
+    chart(name: string, title: string, svg: string, height: number) {
+      room(height + 40);
+      frame.heading(title);
+      const y = doc.y + 4;
+      frame.svg(name, svg, left, y, width, height);
+      doc.x = left;
+      doc.y = y + height + 4;
+    },
+    end(): Promise<Buffer> {
+      doc.end();
+      return done;
+    },
+  };
+  return frame;
+}

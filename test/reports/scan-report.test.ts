@@ -1,0 +1,208 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { JSDOM } from 'jsdom';
+import { scanReportPdf } from '../../src/reports/scan';
+import type { PdfBox } from '../../src/reports/pdf';
+import { reportOf } from '../../src/services/scan-report.service';
+import { useApp } from '../support/app';
+import { makeOrgOwner, makeTenant, tokenFor } from '../support/factories';
+import { brandColors } from '../../src/reports/brand';
+import { seedReportScan, type PinPos } from '../support/scan-report';
+import { inkIn, meanColour, pdfText, renderPdf } from '../support/pdf-raster';
+
+/**
+ * Issue 19, item 5: the per-scan report with heat maps per snapshot, pins gained and lost since the previous snapshot
+ * and competitors' average rank and visibility over time, on the report page (server-side SVG) and as a PDF, in the
+ * agency's language and brand colour.
+ */
+jest.setTimeout(120_000);
+
+const AT = [new Date('2026-10-05T09:00:00Z'), new Date('2026-10-12T09:00:00Z'), new Date('2026-10-19T09:00:00Z')];
+const doc = (html: string) => new JSDOM(html).window.document;
+
+/**
+ * Three weekly snapshots of a 5 x 5 grid. The business ranks 1 in the west column, worse eastwards; in the third
+ * snapshot it drops at the north row (Rival North moves above it there: five pins lost) and climbs in the south row
+ * (gained), the rest unchanged.
+ */
+const rank = (i: number) => (p: PinPos) => {
+  const base = p.col + 1;
+  if (i < 2) return base;
+  if (p.row === 0) return base + 2;
+  if (p.row === 4) return Math.max(1, base - 1) === base ? base : base - 1;
+  return base;
+};
+
+async function seed(language = 'en', color: string | null = '#0b6e4f') {
+  const { tenant } = await makeTenant();
+  await tenant.update({ brandName: 'Harbour Marketing', language, brandColor: color });
+  const scan = await seedReportScan({
+    tenantId: tenant.id,
+    rivals: [
+      { placeId: 'p-alpha', name: 'Alpha Dental' },
+      { placeId: 'p-beta', name: 'Beta Smiles' },
+    ],
+    snapshots: AT.map((at, i) => ({
+      at,
+      results: (p, keyword) => {
+        const r = rank(i)(p);
+        // Rival North is in the results only in the third snapshot's north row, at the place right above the business.
+        const north = i === 2 && p.row === 0;
+        const out = [{ placeId: 'place-target', name: 'Main Street Dental', rank: r }];
+        let next = 1;
+        for (const rival of [{ placeId: 'p-alpha', name: 'Alpha Dental' }, { placeId: 'p-beta', name: 'Beta Smiles' }, ...(north ? [{ placeId: 'p-north', name: 'Rival North' }] : [])]) {
+          while (next === r) next++;
+          out.push({ ...rival, rank: next++ });
+        }
+        void keyword;
+        return out;
+      },
+    })),
+  });
+  return { tenant, scan };
+}
+
+describe('scan report history', () => {
+  const t = useApp();
+
+  it('has the heat map of each snapshot (oldest first) with every pin at its grid place, and the pins gained and lost', async () => {
+    const { scan } = await seed();
+    const report = await reportOf(scan.uuid, {});
+    const h = report.history!;
+    expect(h.size).toBe(5);
+    expect(h.heatmaps.map((m) => m.snapshot.snapshotAt.toISOString())).toEqual(AT.map((d) => d.toISOString()));
+    for (const m of h.heatmaps) {
+      expect(m.cells).toHaveLength(25);
+      // Every place of the grid once.
+      expect(new Set(m.cells.map((c) => `${c.x},${c.y}`)).size).toBe(25);
+    }
+    // The first snapshot: the business ranks col + 1, whatever the row (x is the column, west to east).
+    expect(h.heatmaps[0].cells.every((c) => c.rank === c.x + 1)).toBe(true);
+    // North row (y 0) lost two places, south row (y 4) gained one except at rank 1 already.
+    const latest = h.heatmaps[2].cells;
+    expect(latest.filter((c) => c.y === 0).map((c) => c.rank).sort()).toEqual([3, 4, 5, 6, 7]);
+    expect(h.changes).not.toBeNull();
+    expect(h.changes!.previousSnapshotAt.toISOString()).toBe(AT[1].toISOString());
+    expect({ gained: h.changes!.gained, lost: h.changes!.lost, same: h.changes!.same }).toEqual({ gained: 4, lost: 5, same: 16 });
+    expect(h.changes!.cells.filter((c) => c.change === 'lost').every((c) => c.y === 0)).toBe(true);
+    expect(h.changes!.cells.filter((c) => c.change === 'gained').every((c) => c.y === 4 && c.x > 0)).toBe(true);
+    // Rival North takes the third place of the north row: above the business at four pins (at the west one the business
+    // is third itself, and Rival North fourth).
+    expect(h.overtakers[0]).toEqual({ name: 'Rival North', pins: 4 });
+  });
+
+  it("follows the business and its competitors over the snapshots, with nulls where a competitor was absent", async () => {
+    const { scan } = await seed();
+    const h = (await reportOf(scan.uuid, {})).history!;
+    expect(h.trend.map((s) => s.snapshotAt.toISOString())).toEqual(AT.map((d) => d.toISOString()));
+    const north = h.competitors.find((c) => c.name === 'Rival North')!;
+    expect(north.points.slice(0, 2)).toEqual([
+      { avgRank: null, visibility: null },
+      { avgRank: null, visibility: null },
+    ]);
+    expect(north.points[2].avgRank).not.toBeNull();
+    const alpha = h.competitors.find((c) => c.name === 'Alpha Dental')!;
+    expect(alpha.points.every((p) => p.avgRank !== null && p.visibility !== null)).toBe(true);
+    // Asked for the second snapshot, the history stops there: no Rival North yet, and nothing after it.
+    const earlier = (await reportOf(scan.uuid, { snapshotAt: AT[1].toISOString() })).history!;
+    expect(earlier.trend).toHaveLength(2);
+    expect(earlier.heatmaps).toHaveLength(2);
+    expect(earlier.competitors.map((c) => c.name)).not.toContain('Rival North');
+    expect({ gained: earlier.changes!.gained, lost: earlier.changes!.lost }).toEqual({ gained: 0, lost: 0 });
+    const first = (await reportOf(scan.uuid, { snapshotAt: AT[0].toISOString() })).history!;
+    expect(first.changes).toBeNull();
+    expect(first.overtakers).toEqual([]);
+  });
+
+  it('shows the history on the report page as SVG charts, in the agency language, with a link to the PDF', async () => {
+    const { scan } = await seed('de');
+    const res = await t.http().get(`/reports/scans/${scan.uuid}`);
+    expect(res.status).toBe(200);
+    const d = doc(res.text);
+    const section = d.querySelector('section.history-charts')!;
+    expect(section.getAttribute('lang')).toBe('de');
+    expect(section.querySelector('h2')!.textContent).toBe('Im Zeitverlauf');
+    const heatmaps = section.querySelectorAll('.heatmaps svg[role="img"]');
+    expect(heatmaps).toHaveLength(3);
+    expect(heatmaps[0].getAttribute('aria-label')).toContain('„dentist“');
+    // Each heat map shows the 25 ranks as text; the latest's north row reads 3 to 7.
+    const texts = (svg: Element) => [...svg.querySelectorAll('text')].map((x) => x.textContent);
+    expect(texts(heatmaps[2])).toEqual(expect.arrayContaining(['3', '4', '5', '6', '7']));
+    expect(texts(heatmaps[2]).filter((x) => /^\d+$/.test(x ?? ''))).toHaveLength(25);
+    const counts = Object.fromEntries([...section.querySelectorAll('.changes-counts li')].map((li) => [li.getAttribute('data-change'), li.querySelector('strong')!.textContent]));
+    expect(counts).toEqual({ gained: '4', lost: '5', same: '16' });
+    expect(section.querySelector('.overtakers li')!.textContent).toContain('Rival North');
+    // Two line charts (rank, visibility), each naming the business and the competitors in its legend.
+    const lines = [...section.querySelectorAll(':scope > figure svg')];
+    expect(lines).toHaveLength(2);
+    for (const svg of lines) expect(svg.textContent).toContain('Main Street Dental (dieses Unternehmen)');
+    const pdf = d.querySelector('.pdf-link a')!;
+    expect(pdf.textContent).toBe('Als PDF herunterladen');
+    expect(pdf.getAttribute('href')).toBe(`/reports/scans/${scan.uuid}.pdf?keyword=dentist&snapshot_at=${encodeURIComponent(AT[2].toISOString())}`);
+    expect(d.querySelectorAll('script')).toHaveLength(0);
+  });
+
+  it('takes the brand colour from the agency owner through GraphQL (hex only, null clears it) and draws the page band in it', async () => {
+    const { tenant, owner } = await makeTenant();
+    const token = await tokenFor(owner);
+    const gql = (query: string, bearer = token) => t.http().post('/graphql').set('Authorization', `Bearer ${bearer}`).send({ query });
+    const set = await gql('mutation { setTenantBrandColor(color: "#0B6E4F") { brandColor } }');
+    expect(set.body.errors).toBeUndefined();
+    expect(set.body.data.setTenantBrandColor.brandColor).toBe('#0b6e4f');
+    expect((await gql('{ tenant { brandColor } }')).body.data.tenant.brandColor).toBe('#0b6e4f');
+    for (const bad of ['green', '#0b6e4', 'url(x)', '#0b6e4f;}']) {
+      const res = await gql(`mutation { setTenantBrandColor(color: ${JSON.stringify(bad)}) { brandColor } }`);
+      expect(res.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION' });
+    }
+    const orgOwner = await makeOrgOwner(tenant.id);
+    const refused = await gql('mutation { setTenantBrandColor(color: "#000000") { brandColor } }', await tokenFor(orgOwner));
+    expect(refused.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    const scan = await seedReportScan({ tenantId: tenant.id, snapshots: [{ at: AT[0], rank: (p) => p.col + 1 }] });
+    const page = await t.http().get(`/reports/scans/${scan.uuid}`);
+    const band = brandColors('#0b6e4f');
+    expect(page.text).toContain(`.top{background:${band.band};color:${band.onBand}`);
+    expect((await gql('mutation { setTenantBrandColor(color: null) { brandColor } }')).body.data.setTenantBrandColor.brandColor).toBeNull();
+  });
+
+  it('serves the PDF at the same path with .pdf, and 404 for an unknown scan', async () => {
+    const { scan } = await seed();
+    const res = await t.http().get(`/reports/scans/${scan.uuid}.pdf`).buffer(true).parse((r, cb) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => cb(null, Buffer.concat(chunks)));
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect((res.body as Buffer).subarray(0, 5).toString()).toBe('%PDF-');
+    expect((await t.http().get('/reports/scans/00000000-0000-4000-8000-000000000000.pdf')).status).toBe(404);
+    expect((await t.http().get(`/reports/scans/${scan.uuid}.pdf`).query({ keyword: 'no such keyword' })).status).toBe(404);
+  });
+
+  it('draws the PDF as laid out: the brand band in the agency colour, every chart where the layout put it, in the language', async () => {
+    const { scan } = await seed('fr', '#0b6e4f');
+    const report = await reportOf(scan.uuid, {});
+    const layout: PdfBox[] = [];
+    const pdf = await scanReportPdf(report, layout);
+    const pages = await renderPdf(pdf);
+    mkdirSync('artifacts', { recursive: true });
+    writeFileSync(join('artifacts', 'report-scan-fr.pdf'), pdf);
+    const names = layout.map((b) => b.name);
+    expect(names).toEqual(expect.arrayContaining(['band', 'summary', 'heatmap-0', 'heatmap-1', 'heatmap-2', 'changes', 'rank-trend', 'visibility-trend']));
+    for (const box of layout) {
+      const page = pages[box.page];
+      expect({ box: box.name, page: box.page < pages.length }).toEqual({ box: box.name, page: true });
+      // Something is drawn in every block (charts are not blank)...
+      expect({ box: box.name, inked: inkIn(page, box) > 0.02 }).toEqual({ box: box.name, inked: true });
+    }
+    // ...the band is the brand colour, and the page's bottom margin is empty.
+    const band = meanColour(pages[0], { x: 300, y: 4, width: 200, height: 10 });
+    const brand = [0x0b, 0x6e, 0x4f];
+    expect(band.map((c, i) => Math.abs(c - brand[i]) <= 6)).toEqual([true, true, true]);
+    for (const page of pages) expect(inkIn(page, { x: 0, y: page.heightPt - 30, width: page.widthPt, height: 30 })).toBe(0);
+    // The PDF's text is French.
+    const text = await pdfText(pdf);
+    expect(text).toContain('grille de recherche locale');
+    expect(text).toContain('Points gagnés et perdus depuis le');
+    expect(text).toContain('Harbour Marketing');
+  });
+});

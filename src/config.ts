@@ -187,6 +187,9 @@ const schema = z.object({
   RETENTION_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(1_000),
   RETENTION_INTERVAL_MINUTES: z.coerce.number().int().min(1).default(1_440),
 
+  /** The hour (UTC) on the 1st of each month when the `monthly-reports` schedule mails last month's reports. */
+  MONTHLY_REPORT_HOUR_UTC: z.coerce.number().int().min(0).max(23).default(6),
+
   /**
    * Optional OpenAI-compatible chat API (`POST {AI_API_URL}/chat/completions`), e.g. `https://api.openai.com/v1`.
    * Unset, AI insights and AI replies use the deterministic text instead. `AI_API_TIMEOUT_MS` bounds one call.

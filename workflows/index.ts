@@ -12,3 +12,4 @@ export { engineProbe } from './probe/engine-probe.workflow';
 export { retryWebhookDeliveries } from './webhooks/retry-group.workflow';
 export { rescoreSentiment } from './reviews/rescore.workflow';
 export { labelSentimentWithAi } from './reviews/ai-label.workflow';
+export { sendMonthlyReports } from './reports/monthly.workflow';

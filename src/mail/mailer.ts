@@ -28,6 +28,8 @@ export interface MailMessage {
   headers?: Record<string, string>;
   /** The Message-ID to send under (review requests: one per step); absent: nodemailer makes one. */
   messageId?: string;
+  /** Files sent with the message (the monthly report's PDF). */
+  attachments?: Array<{ filename: string; content: Buffer; contentType: string }>;
 }
 
 export interface SentMail {
@@ -68,6 +70,7 @@ function envelopeOf(message: MailMessage, from: string) {
     html: message.html,
     headers: message.kind || message.headers ? { ...message.headers, ...(message.kind ? { 'X-Mail-Kind': message.kind } : {}) } : undefined,
     ...(message.messageId ? { messageId: message.messageId } : {}),
+    ...(message.attachments?.length ? { attachments: message.attachments } : {}),
   };
 }
 

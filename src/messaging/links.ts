@@ -28,13 +28,18 @@ const trimBase = (base: string): string => base.replace(/\/+$/, '');
  * servers and mailboxes (they keep one per Message-ID).
  */
 export function messageIdOf(inviteUuid: string, stepIndex: number, base: string = publicBaseUrl()): string {
+  return platformMessageId(`invite.${inviteUuid}.${stepIndex}`, base);
+}
+
+/** A Message-ID of the platform's own making, `<{local}@{PUBLIC_URL host}>`, stable for the same `local`. */
+export function platformMessageId(local: string, base: string = publicBaseUrl()): string {
   let host = 'reviewgrid.invalid';
   try {
     host = new URL(base).hostname || host;
   } catch {
     // PUBLIC_URL is checked at boot; a test without it keeps the reserved name.
   }
-  return `<invite.${inviteUuid}.${stepIndex}@${host}>`;
+  return `<${local}@${host}>`;
 }
 
 /** `{PUBLIC_URL}/r/{inviteUuid}`. */

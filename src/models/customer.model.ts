@@ -27,6 +27,10 @@ export class Customer extends Model {
   @Column({ type: DataType.STRING(16), allowNull: false, defaultValue: 'en' })
   declare language: string;
 
+  /** Whether the account's owners get the monthly report by mail (on by default). */
+  @Column({ type: DataType.BOOLEAN, allowNull: false, defaultValue: true })
+  declare reportEmails: boolean;
+
   @ForeignKey(() => Plan)
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: true })
   declare planId: number | null;

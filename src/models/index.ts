@@ -32,6 +32,7 @@ export { Plan } from './plan.model';
 export { PrivateFeedback } from './private-feedback.model';
 export { ProviderConnection } from './provider-connection.model';
 export { ReplyDraft } from './reply-draft.model';
+export { ReportDelivery } from './report-delivery.model';
 export { ReviewSource } from './review-source.model';
 export { Review } from './review.model';
 export { ReviewTag } from './review-tag.model';

@@ -50,6 +50,14 @@ export async function setAccountLanguage(p: Principal, language: string, opts: S
   return accountOf(p);
 }
 
+/** Whether the account's owners get the monthly report by mail (src/services/report-mail.service.ts). Account owners. */
+export async function setAccountReportEmails(p: Principal, enabled: boolean, opts: ServiceOptions = {}) {
+  if (p.customerId == null) throw new NotFound('Account');
+  if (isTeamMember(p)) throw new Forbidden('Only the account owner turns the monthly report mail on or off.');
+  await Customer.update({ reportEmails: enabled }, { where: { id: p.customerId }, transaction: opts.transaction });
+  return accountOf(p);
+}
+
 export async function accountOf(p: Principal) {
   if (p.customerId == null) throw new NotFound('Account');
   const account = await Customer.findByPk(p.customerId, { include: [Plan] });
@@ -65,6 +73,7 @@ export async function accountOf(p: Principal) {
     email: account.email,
     subscriptionStatus: account.subscriptionStatus,
     language: account.language,
+    reportEmails: account.reportEmails,
     planName: account.plan?.name ?? null,
     locationLimit: limits.locations,
     memberLimit: limits.members,

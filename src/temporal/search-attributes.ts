@@ -43,7 +43,8 @@ export type WorkflowKind =
   | 'auto-respond'
   | 'retention'
   | 'sentiment-rescore'
-  | 'sentiment-ai-labels';
+  | 'sentiment-ai-labels'
+  | 'monthly-reports';
 
 /** Platform-wide workflows (dispatcher, sweeps, retention) carry this as tenant and account. */
 export const PLATFORM = 'platform';

@@ -27,6 +27,8 @@ import { createProbeActivities } from './probe';
 import { rescoreStaleReviews } from '../../src/services/sentiment-rescore.service';
 import { labelUnaskedReviews } from '../../src/services/sentiment-labels.service';
 import { createSentimentActivities } from './sentiment';
+import { pendingReportRecipients, sendReportMail } from '../../src/services/report-mail.service';
+import { createReportActivities } from './reports';
 import { attemptBucket, scanPins, scanRuns, webhookDeliveries } from '../../src/observability/metrics';
 
 export { WEBHOOK_USER_AGENT };
@@ -135,5 +137,6 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
     }),
     ...createProbeActivities(),
     ...createSentimentActivities({ rescore: (opts) => rescoreStaleReviews(opts), label: (opts) => labelUnaskedReviews(opts) }),
+    ...createReportActivities({ pending: (month, after, limit) => pendingReportRecipients(month, after, limit), send: (recipient, month) => sendReportMail(recipient, month) }),
   };
 }

@@ -49,6 +49,7 @@ import * as z1000 from './20261204000100-add-review-languages-and-aspects';
 import * as z1100 from './20261205000100-add-tenant-language';
 import * as z1200 from './20261206000100-add-review-sentiment-source';
 import * as z1300 from './20261207000100-add-tenant-brand-color';
+import * as z1400 from './20261208000100-add-report-deliveries';
 /** Ordered list: names are the file names, so the table `schema_migrations` reads like the folder. */
 export const migrations: ReadonlyArray<{ name: string; up: Migration; down: Migration }> = [
   { name: '20261121000100-create-tenants', ...m0100 },
@@ -100,4 +101,5 @@ export const migrations: ReadonlyArray<{ name: string; up: Migration; down: Migr
   { name: '20261205000100-add-tenant-language', ...z1100 },
   { name: '20261206000100-add-review-sentiment-source', ...z1200 },
   { name: '20261207000100-add-tenant-brand-color', ...z1300 },
+  { name: '20261208000100-add-report-deliveries', ...z1400 },
 ];

@@ -25,6 +25,7 @@ class AccountType {
   @Field() email!: string;
   @Field({ description: '`active`, `paused` or `canceled`.' }) subscriptionStatus!: string;
   @Field({ description: 'ISO 639-1: the language of the pages, review requests and reports the account and its customers read.' }) language!: string;
+  @Field({ description: "Whether the account's owners get each organisation's monthly report by mail on the 1st (PDF attached)." }) reportEmails!: boolean;
   @Field(() => String, { nullable: true }) planName!: string | null;
   @Field(() => Int) locationLimit!: number;
   @Field(() => Int) memberLimit!: number;
@@ -115,6 +116,11 @@ export class AccountResolver {
   @Mutation(() => AccountType, { description: "Sets the account's language (en, es, fr, de, pt or it): pages, review requests and reports speak it. Account owners only." })
   setAccountLanguage(@Arg('language') language: string, @Ctx() ctx: Context) {
     return account.setAccountLanguage(ctx.principal!, language);
+  }
+
+  @Mutation(() => AccountType, { description: "Turns the monthly report mail of the account's owners on or off. Account owners only." })
+  setAccountReportEmails(@Arg('enabled') enabled: boolean, @Ctx() ctx: Context) {
+    return account.setAccountReportEmails(ctx.principal!, enabled);
   }
 
   @Mutation(() => TenantType, { description: "Sets the agency's language (en, es, fr, de, pt or it): new customer accounts take it. Agency owners only." })

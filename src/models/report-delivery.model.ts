@@ -1,0 +1,26 @@
+import { Column, DataType, Model, Table } from 'sequelize-typescript';
+
+/** A monthly report mailed to one owner of an organisation's account (src/services/report-mail.service.ts). */
+@Table({ tableName: 'report_deliveries', updatedAt: false })
+export class ReportDelivery extends Model {
+  @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
+  declare id: number;
+
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare tenantId: number;
+
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare organizationId: number;
+
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare userId: number;
+
+  /** `YYYY-MM`. */
+  @Column({ type: DataType.CHAR(7), allowNull: false })
+  declare month: string;
+
+  @Column({ type: DataType.STRING(255), allowNull: false })
+  declare messageId: string;
+
+  declare createdAt: Date;
+}

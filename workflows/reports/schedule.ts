@@ -1,0 +1,69 @@
+import { ScheduleAlreadyRunning, ScheduleNotFoundError, type ScheduleOptionsStartWorkflowAction } from '@temporalio/client';
+import { startMetadata } from '../../src/temporal/search-attributes';
+import { temporal } from '../client';
+import type { MonthlyReportsInput, sendMonthlyReports } from './monthly.workflow';
+
+/**
+ * The Temporal Schedule `monthly-reports`: `sendMonthlyReports` on the 1st of every month at `hourUtc` (06:00 UTC by
+ * default), overlapping runs skipped, a missed run (Temporal down at that hour) still started within a day. Every API
+ * and worker process brings it in line at boot.
+ */
+export interface MonthlyReportScheduleSettings {
+  hourUtc: number;
+  /** Appended to the schedule id: tests sharing one dev server scope it by task queue. */
+  idScope?: string;
+  input?: MonthlyReportsInput;
+}
+
+let settings: MonthlyReportScheduleSettings = { hourUtc: 6 };
+
+export function configureMonthlyReports(next: Partial<MonthlyReportScheduleSettings>): void {
+  settings = { ...settings, ...next };
+}
+
+export const MONTHLY_REPORT_SCHEDULE = 'monthly-reports';
+export const monthlyReportScheduleId = (): string => (settings.idScope ? `${MONTHLY_REPORT_SCHEDULE}:${settings.idScope}` : MONTHLY_REPORT_SCHEDULE);
+
+const calendar = () => ({ dayOfMonth: 1, hour: settings.hourUtc, minute: 0, second: 0, comment: 'the 1st of each month' });
+
+function action(taskQueue: string): ScheduleOptionsStartWorkflowAction<typeof sendMonthlyReports> {
+  return {
+    type: 'startWorkflow',
+    workflowType: 'sendMonthlyReports',
+    workflowId: monthlyReportScheduleId(),
+    taskQueue,
+    args: [settings.input ?? {}],
+    ...startMetadata({ kind: 'monthly-reports', businessId: monthlyReportScheduleId() }, "Monthly reports: mail last month's report to the owners of every organisation"),
+  };
+}
+
+/** `created`, `updated` (another hour or task queue was configured) or `unchanged`. */
+export async function ensureMonthlyReportSchedule(): Promise<'created' | 'updated' | 'unchanged'> {
+  const { client, settings: t } = temporal();
+  const scheduleId = monthlyReportScheduleId();
+  const spec = { calendars: [calendar()] };
+  try {
+    await client.schedule.create({ scheduleId, spec, action: action(t.taskQueue), policies: { overlap: 'SKIP', catchupWindow: '1 day' } });
+    return 'created';
+  } catch (e) {
+    if (!(e instanceof ScheduleAlreadyRunning)) throw e;
+  }
+  const handle = client.schedule.getHandle(scheduleId);
+  const current = await handle.describe();
+  const calendars = current.spec.calendars ?? [];
+  const hours = calendars.length === 1 ? calendars[0].hour : undefined;
+  const sameSpec = calendars.length === 1 && Array.isArray(hours) && hours.length === 1 && hours[0].start === settings.hourUtc && !current.spec.intervals?.length;
+  const sameQueue = current.action.type === 'startWorkflow' && current.action.taskQueue === t.taskQueue;
+  if (sameSpec && sameQueue) return 'unchanged';
+  await handle.update((previous) => ({ ...previous, spec, action: action(t.taskQueue) }));
+  return 'updated';
+}
+
+export async function removeMonthlyReportSchedule(): Promise<void> {
+  const { client } = temporal();
+  try {
+    await client.schedule.getHandle(monthlyReportScheduleId()).delete();
+  } catch (e) {
+    if (!(e instanceof ScheduleNotFoundError)) throw e;
+  }
+}

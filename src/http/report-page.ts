@@ -1,8 +1,9 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock';
-import { reportOf, ReportUnavailable, type ReportProblem, type ScanReport } from '../services/scan-report.service';
+import { reportOf, ReportUnavailable, type ReportBrand, type ReportProblem, type ScanReport } from '../services/scan-report.service';
 import { scanReportPdf } from '../reports/scan';
+import { translator } from '../i18n';
 import { latestReportHref, reportMessagePage, reportPage } from './report-page.views';
 
 /**
@@ -15,12 +16,15 @@ export interface ReportPageDeps {
   clock?: Clock;
 }
 
-const PROBLEMS: Record<ReportProblem, { status: number; title: string; message: string }> = {
-  scan: { status: 404, title: 'Report not found', message: 'There is no report at this address. Please check the link you were given.' },
-  keyword: { status: 404, title: 'Keyword not found', message: 'This report has no results for that keyword.' },
-  snapshot: { status: 404, title: 'Snapshot not found', message: 'This report has no snapshot at that time for this keyword.' },
-  snapshot_at: { status: 400, title: 'Invalid snapshot time', message: 'The snapshot time must be an ISO 8601 timestamp, as in the report\'s own links.' },
-};
+/** Each problem's status; its title and message are `scanReport.problems.<problem>` in the catalogues. */
+const STATUS: Record<ReportProblem, number> = { scan: 404, keyword: 404, snapshot: 404, snapshot_at: 400 };
+
+/** The page of a problem, in the scan's brand and language when the scan exists (English otherwise). */
+function problemPage(problem: ReportProblem, brand: ReportBrand | null, uuid: string | null): string {
+  const tr = translator(brand?.language);
+  const back = uuid && brand ? { href: latestReportHref(uuid), label: tr.t('scanReport.showLatest') } : undefined;
+  return reportMessagePage(brand, tr.t(`scanReport.problems.${problem}.title`), tr.t(`scanReport.problems.${problem}.message`), back);
+}
 
 /** A query value given once as text; repeated or nested values are not ours. */
 function single(value: unknown, name: string): string | null {
@@ -57,15 +61,15 @@ export function reportPages(deps: ReportPageDeps): Router {
       await send(report);
     } catch (err) {
       if (err instanceof ReportUnavailable) {
-        const p = PROBLEMS[err.problem];
-        const back = err.problem !== 'scan' && err.brand ? { href: latestReportHref(uuid), label: 'Show the latest report' } : undefined;
-        return html(res, p.status, reportMessagePage(err.problem === 'scan' ? null : err.brand, p.title, p.message, back));
+        const scanFound = err.problem !== 'scan';
+        return html(res, STATUS[err.problem], problemPage(err.problem, scanFound ? err.brand : null, scanFound ? uuid : null));
       }
       (req.log ?? deps.logger).error({ err }, 'report page failed');
-      html(res, 500, reportMessagePage(null, 'Something went wrong', 'The report could not be shown. Please try again later.'));
+      const en = translator('en');
+      html(res, 500, reportMessagePage(null, en.t('common.somethingWrong'), en.t('scanReport.errorText')));
     }
   }
 
-  router.use((_req, res) => html(res, 404, reportMessagePage(null, PROBLEMS.scan.title, PROBLEMS.scan.message)));
+  router.use((_req, res) => html(res, 404, problemPage('scan', null, null)));
   return router;
 }

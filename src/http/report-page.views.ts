@@ -1,22 +1,23 @@
-import { snapshotLabels, type SnapshotRow } from '../services/scans.service';
+import type { SnapshotRow } from '../services/scans.service';
 import type { ReportBrand, ReportPin, ScanReport } from '../services/scan-report.service';
 import { esc } from './connect-page.views';
-import { translator } from '../i18n';
+import { translator, type MessageKey, type Translator } from '../i18n';
 import { brandColors } from '../reports/brand';
-import { HISTORY_STYLE, historySection, RANK_COLORS, scanCharts } from '../reports/scan';
+import { HISTORY_STYLE, historySection, RANK_COLORS, scanCharts, shortDate, snapshotTime } from '../reports/scan';
 
 /**
  * Server-rendered HTML of the white-label scan report: the grid as inline SVG on a map-like canvas, pickers as
  * plain links and a GET form, the summary, competitors and history. Every value is escaped; no script runs.
- * The page names the agency's brand only, never the platform.
+ * The page names the agency's brand only, never the platform, and speaks the agency's language (`tenants.language`:
+ * scans belong to the agency), numbers and dates included; a page without a brand (unknown scan) speaks English.
  */
 
 export const BUCKETS = [
-  { key: 'top3', label: 'Rank 1-3', colour: RANK_COLORS.top3 },
-  { key: 'top10', label: 'Rank 4-10', colour: RANK_COLORS.top10 },
-  { key: 'top20', label: 'Rank 11-20', colour: RANK_COLORS.top20 },
-  { key: 'none', label: 'Not in the top 20', colour: RANK_COLORS.none },
-] as const;
+  { key: 'top3', label: 'scanReport.rank1to3', colour: RANK_COLORS.top3 },
+  { key: 'top10', label: 'scanReport.rank4to10', colour: RANK_COLORS.top10 },
+  { key: 'top20', label: 'scanReport.rank11to20', colour: RANK_COLORS.top20 },
+  { key: 'none', label: 'scanReport.notInTop20', colour: RANK_COLORS.none },
+] as const satisfies ReadonlyArray<{ key: string; label: MessageKey; colour: string }>;
 type BucketKey = (typeof BUCKETS)[number]['key'];
 
 export function bucketOf(pin: Pick<ReportPin, 'rank' | 'status'>): BucketKey {
@@ -32,8 +33,11 @@ const colourOf = (key: BucketKey) => BUCKETS.find((b) => b.key === key)!.colour;
 /** What a pin shows: its rank, `20+` when the business is not in the top 20, `-` when the pin has no result. */
 export const pinLabel = (pin: Pick<ReportPin, 'rank' | 'status'>): string => (pin.status !== 'complete' ? '-' : pin.rank == null ? '20+' : String(pin.rank));
 
-const num = (x: number, digits = 2): string => String(Number(x.toFixed(digits)));
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+/** A number as the page's language writes it ("3.24", "3,24"), at most `digits` decimals. */
+const num = (tr: Translator, x: number, digits = 2): string => tr.number(x, { maximumFractionDigits: digits });
+/** A 0-100 score as a percentage in the page's language ("90%", "90 %"). */
+const percent = (tr: Translator, x: number): string => tr.number(x / 100, { style: 'percent', maximumFractionDigits: 1 });
+const unitOf = (unit: string) => (unit === 'miles' ? 'mi' : 'km');
 const safeUrl = (url: string | null): string | null => (url && /^https?:\/\//i.test(url) ? url : null);
 
 const STYLE = `
@@ -64,14 +68,15 @@ svg.grid-map{display:block;width:100%;height:auto;border-radius:8px}
 aside{display:flex;flex-direction:column;gap:1.2rem}
 .picker label{display:block;font-size:.85rem;color:#5b6470;margin-bottom:.35rem}
 .picker .row{display:flex;gap:.5rem}
-.picker select{flex:1;min-width:0;padding:.45rem .5rem;border:1px solid #c9ced6;border-radius:6px;font:inherit;background:#fff}
+.picker select{flex:1;min-width:0;padding:.45rem .35rem;border:1px solid #c9ced6;border-radius:6px;font:inherit;font-size:.88rem;background:#fff}
 .picker button{padding:.45rem .8rem;border:0;border-radius:6px;background:#1f2328;color:#fff;font:inherit;cursor:pointer}
 .stats{display:grid;grid-template-columns:1fr 1fr;gap:.6rem}
 .stat{border:1px solid #eceef1;border-radius:8px;padding:.6rem .7rem}
 .stat .label{display:block;font-size:.78rem;color:#5b6470;text-transform:uppercase;letter-spacing:.04em}
 .stat .value{display:block;font-size:1.45rem;font-weight:650;margin-top:.1rem}
 .stat .note{display:block;font-size:.8rem;color:#5b6470}
-.good{color:#1e8e3e}.bad{color:#d93025}
+/* Text shades of the rank colours, 4.5:1 on white and on the current row */
+.good{color:#188038}.bad{color:#c5221f}
 .dot{display:inline-block;width:.6rem;height:.6rem;border-radius:50%;margin-right:.35rem;vertical-align:middle}
 .distribution{display:flex;height:10px;border-radius:5px;overflow:hidden;margin-top:.9rem;background:#eceef1}
 .distribution span{display:block;height:100%}
@@ -99,17 +104,17 @@ function bandStyle(brand: ReportBrand | null): string {
   return `.top{background:${band.band};color:${band.onBand};border-bottom:0}.top .kind{color:inherit}.brand img{background:#fff;border-radius:4px;padding:2px}`;
 }
 
-function layout(brand: ReportBrand | null, title: string, body: string): string {
+function layout(brand: ReportBrand | null, tr: Translator, title: string, body: string): string {
   const logo = brand ? safeUrl(brand.logoUrl) : null;
-  const mark = brand ? `${logo ? `<img src="${esc(logo)}" alt="${esc(brand.name)} logo">` : ''}<span class="brand-name">${esc(brand.name)}</span>` : '';
+  const mark = brand ? `${logo ? `<img src="${esc(logo)}" alt="${esc(tr.t('common.logo', { brand: brand.name }))}">` : ''}<span class="brand-name">${esc(brand.name)}</span>` : '';
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="${tr.language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer"><meta name="robots" content="noindex, nofollow">
 <title>${esc(brand ? `${title} - ${brand.name}` : title)}</title>
 <style>${STYLE}${HISTORY_STYLE}${bandStyle(brand)}</style></head><body>
-<header class="top"><div class="brand">${mark}</div><div class="kind">Local search grid report</div></header>
+<header class="top"><div class="brand">${mark}</div><div class="kind">${esc(tr.t('scanReport.kind'))}</div></header>
 ${body}
-${brand ? `<footer>Prepared by ${esc(brand.name)}.</footer>` : ''}
+${brand ? `<footer>${esc(tr.t('scanReport.prepared', { brand: brand.name }))}</footer>` : ''}
 </body></html>`;
 }
 
@@ -150,7 +155,7 @@ function niceStep(x: number): number {
  * The grid as SVG: pins projected equirectangularly around the scan's centre (x = delta lng x cos(lat0),
  * y = delta lat, one scale for both), on a neutral street-grid canvas with the scan area, a scale bar and north.
  */
-export function gridMap(report: ScanReport): string {
+export function gridMap(report: ScanReport, tr: Translator = translator(report.brand.language)): string {
   const { scan, pins } = report;
   const cos0 = Math.cos((scan.lat * Math.PI) / 180);
   const raw = pins.map((p) => ({ p, x: (p.lng - scan.lng) * cos0, y: p.lat - scan.lat }));
@@ -190,12 +195,12 @@ export function gridMap(report: ScanReport): string {
   const unitKm = scan.distanceUnit === 'miles' ? KM_PER_MILE : 1;
   const barUnits = niceStep((SIZE / 5) * (kmPerPx / unitKm));
   const barPx = (barUnits * unitKm) / kmPerPx;
-  const unitLabel = scan.distanceUnit === 'miles' ? 'mi' : 'km';
   const scaleBar = `<g class="scale" transform="translate(16 ${SIZE - 13})"><rect x="-8" y="-17" width="${f(barPx + 16 + 48)}" height="24" rx="4" fill="#ffffffd9"/>
-<path d="M0 -4V0H${f(barPx)}V-4" fill="none" stroke="#1f2328" stroke-width="2"/><text x="${f(barPx + 8)}" y="0" font-size="12" fill="#1f2328">${esc(num(barUnits, 3))} ${unitLabel}</text></g>`;
+<path d="M0 -4V0H${f(barPx)}V-4" fill="none" stroke="#1f2328" stroke-width="2"/><text x="${f(barPx + 8)}" y="0" font-size="12" fill="#1f2328">${esc(num(tr, barUnits, 3))} ${unitOf(scan.distanceUnit)}</text></g>`;
   const north = `<g class="north" transform="translate(${SIZE - 24} 24)"><circle r="15" fill="#ffffffd9"/><path d="M0 -11L5 3L0 0L-5 3Z" fill="#1f2328"/><text y="11" font-size="9" text-anchor="middle" font-weight="700" fill="#1f2328">N</text></g>`;
 
-  const target = `<g class="target" transform="translate(${f(px(0))} ${f(py(0))})"><title>${esc(scan.type === 'sab' ? 'Grid centre' : `${scan.location} (the business)`)}</title>
+  const targetTitle = scan.type === 'sab' ? tr.t('scanReport.gridCentre') : tr.t('scanReport.businessPin', { location: scan.location });
+  const target = `<g class="target" transform="translate(${f(px(0))} ${f(py(0))})"><title>${esc(targetTitle)}</title>
 <circle r="${f(radius + 8)}" fill="#ffffffb3" stroke="#1f2328" stroke-width="2.5" stroke-dasharray="5 3"/></g>`;
 
   const pinSvg = raw
@@ -206,14 +211,17 @@ export function gridMap(report: ScanReport): string {
         .slice(0, 3)
         .map((t) => `${t.rank}. ${t.name}`)
         .join('\n');
-      const title = `${p.rank == null ? 'Not in the top 20' : `Rank ${p.rank}`} at ${p.lat.toFixed(5)}, ${p.lng.toFixed(5)}${top ? `\n${top}` : ''}`;
+      // Coordinates as map applications write them (decimal point, comma between), whatever the language.
+      const position = `${p.lat.toFixed(5)}, ${p.lng.toFixed(5)}`;
+      const where = p.rank == null ? tr.t('scanReport.pinAbsentAt', { position }) : tr.t('scanReport.pinRankAt', { rank: p.rank, position });
+      const title = `${where}${top ? `\n${top}` : ''}`;
       const size = label.length > 2 ? radius * 0.62 : radius * 0.82;
       return `<g class="pin" data-bucket="${bucket}" data-rank="${esc(label)}" transform="translate(${f(px(x))} ${f(py(y))})"><title>${esc(title)}</title><circle r="${f(radius)}" fill="${colourOf(bucket)}" stroke="#fff" stroke-width="2.5" filter="url(#pin-shadow)"/><text text-anchor="middle" dy=".35em" font-size="${f(size)}" font-weight="700" fill="#fff">${esc(label)}</text></g>`;
     })
     .join('\n');
 
   return `<svg class="grid-map" viewBox="0 0 ${SIZE} ${SIZE}" xmlns="http://www.w3.org/2000/svg" role="img" aria-labelledby="map-title">
-<title id="map-title">${esc(`Ranking grid of ${scan.location} for "${report.keyword}"`)}</title>
+<title id="map-title">${esc(tr.t('scanReport.mapTitle', { location: scan.location, keyword: report.keyword }))}</title>
 <defs><filter id="pin-shadow" x="-50%" y="-50%" width="200%" height="200%"><feDropShadow dx="0" dy="1.5" stdDeviation="1.8" flood-color="#000" flood-opacity=".3"/></filter></defs>
 <rect width="${SIZE}" height="${SIZE}" fill="#eceee6"/>
 ${deco.join('')}
@@ -227,106 +235,113 @@ ${north}
 </svg>`;
 }
 
-function legend(report: ScanReport): string {
-  const items = BUCKETS.map((b) => `<li><span class="swatch" style="background:${b.colour}"></span>${esc(b.label)}</li>`);
-  items.push(`<li><span class="swatch target"></span>${report.scan.type === 'sab' ? 'Grid centre' : 'The business (grid centre)'}</li>`);
-  return `<ul class="legend" aria-label="Legend">${items.join('')}</ul>`;
+function legend(report: ScanReport, tr: Translator): string {
+  const items = BUCKETS.map((b) => `<li><span class="swatch" style="background:${b.colour}"></span>${esc(tr.t(b.label))}</li>`);
+  items.push(`<li><span class="swatch target"></span>${esc(tr.t(report.scan.type === 'sab' ? 'scanReport.gridCentre' : 'scanReport.businessCentre'))}</li>`);
+  return `<ul class="legend" aria-label="${esc(tr.t('scanReport.legend'))}">${items.join('')}</ul>`;
 }
 
 // ---- the page --------------------------------------------------------------------------------------------
 
-function keywordPicker(report: ScanReport): string {
+function keywordPicker(report: ScanReport, tr: Translator): string {
   if (report.scan.keywords.length === 0) return '';
   const links = report.scan.keywords.map(
     (k) => `<a href="${esc(reportHref(report.scan.uuid, { keyword: k }))}"${k === report.keyword ? ' aria-current="page"' : ''}>${esc(k)}</a>`,
   );
-  return `<nav class="keywords" aria-label="Keywords"><span class="label">Keyword</span>${links.join('')}</nav>`;
+  return `<nav class="keywords" aria-label="${esc(tr.t('scanReport.keywords'))}"><span class="label">${esc(tr.t('scanReport.keyword'))}</span>${links.join('')}</nav>`;
 }
 
-function snapshotPicker(report: ScanReport): string {
+/** The snapshots to choose from: their times as the language writes them, their values ISO timestamps (the links'). */
+function snapshotPicker(report: ScanReport, tr: Translator): string {
   const options = report.snapshots.map((s) => {
     const selected = report.snapshot && s.snapshotAt.getTime() === report.snapshot.snapshotAt.getTime();
-    return `<option value="${esc(s.snapshotAt.toISOString())}"${selected ? ' selected' : ''}>${esc(s.label)} UTC</option>`;
+    return `<option value="${esc(s.snapshotAt.toISOString())}"${selected ? ' selected' : ''}>${esc(snapshotTime(tr, s.snapshotAt))}</option>`;
   });
   return `<form class="picker card" method="get" action="${esc(reportHref(report.scan.uuid, {}))}">
 <input type="hidden" name="keyword" value="${esc(report.keyword)}">
-<label for="snapshot_at">Snapshot (${esc(plural(report.snapshots.length, 'scan', 'scans'))})</label>
-<div class="row"><select id="snapshot_at" name="snapshot_at">${options.join('')}</select><button type="submit">Show</button></div>
+<label for="snapshot_at">${esc(tr.t('scanReport.snapshotPicker', { count: report.snapshots.length }))}</label>
+<div class="row"><select id="snapshot_at" name="snapshot_at">${options.join('')}</select><button type="submit">${esc(tr.t('scanReport.show'))}</button></div>
 </form>`;
 }
 
-function changeStat(report: ScanReport): string {
+function changeStat(report: ScanReport, tr: Translator): string {
   const s = report.summary!;
+  const label = `<span class="label">${esc(tr.t('scanReport.change'))}</span>`;
   if (s.changeFromPrevious == null || !s.previousSnapshotAt) {
-    return `<div class="stat" data-stat="change"><span class="label">Change</span><span class="value">-</span><span class="note">First snapshot</span></div>`;
+    return `<div class="stat" data-stat="change">${label}<span class="value">-</span><span class="note">${esc(tr.t('scanReport.firstSnapshot'))}</span></div>`;
   }
   const c = s.changeFromPrevious;
-  const prev = snapshotLabels(s.previousSnapshotAt);
-  const since = `since ${esc(prev.shortLabel)}`;
-  if (c === 0) return `<div class="stat" data-stat="change"><span class="label">Change</span><span class="value">0</span><span class="note">No change ${since}</span></div>`;
+  const date = shortDate(tr, s.previousSnapshotAt);
+  if (c === 0) return `<div class="stat" data-stat="change">${label}<span class="value">${esc(num(tr, 0))}</span><span class="note">${esc(tr.t('scanReport.noChangeSince', { date }))}</span></div>`;
   // Average rank going down is the business moving up.
   const better = c < 0;
-  return `<div class="stat" data-stat="change"><span class="label">Change</span><span class="value ${better ? 'good' : 'bad'}">${better ? '&#9650;' : '&#9660;'} ${esc(num(Math.abs(c)))}</span><span class="note">${better ? 'Better' : 'Worse'} ${since}</span></div>`;
+  return `<div class="stat" data-stat="change">${label}<span class="value ${better ? 'good' : 'bad'}">${better ? '&#9650;' : '&#9660;'} ${esc(num(tr, Math.abs(c)))}</span><span class="note">${esc(tr.t(better ? 'scanReport.betterSince' : 'scanReport.worseSince', { date }))}</span></div>`;
 }
 
-function summaryCard(report: ScanReport): string {
+function summaryCard(report: ScanReport, tr: Translator): string {
   const s = report.summary!;
   const stat = (key: string, label: string, value: string, note: string, dot?: string) =>
     `<div class="stat" data-stat="${key}"><span class="label">${dot ? `<span class="dot" style="background:${dot}"></span>` : ''}${esc(label)}</span><span class="value">${esc(value)}</span><span class="note">${esc(note)}</span></div>`;
-  const of = `of ${s.totalPins} pins`;
+  const of = tr.t('scanReport.ofPins', { count: s.totalPins });
   const share = (count: number, colour: string) => (s.totalPins ? `<span style="width:${((100 * count) / s.totalPins).toFixed(2)}%;background:${colour}"></span>` : '');
-  return `<section class="summary card" aria-label="Summary"><h2>Summary</h2>
+  const summary = esc(tr.t('scanReport.summary'));
+  return `<section class="summary card" aria-label="${summary}"><h2>${summary}</h2>
 <div class="stats">
-${stat('average-rank', 'Average rank', num(s.averageRank), 'Not ranking counts as 21')}
-${changeStat(report)}
-${stat('visibility', 'Visibility', `${num(s.visibilityScore, 1)}%`, 'Score from 0 to 100')}
-${stat('top-3', 'Top 3', String(s.top3), of, colourOf('top3'))}
-${stat('top-4-10', 'Top 4-10', String(s.top4to10), of, colourOf('top10'))}
-${stat('not-ranking', 'Not ranking', String(s.notRanking), of, colourOf('none'))}
+${stat('average-rank', tr.t('scanReport.averageRank'), num(tr, s.averageRank), tr.t('scanReport.absentCounts'))}
+${changeStat(report, tr)}
+${stat('visibility', tr.t('scanReport.visibility'), percent(tr, s.visibilityScore), tr.t('scanReport.visibilityNote'))}
+${stat('top-3', tr.t('scanReport.top3'), num(tr, s.top3), of, colourOf('top3'))}
+${stat('top-4-10', tr.t('scanReport.top4to10'), num(tr, s.top4to10), of, colourOf('top10'))}
+${stat('not-ranking', tr.t('scanReport.notRanking'), num(tr, s.notRanking), of, colourOf('none'))}
 </div>
 <div class="distribution" aria-hidden="true">${share(s.top3, colourOf('top3'))}${share(s.top4to10, colourOf('top10'))}${share(s.top11to20, colourOf('top20'))}${share(s.notRanking, colourOf('none'))}</div>
 </section>`;
 }
 
-function competitorsCard(report: ScanReport): string {
+function competitorsCard(report: ScanReport, tr: Translator): string {
   const total = report.pins.length;
   const rows = report.competitors.map(
-    (c, i) => `<tr><td class="num muted">${i + 1}</td><td class="name">${esc(c.name)}</td><td class="num">${esc(num(c.avgRank))}</td>
-<td class="num">${c.appearances} of ${total} pins <span class="muted">(${esc(num(c.coverage, 1))}%)</span></td>
-<td class="num"><div class="threat"><div class="bar"><span style="width:${Math.min(100, Math.max(0, c.threatScore)).toFixed(1)}%"></span></div><span class="score">${esc(num(c.threatScore, 1))}</span></div></td></tr>`,
+    (c, i) => `<tr><td class="num muted">${esc(num(tr, i + 1))}</td><td class="name">${esc(c.name)}</td><td class="num">${esc(num(tr, c.avgRank))}</td>
+<td class="num">${esc(tr.t('scanReport.appearancesOf', { appearances: num(tr, c.appearances), count: total }))} <span class="muted">(${esc(percent(tr, c.coverage))})</span></td>
+<td class="num"><div class="threat"><div class="bar"><span style="width:${Math.min(100, Math.max(0, c.threatScore)).toFixed(1)}%"></span></div><span class="score">${esc(num(tr, c.threatScore, 1))}</span></div></td></tr>`,
   );
+  const th = (key: MessageKey, cls = ' class="num"') => `<th${cls}>${esc(tr.t(key))}</th>`;
   const body = rows.length
-    ? `<table class="competitors"><thead><tr><th class="num">#</th><th>Business</th><th class="num">Avg. rank</th><th class="num">Appearances</th><th class="num">Threat score</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`
-    : '<p class="muted">No other businesses appeared in the results.</p>';
-  return `<section class="card wide" aria-label="Top competitors"><h2>Top competitors for &ldquo;${esc(report.keyword)}&rdquo;</h2>${body}
-<p class="muted" style="font-size:.82rem;margin:.7rem 0 0">Average rank over all pins (not ranking counts as 21). Threat score 0-100: how much of the grid a business holds above ${esc(report.scan.location)}, weighted by how high it ranks there.</p></section>`;
+    ? `<table class="competitors"><thead><tr><th class="num">#</th>${th('scanReport.business', '')}${th('scanReport.avgRank')}${th('scanReport.appearances')}${th('scanReport.threatScoreColumn')}</tr></thead><tbody>${rows.join('\n')}</tbody></table>`
+    : `<p class="muted">${esc(tr.t('scanReport.noCompetitors'))}</p>`;
+  return `<section class="card wide" aria-label="${esc(tr.t('scanReport.topCompetitors'))}"><h2>${esc(tr.t('scanReport.competitorsTable', { keyword: report.keyword }))}</h2>${body}
+<p class="muted" style="font-size:.82rem;margin:.7rem 0 0">${esc(tr.t('scanReport.competitorsNote', { location: report.scan.location }))}</p></section>`;
 }
 
-function historyCard(report: ScanReport): string {
+function historyCard(report: ScanReport, tr: Translator): string {
   const rows = report.snapshots.map((s: SnapshotRow, i) => {
     const current = report.snapshot && s.snapshotAt.getTime() === report.snapshot.snapshotAt.getTime();
     const first = i === report.snapshots.length - 1;
     const c = s.changeFromPrevious;
-    const change = first ? '-' : c === 0 ? '0' : `<span class="${c < 0 ? 'good' : 'bad'}">${c < 0 ? '&#9650; ' : '&#9660; '}${esc(num(Math.abs(c)))}</span>`;
-    return `<tr${current ? ' class="current"' : ''}><td><a href="${esc(reportHref(report.scan.uuid, { keyword: report.keyword, snapshotAt: s.snapshotAt }))}">${esc(s.label)} UTC</a></td>
-<td class="num">${esc(num(s.avgRank))}</td><td class="num">${change}</td><td class="num">${esc(num(s.visibilityScore, 1))}%</td><td class="num">${s.top3Count}</td><td class="num">${s.notRankingCount}</td></tr>`;
+    const change = first ? '-' : c === 0 ? esc(num(tr, 0)) : `<span class="${c < 0 ? 'good' : 'bad'}">${c < 0 ? '&#9650; ' : '&#9660; '}${esc(num(tr, Math.abs(c)))}</span>`;
+    return `<tr${current ? ' class="current"' : ''}><td><a href="${esc(reportHref(report.scan.uuid, { keyword: report.keyword, snapshotAt: s.snapshotAt }))}">${esc(snapshotTime(tr, s.snapshotAt))}</a></td>
+<td class="num">${esc(num(tr, s.avgRank))}</td><td class="num">${change}</td><td class="num">${esc(percent(tr, s.visibilityScore))}</td><td class="num">${esc(num(tr, s.top3Count))}</td><td class="num">${esc(num(tr, s.notRankingCount))}</td></tr>`;
   });
-  return `<section class="card wide" aria-label="History"><h2>History of &ldquo;${esc(report.keyword)}&rdquo;</h2>
-<table class="history"><thead><tr><th>Snapshot</th><th class="num">Avg. rank</th><th class="num">Change</th><th class="num">Visibility</th><th class="num">Top 3</th><th class="num">Not ranking</th></tr></thead>
+  const th = (key: MessageKey, cls = ' class="num"') => `<th${cls}>${esc(tr.t(key))}</th>`;
+  return `<section class="card wide" aria-label="${esc(tr.t('scanReport.history'))}"><h2>${esc(tr.t('scanReport.historyTitle', { keyword: report.keyword }))}</h2>
+<table class="history"><thead><tr>${th('scanReport.snapshot', '')}${th('scanReport.avgRank')}${th('scanReport.change')}${th('scanReport.visibility')}${th('scanReport.top3')}${th('scanReport.notRanking')}</tr></thead>
 <tbody>${rows.join('\n')}</tbody></table></section>`;
 }
 
-function intro(report: ScanReport): string {
+function intro(report: ScanReport, tr: Translator): string {
   const s = report.scan;
-  const parts = [s.address, `${s.gridSize} x ${s.gridSize} grid`, `${num(s.distance)} ${s.distanceUnit === 'miles' ? 'mi' : 'km'} from the centre to the edge`].filter(Boolean) as string[];
+  const parts = [
+    s.address,
+    tr.t('scanReport.gridLine', { size: s.gridSize }),
+    tr.t('scanReport.radiusLine', { distance: num(tr, s.distance), unit: unitOf(s.distanceUnit) }),
+  ].filter(Boolean) as string[];
   return `<section class="intro"><h1>${esc(s.location)}</h1><p class="meta">${parts.map(esc).join(' &middot; ')}</p></section>`;
 }
 
 /** Heat maps per snapshot, pins gained and lost, the business and its competitors over time; and the PDF's link. */
-function overTime(report: ScanReport): string {
-  const tr = translator(report.brand.language);
+function overTime(report: ScanReport, tr: Translator): string {
   const charts = scanCharts(report, tr);
-  const pdf = `<p class="pdf-link"><a href="${esc(pdfHref(report))}" lang="${tr.language}">${esc(tr.t('scanReport.pdfLink'))}</a></p>`;
+  const pdf = `<p class="pdf-link"><a href="${esc(pdfHref(report))}">${esc(tr.t('scanReport.pdfLink'))}</a></p>`;
   return charts ? `${historySection(report, charts, tr)}\n${pdf}` : pdf;
 }
 
@@ -338,44 +353,53 @@ export const pdfHref = (report: ScanReport): string => {
 };
 
 export function reportPage(report: ScanReport): string {
-  const title = `${report.scan.location}: local search grid`;
+  const tr = translator(report.brand.language);
+  const title = tr.t('scanReport.title', { location: report.scan.location });
   if (!report.snapshot || !report.summary) {
+    const heading = esc(tr.t('scanReport.noResults'));
+    const yet = tr.html('scanReport.noResultsYet', { location: `<strong>${esc(report.scan.location)}</strong>`, keyword: esc(report.keyword) });
     return layout(
       report.brand,
+      tr,
       title,
-      `<main>${intro(report)}${keywordPicker(report)}
-<section class="card empty" aria-label="No results yet"><h2>No results yet</h2>
-<p>The first scan of <strong>${esc(report.scan.location)}</strong> for &ldquo;${esc(report.keyword)}&rdquo; has not completed yet.<br>
-Once it has, this page shows how the business ranks across the ${report.scan.gridSize} x ${report.scan.gridSize} grid. Please check back shortly.</p></section></main>`,
+      `<main>${intro(report, tr)}${keywordPicker(report, tr)}
+<section class="card empty" aria-label="${heading}"><h2>${heading}</h2>
+<p>${yet}<br>
+${esc(tr.t('scanReport.noResultsLater', { size: report.scan.gridSize }))}</p></section></main>`,
     );
   }
   const snap = report.snapshot;
   return layout(
     report.brand,
+    tr,
     title,
-    `<main>${intro(report)}${keywordPicker(report)}
+    `<main>${intro(report, tr)}${keywordPicker(report, tr)}
 <div class="layout">
-<section class="card map-card" aria-label="Ranking grid">
-<div class="map-head"><h2>Rankings for &ldquo;${esc(report.keyword)}&rdquo;</h2><span class="when">${esc(snap.label)} UTC</span></div>
-${gridMap(report)}
-${legend(report)}
+<section class="card map-card" aria-label="${esc(tr.t('scanReport.rankingGrid'))}">
+<div class="map-head"><h2>${esc(tr.t('scanReport.rankingsFor', { keyword: report.keyword }))}</h2><span class="when">${esc(snapshotTime(tr, snap.snapshotAt))}</span></div>
+${gridMap(report, tr)}
+${legend(report, tr)}
 </section>
 <aside>
-${snapshotPicker(report)}
-${summaryCard(report)}
+${snapshotPicker(report, tr)}
+${summaryCard(report, tr)}
 </aside>
 </div>
-${competitorsCard(report)}
-${overTime(report)}
-${historyCard(report)}
+${competitorsCard(report, tr)}
+${overTime(report, tr)}
+${historyCard(report, tr)}
 </main>`,
   );
 }
 
-/** Unknown scans, keywords and snapshots: a page with the right status, in the scan's brand when there is one. */
+/**
+ * Unknown scans, keywords and snapshots: a page with the right status, in the scan's brand and language when there
+ * is one (English otherwise); `title` and `message` already in that language (`translator(brand?.language)`).
+ */
 export function reportMessagePage(brand: ReportBrand | null, title: string, message: string, link?: { href: string; label: string }): string {
   return layout(
     brand,
+    translator(brand?.language),
     title,
     `<main><section class="card empty"><h2>${esc(title)}</h2><p>${esc(message)}</p>${link ? `<p><a href="${esc(link.href)}">${esc(link.label)}</a></p>` : ''}</section></main>`,
   );

@@ -24,7 +24,7 @@ const axisLabel = { color: COLORS.text, fontSize: 11 };
 const splitLine = { lineStyle: { color: COLORS.grid } };
 
 /** "3 Nov" (or the language's way) for a snapshot on a time axis. */
-const shortDate = (tr: Translator, d: Date) => new Intl.DateTimeFormat(tr.language, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(d);
+export const shortDate = (tr: Translator, d: Date) => new Intl.DateTimeFormat(tr.language, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(d);
 
 /** A snapshot's time as the language writes it, with the hour (snapshots of one day differ by it). */
 export const snapshotTime = (tr: Translator, d: Date) =>

@@ -101,7 +101,8 @@ describe('GET /reports/scans/{uuid}', () => {
     const latest = doc((await t.http().get(path)).text);
     const options = [...latest.querySelectorAll<HTMLOptionElement>('form.picker select[name="snapshot_at"] option')];
     expect(options.map((o) => o.value)).toEqual([SECOND.toISOString(), FIRST.toISOString()]);
-    expect(options.map((o) => o.textContent)).toEqual(['Nov 9, 2026 09:00 UTC', 'Nov 2, 2026 09:00 UTC']);
+    // Times as the page's language writes them (Intl, UTC); the values stay the ISO timestamps of the links.
+    expect(options.map((o) => o.textContent)).toEqual(['Nov 9, 2026, 09:00 AM UTC', 'Nov 2, 2026, 09:00 AM UTC']);
     expect(options.find((o) => o.selected)!.value).toBe(SECOND.toISOString());
     expect(latest.querySelector<HTMLInputElement>('form.picker input[name="keyword"]')!.value).toBe('dentist');
 
@@ -160,6 +161,70 @@ describe('GET /reports/scans/{uuid}', () => {
     expect(north[3]).toBe('5 of 25 pins (20%)');
     expect(rows.map((r) => r[1])).toContain(HOSTILE);
     expect(rows).toHaveLength(3);
+  });
+
+  it("speaks the agency's language (tenants.language): headings, legend, stats, numbers, dates and error pages in Spanish", async () => {
+    const { tenant, path } = await brandedScan();
+    await tenant.update({ language: 'es' });
+    const res = await t.http().get(path);
+    expect(res.status).toBe(200);
+    const d = doc(res.text);
+    expect(d.documentElement.getAttribute('lang')).toBe('es');
+    expect(d.title).toBe('Main Street Dental: cuadrícula de búsqueda local - Harbour Marketing');
+    expect(d.querySelector('header .kind')!.textContent).toBe('Informe de cuadrícula de búsqueda local');
+    expect(d.querySelector('.intro .meta')!.textContent).toContain('Cuadrícula de 5 x 5');
+    expect([...d.querySelectorAll('h2')].map((h) => h.textContent)).toEqual(
+      expect.arrayContaining(['Posiciones para «dentist»', 'Resumen', 'Principales competidores para «dentist»', 'Evolución', 'Historial de «dentist»']),
+    );
+    expect([...d.querySelectorAll('.legend li')].map((li) => li.textContent)).toEqual([
+      'Posición 1-3',
+      'Posición 4-10',
+      'Posición 11-20',
+      'Fuera del top 20',
+      'El negocio (centro de la cuadrícula)',
+    ]);
+    expect(d.querySelector('.keywords .label')!.textContent).toBe('Palabra clave');
+    expect(d.querySelector('svg.grid-map g.pin title')!.textContent).toMatch(/^Posición 1 en -?\d+\.\d{5}, -?\d+\.\d{5}\n1\. /);
+    // Stats: labels, a decimal comma, the percent as Spanish writes it, and the previous snapshot's day.
+    const label = (key: string) => d.querySelector(`[data-stat="${key}"] .label`)!.textContent;
+    expect([label('average-rank'), label('change'), label('visibility'), label('top-3'), label('not-ranking')]).toEqual([
+      'Posición media',
+      'Cambio',
+      'Visibilidad',
+      'Puestos 1-3',
+      'Sin posición',
+    ]);
+    expect(stat(d, 'change')).toBe('\u25B2 9,6');
+    expect(d.querySelector('[data-stat="change"] .note')!.textContent).toBe('Ha mejorado desde el 2 nov');
+    expect(stat(d, 'visibility')).toBe('90\u00A0%');
+    expect(d.querySelector('[data-stat="top-3"] .note')!.textContent).toBe('de 25 puntos');
+    // The picker: Spanish times, ISO values.
+    expect(d.querySelector('form.picker label')!.textContent).toBe('Instantánea (2 disponibles)');
+    expect(d.querySelector('form.picker button')!.textContent).toBe('Mostrar');
+    const options = [...d.querySelectorAll<HTMLOptionElement>('form.picker option')];
+    expect(options.map((o) => [o.textContent, o.value])).toEqual([
+      ['9 nov 2026, 09:00 UTC', SECOND.toISOString()],
+      ['2 nov 2026, 09:00 UTC', FIRST.toISOString()],
+    ]);
+    const alpha = [...d.querySelector('table.competitors tbody tr')!.querySelectorAll('td')].map((td) => td.textContent!.replace(/\s+/g, ' ').trim());
+    expect(alpha).toEqual(['1', 'Alpha Dental', '1,2', '25 de 25 puntos (100 %)', '80']);
+    expect([...d.querySelectorAll('table.history th')].map((th) => th.textContent)).toEqual(['Instantánea', 'Pos. media', 'Cambio', 'Visibilidad', 'Puestos 1-3', 'Sin posición']);
+    expect(d.querySelector('footer')!.textContent).toBe('Preparado por Harbour Marketing.');
+    // No English left on the page (the business names and the keyword are data, not text of the page).
+    expect(d.body.textContent).not.toMatch(/Average rank|Not ranking|Not in the top|Snapshot|Keyword|Rankings|Top competitors|History|Prepared by|Change|pins\b/);
+
+    // An error page of a known scan speaks its agency's language too; an unknown scan has no agency: English.
+    const unknownKeyword = await t.http().get(path).query({ keyword: 'plumber' });
+    expect(unknownKeyword.status).toBe(404);
+    const e = doc(unknownKeyword.text);
+    expect(e.documentElement.getAttribute('lang')).toBe('es');
+    expect(e.querySelector('.empty h2')!.textContent).toBe('Palabra clave no encontrada');
+    expect(e.querySelector('.empty p')!.textContent).toBe('Este informe no tiene resultados para esa palabra clave.');
+    expect(e.querySelector('.empty a')!.textContent).toBe('Ver el informe más reciente');
+    expect(e.querySelector('footer')!.textContent).toBe('Preparado por Harbour Marketing.');
+    const unknownScan = doc((await t.http().get(`/reports/scans/${randomUUID()}`)).text);
+    expect(unknownScan.documentElement.getAttribute('lang')).toBe('en');
+    expect(unknownScan.querySelector('.empty h2')!.textContent).toBe('Report not found');
   });
 
   it('escapes provider and scan text: a hostile business or location name is shown, never run', async () => {

@@ -23,6 +23,7 @@ const NEW_TOOLS = [
   'get_metrics',
   'list_campaigns',
   'get_ai_insights',
+  'get_report',
   'list_private_feedback',
   'list_contacts',
   'get_contact_activity',
@@ -108,7 +109,7 @@ describe('MCP tools: analytics, campaigns, contacts, feedback, auto-respond, bus
   };
 
   describe('tools/list', () => {
-    it('publishes the eleven tools in the spec order with schemas, titles and annotations', async () => {
+    it('publishes the twelve tools in the spec order (get_report added after get_ai_insights) with schemas, titles and annotations', async () => {
       const client = await open(world.ai.owner);
       const { tools } = await client.listTools();
       const names = tools.map((t) => t.name);
@@ -117,7 +118,7 @@ describe('MCP tools: analytics, campaigns, contacts, feedback, auto-respond, bus
         'get_review',
         'list_organizations',
         'list_locations',
-        ...NEW_TOOLS.slice(0, 9),
+        ...NEW_TOOLS.slice(0, 10),
         'list_scans',
         'get_scan',
         'get_scan_data_points',
@@ -154,7 +155,7 @@ describe('MCP tools: analytics, campaigns, contacts, feedback, auto-respond, bus
     it('shows a token only the tools its permissions allow: no campaigns, contacts, rules or writes without them', async () => {
       const client = await open(world.ai.orgOwner); // reviews:read + organizations:read
       const names = (await client.listTools()).tools.map((t) => t.name);
-      expect(names).toEqual(['list_reviews', 'get_review', 'list_organizations', 'list_locations', 'get_metrics', 'get_ai_insights', 'list_private_feedback', 'list_gbp_metrics', 'list_gbp_search_terms']);
+      expect(names).toEqual(['list_reviews', 'get_review', 'list_organizations', 'list_locations', 'get_metrics', 'get_ai_insights', 'get_report', 'list_private_feedback', 'list_gbp_metrics', 'list_gbp_search_terms']);
       const noWrites = await open(world.tokens.noPii);
       expect((await noWrites.listTools()).tools.map((t) => t.name)).toEqual(expect.not.arrayContaining(['draft_review_response', 'tag_reviews']));
     });
@@ -208,6 +209,33 @@ describe('MCP tools: analytics, campaigns, contacts, feedback, auto-respond, bus
         narrative_source: 'deterministic',
       });
       expect((res.structuredContent as { changes: unknown[] }).changes.length).toBeGreaterThan(0);
+    });
+
+    it('get_report: the monthly report of an organisation (totals against the month before, twelve months, what changed, REST paths); a foreign organisation is not found, a bad month invalid', async () => {
+      const client = await open(world.tokens.pii);
+      const res = await client.callTool({ name: 'get_report', arguments: { organization_id: world.org.id, month: '2026-01' } });
+      expect(res.isError).toBeFalsy();
+      const r = res.structuredContent as Record<string, unknown> & { months: Array<{ month: string; total_reviews: number }>; changes: string[] };
+      expect(r).toMatchObject({
+        organization_id: world.org.id,
+        language: 'en',
+        month: '2026-01',
+        previous_month: '2025-12',
+        title: `${world.org.name}: review report, January 2026`,
+        period: { from: '2026-01-01', to: '2026-01-31' },
+        totals: { total_reviews: 3, avg_rating: 3.67 },
+        previous_totals: { total_reviews: 0, avg_rating: null },
+        html_url: `/api/v1/organizations/${world.org.id}/reports/2026-01`,
+        pdf_url: `/api/v1/organizations/${world.org.id}/reports/2026-01.pdf`,
+      });
+      expect(r.months).toHaveLength(12);
+      expect(r.months[11]).toMatchObject({ month: '2026-01', total_reviews: 3 });
+      expect(r.months[0].month).toBe('2025-02');
+      expect(r.changes).toContain('Reviews rose from 0 to 3.');
+      const foreign = await client.callTool({ name: 'get_report', arguments: { organization_id: other.org.id, month: '2026-01' } }).catch((e: { code?: number }) => e);
+      expect(foreign).toMatchObject({ code: -32002 });
+      const bad = await client.callTool({ name: 'get_report', arguments: { organization_id: world.org.id, month: '2026-13' } }).catch((e: { code?: number }) => e);
+      expect(bad).toMatchObject({ code: -32602 });
     });
 
     it('list_campaigns: integer id and uuid, steps and metrics; filters by campaign_id and creation dates', async () => {
@@ -389,6 +417,7 @@ describe('MCP tools: analytics, campaigns, contacts, feedback, auto-respond, bus
   describe('bounds (-32602) over raw HTTP', () => {
     const required = (): Record<string, object> => ({
       get_ai_insights: { organization_id: world.org.id },
+      get_report: { organization_id: world.org.id, month: '2026-01' },
       get_contact_activity: { contact_id: world.contact.id },
       list_gbp_metrics: { location_id: world.home.id },
       list_gbp_search_terms: { location_id: world.home.id },

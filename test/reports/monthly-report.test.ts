@@ -97,6 +97,9 @@ describe('monthly organisation reports', () => {
       expect(band.map((c, i) => Math.abs(c - brand[i]) <= 6)).toEqual([true, true, true]);
       const text = await pdfText(pdf);
       expect(text).toContain('Harbour Marketing');
+      // The page through REST has the same band (the route asks GraphQL for the colour too).
+      const page = await t.as(w.tokens.orgOwner).get(url('2026-10'));
+      expect(page.text).toContain('header{background:#f4c20d;color:#1f2328;');
       expect(text).toContain('ottobre 2026');
       // Between the blocks the page is white where nothing was laid out: the right margin of every page is empty.
       for (const page of pages) expect(inkIn(page, { x: page.widthPt - 40, y: BAND_HEIGHT + 4, width: 40, height: page.heightPt - BAND_HEIGHT - 4 })).toBe(0);

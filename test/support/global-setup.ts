@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { createSequelize, dropDatabase, ensureDatabase } from '../../src/db/connection';
 import { migrate } from '../../src/db/umzug';
 import { databaseUrlFor, WORKERS } from './env';
@@ -8,6 +10,11 @@ import { startTestTemporal } from './temporal-server';
 export default async function globalSetup(): Promise<void> {
   process.env.REVIEWGRID_TEST_RUN = `${process.pid}`;
   const temporal = startTestTemporal();
+  // The browser tests drive Debian's Chromium and the PDF layout tests poppler's pdftoppm: on a fresh machine of this
+  // kind, install what is missing (each script returns at once when its tool is there).
+  for (const script of ['ensure-chromium.sh', 'ensure-poppler.sh']) {
+    execFileSync('bash', [path.join(__dirname, '../../scripts', script)], { stdio: 'inherit' });
+  }
   await Promise.all(
     Array.from({ length: WORKERS }, async (_, i) => {
       const url = databaseUrlFor(i + 1);

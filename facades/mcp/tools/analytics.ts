@@ -273,4 +273,104 @@ export const getAiInsights = defineTool<{ organization_id: number; location_id?:
   }),
 });
 
-export const analyticsTools = [getMetrics, getAiInsights];
+interface ReportData {
+  organizationReport: {
+    organizationId: number;
+    organizationName: string;
+    language: string;
+    month: string;
+    previousMonth: string;
+    title: string;
+    period: PeriodData;
+    totals: TotalsData;
+    previousTotals: TotalsData;
+    months: Array<{ month: string; totalReviews: number; avgRating: number | null; responseRate: number | null; positive: number; neutral: number; negative: number }>;
+    changes: string[];
+  };
+}
+
+const MONTH = '^[0-9]{4}-(0[1-9]|1[0-2])$';
+
+/** The monthly report (GraphQL `organizationReport`, issue 19 item 5; additive to the spec's tools). */
+export const getReport = defineTool<{ organization_id: number; month: string }, ReportData>({
+  name: 'get_report',
+  title: 'Monthly review report',
+  description:
+    "The monthly review report of an organisation, as its owners get it by mail: the month's totals (reviews, rating, " +
+    'response rate, sentiment, aspects) against the month before, the twelve months up to it, and what changed, a ' +
+    "sentence each in the account's language. html_url and pdf_url are the REST paths of the branded page and PDF " +
+    '(with charts) for the same month. A month without reviews has empty totals; a future month is invalid.',
+  inputSchema: input(
+    {
+      organization_id: id('The organisation.'),
+      month: str({ pattern: MONTH, description: 'The month, YYYY-MM (not in the future).' }),
+    },
+    ['organization_id', 'month'],
+  ),
+  outputSchema: object({
+    organization_id: int(),
+    organization_name: str(),
+    language: str({ description: 'ISO 639-1: the language of title and changes.' }),
+    month: str({ pattern: MONTH }),
+    previous_month: str({ pattern: MONTH }),
+    title: str(),
+    period: periodSchema,
+    totals: totalsSchema,
+    previous_totals: totalsSchema,
+    months: arr(
+      object({
+        month: str({ pattern: MONTH }),
+        total_reviews: count(),
+        avg_rating: nullable(num({ minimum: 1, maximum: 5 })),
+        response_rate: nullable(num({ minimum: 0, maximum: 100 })),
+        positive: count(),
+        neutral: count(),
+        negative: count(),
+      }),
+      { description: 'Twelve months ending with the report\'s, oldest first.' },
+    ),
+    changes: arr(str()),
+    html_url: str({ description: 'Relative path of the HTML report (customer REST API, bearer token).' }),
+    pdf_url: str({ description: 'Relative path of the PDF report.' }),
+  }),
+  annotations: READ_ONLY,
+  permission: 'reviews.view',
+  // organizationReport answers an organisation outside the scope as not found, like REST's 404.
+  document: `query ($organizationId: Int!, $month: String!) {
+    organizationReport(organizationId: $organizationId, month: $month) {
+      organizationId organizationName language month previousMonth title period { from to }
+      totals { ${TOTALS} } previousTotals { ${TOTALS} }
+      months { month totalReviews avgRating responseRate positive neutral negative }
+      changes
+    }
+  }`,
+  variables: (a) => ({ organizationId: a.organization_id, month: a.month }),
+  result: ({ organizationReport: r }) => {
+    const path = `/api/v1/organizations/${r.organizationId}/reports/${r.month}`;
+    return {
+      organization_id: r.organizationId,
+      organization_name: r.organizationName,
+      language: r.language,
+      month: r.month,
+      previous_month: r.previousMonth,
+      title: r.title,
+      period: period(r.period),
+      totals: totals(r.totals),
+      previous_totals: totals(r.previousTotals),
+      months: r.months.map((m) => ({
+        month: m.month,
+        total_reviews: m.totalReviews,
+        avg_rating: m.avgRating,
+        response_rate: m.responseRate,
+        positive: m.positive,
+        neutral: m.neutral,
+        negative: m.negative,
+      })),
+      changes: r.changes,
+      html_url: path,
+      pdf_url: `${path}.pdf`,
+    };
+  },
+});
+
+export const analyticsTools = [getMetrics, getAiInsights, getReport];

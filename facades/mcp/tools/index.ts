@@ -14,13 +14,14 @@ import { tagTools } from './tags';
  * The catalogue, in the order `tools/list` shows it (the spec's tables: read tools, PII tools, business profile, Local
  * Search Grid, write tools). A new tool is a file in this folder (see ../tool.ts) and an entry here.
  */
-const [getMetrics, getAiInsights] = analyticsTools;
+const [getMetrics, getAiInsights, getReport] = analyticsTools;
 export const TOOLS: readonly AnyTool[] = [
   ...reviewTools,
   ...organizationTools,
   getMetrics,
   ...campaignTools,
   getAiInsights,
+  getReport,
   ...feedbackTools,
   ...contactTools,
   ...autoRespondTools,

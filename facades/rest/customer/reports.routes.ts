@@ -50,7 +50,7 @@ export const reportRoutes = [
     errors: [422],
     document: `query ($id: Int!, $month: String!) {
       organizationReport(organizationId: $id, month: $month) {
-        organizationId organizationName brandName brandLogoUrl language month previousMonth generatedAt
+        organizationId organizationName brandName brandLogoUrl brandColor language month previousMonth generatedAt
         period { from to }
         totals { ${TOTALS} } previousTotals { ${TOTALS} }
         months { month totalReviews avgRating responseRate positive neutral negative }

@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context';
-import { reportHtml } from '../../reports/monthly';
+import { reportContent, reportHtml } from '../../reports/monthly';
 import * as reports from '../../services/monthly-report.service';
 import type { MonthlyReport } from '../../reports/types';
 import { OrganizationReportType } from './report.type';
@@ -15,6 +15,16 @@ export class ReportResolver {
   })
   organizationReport(@Arg('organizationId', () => Int) organizationId: number, @Arg('month') month: string, @Ctx() ctx: Context) {
     return reports.organizationReport(ctx.principal!, organizationId, month, { clock: ctx.clock });
+  }
+
+  @FieldResolver(() => String, { description: "The report's title in its language (\"Main Street Dental: review report, October 2026\")." })
+  title(@Root() report: MonthlyReport): string {
+    return reportContent(report).title;
+  }
+
+  @FieldResolver(() => [String], { description: 'What changed since the month before, a sentence each, in the report\'s language; every sentence quotes the figures it rests on.' })
+  changes(@Root() report: MonthlyReport): string[] {
+    return reportContent(report).changes;
   }
 
   @FieldResolver(() => String, { description: 'The report as a white-label HTML page with SVG charts (what REST serves).' })

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock';
 import { reportOf, ReportUnavailable, type ReportBrand, type ReportProblem, type ScanReport } from '../services/scan-report.service';
 import { scanReportPdf } from '../reports/scan';
+import { logoImage } from '../reports/logo';
 import { translator } from '../i18n';
 import { latestReportHref, reportMessagePage, reportPage } from './report-page.views';
 
@@ -49,7 +50,7 @@ export function reportPages(deps: ReportPageDeps): Router {
 
   // The same report as an A4 PDF (`/reports/scans/{uuid}.pdf`, the page's query), drawn by pdfkit: no browser.
   router.get('/scans/:uuid.pdf', (req, res) => show(req, res, async (report) => {
-    const body = await scanReportPdf(report);
+    const body = await scanReportPdf(report, { logo: await logoImage(report.brand.logoUrl) });
     res.status(200).type('application/pdf').set('Content-Disposition', `inline; filename="scan-report-${report.scan.uuid}.pdf"`).send(body);
   }));
   router.get('/scans/:uuid', (req, res) => show(req, res, async (report) => html(res, 200, reportPage(report))));

@@ -4,7 +4,7 @@ import type { MonthlyReport } from './types';
 import { ASPECTS } from '../analytics/lexicon';
 import { aspectsChart, monthLabel, sentimentChart, trendChart } from './charts';
 import { brandColors } from './brand';
-import { pdfDocument, type Kpi, type PdfBox } from './pdf';
+import { pdfDocument, type Kpi, type PdfOptions } from './pdf';
 
 /**
  * The monthly report of an organisation as an HTML page and as a PDF, from the same figures, sentences and SVG
@@ -145,10 +145,10 @@ ${
 </main></body></html>`;
 }
 
-/** The report as an A4 PDF (pdfkit): the same sentences and charts as the page. `layout` receives where each block went. */
-export function reportPdf(report: MonthlyReport, content: ReportContent = reportContent(report), layout: PdfBox[] = []): Promise<Buffer> {
+/** The report as an A4 PDF (pdfkit): the same sentences and charts as the page; `opts.layout` receives where each block went. */
+export function reportPdf(report: MonthlyReport, content: ReportContent = reportContent(report), opts: PdfOptions = {}): Promise<Buffer> {
   const { tr } = content;
-  const pdf = pdfDocument({ title: content.title, brand: report.brandName, color: report.brandColor, layout });
+  const pdf = pdfDocument({ title: content.title, brand: report.brandName, color: report.brandColor, ...opts });
   const { doc } = pdf;
   pdf.heading1(content.title);
   pdf.muted(content.prepared);

@@ -40,7 +40,16 @@ export interface Kpi {
   previous: string;
 }
 
-export function pdfDocument(opts: { title: string; brand: string; color: string | null; layout?: PdfBox[] }) {
+/** What a report PDF may be given beside its figures: where to record the layout, and the agency's logo (src/reports/logo.ts). */
+export interface PdfOptions {
+  layout?: PdfBox[];
+  logo?: Buffer | null;
+}
+
+/** The logo's box in the band: at most 140 x 36 points, its proportions kept. */
+const LOGO_BOX = { width: 140, height: 36 };
+
+export function pdfDocument(opts: { title: string; brand: string; color: string | null } & PdfOptions) {
   const { PDFDocument, SVGtoPDF } = pdfLibs();
   const doc = new PDFDocument({ size: 'A4', margin: MARGIN, info: { Title: opts.title, Author: opts.brand, Creator: opts.brand } });
   const chunks: Buffer[] = [];
@@ -59,7 +68,22 @@ export function pdfDocument(opts: { title: string; brand: string; color: string 
   const band = brandColors(opts.color);
   doc.rect(0, 0, doc.page.width, BAND_HEIGHT).fill(band.band);
   record('band', 0, 0, doc.page.width, BAND_HEIGHT);
-  doc.fillColor(band.onBand).font('Helvetica-Bold').fontSize(12).text(opts.brand, left, 20, { width });
+  let nameX = left;
+  if (opts.logo) {
+    try {
+      // pdfkit's openImage (not in its type definitions) reads the size; image() then draws the opened image.
+      const image = (doc as unknown as { openImage(src: Buffer): { width: number; height: number } }).openImage(opts.logo);
+      const scale = Math.min(LOGO_BOX.width / image.width, LOGO_BOX.height / image.height);
+      const [w, h] = [image.width * scale, image.height * scale];
+      const y = (BAND_HEIGHT - h) / 2;
+      doc.image(image as unknown as Buffer, left, y, { width: w, height: h });
+      record('logo', left, y, w, h);
+      nameX = left + w + 12;
+    } catch {
+      // An image pdfkit cannot read (a corrupt PNG that passed the signature check): the name alone.
+    }
+  }
+  doc.fillColor(band.onBand).font('Helvetica-Bold').fontSize(12).text(opts.brand, nameX, 20, { width: width - (nameX - left) });
   doc.x = left;
   doc.y = BAND_HEIGHT + 16;
 

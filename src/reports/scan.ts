@@ -3,7 +3,7 @@ import { translator, type Translator } from '../i18n';
 import type { GridCell, ScanHistory, ScanReport } from '../services/scan-report.service';
 import { brandColors } from './brand';
 import { COLORS, svgChart } from './charts';
-import { pdfDocument, type PdfBox } from './pdf';
+import { pdfDocument, type PdfOptions } from './pdf';
 
 /**
  * The scan report's history (heat maps per snapshot, pins gained and lost, the business and its competitors over
@@ -203,11 +203,11 @@ export const HISTORY_STYLE = `
 `;
 
 /** The scan report as an A4 PDF: brand band, summary, heat maps, pin changes, trends and competitors. */
-export async function scanReportPdf(report: ScanReport, layout: PdfBox[] = []): Promise<Buffer> {
+export async function scanReportPdf(report: ScanReport, opts: PdfOptions = {}): Promise<Buffer> {
   const tr = translator(report.brand.language);
   const charts = scanCharts(report, tr);
   const title = tr.t('scanReport.title', { location: report.scan.location });
-  const pdf = pdfDocument({ title, brand: report.brand.name, color: report.brand.color, layout });
+  const pdf = pdfDocument({ title, brand: report.brand.name, color: report.brand.color, ...opts });
   const { doc } = pdf;
   pdf.heading1(title);
   pdf.muted(tr.t('scanReport.keywordLine', { keyword: report.keyword, size: report.scan.gridSize }));

@@ -5,6 +5,7 @@ import { platformMailer } from '../mail/mailer';
 import { platformMessageId } from '../messaging/links';
 import { Organization, ReportDelivery, User } from '../models';
 import { brandColors } from '../reports/brand';
+import { logoImage } from '../reports/logo';
 import { reportContent, reportPdf, type ReportContent } from '../reports/monthly';
 import type { MonthlyReport } from '../reports/types';
 import { principalFor } from './auth.service';
@@ -107,7 +108,7 @@ export async function sendReportMail(recipient: ReportRecipient, month: string, 
   const reader = await principalFor(user, { id: 0, kind: 'customer', permissions: [...ALL_PERMISSIONS] });
   const report = await organizationReport(reader, organizationId, month, opts);
   const content = reportContent(report);
-  const pdf = await reportPdf(report, content);
+  const pdf = await reportPdf(report, content, { logo: await logoImage(report.brandLogoUrl) });
   const { subject, text, html } = reportMailBody(report, user.name, content);
   const messageId = platformMessageId(`report.${organizationId}.${month}.${userId}`);
   await platformMailer().send({

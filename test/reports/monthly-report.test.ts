@@ -85,7 +85,7 @@ describe('monthly organisation reports', () => {
       const reader = await principalFor(w.orgOwner, { id: 0, kind: 'customer', permissions: [...ALL_PERMISSIONS] });
       const report = await organizationReport(reader, w.org.id, '2026-10', { clock: fixedClock(new Date('2026-11-25T12:00:00Z')) });
       const layout: PdfBox[] = [];
-      const pdf = await reportPdf(report, reportContent(report), layout);
+      const pdf = await reportPdf(report, reportContent(report), { layout });
       mkdirSync('artifacts', { recursive: true });
       writeFileSync(join('artifacts', 'report-monthly-it.pdf'), pdf);
       const pages = await renderPdf(pdf);

@@ -1,4 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { JSDOM } from 'jsdom';
 import { scanReportPdf } from '../../src/reports/scan';
@@ -9,6 +11,8 @@ import { makeOrgOwner, makeTenant, tokenFor } from '../support/factories';
 import { brandColors } from '../../src/reports/brand';
 import { seedReportScan, type PinPos } from '../support/scan-report';
 import { inkIn, meanColour, pdfText, renderPdf } from '../support/pdf-raster';
+import { solidPng } from '../support/png';
+import { LOGO_MAX_BYTES, logoImage } from '../../src/reports/logo';
 
 /**
  * Issue 19, item 5: the per-scan report with heat maps per snapshot, pins gained and lost since the previous snapshot
@@ -164,6 +168,54 @@ describe('scan report history', () => {
     expect((await gql('mutation { setTenantBrandColor(color: null) { brandColor } }')).body.data.setTenantBrandColor.brandColor).toBeNull();
   });
 
+  it("draws the agency's logo (PNG or JPEG from its logo URL) in the PDF band, and the name alone when the logo cannot be had", async () => {
+    const logo = solidPng(80, 40, [200, 30, 30]);
+    const served = http.createServer((req, res) => {
+      if (req.url === '/logo.png') return void res.writeHead(200, { 'Content-Type': 'image/png' }).end(logo);
+      if (req.url === '/big.png') return void res.writeHead(200, { 'Content-Type': 'image/png' }).end(Buffer.concat([logo, Buffer.alloc(LOGO_MAX_BYTES)]));
+      if (req.url === '/page.html') return void res.writeHead(200, { 'Content-Type': 'image/png' }).end('<html>not an image</html>');
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => served.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(served.address() as AddressInfo).port}`;
+    const allowPrivate = process.env.WEBHOOK_ALLOW_PRIVATE_URLS;
+    try {
+      // A logo URL on a private address is not fetched (the same guard as webhooks) unless private URLs are allowed.
+      process.env.WEBHOOK_ALLOW_PRIVATE_URLS = 'false';
+      expect(await logoImage(`${base}/logo.png?guarded`)).toBeNull();
+      process.env.WEBHOOK_ALLOW_PRIVATE_URLS = 'true';
+      const { tenant, scan } = await seed('en', '#ffffff');
+      await tenant.update({ logoUrl: `${base}/logo.png` });
+      const res = await t.http().get(`/reports/scans/${scan.uuid}.pdf`).buffer(true).parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
+      expect(res.status).toBe(200);
+      const [page] = await renderPdf(res.body as Buffer);
+      // The 80 x 40 logo fits 140 x 36 points at the band's left, vertically centred: 72 x 36 at (48, 8).
+      const red = meanColour(page, { x: 52, y: 12, width: 60, height: 26 });
+      expect(red.map((c, i) => Math.abs(c - [200, 30, 30][i]) <= 8)).toEqual([true, true, true]);
+      const layout: PdfBox[] = [];
+      await scanReportPdf(await reportOf(scan.uuid, {}), { layout, logo: await logoImage(`${base}/logo.png`) });
+      expect(layout.find((b) => b.name === 'logo')).toEqual({ name: 'logo', page: 0, x: 48, y: 8, width: 72, height: 36 });
+      // Not found, too large, not an image whatever the server says, not http(s): no logo, and the PDF still renders.
+      for (const url of [`${base}/missing.png`, `${base}/big.png`, `${base}/page.html`, 'file:///etc/passwd']) {
+        expect(await logoImage(url)).toBeNull();
+      }
+      await tenant.update({ logoUrl: `${base}/page.html` });
+      const plain = await t.http().get(`/reports/scans/${scan.uuid}.pdf`);
+      expect(plain.status).toBe(200);
+      const without: PdfBox[] = [];
+      await scanReportPdf(await reportOf(scan.uuid, {}), { layout: without, logo: await logoImage(`${base}/page.html`) });
+      expect(without.map((b) => b.name)).not.toContain('logo');
+    } finally {
+      if (allowPrivate === undefined) delete process.env.WEBHOOK_ALLOW_PRIVATE_URLS;
+      else process.env.WEBHOOK_ALLOW_PRIVATE_URLS = allowPrivate;
+      served.close();
+    }
+  });
+
   it('serves the PDF at the same path with .pdf, and 404 for an unknown scan', async () => {
     const { scan } = await seed();
     const res = await t.http().get(`/reports/scans/${scan.uuid}.pdf`).buffer(true).parse((r, cb) => {
@@ -182,7 +234,7 @@ describe('scan report history', () => {
     const { scan } = await seed('fr', '#0b6e4f');
     const report = await reportOf(scan.uuid, {});
     const layout: PdfBox[] = [];
-    const pdf = await scanReportPdf(report, layout);
+    const pdf = await scanReportPdf(report, { layout });
     const pages = await renderPdf(pdf);
     mkdirSync('artifacts', { recursive: true });
     writeFileSync(join('artifacts', 'report-scan-fr.pdf'), pdf);

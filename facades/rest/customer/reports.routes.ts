@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { pageCsp } from '../../../src/http/security-headers';
+import { logoImage } from '../../../src/reports/logo';
 import { reportContent, reportHtml, reportPdf } from '../../../src/reports/monthly';
 import type { MonthlyReport } from '../../../src/reports/types';
 import { z } from '../../shared/presenters/zod';
@@ -62,7 +63,7 @@ export const reportRoutes = [
       const content = reportContent(report);
       if (monthOf(String(req.params.month)).pdf) {
         const filename = `report-${report.organizationId}-${report.month}.pdf`;
-        return { type: 'application/pdf', body: await reportPdf(report, content), headers: { 'Content-Disposition': `inline; filename="${filename}"` } };
+        return { type: 'application/pdf', body: await reportPdf(report, content, { logo: await logoImage(report.brandLogoUrl) }), headers: { 'Content-Disposition': `inline; filename="${filename}"` } };
       }
       // A page, not JSON: its own CSP (no script; the inline style by nonce, as every page of the app).
       const nonce = randomBytes(16).toString('base64');

@@ -5,7 +5,7 @@
 # scripts/ensure-topology.sh uses) and put first on PATH only for their commands. The two packages are installed once
 # into ~/.cache/reviewgrid/mcp-tools-<versions>, and the suite's 2026-07-28 line (0.2.0-alpha) into a directory beside
 # them. The applicable server scenarios of both, the skipped ones and why are listed in scripts/mcp-conformance.ts and
-# docs/decisions.md ("MCP conformance"). Exit 1 when an applicable scenario or the Inspector check fails.
+# docs/decisions/mcp.md ("MCP conformance"). Exit 1 when an applicable scenario or the Inspector check fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=${REVIEWGRID_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/reviewgrid}

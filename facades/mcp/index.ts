@@ -82,7 +82,7 @@ const FORWARDED_HEADERS = /^(mcp-|last-event-id$)/;
  * requests (per-request `_meta` envelope, `server/discover`) through `createMcpHandler`, 2025-era requests (the
  * `initialize` handshake, negotiated to 2025-06-18) through its Streamable HTTP transport in JSON mode, one fresh
  * `Server` per request either way (server.ts). In front of the SDK stays a thin layer of ours for what the SDK leaves to
- * the application or answers otherwise than our contract (spec "MCP errors", docs/decisions.md "MCP endpoint"):
+ * the application or answers otherwise than our contract (spec "MCP errors", docs/decisions/mcp.md "MCP endpoint"):
  *
  * - the token (401/403) and the rate limits (429 + Retry-After) come first, before the body is looked at (the SDK does
  *   no token verification; `authInfo` is pass-through);

@@ -9,7 +9,7 @@ import { ErrorCodes, McpError } from './protocol';
  * server-directed (the client sends no hint), polled (no `tasks/result`, no `tasks/list`), and this server keeps no
  * task state of its own: a task id names work the product already tracks (a scan run), so any API process answers
  * for any task and a task lives as long as that work's record. 2025-era requests and requests without the extension
- * get the synchronous result as before. docs/decisions.md "MCP Tasks".
+ * get the synchronous result as before. docs/decisions/mcp.md "MCP Tasks".
  */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';

@@ -3,7 +3,7 @@ import type { Theme } from './themes';
 /**
  * AI insights without AI: the rules that turn computed facts (totals of two periods, themes) into what changed,
  * strengths, complaints, suggested actions and a narrative. Pure functions, so every sentence is testable and the
- * same facts always give the same text. Thresholds: docs/decisions.md "Review analytics".
+ * same facts always give the same text. Thresholds: docs/decisions/analytics.md "Review analytics".
  */
 
 export interface PeriodTotals {

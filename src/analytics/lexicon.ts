@@ -6,7 +6,7 @@
  * language packs of @nlpjs (their lexicons, tokenizers and stemmers).
  *
  * Written from how reviews are phrased, before the evaluation sets (test/fixtures/sentiment-*.json) existed, and
- * not edited to fit them (docs/decisions.md, "Sentiment in six languages", says how the analyser is measured).
+ * not edited to fit them (docs/decisions/analytics.md, "Sentiment in six languages", says how the analyser is measured).
  *
  * Entries are matched against the normalised text (lower case, accents removed, ß as ss): one or more words, where
  * a word ending in `*` matches any word starting with it. Weights are in -1..1 units of the clause score.

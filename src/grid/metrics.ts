@@ -1,6 +1,6 @@
 /**
  * Local Search Grid formulas. Every number the scan API reports is computed here, from the per-pin results of
- * one snapshot and one keyword; docs/decisions.md states each formula and the tests check them on grids worked
+ * one snapshot and one keyword; docs/decisions/local-search-grid.md states each formula and the tests check them on grids worked
  * out by hand.
  */
 
@@ -214,7 +214,7 @@ export interface Recommendation {
   description: string;
 }
 
-/** Rules, in priority order; each fires on a threshold stated in docs/decisions.md. */
+/** Rules, in priority order; each fires on a threshold stated in docs/decisions/local-search-grid.md. */
 export function recommendations(input: {
   keyword: string;
   summary: Summary;

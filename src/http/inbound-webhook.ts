@@ -20,7 +20,7 @@ import { checkSignature, connectionByToken, MAX_BODY_BYTES, receiveSubmission, t
  *   401 signature (when the connection has a secret)                       400 malformed JSON / not an object
  *
  * then the submission is stored and answered: 202 accepted, 202 ignored, 200 skipped, 200 duplicate. Every answer
- * is JSON (docs/decisions.md, "Inbound contact webhook").
+ * is JSON (docs/decisions/review-requests.md, "Inbound contact webhook").
  */
 export interface InboundWebhookDeps {
   logger: Logger;

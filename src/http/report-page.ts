@@ -9,7 +9,7 @@ import { latestReportHref, reportMessagePage, reportPage } from './report-page.v
 
 /**
  * The white-label scan report, `GET /reports/scans/{uuid}` (`report_url` of a scan): public, the unguessable scan
- * UUID is the share key (docs/decisions.md). `?keyword=` picks one of the scan's keywords (default: the first),
+ * UUID is the share key (docs/decisions/local-search-grid.md). `?keyword=` picks one of the scan's keywords (default: the first),
  * `?snapshot_at=` one of that keyword's completed snapshots (default: the latest). Archived scans still render.
  */
 export interface ReportPageDeps {

@@ -7,7 +7,7 @@ import { guardedFetch } from '../net/guarded-fetch';
 import { OAuthAdapter } from './adapter';
 
 /**
- * The OAuth 2.1 authorization server for MCP clients (issue 16; docs/decisions.md "MCP sign-in with OAuth"), built on
+ * The OAuth 2.1 authorization server for MCP clients (issue 16; docs/decisions/mcp.md "MCP sign-in with OAuth 2.1"), built on
  * oidc-provider (OpenID-certified) rather than by hand. One issuer per public origin, `{origin}/oauth`, so a tenant's
  * white-label domain is its own issuer with its own branded sign-in (a client that found the server at
  * `https://reviews.agency.example/api/mcp` signs in there), and the one protected resource of that origin is

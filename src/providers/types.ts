@@ -21,7 +21,7 @@ export interface ProviderReview {
   externalId: string;
   author: string;
   avatarUrl: string | null;
-  /** 1-5; Facebook recommendations map positive to 5 and negative to 1 (recorded in decisions.md). */
+  /** 1-5; Facebook recommendations map positive to 5 and negative to 1 (recorded in docs/decisions/review-platforms.md). */
   rating: number;
   title: string | null;
   message: string;

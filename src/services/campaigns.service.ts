@@ -427,7 +427,7 @@ function dateBounds(from: string | null | undefined, to: string | null | undefin
   return { from: f, to: t ? new Date(t.getTime() + DAY_MS) : null };
 }
 
-/** Per-campaign counters in one statement per page (definitions in docs/decisions.md). */
+/** Per-campaign counters in one statement per page (definitions in docs/decisions/review-requests.md). */
 export async function metricsOf(campaignIds: readonly number[], transaction?: Transaction): Promise<Map<number, CampaignMetrics>> {
   const out = new Map<number, CampaignMetrics>();
   for (const id of campaignIds) out.set(id, { invitesSent: 0, invitesFailed: 0, invitesScheduled: 0, clicks: 0, feedbackCount: 0 });
@@ -588,7 +588,7 @@ function contactScope(p: Principal): string {
     ${restrictedLocationsSql(p, (n) => escape(n))})`;
 }
 
-/** Engagement counters of each contact in one statement (definitions in docs/decisions.md). */
+/** Engagement counters of each contact in one statement (definitions in docs/decisions/review-requests.md). */
 export async function engagementOf(contactIds: readonly number[]): Promise<Map<number, ContactEngagement>> {
   const out = new Map<number, ContactEngagement>();
   for (const id of contactIds) out.set(id, { invitesSent: 0, lastInvitedAt: null, clicks: 0, feedbackCount: 0 });

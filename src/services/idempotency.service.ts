@@ -2,7 +2,7 @@ import { QueryTypes, UniqueConstraintError } from 'sequelize';
 import { db } from './common';
 
 /**
- * `Idempotency-Key` on REST POSTs (issue 15; docs/decisions.md "Idempotent writes"): per token, a key names one request
+ * `Idempotency-Key` on REST POSTs (issue 15; docs/decisions/api-conventions.md "Idempotent writes"): per token, a key names one request
  * for 24 hours. The first request claims the key (a unique row); the same key again with the same request gets the
  * first answer back, with another request 422 `idempotency_key_reused`, and while the first is still running 409
  * `idempotency_key_in_use`. Expired keys are purged a batch at a time as new ones are claimed.

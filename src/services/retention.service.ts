@@ -9,7 +9,7 @@ import { RETENTION_KINDS, type RetentionKind, type RetentionPurgeResult } from '
  * again), so a purge never holds more than one batch of row locks and never blocks the writers of a table for long.
  *
  * What counts as old, per kind (business data - reviews, contacts and their activity timeline, invites and their
- * messages, credits, scans, auto-respond runs - is never purged; docs/decisions.md, issue 13 "Data retention"):
+ * messages, credits, scans, auto-respond runs - is never purged; docs/decisions/operations.md, "Data retention"):
  * - `outbox`: events dispatched before the cutoff. An undispatched event is never touched.
  * - `webhookDeliveries`: finished deliveries (`succeeded`, or `failed` for good) whose last change is before the
  *   cutoff, with their attempts (FK cascade). A `pending` one may still have a retry workflow running and stays; so

@@ -12,7 +12,7 @@ import { clockOf, scopeSql, type ServiceOptions } from './common';
 /**
  * Review metrics (the capability behind the MCP tool `get_metrics`): totals of the caller's visible reviews in a
  * period, a breakdown by time or by a dimension, and the totals of a comparison period. Everything is
- * aggregated in SQL; no review row is loaded. Formulas and bucket labels: docs/decisions.md "Review analytics".
+ * aggregated in SQL; no review row is loaded. Formulas and bucket labels: docs/decisions/analytics.md "Review analytics".
  */
 
 export const GROUP_BY = ['day', 'week', 'month', 'location', 'organization', 'source', 'rating', 'sentiment'] as const;

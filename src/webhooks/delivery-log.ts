@@ -1,5 +1,5 @@
 /**
- * What the delivery log keeps of one attempt's exchange (issue 15 item 7; docs/decisions.md, "Delivery log: headers
+ * What the delivery log keeps of one attempt's exchange (issue 15 item 7; docs/decisions/webhooks.md, "Delivery log: headers
  * and the first KB"): the headers we sent, the receiver's answer headers and the first KB of its answer. Bounded, so
  * a receiver cannot make the log grow: at most 50 x (100 + 500) characters of answer headers per attempt.
  */

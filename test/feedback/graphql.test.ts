@@ -5,7 +5,7 @@ import { useDatabase } from '../support/db';
 import { makeWorld, tokenFor, without } from '../support/factories';
 import { makeCampaign, makeSentInvite, useInboundApp } from '../inbound/support';
 
-/** Private feedback through GraphQL: the list with its filters and scope, reply and edit (docs/decisions.md). */
+/** Private feedback through GraphQL: the list with its filters and scope, reply and edit (docs/decisions/review-requests.md). */
 describe('GraphQL private feedback', () => {
   afterAll(async () => {
     await OutboxEvent.update({ dispatchedAt: new Date() }, { where: { dispatchedAt: null } });

@@ -4,7 +4,7 @@ import { useDatabase } from '../support/db';
 import { makeWorld } from '../support/factories';
 import { makeCampaign, makeSentInvite, useInboundApp } from '../inbound/support';
 
-/** The public review page `/r/{invite uuid}` over HTTP (docs/decisions.md, "Private feedback"). */
+/** The public review page `/r/{invite uuid}` over HTTP (docs/decisions/review-requests.md, "Private feedback"). */
 describe('GET/POST /r/{invite uuid}', () => {
   afterAll(async () => {
     // No undispatched events for a later file's dispatcher in this worker.

@@ -5,7 +5,7 @@ import { useDatabase } from '../support/db';
 import { makeWorld, tokenFor, without } from '../support/factories';
 import { makeCampaign, useInboundApp } from './support';
 
-/** Managing inbound connections through GraphQL (docs/decisions.md, "Inbound contact webhook"). */
+/** Managing inbound connections through GraphQL (docs/decisions/review-requests.md, "Inbound contact webhook"). */
 describe('GraphQL inbound connections', () => {
   useDatabase();
   const t = useInboundApp();

@@ -10,7 +10,7 @@ import {
   valueAt,
 } from '../../src/services/inbound-mapping';
 
-/** The pure rules of the inbound contact webhook (docs/decisions.md, "Inbound contact webhook"). */
+/** The pure rules of the inbound contact webhook (docs/decisions/review-requests.md, "Inbound contact webhook"). */
 describe('inbound mapping', () => {
   describe('dot paths', () => {
     const payload = {

@@ -8,7 +8,7 @@ import { makeWorld } from '../support/factories';
 import { makeCampaign, makeConnection, makeSentInvite, ownerPrincipal, sign, useInboundApp } from './support';
 
 /**
- * POST /api/webhooks/inbound/:token (spec: Inbound contact webhook; docs/decisions.md, "Inbound contact webhook").
+ * POST /api/webhooks/inbound/:token (spec: Inbound contact webhook; docs/decisions/review-requests.md, "Inbound contact webhook").
  * Runs the real app on the real database with an injected clock; Temporal is not connected, so scheduled invites
  * stay stored as `scheduled` (the hand-off failure is only logged, as the shared design says).
  */

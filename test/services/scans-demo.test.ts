@@ -8,7 +8,7 @@ import { useApp } from '../support/app';
 /**
  * The demo's Local Search Grid scan (`seedDemoScan`, called by the demo seed): it exists with one completed
  * snapshot on the simulated market, and every number of that snapshot matches what the formulas of
- * docs/decisions.md give when recomputed here, by hand, from the stored per-pin results.
+ * docs/decisions/local-search-grid.md give when recomputed here, by hand, from the stored per-pin results.
  */
 jest.setTimeout(60_000);
 

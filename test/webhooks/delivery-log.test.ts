@@ -9,7 +9,7 @@ import {
   readExcerpt,
 } from '../../src/webhooks/delivery-log';
 
-/** The bounds of what the delivery log keeps of an attempt (docs/decisions.md, "Delivery log: headers and the first KB"). */
+/** The bounds of what the delivery log keeps of an attempt (docs/decisions/webhooks.md, "Delivery log: headers and the first KB"). */
 describe('webhook delivery log bounds', () => {
   describe('loggedHeaders', () => {
     it('lower-cases names and joins a repeated header with ", "', () => {

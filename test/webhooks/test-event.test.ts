@@ -5,7 +5,7 @@ import { makeWorld } from '../support/factories';
 import { startReceiver } from '../support/receiver';
 
 /**
- * `POST /api/v1/webhooks/{id}/test` (issue 15 item 7; docs/decisions.md "Webhook test event"): one signed `ping` to
+ * `POST /api/v1/webhooks/{id}/test` (issue 15 item 7; docs/decisions/webhooks.md "Webhook test event"): one signed `ping` to
  * the receiver now, answered with its status, time and the first KB of its answer; not retried, not in the log.
  */
 describe('webhook test event', () => {

@@ -13,7 +13,7 @@ import { waitUntil } from '../support/wait';
 /**
  * Spec, Limits: "Scan burst stagger: from the 6th scan created within 60 seconds". The k-th scan (k >= 6) a tenant
  * creates within 60 s starts its first run (k - 5) x SCAN_BURST_STAGGER_SECONDS later, through Temporal's start
- * delay (docs/decisions.md). The API runs on an injected clock, so the 60-second window passes without sleeping;
+ * delay (docs/decisions/local-search-grid.md). The API runs on an injected clock, so the 60-second window passes without sleeping;
  * the stagger step is shortened to 3 s by configuration so the delayed runs really start (and finish) in the test.
  */
 jest.setTimeout(120_000);

@@ -4,7 +4,7 @@ import { ASPECTS } from '../../../src/analytics/lexicon';
 
 /**
  * Review analytics: get_metrics (GraphQL `reviewMetrics`) and get_ai_insights (`aiInsights`). Formulas, defaults and
- * bucket labels are documented in docs/decisions.md ("Review analytics").
+ * bucket labels are documented in docs/decisions/analytics.md ("Review analytics").
  */
 const GROUP_BY = ['day', 'week', 'month', 'location', 'organization', 'source', 'rating', 'sentiment'] as const;
 

@@ -2,7 +2,7 @@ import { arr, bool, id, input, int, nullable, object, oneOf, page, pageOf, pagin
 import { ACCESS_SCOPE, scopeVariables } from '../scope';
 import { defineTool, READ_ONLY } from '../tool';
 
-/** Auto-respond rules (GraphQL `autoRespondRules`); rule semantics in docs/decisions.md ("Auto-respond rules"). */
+/** Auto-respond rules (GraphQL `autoRespondRules`); rule semantics in docs/decisions/reviews.md ("Auto-respond rules"). */
 const ts = (extra = {}) => str({ format: 'date-time', ...extra });
 
 interface RuleData {

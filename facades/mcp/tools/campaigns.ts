@@ -5,7 +5,7 @@ import { defineTool, READ_ONLY, redactFields, redactRows } from '../tool';
 /**
  * Review-request campaigns and their contacts (GraphQL `campaigns`, `contacts`, `contact`, `contactActivity`).
  * Campaigns and contacts have an integer id (what these tools take and return as `id`) and a UUID (the REST API's
- * id, returned as `uuid`). Metric and counter definitions: docs/decisions.md ("Review-request campaigns").
+ * id, returned as `uuid`). Metric and counter definitions: docs/decisions/review-requests.md ("Review-request campaigns").
  */
 const ts = (extra = {}) => str({ format: 'date-time', ...extra });
 const count = () => int({ minimum: 0 });

@@ -1,7 +1,7 @@
 import { id, input, int, object, str } from '../schema';
 import { defineTool } from '../tool';
 
-/** Reply drafts (GraphQL `draftReviewResponse`): an assistant proposes, a person approves (docs/decisions.md). */
+/** Reply drafts (GraphQL `draftReviewResponse`): an assistant proposes, a person approves (docs/decisions/reviews.md). */
 interface DraftData {
   id: number;
   reviewId: number;

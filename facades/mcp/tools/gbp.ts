@@ -4,7 +4,7 @@ import { defineTool, READ_ONLY } from '../tool';
 
 /**
  * Google Business Profile performance (GraphQL `gbpMetrics`, `gbpSearchTerms`), in the customer REST API's shapes
- * (spec: "Business-profile metrics", "Business-profile search term row"; docs/decisions.md "Business-profile
+ * (spec: "Business-profile metrics", "Business-profile search term row"; docs/decisions/review-platforms.md "Business-profile
  * performance"). A location the caller cannot see, or one that does not exist, is access denied. Operations and
  * mappers are the REST routes' (facades/shared/gbp.ts).
  */

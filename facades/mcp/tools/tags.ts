@@ -1,7 +1,7 @@
 import { arr, id, input, int, object, str } from '../schema';
 import { defineTool } from '../tool';
 
-/** Review tags (GraphQL `tagReviews`); normalisation and the reserved `__flag__` sentinel in docs/decisions.md. */
+/** Review tags (GraphQL `tagReviews`); normalisation and the reserved `__flag__` sentinel in docs/decisions/reviews.md. */
 const tagList = (description: string) =>
   arr(str({ minLength: 1, maxLength: 64 }), { maxItems: 20, description: `${description} (at most 20, each 1-64 characters).` });
 

@@ -7,7 +7,7 @@ import { pathString, route } from '../route';
 
 /**
  * Connect links (agency API, tenant owners): `/connect-links`. Spec: "Endpoints > Connect links";
- * decisions in docs/decisions.md, "Connect links and provider sign-in".
+ * decisions in docs/decisions/review-platforms.md, "Connect links and provider sign-in".
  */
 const TAG = 'Connect links';
 const token = { token: pathString('Connect link', 'The link\'s token.') };

@@ -6,7 +6,7 @@ import { pathUuid, route } from '../route';
 
 /**
  * NFC orders (spec: NFC order). Transitions answer 200 `{data: NFC order}` with the order after the move
- * (the spec shows no body); an impossible move is 409 (see docs/decisions.md for the state machine).
+ * (the spec shows no body); an impossible move is 409 (see docs/decisions/agency-api.md, "NFC orders", for the state machine).
  */
 const TAG = 'NFC orders';
 const orderId = { order: pathUuid('Order', 'The order id.') };

@@ -7,7 +7,7 @@ import { pathString, route } from '../route';
 
 /**
  * Local Search Grid scans (agency API, tenant owners): `/scans`. Spec: "Scan (Local Search Grid)", "States > Scan",
- * "Endpoints > Local Search Grid scans"; decisions in docs/decisions.md, "Local Search Grid".
+ * "Endpoints > Local Search Grid scans"; decisions in docs/decisions/local-search-grid.md, "Local Search Grid: scans".
  */
 const TAG = 'Local Search Grid';
 const uuid = { uuid: pathString('Scan', 'The scan UUID.') };

@@ -16,7 +16,7 @@ import {
 
 /**
  * Outbound webhooks of the caller's account: receivers (`/webhooks`) and their delivery log
- * (`/webhook-deliveries`). Additive to the interface; see docs/decisions.md, "Outbound webhooks". Managing
+ * (`/webhook-deliveries`). Additive to the interface; see docs/decisions/webhooks.md, "Outbound webhooks". Managing
  * receivers is for account owners: reads need `organizations:read`, writes `organizations:update` (team members 403).
  */
 const TAG = 'Webhooks';

@@ -3,7 +3,7 @@ import { timestamp, url, z } from './zod';
 
 /**
  * The outbound webhook events on the wire (spec: "Events > Outbound webhooks"; the shapes the spec leaves "not shown"
- * are docs/decisions.md's). The payloads are written by the services inside the transaction of the change
+ * are docs/decisions/webhooks.md's). The payloads are written by the services inside the transaction of the change
  * (src/outbox/payloads.ts, the scan service); these schemas document them in the OpenAPI `webhooks` and the contract
  * tests check every delivery a test receiver gets against them.
  */

@@ -1,7 +1,7 @@
 import type { Migration } from '../umzug';
 
 /**
- * `Idempotency-Key` on REST POSTs (issue 15; docs/decisions.md "Idempotent writes"): one row per (token, key) for
+ * `Idempotency-Key` on REST POSTs (issue 15; docs/decisions/api-conventions.md "Idempotent writes"): one row per (token, key) for
  * 24 hours, holding what the first request was (method, path and a hash of its body) and, once it finished, its
  * answer (status and body) to give again.
  */

@@ -1,7 +1,7 @@
 import type { Migration } from '../umzug';
 
 /**
- * OAuth 2.1 for MCP (issue 16; docs/decisions.md "MCP sign-in with OAuth"): `oauth_models` is oidc-provider's store
+ * OAuth 2.1 for MCP (issue 16; docs/decisions/mcp.md "MCP sign-in with OAuth 2.1"): `oauth_models` is oidc-provider's store
  * (clients, grants, codes, access and refresh tokens, sessions, interactions: one row per model and id, the payload as
  * JSON); `mcp_authorizations` is what a user granted a client (its scopes and organisations), bound to the AI token
  * (`api_tokens`, kind `ai`) that the client's access tokens act as, so OAuth calls share the static tokens' scope,

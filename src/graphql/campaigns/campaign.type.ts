@@ -16,7 +16,7 @@ export class CampaignStepType {
   body!: string;
 }
 
-@ObjectType('CampaignMetrics', { description: 'The counters listed for the MCP tool list_campaigns (definitions in docs/decisions.md).' })
+@ObjectType('CampaignMetrics', { description: 'The counters listed for the MCP tool list_campaigns (definitions in docs/decisions/review-requests.md).' })
 export class CampaignMetricsType {
   @Field(() => Int, { description: 'Invites whose messages went out (status sent).' })
   invitesSent!: number;

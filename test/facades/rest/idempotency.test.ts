@@ -6,7 +6,7 @@ import { Contact } from '../../../src/models';
 import { makeCampaign } from '../../inbound/support';
 
 /**
- * `Idempotency-Key` on REST POSTs (issue 15 item 6; docs/decisions.md "Idempotent writes"): the same key with the same
+ * `Idempotency-Key` on REST POSTs (issue 15 item 6; docs/decisions/api-conventions.md "Idempotent writes"): the same key with the same
  * request within 24 h answers the first response without doing the work again; another request with the key is 422
  * `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_use`; keys are per token.
  */

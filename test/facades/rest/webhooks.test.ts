@@ -8,7 +8,7 @@ import { useApp } from '../../support/app';
 import { makeWorld, tokenFor } from '../../support/factories';
 import { startReceiver } from '../../support/receiver';
 
-/** Receivers and the delivery log of the caller's account (docs/decisions.md, "Outbound webhooks"). */
+/** Receivers and the delivery log of the caller's account (docs/decisions/webhooks.md, "Outbound webhooks"). */
 describe('outbound webhooks at /api/v1/webhooks and /api/v1/webhook-deliveries', () => {
   // Leave no receivers or undispatched events behind for later files in this worker (a dispatcher there would
   // try to deliver them). Declared before the database hook, so it runs while the connection is open.

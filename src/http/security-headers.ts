@@ -85,7 +85,7 @@ export function pageSecurity(opts: { connect?: boolean } = {}): RequestHandler {
     const send = res.send.bind(res);
     res.send = ((body?: unknown) => {
       if (typeof body === 'string' && /html/.test(String(res.getHeader('Content-Type') ?? ''))) {
-        body = body.replace(/<style>/g, `<style nonce="${nonce}">`);
+        body = body.replace(/<style\s*>/g, `<style nonce="${nonce}">`);
       }
       return send(body);
     }) as Response['send'];

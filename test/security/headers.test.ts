@@ -4,7 +4,7 @@ import { reportUrlOf } from '../../src/services/scans.service';
 import { serveApp, type ServedApp } from '../support/app';
 import { launchChromium } from '../support/browser';
 import { useDatabase } from '../support/db';
-import { makeWorld, tokenFor } from '../support/factories';
+import { makeReview, makeWorld, testimonialsOf, tokenFor } from '../support/factories';
 import { makeCampaign, makeSentInvite } from '../inbound/support';
 import { useProviderApis } from '../support/provider-apis';
 import { seedReportScan } from '../support/scan-report';
@@ -133,6 +133,23 @@ describe('security headers and CSP', () => {
       expect(await page.locator('header img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
       // `style` attributes (legend swatches) are admitted by style-src-attr: the swatch has its colour.
       expect(await page.locator('.legend .swatch').first().evaluate((s) => getComputedStyle(s).backgroundColor)).not.toBe('rgba(0, 0, 0, 0)');
+    } finally {
+      await page.close();
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('the monthly report page satisfies its CSP, with its SVG charts and their class rules', async () => {
+    const w = await makeWorld();
+    const source = await testimonialsOf(w.home);
+    await makeReview(source, { publishedAt: new Date('2026-10-05T10:00:00Z'), rating: 5, originalRating: 5, message: 'Friendly staff and fair prices.' });
+    await makeReview(source, { publishedAt: new Date('2026-09-05T10:00:00Z'), rating: 2, originalRating: 2, message: 'Long wait.' });
+    const page = await watchedPage();
+    try {
+      await page.setExtraHTTPHeaders({ Authorization: `Bearer ${w.tokens.orgOwner}` });
+      const res = await page.goto(`${base}/api/v1/organizations/${w.org.id}/reports/2026-10`);
+      expect(res?.status()).toBe(200);
+      expect(await page.locator('figure svg[role="img"]').count()).toBeGreaterThanOrEqual(2);
     } finally {
       await page.close();
     }

@@ -67,7 +67,7 @@ export const reportRoutes = [
       }
       // A page, not JSON: its own CSP (no script; the inline style by nonce, as every page of the app).
       const nonce = randomBytes(16).toString('base64');
-      const html = reportHtml(report, content).replace(/<style>/g, `<style nonce="${nonce}">`);
+      const html = reportHtml(report, content).replace(/<style\s*>/g, `<style nonce="${nonce}">`);
       return { type: 'html', body: html, headers: { 'Content-Security-Policy': pageCsp(nonce) } };
     },
   }),

@@ -1,5 +1,6 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { AutoRespondActivities, AutoRespondOutcome } from '../activities/auto-respond';
+import { backoffPolicy, QUERY_RETRY } from '../retry';
 
 /** Retries of the publish step while the review's platform is unavailable (5xx, 429, network). */
 export interface AutoRespondRetry {
@@ -26,17 +27,11 @@ export async function autoRespond(input: AutoRespondInput): Promise<AutoRespondO
   const { prepareAutoResponse, failAutoResponse } = proxyActivities<AutoRespondActivities>({
     // A chat API call of at most 30 s, and a few queries.
     startToCloseTimeout: '2m',
-    retry: { initialInterval: '1s', maximumInterval: '30s', maximumAttempts: 10 },
+    retry: QUERY_RETRY,
   });
   const { publishAutoResponse } = proxyActivities<AutoRespondActivities>({
     startToCloseTimeout: '2m',
-    retry: {
-      maximumAttempts: retry.maximumAttempts,
-      initialInterval: retry.initialIntervalMs,
-      backoffCoefficient: 2,
-      maximumInterval: retry.maximumIntervalMs,
-      nonRetryableErrorTypes: ['AutoRespondRejected'],
-    },
+    retry: backoffPolicy(retry, ['AutoRespondRejected']),
   });
 
   const plan = await prepareAutoResponse.executeWithOptions({ summary: `Compose the reply to review ${input.reviewId}` }, [input.reviewId]);

@@ -2,6 +2,7 @@ import { defineSearchAttributeKey, SearchAttributeType, WorkflowExecutionAlready
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, continueAsNew, executeChild, proxyActivities } from '@temporalio/workflow';
 import type { GbpActivities } from '../activities/gbp';
 import type { WorkflowKind } from '../../src/temporal/search-attributes';
+import { backoffPolicy, QUERY_RETRY } from '../retry';
 
 /** Retries of a Google call while the API is unavailable (5xx, 429, network). */
 export interface GbpSyncRetry {
@@ -42,18 +43,12 @@ export async function syncGbpPerformance(input: GbpSyncInput): Promise<GbpSyncRe
   const retry = input.retry ?? DEFAULT_RETRY;
   const { planGbpSync } = proxyActivities<GbpActivities>({
     startToCloseTimeout: '1m',
-    retry: { initialInterval: '1s', maximumInterval: '30s', maximumAttempts: 10 },
+    retry: QUERY_RETRY,
   });
   const { syncGbpDailyMetrics, syncGbpKeywordMonth } = proxyActivities<GbpActivities>({
     // Up to 100 keyword pages of at most 30 s each in the worst case; a daily fetch is one call.
     startToCloseTimeout: '10m',
-    retry: {
-      maximumAttempts: retry.maximumAttempts,
-      initialInterval: retry.initialIntervalMs,
-      backoffCoefficient: 2,
-      maximumInterval: retry.maximumIntervalMs,
-      nonRetryableErrorTypes: ['ProviderRejected', 'SyncStopped'],
-    },
+    retry: backoffPolicy(retry, ['ProviderRejected', 'SyncStopped']),
   });
 
   const plan = await planGbpSync.executeWithOptions({ summary: `Plan the business-profile sync of integration ${input.integrationId}` }, [input.integrationId]);
@@ -108,7 +103,7 @@ export const gbpSyncWorkflowId = (integrationId: number, scope?: string): string
 export async function syncGbpPerformanceSweep(input: GbpSweepInput = {}): Promise<GbpSweepResult> {
   const { listGbpSyncIntegrations } = proxyActivities<GbpActivities>({
     startToCloseTimeout: '1m',
-    retry: { initialInterval: '1s', maximumInterval: '30s', maximumAttempts: 10 },
+    retry: QUERY_RETRY,
   });
   const batchSize = input.batchSize ?? 200;
   const concurrency = Math.max(1, input.concurrency ?? 4);

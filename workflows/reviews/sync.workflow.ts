@@ -1,5 +1,6 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { ReviewSyncActivities, SyncPageResult } from '../activities/reviews';
+import { backoffPolicy, QUERY_RETRY } from '../retry';
 
 /** Retries of a page fetch while the platform is unavailable (5xx, 429, network). */
 export interface ReviewSyncRetry {
@@ -36,18 +37,12 @@ export async function syncReviews(input: SyncReviewsInput): Promise<SyncReviewsR
   const retry = input.retry ?? DEFAULT_RETRY;
   const { loadReviewSyncTarget, recordReviewSync } = proxyActivities<ReviewSyncActivities>({
     startToCloseTimeout: '1m',
-    retry: { initialInterval: '1s', maximumInterval: '30s', maximumAttempts: 10 },
+    retry: QUERY_RETRY,
   });
   const { syncReviewPage } = proxyActivities<ReviewSyncActivities>({
     // Two platform calls of at most 30 s each, and the upsert.
     startToCloseTimeout: '2m',
-    retry: {
-      maximumAttempts: retry.maximumAttempts,
-      initialInterval: retry.initialIntervalMs,
-      backoffCoefficient: 2,
-      maximumInterval: retry.maximumIntervalMs,
-      nonRetryableErrorTypes: ['ProviderRejected', 'SyncStopped'],
-    },
+    retry: backoffPolicy(retry, ['ProviderRejected', 'SyncStopped']),
   });
 
   const { skip } = await loadReviewSyncTarget.executeWithOptions({ summary: `Check integration ${input.integrationId} can sync` }, [input.integrationId]);

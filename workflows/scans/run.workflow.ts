@@ -1,5 +1,6 @@
 import { ActivityFailure, ApplicationFailure, CancellationScope, isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { PinQuery, ScanActivities } from '../activities/scans';
+import { backoffPolicy, QUERY_RETRY } from '../retry';
 
 /** Retries of one pin query while the provider is unavailable (5xx, 429 with Retry-After, network). */
 export interface ScanRunRetry {
@@ -37,7 +38,7 @@ export async function runScan(input: ScanRunInput): Promise<ScanRunResult> {
     // An operator canceled the run (Temporal UI or `temporal workflow cancel`): the scan must not stay `running`
     // (it would refuse every new run with scan_running), so the run is stored failed outside the canceled scope.
     if (isCancellation(err)) {
-      const { failScanRun } = proxyActivities<ScanActivities>({ startToCloseTimeout: '2m', retry: { initialInterval: '1s', maximumInterval: '30s', maximumAttempts: 10 } });
+      const { failScanRun } = proxyActivities<ScanActivities>({ startToCloseTimeout: '2m', retry: QUERY_RETRY });
       await CancellationScope.nonCancellable(() =>
         failScanRun.executeWithOptions({ summary: `Mark run ${input.runId} canceled` }, [input.runId, 'The run was canceled by an operator.']),
       );
@@ -50,19 +51,13 @@ async function runScanSteps(input: ScanRunInput): Promise<ScanRunResult> {
   const retry = input.retry ?? DEFAULT_RETRY;
   const { loadScanRun, completeScanRun, failScanRun } = proxyActivities<ScanActivities>({
     startToCloseTimeout: '2m',
-    retry: { initialInterval: '1s', maximumInterval: '30s', maximumAttempts: 10 },
+    retry: QUERY_RETRY,
   });
   const { queryScanPin } = proxyActivities<ScanActivities>({
     startToCloseTimeout: '2m',
     // The activity heartbeats while it waits: a query of a killed worker is retried after 20 s, not 2 minutes.
     heartbeatTimeout: '20s',
-    retry: {
-      maximumAttempts: retry.maximumAttempts,
-      initialInterval: retry.initialIntervalMs,
-      backoffCoefficient: 2,
-      maximumInterval: retry.maximumIntervalMs,
-      nonRetryableErrorTypes: ['GridProviderRejected'],
-    },
+    retry: backoffPolicy(retry, ['GridProviderRejected']),
   });
 
   const plan = await loadScanRun.executeWithOptions({ summary: `Load run ${input.runId} of scan ${input.scanUuid}` }, [input.runId]);

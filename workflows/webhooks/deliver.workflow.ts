@@ -1,5 +1,6 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhooks';
+import { backoffPolicy } from '../retry';
 
 /** Retry schedule of one delivery; comes from configuration so tests can shorten time instead of waiting. */
 export interface DeliveryRetry {
@@ -36,13 +37,7 @@ export async function deliverWebhook(input: DeliverWebhookInput): Promise<'succe
     // The HTTP timeout plus room to record the attempt.
     startToCloseTimeout: input.retry.timeoutMs + 10_000,
     ...(input.activityQueue ? { taskQueue: input.activityQueue } : {}),
-    retry: {
-      maximumAttempts: input.retry.maximumAttempts,
-      initialInterval: input.retry.initialIntervalMs,
-      backoffCoefficient: 2,
-      maximumInterval: input.retry.maximumIntervalMs,
-      nonRetryableErrorTypes: ['PermanentDeliveryFailure'],
-    },
+    retry: backoffPolicy(input.retry, ['PermanentDeliveryFailure']),
   });
   const { markWebhookDeliveryFailed } = proxyActivities<WebhookActivities>({
     startToCloseTimeout: '30s',

@@ -1,4 +1,14 @@
-import { Client, Connection, ScheduleAlreadyRunning, ScheduleNotFoundError, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import {
+  Client,
+  Connection,
+  ScheduleAlreadyRunning,
+  ScheduleNotFoundError,
+  WorkflowExecutionAlreadyStartedError,
+  type ScheduleOptions,
+  type ScheduleOptionsStartWorkflowAction,
+  type ScheduleSpecDescription,
+} from '@temporalio/client';
+import type { Workflow } from '@temporalio/common';
 import type { NativeConnection } from '@temporalio/worker';
 import type { DispatchOutboxInput } from './outbox/dispatch.workflow';
 import type { RescoreSentimentInput } from './reviews/rescore.workflow';
@@ -349,13 +359,55 @@ export async function ensureReviewSync(integrationId: number, opts: { triggerExi
 
 /** Removes the integration's schedule (it was deleted or lost its sign-in); gone already is fine. */
 export async function removeReviewSync(integrationId: number): Promise<void> {
+  await deleteSchedule(reviewSyncScheduleId(integrationId));
+}
+
+/** Deletes a schedule; false when there was none. */
+export async function deleteSchedule(scheduleId: string): Promise<boolean> {
   const { client } = temporal();
   try {
-    await client.schedule.getHandle(reviewSyncScheduleId(integrationId)).delete();
+    await client.schedule.getHandle(scheduleId).delete();
+    return true;
   } catch (e) {
     if (!(e instanceof ScheduleNotFoundError)) throw e;
+    return false;
   }
 }
+
+/**
+ * Creates a platform schedule (`created`), or brings the one that exists in line with `options` when `sameSpec` says
+ * its spec differs or its runs go to another task queue (`updated`; a renamed TEMPORAL_TASK_QUEUE would leave them to
+ * no worker), else `unchanged`. Every API and worker process calls this at boot.
+ */
+export async function ensureSchedule<W extends Workflow>(
+  options: ScheduleOptions<ScheduleOptionsStartWorkflowAction<W>>,
+  sameSpec: (spec: ScheduleSpecDescription) => boolean,
+): Promise<'created' | 'updated' | 'unchanged'> {
+  const { client } = temporal();
+  try {
+    await client.schedule.create(options);
+    return 'created';
+  } catch (e) {
+    if (!(e instanceof ScheduleAlreadyRunning)) throw e;
+  }
+  const handle = client.schedule.getHandle(options.scheduleId);
+  const current = await handle.describe();
+  const sameQueue = current.action.type === 'startWorkflow' && current.action.taskQueue === options.action.taskQueue;
+  if (sameSpec(current.spec) && sameQueue) return 'unchanged';
+  await handle.update((previous) => ({ ...previous, spec: options.spec, action: options.action }));
+  return 'updated';
+}
+
+/** Temporal keeps intervals in whole seconds: what it will store of `ms`. */
+export const storedEvery = (ms: number): number => Math.max(1, Math.round(ms / 1000)) * 1000;
+
+/** Whether a described spec is the one interval `every` (ms, as stored) and nothing else. */
+export const isEvery =
+  (every: number) =>
+  (spec: ScheduleSpecDescription): boolean => {
+    const intervals = spec.intervals ?? [];
+    return intervals.length === 1 && intervals[0].every === every && !spec.calendars?.length;
+  };
 
 /** The Temporal settings of a loaded configuration. */
 export function temporalSettings(config: {

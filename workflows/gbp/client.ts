@@ -1,5 +1,5 @@
-import { ScheduleAlreadyRunning, ScheduleNotFoundError, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { temporal } from '../client';
+import { ScheduleAlreadyRunning, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { deleteSchedule, temporal } from '../client';
 import { ownedBy, startMetadata, type Owner } from '../../src/temporal/search-attributes';
 import { gbpSyncWorkflowId, type GbpSweepInput, type GbpSyncResult, type GbpSyncRetry } from './sync.workflow';
 
@@ -56,12 +56,7 @@ export async function ensureGbpSyncSchedule(): Promise<boolean> {
 }
 
 export async function removeGbpSyncSchedule(): Promise<void> {
-  const { client } = temporal();
-  try {
-    await client.schedule.getHandle(gbpSyncScheduleId()).delete();
-  } catch (e) {
-    if (!(e instanceof ScheduleNotFoundError)) throw e;
-  }
+  await deleteSchedule(gbpSyncScheduleId());
 }
 
 /** Syncs one integration now (say, right after it was connected); a run already going is left alone (null). */

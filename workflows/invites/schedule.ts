@@ -1,5 +1,4 @@
-import { ScheduleNotFoundError } from '@temporalio/client';
-import { temporal } from '../client';
+import { deleteSchedule } from '../client';
 
 /**
  * The re-dispatch schedule of the workflow-per-invite design (`invite-redispatch`): the invite dispatcher reads the
@@ -9,10 +8,5 @@ export const INVITE_REDISPATCH_SCHEDULE = 'invite-redispatch';
 
 /** Removes the schedule of the design before the invite dispatcher (an upgraded installation no longer needs it). */
 export async function removeInviteRedispatchSchedule(): Promise<void> {
-  const { client } = temporal();
-  try {
-    await client.schedule.getHandle(INVITE_REDISPATCH_SCHEDULE).delete();
-  } catch (e) {
-    if (!(e instanceof ScheduleNotFoundError)) throw e;
-  }
+  await deleteSchedule(INVITE_REDISPATCH_SCHEDULE);
 }

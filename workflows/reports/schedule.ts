@@ -1,6 +1,6 @@
-import { ScheduleAlreadyRunning, ScheduleNotFoundError, type ScheduleOptionsStartWorkflowAction } from '@temporalio/client';
+import type { ScheduleOptionsStartWorkflowAction } from '@temporalio/client';
 import { startMetadata } from '../../src/temporal/search-attributes';
-import { temporal } from '../client';
+import { deleteSchedule, ensureSchedule, temporal } from '../client';
 import type { MonthlyReportsInput, sendMonthlyReports } from './monthly.workflow';
 
 /**
@@ -39,31 +39,21 @@ function action(taskQueue: string): ScheduleOptionsStartWorkflowAction<typeof se
 
 /** `created`, `updated` (another hour or task queue was configured) or `unchanged`. */
 export async function ensureMonthlyReportSchedule(): Promise<'created' | 'updated' | 'unchanged'> {
-  const { client, settings: t } = temporal();
-  const scheduleId = monthlyReportScheduleId();
-  const spec = { calendars: [calendar()] };
-  try {
-    await client.schedule.create({ scheduleId, spec, action: action(t.taskQueue), policies: { overlap: 'SKIP', catchupWindow: '1 day' } });
-    return 'created';
-  } catch (e) {
-    if (!(e instanceof ScheduleAlreadyRunning)) throw e;
-  }
-  const handle = client.schedule.getHandle(scheduleId);
-  const current = await handle.describe();
-  const calendars = current.spec.calendars ?? [];
-  const hours = calendars.length === 1 ? calendars[0].hour : undefined;
-  const sameSpec = calendars.length === 1 && Array.isArray(hours) && hours.length === 1 && hours[0].start === settings.hourUtc && !current.spec.intervals?.length;
-  const sameQueue = current.action.type === 'startWorkflow' && current.action.taskQueue === t.taskQueue;
-  if (sameSpec && sameQueue) return 'unchanged';
-  await handle.update((previous) => ({ ...previous, spec, action: action(t.taskQueue) }));
-  return 'updated';
+  return ensureSchedule(
+    {
+      scheduleId: monthlyReportScheduleId(),
+      spec: { calendars: [calendar()] },
+      action: action(temporal().settings.taskQueue),
+      policies: { overlap: 'SKIP', catchupWindow: '1 day' },
+    },
+    (spec) => {
+      const calendars = spec.calendars ?? [];
+      const hours = calendars.length === 1 ? calendars[0].hour : undefined;
+      return calendars.length === 1 && Array.isArray(hours) && hours.length === 1 && hours[0].start === settings.hourUtc && !spec.intervals?.length;
+    },
+  );
 }
 
 export async function removeMonthlyReportSchedule(): Promise<void> {
-  const { client } = temporal();
-  try {
-    await client.schedule.getHandle(monthlyReportScheduleId()).delete();
-  } catch (e) {
-    if (!(e instanceof ScheduleNotFoundError)) throw e;
-  }
+  await deleteSchedule(monthlyReportScheduleId());
 }

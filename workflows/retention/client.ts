@@ -1,6 +1,6 @@
-import { ScheduleAlreadyRunning, ScheduleNotFoundError, type ScheduleOptionsStartWorkflowAction } from '@temporalio/client';
+import type { ScheduleOptionsStartWorkflowAction } from '@temporalio/client';
 import { startMetadata } from '../../src/temporal/search-attributes';
-import { temporal } from '../client';
+import { deleteSchedule, ensureSchedule, isEvery, storedEvery, temporal } from '../client';
 import type { purgeExpiredData, RetentionInput } from './purge.workflow';
 
 /**
@@ -25,9 +25,6 @@ export function configureRetention(next: Partial<RetentionScheduleSettings>): vo
 export const RETENTION_SCHEDULE = 'retention-purge';
 export const retentionScheduleId = (): string => (settings.idScope ? `${RETENTION_SCHEDULE}:${settings.idScope}` : RETENTION_SCHEDULE);
 
-/** Temporal keeps intervals in whole seconds: compare what it will store. */
-const storedEvery = (ms: number): number => Math.max(1, Math.round(ms / 1000)) * 1000;
-
 function action(taskQueue: string): ScheduleOptionsStartWorkflowAction<typeof purgeExpiredData> {
   return {
     type: 'startWorkflow',
@@ -46,36 +43,18 @@ function action(taskQueue: string): ScheduleOptionsStartWorkflowAction<typeof pu
  * `unchanged`.
  */
 export async function ensureRetentionSchedule(): Promise<'created' | 'updated' | 'unchanged'> {
-  const { client, settings: t } = temporal();
-  const scheduleId = retentionScheduleId();
   const every = storedEvery(settings.everyMs);
-  try {
-    await client.schedule.create({
-      scheduleId,
+  return ensureSchedule(
+    {
+      scheduleId: retentionScheduleId(),
       spec: { intervals: [{ every }] },
-      action: action(t.taskQueue),
+      action: action(temporal().settings.taskQueue),
       policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
-    });
-    return 'created';
-  } catch (e) {
-    if (!(e instanceof ScheduleAlreadyRunning)) throw e;
-  }
-  const handle = client.schedule.getHandle(scheduleId);
-  const current = await handle.describe();
-  const intervals = current.spec.intervals ?? [];
-  const sameSpec = intervals.length === 1 && intervals[0].every === every && !current.spec.calendars?.length;
-  // A renamed task queue (TEMPORAL_TASK_QUEUE) would leave the runs to no worker: the action follows it too.
-  const sameQueue = current.action.type === 'startWorkflow' && current.action.taskQueue === t.taskQueue;
-  if (sameSpec && sameQueue) return 'unchanged';
-  await handle.update((previous) => ({ ...previous, spec: { intervals: [{ every }] }, action: action(t.taskQueue) }));
-  return 'updated';
+    },
+    isEvery(every),
+  );
 }
 
 export async function removeRetentionSchedule(): Promise<void> {
-  const { client } = temporal();
-  try {
-    await client.schedule.getHandle(retentionScheduleId()).delete();
-  } catch (e) {
-    if (!(e instanceof ScheduleNotFoundError)) throw e;
-  }
+  await deleteSchedule(retentionScheduleId());
 }

@@ -41,15 +41,6 @@ export interface LabelResult {
 /** What the UPDATE compares: the text and rating as they were sent. */
 const DIGEST = (alias: string) => `SHA2(CONCAT_WS(CHAR(31), ${alias}.rating, IFNULL(${alias}.title, ''), ${alias}.message), 256)`;
 
-/** How many reviews are still to ask the model about. */
-export async function unlabelledCount(): Promise<number> {
-  const [row] = await Review.sequelize!.query<{ n: number }>(
-    `SELECT COUNT(*) AS n FROM reviews WHERE sentiment_source = 'local' AND sentiment_ai_checked_at IS NULL`,
-    { type: QueryTypes.SELECT },
-  );
-  return Number(row?.n ?? 0);
-}
-
 /** Labels one batch of unasked reviews after `opts.after` with the chat model; nothing at all when AI is unset. */
 export async function labelUnaskedReviews(opts: LabelOptions): Promise<LabelResult> {
   const none: LabelResult = { after: opts.after, asked: 0, labelled: 0, refused: 0, failed: null, more: false };

@@ -1,7 +1,7 @@
 import * as scans from '../../shared/scans';
 import { SCAN_GRID_URI } from '../apps';
 import { arr, fromZod, bool, dateTime, input, int, nullable, num, object, oneOf, page, pageOf, paginated, paginationSchema, perPage, str, uuid, type PageData } from '../schema';
-import { TaskKinds, type TaskKind, type TaskState, type ToolTask } from '../tasks';
+import { type TaskKind, type TaskState, type ToolTask } from '../tasks';
 import { defineTool, READ_ONLY, type ToolAnnotations } from '../tool';
 
 /**
@@ -196,7 +196,6 @@ const runTask: ToolTask<{ createScan?: scans.RunData; runScan?: scans.RunData },
   support: 'optional',
   idOf: (d) => (d.createScan ?? d.runScan)!.runId,
 };
-export const scanRunTaskId = (runId: string) => TaskKinds.taskId(scanRunTasks, runId);
 
 /** Starting runs spends ranking-provider queries: not idempotent, and it reaches a third party. */
 const STARTS_RUN: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };

@@ -1,9 +1,8 @@
 import { Router, type Request, type Response } from 'express';
 import { findFile } from '../services/files.service';
 import { sources } from '../services/reference.service';
-import { escapeHtml } from '../domain/html';
+import { escapeHtml as esc } from '../domain/html';
 
-const esc = escapeHtml;
 const PALETTE = ['#2563eb', '#7c3aed', '#db2777', '#ea580c', '#16a34a', '#0891b2', '#4f46e5', '#b45309'];
 
 function initials(name: string): string {

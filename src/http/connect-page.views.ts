@@ -1,13 +1,11 @@
 import type { ProviderBusiness, SignInProvider } from '../providers/types';
-import { escapeHtml } from '../domain/html';
+import { escapeHtml as esc } from '../domain/html';
 import { translator, type Translator } from '../i18n';
 
 /**
  * Server-rendered HTML of the customer-facing connect page, in the customer's language (src/i18n). Every value is
  * escaped; no script runs.
  */
-
-export const esc = escapeHtml;
 
 const PROVIDER_NAMES: Record<SignInProvider, string> = { google: 'Google', facebook: 'Facebook' };
 

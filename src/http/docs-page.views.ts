@@ -1,4 +1,4 @@
-import { esc } from './connect-page.views';
+import { escapeHtml as esc } from '../domain/html';
 
 /**
  * Server-rendered HTML of the developer pages: the API reference (Redoc, from node_modules) of the customer and agency

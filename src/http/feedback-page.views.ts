@@ -1,4 +1,5 @@
-import { esc, layout, NO_BRAND, type Brand } from './connect-page.views';
+import { escapeHtml as esc } from '../domain/html';
+import { layout, NO_BRAND, type Brand } from './connect-page.views';
 import { translator } from '../i18n';
 
 /**

@@ -1,4 +1,4 @@
-import { esc } from './connect-page.views';
+import { escapeHtml as esc } from '../domain/html';
 
 /**
  * The sign-in and consent pages of MCP's OAuth flow: the tenant's brand (name and logo of the host's tenant), no

@@ -1,6 +1,6 @@
 import type { SnapshotRow } from '../services/scans.service';
 import type { ReportBrand, ReportPin, ScanReport } from '../services/scan-report.service';
-import { esc } from './connect-page.views';
+import { escapeHtml as esc } from '../domain/html';
 import { translator, type MessageKey, type Translator } from '../i18n';
 import { brandColors } from '../reports/brand';
 import { HISTORY_STYLE, historySection, RANK_COLORS, scanCharts, shortDate, snapshotTime } from '../reports/scan';

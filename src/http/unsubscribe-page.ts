@@ -2,7 +2,8 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock';
 import { unsubscribeByToken, unsubscribeViewOf } from '../services/unsubscribe.service';
-import { esc, layout, NO_BRAND, type Brand } from './connect-page.views';
+import { escapeHtml as esc } from '../domain/html';
+import { layout, NO_BRAND, type Brand } from './connect-page.views';
 import { formReadErrors } from './form-errors';
 import { t, tHtml, translator } from '../i18n';
 

@@ -1,6 +1,6 @@
 import type { CampaignStep, Channel } from '../models/campaign.model';
 import type { OutgoingMessage } from './types';
-import { escapeHtml } from '../domain/html';
+import { escapeHtml as esc } from '../domain/html';
 import { t, tHtml, uiLanguage } from '../i18n';
 
 /**
@@ -26,8 +26,6 @@ export interface TemplateValues {
 /** The default subject and body of a step without its own, in a language. */
 export const defaultSubject = (language?: string | null): string => t(language, 'invite.subject');
 export const defaultBody = (language?: string | null): string => t(language, 'invite.body');
-
-const esc = escapeHtml;
 
 /** Replaces the placeholders; an absent first name reads "there" ("Hi there,", in the language), an absent last name nothing. */
 export function fill(template: string, v: TemplateValues): string {

@@ -4,7 +4,7 @@ import { publicBaseUrl } from '../config';
 import { mac } from '../crypto/secrets';
 import type { SignInProvider } from '../providers/types';
 import { simulatorClient } from '../services/provider-connections.service';
-import { escapeHtml } from '../domain/html';
+import { escapeHtml as esc } from '../domain/html';
 
 /**
  * An OAuth 2 authorization server that stands in for Google's or Facebook's sign-in while the provider has no
@@ -38,8 +38,6 @@ interface TokenClaims {
   exp: number | null;
   n: string;
 }
-
-const esc = escapeHtml;
 
 function sign(provider: SignInProvider, kind: TokenKind, claims: object): string {
   const body = Buffer.from(JSON.stringify(claims)).toString('base64url');

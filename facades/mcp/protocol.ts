@@ -1,6 +1,6 @@
 /**
  * JSON-RPC 2.0 as the MCP endpoint speaks it: the message shapes, the error codes of the spec's "MCP errors" table and
- * the HTTP status each one travels with (docs/decisions.md, "MCP endpoint"). The protocol itself (initialize,
+ * the HTTP status each one travels with (docs/decisions/mcp.md, "MCP endpoint"). The protocol itself (initialize,
  * server/discover, the per-request envelope of 2026-07-28) is the official SDK's (facades/mcp/server.ts).
  */
 
@@ -89,10 +89,6 @@ export function errorEnvelope(id: JsonRpcId, err: McpError) {
   const error: { code: number; message: string; data?: ErrorData } = { code: err.code, message: err.message };
   if (Object.keys(err.data).length) error.data = err.data;
   return { jsonrpc: '2.0' as const, id, error };
-}
-
-export function resultEnvelope(id: JsonRpcId, result: unknown) {
-  return { jsonrpc: '2.0' as const, id, result };
 }
 
 const isId = (v: unknown): v is JsonRpcId => v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));

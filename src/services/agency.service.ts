@@ -6,8 +6,6 @@ import { charCount, MAX_NAME_CHARS } from '../domain/limits';
 import type { Principal } from '../domain/principal';
 import { sendSafely } from '../mail/mailer';
 import { Country, Customer, Location, Organization, Plan, StoredFile, Tenant, User } from '../models';
-import { writeEvent } from '../outbox/writer';
-import { organizationDeletedPayload } from '../outbox/payloads';
 import { createUser } from './admin.service';
 import { principalFor } from './auth.service';
 import { clockOf, inTransaction, offset, parseDate, type Page, type PageArgs, type ServiceOptions } from './common';
@@ -564,21 +562,7 @@ export async function deleteCustomer(p: Principal, id: number, opts: ServiceOpti
     await customer.destroy({ transaction });
     if (fileIds.length) await StoredFile.destroy({ where: { id: { [Op.in]: fileIds }, tenantId: customer.tenantId }, transaction });
     for (const org of orgs) {
-      for (const location of locations.filter((l) => l.organizationId === org.id)) {
-        await organizations.locationEvent('location-deleted', location, transaction, { clock });
-      }
-      await writeEvent(
-        transaction,
-        {
-          tenantId: org.tenantId,
-          customerId: org.customerId,
-          event: 'organization-deleted',
-          aggregateType: 'organization',
-          aggregateId: org.id,
-          payload: organizationDeletedPayload(org, clock.now()),
-        },
-        { clock },
-      );
+      await organizations.deletedEvents(org, locations.filter((l) => l.organizationId === org.id), transaction, { clock });
     }
   });
 }

@@ -166,19 +166,25 @@ export async function remove(p: Principal, id: number, opts: ServiceOptions = {}
       transaction,
     );
     await org.destroy({ transaction });
-    for (const location of locations) await locationEvent('location-deleted', location, transaction, opts);
-    await writeEvent(
-      transaction,
-      {
-        tenantId: org.tenantId,
-        customerId: org.customerId,
-        event: 'organization-deleted',
-        aggregateType: 'organization',
-        aggregateId: org.id,
-        payload: organizationDeletedPayload(org, clockOf(opts).now()),
-      },
-      { clock: clockOf(opts) },
-    );
+    await deletedEvents(org, locations, transaction, opts);
     return org;
   });
+}
+
+/** location-deleted for each of a deleted organisation's locations (by id), then organization-deleted. */
+export async function deletedEvents(org: Organization, locations: Location[], transaction: Transaction, opts: ServiceOptions): Promise<void> {
+  for (const location of locations) await locationEvent('location-deleted', location, transaction, opts);
+  const clock = clockOf(opts);
+  await writeEvent(
+    transaction,
+    {
+      tenantId: org.tenantId,
+      customerId: org.customerId,
+      event: 'organization-deleted',
+      aggregateType: 'organization',
+      aggregateId: org.id,
+      payload: organizationDeletedPayload(org, clock.now()),
+    },
+    { clock },
+  );
 }

@@ -2,11 +2,10 @@ import { Op, type Transaction } from 'sequelize';
 import { ensureReviewSync, integrationLabel } from '../../workflows/client';
 import { systemClock, type Clock } from '../domain/clock';
 import { Customer, Integration, ProviderConnection, Review, ReviewSource } from '../models';
-import { reviewPayload } from '../outbox/payloads';
-import { writeEvent } from '../outbox/writer';
 import { SIGN_IN_PROVIDERS, type ProviderReview, type SignInProvider } from '../providers/types';
 import { queueAutoRespond } from './auto-respond.service';
 import { inTransaction } from './common';
+import { reviewEvent } from './reviews.service';
 
 /**
  * Periodic review sync of synced integrations (Temporal: workflows/reviews/sync.workflow.ts). These are the
@@ -64,21 +63,6 @@ function differs(review: Review, r: ProviderReview, provider: string): boolean {
   );
 }
 
-function event(event: 'review-created' | 'review-updated', review: Review, integration: Integration, transaction: Transaction, clock: Clock) {
-  return writeEvent(
-    transaction,
-    {
-      tenantId: review.tenantId,
-      customerId: review.customerId,
-      event,
-      aggregateType: 'review',
-      aggregateId: review.id,
-      payload: reviewPayload(review, integration.name),
-    },
-    { clock },
-  );
-}
-
 /**
  * Stores one page of platform reviews, matched by (integration, identifier), in one transaction: a new review is
  * created with review-created; a changed one (rating, text, reply, the platform's update time) is updated with
@@ -131,7 +115,7 @@ export async function upsertProviderReviews(
           },
           { transaction },
         );
-        await event('review-created', created, integration, transaction, clock);
+        await reviewEvent('review-created', created, integration, transaction, { clock });
         await queueAutoRespond(created, integration, transaction);
         counts.created++;
         continue;
@@ -153,7 +137,7 @@ export async function upsertProviderReviews(
         meta: metaOf(provider, r),
       });
       await review.save({ transaction });
-      await event('review-updated', review, integration, transaction, clock);
+      await reviewEvent('review-updated', review, integration, transaction, { clock });
       counts.updated++;
     }
     return counts;

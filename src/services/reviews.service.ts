@@ -265,7 +265,7 @@ export async function create(p: Principal, input: CreateReviewInput, opts: Servi
 }
 
 /** review-created / review-updated, in the transaction of the change (the account owning the review receives it). */
-function reviewEvent(
+export function reviewEvent(
   event: 'review-created' | 'review-updated',
   review: Review,
   integration: Integration,

@@ -3,6 +3,7 @@ import { CUSTOMER_PERMISSIONS } from '../domain/permissions';
 import type { TokenKind } from '../domain/principal';
 import { Integration, Location, Organization, Review, User } from '../models';
 import { sentimentColumns } from '../models/review.model';
+import { prng } from '../providers/sim-data';
 import { DEMO_BUSINESSES, demoLanguage, demoReviewText, THANKS, tradeOfName, type DemoBusiness } from './demo-content';
 import { createTenant, createUser } from './admin.service';
 import { setPlanFeatures } from './plans.service';
@@ -20,18 +21,6 @@ export interface DemoToken {
   kind: TokenKind;
   email: string;
   token: string;
-}
-
-/** Deterministic pseudo-random numbers, so every demo database looks the same. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const FIRST = ['Ava', 'Liam', 'Mia', 'Noah', 'Emma', 'Lucas', 'Sofia', 'Ethan', 'Chloe', 'Omar', 'Priya', 'Kenji', 'Zoe', 'Mateo', 'Lena'];
@@ -114,7 +103,8 @@ export async function seedDemo(opts: SeedOptions = {}) {
 
 /** Bulk reviews over every integration of the tenant, in chunks (100,000 for the benchmark). */
 export async function insertReviews(tenantId: number, count: number, seed = 42): Promise<void> {
-  const rand = mulberry32(seed);
+  // Seeded, so every demo database looks the same.
+  const rand = prng(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)];
   const sources = await Integration.findAll({ where: { tenantId }, order: [['id', 'ASC']] });
   if (sources.length === 0) return;

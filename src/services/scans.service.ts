@@ -71,23 +71,20 @@ function cleanKeywords(keywords: readonly string[], fields: FieldErrors): string
   return out;
 }
 
-function checkType(type: string | null | undefined, fields: FieldErrors): ScanType | undefined {
-  if (type == null) return undefined;
-  if (!(SCAN_TYPES as readonly string[]).includes(type)) {
-    fields.type = ['The type must be business or sab.'];
+/** `value` when it is one of `allowed`; otherwise undefined, with `message` recorded against `field`. */
+function checkOneOf<T extends string>(value: string | null | undefined, allowed: readonly T[], field: string, message: string, fields: FieldErrors): T | undefined {
+  if (value == null) return undefined;
+  if (!(allowed as readonly string[]).includes(value)) {
+    fields[field] = [message];
     return undefined;
   }
-  return type as ScanType;
+  return value as T;
 }
 
-function checkUnit(unit: string | null | undefined, fields: FieldErrors): DistanceUnit | undefined {
-  if (unit == null) return undefined;
-  if (!(DISTANCE_UNITS as readonly string[]).includes(unit)) {
-    fields.distance_unit = ['The distance unit must be km or miles.'];
-    return undefined;
-  }
-  return unit as DistanceUnit;
-}
+const checkType = (type: string | null | undefined, fields: FieldErrors): ScanType | undefined => checkOneOf(type, SCAN_TYPES, 'type', 'The type must be business or sab.', fields);
+
+const checkUnit = (unit: string | null | undefined, fields: FieldErrors): DistanceUnit | undefined =>
+  checkOneOf(unit, DISTANCE_UNITS, 'distance_unit', 'The distance unit must be km or miles.', fields);
 
 function checkCoords(lat: number | null | undefined, lng: number | null | undefined, fields: FieldErrors): void {
   if ((lat == null) !== (lng == null)) (fields[lat == null ? 'lat' : 'lng'] ??= []).push('The lat and lng fields must be given together.');

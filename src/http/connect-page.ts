@@ -46,6 +46,22 @@ const brandOf = (view: { tenant: { brandName: string; name: string; logoUrl: str
   language: view.language,
 });
 
+/** The business picker of a link, with `error` above the list when the last choice was refused. */
+const selection = (view: links.SelectionView, error?: string): string => {
+  const p = paths(view.link.token);
+  return selectionPage({
+    brand: brandOf(view),
+    provider: view.link.provider,
+    locationName: view.location.name,
+    businesses: view.businesses,
+    action: p.select,
+    nonce: view.nonce,
+    restartAction: p.start,
+    csrf: links.startFormToken(view.link.token),
+    error,
+  });
+};
+
 const UNAVAILABLE: Record<string, { status: number; title: MessageKey; message: MessageKey }> = {
   unknown: { status: 404, title: 'common.linkNotFound', message: 'connect.unknownText' },
   used: { status: 410, title: 'connect.usedTitle', message: 'connect.usedText' },
@@ -152,22 +168,7 @@ export function connectPages(deps: ConnectPageDeps): Router {
   router.get(
     '/:token/select',
     page(async (req, res) => {
-      const view = await links.selectionFor(String(req.params.token), opts);
-      const p = paths(view.link.token);
-      html(
-        res,
-        200,
-        selectionPage({
-          brand: brandOf(view),
-          provider: view.link.provider,
-          locationName: view.location.name,
-          businesses: view.businesses,
-          action: p.select,
-          nonce: view.nonce,
-          restartAction: p.start,
-          csrf: links.startFormToken(view.link.token),
-        }),
-      );
+      html(res, 200, selection(await links.selectionFor(String(req.params.token), opts)));
     }),
   );
 
@@ -183,22 +184,8 @@ export function connectPages(deps: ConnectPageDeps): Router {
       } catch (err) {
         if (!(err instanceof DomainError && err.code === 'VALIDATION')) throw err;
         const view = await links.selectionFor(token, opts);
-        const p = paths(view.link.token);
-        return html(
-          res,
-          422,
-          selectionPage({
-            brand: brandOf(view),
-            provider: view.link.provider,
-            locationName: view.location.name,
-            businesses: view.businesses,
-            action: p.select,
-            nonce: view.nonce,
-            restartAction: p.start,
-            csrf: links.startFormToken(view.link.token),
-            error: translator(view.language).t('connect.chooseListed', { things: providerLabels(translator(view.language), view.link.provider).things }),
-          }),
-        );
+        const tr = translator(view.language);
+        return html(res, 422, selection(view, tr.t('connect.chooseListed', { things: providerLabels(tr, view.link.provider).things })));
       }
       // After the commit: the first sync is best effort here; the integration exists whatever happens.
       try {

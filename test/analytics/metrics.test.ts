@@ -1,5 +1,6 @@
 import type { Integration } from '../../src/models';
 import { useApp } from '../support/app';
+import { countStatements } from '../support/db';
 import {
   defaultLocationOf,
   makeOrganization,
@@ -269,18 +270,7 @@ describe('GraphQL reviewMetrics (MCP get_metrics)', () => {
   it('aggregates in SQL: the number of statements does not grow with the number of reviews', async () => {
     const w = await makeWorld();
     const source = await testimonialsOf(w.branch);
-    const count = async () => {
-      let n = 0;
-      t.db().addHook('beforeQuery', 'counter', (() => {
-        n += 1;
-      }) as never);
-      try {
-        await metrics(w.tokens.orgOwner, { ...MARCH, organizationId: w.org.id, groupBy: 'location' });
-      } finally {
-        t.db().removeHook('beforeQuery', 'counter');
-      }
-      return n;
-    };
+    const count = async () => (await countStatements(t.db(), () => metrics(w.tokens.orgOwner, { ...MARCH, organizationId: w.org.id, groupBy: 'location' }))).n;
     await makeReview(source, { publishedAt: at('2026-03-20T12:00:00Z'), message: 'Fine.' });
     await count(); // warm-up: token bookkeeping
     const before = await count();

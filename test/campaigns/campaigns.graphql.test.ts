@@ -2,6 +2,7 @@ import { fixedClock } from '../../src/domain/clock';
 import { Campaign, Contact, ContactList, Invite, PrivateFeedback } from '../../src/models';
 import { logActivity, requestInvite } from '../../src/services/invites.service';
 import { useApp } from '../support/app';
+import { countStatements } from '../support/db';
 import { makeOrganization, makeOrgOwner, makeTenant, makeWorld, tokenFor, without } from '../support/factories';
 import { EMAIL_STEP, makeCampaign, markSent, SMS_STEP } from './factories';
 
@@ -274,17 +275,9 @@ describe('GraphQL review-request campaigns, contact lists, contacts', () => {
     it('resolves a page of campaigns with metrics in a constant number of SQL statements (no N+1)', async () => {
       const w = await makeWorld();
       const run = async () => {
-        let n = 0;
-        t.db().addHook('beforeQuery', 'counter', (() => {
-          n += 1;
-        }) as never);
-        try {
-          const res = await gql(w.tokens.orgOwner, `{ campaigns(page: 1, perPage: 100) { items { ${CAMPAIGN_FIELDS} } } }`);
-          expect(res.errors).toBeUndefined();
-          return { n, count: res.data!.campaigns.items.length };
-        } finally {
-          t.db().removeHook('beforeQuery', 'counter');
-        }
+        const { n, result: res } = await countStatements(t.db(), () => gql(w.tokens.orgOwner, `{ campaigns(page: 1, perPage: 100) { items { ${CAMPAIGN_FIELDS} } } }`));
+        expect(res.errors).toBeUndefined();
+        return { n, count: res.data!.campaigns.items.length };
       };
       await makeCampaign(w.orgOwner, w.org);
       await run(); // warm-up

@@ -3,6 +3,7 @@ import { attachSynced } from '../../src/services/integrations.service';
 import { saveConnection } from '../../src/services/provider-connections.service';
 import { errorOf, graphql } from '../auto-respond/support';
 import { useApp } from '../support/app';
+import { countStatements } from '../support/db';
 import { ALL, makeReview, makeWorld, testimonialsOf, tokenFor, without } from '../support/factories';
 import { useProviderApis } from '../support/provider-apis';
 
@@ -170,16 +171,8 @@ describe('reply drafts and the approvals queue (GraphQL)', () => {
     const w = await makeWorld();
     for (let i = 0; i < 10; i++) await draft(w.tokens.orgOwner, (await writtenReview(w)).id);
     const count = async (perPage: number) => {
-      let n = 0;
-      t.db().addHook('beforeQuery', 'counter', (() => {
-        n += 1;
-      }) as never);
-      try {
-        const res = await gql(w.tokens.orgOwner, `{ replyDrafts(perPage: ${perPage}) { items { id review { id author source } } } }`);
-        expect(res.data!.replyDrafts.items).toHaveLength(perPage);
-      } finally {
-        t.db().removeHook('beforeQuery', 'counter');
-      }
+      const { n, result: res } = await countStatements(t.db(), () => gql(w.tokens.orgOwner, `{ replyDrafts(perPage: ${perPage}) { items { id review { id author source } } } }`));
+      expect(res.data!.replyDrafts.items).toHaveLength(perPage);
       return n;
     };
     await count(1); // warm-up: token bookkeeping and the once-per-process source catalogue

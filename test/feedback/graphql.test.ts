@@ -1,7 +1,7 @@
 import { fixedClock } from '../../src/domain/clock';
 import { OutboxEvent, type Campaign, type Location } from '../../src/models';
 import { submitFeedback } from '../../src/services/private-feedback.service';
-import { useDatabase } from '../support/db';
+import { countStatements, useDatabase } from '../support/db';
 import { makeWorld, tokenFor, without } from '../support/factories';
 import { makeCampaign, makeSentInvite, useInboundApp } from '../inbound/support';
 
@@ -129,17 +129,9 @@ describe('GraphQL private feedback', () => {
   it('resolves a page in a constant number of SQL statements (no N+1)', async () => {
     const { w, home } = await world();
     const count = async () => {
-      let n = 0;
-      db().addHook('beforeQuery', 'counter', (() => {
-        n += 1;
-      }) as never);
-      try {
-        const res = await t.gql(w.tokens.orgOwner, `{ privateFeedbacks(perPage: 100) { total items { ${FIELDS} } } }`);
-        expect(res.body.errors).toBeUndefined();
-        return { n, items: res.body.data.privateFeedbacks.items.length };
-      } finally {
-        db().removeHook('beforeQuery', 'counter');
-      }
+      const { n, result: res } = await countStatements(db(), () => t.gql(w.tokens.orgOwner, `{ privateFeedbacks(perPage: 100) { total items { ${FIELDS} } } }`));
+      expect(res.body.errors).toBeUndefined();
+      return { n, items: res.body.data.privateFeedbacks.items.length };
     };
     await count(); // warm-up: token bookkeeping (its last-used update finishes after the answer)
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -1,5 +1,6 @@
 import { fixedClock } from '../../src/domain/clock';
 import { useApp } from '../support/app';
+import { countStatements } from '../support/db';
 import { makeWorld, tokenFor, without } from '../support/factories';
 import { putKeywords, type KeywordRow } from './support';
 
@@ -97,17 +98,9 @@ describe('GET /api/v1/gbp/search-terms', () => {
     const w = await makeWorld();
     await putKeywords(w.home, Array.from({ length: 200 }, (_, i) => ({ keyword: `k${i}`, year: 2026, month: 1 + (i % 12), impressions: i })));
     const count = async (perPage: number) => {
-      let n = 0;
-      t.db().addHook('beforeQuery', 'counter', (() => {
-        n += 1;
-      }) as never);
-      try {
-        const res = await get(w.tokens.orgOwner, `location_id=${w.home.id}&per_page=${perPage}`);
-        expect(res.body.data).toHaveLength(perPage);
-        return n;
-      } finally {
-        t.db().removeHook('beforeQuery', 'counter');
-      }
+      const { n, result: res } = await countStatements(t.db(), async () => get(w.tokens.orgOwner, `location_id=${w.home.id}&per_page=${perPage}`));
+      expect(res.body.data).toHaveLength(perPage);
+      return n;
     };
     await count(2); // warm-up: token bookkeeping
     const small = await count(5);

@@ -1,6 +1,7 @@
 import { Review, type Integration } from '../../src/models';
 import { errorOf, graphql } from '../auto-respond/support';
 import { useApp } from '../support/app';
+import { countStatements } from '../support/db';
 import { makeReview, makeWorld, syncedSourceOf, testimonialsOf } from '../support/factories';
 
 const LIST = `query ($ratings: [Int!], $rating: Int, $dateFrom: String, $dateTo: String, $sentiment: String, $responded: Boolean,
@@ -219,19 +220,13 @@ describe('GraphQL reviews: filters and sort orders (MCP list_reviews)', () => {
 
   it('reads a filtered page with the same number of statements whatever its size', async () => {
     const count = async (perPage: number) => {
-      let n = 0;
-      t.db().addHook('beforeQuery', 'counter', (() => {
-        n += 1;
-      }) as never);
-      try {
-        const res = await gql(w.tokens.orgOwner, `query ($perPage: Int) {
+      const { n, result: res } = await countStatements(t.db(), () =>
+        gql(w.tokens.orgOwner, `query ($perPage: Int) {
           reviews(query: "the", sentiment: "positive", sortBy: OLDEST_FIRST, perPage: $perPage) { total items { id source sourceLogo avatar } }
-        }`, { perPage });
-        expect(res.errors).toBeUndefined();
-        expect(res.data!.reviews.items).toHaveLength(Math.min(perPage, 3));
-      } finally {
-        t.db().removeHook('beforeQuery', 'counter');
-      }
+        }`, { perPage }),
+      );
+      expect(res.errors).toBeUndefined();
+      expect(res.data!.reviews.items).toHaveLength(Math.min(perPage, 3));
       return n;
     };
     await count(1); // warm-up: token bookkeeping

@@ -1,6 +1,7 @@
 import { getMetadataStorage } from 'type-graphql';
 import { getSchema } from '../../src/graphql/schema';
 import { useApp } from '../support/app';
+import { countStatements } from '../support/db';
 import { makeReview, makeWorld, syncedSourceOf, testimonialsOf } from '../support/factories';
 
 describe('GraphQL business API at /graphql', () => {
@@ -65,18 +66,9 @@ describe('GraphQL business API at /graphql', () => {
     const testimonials = await testimonialsOf(w.home);
     const google = await syncedSourceOf(w.branch);
     const count = async (perPage: number) => {
-      const statements: string[] = [];
-      const hook = (_options: unknown, query: { sql?: string }) => {
-        statements.push(String(query?.sql ?? ''));
-      };
-      t.db().addHook('beforeQuery', 'counter', hook as never);
-      try {
-        const res = await gql(w.tokens.owner, `{ reviews(page: 1, perPage: ${perPage}) { items { id source sourceLogo avatar } } }`);
-        expect(res.body.data.reviews.items).toHaveLength(perPage);
-      } finally {
-        t.db().removeHook('beforeQuery', 'counter');
-      }
-      return statements.length;
+      const { n, result: res } = await countStatements(t.db(), async () => gql(w.tokens.owner, `{ reviews(page: 1, perPage: ${perPage}) { items { id source sourceLogo avatar } } }`));
+      expect(res.body.data.reviews.items).toHaveLength(perPage);
+      return n;
     };
     for (let i = 0; i < 20; i++) await makeReview(i % 2 ? testimonials : google, { author: `A${i}` });
     await count(1); // warm-up: token bookkeeping and the once-per-process source catalogue
@@ -88,17 +80,9 @@ describe('GraphQL business API at /graphql', () => {
   it('resolves organisations with their locations in a constant number of statements', async () => {
     const w = await makeWorld();
     const run = async () => {
-      let n = 0;
-      t.db().addHook('beforeQuery', 'counter', (() => {
-        n += 1;
-      }) as never);
-      try {
-        const res = await gql(w.tokens.owner, '{ organizations(page: 1, perPage: 100) { items { id locations { id } } } }');
-        expect(res.body.errors).toBeUndefined();
-        return { n, orgs: res.body.data.organizations.items.length };
-      } finally {
-        t.db().removeHook('beforeQuery', 'counter');
-      }
+      const { n, result: res } = await countStatements(t.db(), async () => gql(w.tokens.owner, '{ organizations(page: 1, perPage: 100) { items { id locations { id } } } }'));
+      expect(res.body.errors).toBeUndefined();
+      return { n, orgs: res.body.data.organizations.items.length };
     };
     await run(); // warm-up: token bookkeeping and the once-per-process source catalogue
     const before = await run();

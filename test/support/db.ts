@@ -58,3 +58,17 @@ export function useOwnDatabase(name: string): { db: () => Sequelize; url: () => 
     url: () => url,
   };
 }
+
+/** The SQL statements `run` sends (`n`) and what it answers: the N+1 guards compare `n` between page sizes. */
+export async function countStatements<T>(db: Sequelize, run: () => Promise<T>): Promise<{ n: number; result: T }> {
+  let n = 0;
+  db.addHook('beforeQuery', 'statement-counter', (() => {
+    n += 1;
+  }) as never);
+  try {
+    const result = await run();
+    return { n, result };
+  } finally {
+    db.removeHook('beforeQuery', 'statement-counter');
+  }
+}

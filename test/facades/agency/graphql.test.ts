@@ -1,4 +1,5 @@
 import { useApp } from '../../support/app';
+import { countStatements } from '../../support/db';
 import { agencyTokenFor, makeOrder, makeOrgOwner, makeTenant, tokenFor } from '../../support/factories';
 
 /** The agency area of the GraphQL schema: the same operations the agency REST API runs. */
@@ -87,17 +88,11 @@ describe('GraphQL agency area', () => {
         input: { name: `C${i}`, company: `Co ${i}`, email: `c${i}-${Date.now()}@n1.test`, password: 'password1', customPlanId: String(plan.id) },
       });
     const run = async () => {
-      let n = 0;
-      t.db().addHook('beforeQuery', 'counter', (() => {
-        n += 1;
-      }) as never);
-      try {
-        const res = await gql(token, '{ agencyCustomers(page: 1, perPage: 100) { total items { id customPlan { name } organizations { id name } } } }');
-        expect(res.body.errors).toBeUndefined();
-        return { n, count: res.body.data.agencyCustomers.items.length };
-      } finally {
-        t.db().removeHook('beforeQuery', 'counter');
-      }
+      const { n, result: res } = await countStatements(t.db(), async () =>
+        gql(token, '{ agencyCustomers(page: 1, perPage: 100) { total items { id customPlan { name } organizations { id name } } } }'),
+      );
+      expect(res.body.errors).toBeUndefined();
+      return { n, count: res.body.data.agencyCustomers.items.length };
     };
     await create(0);
     await run(); // warm-up: token bookkeeping

@@ -5,6 +5,7 @@ import * as webhooks from '../../../src/services/webhooks.service';
 import { WEBHOOK_USER_AGENT } from '../../../src/webhooks/signing';
 import { buildActivities } from '../../../workflows/activities';
 import { useApp } from '../../support/app';
+import { countStatements } from '../../support/db';
 import { makeWorld, tokenFor } from '../../support/factories';
 import { startReceiver } from '../../support/receiver';
 
@@ -400,17 +401,9 @@ describe('outbound webhooks at /api/v1/webhooks and /api/v1/webhook-deliveries',
     it('resolves a page of deliveries with their attempts in a constant number of SQL statements (no N+1)', async () => {
       const { w, owner, endpoint } = await withDelivery();
       const count = async () => {
-        let n = 0;
-        t.db().addHook('beforeQuery', 'counter', (() => {
-          n += 1;
-        }) as never);
-        try {
-          const res = await owner.get(`/webhooks/${endpoint.id}/deliveries?per_page=100`);
-          expect(res.status).toBe(200);
-          return { n, items: res.body.data.length };
-        } finally {
-          t.db().removeHook('beforeQuery', 'counter');
-        }
+        const { n, result: res } = await countStatements(t.db(), async () => owner.get(`/webhooks/${endpoint.id}/deliveries?per_page=100`));
+        expect(res.status).toBe(200);
+        return { n, items: res.body.data.length };
       };
       await count(); // warm-up: token bookkeeping
       const before = await count();

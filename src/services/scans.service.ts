@@ -947,6 +947,14 @@ export async function storePinResult(q: PinQuery, results: MapResult[], opts: Se
   );
 }
 
+/** A run's first snapshot and its scan (locked), while the run is the scan's current one; null for any other run. */
+async function currentRun(runId: string, transaction: Transaction): Promise<{ first: ScanSnapshot; scan: Scan } | null> {
+  const first = await ScanSnapshot.findOne({ where: { runId }, transaction });
+  if (!first) return null;
+  const scan = await Scan.findByPk(first.scanId, { transaction, lock: transaction.LOCK.UPDATE });
+  return scan && scan.currentRunId === runId ? { first, scan } : null;
+}
+
 /**
  * Completes the run: each keyword's snapshot summary (metrics.summarise over its stored results) and
  * `change_from_previous` (against that keyword's previous completed snapshot), then the scan goes idle and
@@ -955,10 +963,9 @@ export async function storePinResult(q: PinQuery, results: MapResult[], opts: Se
 export async function completeRun(runId: string, opts: ServiceOptions = {}): Promise<void> {
   const now = clockOf(opts).now();
   await inTransaction(opts, async (transaction) => {
-    const first = await ScanSnapshot.findOne({ where: { runId }, transaction });
-    if (!first) return;
-    const scan = await Scan.findByPk(first.scanId, { transaction, lock: transaction.LOCK.UPDATE });
-    if (!scan || scan.currentRunId !== runId) return;
+    const current = await currentRun(runId, transaction);
+    if (!current) return;
+    const { first, scan } = current;
     const snaps = byKeywordOrder(scan, await ScanSnapshot.findAll({ where: { runId, status: 'running' }, transaction }));
     if (snaps.length === 0) return;
     const all: metrics.PinOutcome[] = [];
@@ -1025,10 +1032,8 @@ export function safeError(message: string): string {
 export async function failRun(runId: string, message: string, opts: ServiceOptions = {}): Promise<void> {
   const now = clockOf(opts).now();
   await inTransaction(opts, async (transaction) => {
-    const first = await ScanSnapshot.findOne({ where: { runId }, transaction });
-    if (!first) return;
-    const scan = await Scan.findByPk(first.scanId, { transaction, lock: transaction.LOCK.UPDATE });
-    if (!scan || scan.currentRunId !== runId) return;
+    const scan = (await currentRun(runId, transaction))?.scan;
+    if (!scan) return;
     await ScanSnapshot.update({ status: 'failed' }, { where: { runId, status: 'running' }, transaction });
     const error = safeError(message);
     await scan.update({ isRunning: false, currentRunId: null, lastRunFailed: true, lastError: error }, { transaction });

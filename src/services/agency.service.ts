@@ -316,7 +316,7 @@ export async function createCustomer(p: Principal, input: CreateCustomerInput, o
 }
 
 /**
- * The login details: the login e-mail and where to start, never the password (see docs/decisions.md). The platform has
+ * The login details: the login e-mail and where to start, never the password (see docs/decisions/agency-api.md). The platform has
  * no sign-in page of its own (customers use the APIs, MCP and the public pages), so "where to start" is the account's
  * API reference on the origin the agency called, its white-label domain, in its brand: `/docs`.
  */

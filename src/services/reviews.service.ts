@@ -103,7 +103,7 @@ function select<T extends object>(sql: string, values: unknown[], opts: ServiceO
  * The `query` filter: every term must occur in the author, the message or the reply, anywhere (inside words too), in
  * any letter case and with or without accents (the columns' utf8mb4_unicode_ci collation). Terms are the query's
  * whitespace-separated parts; a "double-quoted phrase" is one term. LIKE rather than a FULLTEXT index
- * (docs/decisions.md, "Reviews list filters"): it reads only the caller's scope, walked newest first through the
+ * (docs/decisions/reviews.md, "Reviews list filters"): it reads only the caller's scope, walked newest first through the
  * scope's (..., published_at, id) index, so a page stops at its last match; a FULLTEXT search would read every
  * tenant's matches of a common word. Null for a blank query.
  */

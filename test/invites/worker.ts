@@ -6,7 +6,7 @@ import { buildActivities } from '../../workflows/activities';
 import { createInviteActivities, inviteActivityDeps } from '../../workflows/activities/invites';
 import { connectTemporal, disconnectTemporal, ensureInviteDispatcher, inviteDispatcherWorkflowId, temporal, type TemporalSettings } from '../../workflows/client';
 import { runWorker, type RunningWorker } from '../../workflows/worker';
-import { WORKFLOWS_PATH } from '../support/temporal';
+import { testWorkflows } from '../support/workflow-bundle';
 
 /**
  * A real worker on the run's Temporal dev server (its own task queue) with the real activities and its invite
@@ -53,7 +53,7 @@ export function useInviteWorker(settings: Partial<InviteDeliverySettings> = {}) 
       address: state.settings!.address,
       namespace: 'default',
       taskQueue: state.settings!.taskQueue,
-      workflows: { workflowsPath: WORKFLOWS_PATH },
+      workflows: testWorkflows(),
       activities: {
         ...buildActivities({ WEBHOOK_TIMEOUT_MS: 2_000, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }),
         ...createInviteActivities(

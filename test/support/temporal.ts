@@ -7,6 +7,7 @@ import { runWorker, type RunningWorker } from '../../workflows/worker';
 import fs from 'node:fs';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { DefaultLogger, makeTelemetryFilterString, Runtime } from '@temporalio/worker';
+import { testWorkflows } from './workflow-bundle';
 
 /** Workers log every failed attempt as a warning; the tests provoke hundreds of them on purpose. */
 function quietRuntime(): void {
@@ -19,8 +20,6 @@ function quietRuntime(): void {
     // Installed already in this module registry.
   }
 }
-
-export const WORKFLOWS_PATH = path.resolve(__dirname, '..', '..', 'workflows', 'index.ts');
 
 /**
  * A real worker on the run's Temporal dev server, on a task queue of this test file's own, with the outbox
@@ -64,7 +63,7 @@ export function useTemporalWorker(opts: { retry?: Partial<DeliveryRetry> } = {})
       address: settings.address,
       namespace: settings.namespace,
       taskQueue: settings.taskQueue,
-      workflows: { workflowsPath: WORKFLOWS_PATH },
+      workflows: testWorkflows(),
       activities: activities(),
     });
   }

@@ -7,7 +7,7 @@ import { connectTemporal, type TemporalSettings } from '../../workflows/client';
 import { runWorker } from '../../workflows/worker';
 import { databaseUrlFor } from './env';
 import { ROOT } from './spawn';
-import { WORKFLOWS_PATH } from './temporal';
+import { testWorkflows } from './workflow-bundle';
 
 /**
  * A worker in a process of its own, for the tests that kill one mid-run (SIGKILL: a crash, no graceful shutdown):
@@ -22,8 +22,8 @@ export interface WorkerProcess {
 
 /**
  * Starts the worker process on the test's task queue and Jest worker's database and resolves once it polls. The
- * child bundles the workflows itself, slow when the machine is busy: it gets 150 s, then is killed and the test
- * fails with what it printed.
+ * child loads the run's workflow bundle (its path comes in the environment); it gets 150 s (a busy machine), then is
+ * killed and the test fails with what it printed.
  */
 export async function startWorkerProcess(
   settings: TemporalSettings,
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     address: settings.address,
     namespace: settings.namespace,
     taskQueue: settings.taskQueue,
-    workflows: { workflowsPath: WORKFLOWS_PATH },
+    workflows: testWorkflows(),
     activities: buildActivities({ WEBHOOK_TIMEOUT_MS: settings.webhookRetry.timeoutMs, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }),
   });
   process.stdout.write('worker ready\n');

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { Worker } from '@temporalio/worker';
-import { HISTORIES_DIR, WORKFLOWS_PATH } from '../support/temporal';
+import { HISTORIES_DIR } from '../support/temporal';
+import { testWorkflowOptions } from '../support/workflow-bundle';
 
 /**
  * Determinism guard: histories recorded from real runs (test/workflows/histories) must replay against the
@@ -18,6 +19,6 @@ describe('workflow replay against recorded histories', () => {
 
   it.each(files)('replays %s', async (file) => {
     const history = historyFromJSON(JSON.parse(fs.readFileSync(path.join(HISTORIES_DIR, file), 'utf8')));
-    await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH }, history, path.basename(file, '.json'));
+    await Worker.runReplayHistory(testWorkflowOptions(), history, path.basename(file, '.json'));
   });
 });

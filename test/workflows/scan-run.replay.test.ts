@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { Worker } from '@temporalio/worker';
-import { HISTORIES_DIR, WORKFLOWS_PATH } from '../support/temporal';
+import { HISTORIES_DIR } from '../support/temporal';
+import { testWorkflowOptions } from '../support/workflow-bundle';
 
 /**
  * Determinism guard for `runScan`: histories recorded from real runs of test/workflows/scan-run.e2e.test.ts
@@ -17,6 +18,6 @@ describe('runScan replay against recorded histories', () => {
     const history = historyFromJSON(JSON.parse(fs.readFileSync(file, 'utf8')));
     const types = (history.events ?? []).map((e) => e.workflowExecutionStartedEventAttributes?.workflowType?.name).filter(Boolean);
     expect(types).toEqual(['runScan']);
-    await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH }, history, name);
+    await Worker.runReplayHistory(testWorkflowOptions(), history, name);
   });
 });

@@ -1,7 +1,7 @@
 import { Column, DataType, Model, Table } from 'sequelize-typescript';
 
 /** A monthly report mailed to one owner of an organisation's account (src/services/report-mail.service.ts). */
-@Table({ tableName: 'report_deliveries', updatedAt: false })
+@Table({ tableName: 'report_deliveries' })
 export class ReportDelivery extends Model {
   @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
   declare id: number;
@@ -22,5 +22,10 @@ export class ReportDelivery extends Model {
   @Column({ type: DataType.STRING(255), allowNull: false })
   declare messageId: string;
 
+  /** `sending` from the claim until the SMTP server accepted the mail, then `sent`. */
+  @Column({ type: DataType.ENUM('sending', 'sent'), allowNull: false, defaultValue: 'sending' })
+  declare status: 'sending' | 'sent';
+
   declare createdAt: Date;
+  declare updatedAt: Date;
 }

@@ -1,4 +1,4 @@
-import { QueryTypes, UniqueConstraintError } from 'sequelize';
+import { Op, QueryTypes, UniqueConstraintError } from 'sequelize';
 import { escapeHtml as esc } from '../domain/html';
 import { ALL_PERMISSIONS } from '../domain/permissions';
 import { platformMailer } from '../mail/mailer';
@@ -16,8 +16,8 @@ import { monthPeriod, organizationReport } from './monthly-report.service';
  * The monthly report by mail (issue 19, item 5): on the first of each month the `sendMonthlyReports` workflow mails
  * last month's report, as a PDF with a summary in the body, to the owners of every active account that has it on
  * (`customers.report_emails`) for each of its organisations with reviews up to the month's end, in the account's
- * language and the agency's brand. One `report_deliveries` row per organisation, month and owner, checked before the
- * send and written after it, makes a retried or re-run month mail nobody twice.
+ * language and the agency's brand. One `report_deliveries` row per organisation, month and owner, claimed before the
+ * send and marked sent after it, makes a retried, concurrent or re-run month mail nobody twice.
  */
 
 export interface ReportRecipient {
@@ -39,7 +39,7 @@ export async function pendingReportRecipients(month: string, after: ReportRecipi
        JOIN customers c ON c.id = o.customer_id AND c.report_emails = 1 AND c.subscription_status = 'active'
        JOIN users u ON u.customer_id = o.customer_id AND u.role IN ('organization_owner', 'tenant_owner')
       WHERE EXISTS (SELECT 1 FROM reviews r WHERE r.organization_id = o.id AND r.published_at < :end)
-        AND NOT EXISTS (SELECT 1 FROM report_deliveries d WHERE d.organization_id = o.id AND d.month = :month AND d.user_id = u.id)
+        AND NOT EXISTS (SELECT 1 FROM report_deliveries d WHERE d.organization_id = o.id AND d.month = :month AND d.user_id = u.id AND d.status = 'sent')
         AND (o.id > :afterOrg OR (o.id = :afterOrg AND u.id > :afterUser))
       ORDER BY o.id, u.id
       LIMIT :limit`,
@@ -95,14 +95,52 @@ ${content.changes.length ? `<ul>${content.changes.map((c) => `<li>${esc(c)}</li>
   return { subject, text, html };
 }
 
+/** A claim older than this is taken to be left by an attempt that died (a send takes seconds): it is taken over. */
+export const STALE_CLAIM_MS = 10 * 60_000;
+
+/** Another attempt holds the claim and may be sending right now: retry later (the activity's retry policy does). */
+export class ReportMailInFlight extends Error {
+  constructor(readonly recipient: ReportRecipient, readonly month: string) {
+    super(`The report of organisation ${recipient.organizationId} for ${month} is being sent to user ${recipient.userId} by another attempt.`);
+    this.name = 'ReportMailInFlight';
+  }
+}
+
+/**
+ * The claim of one mail: a `sending` row under the unique (organisation, month, owner) key, or the take-over of a
+ * stale one. Null when the mail went already.
+ */
+async function claim(tenantId: number, recipient: ReportRecipient, month: string, messageId: string, opts: ServiceOptions): Promise<ReportDelivery | null> {
+  const { organizationId, userId } = recipient;
+  try {
+    return await ReportDelivery.create({ tenantId, organizationId, userId, month, messageId, status: 'sending' }, { transaction: opts.transaction });
+  } catch (e) {
+    if (!(e instanceof UniqueConstraintError)) throw e;
+  }
+  const held = await ReportDelivery.findOne({ where: { organizationId, userId, month }, transaction: opts.transaction });
+  if (!held) throw new ReportMailInFlight(recipient, month); // released between the two statements: the next attempt claims
+  if (held.status === 'sent') return null;
+  const cutoff = new Date(Date.now() - STALE_CLAIM_MS);
+  const [, taken] = await ReportDelivery.sequelize!.query(
+    "UPDATE report_deliveries SET updated_at = NOW(3) WHERE id = :id AND status = 'sending' AND updated_at < :cutoff",
+    { type: QueryTypes.UPDATE, replacements: { id: held.id, cutoff }, transaction: opts.transaction },
+  );
+  if (!taken) throw new ReportMailInFlight(recipient, month);
+  return held;
+}
+
 /**
  * Mails `month`'s report of one organisation to one owner, unless it went already (`already_sent`) or the owner or
  * organisation is gone (`gone`). The report is read as the owner: what they see through the API is what they get.
- * A send that fails throws (the activity retries); the Message-ID is the same on every attempt.
+ * Exactly once: the mail is claimed (a `sending` row under the unique key) before the send and marked `sent` after
+ * it; a concurrent attempt finds the claim and is retried later (ReportMailInFlight); a send that fails releases the
+ * claim and throws (the activity retries); a claim an attempt left by dying mid-send is taken over after
+ * STALE_CLAIM_MS and the mail sent again under the same Message-ID.
  */
 export async function sendReportMail(recipient: ReportRecipient, month: string, opts: ServiceOptions = {}): Promise<ReportMailOutcome> {
   const { organizationId, userId } = recipient;
-  if (await ReportDelivery.findOne({ where: { organizationId, userId, month }, transaction: opts.transaction })) return 'already_sent';
+  const done = await ReportDelivery.findOne({ where: { organizationId, userId, month, status: 'sent' }, transaction: opts.transaction });
+  if (done) return 'already_sent';
   const [user, org] = await Promise.all([User.findByPk(userId, { transaction: opts.transaction }), Organization.findByPk(organizationId, { transaction: opts.transaction })]);
   if (!user || !org || user.customerId !== org.customerId) return 'gone';
   const reader = await principalFor(user, { id: 0, kind: 'customer', permissions: [...ALL_PERMISSIONS] });
@@ -111,21 +149,24 @@ export async function sendReportMail(recipient: ReportRecipient, month: string, 
   const pdf = await reportPdf(report, content, { logo: await logoImage(report.brandLogoUrl) });
   const { subject, text, html } = reportMailBody(report, user.name, content);
   const messageId = platformMessageId(`report.${organizationId}.${month}.${userId}`);
-  await platformMailer().send({
-    to: user.email,
-    subject,
-    text,
-    html,
-    fromName: report.brandName,
-    kind: 'monthly-report',
-    messageId,
-    attachments: [{ filename: `report-${organizationId}-${month}.pdf`, content: pdf, contentType: 'application/pdf' }],
-  });
+  const claimed = await claim(org.tenantId, recipient, month, messageId, opts);
+  if (!claimed) return 'already_sent';
   try {
-    await ReportDelivery.create({ tenantId: org.tenantId, organizationId, userId, month, messageId }, { transaction: opts.transaction });
+    await platformMailer().send({
+      to: user.email,
+      subject,
+      text,
+      html,
+      fromName: report.brandName,
+      kind: 'monthly-report',
+      messageId,
+      attachments: [{ filename: `report-${organizationId}-${month}.pdf`, content: pdf, contentType: 'application/pdf' }],
+    });
   } catch (e) {
-    // A concurrent attempt recorded it first: the same Message-ID went twice at most, which mailboxes fold into one.
-    if (!(e instanceof UniqueConstraintError)) throw e;
+    // Not sent: the claim goes, so the retry (or the next run) claims it again.
+    await ReportDelivery.destroy({ where: { id: claimed.id, status: 'sending' }, transaction: opts.transaction });
+    throw e;
   }
+  await ReportDelivery.update({ status: 'sent' }, { where: { id: claimed.id }, transaction: opts.transaction });
   return 'sent';
 }

@@ -33,7 +33,7 @@ const { pendingMonthlyReportRecipients } = proxyActivities<ReportActivities>({
 });
 const { sendMonthlyReport } = proxyActivities<ReportActivities>({
   // A report (12 months of figures, charts, a PDF) and one SMTP send.
-  startToCloseTimeout: '2m',
+  startToCloseTimeout: '5m',
   // A mail server that is down for a while: retried over about two hours, then that owner is counted as failed.
   retry: { initialInterval: '30s', backoffCoefficient: 2, maximumInterval: '30m', maximumAttempts: 8 },
   summary: 'mail one monthly report',

@@ -1,4 +1,4 @@
-import { Op, QueryTypes, UniqueConstraintError } from 'sequelize';
+import { QueryTypes, UniqueConstraintError } from 'sequelize';
 import { escapeHtml as esc } from '../domain/html';
 import { ALL_PERMISSIONS } from '../domain/permissions';
 import { platformMailer } from '../mail/mailer';

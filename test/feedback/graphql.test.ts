@@ -1,9 +1,11 @@
 import { fixedClock } from '../../src/domain/clock';
-import { OutboxEvent, type Campaign, type Location } from '../../src/models';
+import { ApiToken, OutboxEvent, type Campaign, type Location } from '../../src/models';
+import { hashToken } from '../../src/services/auth.service';
 import { submitFeedback } from '../../src/services/private-feedback.service';
 import { countStatements, useDatabase } from '../support/db';
 import { makeWorld, tokenFor, without } from '../support/factories';
 import { makeCampaign, makeSentInvite, useInboundApp } from '../inbound/support';
+import { waitUntil } from '../support/wait';
 
 /** Private feedback through GraphQL: the list with its filters and scope, reply and edit (docs/decisions/review-requests.md). */
 describe('GraphQL private feedback', () => {
@@ -134,7 +136,7 @@ describe('GraphQL private feedback', () => {
       return { n, items: res.body.data.privateFeedbacks.items.length };
     };
     await count(); // warm-up: token bookkeeping (its last-used update finishes after the answer)
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitUntil(async () => (await ApiToken.findOne({ where: { tokenHash: hashToken(w.tokens.orgOwner) } }))?.lastUsedAt != null, 10_000, 20);
     const before = await count();
     for (let i = 0; i < 4; i += 1) await feedbackAt(home, '2026-03-01T10:00:00Z', 1);
     const after = await count();

@@ -6,6 +6,7 @@ import { twilioSender } from '../../src/messaging/twilio';
 import { MessagingRejected, MessagingUnavailable } from '../../src/messaging/types';
 import { startSmtpServer, useSmtpServer } from '../support/smtp';
 import { startTwilioServer, type TwilioSink } from '../support/twilio';
+import { waitUntil } from '../support/wait';
 import { rawHeader } from './fixtures';
 
 /** The pieces every review request is made of: its links, its text, and the channel senders on real local servers. */
@@ -96,7 +97,7 @@ describe('channel senders', () => {
     const to = `q-${randomUUID().slice(0, 6)}@example.test`;
     const receipt = await platformEmailSender('Bright Smiles').send({ to, subject: 'Hi', body: 'Text', headers: { 'List-Unsubscribe': '<https://x.test/u/t>' } });
     expect(receipt.status).toBe('accepted');
-    await new Promise((r) => setTimeout(r, 200));
+    await waitUntil(async () => sink().to(to).length > 0, 10_000, 20);
     const [mail] = sink().to(to);
     expect(mail.from?.value[0].name).toBe('Bright Smiles');
     expect(mail.headers.get('x-mail-kind')).toBe('review-request');

@@ -15,6 +15,7 @@ import { buildActivities } from '../../workflows/activities';
 import { useDatabase } from '../support/db';
 import { ALL, makeOrgOwner, makeOrganization, makeTenant, makeWorld } from '../support/factories';
 import { startReceiver } from '../support/receiver';
+import { waitUntil } from '../support/wait';
 
 /** What the outbox dispatcher and the delivery activity call (the Temporal side is tested with the workflows). */
 describe('webhook deliveries: dispatch, attempts, redelivery', () => {
@@ -97,7 +98,9 @@ describe('webhook deliveries: dispatch, attempts, redelivery', () => {
     const owner = await makeOrgOwner(tenant.id);
     await drain();
     await makeOrganization(owner); // two events, before any receiver
-    await new Promise((r) => setTimeout(r, 5));
+    // The receiver is added strictly after them on the millisecond clock (an event of the same millisecond is its).
+    const last = Math.max(...(await OutboxEvent.findAll({ where: { tenantId: tenant.id } })).map((e) => e.occurredAt.getTime()));
+    await waitUntil(async () => Date.now() > last, 1_000, 1);
     await addEndpoint(owner);
     const claimed = await webhooks.claimPendingEvents(10);
     expect(claimed.map((c) => c.deliveryIds)).toEqual([[], []]);

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { WebhookAttempt, WebhookDelivery } from '../../src/models';
+import { OutboxEvent, WebhookAttempt, WebhookDelivery } from '../../src/models';
 import { useApp } from '../support/app';
 import { makeWorld, testimonialsOf } from '../support/factories';
 import { startReceiver } from '../support/receiver';
@@ -38,7 +38,7 @@ describe('outbound webhooks on Temporal', () => {
         source: source.id,
         message: 'Signed and delivered.',
       });
-    return { w, receiver, secret, auth, createReview };
+    return { w, receiver, secret, auth, createReview, endpointId: created.body.data.id as number };
   }
 
   it('delivers review-created to the receiver with a valid Standard Webhooks signature and the product User-Agent', async () => {
@@ -75,7 +75,7 @@ describe('outbound webhooks on Temporal', () => {
       for (const r of receiver.received) new Webhook(secret).verify(r.body, r.headers as Record<string, string>);
       const attempts = await WebhookAttempt.findAll({ where: { deliveryId: delivery.id }, order: [['attempt', 'ASC']] });
       expect(attempts.map((a) => a.statusCode)).toEqual([503, 503, 503, 200]);
-      await new Promise((r) => setTimeout(r, 500));
+      await retriesEnded([delivery.id]);
       expect(receiver.received).toHaveLength(4); // nothing after the success
     } finally {
       await receiver.close();
@@ -91,7 +91,7 @@ describe('outbound webhooks on Temporal', () => {
       await waitUntil(async () => (await WebhookDelivery.findByPk(delivery.id))!.status === 'failed');
       expect(await WebhookAttempt.count({ where: { deliveryId: delivery.id } })).toBe(11);
       await recordHistory(retryGroupWorkflowId(delivery.id), 'webhook-retries-give-up');
-      await new Promise((r) => setTimeout(r, 500));
+      await retriesEnded([delivery.id]);
       expect(receiver.received).toHaveLength(11);
     } finally {
       await receiver.close();
@@ -108,7 +108,7 @@ describe('outbound webhooks on Temporal', () => {
       const mine = await t.http().post('/api/v1/locations').set('Authorization', `Bearer ${w.tokens.orgOwner}`).send({ organization_id: w.org.id, name: 'Customer change' });
       await t.http().post('/api/v1/locations').set('Authorization', `Bearer ${other.tokens.orgOwner}`).send({ organization_id: other.org.id, name: 'Other tenant' });
       await receiver.waitFor(1);
-      await new Promise((r) => setTimeout(r, 800));
+      await allSettled([w.org.tenantId, other.org.tenantId], agency.body.data.id);
       expect(receiver.received.map((r) => JSON.parse(r.body).id)).toEqual([mine.body.data.id]);
       const log = await t.http().get(`/api/v1/webhooks/${agency.body.data.id}/deliveries`).set('Authorization', `Bearer ${w.tokens.owner}`);
       expect(log.body.data).toHaveLength(1);
@@ -146,14 +146,14 @@ describe('outbound webhooks on Temporal', () => {
   });
 
   it('sends nothing for a change whose transaction rolled back', async () => {
-    const { receiver, auth, w } = await setUp(() => ({ status: 200 }));
+    const { receiver, auth, w, endpointId } = await setUp(() => ({ status: 200 }));
     try {
       const bad = await t.http().post('/api/v1/locations').set(auth).send({ organization_id: w.org.id, name: 'x'.repeat(300) });
       expect(bad.status).toBe(422);
       const good = await t.http().post('/api/v1/locations').set(auth).send({ organization_id: w.org.id, name: 'After the failure' });
       expect(good.status).toBe(201);
       await receiver.waitFor(1);
-      await new Promise((r) => setTimeout(r, 500));
+      await allSettled([w.org.tenantId], endpointId);
       expect(receiver.received.map((r) => JSON.parse(r.body).webhook_event)).toEqual(['location-created']);
       expect(JSON.parse(receiver.received[0].body).name).toBe('After the failure');
     } finally {
@@ -213,6 +213,23 @@ const anyRunFor = async (deliveryId: string) => (await runOf(deliveryWorkflowId(
 
 const deliveriesOf = async (event: string, reviewId: number) =>
   (await WebhookDelivery.findAll({ where: { event } })).filter((d) => JSON.parse(d.payload).id === reviewId);
+
+/** Waits for the retry groups these deliveries lead, where started, to end: after the first attempt, they alone POST. */
+async function retriesEnded(deliveryIds: string[]): Promise<void> {
+  for (const id of deliveryIds) if (await runOf(retryGroupWorkflowId(id))) await temporal().client.workflow.getHandle(retryGroupWorkflowId(id)).result();
+}
+
+/**
+ * Waits until every event of the tenants has been claimed (a claim makes the event's deliveries) and each delivery
+ * to the receiver has ended: nothing more is on its way to it.
+ */
+async function allSettled(tenantIds: number[], endpointId: number): Promise<void> {
+  await waitUntil(
+    async () =>
+      (await OutboxEvent.count({ where: { tenantId: tenantIds, dispatchedAt: null } })) === 0 &&
+      (await WebhookDelivery.count({ where: { endpointId, status: 'pending' } })) === 0,
+  );
+}
 
 describe('redelivery', () => {
   const t = useApp();
@@ -280,7 +297,7 @@ describe('first attempts in bulk: a receiver that hangs never holds the others (
       const standby = temporal().client.workflow.getHandle(retryGroupWorkflowId(slowDeliveries[0].id));
       expect(await standby.result()).toEqual({ succeeded: expect.any(Number), failed: 0 });
       await recordHistory(retryGroupWorkflowId(slowDeliveries[0].id), 'webhook-retries-standby');
-      await new Promise((r) => setTimeout(r, 500));
+      await retriesEnded(slowDeliveries.map((d) => d.id));
       expect(slow.received.map((r) => r.headers['webhook-id']).sort()).toEqual(slowDeliveries.map((d) => d.id).sort()); // one POST each
       expect(await WebhookAttempt.count({ where: { deliveryId: slowDeliveries.map((d) => d.id) } })).toBe(6);
     } finally {

@@ -26,7 +26,7 @@ export interface LabelReview {
   rating: number;
 }
 
-export type RefusalReason = 'missing' | 'invalid' | 'duplicate' | 'contradicts_rating';
+export type RefusalReason = 'missing' | 'invalid' | 'duplicate' | 'contradicts_rating' | 'unusable';
 
 export type LabelOutcome =
   | { id: number; source: 'ai'; result: SentimentResult }
@@ -37,6 +37,8 @@ export interface LabelBatchResult {
   failed: { kind: ChatError['kind'] | 'bad_json'; message: string } | null;
   /** One per review of the batch, in its order (all `local` when `failed`). */
   outcomes: LabelOutcome[];
+  /** The HTTP status of a failed call that had one. */
+  status?: number;
 }
 
 /** Characters of a review's text sent to the model: enough to label it, bounded so a batch fits one call. */
@@ -173,6 +175,53 @@ export function outcomesFromAnswer(reviews: LabelReview[], answer: string): Labe
   return { failed: null, outcomes };
 }
 
+/**
+ * Whether a failed call would fail again with the same reviews: an answer that is not the labels' JSON (cut short, or
+ * derailed by a review's text) or a 4xx about the request itself (too long, unprocessable). Not: the service down,
+ * slow, rate limiting (408, 429) or refusing the key (401, 403), which say nothing about these reviews.
+ */
+export function failsForTheseReviews(failed: NonNullable<LabelBatchResult['failed']>, status?: number): boolean {
+  if (failed.kind === 'bad_json') return true;
+  return failed.kind === 'http' && status !== undefined && [400, 413, 422].includes(status);
+}
+
+/**
+ * `labelBatch`, and where the call fails for these reviews (failsForTheseReviews), the batch split in halves and each
+ * asked again, down to single reviews. A single review the model cannot answer for keeps its local labels
+ * (`unusable`) and counts as asked, so one review never blocks the reviews after it; but only when some other call of
+ * the split was answered: when none was, the model fails for every review (a wrong model, a broken prompt) and the
+ * batch is answered as failed, for a later run, like a failure that says nothing about the reviews (the service down).
+ */
+export async function labelSplitting(reviews: LabelReview[], opts: { signal?: AbortSignal } = {}): Promise<LabelBatchResult> {
+  const first = await labelBatch(reviews, opts);
+  if (!first.failed || !failsForTheseReviews(first.failed, first.status) || reviews.length === 1) return first;
+  const split = await splitDown(reviews, opts);
+  return split.answered ? { failed: null, outcomes: split.outcomes } : first;
+}
+
+async function splitDown(reviews: LabelReview[], opts: { signal?: AbortSignal }): Promise<{ outcomes: LabelOutcome[]; answered: boolean; failed?: LabelBatchResult }> {
+  const half = Math.ceil(reviews.length / 2);
+  const outcomes: LabelOutcome[] = [];
+  let answered = false;
+  for (const part of [reviews.slice(0, half), reviews.slice(half)]) {
+    const result = await labelBatch(part, opts);
+    if (!result.failed) {
+      answered = true;
+      outcomes.push(...result.outcomes);
+    } else if (!failsForTheseReviews(result.failed, result.status)) {
+      return { outcomes: [], answered: false, failed: result };
+    } else if (part.length === 1) {
+      outcomes.push({ id: part[0].id, source: 'local', result: reviewSentiment(part[0]), refused: 'unusable' });
+    } else {
+      const deeper = await splitDown(part, opts);
+      if (deeper.failed) return deeper;
+      answered ||= deeper.answered;
+      outcomes.push(...deeper.outcomes);
+    }
+  }
+  return { outcomes, answered };
+}
+
 /** Asks the model for the labels of a batch of reviews in one chat call and decides each review (see above). */
 export async function labelBatch(reviews: LabelReview[], opts: { signal?: AbortSignal } = {}): Promise<LabelBatchResult> {
   if (reviews.length === 0) return { failed: null, outcomes: [] };
@@ -184,6 +233,7 @@ export async function labelBatch(reviews: LabelReview[], opts: { signal?: AbortS
     if (!(e instanceof ChatError)) throw e;
     return {
       failed: { kind: e.kind, message: e.message },
+      status: e.status,
       outcomes: reviews.map((r) => ({ id: r.id, source: 'local', result: reviewSentiment(r), refused: 'missing' })),
     };
   }

@@ -1,6 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import { chatConfigured } from '../ai/chat';
-import { labelBatch, type LabelReview } from '../analytics/ai-labels';
+import { labelSplitting, type LabelReview } from '../analytics/ai-labels';
 import { Review } from '../models';
 import { sentimentColumns } from '../models/review.model';
 import { SENTIMENT_COLUMNS } from './sentiment-rescore.service';
@@ -47,14 +47,20 @@ export async function labelUnaskedReviews(opts: LabelOptions): Promise<LabelResu
   if (!chatConfigured()) return none;
   const sequelize = Review.sequelize!;
   const batchSize = Math.max(1, Math.trunc(opts.batchSize));
+  // One tenant's reviews per call (the first unasked review's): a review's text never shares a prompt with another
+  // agency's reviews, so it cannot steer their labels.
   const rows = await sequelize.query<LabelReview & { digest: string }>(
     `SELECT r.id, r.title, r.message, r.rating, ${DIGEST('r')} AS digest FROM reviews r
-      WHERE r.sentiment_source = 'local' AND r.sentiment_ai_checked_at IS NULL AND r.id > :after ORDER BY r.id LIMIT ${batchSize}`,
+      WHERE r.sentiment_source = 'local' AND r.sentiment_ai_checked_at IS NULL AND r.id > :after
+        AND r.tenant_id = (SELECT f.tenant_id FROM reviews f
+                            WHERE f.sentiment_source = 'local' AND f.sentiment_ai_checked_at IS NULL AND f.id > :after ORDER BY f.id LIMIT 1)
+      ORDER BY r.id LIMIT ${batchSize}`,
     { replacements: { after: opts.after }, type: QueryTypes.SELECT },
   );
   if (rows.length === 0) return none;
-  const { failed, outcomes } = await labelBatch(rows, { signal: opts.signal });
-  const more = rows.length === batchSize;
+  const { failed, outcomes } = await labelSplitting(rows, { signal: opts.signal });
+  // A short batch may be one tenant's last reviews with other tenants' after them: the next call says (asked 0 ends).
+  const more = true;
   if (failed) return { ...none, asked: rows.length, failed: `${failed.kind}: ${failed.message}`, more };
 
   const now = opts.now ?? new Date();

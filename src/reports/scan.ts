@@ -131,7 +131,7 @@ export function scanCharts(report: ScanReport, tr: Translator = translator(repor
   const business = { name: tr.t('scanReport.theBusiness', { location: report.scan.location }), color: brandColors(report.brand.color).band };
   const heatmaps = history.heatmaps.map((h) => {
     const when = snapshotTime(tr, h.snapshot.snapshotAt);
-    return { when, svg: heatmapChart(history.size, h.cells, tr.t('scanReport.heatmapLabel', { keyword: report.keyword, date: when })) };
+    return { when, svg: heatmapChart(h.size, h.cells, tr.t('scanReport.heatmapLabel', { keyword: report.keyword, date: when })) };
   });
   const previous = history.changes ? snapshotTime(tr, history.changes.previousSnapshotAt) : '';
   return {

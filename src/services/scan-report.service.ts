@@ -3,7 +3,7 @@ import type { Principal } from '../domain/principal';
 import { Scan, Tenant, User } from '../models';
 import { principalFor } from './auth.service';
 import type { ServiceOptions } from './common';
-import { dataPoints, listSnapshots, pinChanges, scanInsights, type Insights, type SnapshotRow } from './scans.service';
+import { dataPoints, listSnapshots, pinChanges, scanInsights, type Insights, type PinChange, type SnapshotRow } from './scans.service';
 import { UUID } from '../domain/ids';
 
 /**
@@ -92,6 +92,8 @@ export interface GridCell {
 
 export interface Heatmap {
   snapshot: SnapshotRow;
+  /** The snapshot's own grid size (after regenerated pins, older snapshots keep theirs). */
+  size: number;
   cells: GridCell[];
 }
 
@@ -103,7 +105,7 @@ export interface CompetitorTrend {
 }
 
 export interface ScanHistory {
-  /** The grid size the cells are laid out on. */
+  /** The grid size the pin changes are laid out on (the shown snapshot's). */
   size: number;
   /** Up to HEATMAP_SNAPSHOTS snapshots ending with the shown one, oldest first. */
   heatmaps: Heatmap[];
@@ -121,18 +123,10 @@ export const HEATMAP_SNAPSHOTS = 6;
 export const TREND_SNAPSHOTS = 12;
 const TREND_COMPETITORS = 5;
 
-/**
- * Places pins on the grid by their coordinates: columns by longitude, rows by latitude (north first), each rounded to
- * the nearest of `size` evenly spaced lines between the outermost pins.
- */
-export function gridCells<T extends { lat: number; lng: number }>(pins: T[], size: number): Array<T & { x: number; y: number }> {
-  if (!pins.length) return [];
-  const lats = pins.map((p) => p.lat);
-  const lngs = pins.map((p) => p.lng);
-  const [minLat, maxLat, minLng, maxLng] = [Math.min(...lats), Math.max(...lats), Math.min(...lngs), Math.max(...lngs)];
-  const steps = Math.max(1, size - 1);
-  const at = (v: number, lo: number, hi: number) => (hi > lo ? Math.round(((v - lo) / (hi - lo)) * steps) : 0);
-  return pins.map((p) => ({ ...p, x: at(p.lng, minLng, maxLng), y: at(maxLat - p.lat + minLat, minLat, maxLat) }));
+/** The grid a snapshot's pins were laid out on: its size from the pins' own rows and columns (0-based). */
+export function gridOf<T extends { row: number; col: number }>(pins: T[]): { size: number; cells: Array<T & { x: number; y: number }> } {
+  const size = pins.reduce((n, p) => Math.max(n, p.row + 1, p.col + 1), 1);
+  return { size, cells: pins.map((p) => ({ ...p, x: p.col, y: p.row })) };
 }
 export type ReportProblem = 'scan' | 'keyword' | 'snapshot' | 'snapshot_at';
 
@@ -266,11 +260,11 @@ async function historyOf(
 ): Promise<ScanHistory> {
   const upTo = snapshots.filter((s) => s.snapshotAt.getTime() <= at.getTime()).reverse();
   const trend = upTo.slice(-TREND_SNAPSHOTS);
-  const size = scan.gridSize;
   const heatmaps = await Promise.all(
     upTo.slice(-HEATMAP_SNAPSHOTS).map(async (snapshot) => {
       const page = await dataPoints(reader, scan.uuid, { snapshotAt: snapshot.snapshotAt.toISOString(), keyword, topN: 0, page: 1, perPage: ALL_PINS }, opts);
-      return { snapshot, cells: gridCells(page.items.map((p) => ({ lat: p.lat, lng: p.lng, rank: p.rank, status: p.status })), size) };
+      const grid = gridOf(page.items.map((p) => ({ row: p.row, col: p.col, rank: p.rank, status: p.status })));
+      return { snapshot, size: grid.size, cells: grid.cells };
     }),
   );
   const watched = [...shownCompetitors].sort((a, b) => b.threatScore - a.threatScore).slice(0, TREND_COMPETITORS);
@@ -287,13 +281,17 @@ async function historyOf(
   const diff = await pinChanges(reader, scan.uuid, { keyword, snapshotAt: at.toISOString() }, opts);
   let changes: ScanHistory['changes'] = null;
   const overtaking = new Map<string, { name: string; pins: number }>();
-  if (diff.previousSnapshotAt) {
-    const cells = gridCells(
-      diff.pins.map((p) => ({ lat: p.lat, lng: p.lng, rank: p.rank, previousRank: p.previousRank, change: p.change, status: 'complete' })),
-      size,
-    );
-    changes = { previousSnapshotAt: diff.previousSnapshotAt, gained: diff.gained, lost: diff.lost, same: diff.same, cells };
-    for (const pin of diff.pins) {
+  // Only pins searched in both snapshots compare: a failed search's null rank says nothing (it is not "out of the top
+  // 20"). After regenerated pins the snapshots share no pin: nothing to compare, as for a first snapshot.
+  const compared = diff.pins.filter((p) => p.status === 'complete' && p.previousStatus === 'complete');
+  const shown = heatmaps[heatmaps.length - 1];
+  let size = shown?.size ?? scan.gridSize;
+  if (diff.previousSnapshotAt && compared.length) {
+    const grid = gridOf(compared.map((p) => ({ row: p.row, col: p.col, rank: p.rank, previousRank: p.previousRank, change: p.change, status: p.status })));
+    size = Math.max(size, grid.size);
+    const count = (c: PinChange['change']) => compared.filter((p) => p.change === c).length;
+    changes = { previousSnapshotAt: diff.previousSnapshotAt, gained: count('gained'), lost: count('lost'), same: count('same'), cells: grid.cells };
+    for (const pin of compared) {
       for (const o of pin.overtakenBy) {
         const entry = overtaking.get(o.placeId) ?? { name: o.name, pins: 0 };
         entry.pins += 1;

@@ -537,6 +537,9 @@ export interface Place {
 export interface PinView {
   lat: number;
   lng: number;
+  /** The pin's place in its grid (0 = north row, west column). */
+  row: number;
+  col: number;
   rank: number | null;
   keyword: string;
   status: string;
@@ -680,6 +683,8 @@ function pinView(r: LoadedResult, topN: number): PinView {
   return {
     lat: r.result.lat,
     lng: r.result.lng,
+    row: r.pin.row,
+    col: r.pin.col,
     rank: r.result.targetRank,
     keyword: r.snapshot.keyword,
     status: r.result.status,
@@ -761,6 +766,11 @@ const primaryKeyword = (scan: Scan, keyword?: string | null): string => keyword?
 export interface PinChange {
   lat: number;
   lng: number;
+  row: number;
+  col: number;
+  /** Each result's status (`complete`, or a failed search whose null rank says nothing). */
+  status: string;
+  previousStatus: string;
   /** The business's rank at the pin in the snapshot and in the one it is compared to; null: not in the top 20. */
   rank: number | null;
   previousRank: number | null;
@@ -822,6 +832,10 @@ export async function pinChanges(
     pins.push({
       lat: result.lat,
       lng: result.lng,
+      row: pin.row,
+      col: pin.col,
+      status: result.status,
+      previousStatus: old.status,
       rank,
       previousRank,
       change: delta > 0 ? 'gained' : delta < 0 ? 'lost' : 'same',

@@ -6,6 +6,7 @@ import { JSDOM } from 'jsdom';
 import { scanReportPdf } from '../../src/reports/scan';
 import type { PdfBox } from '../../src/reports/pdf';
 import { reportOf } from '../../src/services/scan-report.service';
+import { ScanPin, ScanResult, ScanSnapshot } from '../../src/models';
 import { useApp } from '../support/app';
 import { makeOrgOwner, makeTenant, tokenFor } from '../support/factories';
 import { brandColors } from '../../src/reports/brand';
@@ -93,6 +94,20 @@ describe('scan report history', () => {
     // Rival North takes the third place of the north row: above the business at four pins (at the west one the business
     // is third itself, and Rival North fourth).
     expect(h.overtakers[0]).toEqual({ name: 'Rival North', pins: 4 });
+  });
+
+  it('leaves a pin whose search failed out of the pin changes (its null rank is not "out of the top 20"), and shows it as "-"', async () => {
+    const { scan } = await seed();
+    const latest = await ScanSnapshot.findOne({ where: { scanId: scan.id, keyword: 'dentist', snapshotAt: AT[2] } });
+    const northEast = await ScanPin.findOne({ where: { scanId: scan.id, row: 0, col: 4 } });
+    await ScanResult.update({ status: 'failed', targetRank: null, topResults: [] }, { where: { snapshotId: latest!.id, pinId: northEast!.id } });
+    const h = (await reportOf(scan.uuid, {})).history!;
+    expect({ gained: h.changes!.gained, lost: h.changes!.lost, same: h.changes!.same }).toEqual({ gained: 4, lost: 4, same: 16 });
+    expect(h.changes!.cells.find((c) => c.x === 4 && c.y === 0)).toBeUndefined();
+    expect(h.heatmaps[2].cells.find((c) => c.x === 4 && c.y === 0)).toMatchObject({ status: 'failed', rank: null });
+    const page = doc((await t.http().get(`/reports/scans/${scan.uuid}`)).text);
+    const latestMap = page.querySelectorAll('section.history-charts .heatmaps svg')[2];
+    expect([...latestMap.querySelectorAll('text')].map((x) => x.textContent)).toContain('-');
   });
 
   it("follows the business and its competitors over the snapshots, with nulls where a competitor was absent", async () => {

@@ -34,7 +34,36 @@ function single(value: unknown, name: string): string | null {
   throw new ReportUnavailable(name === 'keyword' ? 'keyword' : 'snapshot_at', null, null);
 }
 
+/**
+ * At most PDF_RENDERS PDFs drawn at once per process (a PDF is charts and pdfkit: CPU-bound); PDF_QUEUE more wait;
+ * beyond that the public route answers 503 rather than piling work up.
+ */
+export const PDF_RENDERS = 2;
+export const PDF_QUEUE = 8;
+
+export function renderGate(limit: number, queue: number) {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  return {
+    async run<T>(work: () => Promise<T>): Promise<T | null> {
+      if (running >= limit) {
+        if (waiting.length >= queue) return null;
+        // The finishing render hands its slot over: `running` stays as it is.
+        await new Promise<void>((resolve) => waiting.push(resolve));
+      } else running += 1;
+      try {
+        return await work();
+      } finally {
+        const next = waiting.shift();
+        if (next) next();
+        else running -= 1;
+      }
+    },
+  };
+}
+
 export function reportPages(deps: ReportPageDeps): Router {
+  const pdfGate = renderGate(PDF_RENDERS, PDF_QUEUE);
   const router = express.Router();
   const html = (res: Response, status: number, body: string) => void res.status(status).type('html').send(body);
 
@@ -50,7 +79,8 @@ export function reportPages(deps: ReportPageDeps): Router {
 
   // The same report as an A4 PDF (`/reports/scans/{uuid}.pdf`, the page's query), drawn by pdfkit: no browser.
   router.get('/scans/:uuid.pdf', (req, res) => show(req, res, async (report) => {
-    const body = await scanReportPdf(report, { logo: await logoImage(report.brand.logoUrl) });
+    const body = await pdfGate.run(async () => scanReportPdf(report, { logo: await logoImage(report.brand.logoUrl) }));
+    if (!body) return html(res, 503, reportMessagePage(report.brand, 'Busy', 'Too many reports are being drawn right now. Please try again in a minute.'));
     res.status(200).type('application/pdf').set('Content-Disposition', `inline; filename="scan-report-${report.scan.uuid}.pdf"`).send(body);
   }));
   router.get('/scans/:uuid', (req, res) => show(req, res, async (report) => html(res, 200, reportPage(report))));

@@ -225,7 +225,9 @@ export async function reportOf(uuid: string, args: { snapshotAt?: string | null;
   const total = pins.length;
   const s = insights.summary;
   const previous = insights.trendsVsPreviousSnapshot;
-  const history = await historyOf(reader, scan, keyword, snapshots, at, insights.topCompetitors, opts);
+  const history = await cachedHistory(`${scan.id}|${keyword}|${at.getTime()}|${snapshots.length}`, () =>
+    historyOf(reader, scan, keyword, snapshots, at, insights.topCompetitors, opts),
+  );
   return {
     ...base,
     history,
@@ -246,6 +248,26 @@ export async function reportOf(uuid: string, args: { snapshotAt?: string | null;
       return { name: c.name, avgRank: c.avgRank, appearances, coverage: total ? round1((100 * appearances) / total) : 0, threatScore: c.threatScore };
     }),
   };
+}
+
+/**
+ * The history of a public report is about twenty queries and is asked for by anyone with the link: kept per scan,
+ * keyword, shown snapshot and snapshot count (completed snapshots do not change; a new one changes the count) for
+ * ten minutes, at most HISTORY_KEPT of them (the oldest goes first).
+ */
+const HISTORY_KEEP_MS = 10 * 60_000;
+export const HISTORY_KEPT = 200;
+const histories = new Map<string, { at: number; history: Promise<ScanHistory> }>();
+
+async function cachedHistory(key: string, read: () => Promise<ScanHistory>): Promise<ScanHistory> {
+  const hit = histories.get(key);
+  if (hit && Date.now() - hit.at < HISTORY_KEEP_MS) return hit.history;
+  if (histories.size >= HISTORY_KEPT) histories.delete(histories.keys().next().value!);
+  // The promise is kept, so concurrent requests for the same report share one read; a failed read is not kept.
+  const history = read();
+  histories.set(key, { at: Date.now(), history });
+  history.catch(() => histories.delete(key));
+  return history;
 }
 
 /** Heat maps, pin changes and competitor series for the snapshots up to `at` (read as the report's reader). */

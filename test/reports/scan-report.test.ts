@@ -6,6 +6,8 @@ import { JSDOM } from 'jsdom';
 import { scanReportPdf } from '../../src/reports/scan';
 import type { PdfBox } from '../../src/reports/pdf';
 import { reportOf } from '../../src/services/scan-report.service';
+import { renderGate } from '../../src/http/report-page';
+import { waitUntil } from '../support/wait';
 import { ScanPin, ScanResult, ScanSnapshot } from '../../src/models';
 import { useApp } from '../support/app';
 import { makeOrgOwner, makeTenant, tokenFor } from '../support/factories';
@@ -229,6 +231,31 @@ describe('scan report history', () => {
       else process.env.WEBHOOK_ALLOW_PRIVATE_URLS = allowPrivate;
       served.close();
     }
+  });
+
+  it('draws at most PDF_RENDERS PDFs at once, queues PDF_QUEUE more and refuses the rest (503)', async () => {
+    const gate = renderGate(2, 1);
+    let running = 0;
+    let peak = 0;
+    const releases: Array<() => void> = [];
+    const work = () =>
+      new Promise<string>((resolve) => {
+        running += 1;
+        peak = Math.max(peak, running);
+        releases.push(() => {
+          running -= 1;
+          resolve('drawn');
+        });
+      });
+    const runs = [gate.run(work), gate.run(work), gate.run(work)];
+    // A fourth beyond two running and one queued is refused at once.
+    expect(await gate.run(work)).toBeNull();
+    await waitUntil(async () => releases.length === 2);
+    releases.shift()!();
+    await waitUntil(async () => releases.length === 2);
+    releases.splice(0).forEach((release) => release());
+    expect(await Promise.all(runs)).toEqual(['drawn', 'drawn', 'drawn']);
+    expect(peak).toBe(2);
   });
 
   it('serves the PDF at the same path with .pdf, and 404 for an unknown scan', async () => {

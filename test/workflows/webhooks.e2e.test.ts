@@ -166,7 +166,7 @@ describe('a worker killed in the middle of a delivery', () => {
   const t = useApp();
   const engine = useTemporalWorker();
 
-  // Generous: a second worker process bundles the workflows itself, slow when the machine is busy.
+  // Generous: a second worker process starts (Node, the app's modules, the run's workflow bundle), slow when the machine is busy.
   it('still delivers the event, with the same webhook-id, after another worker takes over', async () => {
     const w = await makeWorld();
     // The first request is held open (the worker dies waiting for it); the second is answered.

@@ -11,6 +11,7 @@ import { completion, startChatServer, type ChatReply, type ChatRequest } from '.
 import { useApp } from '../support/app';
 import { makeReview, makeWorld, testimonialsOf } from '../support/factories';
 import { useTemporalWorker } from '../support/temporal';
+import { waitUntil } from '../support/wait';
 
 /**
  * Issue 19, item 1, last part: with AI_API_URL set, the `labelSentimentWithAi` workflow (real Temporal dev server,
@@ -238,8 +239,7 @@ describe('AI sentiment labels (labelSentimentWithAi)', () => {
     expect(description.action).toMatchObject({ type: 'startWorkflow', workflowType: 'labelSentimentWithAi', taskQueue: worker.settings().taskQueue });
     // A run the schedule starts labels the review.
     await temporal().client.schedule.getHandle(aiLabelScheduleId()).trigger();
-    const deadline = Date.now() + 30_000;
-    while ((await stored(review.id)).source !== 'ai' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    await waitUntil(async () => (await stored(review.id)).source === 'ai', 30_000, 200);
     expect(await stored(review.id)).toMatchObject({ source: 'ai', language: 'en', aspects: { staff: 'positive', wait_time: 'positive' } });
     configureAiLabels({ everyMs: 2 * 60_000 });
     expect(await ensureAiLabelSchedule(true)).toBe('updated');

@@ -258,6 +258,27 @@ describe('scan report history', () => {
     expect(peak).toBe(2);
   });
 
+  it('escapes hostile competitor names in the history: chart legends, the overtakers list', async () => {
+    const hostile = '<script>alert(1)</script> & "Smile" <img src=x onerror=alert(2)>';
+    const { tenant } = await makeTenant();
+    const scan = await seedReportScan({
+      tenantId: tenant.id,
+      rivals: [{ placeId: 'p-evil', name: hostile }],
+      snapshots: [
+        { at: AT[0], rank: (p) => p.col + 1 },
+        { at: AT[1], rank: (p) => p.col + 2 },
+      ],
+    });
+    const res = await t.http().get(`/reports/scans/${scan.uuid}`);
+    expect(res.status).toBe(200);
+    const d = doc(res.text);
+    expect(d.querySelectorAll('script, img[src="x"]')).toHaveLength(0);
+    const section = d.querySelector('section.history-charts')!;
+    expect(section.querySelector('.overtakers li')!.textContent).toContain(hostile);
+    expect([...section.querySelectorAll(':scope > figure svg')].some((svg) => svg.textContent!.includes('<script>alert(1)</script>'))).toBe(true);
+    expect(res.text).not.toContain('<script>alert(1)</script>');
+  });
+
   it('serves the PDF at the same path with .pdf, and 404 for an unknown scan', async () => {
     const { scan } = await seed();
     const res = await t.http().get(`/reports/scans/${scan.uuid}.pdf`).buffer(true).parse((r, cb) => {

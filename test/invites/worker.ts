@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { DefaultLogger, makeTelemetryFilterString, Runtime } from '@temporalio/worker';
 import type { StepInput } from '../../src/messaging/delivery';
 import { configureInviteDelivery, resetInviteDelivery, type InviteDeliverySettings } from '../../src/messaging/settings';
 import { buildActivities } from '../../workflows/activities';
@@ -7,6 +6,7 @@ import { createInviteActivities, inviteActivityDeps } from '../../workflows/acti
 import { connectTemporal, disconnectTemporal, ensureInviteDispatcher, inviteDispatcherWorkflowId, temporal, type TemporalSettings } from '../../workflows/client';
 import { runWorker, type RunningWorker } from '../../workflows/worker';
 import { testWorkflows } from '../support/workflow-bundle';
+import { quietRuntime } from '../support/temporal';
 
 /**
  * A real worker on the run's Temporal dev server (its own task queue) with the real activities and its invite
@@ -22,14 +22,7 @@ export function useInviteWorker(settings: Partial<InviteDeliverySettings> = {}) 
   const state: { worker: RunningWorker | null; settings: TemporalSettings | null } = { worker: null, settings: null };
 
   beforeAll(async () => {
-    try {
-      Runtime.install({
-        logger: new DefaultLogger('ERROR'),
-        telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'ERROR' }), forward: {} } },
-      });
-    } catch {
-      // Installed already in this module registry.
-    }
+    quietRuntime();
     process.env.WEBHOOK_ALLOW_PRIVATE_URLS = 'true'; // SMTP and SMS test servers live on loopback
     const address = process.env.REVIEWGRID_TEST_TEMPORAL;
     if (!address) throw new Error('no Temporal dev server: global setup sets REVIEWGRID_TEST_TEMPORAL');

@@ -10,7 +10,7 @@ import { DefaultLogger, makeTelemetryFilterString, Runtime } from '@temporalio/w
 import { testWorkflows } from './workflow-bundle';
 
 /** Workers log every failed attempt as a warning; the tests provoke hundreds of them on purpose. */
-function quietRuntime(): void {
+export function quietRuntime(): void {
   try {
     Runtime.install({
       logger: new DefaultLogger('ERROR'),

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, makeTelemetryFilterString, Runtime, Worker } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
 import { testWorkflowOptions } from '../../support/workflow-bundle';
+import { quietRuntime } from '../../support/temporal';
 
 /**
  * Workflow unit tests: the run's workflow bundle on a worker with mocked activities, on the run's Temporal dev server.
@@ -15,14 +16,7 @@ export function useWorkflowTestEnv() {
   let env: TestWorkflowEnvironment | undefined;
 
   beforeAll(async () => {
-    try {
-      Runtime.install({
-        logger: new DefaultLogger('ERROR'),
-        telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'ERROR' }), forward: {} } },
-      });
-    } catch {
-      // Installed already in this module registry.
-    }
+    quietRuntime();
     const address = process.env.REVIEWGRID_TEST_TEMPORAL;
     if (!address) throw new Error('no Temporal dev server: global setup sets REVIEWGRID_TEST_TEMPORAL');
     env = await TestWorkflowEnvironment.createFromExistingServer({ address, namespace: 'default' });

@@ -6,7 +6,7 @@ import { createLogger, openDatabase, openRedis, waitForTemporal } from './bootst
 import { loadConfig } from './config';
 import { getSchema } from './graphql/schema';
 import { createApp } from './http/app';
-import { setMailLogger } from './mail/mailer';
+import { setMailLogger } from './providers/smtp/platform-mailer';
 import { Tenant } from './models';
 import { seedDemo, type DemoToken } from './services/demo.service';
 import { startTemporal } from './temporal/runtime';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ChatError, chatComplete, type ChatMessage } from '../ai/chat';
+import { ChatError, chatComplete, type ChatMessage } from '../providers/ai/chat.client';
 import {
   ASPECTS, classify, type Aspect, reviewSentiment, reviewText, SENTIMENTS, type AspectSentiments, type Sentiment, type SentimentReason, type SentimentResult,
 } from './sentiment';

@@ -1,6 +1,6 @@
 /**
  * The trades the simulators and the demo know: a business's trade picks its simulated search keywords
- * (src/gbp/sim-data.ts), the competitors it meets on the simulated map (src/grid/providers/simulator.ts) and the
+ * (src/providers/google/performance.sim-data.ts), the competitors it meets on the simulated map (src/providers/ranking/simulator.ts) and the
  * reviews the demo writes for it (src/services/demo-content.ts).
  */
 export const TRADES = ['dentist', 'vet', 'bakery'] as const;

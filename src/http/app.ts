@@ -25,7 +25,7 @@ import { DomainError, Unauthenticated } from '../domain/errors';
 import { createAuditWriter } from '../services/mcp-audit.service';
 import { assetRoutes } from './assets';
 import { apiCors, defaultCsp, pageSecurity, securityHeaders } from './security-headers';
-import { anySimulator, simulatorsRouter } from '../simulators';
+import { anySimulator, simulatorsRouter } from '../providers/simulators';
 import { connectPages, type ConnectPageDeps } from './connect-page';
 import { reportPages } from './report-page';
 import { unsubscribePages } from './unsubscribe-page';

@@ -1,11 +1,11 @@
 import { loadConfig, simulatorBaseUrl } from '../config';
-import { FacebookGraphClient } from './facebook';
-import { GoogleBusinessClient } from './google';
+import { FacebookGraphClient } from './facebook/graph.client';
+import { GoogleBusinessClient } from './google/business.client';
 import type { ReviewPlatformClient, SignInProvider } from './types';
 
 export * from './types';
-export { FacebookGraphClient } from './facebook';
-export { GoogleBusinessClient } from './google';
+export { FacebookGraphClient } from './facebook/graph.client';
+export { GoogleBusinessClient } from './google/business.client';
 
 /** Where the in-process simulators are mounted (src/simulators). */
 export const SIMULATOR_PATHS: Record<SignInProvider, string> = {

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { Conflict, Forbidden, NotFound, PlanLimit, Validation, ruleViolation, type FieldErrors } from '../domain/errors';
 import { charCount, MAX_NAME_CHARS } from '../domain/limits';
 import type { Principal } from '../domain/principal';
-import { sendSafely } from '../mail/mailer';
+import { sendSafely } from '../providers/smtp/platform-mailer';
 import { Country, Customer, Location, Organization, Plan, StoredFile, Tenant, User } from '../models';
 import { createUser } from './admin.service';
 import { principalFor } from './auth.service';

@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize-typescript';
-import { chatComplete, chatConfigured, type ChatMessage } from '../ai/chat';
+import { chatComplete, chatConfigured, type ChatMessage } from '../providers/ai/chat.client';
 import { insightTexts, quotesOnlyFacts, type InsightChange, type InsightFacts, type PeriodFacts, type ThemeFacts } from '../analytics/insights';
 import { dayAt, previousPeriod, resolvePeriod, type Period } from '../analytics/periods';
 import { indexTerms, nameStopWords, topThemes, type ThemeReview } from '../analytics/themes';

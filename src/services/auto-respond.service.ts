@@ -2,7 +2,7 @@ import pino, { type Logger } from 'pino';
 import { Op, type Transaction, type WhereOptions } from 'sequelize';
 import type { AutoRespondOutcome, AutoResponsePlan, PublishAutoResponseInput } from '../../workflows/activities/auto-respond';
 import { startAutoRespondWorkflow } from '../../workflows/auto-respond/client';
-import { ChatError, chatComplete, chatConfigured, type ChatMessage } from '../ai/chat';
+import { ChatError, chatComplete, chatConfigured, type ChatMessage } from '../providers/ai/chat.client';
 import { Conflict, Forbidden, NotFound, PlanLimit, Validation, type FieldErrors } from '../domain/errors';
 import { charCount, MAX_NAME_CHARS } from '../domain/limits';
 import { canSeeOrganization, inAccount, isRestricted, isTeamMember, isTenantOwner } from '../domain/permissions';

@@ -2,7 +2,7 @@
  * What the demo tenant's businesses read like: each organisation has a trade and a mix of customer languages, and
  * its reviews are made of sentences a customer of that trade writes in that language (praise for 4-5 stars,
  * complaints for 1-2, one of each joined by a contrast word for 3). The same trades name the business-profile search
- * keywords (src/gbp/sim-data.ts) and the competitors of the simulated map (src/grid/providers/simulator.ts), so a
+ * keywords (src/providers/google/performance.sim-data.ts) and the competitors of the simulated map (src/providers/ranking/simulator.ts), so a
  * newcomer's first look reads true: a dentist is searched for as a dentist and competes with dentists.
  */
 import type { Trade } from '../domain/trades';

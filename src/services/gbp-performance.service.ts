@@ -21,9 +21,9 @@ import {
   type YearMonth,
 } from '../gbp/dates';
 import { DAILY_METRICS, isDailyMetric, totalsOf, type DailyMetric, type MetricTotals } from '../gbp/metrics';
-import type { DailyMetricSeries, KeywordCount } from '../gbp/performance';
-import { performanceLocationName } from '../gbp/performance';
-import { simulatedDailyValue, simulatedMonthKeywords } from '../gbp/sim-data';
+import type { DailyMetricSeries, KeywordCount } from '../providers/google/performance.client';
+import { performanceLocationName } from '../providers/google/performance.client';
+import { simulatedDailyValue, simulatedMonthKeywords } from '../providers/google/performance.sim-data';
 import { GbpDailyMetric, GbpSearchKeyword, Integration, Location, Organization, ReviewSource } from '../models';
 import { checkPageDepth, clockOf, escape, inTransaction, type ServiceOptions } from './common';
 import { loadSyncTarget, type SyncSkip } from './review-sync.service';

@@ -1,9 +1,9 @@
 import { decryptSecret, encryptSecret } from '../crypto/secrets';
 import { ruleViolation, Validation } from '../domain/errors';
-import { DataForSeoClient } from '../grid/providers/dataforseo';
-import { GoogleGeocoder } from '../grid/providers/google-geocoding';
-import { SimulatedMarket } from '../grid/providers/simulator';
-import type { Geocoder, RankingProvider } from '../grid/providers/types';
+import { DataForSeoClient } from '../providers/ranking/dataforseo.client';
+import { GoogleGeocoder } from '../providers/google/geocoding.client';
+import { SimulatedMarket } from '../providers/ranking/simulator';
+import type { Geocoder, RankingProvider } from '../providers/ranking/types';
 import { GridProviderSetting } from '../models';
 import { GRID_PROVIDER_MODES, type GridProviderMode } from '../models/grid-provider-setting.model';
 import { clockOf, type ServiceOptions } from './common';

@@ -5,12 +5,12 @@ import { Forbidden, NotFound, ruleViolation, Upstream, Validation, type FieldErr
 import { charCount, MAX_NAME_CHARS } from '../domain/limits';
 import { isTeamMember } from '../domain/permissions';
 import type { Principal } from '../domain/principal';
-import { smtpSender, platformEmailSender, type SmtpAccount } from '../messaging/email';
-import { TWILIO_API_BASE, twilioSender, type TwilioAccount } from '../messaging/twilio';
+import { smtpSender, platformEmailSender, type SmtpAccount } from '../providers/smtp/account-sender';
+import { TWILIO_API_BASE, twilioSender, type TwilioAccount } from '../providers/twilio/client';
 import { ChannelNotConfigured, MessagingRejected, MessagingUnavailable, type ChannelSender } from '../messaging/types';
 import { Customer, MessagingSetting, Organization, Tenant } from '../models';
 import { CHANNELS, type Channel } from '../models/campaign.model';
-import { SIMULATOR_ACCOUNT, TWILIO_SIMULATOR_PATH } from '../simulators/twilio';
+import { SIMULATOR_ACCOUNT, TWILIO_SIMULATOR_PATH } from '../providers/twilio/simulator';
 import { outboundResolver, resolveChecked } from '../net/guarded-fetch';
 import { assertDeliverableUrl } from '../webhooks/url';
 import { inTransaction, type ServiceOptions } from './common';

@@ -11,7 +11,7 @@ import { inTransaction } from './common';
 /**
  * Provider sign-in (OAuth 2 authorization code with PKCE S256, through `oauth4webapi`) and the tokens it yields,
  * stored encrypted per synced integration. A provider whose CLIENT_ID is unset runs against the in-process
- * simulator (src/simulators/oauth.ts) with a client id and secret derived here, so both sides agree.
+ * simulator (src/providers/oauth-simulator.ts) with a client id and secret derived here, so both sides agree.
  */
 
 /** Scopes asked for: reading reviews and answering them. */
@@ -23,7 +23,7 @@ export const PROVIDER_SCOPES: Record<SignInProvider, readonly string[]> = {
 /** Google separates scopes with spaces (RFC 6749), Facebook documents commas. */
 const SCOPE_SEPARATOR: Record<SignInProvider, string> = { google: ' ', facebook: ',' };
 
-/** Where the simulator is mounted (src/simulators/index.ts). */
+/** Where the simulator is mounted (src/providers/simulators.ts). */
 export const oauthSimulatorPath = (provider: SignInProvider): string => `/simulators/${provider}/oauth`;
 
 export interface OAuthProviderSettings {

@@ -1,7 +1,7 @@
 import { QueryTypes, UniqueConstraintError } from 'sequelize';
 import { escapeHtml as esc } from '../domain/html';
 import { ALL_PERMISSIONS } from '../domain/permissions';
-import { platformMailer } from '../mail/mailer';
+import { platformMailer } from '../providers/smtp/platform-mailer';
 import { platformMessageId } from '../messaging/links';
 import { Organization, ReportDelivery, User } from '../models';
 import { brandColors } from '../reports/brand';

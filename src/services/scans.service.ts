@@ -7,7 +7,7 @@ import type { Principal } from '../domain/principal';
 import * as metrics from '../grid/metrics';
 import { assertGridParams, DISTANCE_UNITS, generatePins, type DistanceUnit } from '../grid/pins';
 import { FREQUENCIES, nextRunAt, assertTimezone, assertWindow, type Frequency, type ScheduleSpec } from '../grid/schedule';
-import type { MapResult } from '../grid/providers/types';
+import type { MapResult } from '../providers/ranking/types';
 import { Scan, ScanPin, ScanResult, ScanSnapshot } from '../models';
 import { SCAN_TYPES, type ScanType } from '../models/scan.model';
 import type { StoredPlace } from '../models/scan-result.model';
@@ -932,7 +932,7 @@ export async function runPlan(runId: string): Promise<ScanRunPlan | null> {
 export async function searchFor(tenantId: number, query: { keyword: string; lat: number; lng: number }): Promise<MapResult[]> {
   const providers = await gridProvidersFor(tenantId);
   if (!providers) {
-    const { GridProviderRejected } = await import('../grid/providers/types');
+    const { GridProviderRejected } = await import('../providers/ranking/types');
     throw new GridProviderRejected('grid', 'Ranking-data credentials are not configured.');
   }
   return providers.ranking.searchMaps(query);
@@ -1100,7 +1100,7 @@ export async function startDueScheduledScans(opts: ServiceOptions = {}): Promise
  */
 async function simulatedTargetOf(providers: { mode: string }, keyword: string, centre: { lat: number; lng: number }): Promise<string | null> {
   if (providers.mode !== 'simulator') return null;
-  const { SimulatedMarket } = await import('../grid/providers/simulator');
+  const { SimulatedMarket } = await import('../providers/ranking/simulator');
   return new SimulatedMarket().nearestPlace(keyword, centre.lat, centre.lng).placeId;
 }
 
@@ -1109,7 +1109,7 @@ async function simulatedTargetOf(providers: { mode: string }, keyword: string, c
  * one completed snapshot computed in-process (the simulator answers synchronously, so the seed needs no worker).
  */
 export async function seedDemoScan(tenantId: number, ownerCustomerId: number | null, opts: ServiceOptions = {}): Promise<Scan> {
-  const { SimulatedMarket } = await import('../grid/providers/simulator');
+  const { SimulatedMarket } = await import('../providers/ranking/simulator');
   const market = new SimulatedMarket();
   const keyword = 'dentist';
   const centre = { lat: 30.2672, lng: -97.7431 };

@@ -1,5 +1,5 @@
 import { QueryTypes } from 'sequelize';
-import { chatConfigured } from '../ai/chat';
+import { chatConfigured } from '../providers/ai/chat.client';
 import { labelSplitting, type LabelReview } from '../analytics/ai-labels';
 import { Review } from '../models';
 import { sentimentColumns } from '../models/review.model';

@@ -10,7 +10,7 @@ import { reconcileReviewSyncSchedules } from '../services/review-sync.service';
 import { resumePendingAutoResponses } from '../services/auto-respond.service';
 import { configureScanEngine, ensureScanScheduleTick } from '../../workflows/scans/client';
 import { removeInviteRedispatchSchedule } from '../../workflows/invites/schedule';
-import { closeSmtpPools } from '../messaging/email';
+import { closeSmtpPools } from '../providers/smtp/account-sender';
 import { configureGbpSync, ensureGbpSyncSchedule } from '../../workflows/gbp/client';
 import { configureRetention, ensureRetentionSchedule } from '../../workflows/retention/client';
 import { SENTIMENT_VERSION } from '../analytics/sentiment';

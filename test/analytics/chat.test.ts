@@ -1,7 +1,7 @@
-import { ChatError, chatComplete, chatConfigured } from '../../src/ai/chat';
+import { ChatError, chatComplete, chatConfigured } from '../../src/providers/ai/chat.client';
 import { completion, startChatServer } from './chat-server';
 
-describe('src/ai/chat.ts (OpenAI-compatible chat completions)', () => {
+describe('src/providers/ai/chat.client.ts (OpenAI-compatible chat completions)', () => {
   let server: Awaited<ReturnType<typeof startChatServer>>;
   const saved = { ...process.env };
 

@@ -8,7 +8,7 @@ import { temporal } from '../../workflows/client';
 import type { AutoRespondOutcome } from '../../workflows/activities/auto-respond';
 import { useApp } from '../support/app';
 import { customSourceOf, makeReview, makeWorld, testimonialsOf } from '../support/factories';
-import { useProviderApis } from '../support/provider-apis';
+import { useProviderApis } from '../support/providers/review-platforms';
 import { recordHistory, useTemporalWorker } from '../support/temporal';
 import { waitUntil } from '../support/wait';
 import { graphql, setAutoRespondFeature, startChatServer, type ChatServer } from './support';

@@ -5,7 +5,7 @@ import { errorOf, graphql } from '../auto-respond/support';
 import { useApp } from '../support/app';
 import { countStatements } from '../support/db';
 import { ALL, makeReview, makeWorld, testimonialsOf, tokenFor, without } from '../support/factories';
-import { useProviderApis } from '../support/provider-apis';
+import { useProviderApis } from '../support/providers/review-platforms';
 
 const DRAFT_FIELDS = 'id reviewId organizationId locationId message status createdVia createdByUserId decidedByUserId decidedAt rejectionReason';
 const DRAFT = `mutation ($reviewId: Int!, $message: String!) { draftReviewResponse(reviewId: $reviewId, message: $message) { ${DRAFT_FIELDS} } }`;

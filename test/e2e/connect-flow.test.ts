@@ -4,7 +4,7 @@ import { serveApp, type ServedApp } from '../support/app';
 import { launchChromium } from '../support/browser';
 import { useDatabase } from '../support/db';
 import { makeWorld, tokenFor } from '../support/factories';
-import { useProviderApis } from '../support/provider-apis';
+import { useProviderApis } from '../support/providers/review-platforms';
 
 /**
  * The customer's whole connect flow in headless Chromium, against the app on a real port with the embedded

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { SimulatedMarket } from '../../src/grid/providers/simulator';
-import type { MapResult } from '../../src/grid/providers/types';
+import { SimulatedMarket } from '../../src/providers/ranking/simulator';
+import type { MapResult } from '../../src/providers/ranking/types';
 import { ScanPin } from '../../src/models';
 import { reportUrlOf } from '../../src/services/scans.service';
 import { serveApp, type ServedApp } from '../support/app';

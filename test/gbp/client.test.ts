@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express, { type Express } from 'express';
-import { GbpPerformanceClient, gbpPerformanceBaseUrl, performanceLocationName } from '../../src/gbp/performance';
+import { GbpPerformanceClient, gbpPerformanceBaseUrl, performanceLocationName } from '../../src/providers/google/performance.client';
 import { ProviderRejected, ProviderUnavailable } from '../../src/providers/types';
-import { GbpPerformanceSimulator } from '../../src/simulators/gbp-performance';
+import { GbpPerformanceSimulator } from '../../src/providers/google/performance.simulator';
 
 /**
  * The Performance API client against local HTTP servers: one answering Google's documented JSON verbatim (so the

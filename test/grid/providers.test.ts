@@ -1,11 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
-import { DataForSeoClient } from '../../src/grid/providers/dataforseo';
-import { GoogleGeocoder } from '../../src/grid/providers/google-geocoding';
-import { SimulatedMarket } from '../../src/grid/providers/simulator';
-import { gridProviderSimulator } from '../../src/grid/providers/simulator-http';
-import { GridProviderRejected, GridProviderUnavailable } from '../../src/grid/providers/types';
+import { DataForSeoClient } from '../../src/providers/ranking/dataforseo.client';
+import { GoogleGeocoder } from '../../src/providers/google/geocoding.client';
+import { SimulatedMarket } from '../../src/providers/ranking/simulator';
+import { gridProviderSimulator } from '../../src/providers/ranking/simulator-http';
+import { GridProviderRejected, GridProviderUnavailable } from '../../src/providers/ranking/types';
 
 /** The real clients against a loopback server that speaks DataForSEO's and Google Geocoding's wire formats. */
 describe('Local Search Grid provider clients', () => {

@@ -2,7 +2,7 @@ import { Customer, Tenant } from '../../src/models';
 import { CATALOGUES, INVALID_LANGUAGE } from '../../src/i18n';
 import { useApp } from '../support/app';
 import { agencyTokenFor, makeTenant, makeWorld } from '../support/factories';
-import { useSmtpServer } from '../support/smtp';
+import { useSmtpServer } from '../support/providers/smtp';
 
 /**
  * Issue 19, item 4: an account's language is set with the additive `language` field of the agency API's POST and

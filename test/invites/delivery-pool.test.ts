@@ -2,7 +2,7 @@ import { sendInviteStep, type StepResult } from '../../src/messaging/delivery';
 import { InviteMessage, MessagingSetting } from '../../src/models';
 import { useDatabase } from '../support/db';
 import { makeWorld } from '../support/factories';
-import { startSmtpServer, type SmtpSink } from '../support/smtp';
+import { startSmtpServer, type SmtpSink } from '../support/providers/smtp';
 import { giveCredits, makeCampaign, makeContact, makeInvite } from './fixtures';
 
 /**

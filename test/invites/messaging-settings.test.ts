@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { MessagingSetting } from '../../src/models';
 import { useApp } from '../support/app';
 import { makeWorld, tokenFor, without } from '../support/factories';
-import { useSmtpServer } from '../support/smtp';
-import { startTwilioServer, type TwilioSink } from '../support/twilio';
+import { useSmtpServer } from '../support/providers/smtp';
+import { startTwilioServer, type TwilioSink } from '../support/providers/twilio';
 
 /**
  * The account's own sending accounts for review requests through GraphQL: read (secrets never returned), set,

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { contactUuidOfUnsubscribeToken, reviewLinkOf, unsubscribeLinkOf, unsubscribeTokenOf } from '../../src/messaging/links';
-import { smtpSender, platformEmailSender } from '../../src/messaging/email';
+import { smtpSender, platformEmailSender } from '../../src/providers/smtp/account-sender';
 import { renderEmail, renderText } from '../../src/messaging/templates';
-import { twilioSender } from '../../src/messaging/twilio';
+import { twilioSender } from '../../src/providers/twilio/client';
 import { MessagingRejected, MessagingUnavailable } from '../../src/messaging/types';
-import { startSmtpServer, useSmtpServer } from '../support/smtp';
-import { startTwilioServer, type TwilioSink } from '../support/twilio';
+import { startSmtpServer, useSmtpServer } from '../support/providers/smtp';
+import { startTwilioServer, type TwilioSink } from '../support/providers/twilio';
 import { waitUntil } from '../support/wait';
 import { rawHeader } from './fixtures';
 

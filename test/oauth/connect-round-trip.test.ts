@@ -11,7 +11,7 @@ import { issueConnectLink } from '../../src/services/connect-links.service';
 import { accessTokenFor } from '../../src/services/provider-connections.service';
 import { useDatabase } from '../support/db';
 import { makeWorld } from '../support/factories';
-import { useProviderApis } from '../support/provider-apis';
+import { useProviderApis } from '../support/providers/review-platforms';
 import { startMockOAuthServer, type MockOAuthServer } from './mock-oauth-server';
 
 /**

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import express from 'express';
 import request from 'supertest';
-import { oauthSimulatorRouter, verifySimulatedAccessToken } from '../../src/simulators/oauth';
+import { oauthSimulatorRouter, verifySimulatedAccessToken } from '../../src/providers/oauth-simulator';
 import { simulatorClient } from '../../src/services/provider-connections.service';
 
 /** The OAuth 2 simulator of the embedded default: what its token endpoint checks. */

@@ -1,6 +1,6 @@
-import { FacebookGraphClient, FACEBOOK_GRAPH_URL, graphDate } from '../../src/providers/facebook';
+import { FacebookGraphClient, FACEBOOK_GRAPH_URL, graphDate } from '../../src/providers/facebook/graph.client';
 import { ProviderRejected, ProviderUnavailable } from '../../src/providers/types';
-import { startProviderApis, type ProviderApis } from '../support/provider-apis';
+import { startProviderApis, type ProviderApis } from '../support/providers/review-platforms';
 
 /** The real Graph API client over HTTP against the loopback server speaking the Graph wire format. */
 describe('FacebookGraphClient', () => {

@@ -1,7 +1,7 @@
-import { GoogleBusinessClient, googleHosts, GOOGLE_HOSTS } from '../../src/providers/google';
+import { GoogleBusinessClient, googleHosts, GOOGLE_HOSTS } from '../../src/providers/google/business.client';
 import { platformBaseUrl, platformClient } from '../../src/providers';
 import { ProviderRejected, ProviderUnavailable } from '../../src/providers/types';
-import { startProviderApis, type ProviderApis } from '../support/provider-apis';
+import { startProviderApis, type ProviderApis } from '../support/providers/review-platforms';
 
 /** The real Google Business Profile client over HTTP against the loopback server speaking Google's wire format. */
 describe('GoogleBusinessClient', () => {

@@ -1,6 +1,6 @@
-import { FacebookGraphClient } from '../../src/providers/facebook';
-import { GoogleBusinessClient } from '../../src/providers/google';
-import { startProviderApis } from '../support/provider-apis';
+import { FacebookGraphClient } from '../../src/providers/facebook/graph.client';
+import { GoogleBusinessClient } from '../../src/providers/google/business.client';
+import { startProviderApis } from '../support/providers/review-platforms';
 
 /** The embedded-default simulators (seeded) through the real clients: deterministic, and growing over time. */
 describe('platform simulators (seeded)', () => {

@@ -6,7 +6,7 @@ import { launchChromium } from '../support/browser';
 import { useDatabase } from '../support/db';
 import { makeReview, makeWorld, testimonialsOf, tokenFor } from '../support/factories';
 import { makeCampaign, makeSentInvite } from '../inbound/support';
-import { useProviderApis } from '../support/provider-apis';
+import { useProviderApis } from '../support/providers/review-platforms';
 import { seedReportScan } from '../support/scan-report';
 import { waitUntil } from '../support/wait';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { generatePins } from '../../src/grid/pins';
-import { SimulatedMarket } from '../../src/grid/providers/simulator';
+import { SimulatedMarket } from '../../src/providers/ranking/simulator';
 import { GridProviderSetting, OutboxEvent, Scan, ScanPin, ScanResult, ScanSnapshot } from '../../src/models';
 import { seedDemo } from '../../src/services/demo.service';
 import { useApp } from '../support/app';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { generatePins, type DistanceUnit } from '../../src/grid/pins';
-import type { MapResult } from '../../src/grid/providers/types';
+import type { MapResult } from '../../src/providers/ranking/types';
 import { Scan, ScanPin, ScanSnapshot } from '../../src/models';
 import { completeRun, storePinResult } from '../../src/services/scans.service';
 

@@ -1,7 +1,7 @@
 import { defaultPayloadConverter } from '@temporalio/common';
 import { msToTs } from '@temporalio/common/lib/time';
 import type { WorkflowExecutionInfo } from '@temporalio/client';
-import { SimulatedMarket } from '../../src/grid/providers/simulator';
+import { SimulatedMarket } from '../../src/providers/ranking/simulator';
 import { Scan, WebhookDelivery } from '../../src/models';
 import { configureGridProviders } from '../../src/services/grid-providers.service';
 import {

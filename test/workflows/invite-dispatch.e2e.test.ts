@@ -9,8 +9,8 @@ import { inviteDispatcherWorkflowId, nudgeInviteDispatcher, temporal } from '../
 import { inviteWorkflowId } from '../../workflows/invites/client';
 import { useApp } from '../support/app';
 import { makeWorld } from '../support/factories';
-import { startSmtpServer, useSmtpServer } from '../support/smtp';
-import { startTwilioServer, type TwilioSink } from '../support/twilio';
+import { startSmtpServer, useSmtpServer } from '../support/providers/smtp';
+import { startTwilioServer, type TwilioSink } from '../support/providers/twilio';
 import { waitUntil } from '../support/wait';
 import { EMAIL_STEP, giveCredits, makeCampaign, makeContact, makeInvite, phoneNumber, rawHeader, SMS_STEP, type World } from '../invites/fixtures';
 import { useInviteWorker } from '../invites/worker';

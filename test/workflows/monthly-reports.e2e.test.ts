@@ -8,7 +8,7 @@ import { previousMonthOf, type MonthlyReportsInput, type MonthlyReportsResult } 
 import { configureMonthlyReports, ensureMonthlyReportSchedule, monthlyReportScheduleId, removeMonthlyReportSchedule } from '../../workflows/reports/schedule';
 import { useApp } from '../support/app';
 import { makeReview, makeWorld, testimonialsOf } from '../support/factories';
-import { addressesOf, startSmtpServer, useSmtpServer } from '../support/smtp';
+import { addressesOf, startSmtpServer, useSmtpServer } from '../support/providers/smtp';
 import { recordHistory, useTemporalWorker } from '../support/temporal';
 import { waitUntil } from '../support/wait';
 

@@ -5,7 +5,7 @@ import { ensureReviewSync, removeReviewSync, reviewSyncScheduleId, temporal } fr
 import type { SyncReviewsResult } from '../../workflows/reviews/sync.workflow';
 import { useApp } from '../support/app';
 import { makeWorld } from '../support/factories';
-import { useProviderApis } from '../support/provider-apis';
+import { useProviderApis } from '../support/providers/review-platforms';
 import { startReceiver } from '../support/receiver';
 import { recordHistory, useTemporalWorker } from '../support/temporal';
 import { waitUntil } from '../support/wait';

@@ -1,5 +1,5 @@
 import * as metrics from '../../src/grid/metrics';
-import { SimulatedMarket } from '../../src/grid/providers/simulator';
+import { SimulatedMarket } from '../../src/providers/ranking/simulator';
 import { Scan, ScanPin, ScanResult, ScanSnapshot } from '../../src/models';
 import { configureGridProviders } from '../../src/services/grid-providers.service';
 import { scanRunWorkflowId } from '../../workflows/scans/client';

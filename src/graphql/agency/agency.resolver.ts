@@ -1,7 +1,7 @@
 import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { Context } from '../../context';
 import { Validation } from '../../domain/errors';
-import { mailLogger } from '../../mail/mailer';
+import { mailLogger } from '../../providers/smtp/platform-mailer';
 import type { NfcOrder } from '../../models';
 import * as agency from '../../services/agency.service';
 import * as orders from '../../services/orders.service';

@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { mailLogger, setMailLogger } from '../../../src/mail/mailer';
+import { mailLogger, setMailLogger } from '../../../src/providers/smtp/platform-mailer';
 import { ConnectLink, Customer, Organization, TenantDomain } from '../../../src/models';
 import { useApp } from '../../support/app';
 import { agencyTokenFor, makeTenant } from '../../support/factories';
-import { addressesOf, startSmtpServer, useSmtpServer } from '../../support/smtp';
+import { addressesOf, startSmtpServer, useSmtpServer } from '../../support/providers/smtp';
 
 /** Log lines the mailer writes, parsed. */
 function captureLogs() {

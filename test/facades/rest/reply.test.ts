@@ -3,7 +3,7 @@ import { attachSynced } from '../../../src/services/integrations.service';
 import { saveConnection } from '../../../src/services/provider-connections.service';
 import { useApp } from '../../support/app';
 import { makeReview, makeWorld, testimonialsOf, tokenFor, without } from '../../support/factories';
-import { useProviderApis } from '../../support/provider-apis';
+import { useProviderApis } from '../../support/providers/review-platforms';
 
 /**
  * "Reply to Review" (decided: POST /api/v1/reviews/{id}/reply {message}): written reviews store the reply;

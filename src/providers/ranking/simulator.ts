@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { distanceKm } from '../pins';
+import { distanceKm } from '../../grid/pins';
 import { TRADES, tradeOfName, type Trade } from '../../domain/trades';
 import type { GeocodeResult, Geocoder, MapResult, RankingProvider } from './types';
 

@@ -1,15 +1,15 @@
 import express, { type Request, type Response, type Router } from 'express';
-import { dayAt, dayOf, isoOf, monthIndex, monthOf, type YearMonth } from '../gbp/dates';
-import { LEGACY_VIEW_METRICS } from '../gbp/metrics';
-import { simulatedDailyValue, simulatedMonthKeywords, SIMULATED_KEYWORD_THRESHOLD } from '../gbp/sim-data';
-import { decodeOffset, encodeOffset } from '../providers/sim-data';
+import { dayAt, dayOf, isoOf, monthIndex, monthOf, type YearMonth } from '../../gbp/dates';
+import { LEGACY_VIEW_METRICS } from '../../gbp/metrics';
+import { simulatedDailyValue, simulatedMonthKeywords, SIMULATED_KEYWORD_THRESHOLD } from './performance.sim-data';
+import { decodeOffset, encodeOffset } from '../sim-data';
 
 /**
- * Google Business Profile Performance API simulator, in its wire format (see src/gbp/performance.ts):
+ * Google Business Profile Performance API simulator, in its wire format (see src/providers/google/performance.client.ts):
  * `GET /v1/locations/{id}:fetchMultiDailyMetricsTimeSeries` and `GET /v1/locations/{id}/searchkeywords/impressions/monthly`.
  *
  * - Any non-empty bearer token is accepted; tests can refuse one (`revokeToken`) or fail the next calls (`failNext`).
- * - With `seed` (the embedded default) every location has deterministic counts (src/gbp/sim-data.ts) for every day
+ * - With `seed` (the embedded default) every location has deterministic counts (src/providers/google/performance.sim-data.ts) for every day
  *   before today and keywords for every month before the current one. Tests start empty (`seed: false`) and set
  *   exact values (`setDaily`, `setKeywords`).
  * - With `legacyMetrics` (default on) every daily answer also carries profile-view and photo-view series

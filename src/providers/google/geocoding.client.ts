@@ -1,4 +1,4 @@
-import { GridProviderRejected, GridProviderUnavailable, type GeocodeResult, type Geocoder } from './types';
+import { GridProviderRejected, GridProviderUnavailable, type GeocodeResult, type Geocoder } from '../ranking/types';
 import { operatorFetch } from '../../net/guarded-fetch';
 
 /** Google's Geocoding API: `GET /maps/api/geocode/json?address=..&key=..`; the outcome is in `status`. */

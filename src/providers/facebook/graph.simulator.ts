@@ -1,5 +1,5 @@
 import express, { type Request, type Response, type Router } from 'express';
-import { decodeOffset, encodeOffset, hash32, initialReviewCount, simulatedReview, simulatedTimeline } from '../providers/sim-data';
+import { decodeOffset, encodeOffset, hash32, initialReviewCount, simulatedReview, simulatedTimeline } from '../sim-data';
 
 /**
  * Facebook Graph API simulator for Pages: `GET /me/accounts`, `GET /{page-id}?fields=access_token`,

@@ -1,14 +1,14 @@
 import express, { type Router } from 'express';
-import { SIGN_IN_PROVIDERS, type SignInProvider } from '../providers/types';
-import { SIMULATOR_PATHS } from '../providers';
+import { SIGN_IN_PROVIDERS, type SignInProvider } from './types';
+import { SIMULATOR_PATHS } from './';
 import { isSimulated, oauthSimulatorPath } from '../services/provider-connections.service';
-import { oauthSimulatorRouter } from './oauth';
-import { facebookGraphSimulator } from './facebook-graph';
-import { googleBusinessSimulator } from './google-business';
-import { GBP_PERFORMANCE_SIMULATOR_PATH } from '../gbp/performance';
-import { gbpPerformanceSimulator } from './gbp-performance';
+import { oauthSimulatorRouter } from './oauth-simulator';
+import { facebookGraphSimulator } from './facebook/graph.simulator';
+import { googleBusinessSimulator } from './google/business.simulator';
+import { GBP_PERFORMANCE_SIMULATOR_PATH } from './google/performance.client';
+import { gbpPerformanceSimulator } from './google/performance.simulator';
 import { smsSimulatorEnabled } from '../config';
-import { TWILIO_SIMULATOR_PATH, twilioSimulator } from './twilio';
+import { TWILIO_SIMULATOR_PATH, twilioSimulator } from './twilio/simulator';
 
 /**
  * The in-process simulators of the third parties the embedded default runs without (`npm start` with no

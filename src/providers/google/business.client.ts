@@ -1,4 +1,4 @@
-import { joinUrl, nestedErrorMessage, platformRequest } from './http';
+import { joinUrl, nestedErrorMessage, platformRequest } from '../http';
 import {
   ProviderRejected,
   type ProviderBusiness,
@@ -6,7 +6,7 @@ import {
   type PublishedReply,
   type ReviewPage,
   type ReviewPlatformClient,
-} from './types';
+} from '../types';
 
 /**
  * Google Business Profile over its documented REST APIs:

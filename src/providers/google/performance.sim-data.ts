@@ -1,6 +1,6 @@
-import { hash32, prng } from '../providers/sim-data';
-import { dayOf } from './dates';
-import { TRADES, type Trade } from '../domain/trades';
+import { hash32, prng } from '../sim-data';
+import { dayOf } from '../../gbp/dates';
+import { TRADES, type Trade } from '../../domain/trades';
 
 /**
  * Deterministic business-profile performance for the simulator and the demo seed: the same location, metric and

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import { closeSmtpPools } from '../../src/messaging/email';
+import { closeSmtpPools } from '../../../src/providers/smtp/account-sender';
 
 /**
  * A real SMTP server on loopback (the `smtp-server` package) that keeps every message it accepts, parsed

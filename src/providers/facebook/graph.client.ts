@@ -1,5 +1,5 @@
-import { joinUrl, nestedErrorMessage, platformRequest, type ErrorInfo } from './http';
-import { ProviderRejected, type ProviderBusiness, type ProviderReview, type ReviewPage, type ReviewPlatformClient } from './types';
+import { joinUrl, nestedErrorMessage, platformRequest, type ErrorInfo } from '../http';
+import { ProviderRejected, type ProviderBusiness, type ProviderReview, type ReviewPage, type ReviewPlatformClient } from '../types';
 
 /**
  * Facebook Pages over the Graph API: `GET /me/accounts` (the pages the user manages, each with its page access

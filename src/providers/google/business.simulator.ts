@@ -1,5 +1,5 @@
 import express, { type Request, type Response, type Router } from 'express';
-import { decodeOffset, encodeOffset, hash32, initialReviewCount, simulatedReview, simulatedTimeline } from '../providers/sim-data';
+import { decodeOffset, encodeOffset, hash32, initialReviewCount, simulatedReview, simulatedTimeline } from '../sim-data';
 
 /**
  * Google Business Profile simulator: the wire formats of Account Management (`GET /v1/accounts`), Business

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { TwilioSimulator, TWILIO_SIMULATOR_PATH, type SimulatedMessage, type TwilioRefusal } from '../../src/simulators/twilio';
+import { TwilioSimulator, TWILIO_SIMULATOR_PATH, type SimulatedMessage, type TwilioRefusal } from '../../../src/providers/twilio/simulator';
 
 /**
  * A local HTTP server speaking the Twilio Messages wire format (the simulator's router on a loopback port):

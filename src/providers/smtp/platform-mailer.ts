@@ -3,8 +3,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createTransport } from 'nodemailer';
 import pino, { type Logger } from 'pino';
-import { loadConfig } from '../config';
-import { LOG_REDACTION } from '../observability/log-redaction';
+import { loadConfig } from '../../config';
+import { LOG_REDACTION } from '../../observability/log-redaction';
 
 /**
  * Platform mail (customer invitations, connect links). With `SMTP_URL` set, messages go through that SMTP

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createTransport, type Transporter } from 'nodemailer';
-import { closePlatformMailers, platformMailer, smtpPoolOptions } from '../mail/mailer';
-import { MessagingRejected, MessagingUnavailable, type ChannelSender, type OutgoingMessage, type SendReceipt } from './types';
+import { closePlatformMailers, platformMailer, smtpPoolOptions } from './platform-mailer';
+import { MessagingRejected, MessagingUnavailable, type ChannelSender, type OutgoingMessage, type SendReceipt } from '../../messaging/types';
 
 /** The account's own SMTP server (`messaging_settings`, channel `email`). */
 export interface SmtpAccount {

@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
-import { FacebookGraphSimulator, type FacebookSimulatorOptions } from '../../src/simulators/facebook-graph';
-import { GoogleBusinessSimulator, type GoogleSimulatorOptions } from '../../src/simulators/google-business';
+import { FacebookGraphSimulator, type FacebookSimulatorOptions } from '../../../src/providers/facebook/graph.simulator';
+import { GoogleBusinessSimulator, type GoogleSimulatorOptions } from '../../../src/providers/google/business.simulator';
 
 export interface ProviderApis {
   /** Base for GOOGLE_API_URL: every Google path (`/v1/accounts`, `/v4/...`) under it. */

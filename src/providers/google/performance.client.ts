@@ -1,7 +1,7 @@
-import { loadConfig, simulatorBaseUrl } from '../config';
-import { joinUrl, nestedErrorMessage, platformRequest } from '../providers/http';
-import { ProviderRejected } from '../providers/types';
-import { dayOf, isoOf, type YearMonth } from './dates';
+import { loadConfig, simulatorBaseUrl } from '../../config';
+import { joinUrl, nestedErrorMessage, platformRequest } from '../http';
+import { ProviderRejected } from '../types';
+import { dayOf, isoOf, type YearMonth } from '../../gbp/dates';
 
 /**
  * Google Business Profile Performance API v1 (https://businessprofileperformance.googleapis.com), bearer token:
@@ -17,7 +17,7 @@ import { dayOf, isoOf, type YearMonth } from './dates';
  */
 export const GBP_PERFORMANCE_HOST = 'https://businessprofileperformance.googleapis.com';
 
-/** Where the in-process simulator is mounted (src/simulators/index.ts) while Google runs simulated. */
+/** Where the in-process simulator is mounted (src/providers/simulators.ts) while Google runs simulated. */
 export const GBP_PERFORMANCE_SIMULATOR_PATH = '/simulators/google/performance';
 
 /** Google's largest keyword page. */

@@ -1,5 +1,5 @@
-import { guardedFetch } from '../net/guarded-fetch';
-import { MessagingRejected, MessagingUnavailable, type ChannelSender, type SendReceipt } from './types';
+import { guardedFetch } from '../../net/guarded-fetch';
+import { MessagingRejected, MessagingUnavailable, type ChannelSender, type SendReceipt } from '../../messaging/types';
 
 /**
  * SMS and messaging-app messages through a Twilio-style HTTP API (Twilio itself, or any provider speaking its

@@ -1,5 +1,5 @@
-import { loadConfig } from '../config';
-import { operatorFetch } from '../net/guarded-fetch';
+import { loadConfig } from '../../config';
+import { operatorFetch } from '../../net/guarded-fetch';
 
 /**
  * A minimal client of the OpenAI-compatible chat completions API (`POST {AI_API_URL}/chat/completions`),

@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import { publicBaseUrl } from '../config';
 import { mac } from '../crypto/secrets';
-import type { SignInProvider } from '../providers/types';
+import type { SignInProvider } from './types';
 import { simulatorClient } from '../services/provider-connections.service';
 import { escapeHtml as esc } from '../domain/html';
 

@@ -1,6 +1,6 @@
 import { Column, DataType, Model, Table } from 'sequelize-typescript';
 
-/** A monthly report mailed to one owner of an organisation's account (src/services/report-mail.service.ts). */
+/** A monthly report mailed to one owner of an organisation's account (src/jobs/report-mail.ts). */
 @Table({ tableName: 'report_deliveries' })
 export class ReportDelivery extends Model {
   @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })

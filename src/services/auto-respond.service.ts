@@ -1,9 +1,7 @@
 import pino, { type Logger } from 'pino';
 import { Op, type Transaction, type WhereOptions } from 'sequelize';
-import type { AutoRespondOutcome, AutoResponsePlan, PublishAutoResponseInput } from '../../workflows/activities/auto-respond';
 import { startAutoRespondWorkflow } from '../../workflows/auto-respond/client';
-import { ChatError, chatComplete, chatConfigured, type ChatMessage } from '../providers/ai/chat.client';
-import { Conflict, Forbidden, NotFound, PlanLimit, Validation, type FieldErrors } from '../domain/errors';
+import { Forbidden, NotFound, PlanLimit, Validation, type FieldErrors } from '../domain/errors';
 import { charCount, MAX_NAME_CHARS } from '../domain/limits';
 import { canSeeOrganization, inAccount, isRestricted, isTeamMember, isTenantOwner } from '../domain/permissions';
 import type { Principal } from '../domain/principal';
@@ -18,8 +16,8 @@ import {
   Review,
 } from '../models';
 import { KEYWORD_MATCHES, type KeywordMatch } from '../models/auto-respond-rule.model';
-import { clockOf, inTransaction, offset, type Page, type PageArgs, type ServiceOptions } from './common';
-import { MAX_REPLY_CHARS, reply } from './replies.service';
+import { inTransaction, offset, type Page, type PageArgs, type ServiceOptions } from './common';
+import { MAX_REPLY_CHARS } from './replies.service';
 import { LOG_REDACTION } from '../observability/log-redaction';
 
 /**
@@ -43,7 +41,7 @@ export type TemplateValues = Record<Placeholder, string>;
 const PLACEHOLDER = /\{([a-z_]+)\}/gi;
 
 let moduleLogger: Logger | null = null;
-const log = (): Logger => (moduleLogger ??= pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'reviewgrid', area: 'auto-respond' }, redact: LOG_REDACTION }));
+export const log = (): Logger => (moduleLogger ??= pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'reviewgrid', area: 'auto-respond' }, redact: LOG_REDACTION }));
 
 // ---------------------------------------------------------------------------------------------------------------
 // The plan feature
@@ -367,154 +365,4 @@ export async function resumePendingAutoResponses(): Promise<number> {
   const runs = await AutoRespondRun.findAll({ where: { status: 'pending' }, attributes: ['reviewId', 'tenantId', 'customerId'], order: [['id', 'ASC']] });
   for (const run of runs) await startAutoRespondWorkflow(run.reviewId, run);
   return runs.length;
-}
-
-/** The platform acting for the account: a tenant-owner principal of the review's tenant, without token permissions. */
-function systemPrincipal(tenantId: number, customerId: number): Principal {
-  return {
-    tenantId,
-    userId: 0,
-    role: 'tenant_owner',
-    customerId,
-    tokenId: 0,
-    tokenKind: 'agency',
-    tokenExpiresAt: null,
-    permissions: new Set(),
-    assignedLocationIds: new Set(),
-    assignedOrganizationIds: new Set(),
-    organizationPermissions: new Map(),
-  };
-}
-
-/** Why a pending run must not reply (now), or null. */
-async function skipReason(run: AutoRespondRun, transaction?: Transaction): Promise<string | null> {
-  const rule = run.ruleId === null ? null : await AutoRespondRule.findByPk(run.ruleId, { transaction });
-  if (!rule) return 'rule_deleted';
-  if (rule.paused) return 'rule_paused';
-  const review = await Review.findByPk(run.reviewId, { attributes: ['id', 'reply'], transaction });
-  if (!review) return 'review_deleted';
-  if (review.reply) return 'already_replied';
-  const customer = await Customer.findByPk(run.customerId, { include: [Plan], transaction });
-  if (!customer?.plan?.features?.includes(AUTO_RESPOND_FEATURE)) return 'plan_feature_missing';
-  if (customer.subscriptionStatus === 'paused') return 'subscription_paused';
-  return null;
-}
-
-/** The deterministic reply of a rule without a template (AI rules when no chat API answers), by rating. */
-export function defaultReplyTemplate(rating: number): string {
-  if (rating >= 4) return 'Thank you for your review, {first_name}! We are glad you had a great experience with {business_name} and hope to see you again soon.';
-  if (rating === 3) return 'Thank you for your feedback, {first_name}. We appreciate you taking the time to share it and will use it to keep improving at {business_name}.';
-  return 'Thank you for letting us know, {first_name}. We are sorry your experience with {business_name} fell short; please get in touch with us so we can make it right.';
-}
-
-function fitReply(text: string): string {
-  const chars = [...text.trim()];
-  if (chars.length <= MAX_REPLY_CHARS) return chars.join('');
-  const cut = chars.slice(0, MAX_REPLY_CHARS).join('');
-  const end = Math.max(cut.lastIndexOf('. '), cut.lastIndexOf('! '), cut.lastIndexOf('? '));
-  return end > MAX_REPLY_CHARS / 2 ? cut.slice(0, end + 1) : cut;
-}
-
-/** The reply for a review: the rule's template, or the chat API for AI rules (falling back to the template). */
-export async function composeReply(
-  rule: Pick<AutoRespondRule, 'useAi' | 'template'>,
-  values: TemplateValues,
-  review: Pick<Review, 'rating' | 'title' | 'message'>,
-): Promise<{ message: string; usedAi: boolean }> {
-  const fallback = renderTemplate(rule.template ?? defaultReplyTemplate(review.rating), values);
-  if (!rule.useAi || !chatConfigured()) return { message: fitReply(fallback), usedAi: false };
-  const messages: ChatMessage[] = [
-    {
-      role: 'system',
-      content: [
-        `You write the public reply of the business "${values.business_name}" (location "${values.location_name}") to a customer review posted on ${values.source}.`,
-        'Write two or three sentences, warm and professional, in the language of the review. Thank the reviewer by first name.',
-        'For a rating of 3 or less, acknowledge the problem without arguing and invite them to get in touch.',
-        'Do not invent facts, offers, discounts or contact details. Answer with the reply text only, without quotes.',
-        rule.template ? `Follow the tone and content of this example reply: ${fallback}` : '',
-      ]
-        .filter(Boolean)
-        .join(' '),
-    },
-    {
-      role: 'user',
-      content: JSON.stringify({ reviewer_first_name: values.first_name, rating: review.rating, title: review.title, text: review.message }),
-    },
-  ];
-  try {
-    const text = (await chatComplete(messages, { maxTokens: 400, temperature: 0.4 })).replace(/^["“](.*)["”]$/s, '$1');
-    return { message: fitReply(text), usedAi: true };
-  } catch (e) {
-    if (!(e instanceof ChatError)) throw e;
-    log().warn({ err: e.message, kind: e.kind }, 'chat API failed; the template reply is used');
-    return { message: fitReply(fallback), usedAi: false };
-  }
-}
-
-async function templateValues(review: Review, transaction?: Transaction): Promise<TemplateValues> {
-  const [org, location, integration] = await Promise.all([
-    Organization.findByPk(review.organizationId, { attributes: ['id', 'name'], transaction }),
-    Location.findByPk(review.locationId, { attributes: ['id', 'name'], transaction }),
-    Integration.findByPk(review.integrationId, { attributes: ['id', 'name'], transaction }),
-  ]);
-  return {
-    author: review.author,
-    first_name: review.author.trim().split(/\s+/)[0] ?? review.author,
-    rating: String(review.rating),
-    business_name: org?.name ?? '',
-    location_name: location?.name ?? '',
-    source: integration?.name ?? '',
-  };
-}
-
-/** Activity: re-checks a pending run and composes its reply, or marks it skipped and says why. */
-export async function prepareAutoResponse(reviewId: number): Promise<AutoResponsePlan> {
-  const run = await AutoRespondRun.findOne({ where: { reviewId } });
-  if (!run) return { action: 'skip', reason: 'no_run' };
-  if (run.status !== 'pending') return { action: 'skip', reason: `already_${run.status}` };
-  const reason = await skipReason(run);
-  if (reason) {
-    await AutoRespondRun.update({ status: 'skipped', reason }, { where: { id: run.id, status: 'pending' } });
-    return { action: 'skip', reason };
-  }
-  const [rule, review] = await Promise.all([AutoRespondRule.findByPk(run.ruleId!), Review.findByPk(reviewId)]);
-  if (!rule || !review) return { action: 'skip', reason: 'gone' };
-  const { message, usedAi } = await composeReply(rule, await templateValues(review), review);
-  return { action: 'reply', message, usedAi };
-}
-
-/**
- * Activity: publishes the reply through the reply path (the platform for synced reviews, stored for written ones)
- * and records the run as replied, in one transaction. Checked again under the lock: a rule paused or deleted, a
- * plan downgraded or a reply written in the meantime skips instead. Platform errors propagate (the activity maps
- * them to retry or stop) and leave the run pending.
- */
-export async function publishAutoResponse(input: PublishAutoResponseInput, opts: ServiceOptions = {}): Promise<AutoRespondOutcome> {
-  const clock = clockOf(opts);
-  return inTransaction(opts, async (transaction) => {
-    const run = await AutoRespondRun.findOne({ where: { reviewId: input.reviewId }, transaction, lock: transaction.LOCK.UPDATE });
-    if (!run) return { status: 'skipped', reason: 'no_run' };
-    if (run.status !== 'pending') return { status: run.status, reason: run.reason };
-    const reason = await skipReason(run, transaction);
-    if (reason) {
-      await run.update({ status: 'skipped', reason }, { transaction });
-      return { status: 'skipped', reason };
-    }
-    try {
-      await reply(systemPrincipal(run.tenantId, run.customerId), input.reviewId, input.message, { transaction, clock });
-    } catch (e) {
-      if (e instanceof Conflict && e.reason === 'already_replied') {
-        await run.update({ status: 'skipped', reason: 'already_replied' }, { transaction });
-        return { status: 'skipped', reason: 'already_replied' };
-      }
-      throw e;
-    }
-    await run.update({ status: 'replied', reason: null, reply: input.message, usedAi: input.usedAi }, { transaction });
-    return { status: 'replied', reason: null };
-  });
-}
-
-/** Activity: the run ends without a reply (a refusal of the reply path, or retries exhausted). */
-export async function failAutoResponse(reviewId: number, reason: string): Promise<void> {
-  await AutoRespondRun.update({ status: 'failed', reason: reason.slice(0, 1000) }, { where: { reviewId, status: 'pending' } });
 }

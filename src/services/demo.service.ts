@@ -13,8 +13,8 @@ import * as locations from './locations.service';
 import * as orders from './orders.service';
 import * as organizations from './organizations.service';
 import { configureGridProviders } from './grid-providers.service';
-import { seedDemoScan } from './scans.service';
-import { seedDemoGbpPerformance } from './gbp-performance.service';
+import { seedDemoScan } from '../jobs/scan-runs';
+import { seedDemoGbpPerformance } from '../jobs/gbp-sync';
 
 export interface DemoToken {
   label: string;

@@ -7,15 +7,13 @@ import type { Principal } from '../domain/principal';
 import * as metrics from '../grid/metrics';
 import { assertGridParams, DISTANCE_UNITS, generatePins, type DistanceUnit } from '../grid/pins';
 import { FREQUENCIES, nextRunAt, assertTimezone, assertWindow, type Frequency, type ScheduleSpec } from '../grid/schedule';
-import type { MapResult } from '../providers/ranking/types';
 import { Scan, ScanPin, ScanResult, ScanSnapshot } from '../models';
 import { SCAN_TYPES, type ScanType } from '../models/scan.model';
 import type { StoredPlace } from '../models/scan-result.model';
 import { writeEvent } from '../outbox/writer';
 import { scanLabel, startScanRunWorkflow } from '../../workflows/scans/client';
-import type { PinQuery, ScanRunPlan } from '../../workflows/activities/scans';
 import { cleanName, clockOf, inTransaction, offset, type Page, type ServiceOptions } from './common';
-import { gridProvidersFor, requireGridProviders } from './grid-providers.service';
+import { requireGridProviders } from './grid-providers.service';
 import { containsPattern } from '../db/like';
 import { UUID } from '../domain/ids';
 
@@ -96,7 +94,7 @@ function checkCoords(lat: number | null | undefined, lng: number | null | undefi
  * Queues a run in the caller's transaction: the scan is running, one `running` snapshot per keyword exists with
  * `snapshot_at` = the run's (planned) start. The workflow is started after the commit (`launch`).
  */
-async function queueRun(scan: Scan, startAt: Date, transaction: Transaction, now: Date): Promise<string> {
+export async function queueRun(scan: Scan, startAt: Date, transaction: Transaction, now: Date): Promise<string> {
   const runId = randomUUID();
   await ScanSnapshot.bulkCreate(
     scan.keywords.map((keyword) => ({ scanId: scan.id, runId, keyword, pinVersion: scan.pinVersion, snapshotAt: startAt, status: 'running', createdAt: now, updatedAt: now })),
@@ -386,7 +384,7 @@ export async function updateScan(p: Principal, uuid: string, input: UpdateScanIn
   });
 }
 
-function scheduleSpecOf(scan: Scan): ScheduleSpec | null {
+export function scheduleSpecOf(scan: Scan): ScheduleSpec | null {
   if (!scan.frequency || !scan.scheduledFrom || !scan.scheduledTo) return null;
   return { frequency: scan.frequency, from: scan.scheduledFrom, to: scan.scheduledTo, days: scan.scheduledDays ?? [], timezone: scan.timezone ?? 'UTC' };
 }
@@ -613,7 +611,7 @@ interface LoadedResult {
   snapshot: ScanSnapshot;
 }
 
-async function resultsOf(snapshots: ScanSnapshot[], transaction?: Transaction, page?: { offset: number; limit: number }): Promise<{ rows: LoadedResult[]; total: number }> {
+export async function resultsOf(snapshots: ScanSnapshot[], transaction?: Transaction, page?: { offset: number; limit: number }): Promise<{ rows: LoadedResult[]; total: number }> {
   if (snapshots.length === 0) return { rows: [], total: 0 };
   const bySnapshot = new Map(snapshots.map((s) => [s.id, s]));
   const where = { snapshotId: snapshots.map((s) => s.id) };
@@ -642,7 +640,7 @@ const placeView = (t: StoredPlace) => ({ placeId: t.place_id, name: t.name, rank
 const placesAbove = (places: StoredPlace[], rank: number | null) => new Set(places.filter((t) => t.rank < (rank ?? ABSENT_RANK)).map((t) => t.place_id));
 const ABSENT_RANK = 21;
 
-const outcomeOf = (r: LoadedResult): metrics.PinOutcome => ({
+export const outcomeOf = (r: LoadedResult): metrics.PinOutcome => ({
   row: r.pin.row,
   col: r.pin.col,
   targetRank: r.result.targetRank,
@@ -652,7 +650,7 @@ const outcomeOf = (r: LoadedResult): metrics.PinOutcome => ({
 const summaryView = (s: metrics.Summary): SummaryView => ({ averageRank: s.avgRank, top3Count: s.top3, top4To10Count: s.top4to10, notRankingCount: s.notRanking });
 
 /** Orders snapshots of one time by the scan's current keyword order (others after, alphabetically). */
-function byKeywordOrder(scan: Scan, snaps: ScanSnapshot[]): ScanSnapshot[] {
+export function byKeywordOrder(scan: Scan, snaps: ScanSnapshot[]): ScanSnapshot[] {
   const rank = (k: string) => {
     const i = scan.keywords.indexOf(k);
     return i < 0 ? scan.keywords.length : i;
@@ -909,131 +907,25 @@ export async function scanInsights(p: Principal, uuid: string, args: { keyword?:
   };
 }
 
-// ---- the run engine (activities) -----------------------------------------------------------------------
-
-/** What the run still has to do; null when the run is not the scan's current one any more. */
-export async function runPlan(runId: string): Promise<ScanRunPlan | null> {
-  const snapshots = await ScanSnapshot.findAll({ where: { runId, status: 'running' }, order: [['id', 'ASC']] });
-  if (snapshots.length === 0) return null;
-  const scan = await Scan.findByPk(snapshots[0].scanId);
-  if (!scan || scan.currentRunId !== runId) return null;
-  const pins = await ScanPin.findAll({ where: { scanId: scan.id, version: snapshots[0].pinVersion }, order: [['id', 'ASC']] });
-  const done = await ScanResult.findAll({ where: { snapshotId: snapshots.map((s) => s.id) }, attributes: ['snapshotId', 'pinId'] });
-  return {
-    tenantId: scan.tenantId,
-    targetPlaceId: scan.targetPlaceId,
-    snapshots: snapshots.map((s) => ({ id: s.id, keyword: s.keyword })),
-    pins: pins.map((p) => ({ id: p.id, lat: p.lat, lng: p.lng })),
-    done: done.map((r) => `${r.snapshotId}:${r.pinId}`),
-  };
+/**
+ * The simulated market is fictional, so a business named in a scan is not in it: in simulator mode a scan without
+ * `target_place_id` tracks the simulated business nearest the centre for its first keyword (as the demo scan does).
+ * Live providers never guess: without a place id no pin has a target rank.
+ */
+async function simulatedTargetOf(providers: { mode: string }, keyword: string, centre: { lat: number; lng: number }): Promise<string | null> {
+  if (providers.mode !== 'simulator') return null;
+  const { SimulatedMarket } = await import('../providers/ranking/simulator');
+  return new SimulatedMarket().nearestPlace(keyword, centre.lat, centre.lng).placeId;
 }
 
-/** The tenant's ranking provider answers a query (a tenant whose settings vanished gets a refusal). */
-export async function searchFor(tenantId: number, query: { keyword: string; lat: number; lng: number }): Promise<MapResult[]> {
-  const providers = await gridProvidersFor(tenantId);
-  if (!providers) {
-    const { GridProviderRejected } = await import('../providers/ranking/types');
-    throw new GridProviderRejected('grid', 'Ranking-data credentials are not configured.');
-  }
-  return providers.ranking.searchMaps(query);
-}
-
-/** Stores one pin's answer: an upsert on (snapshot, pin), so a retried or resumed query never duplicates. */
-export async function storePinResult(q: PinQuery, results: MapResult[], opts: ServiceOptions = {}): Promise<void> {
-  const top = results.filter((r) => r.rank >= 1 && r.rank <= metrics.MAX_RANK).sort((a, b) => a.rank - b.rank);
-  const target = q.targetPlaceId ? top.find((r) => r.placeId === q.targetPlaceId) : undefined;
-  const now = clockOf(opts).now();
-  await ScanResult.bulkCreate(
-    [
-      {
-        snapshotId: q.snapshotId,
-        pinId: q.pinId,
-        lat: q.lat,
-        lng: q.lng,
-        targetRank: target?.rank ?? null,
-        topResults: top.map((r) => ({ place_id: r.placeId, name: r.name, rank: r.rank })),
-        status: 'complete',
-        createdAt: now,
-        updatedAt: now,
-      },
-    ],
-    { updateOnDuplicate: ['targetRank', 'topResults', 'status', 'updatedAt'], transaction: opts.transaction },
-  );
-}
+// ---- shared with the run engine (src/jobs/scan-runs.ts): a command whose run cannot start fails it ----
 
 /** A run's first snapshot and its scan (locked), while the run is the scan's current one; null for any other run. */
-async function currentRun(runId: string, transaction: Transaction): Promise<{ first: ScanSnapshot; scan: Scan } | null> {
+export async function currentRun(runId: string, transaction: Transaction): Promise<{ first: ScanSnapshot; scan: Scan } | null> {
   const first = await ScanSnapshot.findOne({ where: { runId }, transaction });
   if (!first) return null;
   const scan = await Scan.findByPk(first.scanId, { transaction, lock: transaction.LOCK.UPDATE });
   return scan && scan.currentRunId === runId ? { first, scan } : null;
-}
-
-/**
- * Completes the run: each keyword's snapshot summary (metrics.summarise over its stored results) and
- * `change_from_previous` (against that keyword's previous completed snapshot), then the scan goes idle and
- * scan-completed is written, all in one transaction. Idempotent: a run already completed is left alone.
- */
-export async function completeRun(runId: string, opts: ServiceOptions = {}): Promise<void> {
-  const now = clockOf(opts).now();
-  await inTransaction(opts, async (transaction) => {
-    const current = await currentRun(runId, transaction);
-    if (!current) return;
-    const { first, scan } = current;
-    const snaps = byKeywordOrder(scan, await ScanSnapshot.findAll({ where: { runId, status: 'running' }, transaction }));
-    if (snaps.length === 0) return;
-    const all: metrics.PinOutcome[] = [];
-    for (const s of snaps) {
-      const { rows } = await resultsOf([s], transaction);
-      const outcomes = rows.map(outcomeOf);
-      all.push(...outcomes);
-      const sum = metrics.summarise(outcomes);
-      const prev = await ScanSnapshot.findOne({
-        where: { scanId: scan.id, keyword: s.keyword, status: 'completed', snapshotAt: { [Op.lt]: s.snapshotAt } },
-        order: [['snapshotAt', 'DESC']],
-        transaction,
-      });
-      await s.update(
-        {
-          status: 'completed',
-          avgRank: sum.avgRank,
-          top3Count: sum.top3,
-          top10Count: sum.top10,
-          belowTop10Count: sum.belowTop10,
-          notRankingCount: sum.notRanking,
-          totalPins: sum.totalPins,
-          visibilityScore: sum.visibilityScore,
-          changeFromPrevious: prev?.avgRank != null ? Math.round((sum.avgRank - prev.avgRank) * 100) / 100 : 0,
-          completedAt: now,
-        },
-        { transaction },
-      );
-    }
-    await scan.update({ isRunning: false, currentRunId: null, lastRunFailed: false, lastError: null }, { transaction });
-    const total = metrics.summarise(all);
-    await writeEvent(
-      transaction,
-      {
-        tenantId: scan.tenantId,
-        customerId: scan.ownerCustomerId,
-        event: 'scan-completed',
-        aggregateType: 'scan',
-        aggregateId: scan.uuid,
-        payload: {
-          uuid: scan.uuid,
-          status: 'completed',
-          snapshot_at: first.snapshotAt.toISOString(),
-          location: scan.location,
-          keyword: scan.keywords[0] ?? first.keyword,
-          keywords: scan.keywords,
-          grid_size: scan.gridSize,
-          summary: { average_rank: total.avgRank, top_3_count: total.top3, top_4_to_10_count: total.top4to10, not_ranking_count: total.notRanking },
-          report_url: reportPathOf(scan.uuid),
-        },
-      },
-      { clock: clockOf(opts) },
-    );
-  });
 }
 
 /** A short message for the scan-failed payload: no stack, at most 200 characters. */
@@ -1064,90 +956,4 @@ export async function failRun(runId: string, message: string, opts: ServiceOptio
       { clock: clockOf(opts) },
     );
   });
-}
-
-/**
- * The tick: every active scheduled scan whose `next_run_at` has passed gets a run (unless one is going) and its
- * `next_run_at` advanced to the next window at least one period later. Scheduled runs are never staggered.
- */
-export async function startDueScheduledScans(opts: ServiceOptions = {}): Promise<number> {
-  const now = clockOf(opts).now();
-  const due = await Scan.findAll({ where: { isScheduled: true, archivedAt: null, nextRunAt: { [Op.lte]: now } }, attributes: ['id'], order: [['nextRunAt', 'ASC']] });
-  let started = 0;
-  for (const { id } of due) {
-    const queued = await inTransaction(opts, async (transaction) => {
-      const scan = await Scan.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
-      if (!scan || !scan.isScheduled || scan.archivedAt || !scan.nextRunAt || scan.nextRunAt > now) return null;
-      const spec = scheduleSpecOf(scan);
-      let runId: string | null = null;
-      const providers = await gridProvidersFor(scan.tenantId, { transaction });
-      if (!scan.isRunning && providers && scan.keywords.length) runId = await queueRun(scan, now, transaction, now);
-      await scan.update({ nextRunAt: spec ? nextRunAt(spec, now, now) : null }, { transaction });
-      return runId ? { scan, runId } : null;
-    });
-    if (queued) {
-      await startScanRunWorkflow(queued.scan.uuid, queued.runId, 0, scanLabel(queued.scan)).catch((e: Error) => failRun(queued.runId, `The scan could not be queued: ${e.message}`, opts));
-      started++;
-    }
-  }
-  return started;
-}
-
-/**
- * The simulated market is fictional, so a business named in a scan is not in it: in simulator mode a scan without
- * `target_place_id` tracks the simulated business nearest the centre for its first keyword (as the demo scan does).
- * Live providers never guess: without a place id no pin has a target rank.
- */
-async function simulatedTargetOf(providers: { mode: string }, keyword: string, centre: { lat: number; lng: number }): Promise<string | null> {
-  if (providers.mode !== 'simulator') return null;
-  const { SimulatedMarket } = await import('../providers/ranking/simulator');
-  return new SimulatedMarket().nearestPlace(keyword, centre.lat, centre.lng).placeId;
-}
-
-/**
- * The demo's scan: the simulated market around a point in Austin, TX, the nearest relevant business as the target,
- * one completed snapshot computed in-process (the simulator answers synchronously, so the seed needs no worker).
- */
-export async function seedDemoScan(tenantId: number, ownerCustomerId: number | null, opts: ServiceOptions = {}): Promise<Scan> {
-  const { SimulatedMarket } = await import('../providers/ranking/simulator');
-  const market = new SimulatedMarket();
-  const keyword = 'dentist';
-  const centre = { lat: 30.2672, lng: -97.7431 };
-  const target = market.nearestPlace(keyword, centre.lat, centre.lng);
-  const now = clockOf(opts).now();
-  const pins = generatePins({ lat: target.lat, lng: target.lng, gridSize: 7, distance: 3, unit: 'km' });
-  const { scan, runId } = await inTransaction(opts, async (transaction) => {
-    const scan = await Scan.create(
-      {
-        uuid: randomUUID(),
-        tenantId,
-        ownerCustomerId,
-        location: target.name,
-        address: 'Congress Ave, Austin, TX',
-        keywords: [keyword, 'teeth whitening'],
-        gridSize: 7,
-        distance: 3,
-        distanceUnit: 'km',
-        type: 'business',
-        targetPlaceId: target.placeId,
-        lat: target.lat,
-        lng: target.lng,
-        pinVersion: 1,
-        createdAt: now,
-        updatedAt: now,
-      },
-      { transaction },
-    );
-    await ScanPin.bulkCreate(pins.map((pin) => ({ scanId: scan.id, version: 1, ...pin })), { transaction });
-    return { scan, runId: await queueRun(scan, now, transaction, now) };
-  });
-  const plan = (await runPlan(runId))!;
-  for (const s of plan.snapshots) {
-    for (const p of plan.pins) {
-      const q: PinQuery = { tenantId, snapshotId: s.id, pinId: p.id, keyword: s.keyword, lat: p.lat, lng: p.lng, targetPlaceId: scan.targetPlaceId };
-      await storePinResult(q, market.rank(s.keyword, p.lat, p.lng), opts);
-    }
-  }
-  await completeRun(runId, opts);
-  return (await Scan.findByPk(scan.id))!;
 }

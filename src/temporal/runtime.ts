@@ -6,7 +6,7 @@ import { buildActivities } from '../../workflows/activities';
 import { runWorker, type RunningWorker } from '../../workflows/worker';
 import { findTemporalCli, startDevServer, type DevServer } from './dev-server';
 import { ensureSearchAttributes } from './search-attributes';
-import { reconcileReviewSyncSchedules } from '../services/review-sync.service';
+import { reconcileReviewSyncSchedules } from '../jobs/review-sync';
 import { resumePendingAutoResponses } from '../services/auto-respond.service';
 import { configureScanEngine, ensureScanScheduleTick } from '../../workflows/scans/client';
 import { removeInviteRedispatchSchedule } from '../../workflows/invites/schedule';

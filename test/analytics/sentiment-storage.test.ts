@@ -3,7 +3,7 @@ import { reviewSentiment } from '../../src/analytics/sentiment';
 import * as backfill from '../../src/db/migrations/20261125000210-backfill-review-sentiment';
 import type { Sql } from '../../src/db/umzug';
 import { Review } from '../../src/models';
-import { upsertProviderReviews } from '../../src/services/review-sync.service';
+import { upsertProviderReviews } from '../../src/jobs/review-sync';
 import { useApp } from '../support/app';
 import { makeReview, makeWorld, syncedSourceOf, testimonialsOf } from '../support/factories';
 

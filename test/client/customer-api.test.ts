@@ -2,7 +2,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { ApiError, createCustomerClient, paginate, pages, verifyWebhook, type CustomerClient, type WebhookEvent } from '../../clients/typescript/src';
 import { OutboxEvent, WebhookDelivery } from '../../src/models';
-import { claimPendingEvents } from '../../src/services/webhooks.service';
+import { claimPendingEvents } from '../../src/jobs/webhook-delivery';
 import { buildActivities } from '../../workflows/activities';
 import { serveApp, type ServedApp } from '../support/app';
 import { useDatabase } from '../support/db';

@@ -7,7 +7,7 @@ import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { SCAN_GRID_URI } from '../../facades/mcp/apps';
 import { tileTemplateProblem } from '../../src/config';
 import { ScanPin, ScanSnapshot, Tenant } from '../../src/models';
-import { completeRun, storePinResult } from '../../src/services/scans.service';
+import { completeRun, storePinResult } from '../../src/jobs/scan-runs';
 import { serveApp, type ServedApp } from '../support/app';
 import { launchChromium } from '../support/browser';
 import { seedPendingScan, seedReportScan, type PinPos } from '../support/scan-report';

@@ -5,7 +5,7 @@ import type { AnyTool } from '../../facades/mcp/tool';
 import { TOOLS } from '../../facades/mcp/tools';
 import { McpAuditEntry, Tenant } from '../../src/models';
 import { configureGridProviders } from '../../src/services/grid-providers.service';
-import { seedDemoScan } from '../../src/services/scans.service';
+import { seedDemoScan } from '../../src/jobs/scan-runs';
 import { serveApp, type ServedApp } from '../support/app';
 import { useDatabase } from '../support/db';
 import { makeReview, makeWorld, syncedSourceOf, testimonialsOf, tokenFor } from '../support/factories';

@@ -3,7 +3,7 @@ import { Op, QueryTypes } from 'sequelize';
 import { loadConfig } from '../../src/config';
 import { fixedClock } from '../../src/domain/clock';
 import { InboundConnection, InboundSubmission, McpAuditEntry, OutboxEvent, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../../src/models';
-import { purgeAllExpired, purgeExpired, retentionCutoff, retentionDays } from '../../src/services/retention.service';
+import { purgeAllExpired, purgeExpired, retentionCutoff, retentionDays } from '../../src/jobs/retention';
 import type { RetentionKind } from '../../workflows/retention/kinds';
 import { useDatabase } from '../support/db';
 import { makeWorld } from '../support/factories';

@@ -4,7 +4,7 @@ import type { RouteDef } from '../../facades/rest/route';
 import { OutboxEvent, Tenant, WebhookDelivery, WebhookEndpoint, type Location, type Organization, type User } from '../../src/models';
 import { issueConnectLink } from '../../src/services/connect-links.service';
 import { configureGridProviders } from '../../src/services/grid-providers.service';
-import { seedDemoScan } from '../../src/services/scans.service';
+import { seedDemoScan } from '../../src/jobs/scan-runs';
 import { recordAuthorization } from '../../src/services/mcp-oauth.service';
 import {
   defaultLocationOf,

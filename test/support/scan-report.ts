@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { generatePins, type DistanceUnit } from '../../src/grid/pins';
 import type { MapResult } from '../../src/providers/ranking/types';
 import { Scan, ScanPin, ScanSnapshot } from '../../src/models';
-import { completeRun, storePinResult } from '../../src/services/scans.service';
+import { completeRun, storePinResult } from '../../src/jobs/scan-runs';
 
 /**
  * Scans with hand-made results for the report page tests: every snapshot is stored pin by pin and completed through

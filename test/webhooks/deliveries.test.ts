@@ -9,6 +9,7 @@ import { principalFor } from '../../src/services/auth.service';
 import * as locations from '../../src/services/locations.service';
 import * as reviews from '../../src/services/reviews.service';
 import * as webhooks from '../../src/services/webhooks.service';
+import * as delivery from '../../src/jobs/webhook-delivery';
 import { EXCERPT_BYTES, MAX_HEADER_VALUE_CHARS, MAX_LOGGED_HEADERS } from '../../src/webhooks/delivery-log';
 import { signatureHeaders, WEBHOOK_USER_AGENT } from '../../src/webhooks/signing';
 import { buildActivities } from '../../workflows/activities';
@@ -46,7 +47,7 @@ describe('webhook deliveries: dispatch, attempts, redelivery', () => {
 
   it('claims an event once per enabled receiver of its account, and a retry finds the same deliveries', async () => {
     const { w, endpoints, event } = await eventWithReceivers([{}, {}, { enabled: false }]);
-    const first = await webhooks.claimPendingEvents(10);
+    const first = await delivery.claimPendingEvents(10);
     expect(first).toEqual([{ eventId: Number(event.id), deliveryIds: [expect.any(String), expect.any(String)] }]);
     const deliveries = await WebhookDelivery.findAll({ where: { outboxEventId: event.id }, order: [['endpointId', 'ASC']] });
     expect(deliveries.map((d) => d.endpointId)).toEqual([endpoints[0].id, endpoints[1].id]);
@@ -57,13 +58,13 @@ describe('webhook deliveries: dispatch, attempts, redelivery', () => {
     expect(JSON.parse(deliveries[0].payload).webhook_event).toBe('location-updated');
 
     // The dispatcher died before marking the event: claiming again gives the same ids and no duplicates.
-    const again = await webhooks.claimPendingEvents(10);
+    const again = await delivery.claimPendingEvents(10);
     expect(again).toEqual(first);
     expect(await WebhookDelivery.count({ where: { outboxEventId: event.id } })).toBe(2);
 
-    await webhooks.markEventsDispatched([Number(event.id)]);
+    await delivery.markEventsDispatched([Number(event.id)]);
     expect((await OutboxEvent.findByPk(event.id))!.dispatchedAt).toBeInstanceOf(Date);
-    expect(await webhooks.claimPendingEvents(10)).toEqual([]);
+    expect(await delivery.claimPendingEvents(10)).toEqual([]);
   });
 
   it('claims large bodies for many receivers (statements are cut by size)', async () => {
@@ -73,7 +74,7 @@ describe('webhook deliveries: dispatch, attempts, redelivery', () => {
     const source = await Integration.findOne({ where: { locationId: w.home.id, type: 'testimonials' } });
     const message = 'é'.repeat(450_000); // 900 KB of UTF-8 per body, 5.4 MB for the six receivers
     await reviews.create(await as(w.orgOwner), { author: 'Long', rating: 5, publishedOn: '2026-11-20', organizationId: w.org.id, locationId: w.home.id, source: source!.id, message });
-    const [claimed] = await webhooks.claimPendingEvents(10);
+    const [claimed] = await delivery.claimPendingEvents(10);
     expect(claimed.deliveryIds).toHaveLength(6);
     const deliveries = await WebhookDelivery.findAll({ where: { outboxEventId: claimed.eventId } });
     expect(deliveries.every((d) => JSON.parse(d.payload).message === message)).toBe(true);
@@ -84,13 +85,13 @@ describe('webhook deliveries: dispatch, attempts, redelivery', () => {
     const owner = await makeOrgOwner(tenant.id);
     await drain();
     const org = await makeOrganization(owner); // organization-created + location-created
-    const claimed = await webhooks.claimPendingEvents(10);
+    const claimed = await delivery.claimPendingEvents(10);
     expect(claimed).toHaveLength(2);
     expect(claimed.every((c) => c.deliveryIds.length === 0)).toBe(true);
     const events = await OutboxEvent.findAll({ where: { tenantId: tenant.id } });
     expect(events.every((e) => e.dispatchedAt !== null)).toBe(true);
     expect(await WebhookDelivery.count({ where: { customerId: org.customerId } })).toBe(0);
-    expect(await webhooks.claimPendingEvents(10)).toEqual([]);
+    expect(await delivery.claimPendingEvents(10)).toEqual([]);
   });
 
   it('gives a receiver only the events that occurred after it was added', async () => {
@@ -102,25 +103,25 @@ describe('webhook deliveries: dispatch, attempts, redelivery', () => {
     const last = Math.max(...(await OutboxEvent.findAll({ where: { tenantId: tenant.id } })).map((e) => e.occurredAt.getTime()));
     await waitUntil(async () => Date.now() > last, 1_000, 1);
     await addEndpoint(owner);
-    const claimed = await webhooks.claimPendingEvents(10);
+    const claimed = await delivery.claimPendingEvents(10);
     expect(claimed.map((c) => c.deliveryIds)).toEqual([[], []]);
   });
 
   it('claims the oldest events first, at most `limit`', async () => {
     const { w, event } = await eventWithReceivers([{}]);
     await locations.update(await as(w.orgOwner), w.home.id, { name: 'Second' });
-    const [only] = await webhooks.claimPendingEvents(1);
+    const [only] = await delivery.claimPendingEvents(1);
     expect(only.eventId).toBe(Number(event.id));
-    await webhooks.markEventsDispatched([only.eventId]);
-    const [next] = await webhooks.claimPendingEvents(1);
+    await delivery.markEventsDispatched([only.eventId]);
+    const [next] = await delivery.claimPendingEvents(1);
     expect(next.eventId).toBeGreaterThan(only.eventId);
   });
 
   it('loads what an attempt needs, signing with both secrets during the 24-hour overlap of a rotation', async () => {
     const { w, endpoints } = await eventWithReceivers([{}]);
-    const [{ deliveryIds }] = await webhooks.claimPendingEvents(10);
+    const [{ deliveryIds }] = await delivery.claimPendingEvents(10);
     const oldSecret = (await WebhookEndpoint.findByPk(endpoints[0].id))!.secret;
-    const loaded = (await webhooks.loadDeliveryForAttempt(deliveryIds[0]))!;
+    const loaded = (await delivery.loadDeliveryForAttempt(deliveryIds[0]))!;
     expect(loaded).toMatchObject({ id: deliveryIds[0], status: 'pending', url: 'https://93.184.215.14/hooks', endpointId: endpoints[0].id, secrets: [oldSecret] });
     const headers = signatureHeaders({ id: loaded.id, timestamp: new Date(), body: loaded.body, secrets: loaded.secrets });
     expect(new Webhook(oldSecret).verify(loaded.body, headers)).toMatchObject({ webhook_event: 'location-updated', id: w.branch.id });
@@ -128,26 +129,26 @@ describe('webhook deliveries: dispatch, attempts, redelivery', () => {
     const now = new Date();
     const clock = fixedClock(now);
     const { secret } = await webhooks.rotateSecret(await as(w.orgOwner), endpoints[0].id, { clock });
-    expect((await webhooks.loadDeliveryForAttempt(deliveryIds[0], { clock }))!.secrets).toEqual([secret, oldSecret]);
+    expect((await delivery.loadDeliveryForAttempt(deliveryIds[0], { clock }))!.secrets).toEqual([secret, oldSecret]);
     clock.advance(webhooks.SECRET_OVERLAP_MS - 1000);
-    expect((await webhooks.loadDeliveryForAttempt(deliveryIds[0], { clock }))!.secrets).toEqual([secret, oldSecret]);
+    expect((await delivery.loadDeliveryForAttempt(deliveryIds[0], { clock }))!.secrets).toEqual([secret, oldSecret]);
     clock.advance(2000);
-    expect((await webhooks.loadDeliveryForAttempt(deliveryIds[0], { clock }))!.secrets).toEqual([secret]);
+    expect((await delivery.loadDeliveryForAttempt(deliveryIds[0], { clock }))!.secrets).toEqual([secret]);
 
     await webhooks.updateEndpoint(await as(w.orgOwner), endpoints[0].id, { enabled: false }, PUBLIC);
-    expect(await webhooks.loadDeliveryForAttempt(deliveryIds[0])).toBeNull();
+    expect(await delivery.loadDeliveryForAttempt(deliveryIds[0])).toBeNull();
     await webhooks.deleteEndpoint(await as(w.orgOwner), endpoints[0].id);
-    expect(await webhooks.loadDeliveryForAttempt(deliveryIds[0])).toBeNull();
+    expect(await delivery.loadDeliveryForAttempt(deliveryIds[0])).toBeNull();
     expect(await WebhookDelivery.count({ where: { id: deliveryIds[0] } })).toBe(0); // the log goes with its receiver
   });
 
   it('records attempts: a failure keeps the delivery pending, a success marks it delivered; failing it later changes nothing', async () => {
     await eventWithReceivers([{}]);
-    const [{ deliveryIds: [id] }] = await webhooks.claimPendingEvents(10);
+    const [{ deliveryIds: [id] }] = await delivery.claimPendingEvents(10);
     const at = new Date('2026-11-22T10:00:00.000Z');
-    await webhooks.recordAttempt(id, { attempt: 1, statusCode: 503, latencyMs: 120.4, error: 'The receiver answered 503', responseExcerpt: 'é'.repeat(600), succeeded: false }, { clock: fixedClock(at) });
+    await delivery.recordAttempt(id, { attempt: 1, statusCode: 503, latencyMs: 120.4, error: 'The receiver answered 503', responseExcerpt: 'é'.repeat(600), succeeded: false }, { clock: fixedClock(at) });
     expect(await WebhookDelivery.findByPk(id)).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 503, lastError: 'The receiver answered 503', deliveredAt: null });
-    await webhooks.recordAttempt(id, { attempt: 2, statusCode: 204, latencyMs: 35, error: null, responseExcerpt: null, succeeded: true }, { clock: fixedClock(new Date(at.getTime() + 5000)) });
+    await delivery.recordAttempt(id, { attempt: 2, statusCode: 204, latencyMs: 35, error: null, responseExcerpt: null, succeeded: true }, { clock: fixedClock(new Date(at.getTime() + 5000)) });
     const delivered = (await WebhookDelivery.findByPk(id))!;
     expect(delivered).toMatchObject({ status: 'succeeded', attempts: 2, lastStatusCode: 204, lastError: null });
     expect(delivered.deliveredAt!.toISOString()).toBe('2026-11-22T10:00:05.000Z');
@@ -156,24 +157,24 @@ describe('webhook deliveries: dispatch, attempts, redelivery', () => {
     expect(attempts[0].responseExcerpt).toBe('é'.repeat(512)); // 1200 bytes of UTF-8 kept to the first 1024
     expect([attempts[0].requestHeaders, attempts[0].responseHeaders]).toEqual([null, null]); // none given
 
-    await webhooks.markDeliveryFailed(id, 'gave up');
+    await delivery.markDeliveryFailed(id, 'gave up');
     expect((await WebhookDelivery.findByPk(id))!.status).toBe('succeeded');
   });
 
   it('marks a delivery failed with the reason when the workflow gives up', async () => {
     await eventWithReceivers([{}]);
-    const [{ deliveryIds: [id] }] = await webhooks.claimPendingEvents(10);
-    await webhooks.markDeliveryFailed(id, 'Retries exhausted: '.padEnd(700, '.'));
+    const [{ deliveryIds: [id] }] = await delivery.claimPendingEvents(10);
+    await delivery.markDeliveryFailed(id, 'Retries exhausted: '.padEnd(700, '.'));
     const failed = (await WebhookDelivery.findByPk(id))!;
     expect(failed.status).toBe('failed');
     expect(failed.lastError).toHaveLength(500);
-    await expect(webhooks.recordAttempt('00000000-0000-4000-8000-000000000000', { attempt: 1, statusCode: null, latencyMs: 1, error: 'x', responseExcerpt: null, succeeded: false })).resolves.toBeUndefined();
+    await expect(delivery.recordAttempt('00000000-0000-4000-8000-000000000000', { attempt: 1, statusCode: null, latencyMs: 1, error: 'x', responseExcerpt: null, succeeded: false })).resolves.toBeUndefined();
   });
 
   it('redelivers with the same delivery id: back to pending, and the injected starter is called with it', async () => {
     const { w } = await eventWithReceivers([{}]);
-    const [{ deliveryIds: [id] }] = await webhooks.claimPendingEvents(10);
-    await webhooks.recordAttempt(id, { attempt: 1, statusCode: 200, latencyMs: 10, error: null, responseExcerpt: 'ok', succeeded: true });
+    const [{ deliveryIds: [id] }] = await delivery.claimPendingEvents(10);
+    await delivery.recordAttempt(id, { attempt: 1, statusCode: 200, latencyMs: 10, error: null, responseExcerpt: 'ok', succeeded: true });
     const started: string[] = [];
     const redelivered = await webhooks.redeliver(await as(w.orgOwner), id, { deps: { startDelivery: async (deliveryId) => void started.push(deliveryId) } });
     expect(started).toEqual([id]);
@@ -184,8 +185,8 @@ describe('webhook deliveries: dispatch, attempts, redelivery', () => {
 
   it('answers 502 delivery_not_queued when the engine cannot be reached, leaving the delivery pending to retry', async () => {
     const { w } = await eventWithReceivers([{}]);
-    const [{ deliveryIds: [id] }] = await webhooks.claimPendingEvents(10);
-    await webhooks.markDeliveryFailed(id, 'receiver down');
+    const [{ deliveryIds: [id] }] = await delivery.claimPendingEvents(10);
+    await delivery.markDeliveryFailed(id, 'receiver down');
     const err = await webhooks
       .redeliver(await as(w.orgOwner), id, { deps: { startDelivery: async () => { throw new Error('connection refused'); } } })
       .catch((e: unknown) => e);
@@ -196,7 +197,7 @@ describe('webhook deliveries: dispatch, attempts, redelivery', () => {
 
   it('refuses to redeliver to a disabled receiver, another account\'s delivery, or for a team member', async () => {
     const { w, endpoints } = await eventWithReceivers([{}]);
-    const [{ deliveryIds: [id] }] = await webhooks.claimPendingEvents(10);
+    const [{ deliveryIds: [id] }] = await delivery.claimPendingEvents(10);
     const never = { deps: { startDelivery: async () => { throw new Error('must not start'); } } };
     const other = await makeWorld();
     await expect(webhooks.redeliver(await as(other.orgOwner), id, never)).rejects.toBeInstanceOf(NotFound);
@@ -235,7 +236,7 @@ describe('webhook deliveries: dispatch, attempts, redelivery', () => {
         const { endpoint, secret } = await webhooks.createEndpoint(await as(w.orgOwner), { url: receiver.url }, { allowPrivateUrls: true });
         await drain();
         await locations.update(await as(w.orgOwner), w.branch.id, { name: `Logged ${Date.now()}` });
-        const [{ deliveryIds: [id] }] = await webhooks.claimPendingEvents(10);
+        const [{ deliveryIds: [id] }] = await delivery.claimPendingEvents(10);
 
         await expect(run(1, id)).rejects.toMatchObject({ type: 'DeliveryFailure' });
         await run(2, id);
@@ -277,7 +278,7 @@ describe('webhook deliveries: dispatch, attempts, redelivery', () => {
       await webhooks.createEndpoint(await as(w.orgOwner), { url: 'http://127.0.0.1:9/nobody' }, { allowPrivateUrls: true });
       await drain();
       await locations.update(await as(w.orgOwner), w.branch.id, { name: `Unanswered ${Date.now()}` });
-      const [{ deliveryIds: [id] }] = await webhooks.claimPendingEvents(10);
+      const [{ deliveryIds: [id] }] = await delivery.claimPendingEvents(10);
       await expect(run(1, id)).rejects.toMatchObject({ type: 'DeliveryFailure' });
       const [attempt] = await WebhookAttempt.findAll({ where: { deliveryId: id } });
       expect(attempt).toMatchObject({ statusCode: null, responseExcerpt: null, responseHeaders: null, error: expect.stringMatching(/^Connection failed/) });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { publicBaseUrl } from '../../src/config';
 import { Customer, Organization, ReportDelivery } from '../../src/models';
-import { pendingReportRecipients, ReportMailInFlight, sendReportMail, STALE_CLAIM_MS } from '../../src/services/report-mail.service';
+import { pendingReportRecipients, ReportMailInFlight, sendReportMail, STALE_CLAIM_MS } from '../../src/jobs/report-mail';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
 import { temporal } from '../../workflows/client';
 import { previousMonthOf, type MonthlyReportsInput, type MonthlyReportsResult } from '../../workflows/reports/monthly.workflow';

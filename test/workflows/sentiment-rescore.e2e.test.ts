@@ -3,7 +3,7 @@ import { QueryTypes } from 'sequelize';
 import { reviewSentiment, SENTIMENT_VERSION } from '../../src/analytics/sentiment';
 import { Review } from '../../src/models';
 import { ASPECT_ATTRIBUTES } from '../../src/models/review.model';
-import { staleSentimentCount } from '../../src/services/sentiment-rescore.service';
+import { staleSentimentCount } from '../../src/jobs/sentiment-rescore';
 import { ensureSentimentRescore, sentimentRescoreWorkflowId, temporal } from '../../workflows/client';
 import type { RescoreSentimentResult } from '../../workflows/reviews/rescore.workflow';
 import { useDatabase } from '../support/db';

@@ -2,9 +2,9 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { DomainError } from '../../src/domain/errors';
 import type { YearMonth } from '../../src/gbp/dates';
 import { DAILY_METRICS } from '../../src/gbp/metrics';
-import type { DailyMetricSeries, GbpPerformanceClient, KeywordCount } from '../../src/gbp/performance';
+import type { DailyMetricSeries, GbpPerformanceClient, KeywordCount } from '../../src/providers/google/performance.client';
 import { ProviderRejected, ProviderUnavailable } from '../../src/providers/types';
-import type { GbpSyncPlan, GbpSyncSkip, GbpSyncTarget } from '../../src/services/gbp-performance.service';
+import type { GbpSyncPlan, GbpSyncSkip, GbpSyncTarget } from '../../src/jobs/gbp-sync';
 
 export interface GbpActivityDeps {
   plan(integrationId: number): Promise<GbpSyncPlan>;

@@ -1,6 +1,6 @@
-import type { ReportMailOutcome, ReportRecipient } from '../../src/services/report-mail.service';
+import type { ReportMailOutcome, ReportRecipient } from '../../src/jobs/report-mail';
 
-/** Activities of the monthly report mail (`sendMonthlyReports`), wired to src/services/report-mail.service. */
+/** Activities of the monthly report mail (`sendMonthlyReports`), wired to src/jobs/report-mail. */
 export interface ReportActivityDeps {
   pending(month: string, after: ReportRecipient | null, limit: number): Promise<ReportRecipient[]>;
   send(recipient: ReportRecipient, month: string): Promise<ReportMailOutcome>;

@@ -1,8 +1,8 @@
 import { heartbeat } from '@temporalio/activity';
-import type { PurgeOptions } from '../../src/services/retention.service';
+import type { PurgeOptions } from '../../src/jobs/retention';
 import type { RetentionKind, RetentionPurgeResult } from '../retention/kinds';
 
-/** Activities of data retention (`purgeExpiredData`): all I/O, wired to src/services/retention.service by `buildActivities`. */
+/** Activities of data retention (`purgeExpiredData`): all I/O, wired to src/jobs/retention by `buildActivities`. */
 export interface RetentionActivityDeps {
   /** The kind's age in days (0: keep forever) and the rows per statement, read per call from the worker's settings. */
   settings(kind: RetentionKind): { days: number; batchSize: number };

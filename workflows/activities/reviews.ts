@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { DomainError } from '../../src/domain/errors';
 import { ProviderRejected, ProviderUnavailable, type ProviderReview, type ReviewPlatformClient, type SignInProvider } from '../../src/providers/types';
-import type { SyncSkip, SyncTarget, UpsertCounts } from '../../src/services/review-sync.service';
+import type { SyncSkip, SyncTarget, UpsertCounts } from '../../src/jobs/review-sync';
 
 export interface ReviewSyncActivityDeps {
   loadTarget(integrationId: number): Promise<{ target: SyncTarget | null; skip: SyncSkip | null }>;

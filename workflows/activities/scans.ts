@@ -1,5 +1,5 @@
 import { ApplicationFailure, heartbeat } from '@temporalio/activity';
-import { GridProviderRejected, GridProviderUnavailable, type MapResult } from '../../src/grid/providers/types';
+import { GridProviderRejected, GridProviderUnavailable, type MapResult } from '../../src/providers/ranking/types';
 
 /** What a run works on: the snapshots (one per keyword) and the pins still without a result for each. */
 export interface ScanRunPlan {

@@ -1,10 +1,10 @@
 import { Context, heartbeat } from '@temporalio/activity';
-import type { RescoreOptions, RescoreResult } from '../../src/services/sentiment-rescore.service';
-import type { LabelOptions, LabelResult } from '../../src/services/sentiment-labels.service';
+import type { RescoreOptions, RescoreResult } from '../../src/jobs/sentiment-rescore';
+import type { LabelOptions, LabelResult } from '../../src/jobs/sentiment-labels';
 
 /**
  * Activities of the sentiment re-scoring (`rescoreSentiment`) and the AI labelling (`labelSentimentWithAi`), wired to
- * src/services/sentiment-rescore.service and sentiment-labels.service.
+ * src/jobs/sentiment-rescore and src/jobs/sentiment-labels.ts.
  */
 export interface SentimentActivityDeps {
   rescore(opts: RescoreOptions): Promise<RescoreResult>;

@@ -1,5 +1,5 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { AttemptInput } from '../../src/services/webhooks.service';
+import type { AttemptInput } from '../../src/jobs/webhook-delivery';
 import { loggedHeaders, readExcerpt, type LoggedHeaders } from '../../src/webhooks/delivery-log';
 
 /** What one attempt needs: the delivery's stored body and id, where it goes, and the secrets that sign it now. */

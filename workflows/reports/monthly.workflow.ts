@@ -1,6 +1,6 @@
 import { ActivityFailure, continueAsNew, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { ReportActivities } from '../activities/reports';
-import type { ReportRecipient } from '../../src/services/report-mail.service';
+import type { ReportRecipient } from '../../src/jobs/report-mail';
 
 export interface MonthlyReportsInput {
   /** `YYYY-MM`; absent: the month before the run's start (what the schedule's run on the 1st means). */
@@ -48,7 +48,7 @@ export function previousMonthOf(at: Date): string {
 /**
  * The monthly report mail (Temporal Schedule `monthly-reports`, the 1st of each month at 06:00 UTC): mails last
  * month's report to the owners of every organisation that has one, a page of recipients at a time, a few mails in
- * flight. Each mail is idempotent by organisation, month and owner (src/services/report-mail.service.ts), so a run
+ * flight. Each mail is idempotent by organisation, month and owner (src/jobs/report-mail.ts), so a run
  * that is retried, replayed or started again for the same month mails nobody twice.
  */
 export async function sendMonthlyReports(input: MonthlyReportsInput = {}): Promise<MonthlyReportsResult> {

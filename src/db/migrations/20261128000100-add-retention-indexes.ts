@@ -1,7 +1,7 @@
 import type { Migration } from '../umzug';
 
 /**
- * Indexes the data retention purge selects by (src/services/retention.service.ts), so each batch reads only the
+ * Indexes the data retention purge selects by (src/jobs/retention.ts), so each batch reads only the
  * rows it deletes instead of scanning the table: finished deliveries by last change, audit entries by time,
  * inbound submissions by arrival. (`outbox_events (dispatched_at, id)` serves the outbox already.)
  */

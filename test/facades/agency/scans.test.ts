@@ -6,7 +6,7 @@ import { SimulatedMarket } from '../../../src/providers/ranking/simulator';
 import { gridProviderSimulator } from '../../../src/providers/ranking/simulator-http';
 import { OutboxEvent, Scan, ScanPin, ScanResult, ScanSnapshot } from '../../../src/models';
 import { configureGridProviders } from '../../../src/services/grid-providers.service';
-import { startDueScheduledScans } from '../../../src/services/scans.service';
+import { startDueScheduledScans } from '../../../src/jobs/scan-runs';
 import { configureScanEngine } from '../../../workflows/scans/client';
 import { useApp } from '../../support/app';
 import { agencyTokenFor, makeWorld, tokenFor } from '../../support/factories';

@@ -2,6 +2,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { OutboxEvent, WebhookEndpoint } from '../../../src/models';
 import * as webhooks from '../../../src/services/webhooks.service';
+import * as delivery from '../../../src/jobs/webhook-delivery';
 import { WEBHOOK_USER_AGENT } from '../../../src/webhooks/signing';
 import { buildActivities } from '../../../workflows/activities';
 import { useApp } from '../../support/app';
@@ -217,7 +218,7 @@ describe('outbound webhooks at /api/v1/webhooks and /api/v1/webhook-deliveries',
       await drain();
 
       expect((await owner.put(`/locations/${w.branch.id}`, { name: 'Renamed' })).status).toBe(200); // location-updated
-      const claimed = await webhooks.claimPendingEvents(10);
+      const claimed = await delivery.claimPendingEvents(10);
       expect(claimed).toHaveLength(1);
       expect(claimed[0].deliveryIds).toHaveLength(1); // only the receiver of every event
       expect((await owner.get(`/webhooks/${some.id}/deliveries`)).body.data).toEqual([]);
@@ -227,7 +228,7 @@ describe('outbound webhooks at /api/v1/webhooks and /api/v1/webhook-deliveries',
       const reset = await owner.put(`/webhooks/${some.id}`, { events: null });
       expect(reset.body.data.events).toBeNull();
       expect((await owner.put(`/locations/${w.branch.id}`, { name: 'Renamed again' })).status).toBe(200);
-      const next = await webhooks.claimPendingEvents(10);
+      const next = await delivery.claimPendingEvents(10);
       expect(next[0].deliveryIds).toHaveLength(2);
     });
 
@@ -250,14 +251,14 @@ describe('outbound webhooks at /api/v1/webhooks and /api/v1/webhook-deliveries',
       const endpoint = (await owner.post('/webhooks', { url: RECEIVER })).body.data;
       await drain();
       expect((await owner.put(`/locations/${w.branch.id}`, { name: 'Branch renamed' })).status).toBe(200);
-      const claimed = await webhooks.claimPendingEvents(10);
+      const claimed = await delivery.claimPendingEvents(10);
       expect(claimed).toHaveLength(1);
       return { w, owner, endpoint, deliveryId: claimed[0].deliveryIds[0] };
     }
 
     it('lists the deliveries of a receiver, newest first, with their attempts', async () => {
       const { w, owner, endpoint, deliveryId } = await withDelivery();
-      await webhooks.recordAttempt(deliveryId, { attempt: 1, statusCode: 500, latencyMs: 42, error: 'The receiver answered 500', responseExcerpt: 'oops', succeeded: false });
+      await delivery.recordAttempt(deliveryId, { attempt: 1, statusCode: 500, latencyMs: 42, error: 'The receiver answered 500', responseExcerpt: 'oops', succeeded: false });
       const res = await owner.get(`/webhooks/${endpoint.id}/deliveries`);
       expect(res.status).toBe(200);
       expect(res.body.meta).toMatchObject({ total: 1, per_page: 10 });
@@ -316,7 +317,7 @@ describe('outbound webhooks at /api/v1/webhooks and /api/v1/webhook-deliveries',
         const { id: endpointId, secret } = (await owner.post('/webhooks', { url: receiver.url })).body.data;
         await drain();
         expect((await owner.put(`/locations/${w.branch.id}`, { name: 'Branch logged' })).status).toBe(200);
-        const [{ deliveryIds: [deliveryId] }] = await webhooks.claimPendingEvents(10);
+        const [{ deliveryIds: [deliveryId] }] = await delivery.claimPendingEvents(10);
         // The worker's own activity, run outside Temporal.
         const { attemptWebhookDelivery } = buildActivities({ WEBHOOK_TIMEOUT_MS: 5_000, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
         await new MockActivityEnvironment({ attempt: 1 }, { logger: new DefaultLogger('ERROR') }).run(attemptWebhookDelivery, deliveryId);
@@ -408,8 +409,8 @@ describe('outbound webhooks at /api/v1/webhooks and /api/v1/webhook-deliveries',
       await count(); // warm-up: token bookkeeping
       const before = await count();
       for (const name of ['One', 'Two', 'Three']) await owner.put(`/locations/${w.home.id}`, { name });
-      for (const c of await webhooks.claimPendingEvents(10)) {
-        for (const id of c.deliveryIds) await webhooks.recordAttempt(id, { attempt: 1, statusCode: 200, latencyMs: 5, error: null, responseExcerpt: null, succeeded: true });
+      for (const c of await delivery.claimPendingEvents(10)) {
+        for (const id of c.deliveryIds) await delivery.recordAttempt(id, { attempt: 1, statusCode: 200, latencyMs: 5, error: null, responseExcerpt: null, succeeded: true });
       }
       const after = await count();
       expect(after.items).toBe(before.items + 3);

@@ -1,7 +1,7 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { createReportActivities, type ReportActivityDeps } from '../../../workflows/activities/reports';
-import type { ReportRecipient } from '../../../src/services/report-mail.service';
+import type { ReportRecipient } from '../../../src/jobs/report-mail';
 
 /** The monthly report activities with their services injected (no database, no SMTP). */
 describe('monthly report activities', () => {

@@ -1,7 +1,7 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger, type LogEntry } from '@temporalio/worker';
 import { createSentimentActivities, type SentimentActivityDeps } from '../../../workflows/activities/sentiment';
-import type { LabelOptions, LabelResult } from '../../../src/services/sentiment-labels.service';
+import type { LabelOptions, LabelResult } from '../../../src/jobs/sentiment-labels';
 
 /** The sentiment activities with their services injected (no database): what they pass on, heartbeat and log. */
 describe('sentiment activities', () => {

@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { LabelReviewsInput, SentimentActivities } from '../../../workflows/activities/sentiment';
 import type { labelSentimentWithAi } from '../../../workflows/reviews/ai-label.workflow';
-import type { LabelResult } from '../../../src/services/sentiment-labels.service';
+import type { LabelResult } from '../../../src/jobs/sentiment-labels';
 import { retryFailure, useWorkflowTestEnv, workflowId } from './support';
 
 /**

@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { ReportActivities } from '../../../workflows/activities/reports';
 import type { sendMonthlyReports } from '../../../workflows/reports/monthly.workflow';
-import type { ReportMailOutcome, ReportRecipient } from '../../../src/services/report-mail.service';
+import type { ReportMailOutcome, ReportRecipient } from '../../../src/jobs/report-mail';
 import { retryFailure, useWorkflowTestEnv, workflowId } from './support';
 
 /**

@@ -8,9 +8,9 @@ import { brandColors } from '../reports/brand';
 import { logoImage } from '../reports/logo';
 import { reportContent, reportPdf, type ReportContent } from '../reports/monthly';
 import type { MonthlyReport } from '../reports/types';
-import { principalFor } from './auth.service';
-import type { ServiceOptions } from './common';
-import { monthPeriod, organizationReport } from './monthly-report.service';
+import { principalFor } from '../services/auth.service';
+import type { ServiceOptions } from '../services/common';
+import { monthPeriod, organizationReport } from '../services/monthly-report.service';
 
 /**
  * The monthly report by mail (issue 19, item 5): on the first of each month the `sendMonthlyReports` workflow mails

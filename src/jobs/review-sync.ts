@@ -3,9 +3,9 @@ import { ensureReviewSync, integrationLabel } from '../../workflows/client';
 import { systemClock, type Clock } from '../domain/clock';
 import { Customer, Integration, ProviderConnection, Review, ReviewSource } from '../models';
 import { SIGN_IN_PROVIDERS, type ProviderReview, type SignInProvider } from '../providers/types';
-import { queueAutoRespond } from './auto-respond.service';
-import { inTransaction } from './common';
-import { reviewEvent } from './reviews.service';
+import { queueAutoRespond } from '../services/auto-respond.service';
+import { inTransaction } from '../services/common';
+import { reviewEvent } from '../services/reviews.service';
 
 /**
  * Periodic review sync of synced integrations (Temporal: workflows/reviews/sync.workflow.ts). These are the

@@ -3,7 +3,7 @@ import { chatConfigured } from '../providers/ai/chat.client';
 import { labelSplitting, type LabelReview } from '../analytics/ai-labels';
 import { Review } from '../models';
 import { sentimentColumns } from '../models/review.model';
-import { SENTIMENT_COLUMNS } from './sentiment-rescore.service';
+import { SENTIMENT_COLUMNS } from './sentiment-rescore';
 
 /**
  * AI labelling of stored reviews (worker side; the `labelSentimentWithAi` workflow calls it through its activity): the

@@ -1,0 +1,211 @@
+import { randomUUID } from 'node:crypto';
+import { Op } from 'sequelize';
+import * as metrics from '../grid/metrics';
+import { generatePins } from '../grid/pins';
+import { nextRunAt } from '../grid/schedule';
+import type { MapResult } from '../providers/ranking/types';
+import { Scan, ScanPin, ScanResult, ScanSnapshot } from '../models';
+import { writeEvent } from '../outbox/writer';
+import { scanLabel, startScanRunWorkflow } from '../../workflows/scans/client';
+import type { PinQuery, ScanRunPlan } from '../../workflows/activities/scans';
+import { clockOf, inTransaction, type ServiceOptions } from '../services/common';
+import { gridProvidersFor } from '../services/grid-providers.service';
+import { byKeywordOrder, currentRun, failRun, outcomeOf, queueRun, reportPathOf, resultsOf, scheduleSpecOf } from '../services/scans.service';
+
+/**
+ * The scan run engine, worker side (the activities of `scanRun` and the schedule tick call it; no principal does):
+ * what a run still has to do, one pin's answer from the tenant's ranking provider, storing it, completing or failing
+ * the run, and starting scheduled runs when due. The principal's commands and queries on scans are
+ * src/services/scans.service.ts. Every number comes from src/grid/metrics.ts over the stored per-pin results.
+ */
+/** What the run still has to do; null when the run is not the scan's current one any more. */
+export async function runPlan(runId: string): Promise<ScanRunPlan | null> {
+  const snapshots = await ScanSnapshot.findAll({ where: { runId, status: 'running' }, order: [['id', 'ASC']] });
+  if (snapshots.length === 0) return null;
+  const scan = await Scan.findByPk(snapshots[0].scanId);
+  if (!scan || scan.currentRunId !== runId) return null;
+  const pins = await ScanPin.findAll({ where: { scanId: scan.id, version: snapshots[0].pinVersion }, order: [['id', 'ASC']] });
+  const done = await ScanResult.findAll({ where: { snapshotId: snapshots.map((s) => s.id) }, attributes: ['snapshotId', 'pinId'] });
+  return {
+    tenantId: scan.tenantId,
+    targetPlaceId: scan.targetPlaceId,
+    snapshots: snapshots.map((s) => ({ id: s.id, keyword: s.keyword })),
+    pins: pins.map((p) => ({ id: p.id, lat: p.lat, lng: p.lng })),
+    done: done.map((r) => `${r.snapshotId}:${r.pinId}`),
+  };
+}
+
+/** The tenant's ranking provider answers a query (a tenant whose settings vanished gets a refusal). */
+export async function searchFor(tenantId: number, query: { keyword: string; lat: number; lng: number }): Promise<MapResult[]> {
+  const providers = await gridProvidersFor(tenantId);
+  if (!providers) {
+    const { GridProviderRejected } = await import('../providers/ranking/types');
+    throw new GridProviderRejected('grid', 'Ranking-data credentials are not configured.');
+  }
+  return providers.ranking.searchMaps(query);
+}
+
+/** Stores one pin's answer: an upsert on (snapshot, pin), so a retried or resumed query never duplicates. */
+export async function storePinResult(q: PinQuery, results: MapResult[], opts: ServiceOptions = {}): Promise<void> {
+  const top = results.filter((r) => r.rank >= 1 && r.rank <= metrics.MAX_RANK).sort((a, b) => a.rank - b.rank);
+  const target = q.targetPlaceId ? top.find((r) => r.placeId === q.targetPlaceId) : undefined;
+  const now = clockOf(opts).now();
+  await ScanResult.bulkCreate(
+    [
+      {
+        snapshotId: q.snapshotId,
+        pinId: q.pinId,
+        lat: q.lat,
+        lng: q.lng,
+        targetRank: target?.rank ?? null,
+        topResults: top.map((r) => ({ place_id: r.placeId, name: r.name, rank: r.rank })),
+        status: 'complete',
+        createdAt: now,
+        updatedAt: now,
+      },
+    ],
+    { updateOnDuplicate: ['targetRank', 'topResults', 'status', 'updatedAt'], transaction: opts.transaction },
+  );
+}
+
+/**
+ * Completes the run: each keyword's snapshot summary (metrics.summarise over its stored results) and
+ * `change_from_previous` (against that keyword's previous completed snapshot), then the scan goes idle and
+ * scan-completed is written, all in one transaction. Idempotent: a run already completed is left alone.
+ */
+export async function completeRun(runId: string, opts: ServiceOptions = {}): Promise<void> {
+  const now = clockOf(opts).now();
+  await inTransaction(opts, async (transaction) => {
+    const current = await currentRun(runId, transaction);
+    if (!current) return;
+    const { first, scan } = current;
+    const snaps = byKeywordOrder(scan, await ScanSnapshot.findAll({ where: { runId, status: 'running' }, transaction }));
+    if (snaps.length === 0) return;
+    const all: metrics.PinOutcome[] = [];
+    for (const s of snaps) {
+      const { rows } = await resultsOf([s], transaction);
+      const outcomes = rows.map(outcomeOf);
+      all.push(...outcomes);
+      const sum = metrics.summarise(outcomes);
+      const prev = await ScanSnapshot.findOne({
+        where: { scanId: scan.id, keyword: s.keyword, status: 'completed', snapshotAt: { [Op.lt]: s.snapshotAt } },
+        order: [['snapshotAt', 'DESC']],
+        transaction,
+      });
+      await s.update(
+        {
+          status: 'completed',
+          avgRank: sum.avgRank,
+          top3Count: sum.top3,
+          top10Count: sum.top10,
+          belowTop10Count: sum.belowTop10,
+          notRankingCount: sum.notRanking,
+          totalPins: sum.totalPins,
+          visibilityScore: sum.visibilityScore,
+          changeFromPrevious: prev?.avgRank != null ? Math.round((sum.avgRank - prev.avgRank) * 100) / 100 : 0,
+          completedAt: now,
+        },
+        { transaction },
+      );
+    }
+    await scan.update({ isRunning: false, currentRunId: null, lastRunFailed: false, lastError: null }, { transaction });
+    const total = metrics.summarise(all);
+    await writeEvent(
+      transaction,
+      {
+        tenantId: scan.tenantId,
+        customerId: scan.ownerCustomerId,
+        event: 'scan-completed',
+        aggregateType: 'scan',
+        aggregateId: scan.uuid,
+        payload: {
+          uuid: scan.uuid,
+          status: 'completed',
+          snapshot_at: first.snapshotAt.toISOString(),
+          location: scan.location,
+          keyword: scan.keywords[0] ?? first.keyword,
+          keywords: scan.keywords,
+          grid_size: scan.gridSize,
+          summary: { average_rank: total.avgRank, top_3_count: total.top3, top_4_to_10_count: total.top4to10, not_ranking_count: total.notRanking },
+          report_url: reportPathOf(scan.uuid),
+        },
+      },
+      { clock: clockOf(opts) },
+    );
+  });
+}
+
+/**
+ * The tick: every active scheduled scan whose `next_run_at` has passed gets a run (unless one is going) and its
+ * `next_run_at` advanced to the next window at least one period later. Scheduled runs are never staggered.
+ */
+export async function startDueScheduledScans(opts: ServiceOptions = {}): Promise<number> {
+  const now = clockOf(opts).now();
+  const due = await Scan.findAll({ where: { isScheduled: true, archivedAt: null, nextRunAt: { [Op.lte]: now } }, attributes: ['id'], order: [['nextRunAt', 'ASC']] });
+  let started = 0;
+  for (const { id } of due) {
+    const queued = await inTransaction(opts, async (transaction) => {
+      const scan = await Scan.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
+      if (!scan || !scan.isScheduled || scan.archivedAt || !scan.nextRunAt || scan.nextRunAt > now) return null;
+      const spec = scheduleSpecOf(scan);
+      let runId: string | null = null;
+      const providers = await gridProvidersFor(scan.tenantId, { transaction });
+      if (!scan.isRunning && providers && scan.keywords.length) runId = await queueRun(scan, now, transaction, now);
+      await scan.update({ nextRunAt: spec ? nextRunAt(spec, now, now) : null }, { transaction });
+      return runId ? { scan, runId } : null;
+    });
+    if (queued) {
+      await startScanRunWorkflow(queued.scan.uuid, queued.runId, 0, scanLabel(queued.scan)).catch((e: Error) => failRun(queued.runId, `The scan could not be queued: ${e.message}`, opts));
+      started++;
+    }
+  }
+  return started;
+}
+
+/**
+ * The demo's scan: the simulated market around a point in Austin, TX, the nearest relevant business as the target,
+ * one completed snapshot computed in-process (the simulator answers synchronously, so the seed needs no worker).
+ */
+export async function seedDemoScan(tenantId: number, ownerCustomerId: number | null, opts: ServiceOptions = {}): Promise<Scan> {
+  const { SimulatedMarket } = await import('../providers/ranking/simulator');
+  const market = new SimulatedMarket();
+  const keyword = 'dentist';
+  const centre = { lat: 30.2672, lng: -97.7431 };
+  const target = market.nearestPlace(keyword, centre.lat, centre.lng);
+  const now = clockOf(opts).now();
+  const pins = generatePins({ lat: target.lat, lng: target.lng, gridSize: 7, distance: 3, unit: 'km' });
+  const { scan, runId } = await inTransaction(opts, async (transaction) => {
+    const scan = await Scan.create(
+      {
+        uuid: randomUUID(),
+        tenantId,
+        ownerCustomerId,
+        location: target.name,
+        address: 'Congress Ave, Austin, TX',
+        keywords: [keyword, 'teeth whitening'],
+        gridSize: 7,
+        distance: 3,
+        distanceUnit: 'km',
+        type: 'business',
+        targetPlaceId: target.placeId,
+        lat: target.lat,
+        lng: target.lng,
+        pinVersion: 1,
+        createdAt: now,
+        updatedAt: now,
+      },
+      { transaction },
+    );
+    await ScanPin.bulkCreate(pins.map((pin) => ({ scanId: scan.id, version: 1, ...pin })), { transaction });
+    return { scan, runId: await queueRun(scan, now, transaction, now) };
+  });
+  const plan = (await runPlan(runId))!;
+  for (const s of plan.snapshots) {
+    for (const p of plan.pins) {
+      const q: PinQuery = { tenantId, snapshotId: s.id, pinId: p.id, keyword: s.keyword, lat: p.lat, lng: p.lng, targetPlaceId: scan.targetPlaceId };
+      await storePinResult(q, market.rank(s.keyword, p.lat, p.lng), opts);
+    }
+  }
+  await completeRun(runId, opts);
+  return (await Scan.findByPk(scan.id))!;
+}

@@ -1,0 +1,314 @@
+import { randomUUID } from 'node:crypto';
+import { Op, QueryTypes, type Transaction } from 'sequelize';
+import { type DeliveryLabel } from '../../workflows/client';
+import type { Clock } from '../domain/clock';
+import { OutboxEvent, WebhookAttempt, WebhookDelivery, WebhookEndpoint, User } from '../models';
+import { type DeliveryStatus } from '../models/webhook-delivery.model';
+import { firstBytes, loggedHeaders, type LoggedHeaders } from '../webhooks/delivery-log';
+import { clockOf, inTransaction } from '../services/common';
+import { clip, signingSecrets } from '../services/webhooks.service';
+
+/**
+ * Outbound webhooks, worker side: what the outbox dispatcher and the delivery activities need (no principal: the
+ * workflows act for the system). Claiming undispatched events with their deliveries, reading what an attempt
+ * needs, recording attempts and outcomes. The account's own commands and queries (receivers, secrets, the delivery
+ * log, redelivery) are src/services/webhooks.service.ts.
+ */
+
+export interface DeliveryForAttempt {
+  /** The `webhook-id`. */
+  id: string;
+  status: DeliveryStatus;
+  event: string;
+  /** The exact JSON body to POST (the same bytes on every attempt). */
+  body: string;
+  url: string;
+  endpointId: number;
+  /** Attempts recorded so far over every run. */
+  attempts: number;
+  /** Current secret first, then the previous one while its overlap lasts. */
+  secrets: string[];
+}
+
+/**
+ * What one attempt needs, read fresh (a rotation or URL change applies to the next attempt). Null when the
+ * delivery or its receiver is gone, or the receiver is disabled: nothing may be sent.
+ */
+export async function loadDeliveryForAttempt(deliveryId: string, opts: { clock?: Clock } = {}): Promise<DeliveryForAttempt | null> {
+  const delivery = await WebhookDelivery.findByPk(deliveryId);
+  if (!delivery) return null;
+  const endpoint = await WebhookEndpoint.findByPk(delivery.endpointId);
+  if (!endpoint || !endpoint.enabled) return null;
+  return {
+    id: delivery.id,
+    status: delivery.status,
+    event: delivery.event,
+    body: delivery.payload,
+    url: endpoint.url,
+    endpointId: endpoint.id,
+    attempts: delivery.attempts,
+    secrets: signingSecrets(endpoint, clockOf(opts).now()),
+  };
+}
+
+/** A claimed delivery with its receiver and the tags of its workflow, as the dispatcher's first attempt needs it. */
+export interface DeliveryForBulk extends DeliveryForAttempt {
+  label: DeliveryLabel;
+}
+
+/** `loadDeliveryForAttempt` for a retry group's round, in two queries (absent: gone, or the receiver deleted or disabled). */
+export async function loadDeliveriesForAttempt(deliveryIds: readonly string[], opts: { clock?: Clock } = {}): Promise<Map<string, DeliveryForAttempt>> {
+  const out = new Map<string, DeliveryForAttempt>();
+  if (deliveryIds.length === 0) return out;
+  const rows = await WebhookDelivery.findAll({ where: { id: { [Op.in]: [...deliveryIds] } } });
+  const endpoints = new Map(
+    (await WebhookEndpoint.findAll({ where: { id: { [Op.in]: [...new Set(rows.map((d) => d.endpointId))] }, enabled: true } })).map((e) => [e.id, e]),
+  );
+  const now = clockOf(opts).now();
+  for (const d of rows) {
+    const endpoint = endpoints.get(d.endpointId);
+    if (!endpoint) continue;
+    out.set(d.id, { id: d.id, status: d.status, event: d.event, body: d.payload, url: endpoint.url, endpointId: endpoint.id, attempts: d.attempts, secrets: signingSecrets(endpoint, now) });
+  }
+  return out;
+}
+
+export interface AttemptInput {
+  attempt: number;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  /** The first KB of the answer (cut to 1024 bytes of UTF-8 here too). */
+  responseExcerpt: string | null;
+  /** The headers sent; null or absent when no POST was made. */
+  requestHeaders?: LoggedHeaders | null;
+  /** The receiver's answer headers; null or absent when no answer came. Bounded again here. */
+  responseHeaders?: LoggedHeaders | null;
+  succeeded: boolean;
+}
+
+/**
+ * Logs one POST and updates the delivery: attempts + 1, last status code and error; a success makes it
+ * `succeeded` with `delivered_at`. A failed attempt leaves the status alone (retries follow; the workflow calls
+ * `markDeliveryFailed` when it gives up). A delivery deleted meanwhile is ignored.
+ */
+export async function recordAttempt(deliveryId: string, input: AttemptInput, opts: { clock?: Clock; transaction?: Transaction } = {}): Promise<void> {
+  await recordAttempts([{ deliveryId, attempt: input }], opts);
+}
+
+/**
+ * Logs attempts in one transaction (one, or the dispatcher's first attempts of a batch): one INSERT of the
+ * log rows, and one UPDATE per distinct outcome (success, status code, error) rather than three statements per POST.
+ * Deliveries deleted meanwhile are ignored.
+ */
+export async function recordAttempts(records: ReadonlyArray<{ deliveryId: string; attempt: AttemptInput }>, opts: { clock?: Clock; transaction?: Transaction } = {}): Promise<void> {
+  if (records.length === 0) return;
+  const now = clockOf(opts).now();
+  await inTransaction(opts, async (transaction) => {
+    const alive = new Set(
+      (await WebhookDelivery.findAll({ where: { id: { [Op.in]: records.map((r) => r.deliveryId) } }, attributes: ['id'], transaction, lock: transaction.LOCK.UPDATE })).map((d) => d.id),
+    );
+    const kept = records.filter((r) => alive.has(r.deliveryId));
+    if (kept.length === 0) return;
+    await WebhookAttempt.bulkCreate(kept.map(({ deliveryId, attempt }) => attemptRow(deliveryId, attempt, now)), { transaction });
+    const byOutcome = new Map<string, { succeeded: boolean; statusCode: number | null; error: string | null; ids: string[] }>();
+    for (const { deliveryId, attempt } of kept) {
+      const error = attempt.succeeded ? null : clip(attempt.error);
+      const key = JSON.stringify([attempt.succeeded, attempt.statusCode, error]);
+      const group = byOutcome.get(key) ?? byOutcome.set(key, { succeeded: attempt.succeeded, statusCode: attempt.statusCode, error, ids: [] }).get(key)!;
+      group.ids.push(deliveryId);
+    }
+    for (const g of byOutcome.values()) {
+      await WebhookDelivery.update(
+        {
+          attempts: WebhookDelivery.sequelize!.literal('attempts + 1') as unknown as number,
+          lastStatusCode: g.statusCode,
+          lastError: g.error,
+          ...(g.succeeded ? { status: 'succeeded' as const, deliveredAt: now } : {}),
+        },
+        { where: { id: { [Op.in]: g.ids } }, transaction },
+      );
+    }
+  });
+}
+
+/** One row of the attempt log, bounded as the log keeps it. */
+function attemptRow(deliveryId: string, input: AttemptInput, now: Date) {
+  return {
+    deliveryId,
+    attempt: Math.max(0, Math.trunc(input.attempt)),
+    statusCode: input.statusCode,
+    latencyMs: Math.max(0, Math.round(input.latencyMs)),
+    error: input.succeeded ? null : clip(input.error),
+    responseExcerpt: input.responseExcerpt == null ? null : firstBytes(input.responseExcerpt),
+    requestHeaders: input.requestHeaders == null ? null : loggedHeaders(Object.entries(input.requestHeaders)),
+    responseHeaders: input.responseHeaders == null ? null : loggedHeaders(Object.entries(input.responseHeaders)),
+    createdAt: now,
+  };
+}
+
+/** The workflow gave up (retries exhausted or a permanent failure). A delivery that succeeded stays so. */
+export async function markDeliveryFailed(deliveryId: string, reason: string, opts: { transaction?: Transaction } = {}): Promise<void> {
+  await WebhookDelivery.update(
+    { status: 'failed', lastError: clip(reason) },
+    { where: { id: deliveryId, status: { [Op.ne]: 'succeeded' } }, transaction: opts.transaction },
+  );
+}
+
+/** A retry group gave up: what is still pending is failed, each keeping its last attempt's error as the reason. */
+export async function markDeliveriesGaveUp(deliveryIds: readonly string[], opts: { transaction?: Transaction } = {}): Promise<void> {
+  if (deliveryIds.length === 0) return;
+  await WebhookDelivery.update({ status: 'failed' }, { where: { id: { [Op.in]: [...deliveryIds] }, status: 'pending' }, transaction: opts.transaction });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// For the outbox dispatcher
+
+export interface ClaimedEvent {
+  eventId: number;
+  /** Every delivery of the event (the same ids when claimed again); empty: already marked dispatched. */
+  deliveryIds: string[];
+}
+
+/** Body bytes per INSERT of deliveries (well under the smallest default max_allowed_packet, 16 MB on MariaDB). */
+const INSERT_BATCH_BYTES = 4 * 1024 * 1024;
+
+interface PendingRow {
+  id: number | string;
+  tenantId: number;
+  customerId: number | null;
+  event: string;
+  payload: string;
+  occurredAt: Date;
+}
+
+/**
+ * Up to `limit` undispatched outbox events, oldest first, each with one delivery per enabled receiver of the
+ * event's account that existed when the event occurred. Deliveries are inserted with INSERT IGNORE on (outbox_event_id, endpoint_id), so claiming
+ * again (a dispatcher retry) returns the same ids and makes no duplicates. Events whose account has no
+ * enabled receiver are marked dispatched here and come back with no deliveries.
+ */
+export async function claimPendingEvents(limit: number, opts: { clock?: Clock; transaction?: Transaction } = {}): Promise<ClaimedEvent[]> {
+  return (await claim(limit, opts)).events;
+}
+
+/**
+ * `claimPendingEvents` with what the first attempts need, read in the same pass (the bodies are the events' own,
+ * already in hand, so they are not read back): what the dispatcher's batch runs on. Deliveries whose receiver is gone
+ * or disabled are not in `deliveries`.
+ */
+export async function claimForDelivery(limit: number, opts: { clock?: Clock; transaction?: Transaction } = {}): Promise<{ events: ClaimedEvent[]; deliveries: Map<string, DeliveryForBulk> }> {
+  return claim(limit, opts);
+}
+
+async function claim(limit: number, opts: { clock?: Clock; transaction?: Transaction }): Promise<{ events: ClaimedEvent[]; deliveries: Map<string, DeliveryForBulk> }> {
+  const sequelize = OutboxEvent.sequelize!;
+  const now = clockOf(opts).now();
+  const transaction = opts.transaction;
+  const n = Math.max(1, Math.min(1000, Math.trunc(limit)));
+  const events = await sequelize.query<PendingRow>(
+    `SELECT id, tenant_id AS tenantId, customer_id AS customerId, event, payload, occurred_at AS occurredAt
+       FROM outbox_events WHERE dispatched_at IS NULL ORDER BY id LIMIT ${n}`,
+    { type: QueryTypes.SELECT, transaction },
+  );
+  if (events.length === 0) return { events: [], deliveries: new Map() };
+  const eventIds = events.map((e) => Number(e.id));
+
+  const customerIds = [...new Set(events.map((e) => e.customerId).filter((c): c is number => c !== null))];
+  // The agency (tenant owner) sees every account of its tenant, so its own receivers get every account's events.
+  const tenantIds = [...new Set(events.map((e) => e.tenantId))];
+  const agencyAccounts = new Set(
+    (await User.findAll({ where: { tenantId: { [Op.in]: tenantIds }, role: 'tenant_owner' }, attributes: ['customerId'], transaction }))
+      .map((u) => u.customerId)
+      .filter((c): c is number => c !== null),
+  );
+  const endpoints = customerIds.length
+    ? await WebhookEndpoint.findAll({
+        where: { customerId: { [Op.in]: [...customerIds, ...agencyAccounts] }, enabled: true },
+        order: [['id', 'ASC']],
+        transaction,
+      })
+    : [];
+
+  // Bodies can be large (a review message up to the 1 MB request limit): statements are cut by size so none
+  // comes near the server's max_allowed_packet.
+  let batch: unknown[][] = [];
+  let bytes = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    await sequelize.query(
+      `INSERT IGNORE INTO webhook_deliveries
+         (id, tenant_id, customer_id, endpoint_id, outbox_event_id, event, payload, status, attempts, created_at, updated_at)
+       VALUES ${batch.map(() => "(?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)").join(', ')}`,
+      { replacements: batch.flat(), type: QueryTypes.INSERT, transaction },
+    );
+    batch = [];
+    bytes = 0;
+  };
+  for (const e of events) {
+    for (const endpoint of endpoints) {
+      if (endpoint.tenantId !== e.tenantId) continue;
+      if (endpoint.customerId !== e.customerId && !agencyAccounts.has(endpoint.customerId)) continue;
+      // A receiver gets what happens after it was added, not an older event still waiting in the outbox.
+      if (endpoint.createdAt.getTime() > new Date(e.occurredAt).getTime()) continue;
+      // A receiver that subscribed to some events only.
+      if (endpoint.events && !endpoint.events.includes(e.event)) continue;
+      const size = Buffer.byteLength(e.payload);
+      if (batch.length > 0 && bytes + size > INSERT_BATCH_BYTES) await flush();
+      // The delivery belongs to the receiver's account (its log is the receiver owner's to read).
+      batch.push([randomUUID(), e.tenantId, endpoint.customerId, endpoint.id, Number(e.id), e.event, e.payload, now, now]);
+      bytes += size;
+    }
+  }
+  await flush();
+
+  const rows = await sequelize.query<{ id: string; eventId: number | string; endpointId: number; tenantId: number; customerId: number; status: DeliveryStatus; attempts: number }>(
+    `SELECT id, outbox_event_id AS eventId, endpoint_id AS endpointId, tenant_id AS tenantId, customer_id AS customerId, status, attempts
+       FROM webhook_deliveries WHERE outbox_event_id IN (?) ORDER BY outbox_event_id, endpoint_id`,
+    { replacements: [eventIds], type: QueryTypes.SELECT, transaction },
+  );
+  const byEvent = new Map<number, string[]>();
+  for (const d of rows) {
+    const key = Number(d.eventId);
+    byEvent.set(key, [...(byEvent.get(key) ?? []), d.id]);
+  }
+
+  const idle = eventIds.filter((id) => !byEvent.has(id));
+  if (idle.length) {
+    await OutboxEvent.update({ dispatchedAt: now }, { where: { id: { [Op.in]: idle }, dispatchedAt: null }, transaction });
+  }
+  // A receiver disabled or deleted since the delivery was made (a claim after a crash) is left out: nothing is sent.
+  const enabled = new Map(endpoints.map((e) => [e.id, e]));
+  const missing = [...new Set(rows.map((d) => d.endpointId).filter((id) => !enabled.has(id)))];
+  if (missing.length) {
+    for (const e of await WebhookEndpoint.findAll({ where: { id: { [Op.in]: missing }, enabled: true }, transaction })) enabled.set(e.id, e);
+  }
+  const bodies = new Map(events.map((e) => [Number(e.id), e]));
+  const deliveries = new Map<string, DeliveryForBulk>();
+  for (const d of rows) {
+    const endpoint = enabled.get(d.endpointId);
+    const event = bodies.get(Number(d.eventId))!;
+    if (!endpoint) continue;
+    deliveries.set(d.id, {
+      id: d.id,
+      status: d.status,
+      event: event.event,
+      body: event.payload,
+      url: endpoint.url,
+      endpointId: endpoint.id,
+      attempts: Number(d.attempts),
+      secrets: signingSecrets(endpoint, now),
+      label: { owner: { tenantId: d.tenantId, customerId: d.customerId }, event: event.event, url: endpoint.url },
+    });
+  }
+  return { events: eventIds.map((eventId) => ({ eventId, deliveryIds: byEvent.get(eventId) ?? [] })), deliveries };
+}
+
+/** The events' deliveries are all handled (succeeded, failed for good, or in their workflow): not claimed again. */
+export async function markEventsDispatched(eventIds: readonly number[], opts: { clock?: Clock; transaction?: Transaction } = {}): Promise<void> {
+  if (eventIds.length === 0) return;
+  await OutboxEvent.update(
+    { dispatchedAt: clockOf(opts).now() },
+    { where: { id: { [Op.in]: [...eventIds] }, dispatchedAt: null }, transaction: opts.transaction },
+  );
+}

@@ -2,7 +2,9 @@ import DataLoader from 'dataloader';
 import { Op, QueryTypes } from 'sequelize';
 import { isRestricted } from '../domain/permissions';
 import type { Principal } from '../domain/principal';
-import { Integration, Location, ReviewSource, type WebhookAttempt } from '../models';
+import { Integration, Location, Review, ReviewSource, type WebhookAttempt } from '../models';
+import { statsFor, type OrganizationStats } from '../services/organization-stats.service';
+import { tagsOf } from '../services/tags.service';
 import { sources } from '../services/reference.service';
 import { attemptsOf } from '../services/webhooks.service';
 import type { IntegrationRow } from '../services/reviews.service';
@@ -50,6 +52,18 @@ export function createLoaders(principal: Principal | null) {
     webhookAttempts: new DataLoader<string, WebhookAttempt[]>(async (deliveryIds) =>
       groupedByKey(deliveryIds, await attemptsOf(deliveryIds), (a) => a.deliveryId),
     ),
+    /** Review totals of each organisation over the reviews the caller may see (read only with a principal). */
+    organizationStats: new DataLoader<number, OrganizationStats>((orgIds) => {
+      if (!principal) throw new Error('organisation stats need a principal');
+      return statsFor(principal, orgIds);
+    }),
+    /** The review of each reply draft (a draft is scope-checked by the service that returned it, so its review is visible). */
+    reviewById: new DataLoader<number, Review | null>(async (ids) => byKey(ids, await Review.findAll({ where: { id: { [Op.in]: [...ids] } } }), (r) => r.id)),
+    /** The tags of each review of a page, alphabetical. */
+    reviewTags: new DataLoader<number, string[]>(async (ids) => {
+      const found = await tagsOf(ids);
+      return ids.map((id) => found.get(id) ?? []);
+    }),
   };
 }
 

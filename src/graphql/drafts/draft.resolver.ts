@@ -1,26 +1,12 @@
-import DataLoader from 'dataloader';
-import { Op } from 'sequelize';
 import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context';
-import { Review, type ReplyDraft } from '../../models';
+import { type ReplyDraft } from '../../models';
 import * as drafts from '../../services/reply-drafts.service';
-import { byKey } from '../loaders';
 import { ReviewType } from '../reviews/review.type';
 import { ApproveReplyDraftInput, RejectReplyDraftInput, ReplyDraftListArgs } from './draft.input';
 import { ReplyDraftPage, ReplyDraftType } from './draft.type';
 
 const principal = (ctx: Context) => ctx.principal!; // @Authorized guarantees it
-
-/** Per request: the reviews of a page of drafts in one query (a draft is scope-checked, so its review is visible). */
-const reviewLoaders = new WeakMap<Context, DataLoader<number, Review | null>>();
-const reviewLoader = (ctx: Context) => {
-  let loader = reviewLoaders.get(ctx);
-  if (!loader) {
-    loader = new DataLoader(async (ids) => byKey(ids, await Review.findAll({ where: { id: { [Op.in]: [...ids] } } }), (r) => r.id));
-    reviewLoaders.set(ctx, loader);
-  }
-  return loader;
-};
 
 /**
  * Reply drafts and the approvals queue. The MCP permission `reviews.respond` maps to `reviews:read` +
@@ -76,6 +62,6 @@ export class ReplyDraftResolver {
 
   @FieldResolver(() => ReviewType, { nullable: true, description: 'The review the draft answers.' })
   review(@Root() draft: ReplyDraft, @Ctx() ctx: Context) {
-    return reviewLoader(ctx).load(draft.reviewId);
+    return ctx.loaders.reviewById.load(draft.reviewId);
   }
 }

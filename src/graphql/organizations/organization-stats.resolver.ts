@@ -1,8 +1,7 @@
-import DataLoader from 'dataloader';
 import { Ctx, Field, FieldResolver, Float, Int, ObjectType, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context';
 import type { Organization } from '../../models';
-import { statsFor, type OrganizationStats } from '../../services/organization-stats.service';
+import type { OrganizationStats } from '../../services/organization-stats.service';
 import { OrganizationType } from './organization.type';
 
 @ObjectType('StarDistribution', { description: 'Reviews per star rating.' })
@@ -21,9 +20,6 @@ class OrganizationStatsType {
   @Field(() => StarDistributionType) starDistribution!: StarDistributionType;
 }
 
-/** One loader per request context (the context is fresh per request), so a page of organisations is one query. */
-const loaders = new WeakMap<Context, DataLoader<number, OrganizationStats>>();
-
 @Resolver(() => OrganizationType)
 export class OrganizationStatsResolver {
   @FieldResolver(() => OrganizationStatsType, {
@@ -33,8 +29,6 @@ export class OrganizationStatsResolver {
   stats(@Root() org: Organization, @Ctx() ctx: Context): Promise<OrganizationStats> | null {
     const principal = ctx.principal;
     if (!principal || !principal.permissions.has('reviews:read')) return null;
-    let loader = loaders.get(ctx);
-    if (!loader) loaders.set(ctx, (loader = new DataLoader((ids: readonly number[]) => statsFor(principal, ids))));
-    return loader.load(org.id);
+    return ctx.loaders.organizationStats.load(org.id); // one query for a page of organisations
   }
 }

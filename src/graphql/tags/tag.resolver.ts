@@ -1,4 +1,3 @@
-import DataLoader from 'dataloader';
 import { Args, Authorized, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context';
 import * as tags from '../../services/tags.service';
@@ -8,20 +7,6 @@ import { TagReviewsArgs } from './tag.input';
 import { ReviewTagsType } from './tag.type';
 
 const principal = (ctx: Context) => ctx.principal!; // @Authorized guarantees it
-
-/** Per request: the tags of a page of reviews in one query. */
-const tagLoaders = new WeakMap<Context, DataLoader<number, string[]>>();
-const tagLoader = (ctx: Context) => {
-  let loader = tagLoaders.get(ctx);
-  if (!loader) {
-    loader = new DataLoader(async (ids) => {
-      const found = await tags.tagsOf(ids);
-      return ids.map((id) => found.get(id) ?? []);
-    });
-    tagLoaders.set(ctx, loader);
-  }
-  return loader;
-};
 
 /**
  * Tags on reviews. The MCP permission `reviews.edit` maps to `reviews:read` + `reviews:update` (update reviews).
@@ -40,6 +25,6 @@ export class ReviewTagResolver {
 
   @FieldResolver(() => [String], { description: 'Tags of the review, alphabetical.' })
   tags(@Root() review: ReviewRow, @Ctx() ctx: Context): Promise<string[]> {
-    return tagLoader(ctx).load(review.id);
+    return ctx.loaders.reviewTags.load(review.id);
   }
 }

@@ -7,7 +7,7 @@ import { createTransport, type Transporter } from 'nodemailer';
 import { QueryTypes } from 'sequelize';
 import { SMTPServer } from 'smtp-server';
 import { openDatabase } from '../src/bootstrap';
-import { closeSmtpPools } from '../src/messaging/email';
+import { closeSmtpPools } from '../src/providers/smtp/account-sender';
 import { loadConfig } from '../src/config';
 import { Campaign, Invite, Organization, Tenant, User } from '../src/models';
 import { issueToken } from '../src/services/auth.service';

@@ -1,4 +1,6 @@
 import { Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import type { OrganizationPermission } from '../domain/permissions';
 import { jsonColumn } from './json-column';
 import { Organization } from './organization.model';
@@ -6,7 +8,7 @@ import { User } from './user.model';
 
 /** A team member's permissions within one organisation (e.g. `create-locations`). */
 @Table({ tableName: 'organization_members', updatedAt: false })
-export class OrganizationMember extends Model {
+export class OrganizationMember extends Model<InferAttrs<OrganizationMember>, InferCreationAttrs<OrganizationMember>> {
   @ForeignKey(() => Organization)
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true })
   declare organizationId: number;
@@ -18,5 +20,5 @@ export class OrganizationMember extends Model {
   @Column(jsonColumn<OrganizationPermission[]>('permissions', []))
   declare permissions: OrganizationPermission[];
 
-  declare createdAt: Date;
+  declare createdAt: CreationOptional<Date>;
 }

@@ -436,9 +436,9 @@ export async function receiveSubmission(connection: InboundConnection, raw: Buff
       const now = clock.now();
       const conn = await InboundConnection.findByPk(connection.id, { transaction, lock: transaction.LOCK.UPDATE });
       if (!conn) throw new NotFound('Inbound connection');
-      const store = (row: Partial<InboundSubmission>) =>
+      const store = (row: Pick<InboundSubmission, 'outcome' | 'reason'>) =>
         InboundSubmission.create(
-          { connectionId: conn.id, customerId: conn.customerId, payloadHash, receivedAt: now, reason: null, contactId: null, inviteId: null, sendAt: null, ...row },
+          { connectionId: conn.id, customerId: conn.customerId, payloadHash, receivedAt: now, contactId: null, inviteId: null, sendAt: null, ...row },
           { transaction },
         );
 

@@ -474,7 +474,7 @@ export async function setSchedule(p: Principal, uuid: string, input: SetSchedule
         frequency: spec.frequency,
         scheduledFrom: spec.from,
         scheduledTo: spec.to,
-        scheduledDays: spec.days,
+        scheduledDays: [...spec.days],
         timezone: spec.timezone,
         nextRunAt: nextRunAt(spec, clockOf(opts).now()),
       },

@@ -54,7 +54,7 @@ describe('data retention on Temporal', () => {
   async function outboxEvent(dispatchedAt: Date | null): Promise<number> {
     const e = await OutboxEvent.create({
       tenantId: world.tenant.id,
-      customerId: world.orgOwner.customerId,
+      customerId: world.org.customerId,
       event: 'location-updated',
       aggregateType: 'location',
       aggregateId: String(world.home.id),
@@ -128,7 +128,7 @@ describe('data retention on Temporal', () => {
   it('a triggered run deletes the old log rows and keeps young, undispatched and in-flight ones', async () => {
     const to = await WebhookEndpoint.create({
       tenantId: world.tenant.id,
-      customerId: world.orgOwner.customerId,
+      customerId: world.org.customerId,
       url: `https://retention-e2e.example/${randomUUID()}`,
       secret: 'whsec_retention',
       enabled: true,

@@ -44,7 +44,7 @@ describe('data retention purge (service)', () => {
   async function outboxEvent(dispatchedAt: Date | null, occurredAt: Date = dispatchedAt ?? ago(100)): Promise<number> {
     const e = await OutboxEvent.create({
       tenantId: world.tenant.id,
-      customerId: world.orgOwner.customerId,
+      customerId: world.org.customerId,
       event: 'location-updated',
       aggregateType: 'location',
       aggregateId: String(world.home.id),
@@ -58,7 +58,7 @@ describe('data retention purge (service)', () => {
   async function endpoint(): Promise<WebhookEndpoint> {
     return WebhookEndpoint.create({
       tenantId: world.tenant.id,
-      customerId: world.orgOwner.customerId,
+      customerId: world.org.customerId,
       url: `https://retention.example/${randomUUID()}`,
       secret: 'whsec_retention',
       enabled: true,

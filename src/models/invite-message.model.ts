@@ -9,6 +9,10 @@ export class InviteMessage extends Model<InferAttrs<InviteMessage>, InferCreatio
   @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
   declare id: CreationOptional<number>;
 
+  /** The tenant, as its parent row's (the scope filters need no join). */
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare tenantId: number;
+
   @Column({ type: DataType.BIGINT.UNSIGNED, allowNull: false })
   declare inviteId: number;
 

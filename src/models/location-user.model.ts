@@ -15,5 +15,9 @@ export class LocationUser extends Model<InferAttrs<LocationUser>, InferCreationA
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true })
   declare userId: number;
 
+  /** The tenant, as its parent row's (the scope filters need no join). */
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare tenantId: number;
+
   declare createdAt: CreationOptional<Date>;
 }

@@ -14,6 +14,10 @@ export class NfcOrderItem extends Model<InferAttrs<NfcOrderItem>, InferCreationA
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
   declare id: CreationOptional<number>;
 
+  /** The tenant, as its parent row's (the scope filters need no join). */
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare tenantId: number;
+
   @ForeignKey(() => NfcOrder)
   @Column({ type: DataType.CHAR(36), allowNull: false })
   declare orderId: string;

@@ -17,6 +17,10 @@ export class OrganizationMember extends Model<InferAttrs<OrganizationMember>, In
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true })
   declare userId: number;
 
+  /** The tenant, as its parent row's (the scope filters need no join). */
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare tenantId: number;
+
   @Column(jsonColumn<OrganizationPermission[]>('permissions', []))
   declare permissions: OrganizationPermission[];
 

@@ -8,6 +8,10 @@ export class ScanPin extends Model<InferAttrs<ScanPin>, InferCreationAttrs<ScanP
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
   declare id: CreationOptional<number>;
 
+  /** The tenant, as its parent row's (the scope filters need no join). */
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare tenantId: number;
+
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare scanId: number;
 

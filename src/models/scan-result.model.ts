@@ -15,6 +15,10 @@ export class ScanResult extends Model<InferAttrs<ScanResult>, InferCreationAttrs
   @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
   declare id: CreationOptional<number>;
 
+  /** The tenant, as its parent row's (the scope filters need no join). */
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare tenantId: number;
+
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare snapshotId: number;
 

@@ -11,6 +11,10 @@ export class WebhookAttempt extends Model<InferAttrs<WebhookAttempt>, InferCreat
   @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
   declare id: CreationOptional<number>;
 
+  /** The tenant, as its parent row's (the scope filters need no join). */
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare tenantId: number;
+
   @ForeignKey(() => WebhookDelivery)
   @Column({ type: DataType.CHAR(36), allowNull: false })
   declare deliveryId: string;

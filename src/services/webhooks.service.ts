@@ -15,7 +15,7 @@ import { guardedFetch, refusedCause } from '../net/guarded-fetch';
 import { firstBytes, loggedHeaders, readExcerpt, type LoggedHeaders } from '../webhooks/delivery-log';
 import { generateSecret, signatureHeaders, WEBHOOK_USER_AGENT } from '../webhooks/signing';
 import { assertDeliverableUrl, type HostLookup } from '../webhooks/url';
-import { clockOf, inTransaction, offset, type Page, type PageArgs, type ServiceOptions } from './common';
+import { clockOf, inTransaction, offset, tenantScoped, type Page, type PageArgs, type ServiceOptions } from './common';
 import { UUID } from '../domain/ids';
 
 /**
@@ -319,11 +319,11 @@ export async function getDelivery(p: Principal, id: string, opts: ServiceOptions
   return delivery;
 }
 
-/** The attempts of some deliveries, in order (the per-request loader batches on this). */
-export function attemptsOf(deliveryIds: readonly string[]): Promise<WebhookAttempt[]> {
+/** The attempts of some deliveries of the caller's tenant, in order (the per-request loader batches on this). */
+export function attemptsOf(p: Principal, deliveryIds: readonly string[]): Promise<WebhookAttempt[]> {
   if (deliveryIds.length === 0) return Promise.resolve([]);
   return WebhookAttempt.findAll({
-    where: { deliveryId: { [Op.in]: [...deliveryIds] } },
+    where: { ...tenantScoped(p), deliveryId: { [Op.in]: [...deliveryIds] } },
     order: [['id', 'ASC']],
   });
 }
@@ -463,12 +463,14 @@ export async function recordAttempts(records: ReadonlyArray<{ deliveryId: string
   if (records.length === 0) return;
   const now = clockOf(opts).now();
   await inTransaction(opts, async (transaction) => {
-    const alive = new Set(
-      (await WebhookDelivery.findAll({ where: { id: { [Op.in]: records.map((r) => r.deliveryId) } }, attributes: ['id'], transaction, lock: transaction.LOCK.UPDATE })).map((d) => d.id),
+    const tenantOf = new Map(
+      (await WebhookDelivery.findAll({ where: { id: { [Op.in]: records.map((r) => r.deliveryId) } }, attributes: ['id', 'tenantId'], transaction, lock: transaction.LOCK.UPDATE })).map(
+        (d) => [d.id, d.tenantId],
+      ),
     );
-    const kept = records.filter((r) => alive.has(r.deliveryId));
+    const kept = records.filter((r) => tenantOf.has(r.deliveryId));
     if (kept.length === 0) return;
-    await WebhookAttempt.bulkCreate(kept.map(({ deliveryId, attempt }) => attemptRow(deliveryId, attempt, now)), { transaction });
+    await WebhookAttempt.bulkCreate(kept.map(({ deliveryId, attempt }) => attemptRow({ id: deliveryId, tenantId: tenantOf.get(deliveryId)! }, attempt, now)), { transaction });
     const byOutcome = new Map<string, { succeeded: boolean; statusCode: number | null; error: string | null; ids: string[] }>();
     for (const { deliveryId, attempt } of kept) {
       const error = attempt.succeeded ? null : clip(attempt.error);
@@ -491,9 +493,10 @@ export async function recordAttempts(records: ReadonlyArray<{ deliveryId: string
 }
 
 /** One row of the attempt log, bounded as the log keeps it. */
-function attemptRow(deliveryId: string, input: AttemptInput, now: Date) {
+function attemptRow(delivery: { id: string; tenantId: number }, input: AttemptInput, now: Date) {
   return {
-    deliveryId,
+    tenantId: delivery.tenantId,
+    deliveryId: delivery.id,
     attempt: Math.max(0, Math.trunc(input.attempt)),
     statusCode: input.statusCode,
     latencyMs: Math.max(0, Math.round(input.latencyMs)),

@@ -78,7 +78,7 @@ describe('data retention on Temporal', () => {
       status,
       attempts: 1,
     });
-    await WebhookAttempt.create({ deliveryId: id, attempt: 1, statusCode: 500, latencyMs: 1, error: null, responseExcerpt: null });
+    await WebhookAttempt.create({ tenantId: world.tenant.id, deliveryId: id, attempt: 1, statusCode: 500, latencyMs: 1, error: null, responseExcerpt: null });
     await db().query('UPDATE webhook_deliveries SET created_at = :at, updated_at = :at WHERE id = :id', { replacements: { at: updatedAt, id }, type: QueryTypes.UPDATE });
     return id;
   }

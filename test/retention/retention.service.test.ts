@@ -84,7 +84,7 @@ describe('data retention purge (service)', () => {
       attempts: opts.attempts ?? 1,
     });
     for (let n = 1; n <= (opts.attempts ?? 1); n++) {
-      await WebhookAttempt.create({ deliveryId: id, attempt: n, statusCode: status === 'succeeded' ? 200 : 500, latencyMs: 5, error: null, responseExcerpt: null });
+      await WebhookAttempt.create({ tenantId: world.tenant.id, deliveryId: id, attempt: n, statusCode: status === 'succeeded' ? 200 : 500, latencyMs: 5, error: null, responseExcerpt: null });
     }
     await stamp('webhook_deliveries', id, { created_at: new Date(updatedAt.getTime() - 60_000), updated_at: updatedAt });
     return id;
@@ -255,6 +255,7 @@ describe('data retention purge (service)', () => {
         Number(
           (
             await InboundSubmission.create({
+              tenantId: conn.tenantId,
               connectionId: conn.id,
               customerId: conn.customerId,
               payloadHash: randomUUID().replace(/-/g, '').padEnd(64, '0'),

@@ -158,7 +158,7 @@ async function main(): Promise<void> {
   const sequelize = await openDatabase(config);
   if (!(await Tenant.count())) await seedDemo({ reviews: 0, domain: 'bench-invites.localhost' });
   const owner = (await User.findOne({ where: { role: 'organization_owner' }, order: [['id', 'ASC']] }))!;
-  const org = (await Organization.findOne({ where: { customerId: owner.customerId }, order: [['id', 'ASC']] }))!;
+  const org = (await Organization.findOne({ where: { customerId: owner.customerId! }, order: [['id', 'ASC']] }))!;
   const { token, plainText } = await issueToken(owner, {
     name: 'bench invites',
     kind: 'customer',

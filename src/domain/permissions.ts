@@ -39,7 +39,7 @@ export const isRestricted = (p: Principal): boolean => p.role === 'team_member' 
  */
 export function restrictedLocationsSql(p: Principal, v: (n: number) => string): string {
   if (p.grantRestricted) return `(${[...p.assignedLocationIds, -1].map((n) => v(n)).join(', ')})`;
-  return `(SELECT lu.location_id FROM location_user lu WHERE lu.user_id = ${v(p.userId)})`;
+  return `(SELECT lu.location_id FROM location_user lu WHERE lu.tenant_id = ${v(p.tenantId)} AND lu.user_id = ${v(p.userId)})`;
 }
 
 interface Owned {

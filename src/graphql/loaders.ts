@@ -48,9 +48,9 @@ export function createLoaders(principal: Principal | null) {
       const rows = await Location.findAll({ where, order: [['id', 'ASC']] });
       return groupedByKey(orgIds, rows, (l) => l.organizationId);
     }),
-    /** Attempts of each webhook delivery (deliveries are scope-checked by the service that returned them). */
+    /** Attempts of each webhook delivery (deliveries are scope-checked by the service that returned them; none without a caller). */
     webhookAttempts: new DataLoader<string, WebhookAttempt[]>(async (deliveryIds) =>
-      groupedByKey(deliveryIds, await attemptsOf(deliveryIds), (a) => a.deliveryId),
+      groupedByKey(deliveryIds, principal ? await attemptsOf(principal, deliveryIds) : [], (a) => a.deliveryId),
     ),
     /** Review totals of each organisation over the reviews the caller may see (read only with a principal). */
     organizationStats: new DataLoader<number, OrganizationStats>((orgIds) => {

@@ -58,9 +58,9 @@ export function idempotentPosts(opts: { logger: Logger; clock?: Clock; ignore?: 
     if (!KEY.test(key)) {
       return sendError(res, new Validation({ idempotency_key: ['The Idempotency-Key header must be 1 to 255 visible ASCII characters.'] }));
     }
-    const tokenId = contextOf(res).principal!.tokenId;
+    const caller = contextOf(res).principal!;
     void (async () => {
-      const claim = await claimIdempotencyKey(tokenId, key, requestFingerprint(req), clock.now());
+      const claim = await claimIdempotencyKey(caller, key, requestFingerprint(req), clock.now());
       if (claim.kind === 'replay') {
         res.setHeader('Idempotent-Replayed', 'true');
         res.status(claim.status).type('application/json').send(claim.body);

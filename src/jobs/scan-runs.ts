@@ -8,7 +8,7 @@ import { Scan, ScanPin, ScanResult, ScanSnapshot } from '../models';
 import { writeEvent } from '../outbox/writer';
 import { scanLabel, startScanRunWorkflow } from '../../workflows/scans/client';
 import type { PinQuery, ScanRunPlan } from '../../workflows/activities/scans';
-import { clockOf, inTransaction, type ServiceOptions } from '../services/common';
+import { clockOf, inTransaction, tenantScoped, type ServiceOptions } from '../services/common';
 import { gridProvidersFor } from '../services/grid-providers.service';
 import { byKeywordOrder, currentRun, failRun, outcomeOf, queueRun, reportPathOf, resultsOf, scheduleSpecOf } from '../services/scans.service';
 
@@ -24,8 +24,8 @@ export async function runPlan(runId: string): Promise<ScanRunPlan | null> {
   if (snapshots.length === 0) return null;
   const scan = await Scan.findByPk(snapshots[0].scanId);
   if (!scan || scan.currentRunId !== runId) return null;
-  const pins = await ScanPin.findAll({ where: { scanId: scan.id, version: snapshots[0].pinVersion }, order: [['id', 'ASC']] });
-  const done = await ScanResult.findAll({ where: { snapshotId: snapshots.map((s) => s.id) }, attributes: ['snapshotId', 'pinId'] });
+  const pins = await ScanPin.findAll({ where: { ...tenantScoped(scan), scanId: scan.id, version: snapshots[0].pinVersion }, order: [['id', 'ASC']] });
+  const done = await ScanResult.findAll({ where: { ...tenantScoped(scan), snapshotId: snapshots.map((s) => s.id) }, attributes: ['snapshotId', 'pinId'] });
   return {
     tenantId: scan.tenantId,
     targetPlaceId: scan.targetPlaceId,
@@ -53,6 +53,7 @@ export async function storePinResult(q: PinQuery, results: MapResult[], opts: Se
   await ScanResult.bulkCreate(
     [
       {
+        tenantId: q.tenantId,
         snapshotId: q.snapshotId,
         pinId: q.pinId,
         lat: q.lat,
@@ -79,7 +80,7 @@ export async function completeRun(runId: string, opts: ServiceOptions = {}): Pro
     const current = await currentRun(runId, transaction);
     if (!current) return;
     const { first, scan } = current;
-    const snaps = byKeywordOrder(scan, await ScanSnapshot.findAll({ where: { runId, status: 'running' }, transaction }));
+    const snaps = byKeywordOrder(scan, await ScanSnapshot.findAll({ where: { ...tenantScoped(scan), runId, status: 'running' }, transaction }));
     if (snaps.length === 0) return;
     const all: metrics.PinOutcome[] = [];
     for (const s of snaps) {
@@ -88,7 +89,7 @@ export async function completeRun(runId: string, opts: ServiceOptions = {}): Pro
       all.push(...outcomes);
       const sum = metrics.summarise(outcomes);
       const prev = await ScanSnapshot.findOne({
-        where: { scanId: scan.id, keyword: s.keyword, status: 'completed', snapshotAt: { [Op.lt]: s.snapshotAt } },
+        where: { ...tenantScoped(scan), scanId: scan.id, keyword: s.keyword, status: 'completed', snapshotAt: { [Op.lt]: s.snapshotAt } },
         order: [['snapshotAt', 'DESC']],
         transaction,
       });
@@ -196,7 +197,7 @@ export async function seedDemoScan(tenantId: number, ownerCustomerId: number | n
       },
       { transaction },
     );
-    await ScanPin.bulkCreate(pins.map((pin) => ({ scanId: scan.id, version: 1, ...pin })), { transaction });
+    await ScanPin.bulkCreate(pins.map((pin) => ({ tenantId: scan.tenantId, scanId: scan.id, version: 1, ...pin })), { transaction });
     return { scan, runId: await queueRun(scan, now, transaction, now) };
   });
   const plan = (await runPlan(runId))!;

@@ -105,12 +105,14 @@ export async function recordAttempts(records: ReadonlyArray<{ deliveryId: string
   if (records.length === 0) return;
   const now = clockOf(opts).now();
   await inTransaction(opts, async (transaction) => {
-    const alive = new Set(
-      (await WebhookDelivery.findAll({ where: { id: { [Op.in]: records.map((r) => r.deliveryId) } }, attributes: ['id'], transaction, lock: transaction.LOCK.UPDATE })).map((d) => d.id),
+    const tenantOf = new Map(
+      (await WebhookDelivery.findAll({ where: { id: { [Op.in]: records.map((r) => r.deliveryId) } }, attributes: ['id', 'tenantId'], transaction, lock: transaction.LOCK.UPDATE })).map(
+        (d) => [d.id, d.tenantId],
+      ),
     );
-    const kept = records.filter((r) => alive.has(r.deliveryId));
+    const kept = records.filter((r) => tenantOf.has(r.deliveryId));
     if (kept.length === 0) return;
-    await WebhookAttempt.bulkCreate(kept.map(({ deliveryId, attempt }) => attemptRow(deliveryId, attempt, now)), { transaction });
+    await WebhookAttempt.bulkCreate(kept.map(({ deliveryId, attempt }) => attemptRow({ id: deliveryId, tenantId: tenantOf.get(deliveryId)! }, attempt, now)), { transaction });
     const byOutcome = new Map<string, { succeeded: boolean; statusCode: number | null; error: string | null; ids: string[] }>();
     for (const { deliveryId, attempt } of kept) {
       const error = attempt.succeeded ? null : clip(attempt.error);
@@ -133,9 +135,10 @@ export async function recordAttempts(records: ReadonlyArray<{ deliveryId: string
 }
 
 /** One row of the attempt log, bounded as the log keeps it. */
-function attemptRow(deliveryId: string, input: AttemptInput, now: Date) {
+function attemptRow(delivery: { id: string; tenantId: number }, input: AttemptInput, now: Date) {
   return {
-    deliveryId,
+    tenantId: delivery.tenantId,
+    deliveryId: delivery.id,
     attempt: Math.max(0, Math.trunc(input.attempt)),
     statusCode: input.statusCode,
     latencyMs: Math.max(0, Math.round(input.latencyMs)),

@@ -3,6 +3,7 @@ import { systemClock, type Clock } from '../domain/clock';
 import { DomainError } from '../domain/errors';
 import { Campaign, Contact, CreditConsumption, CreditGrant, Customer, Invite, InviteMessage, Organization } from '../models';
 import type { CampaignStep, Channel } from '../models/campaign.model';
+import { tenantScoped } from '../services/common';
 import { consumeCredits } from '../services/credits.service';
 import { logActivity, sendTimeFor } from '../services/invites.service';
 import { senderFor } from '../services/messaging-settings.service';
@@ -279,7 +280,7 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
     if (!l) return { outcome: 'stopped', reason: 'missing', sendAt: null };
     const { invite, campaign, contact, customer } = l;
     const now = clock.now();
-    const existing = await InviteMessage.findOne({ where: { inviteId: invite.id, stepIndex: input.stepIndex }, transaction });
+    const existing = await InviteMessage.findOne({ where: { ...tenantScoped(invite), inviteId: invite.id, stepIndex: input.stepIndex }, transaction });
     if (existing) {
       if (existing.status !== 'sending') return resultOf(existing);
       if (existing.sentAt.getTime() + settings.inFlightGraceMs > now.getTime()) throw new StepInFlight(invite.id, input.stepIndex);
@@ -324,7 +325,7 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
       if (claimed) await claimed.update({ status: 'failed', error: clip(reason) }, { transaction });
       else {
         await InviteMessage.create(
-          { inviteId: invite.id, stepIndex: input.stepIndex, channel, status: 'failed', recipient: recipientOf(channel, contact), error: clip(reason), sentAt: now },
+          { tenantId: invite.tenantId, inviteId: invite.id, stepIndex: input.stepIndex, channel, status: 'failed', recipient: recipientOf(channel, contact), error: clip(reason), sentAt: now },
           { transaction },
         );
       }
@@ -349,7 +350,7 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
       throw e;
     }
     const message = await InviteMessage.create(
-      { inviteId: invite.id, stepIndex: input.stepIndex, channel, status: 'sending', recipient, sentAt: now },
+      { tenantId: invite.tenantId, inviteId: invite.id, stepIndex: input.stepIndex, channel, status: 'sending', recipient, sentAt: now },
       { transaction },
     );
     // Claimed: from here on, a resubmission sees a sent invite (duplicate window), not a waiting one; the queue's
@@ -430,14 +431,14 @@ export async function failInviteStep(input: StepInput & { reason: string }, opts
   return db().transaction(async (transaction) => {
     const l = await load(input.inviteId, transaction, true);
     if (!l) return { outcome: 'stopped', reason: 'missing', sendAt: null };
-    const existing = await InviteMessage.findOne({ where: { inviteId: l.invite.id, stepIndex: input.stepIndex }, transaction });
+    const existing = await InviteMessage.findOne({ where: { ...tenantScoped(l.invite), inviteId: l.invite.id, stepIndex: input.stepIndex }, transaction });
     if (existing && existing.status !== 'sending') return resultOf(existing);
     const channel = l.campaign.steps?.[input.stepIndex]?.channel ?? existing?.channel ?? 'email';
     const reason = `${REASONS.providerUnavailable}: ${input.reason}`;
     if (existing) await existing.update({ status: 'failed', error: clip(reason) }, { transaction });
     else {
       await InviteMessage.create(
-        { inviteId: l.invite.id, stepIndex: input.stepIndex, channel, status: 'failed', recipient: recipientOf(channel, l.contact), error: clip(reason), sentAt: clock.now() },
+        { tenantId: l.invite.tenantId, inviteId: l.invite.id, stepIndex: input.stepIndex, channel, status: 'failed', recipient: recipientOf(channel, l.contact), error: clip(reason), sentAt: clock.now() },
         { transaction },
       );
     }

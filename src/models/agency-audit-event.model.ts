@@ -1,12 +1,14 @@
 import { Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import { jsonColumn } from './json-column';
 import { Tenant } from './tenant.model';
 
 /** One change on the agency side (see the migration `create-agency-audit-events`); written once, never updated. */
 @Table({ tableName: 'agency_audit_events', updatedAt: false })
-export class AgencyAuditEvent extends Model {
+export class AgencyAuditEvent extends Model<InferAttrs<AgencyAuditEvent>, InferCreationAttrs<AgencyAuditEvent>> {
   @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @ForeignKey(() => Tenant)
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
@@ -49,5 +51,5 @@ export class AgencyAuditEvent extends Model {
   @Column(jsonColumn<Record<string, unknown> | null>('afterState', null, true))
   declare afterState: Record<string, unknown> | null;
 
-  declare createdAt: Date;
+  declare createdAt: CreationOptional<Date>;
 }

@@ -1,4 +1,6 @@
 import { BelongsTo, Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional, NonAttribute } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import { TOKEN_KINDS, type TokenKind } from '../domain/principal';
 import { jsonColumn } from './json-column';
 import { Tenant } from './tenant.model';
@@ -6,9 +8,9 @@ import { User } from './user.model';
 
 /** The secret itself is never stored: only its SHA-256 and a short prefix to recognise it by. */
 @Table({ tableName: 'api_tokens' })
-export class ApiToken extends Model {
+export class ApiToken extends Model<InferAttrs<ApiToken>, InferCreationAttrs<ApiToken>> {
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @ForeignKey(() => Tenant)
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
@@ -43,8 +45,8 @@ export class ApiToken extends Model {
   declare lastUsedAt: Date | null;
 
   @BelongsTo(() => User)
-  declare user?: User;
+  declare user?: NonAttribute<User>;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

@@ -1,4 +1,6 @@
 import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import { jsonColumn } from './json-column';
 
 export const KEYWORD_MATCHES = ['any', 'none'] as const;
@@ -11,9 +13,9 @@ export type KeywordMatch = (typeof KEYWORD_MATCHES)[number];
  * always). The reply is `template` with placeholders filled in, or an AI reply when `useAi`.
  */
 @Table({ tableName: 'auto_respond_rules' })
-export class AutoRespondRule extends Model {
+export class AutoRespondRule extends Model<InferAttrs<AutoRespondRule>, InferCreationAttrs<AutoRespondRule>> {
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare tenantId: number;
@@ -40,20 +42,20 @@ export class AutoRespondRule extends Model {
   declare keywords: string[];
 
   @Column({ type: DataType.ENUM(...KEYWORD_MATCHES), allowNull: false, defaultValue: 'any' })
-  declare keywordMatch: KeywordMatch;
+  declare keywordMatch: CreationOptional<KeywordMatch>;
 
   @Column({ type: DataType.BOOLEAN, allowNull: false, defaultValue: false })
-  declare useAi: boolean;
+  declare useAi: CreationOptional<boolean>;
 
   @Column({ type: DataType.TEXT, allowNull: true })
   declare template: string | null;
 
   @Column({ type: DataType.BOOLEAN, allowNull: false, defaultValue: false })
-  declare paused: boolean;
+  declare paused: CreationOptional<boolean>;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false, defaultValue: 0 })
-  declare priority: number;
+  declare priority: CreationOptional<number>;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

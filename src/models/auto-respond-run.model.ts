@@ -1,4 +1,6 @@
 import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 
 export const AUTO_RESPOND_RUN_STATES = ['pending', 'replied', 'skipped', 'failed'] as const;
 export type AutoRespondRunState = (typeof AUTO_RESPOND_RUN_STATES)[number];
@@ -8,9 +10,9 @@ export type AutoRespondRunState = (typeof AUTO_RESPOND_RUN_STATES)[number];
  * (`auto-respond:<review id>`), and afterwards the record of what happened (`reason` for skipped and failed).
  */
 @Table({ tableName: 'auto_respond_runs' })
-export class AutoRespondRun extends Model {
+export class AutoRespondRun extends Model<InferAttrs<AutoRespondRun>, InferCreationAttrs<AutoRespondRun>> {
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare tenantId: number;
@@ -26,7 +28,7 @@ export class AutoRespondRun extends Model {
   declare ruleId: number | null;
 
   @Column({ type: DataType.ENUM(...AUTO_RESPOND_RUN_STATES), allowNull: false, defaultValue: 'pending' })
-  declare status: AutoRespondRunState;
+  declare status: CreationOptional<AutoRespondRunState>;
 
   @Column({ type: DataType.STRING(1000), allowNull: true })
   declare reason: string | null;
@@ -36,8 +38,8 @@ export class AutoRespondRun extends Model {
   declare reply: string | null;
 
   @Column({ type: DataType.BOOLEAN, allowNull: false, defaultValue: false })
-  declare usedAi: boolean;
+  declare usedAi: CreationOptional<boolean>;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

@@ -1,4 +1,6 @@
 import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import { jsonColumn } from './json-column';
 
 export const CHANNELS = ['email', 'sms', 'messaging'] as const;
@@ -18,9 +20,9 @@ export interface CampaignStep {
 
 /** A review-request campaign (spec: Campaign). `id` is internal; the API's `id` is `uuid`. */
 @Table({ tableName: 'campaigns' })
-export class Campaign extends Model {
+export class Campaign extends Model<InferAttrs<Campaign>, InferCreationAttrs<Campaign>> {
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @Column({ type: DataType.CHAR(36), allowNull: false })
   declare uuid: string;
@@ -53,10 +55,10 @@ export class Campaign extends Model {
 
   /** Default delay between the request and the send, in hours (an invite's `send_after_hours: null`). */
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false, defaultValue: 0 })
-  declare sendAfterHours: number;
+  declare sendAfterHours: CreationOptional<number>;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false, defaultValue: 14 })
-  declare duplicateWindowDays: number;
+  declare duplicateWindowDays: CreationOptional<number>;
 
   @Column(jsonColumn<CampaignStep[]>('steps', []))
   declare steps: CampaignStep[];
@@ -67,11 +69,11 @@ export class Campaign extends Model {
 
   /** Ratings at or below this go to the private feedback form instead of the review site. */
   @Column({ type: DataType.TINYINT.UNSIGNED, allowNull: false, defaultValue: 3 })
-  declare feedbackThreshold: number;
+  declare feedbackThreshold: CreationOptional<number>;
 
   @Column({ type: DataType.DATE(3), allowNull: true })
   declare pausedAt: Date | null;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

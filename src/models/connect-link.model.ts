@@ -1,4 +1,6 @@
 import { Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import { SIGN_IN_PROVIDERS, type SignInProvider } from '../providers/types';
 import { Location } from './location.model';
 
@@ -7,7 +9,7 @@ import { Location } from './location.model';
  * status is derived (`connectLinkStatus` in the service) because `expired` depends on the clock.
  */
 @Table({ tableName: 'connect_links' })
-export class ConnectLink extends Model {
+export class ConnectLink extends Model<InferAttrs<ConnectLink>, InferCreationAttrs<ConnectLink>> {
   @Column({ type: DataType.CHAR(36), primaryKey: true })
   declare token: string;
 
@@ -57,6 +59,6 @@ export class ConnectLink extends Model {
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: true })
   declare integrationId: number | null;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

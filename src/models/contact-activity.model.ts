@@ -1,4 +1,6 @@
 import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import { CHANNELS, type Channel } from './campaign.model';
 
 export const ACTIVITY_TYPES = ['scheduled', 'rescheduled', 'sent', 'failed', 'ignored', 'unsubscribed', 'skipped', 'clicked', 'feedback'] as const;
@@ -6,9 +8,9 @@ export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
 /** The contact's timeline; `skipped` inbound submissions have no contact (they name the connection). */
 @Table({ tableName: 'contact_activities', timestamps: false })
-export class ContactActivity extends Model {
+export class ContactActivity extends Model<InferAttrs<ContactActivity>, InferCreationAttrs<ContactActivity>> {
   @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare tenantId: number;

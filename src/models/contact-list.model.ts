@@ -1,10 +1,12 @@
 import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 
 /** The people a campaign invites; several campaigns may share one list (and so one contact record). */
 @Table({ tableName: 'contact_lists' })
-export class ContactList extends Model {
+export class ContactList extends Model<InferAttrs<ContactList>, InferCreationAttrs<ContactList>> {
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @Column({ type: DataType.CHAR(36), allowNull: false })
   declare uuid: string;
@@ -21,6 +23,6 @@ export class ContactList extends Model {
   @Column({ type: DataType.STRING(255), allowNull: false })
   declare name: string;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

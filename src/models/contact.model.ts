@@ -1,10 +1,12 @@
 import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 
 /** A person in a contact list, matched by email or phone (E.164) within the list. */
 @Table({ tableName: 'contacts' })
-export class Contact extends Model {
+export class Contact extends Model<InferAttrs<Contact>, InferCreationAttrs<Contact>> {
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @Column({ type: DataType.CHAR(36), allowNull: false })
   declare uuid: string;
@@ -35,6 +37,6 @@ export class Contact extends Model {
   @Column({ type: DataType.DATE(3), allowNull: true })
   declare unsubscribedAt: Date | null;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

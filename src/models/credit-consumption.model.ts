@@ -1,12 +1,14 @@
 import { Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import { CREDIT_TYPES, type CreditType } from './credit-grant.model';
 import { Customer } from './customer.model';
 
 /** Credits spent by a customer account (an email or SMS sent); drawn from the grants that expire first. */
 @Table({ tableName: 'credit_consumptions', updatedAt: false })
-export class CreditConsumption extends Model {
+export class CreditConsumption extends Model<InferAttrs<CreditConsumption>, InferCreationAttrs<CreditConsumption>> {
   @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare tenantId: number;
@@ -25,5 +27,5 @@ export class CreditConsumption extends Model {
   @Column({ type: DataType.STRING(255), allowNull: true })
   declare reference: string | null;
 
-  declare createdAt: Date;
+  declare createdAt: CreationOptional<Date>;
 }

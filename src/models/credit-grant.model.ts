@@ -1,4 +1,6 @@
 import { Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import { Customer } from './customer.model';
 
 export const CREDIT_TYPES = ['email', 'sms'] as const;
@@ -6,9 +8,9 @@ export type CreditType = (typeof CREDIT_TYPES)[number];
 
 /** Credits granted to a customer account (`add-credits`); `remaining` is what consumptions have left of it. */
 @Table({ tableName: 'credit_grants' })
-export class CreditGrant extends Model {
+export class CreditGrant extends Model<InferAttrs<CreditGrant>, InferCreationAttrs<CreditGrant>> {
   @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare tenantId: number;
@@ -34,6 +36,6 @@ export class CreditGrant extends Model {
   @Column({ type: DataType.TEXT, allowNull: true })
   declare notes: string | null;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

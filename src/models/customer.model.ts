@@ -1,4 +1,6 @@
 import { BelongsTo, Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional, NonAttribute } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import { Plan } from './plan.model';
 import { Tenant } from './tenant.model';
 
@@ -7,9 +9,9 @@ export type SubscriptionState = (typeof SUBSCRIPTION_STATES)[number];
 
 /** A customer account of the agency: owns organisations, has a plan, limits and a subscription state. */
 @Table({ tableName: 'customers' })
-export class Customer extends Model {
+export class Customer extends Model<InferAttrs<Customer>, InferCreationAttrs<Customer>> {
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @ForeignKey(() => Tenant)
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
@@ -25,11 +27,11 @@ export class Customer extends Model {
   declare phone: string | null;
 
   @Column({ type: DataType.STRING(16), allowNull: false, defaultValue: 'en' })
-  declare language: string;
+  declare language: CreationOptional<string>;
 
   /** Whether the account's owners get the monthly report by mail (on by default). */
   @Column({ type: DataType.BOOLEAN, allowNull: false, defaultValue: true })
-  declare reportEmails: boolean;
+  declare reportEmails: CreationOptional<boolean>;
 
   @ForeignKey(() => Plan)
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: true })
@@ -43,7 +45,7 @@ export class Customer extends Model {
   declare memberLimit: number | null;
 
   @Column({ type: DataType.ENUM(...SUBSCRIPTION_STATES), allowNull: false, defaultValue: 'active' })
-  declare subscriptionStatus: SubscriptionState;
+  declare subscriptionStatus: CreationOptional<SubscriptionState>;
 
   @Column({ type: DataType.DATE(3), allowNull: true })
   declare trialEndsAt: Date | null;
@@ -55,8 +57,8 @@ export class Customer extends Model {
   declare postalCode: string | null;
 
   @BelongsTo(() => Plan)
-  declare plan?: Plan | null;
+  declare plan?: NonAttribute<Plan | null>;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

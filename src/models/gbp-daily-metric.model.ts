@@ -1,11 +1,13 @@
 import { Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import { Location } from './location.model';
 
 /** One Google Business Profile daily metric of a location on one day (`date` is `Y-m-d`). */
 @Table({ tableName: 'gbp_daily_metrics' })
-export class GbpDailyMetric extends Model {
+export class GbpDailyMetric extends Model<InferAttrs<GbpDailyMetric>, InferCreationAttrs<GbpDailyMetric>> {
   @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare tenantId: number;
@@ -30,6 +32,6 @@ export class GbpDailyMetric extends Model {
   @Column({ type: DataType.BIGINT.UNSIGNED, allowNull: false })
   declare value: number;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

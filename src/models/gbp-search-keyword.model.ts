@@ -1,11 +1,13 @@
 import { Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import { Location } from './location.model';
 
 /** A search keyword of a location in one month: its impressions, or the threshold Google masked them below. */
 @Table({ tableName: 'gbp_search_keywords' })
-export class GbpSearchKeyword extends Model {
+export class GbpSearchKeyword extends Model<InferAttrs<GbpSearchKeyword>, InferCreationAttrs<GbpSearchKeyword>> {
   @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare tenantId: number;
@@ -38,6 +40,6 @@ export class GbpSearchKeyword extends Model {
   @Column({ type: DataType.BOOLEAN, allowNull: false })
   declare belowThreshold: boolean;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

@@ -1,11 +1,13 @@
 import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 
 export const GRID_PROVIDER_MODES = ['simulator', 'live'] as const;
 export type GridProviderMode = (typeof GRID_PROVIDER_MODES)[number];
 
 /** A tenant's Local Search Grid providers; secrets are stored encrypted (src/crypto/secrets.ts). */
 @Table({ tableName: 'grid_provider_settings' })
-export class GridProviderSetting extends Model {
+export class GridProviderSetting extends Model<InferAttrs<GridProviderSetting>, InferCreationAttrs<GridProviderSetting>> {
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true })
   declare tenantId: number;
 
@@ -29,6 +31,6 @@ export class GridProviderSetting extends Model {
   @Column({ type: DataType.STRING(500), allowNull: true })
   declare googleMapsBaseUrl: string | null;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

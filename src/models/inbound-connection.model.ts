@@ -1,4 +1,6 @@
 import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import { jsonColumn } from './json-column';
 
 /** Payload paths (dot notation) of the fields the inbound webhook reads. */
@@ -21,9 +23,9 @@ export type InboundTiming =
 
 /** An inbound contact webhook of a campaign (spec: Inbound contact webhook). */
 @Table({ tableName: 'inbound_connections' })
-export class InboundConnection extends Model {
+export class InboundConnection extends Model<InferAttrs<InboundConnection>, InferCreationAttrs<InboundConnection>> {
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @Column({ type: DataType.CHAR(36), allowNull: false })
   declare uuid: string;
@@ -52,6 +54,6 @@ export class InboundConnection extends Model {
   @Column(jsonColumn<InboundTiming>('timing', { mode: 'immediate' }))
   declare timing: InboundTiming;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

@@ -1,12 +1,14 @@
 import { BelongsTo, Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional, NonAttribute } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import { Location } from './location.model';
 import { INTEGRATION_TYPES, type IntegrationType, ReviewSource } from './review-source.model';
 
 /** A review source attached to a location: synced from a platform, or written (testimonials, custom). */
 @Table({ tableName: 'integrations' })
-export class Integration extends Model {
+export class Integration extends Model<InferAttrs<Integration>, InferCreationAttrs<Integration>> {
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare tenantId: number;
@@ -43,8 +45,8 @@ export class Integration extends Model {
   declare lastSyncError: string | null;
 
   @BelongsTo(() => ReviewSource)
-  declare source?: ReviewSource;
+  declare source?: NonAttribute<ReviewSource>;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

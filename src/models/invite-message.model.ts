@@ -1,11 +1,17 @@
 import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import { CHANNELS, type Channel } from './campaign.model';
 
 /** One campaign step sent (or failed) for an invite; unique per (invite, step) so a retry never sends twice. */
 @Table({ tableName: 'invite_messages' })
-export class InviteMessage extends Model {
+export class InviteMessage extends Model<InferAttrs<InviteMessage>, InferCreationAttrs<InviteMessage>> {
   @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
+
+  /** The tenant, as its parent row's (the scope filters need no join). */
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare tenantId: number;
 
   @Column({ type: DataType.BIGINT.UNSIGNED, allowNull: false })
   declare inviteId: number;
@@ -32,6 +38,6 @@ export class InviteMessage extends Model {
   @Column({ type: DataType.DATE(3), allowNull: false })
   declare sentAt: Date;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

@@ -1,4 +1,6 @@
 import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 
 export const INVITE_STATUSES = ['scheduled', 'sent', 'failed', 'ignored', 'canceled'] as const;
 export type InviteStatus = (typeof INVITE_STATUSES)[number];
@@ -10,9 +12,9 @@ export type InviteSource = (typeof INVITE_SOURCES)[number];
  * resubmission moves its `sendAt`. Its durable workflow id is `invite:<campaign uuid>:<contact uuid>`.
  */
 @Table({ tableName: 'invites' })
-export class Invite extends Model {
+export class Invite extends Model<InferAttrs<Invite>, InferCreationAttrs<Invite>> {
   @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @Column({ type: DataType.CHAR(36), allowNull: false })
   declare uuid: string;
@@ -33,7 +35,7 @@ export class Invite extends Model {
   declare status: InviteStatus;
 
   @Column({ type: DataType.ENUM(...INVITE_SOURCES), allowNull: false, defaultValue: 'api' })
-  declare source: InviteSource;
+  declare source: CreationOptional<InviteSource>;
 
   /** The latest request for this invite (a resubmission while waiting moves it). */
   @Column({ type: DataType.DATE(3), allowNull: false })
@@ -72,8 +74,8 @@ export class Invite extends Model {
 
   /** Attempts of the current step that found the provider unavailable. */
   @Column({ type: DataType.INTEGER, allowNull: false, defaultValue: 0 })
-  declare sendAttempts: number;
+  declare sendAttempts: CreationOptional<number>;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

@@ -1,11 +1,13 @@
 import { Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import { Organization } from './organization.model';
 import { Tenant } from './tenant.model';
 
 @Table({ tableName: 'locations' })
-export class Location extends Model {
+export class Location extends Model<InferAttrs<Location>, InferCreationAttrs<Location>> {
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @ForeignKey(() => Tenant)
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
@@ -22,6 +24,6 @@ export class Location extends Model {
   @Column({ type: DataType.STRING(255), allowNull: false })
   declare name: string;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

@@ -1,12 +1,14 @@
 import { Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import { jsonColumn } from './json-column';
 import { Tenant } from './tenant.model';
 
 /** One answered MCP call (see the migration `create-mcp-audit-log`). */
 @Table({ tableName: 'mcp_audit_log', updatedAt: false })
-export class McpAuditEntry extends Model {
+export class McpAuditEntry extends Model<InferAttrs<McpAuditEntry>, InferCreationAttrs<McpAuditEntry>> {
   @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @ForeignKey(() => Tenant)
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
@@ -28,7 +30,7 @@ export class McpAuditEntry extends Model {
   declare arguments: Record<string, unknown> | null;
 
   @Column({ type: DataType.BOOLEAN, allowNull: false, defaultValue: false })
-  declare piiUnlocked: boolean;
+  declare piiUnlocked: CreationOptional<boolean>;
 
   /** 0: a result; 1: a tool result with isError; otherwise the JSON-RPC error code. */
   @Column({ type: DataType.INTEGER, allowNull: false })
@@ -46,5 +48,5 @@ export class McpAuditEntry extends Model {
   @Column({ type: DataType.STRING(64), allowNull: true })
   declare requestId: string | null;
 
-  declare createdAt: Date;
+  declare createdAt: CreationOptional<Date>;
 }

@@ -1,12 +1,14 @@
 import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import { CHANNELS, type Channel } from './campaign.model';
 import { jsonColumn } from './json-column';
 
 /** An account's own sending account for one channel; the secret is encrypted (src/crypto/secrets.ts). */
 @Table({ tableName: 'messaging_settings' })
-export class MessagingSetting extends Model {
+export class MessagingSetting extends Model<InferAttrs<MessagingSetting>, InferCreationAttrs<MessagingSetting>> {
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare tenantId: number;
@@ -23,6 +25,6 @@ export class MessagingSetting extends Model {
   @Column({ type: DataType.TEXT, allowNull: true })
   declare secretEncrypted: string | null;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

@@ -1,4 +1,6 @@
 import { Column, DataType, ForeignKey, HasMany, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional, NonAttribute } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import { Customer } from './customer.model';
 import { jsonColumn } from './json-column';
 import { Tenant } from './tenant.model';
@@ -8,9 +10,13 @@ export type NfcOrderStatus = (typeof NFC_ORDER_STATUSES)[number];
 
 /** One product line of an NFC order, with the URLs written to its tags. */
 @Table({ tableName: 'nfc_order_items', timestamps: false })
-export class NfcOrderItem extends Model {
+export class NfcOrderItem extends Model<InferAttrs<NfcOrderItem>, InferCreationAttrs<NfcOrderItem>> {
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
+
+  /** The tenant, as its parent row's (the scope filters need no join). */
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare tenantId: number;
 
   @ForeignKey(() => NfcOrder)
   @Column({ type: DataType.CHAR(36), allowNull: false })
@@ -34,7 +40,7 @@ export class NfcOrderItem extends Model {
 
 /** An NFC product order from the agency's storefront (spec: NFC order); money in minor units. */
 @Table({ tableName: 'nfc_orders' })
-export class NfcOrder extends Model {
+export class NfcOrder extends Model<InferAttrs<NfcOrder>, InferCreationAttrs<NfcOrder>> {
   @Column({ type: DataType.CHAR(36), primaryKey: true })
   declare id: string;
 
@@ -60,7 +66,7 @@ export class NfcOrder extends Model {
   declare currency: string;
 
   @Column({ type: DataType.ENUM(...NFC_ORDER_STATUSES), allowNull: false, defaultValue: 'pending' })
-  declare status: NfcOrderStatus;
+  declare status: CreationOptional<NfcOrderStatus>;
 
   @Column({ type: DataType.STRING(255), allowNull: false })
   declare shippingName: string;
@@ -87,8 +93,8 @@ export class NfcOrder extends Model {
   declare canceledAt: Date | null;
 
   @HasMany(() => NfcOrderItem, { foreignKey: 'orderId' })
-  declare items?: NfcOrderItem[];
+  declare items?: NonAttribute<NfcOrderItem[]>;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

@@ -1,12 +1,14 @@
 import { Column, DataType, ForeignKey, HasMany, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional, NonAttribute } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import { Customer } from './customer.model';
 import { Location } from './location.model';
 import { Tenant } from './tenant.model';
 
 @Table({ tableName: 'organizations' })
-export class Organization extends Model {
+export class Organization extends Model<InferAttrs<Organization>, InferCreationAttrs<Organization>> {
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @ForeignKey(() => Tenant)
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
@@ -26,8 +28,8 @@ export class Organization extends Model {
   declare defaultLocationId: number | null;
 
   @HasMany(() => Location)
-  declare locations?: Location[];
+  declare locations?: NonAttribute<Location[]>;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

@@ -1,11 +1,13 @@
 import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import { jsonColumn } from './json-column';
 
 /** An event written in the same transaction as the change it describes; dispatched later. */
 @Table({ tableName: 'outbox_events', timestamps: false })
-export class OutboxEvent extends Model {
+export class OutboxEvent extends Model<InferAttrs<OutboxEvent>, InferCreationAttrs<OutboxEvent>> {
   @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare tenantId: number;

@@ -1,12 +1,14 @@
 import { Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import { Tenant } from './tenant.model';
 import { jsonColumn } from './json-column';
 
 /** A custom plan of the agency: limits (0 = unlimited), features and payment-provider price ids. */
 @Table({ tableName: 'plans' })
-export class Plan extends Model {
+export class Plan extends Model<InferAttrs<Plan>, InferCreationAttrs<Plan>> {
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @ForeignKey(() => Tenant)
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
@@ -16,29 +18,29 @@ export class Plan extends Model {
   declare name: string;
 
   @Column({ type: DataType.STRING(255), allowNull: false, defaultValue: '' })
-  declare billingMonthlyId: string;
+  declare billingMonthlyId: CreationOptional<string>;
 
   @Column({ type: DataType.STRING(255), allowNull: false, defaultValue: '' })
-  declare billingYearlyId: string;
+  declare billingYearlyId: CreationOptional<string>;
 
   @Column({ type: DataType.BOOLEAN, allowNull: false, defaultValue: false })
-  declare isDefault: boolean;
+  declare isDefault: CreationOptional<boolean>;
 
   @Column({ type: DataType.BOOLEAN, allowNull: false, defaultValue: false })
-  declare isHidden: boolean;
+  declare isHidden: CreationOptional<boolean>;
 
   @Column({ type: DataType.BOOLEAN, allowNull: false, defaultValue: false })
-  declare isFree: boolean;
+  declare isFree: CreationOptional<boolean>;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false, defaultValue: 0 })
-  declare locationLimit: number;
+  declare locationLimit: CreationOptional<number>;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false, defaultValue: 0 })
-  declare memberLimit: number;
+  declare memberLimit: CreationOptional<number>;
 
   @Column(jsonColumn<string[]>('features', [], true))
-  declare features: string[];
+  declare features: CreationOptional<string[]>;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

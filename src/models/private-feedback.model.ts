@@ -1,11 +1,13 @@
 import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import { jsonColumn } from './json-column';
 
 /** Private feedback from the public feedback form (spec: private-feedback-* events); `meta` mirrors the form. */
 @Table({ tableName: 'private_feedback' })
-export class PrivateFeedback extends Model {
+export class PrivateFeedback extends Model<InferAttrs<PrivateFeedback>, InferCreationAttrs<PrivateFeedback>> {
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare tenantId: number;
@@ -32,13 +34,13 @@ export class PrivateFeedback extends Model {
   declare rating: number;
 
   @Column({ type: DataType.STRING(255), allowNull: false, defaultValue: '' })
-  declare author: string;
+  declare author: CreationOptional<string>;
 
   @Column({ type: DataType.STRING(255), allowNull: false, defaultValue: '' })
-  declare email: string;
+  declare email: CreationOptional<string>;
 
   @Column({ type: DataType.STRING(32), allowNull: false, defaultValue: '' })
-  declare phone: string;
+  declare phone: CreationOptional<string>;
 
   @Column({ type: DataType.TEXT, allowNull: false })
   declare message: string;
@@ -60,6 +62,6 @@ export class PrivateFeedback extends Model {
   @Column(jsonColumn<Record<string, unknown>>('meta', {}))
   declare meta: Record<string, unknown>;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

@@ -1,10 +1,12 @@
 import { Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import { SIGN_IN_PROVIDERS, type SignInProvider } from '../providers/types';
 import { Integration } from './integration.model';
 
 /** Provider tokens of a synced integration, encrypted at rest (src/crypto/secrets.ts). */
 @Table({ tableName: 'provider_connections' })
-export class ProviderConnection extends Model {
+export class ProviderConnection extends Model<InferAttrs<ProviderConnection>, InferCreationAttrs<ProviderConnection>> {
   @ForeignKey(() => Integration)
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true })
   declare integrationId: number;
@@ -27,6 +29,6 @@ export class ProviderConnection extends Model {
   @Column({ type: DataType.STRING(1024), allowNull: true })
   declare scope: string | null;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

@@ -1,4 +1,6 @@
 import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import { TOKEN_KINDS, type TokenKind } from '../domain/principal';
 
 export const REPLY_DRAFT_STATES = ['pending', 'approved', 'rejected'] as const;
@@ -6,9 +8,9 @@ export type ReplyDraftState = (typeof REPLY_DRAFT_STATES)[number];
 
 /** A reply held in the approvals queue: never sent until a person approves it (spec: draft_review_response). */
 @Table({ tableName: 'reply_drafts' })
-export class ReplyDraft extends Model {
+export class ReplyDraft extends Model<InferAttrs<ReplyDraft>, InferCreationAttrs<ReplyDraft>> {
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare tenantId: number;
@@ -29,7 +31,7 @@ export class ReplyDraft extends Model {
   declare message: string;
 
   @Column({ type: DataType.ENUM(...REPLY_DRAFT_STATES), allowNull: false, defaultValue: 'pending' })
-  declare status: ReplyDraftState;
+  declare status: CreationOptional<ReplyDraftState>;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: true })
   declare createdByUserId: number | null;
@@ -47,6 +49,6 @@ export class ReplyDraft extends Model {
   @Column({ type: DataType.STRING(1000), allowNull: true })
   declare rejectionReason: string | null;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

@@ -1,10 +1,12 @@
 import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 
 /** A monthly report mailed to one owner of an organisation's account (src/jobs/report-mail.ts). */
 @Table({ tableName: 'report_deliveries' })
-export class ReportDelivery extends Model {
+export class ReportDelivery extends Model<InferAttrs<ReportDelivery>, InferCreationAttrs<ReportDelivery>> {
   @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare tenantId: number;
@@ -24,8 +26,8 @@ export class ReportDelivery extends Model {
 
   /** `sending` from the claim until the SMTP server accepted the mail, then `sent`. */
   @Column({ type: DataType.ENUM('sending', 'sent'), allowNull: false, defaultValue: 'sending' })
-  declare status: 'sending' | 'sent';
+  declare status: CreationOptional<'sending' | 'sent'>;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

@@ -1,13 +1,15 @@
 import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 
 export const INTEGRATION_TYPES = ['synced', 'testimonials', 'custom'] as const;
 export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
 
 /** The catalogue of review platforms (global, seeded by a data migration). */
 @Table({ tableName: 'review_sources' })
-export class ReviewSource extends Model {
+export class ReviewSource extends Model<InferAttrs<ReviewSource>, InferCreationAttrs<ReviewSource>> {
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @Column({ type: DataType.STRING(64), allowNull: false })
   declare slug: string;
@@ -30,6 +32,6 @@ export class ReviewSource extends Model {
   @Column({ type: DataType.BOOLEAN, allowNull: false })
   declare deepLinkingSupported: boolean;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

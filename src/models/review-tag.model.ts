@@ -1,8 +1,10 @@
 import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 
 /** A tag on a review (normalised: trimmed, single spaces, lower case; at most 64 characters). */
 @Table({ tableName: 'review_tags', updatedAt: false })
-export class ReviewTag extends Model {
+export class ReviewTag extends Model<InferAttrs<ReviewTag>, InferCreationAttrs<ReviewTag>> {
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true })
   declare reviewId: number;
 
@@ -15,5 +17,5 @@ export class ReviewTag extends Model {
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare customerId: number;
 
-  declare createdAt: Date;
+  declare createdAt: CreationOptional<Date>;
 }

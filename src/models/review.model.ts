@@ -1,4 +1,6 @@
 import { BeforeBulkCreate, BeforeSave, Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import {
   ASPECTS, reviewSentiment, SENTIMENT_VERSION, SENTIMENTS, type AspectSentiments, type Sentiment, type SentimentReason, type SentimentResult,
 } from '../analytics/sentiment';
@@ -10,9 +12,9 @@ export const SENTIMENT_SOURCES = ['local', 'ai'] as const;
 export type SentimentSource = (typeof SENTIMENT_SOURCES)[number];
 
 @Table({ tableName: 'reviews' })
-export class Review extends Model {
+export class Review extends Model<InferAttrs<Review>, InferCreationAttrs<Review>> {
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare tenantId: number;
@@ -62,10 +64,10 @@ export class Review extends Model {
   declare replyDate: Date | null;
 
   @Column({ type: DataType.BOOLEAN, allowNull: false, defaultValue: false })
-  declare hidden: boolean;
+  declare hidden: CreationOptional<boolean>;
 
   @Column({ type: DataType.BOOLEAN, allowNull: false, defaultValue: false })
-  declare verified: boolean;
+  declare verified: CreationOptional<boolean>;
 
   /** Id of the review at its source. */
   @Column({ type: DataType.STRING(255), allowNull: true })
@@ -75,7 +77,7 @@ export class Review extends Model {
   declare url: string | null;
 
   @Column(jsonColumn<Record<string, unknown>>('meta', {}, true))
-  declare meta: Record<string, unknown>;
+  declare meta: CreationOptional<Record<string, unknown>>;
 
   /** Sentiment of the title and message (src/analytics/sentiment.ts), set by the hooks below on every write. */
   @Column({ type: DataType.ENUM(...SENTIMENTS), allowNull: true })
@@ -109,7 +111,7 @@ export class Review extends Model {
    * written by the `labelSentimentWithAi` workflow). Every re-scoring by the hooks below sets it back to `local`.
    */
   @Column({ type: DataType.ENUM(...SENTIMENT_SOURCES), allowNull: false, defaultValue: 'local' })
-  declare sentimentSource: SentimentSource;
+  declare sentimentSource: CreationOptional<SentimentSource>;
 
   /** When the model last gave its verdict on the current text (accepted or refused); null: not asked yet. */
   @Column({ type: DataType.DATE(3), allowNull: true })
@@ -133,8 +135,8 @@ export class Review extends Model {
   @Column({ type: DataType.ENUM(...SENTIMENTS), allowNull: true })
   declare aspectCommunication: Sentiment | null;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 
   /**
    * Every write through the model (API, sync, imports) keeps the sentiment current, the way triggers keep

@@ -1,4 +1,6 @@
 import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import { jsonColumn } from './json-column';
 
 export interface StoredPlace {
@@ -9,9 +11,13 @@ export interface StoredPlace {
 
 /** The provider's top 20 at one pin for one snapshot; unique per (snapshot, pin). */
 @Table({ tableName: 'scan_results' })
-export class ScanResult extends Model {
+export class ScanResult extends Model<InferAttrs<ScanResult>, InferCreationAttrs<ScanResult>> {
   @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
+
+  /** The tenant, as its parent row's (the scope filters need no join). */
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare tenantId: number;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare snapshotId: number;
@@ -32,8 +38,8 @@ export class ScanResult extends Model {
   declare topResults: StoredPlace[];
 
   @Column({ type: DataType.STRING(16), allowNull: false, defaultValue: 'complete' })
-  declare status: string;
+  declare status: CreationOptional<string>;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

@@ -1,13 +1,19 @@
 import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 
 export const SNAPSHOT_STATUSES = ['running', 'completed', 'failed'] as const;
 export type SnapshotStatus = (typeof SNAPSHOT_STATUSES)[number];
 
 /** One run's snapshot of one keyword; the summary columns are set when the run completes. */
 @Table({ tableName: 'scan_snapshots' })
-export class ScanSnapshot extends Model {
+export class ScanSnapshot extends Model<InferAttrs<ScanSnapshot>, InferCreationAttrs<ScanSnapshot>> {
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
+
+  /** The tenant, as its parent row's (the scope filters need no join). */
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
+  declare tenantId: number;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare scanId: number;
@@ -25,7 +31,7 @@ export class ScanSnapshot extends Model {
   declare snapshotAt: Date;
 
   @Column({ type: DataType.ENUM(...SNAPSHOT_STATUSES), allowNull: false, defaultValue: 'running' })
-  declare status: SnapshotStatus;
+  declare status: CreationOptional<SnapshotStatus>;
 
   @Column({ type: DataType.DOUBLE, allowNull: true })
   declare avgRank: number | null;
@@ -54,6 +60,6 @@ export class ScanSnapshot extends Model {
   @Column({ type: DataType.DATE(3), allowNull: true })
   declare completedAt: Date | null;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

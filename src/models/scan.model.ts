@@ -1,4 +1,6 @@
 import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import { jsonColumn } from './json-column';
 
 export const SCAN_TYPES = ['business', 'sab'] as const;
@@ -6,9 +8,9 @@ export type ScanType = (typeof SCAN_TYPES)[number];
 
 /** A Local Search Grid scan (spec: Scan); pins, snapshots and results hang off it. */
 @Table({ tableName: 'scans' })
-export class Scan extends Model {
+export class Scan extends Model<InferAttrs<Scan>, InferCreationAttrs<Scan>> {
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @Column({ type: DataType.CHAR(36), allowNull: false })
   declare uuid: string;
@@ -46,7 +48,7 @@ export class Scan extends Model {
   declare distanceUnit: 'km' | 'miles';
 
   @Column({ type: DataType.ENUM(...SCAN_TYPES), allowNull: false, defaultValue: 'business' })
-  declare type: ScanType;
+  declare type: CreationOptional<ScanType>;
 
   @Column({ type: DataType.STRING(255), allowNull: true })
   declare targetPlaceId: string | null;
@@ -58,10 +60,10 @@ export class Scan extends Model {
   declare lng: number;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false, defaultValue: 1 })
-  declare pinVersion: number;
+  declare pinVersion: CreationOptional<number>;
 
   @Column({ type: DataType.BOOLEAN, allowNull: false, defaultValue: false })
-  declare isRunning: boolean;
+  declare isRunning: CreationOptional<boolean>;
 
   @Column({ type: DataType.CHAR(36), allowNull: true })
   declare currentRunId: string | null;
@@ -70,7 +72,7 @@ export class Scan extends Model {
   declare lastRunAt: Date | null;
 
   @Column({ type: DataType.BOOLEAN, allowNull: false, defaultValue: false })
-  declare lastRunFailed: boolean;
+  declare lastRunFailed: CreationOptional<boolean>;
 
   @Column({ type: DataType.STRING(500), allowNull: true })
   declare lastError: string | null;
@@ -82,7 +84,7 @@ export class Scan extends Model {
   declare archivedAt: Date | null;
 
   @Column({ type: DataType.BOOLEAN, allowNull: false, defaultValue: false })
-  declare isScheduled: boolean;
+  declare isScheduled: CreationOptional<boolean>;
 
   @Column({ type: DataType.ENUM('weekly', 'bi-weekly', 'monthly'), allowNull: true })
   declare frequency: 'weekly' | 'bi-weekly' | 'monthly' | null;
@@ -94,11 +96,11 @@ export class Scan extends Model {
   declare scheduledTo: string | null;
 
   @Column(jsonColumn<number[]>('scheduledDays', [], true))
-  declare scheduledDays: number[];
+  declare scheduledDays: CreationOptional<number[]>;
 
   @Column({ type: DataType.STRING(64), allowNull: true })
   declare timezone: string | null;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

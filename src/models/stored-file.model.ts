@@ -1,11 +1,13 @@
 import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 
 /**
  * Uploaded avatars and logos. Kept in the database (at most 250 KB each) so that every API instance
  * serves them without a shared disk.
  */
 @Table({ tableName: 'stored_files', updatedAt: false })
-export class StoredFile extends Model {
+export class StoredFile extends Model<InferAttrs<StoredFile>, InferCreationAttrs<StoredFile>> {
   @Column({ type: DataType.CHAR(36), primaryKey: true })
   declare id: string;
 
@@ -30,5 +32,5 @@ export class StoredFile extends Model {
   @Column({ type: DataType.BLOB('medium'), allowNull: false })
   declare content: Buffer;
 
-  declare createdAt: Date;
+  declare createdAt: CreationOptional<Date>;
 }

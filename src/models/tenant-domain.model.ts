@@ -1,10 +1,12 @@
 import { BelongsTo, Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional, NonAttribute } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import { Tenant } from './tenant.model';
 
 @Table({ tableName: 'tenant_domains', updatedAt: false })
-export class TenantDomain extends Model {
+export class TenantDomain extends Model<InferAttrs<TenantDomain>, InferCreationAttrs<TenantDomain>> {
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @ForeignKey(() => Tenant)
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
@@ -14,7 +16,7 @@ export class TenantDomain extends Model {
   declare domain: string;
 
   @BelongsTo(() => Tenant)
-  declare tenant?: Tenant;
+  declare tenant?: NonAttribute<Tenant>;
 
-  declare createdAt: Date;
+  declare createdAt: CreationOptional<Date>;
 }

@@ -1,10 +1,12 @@
 import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 
 /** An agency: runs the platform under its own brand and domains. */
 @Table({ tableName: 'tenants' })
-export class Tenant extends Model {
+export class Tenant extends Model<InferAttrs<Tenant>, InferCreationAttrs<Tenant>> {
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @Column({ type: DataType.STRING(255), allowNull: false })
   declare name: string;
@@ -21,12 +23,12 @@ export class Tenant extends Model {
 
   /** The agency's language (ISO 639-1): new customer accounts take it unless given one. */
   @Column({ type: DataType.STRING(8), allowNull: false, defaultValue: 'en' })
-  declare language: string;
+  declare language: CreationOptional<string>;
 
   /** The agency calculates sales tax: new customers then need a country (and a postal code in US/CA). */
   @Column({ type: DataType.BOOLEAN, allowNull: false, defaultValue: false })
-  declare taxCalculationEnabled: boolean;
+  declare taxCalculationEnabled: CreationOptional<boolean>;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

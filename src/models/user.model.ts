@@ -1,12 +1,14 @@
 import { BelongsTo, Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional, NonAttribute } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import { ROLES, type Role } from '../domain/principal';
 import { Customer } from './customer.model';
 import { Tenant } from './tenant.model';
 
 @Table({ tableName: 'users' })
-export class User extends Model {
+export class User extends Model<InferAttrs<User>, InferCreationAttrs<User>> {
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @ForeignKey(() => Tenant)
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
@@ -33,8 +35,8 @@ export class User extends Model {
   declare dashboardLocationId: number | null;
 
   @BelongsTo(() => Customer)
-  declare customer?: Customer | null;
+  declare customer?: NonAttribute<Customer | null>;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

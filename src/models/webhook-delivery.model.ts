@@ -1,4 +1,6 @@
 import { Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import { WebhookEndpoint } from './webhook-endpoint.model';
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
@@ -9,7 +11,7 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
  * redelivery); `payload` is the exact JSON body sent, kept as text so every attempt signs the same bytes.
  */
 @Table({ tableName: 'webhook_deliveries' })
-export class WebhookDelivery extends Model {
+export class WebhookDelivery extends Model<InferAttrs<WebhookDelivery>, InferCreationAttrs<WebhookDelivery>> {
   @Column({ type: DataType.CHAR(36), primaryKey: true })
   declare id: string;
 
@@ -33,11 +35,11 @@ export class WebhookDelivery extends Model {
   declare payload: string;
 
   @Column({ type: DataType.ENUM(...DELIVERY_STATUSES), allowNull: false, defaultValue: 'pending' })
-  declare status: DeliveryStatus;
+  declare status: CreationOptional<DeliveryStatus>;
 
   /** Attempts made over every run (a redelivery adds to it). */
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false, defaultValue: 0 })
-  declare attempts: number;
+  declare attempts: CreationOptional<number>;
 
   @Column({ type: DataType.SMALLINT, allowNull: true })
   declare lastStatusCode: number | null;
@@ -48,6 +50,6 @@ export class WebhookDelivery extends Model {
   @Column({ type: DataType.DATE(3), allowNull: true })
   declare deliveredAt: Date | null;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

@@ -1,4 +1,6 @@
 import { Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import type { CreationOptional } from 'sequelize';
+import type { InferAttrs, InferCreationAttrs } from './attributes';
 import { decryptSecret, encryptSecret, isEncrypted } from '../crypto/secrets';
 import { Customer } from './customer.model';
 import { jsonColumn } from './json-column';
@@ -19,9 +21,9 @@ function openSecret<T extends string | null>(stored: T): T {
  * so the receiver can switch without losing deliveries.
  */
 @Table({ tableName: 'webhook_endpoints' })
-export class WebhookEndpoint extends Model {
+export class WebhookEndpoint extends Model<InferAttrs<WebhookEndpoint>, InferCreationAttrs<WebhookEndpoint>> {
   @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: number;
+  declare id: CreationOptional<number>;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare tenantId: number;
@@ -64,12 +66,12 @@ export class WebhookEndpoint extends Model {
   declare previousSecretExpiresAt: Date | null;
 
   @Column({ type: DataType.BOOLEAN, allowNull: false, defaultValue: true })
-  declare enabled: boolean;
+  declare enabled: CreationOptional<boolean>;
 
   /** The events this receiver gets; null: every event. */
   @Column(jsonColumn<string[] | null>('events', null, true))
   declare events: string[] | null;
 
-  declare createdAt: Date;
-  declare updatedAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
 }

@@ -8,7 +8,7 @@ import { ApiToken, Customer, Location, LocationUser, Organization, OrganizationM
 import { createUser } from './admin.service';
 import { recordAgencyEvent, tokenChange } from './agency-audit.service';
 import { issueToken, type IssuedToken } from './auth.service';
-import { clockOf, inTransaction, type ServiceOptions } from './common';
+import { clockOf, inTransaction, tenantScoped, type ServiceOptions } from './common';
 import { limitsOf } from './plans.service';
 
 /** The caller's own settings: tenant branding, account and plan, API tokens, team. */
@@ -189,10 +189,10 @@ export async function setTeamMemberAccess(
     const inOrg = await Location.count({ where: { id: { [Op.in]: input.locationIds }, organizationId: org.id }, transaction });
     if (inOrg !== new Set(input.locationIds).size) throw new Validation({ location_ids: ['Every location must belong to the organization.'] });
     const orgLocationIds = (await Location.findAll({ where: { organizationId: org.id }, attributes: ['id'], transaction })).map((l) => l.id);
-    await LocationUser.destroy({ where: { userId: member.id, locationId: { [Op.in]: [...orgLocationIds, -1] } }, transaction });
-    for (const locationId of new Set(input.locationIds)) await LocationUser.create({ userId: member.id, locationId }, { transaction });
+    await LocationUser.destroy({ where: { ...tenantScoped(member), userId: member.id, locationId: { [Op.in]: [...orgLocationIds, -1] } }, transaction });
+    for (const locationId of new Set(input.locationIds)) await LocationUser.create({ tenantId: member.tenantId, userId: member.id, locationId }, { transaction });
     await OrganizationMember.upsert(
-      { organizationId: org.id, userId: member.id, permissions: input.permissions as typeof ORGANIZATION_PERMISSIONS[number][] },
+      { tenantId: member.tenantId, organizationId: org.id, userId: member.id, permissions: input.permissions as typeof ORGANIZATION_PERMISSIONS[number][] },
       { transaction },
     );
     return member;

@@ -132,10 +132,10 @@ export async function createUser(input: CreateUserInput, opts: ServiceOptions = 
       { tenantId: input.tenantId, customerId, email, name, role: input.role, passwordHash, dashboardLocationId: locationIds[0] ?? null },
       { transaction },
     );
-    for (const locationId of locationIds) await LocationUser.create({ locationId, userId: user.id }, { transaction });
+    for (const locationId of locationIds) await LocationUser.create({ tenantId: user.tenantId, locationId, userId: user.id }, { transaction });
     if (input.role === 'team_member' && org) {
       await OrganizationMember.create(
-        { organizationId: org.id, userId: user.id, permissions: (input.organizationPermissions ?? []) as OrganizationPermission[] },
+        { tenantId: user.tenantId, organizationId: org.id, userId: user.id, permissions: (input.organizationPermissions ?? []) as OrganizationPermission[] },
         { transaction },
       );
     }

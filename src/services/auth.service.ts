@@ -7,7 +7,7 @@ import { ALL_PERMISSIONS } from '../domain/permissions';
 import type { Principal, Role, TokenKind } from '../domain/principal';
 import { ApiToken, Location, LocationUser, OrganizationMember, User } from '../models';
 import type { OrganizationPermission } from '../domain/permissions';
-import { clockOf, type ServiceOptions } from './common';
+import { clockOf, tenantScoped, type ServiceOptions } from './common';
 
 const TOKEN_PREFIX = 'rg_';
 /** last_used_at is refreshed at most this often, so reads do not turn into a write per request. */
@@ -113,8 +113,8 @@ export async function principalFor(
   const organizationPermissions = new Map<number, Set<OrganizationPermission>>();
   if (user.role === 'team_member') {
     const [assigned, memberships] = await Promise.all([
-      LocationUser.findAll({ where: { userId: user.id }, attributes: ['locationId'] }),
-      OrganizationMember.findAll({ where: { userId: user.id } }),
+      LocationUser.findAll({ where: { ...tenantScoped(user), userId: user.id }, attributes: ['locationId'] }),
+      OrganizationMember.findAll({ where: { ...tenantScoped(user), userId: user.id } }),
     ]);
     const ids = assigned.map((a) => a.locationId);
     const locations = ids.length

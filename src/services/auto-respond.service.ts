@@ -147,7 +147,12 @@ export function ruleMatches(
   return rule.keywordMatch === 'none' ? !found : found;
 }
 
-/** The rule's settable fields, checked; `current` is the rule being changed (for the template/AI pairing). */
+/**
+ * The rule's settable fields, checked; `current` is the rule being changed (for the template/AI pairing). On create
+ * `name` and `ratings` are required inputs, so a patch that passed validation has both.
+ */
+function cleanRuleFields(input: CreateRuleInput, current: null): Partial<AutoRespondRule> & Pick<AutoRespondRule, 'name' | 'ratings'>;
+function cleanRuleFields(input: RuleFields, current: AutoRespondRule | null): Partial<AutoRespondRule>;
 function cleanRuleFields(input: RuleFields, current: AutoRespondRule | null): Partial<AutoRespondRule> {
   const errors: FieldErrors = {};
   const patch: Partial<AutoRespondRule> = {};

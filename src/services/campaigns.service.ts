@@ -299,6 +299,9 @@ export async function create(p: Principal, input: CreateCampaignInput, opts: Ser
         sendWindowEnd: null,
         reviewUrl: null,
         ...values,
+        // Both are required inputs of a create, and `settings` sets each one it was given that is valid.
+        name: values.name!,
+        steps: values.steps!,
         pausedAt: null,
         createdAt: now,
         updatedAt: now,

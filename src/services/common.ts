@@ -57,6 +57,18 @@ export async function inTransaction<T>(opts: ServiceOptions, fn: (t: Transaction
 export const escape = (value: string | number): string => db().escape(value);
 
 /**
+ * The tenant filter every scoped read starts with (every row carries its tenant): `{ tenantId }` of the principal, or
+ * of the row a read without a principal starts from (a worker reading a run's pins knows the scan). Spread it into a
+ * where. Child tables (scan pins, snapshots and results, webhook attempts, invite messages, inbound submissions,
+ * organisation members, location assignments, NFC order items, idempotency keys) carry `tenant_id` for it, so their
+ * reads are scoped at the source instead of through the parent alone; `organizationScoped`, `locationScoped` and
+ * `scopeSql` narrow the same clause to an account and its assignments.
+ */
+export function tenantScoped(owner: { readonly tenantId: number }): { tenantId: number } {
+  return { tenantId: owner.tenantId };
+}
+
+/**
  * Row scope of the caller as SQL, for any table carrying tenant_id, customer_id and a location column:
  * a tenant owner sees the tenant, an organisation owner their account, a team member their assigned locations.
  * Every value is one of the principal's own integers, so the fragment is safe to inline; with `bind` they become
@@ -78,8 +90,8 @@ export function locationScoped(p: Principal, locationColumn = 'location_id'): Wh
 }
 
 export function organizationScoped(p: Principal): WhereOptions {
-  if (isTenantOwner(p)) return { tenantId: p.tenantId };
-  const where: Record<string, unknown> = { tenantId: p.tenantId, customerId: p.customerId ?? -1 };
+  if (isTenantOwner(p)) return tenantScoped(p);
+  const where: Record<string, unknown> = { ...tenantScoped(p), customerId: p.customerId ?? -1 };
   if (isRestricted(p)) where.id = { [Op.in]: [...p.assignedOrganizationIds, -1] };
   return where;
 }

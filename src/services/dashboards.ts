@@ -1,5 +1,6 @@
 import { Op, type Transaction } from 'sequelize';
 import { Location, LocationUser, User } from '../models';
+import { tenantScoped } from './common';
 
 /**
  * Users whose dashboard was on a location about to disappear are moved to another location of theirs:
@@ -12,7 +13,7 @@ export async function moveDashboardsOff(locationIds: number[], transaction: Tran
     let next: number | null = null;
     if (user.role === 'team_member') {
       const assigned = await LocationUser.findOne({
-        where: { userId: user.id, locationId: { [Op.notIn]: locationIds } },
+        where: { ...tenantScoped(user), userId: user.id, locationId: { [Op.notIn]: locationIds } },
         order: [['locationId', 'ASC']],
         transaction,
       });

@@ -24,20 +24,21 @@ interface Row {
   created_at: Date;
 }
 
-export async function claimIdempotencyKey(tokenId: number, key: string, fingerprint: string, now: Date): Promise<Claim> {
+/** `caller`: the principal whose token the key belongs to (the row carries its tenant, the lookup is scoped by it). */
+export async function claimIdempotencyKey(caller: { tenantId: number; tokenId: number }, key: string, fingerprint: string, now: Date): Promise<Claim> {
   const sequelize = db();
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const [id] = await sequelize.query(
-        "INSERT INTO idempotency_keys (token_id, idem_key, fingerprint, state, created_at) VALUES (?, ?, ?, 'running', ?)",
-        { replacements: [tokenId, key, fingerprint, now], type: QueryTypes.INSERT },
+        "INSERT INTO idempotency_keys (tenant_id, token_id, idem_key, fingerprint, state, created_at) VALUES (?, ?, ?, ?, 'running', ?)",
+        { replacements: [caller.tenantId, caller.tokenId, key, fingerprint, now], type: QueryTypes.INSERT },
       );
       return { kind: 'claimed', id: Number(id) };
     } catch (e) {
       if (!(e instanceof UniqueConstraintError)) throw e;
     }
-    const [row] = await sequelize.query<Row>('SELECT id, fingerprint, state, response_status, response_body, created_at FROM idempotency_keys WHERE token_id = ? AND idem_key = ?', {
-      replacements: [tokenId, key],
+    const [row] = await sequelize.query<Row>('SELECT id, fingerprint, state, response_status, response_body, created_at FROM idempotency_keys WHERE tenant_id = ? AND token_id = ? AND idem_key = ?', {
+      replacements: [caller.tenantId, caller.tokenId, key],
       type: QueryTypes.SELECT,
     });
     if (!row) continue; // released between the two statements: claim it again

@@ -10,7 +10,7 @@ import type { Principal } from '../domain/principal';
 import { Campaign, Contact, Customer, InboundConnection, InboundSubmission, TenantDomain } from '../models';
 import type { InboundMapping, InboundTiming } from '../models/inbound-connection.model';
 import type { InboundOutcome } from '../models/inbound-submission.model';
-import { clockOf, inTransaction, offset, type Page, type PageArgs, type ServiceOptions } from './common';
+import { clockOf, inTransaction, offset, tenantScoped, type Page, type PageArgs, type ServiceOptions } from './common';
 import {
   anchorZoneOf,
   cleanMapping,
@@ -293,7 +293,7 @@ export interface SubmissionView {
 export async function listSubmissions(p: Principal, uuid: string, f: PageArgs, opts: ServiceOptions = {}): Promise<Page<SubmissionView>> {
   const connection = await connectionOf(p, uuid, opts.transaction);
   const { rows, count } = await InboundSubmission.findAndCountAll({
-    where: { connectionId: connection.id },
+    where: { ...tenantScoped(p), connectionId: connection.id },
     order: [['id', 'DESC']],
     transaction: opts.transaction,
     ...offset(f),
@@ -436,9 +436,9 @@ export async function receiveSubmission(connection: InboundConnection, raw: Buff
       const now = clock.now();
       const conn = await InboundConnection.findByPk(connection.id, { transaction, lock: transaction.LOCK.UPDATE });
       if (!conn) throw new NotFound('Inbound connection');
-      const store = (row: Partial<InboundSubmission>) =>
+      const store = (row: Pick<InboundSubmission, 'outcome' | 'reason'>) =>
         InboundSubmission.create(
-          { connectionId: conn.id, customerId: conn.customerId, payloadHash, receivedAt: now, reason: null, contactId: null, inviteId: null, sendAt: null, ...row },
+          { tenantId: conn.tenantId, connectionId: conn.id, customerId: conn.customerId, payloadHash, receivedAt: now, contactId: null, inviteId: null, sendAt: null, ...row },
           { transaction },
         );
 

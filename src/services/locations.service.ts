@@ -84,7 +84,7 @@ export async function create(
     );
     await attachDefaultSources(location, transaction);
     // A team member who creates a location works on it: it is assigned to them.
-    if (isTeamMember(p)) await LocationUser.create({ locationId: location.id, userId: p.userId }, { transaction });
+    if (isTeamMember(p)) await LocationUser.create({ tenantId: location.tenantId, locationId: location.id, userId: p.userId }, { transaction });
     await locationEvent('location-created', location, transaction, opts);
     return location;
   });

@@ -175,7 +175,7 @@ export async function createOrder(input: CreateOrderInput, opts: ServiceOptions 
           },
           { transaction },
         );
-        for (const item of items) await NfcOrderItem.create({ orderId: order.id, ...item }, { transaction });
+        for (const item of items) await NfcOrderItem.create({ tenantId: order.tenantId, orderId: order.id, ...item }, { transaction });
         return (await NfcOrder.findByPk(order.id, { ...ordered, transaction }))!;
       });
     } catch (e) {

@@ -9,7 +9,7 @@ import { Campaign, Contact, Customer, Invite, InviteMessage, Location, Organizat
 import { CHANNELS, type Channel } from '../models/campaign.model';
 import { privateFeedbackPayload } from '../outbox/payloads';
 import { writeEvent } from '../outbox/writer';
-import { clockOf, inTransaction, locationScoped, offset, parseDate, type Page, type PageArgs, type ServiceOptions } from './common';
+import { clockOf, inTransaction, locationScoped, offset, parseDate, tenantScoped, type Page, type PageArgs, type ServiceOptions } from './common';
 import { cleanContactDetails, logActivity, toE164 } from './invites.service';
 import { UUID } from '../domain/ids';
 
@@ -117,8 +117,8 @@ export interface FeedbackForm {
 }
 
 /** How the customer reached the form: the channel of the invite's latest message sent, else `link`. */
-async function sourceOf(inviteId: number, transaction: Transaction): Promise<string> {
-  const message = await InviteMessage.findOne({ where: { inviteId, status: 'sent' }, order: [['sentAt', 'DESC'], ['id', 'DESC']], transaction });
+async function sourceOf(invite: Pick<Invite, 'id' | 'tenantId'>, transaction: Transaction): Promise<string> {
+  const message = await InviteMessage.findOne({ where: { ...tenantScoped(invite), inviteId: invite.id, status: 'sent' }, order: [['sentAt', 'DESC'], ['id', 'DESC']], transaction });
   return message && (CHANNELS as readonly string[]).includes(message.channel) ? message.channel : 'link';
 }
 
@@ -159,7 +159,7 @@ export async function submitFeedback(inviteUuid: string, form: FeedbackForm, opt
     if (Object.keys(errors).length) throw new Validation(errors);
 
     const now = clock.now();
-    const source = await sourceOf(page.invite.id, transaction);
+    const source = await sourceOf(page.invite, transaction);
     const feedback = await PrivateFeedback.create(
       {
         tenantId: page.invite.tenantId,

@@ -12,7 +12,7 @@ import { SCAN_TYPES, type ScanType } from '../models/scan.model';
 import type { StoredPlace } from '../models/scan-result.model';
 import { writeEvent } from '../outbox/writer';
 import { scanLabel, startScanRunWorkflow } from '../../workflows/scans/client';
-import { cleanName, clockOf, inTransaction, offset, type Page, type ServiceOptions } from './common';
+import { cleanName, clockOf, inTransaction, offset, tenantScoped, type Page, type ServiceOptions } from './common';
 import { requireGridProviders } from './grid-providers.service';
 import { containsPattern } from '../db/like';
 import { UUID } from '../domain/ids';
@@ -97,7 +97,7 @@ function checkCoords(lat: number | null | undefined, lng: number | null | undefi
 export async function queueRun(scan: Scan, startAt: Date, transaction: Transaction, now: Date): Promise<string> {
   const runId = randomUUID();
   await ScanSnapshot.bulkCreate(
-    scan.keywords.map((keyword) => ({ scanId: scan.id, runId, keyword, pinVersion: scan.pinVersion, snapshotAt: startAt, status: 'running', createdAt: now, updatedAt: now })),
+    scan.keywords.map((keyword) => ({ tenantId: scan.tenantId, scanId: scan.id, runId, keyword, pinVersion: scan.pinVersion, snapshotAt: startAt, status: 'running', createdAt: now, updatedAt: now })),
     { transaction },
   );
   await scan.update({ isRunning: true, currentRunId: runId, lastRunAt: startAt }, { transaction });
@@ -126,7 +126,7 @@ async function ensureRunnable(scan: Scan, transaction: Transaction): Promise<voi
   if (scan.isRunning) throw new Conflict('The scan is already running.', 'scan_running');
   await requireGridProviders(scan.tenantId, { transaction });
   if (scan.keywords.length === 0) throw ruleViolation('The scan has no keywords.', 'no_keywords');
-  const pins = await ScanPin.count({ where: { scanId: scan.id, version: scan.pinVersion }, transaction });
+  const pins = await ScanPin.count({ where: { ...tenantScoped(scan), scanId: scan.id, version: scan.pinVersion }, transaction });
   if (pins === 0) throw ruleViolation('The scan has no saved pins.', 'no_pins');
 }
 
@@ -242,7 +242,7 @@ export async function createScan(p: Principal, input: CreateScanInput, opts: Ser
       },
       { transaction },
     );
-    await ScanPin.bulkCreate(pins.map((pin) => ({ scanId: scan.id, version: 1, ...pin })), { transaction });
+    await ScanPin.bulkCreate(pins.map((pin) => ({ tenantId: scan.tenantId, scanId: scan.id, version: 1, ...pin })), { transaction });
     const runId = await queueRun(scan, startAt, transaction, now);
     return { scan, runId, delayMs, startAt };
   });
@@ -283,7 +283,7 @@ export interface ScanRunView {
 export async function scanRun(p: Principal, runId: string, opts: ServiceOptions = {}): Promise<ScanRunView> {
   assertTenantOwner(p);
   if (!UUID.test(runId)) throw new NotFound('Scan run');
-  const snaps = await ScanSnapshot.findAll({ where: { runId: runId.toLowerCase() }, transaction: opts.transaction });
+  const snaps = await ScanSnapshot.findAll({ where: { ...tenantScoped(p), runId: runId.toLowerCase() }, transaction: opts.transaction });
   const scan = snaps.length ? await Scan.findOne({ where: { id: snaps[0].scanId, tenantId: p.tenantId }, transaction: opts.transaction }) : null;
   if (!scan) throw new NotFound('Scan run');
   const status = snaps.some((s) => s.status === 'running') ? 'running' : snaps.some((s) => s.status === 'failed') ? 'failed' : 'completed';
@@ -312,8 +312,8 @@ export interface RunProgress {
 async function runProgress(snaps: ScanSnapshot[], transaction?: Transaction): Promise<RunProgress> {
   if (snaps.length === 0) return { pinsDone: 0, pinsTotal: 0 };
   const [pinsDone, pins] = await Promise.all([
-    ScanResult.count({ where: { snapshotId: snaps.map((s) => s.id) }, transaction }),
-    ScanPin.count({ where: { scanId: snaps[0].scanId, version: snaps[0].pinVersion }, transaction }),
+    ScanResult.count({ where: { ...tenantScoped(snaps[0]), snapshotId: snaps.map((s) => s.id) }, transaction }),
+    ScanPin.count({ where: { ...tenantScoped(snaps[0]), scanId: snaps[0].scanId, version: snaps[0].pinVersion }, transaction }),
   ]);
   return { pinsDone, pinsTotal: pins * snaps.length };
 }
@@ -369,7 +369,7 @@ export async function updateScan(p: Principal, uuid: string, input: UpdateScanIn
       geometry.gridSize !== scan.gridSize || geometry.distance !== scan.distance || geometry.unit !== scan.distanceUnit || geometry.lat !== scan.lat || geometry.lng !== scan.lng;
     if (geometryChanged) {
       assertGridParams(geometry);
-      const completed = await ScanSnapshot.count({ where: { scanId: scan.id, status: 'completed' }, transaction });
+      const completed = await ScanSnapshot.count({ where: { ...tenantScoped(scan), scanId: scan.id, status: 'completed' }, transaction });
       if (completed > 0 && input.regeneratePins !== true) {
         throw ruleViolation(
           'The scan has completed snapshots: send regenerate_pins=true to change its geometry (earlier snapshots stay queryable).',
@@ -377,7 +377,7 @@ export async function updateScan(p: Principal, uuid: string, input: UpdateScanIn
         );
       }
       const version = scan.pinVersion + 1;
-      await ScanPin.bulkCreate(generatePins(geometry).map((pin) => ({ scanId: scan.id, version, ...pin })), { transaction });
+      await ScanPin.bulkCreate(generatePins(geometry).map((pin) => ({ tenantId: scan.tenantId, scanId: scan.id, version, ...pin })), { transaction });
       Object.assign(changes, { gridSize: geometry.gridSize, distance: geometry.distance, distanceUnit: geometry.unit, lat: geometry.lat, lng: geometry.lng, pinVersion: version });
     }
     return scan.update({ ...changes, updatedAt: clockOf(opts).now() }, { transaction });
@@ -472,7 +472,7 @@ export async function setSchedule(p: Principal, uuid: string, input: SetSchedule
         frequency: spec.frequency,
         scheduledFrom: spec.from,
         scheduledTo: spec.to,
-        scheduledDays: spec.days,
+        scheduledDays: [...spec.days],
         timezone: spec.timezone,
         nextRunAt: nextRunAt(spec, clockOf(opts).now()),
       },
@@ -579,9 +579,9 @@ function checkTopN(topN: number | null | undefined): number {
   return n;
 }
 
-const completedSnapshots = (scanId: number, transaction?: Transaction, keyword?: string | null) =>
+const completedSnapshots = (scan: Scan, transaction?: Transaction, keyword?: string | null) =>
   ScanSnapshot.findAll({
-    where: { scanId, status: 'completed', ...(keyword != null ? { keyword } : {}) },
+    where: { ...tenantScoped(scan), scanId: scan.id, status: 'completed', ...(keyword != null ? { keyword } : {}) },
     order: [
       ['snapshotAt', 'ASC'],
       ['id', 'ASC'],
@@ -614,7 +614,7 @@ interface LoadedResult {
 export async function resultsOf(snapshots: ScanSnapshot[], transaction?: Transaction, page?: { offset: number; limit: number }): Promise<{ rows: LoadedResult[]; total: number }> {
   if (snapshots.length === 0) return { rows: [], total: 0 };
   const bySnapshot = new Map(snapshots.map((s) => [s.id, s]));
-  const where = { snapshotId: snapshots.map((s) => s.id) };
+  const where = { ...tenantScoped(snapshots[0]), snapshotId: snapshots.map((s) => s.id) };
   const total = page ? await ScanResult.count({ where, transaction }) : 0;
   // Order: the snapshots' order (keyword order of the scan), then pins north-west first.
   const order = snapshots.map((s) => s.id);
@@ -627,7 +627,7 @@ export async function resultsOf(snapshots: ScanSnapshot[], transaction?: Transac
     ...(page ?? {}),
     transaction,
   });
-  const pins = await ScanPin.findAll({ where: { id: [...new Set(results.map((r) => r.pinId))] }, transaction });
+  const pins = await ScanPin.findAll({ where: { ...tenantScoped(snapshots[0]), id: [...new Set(results.map((r) => r.pinId))] }, transaction });
   const pinById = new Map(pins.map((p) => [p.id, p]));
   const rows = results.map((result) => ({ result, pin: pinById.get(result.pinId)!, snapshot: bySnapshot.get(result.snapshotId)! }));
   return { rows, total: page ? total : rows.length };
@@ -662,10 +662,10 @@ export async function scanDetail(p: Principal, uuid: string, args: { snapshotAt?
   const scan = await ownScan(p, uuid, { transaction: opts.transaction });
   const topN = checkTopN(args.topN);
   const asked = parseSnapshotAt(args.snapshotAt);
-  const all = await completedSnapshots(scan.id, opts.transaction);
+  const all = await completedSnapshots(scan, opts.transaction);
   const times = uniqueTimes(all);
   const at = pickTime(times, asked);
-  const progress = scan.isRunning && scan.currentRunId ? await runProgress(await ScanSnapshot.findAll({ where: { runId: scan.currentRunId }, transaction: opts.transaction }), opts.transaction) : null;
+  const progress = scan.isRunning && scan.currentRunId ? await runProgress(await ScanSnapshot.findAll({ where: { ...tenantScoped(scan), runId: scan.currentRunId }, transaction: opts.transaction }), opts.transaction) : null;
   const base = { scan, progress, reportUrl: reportUrlOf(scan.uuid), availableSnapshots: [...times].reverse() };
   if (!at) return { ...base, summary: null, results: [] };
   const snaps = byKeywordOrder(scan, all.filter((s) => s.snapshotAt.getTime() === at.getTime()));
@@ -709,7 +709,7 @@ export async function dataPoints(
   if (!Number.isInteger(args.perPage) || args.perPage < 1 || args.perPage > 500) throw new Validation({ per_page: ['The per page must be between 1 and 500.'] });
   const asked = parseSnapshotAt(args.snapshotAt);
   const keyword = args.keyword?.trim() || null;
-  const all = await completedSnapshots(scan.id, opts.transaction, keyword);
+  const all = await completedSnapshots(scan, opts.transaction, keyword);
   const at = pickTime(uniqueTimes(all), asked);
   const empty: DataPointsPage = { scanUuid: scan.uuid, snapshotAt: at, keyword, topN, items: [], total: 0, page: args.page, perPage: args.perPage };
   if (!at) return empty;
@@ -804,7 +804,7 @@ export async function pinChanges(
 ): Promise<PinChanges> {
   const scan = await ownScan(p, uuid, { transaction: opts.transaction });
   const keyword = primaryKeyword(scan, args.keyword);
-  const snaps = await completedSnapshots(scan.id, opts.transaction, keyword);
+  const snaps = await completedSnapshots(scan, opts.transaction, keyword);
   const at = pickTime(uniqueTimes(snaps), parseSnapshotAt(args.snapshotAt));
   const current = at ? snaps.find((s) => s.snapshotAt.getTime() === at.getTime()) : undefined;
   const earlier = current ? snaps.filter((s) => s.snapshotAt.getTime() < current.snapshotAt.getTime()) : [];
@@ -848,7 +848,7 @@ export async function pinChanges(
 /** One keyword's completed snapshots, newest first (default keyword: the scan's first). */
 export async function listSnapshots(p: Principal, uuid: string, args: { keyword?: string | null }, opts: ServiceOptions = {}): Promise<SnapshotRow[]> {
   const scan = await ownScan(p, uuid, { transaction: opts.transaction });
-  const snaps = await completedSnapshots(scan.id, opts.transaction, primaryKeyword(scan, args.keyword));
+  const snaps = await completedSnapshots(scan, opts.transaction, primaryKeyword(scan, args.keyword));
   return snaps.reverse().map(snapshotRow);
 }
 
@@ -868,7 +868,7 @@ export async function scanInsights(p: Principal, uuid: string, args: { keyword?:
   const scan = await ownScan(p, uuid, { transaction: opts.transaction });
   const keyword = primaryKeyword(scan, args.keyword);
   const asked = parseSnapshotAt(args.snapshotAt);
-  const snaps = await completedSnapshots(scan.id, opts.transaction, keyword);
+  const snaps = await completedSnapshots(scan, opts.transaction, keyword);
   const at = pickTime(uniqueTimes(snaps), asked);
   const empty: Insights = {
     scanUuid: scan.uuid,
@@ -940,7 +940,7 @@ export async function failRun(runId: string, message: string, opts: ServiceOptio
   await inTransaction(opts, async (transaction) => {
     const scan = (await currentRun(runId, transaction))?.scan;
     if (!scan) return;
-    await ScanSnapshot.update({ status: 'failed' }, { where: { runId, status: 'running' }, transaction });
+    await ScanSnapshot.update({ status: 'failed' }, { where: { ...tenantScoped(scan), runId, status: 'running' }, transaction });
     const error = safeError(message);
     await scan.update({ isRunning: false, currentRunId: null, lastRunFailed: true, lastError: error }, { transaction });
     await writeEvent(

@@ -14,7 +14,7 @@ import { guardedFetch, refusedCause } from '../net/guarded-fetch';
 import { readExcerpt } from '../webhooks/delivery-log';
 import { generateSecret, signatureHeaders, WEBHOOK_USER_AGENT } from '../webhooks/signing';
 import { assertDeliverableUrl, type HostLookup } from '../webhooks/url';
-import { clockOf, inTransaction, offset, type Page, type PageArgs, type ServiceOptions } from './common';
+import { clockOf, inTransaction, offset, tenantScoped, type Page, type PageArgs, type ServiceOptions } from './common';
 import { UUID } from '../domain/ids';
 
 /**
@@ -318,11 +318,11 @@ export async function getDelivery(p: Principal, id: string, opts: ServiceOptions
   return delivery;
 }
 
-/** The attempts of some deliveries, in order (the per-request loader batches on this). */
-export function attemptsOf(deliveryIds: readonly string[]): Promise<WebhookAttempt[]> {
+/** The attempts of some deliveries of the caller's tenant, in order (the per-request loader batches on this). */
+export function attemptsOf(p: Principal, deliveryIds: readonly string[]): Promise<WebhookAttempt[]> {
   if (deliveryIds.length === 0) return Promise.resolve([]);
   return WebhookAttempt.findAll({
-    where: { deliveryId: { [Op.in]: [...deliveryIds] } },
+    where: { ...tenantScoped(p), deliveryId: { [Op.in]: [...deliveryIds] } },
     order: [['id', 'ASC']],
   });
 }

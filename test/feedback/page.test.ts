@@ -61,7 +61,7 @@ describe('GET/POST /r/{invite uuid}', () => {
 
   it('prefills the form from the contact; a submission stores the feedback, a feedback activity and private-feedback-created', async () => {
     const { w, campaign, contact, invite, base } = await invited();
-    await InviteMessage.create({ inviteId: invite.id, stepIndex: 0, channel: 'sms', status: 'sent', recipient: '+14155552671', sentAt: new Date() });
+    await InviteMessage.create({ tenantId: invite.tenantId, inviteId: invite.id, stepIndex: 0, channel: 'sms', status: 'sent', recipient: '+14155552671', sentAt: new Date() });
     const form = await t.http().get(`${base}/feedback?rating=2`);
     expect(form.status).toBe(200);
     expect(form.text).toContain('value="Grace Hopper"');

@@ -54,7 +54,7 @@ describe('data retention on Temporal', () => {
   async function outboxEvent(dispatchedAt: Date | null): Promise<number> {
     const e = await OutboxEvent.create({
       tenantId: world.tenant.id,
-      customerId: world.orgOwner.customerId,
+      customerId: world.org.customerId,
       event: 'location-updated',
       aggregateType: 'location',
       aggregateId: String(world.home.id),
@@ -78,7 +78,7 @@ describe('data retention on Temporal', () => {
       status,
       attempts: 1,
     });
-    await WebhookAttempt.create({ deliveryId: id, attempt: 1, statusCode: 500, latencyMs: 1, error: null, responseExcerpt: null });
+    await WebhookAttempt.create({ tenantId: world.tenant.id, deliveryId: id, attempt: 1, statusCode: 500, latencyMs: 1, error: null, responseExcerpt: null });
     await db().query('UPDATE webhook_deliveries SET created_at = :at, updated_at = :at WHERE id = :id', { replacements: { at: updatedAt, id }, type: QueryTypes.UPDATE });
     return id;
   }
@@ -128,7 +128,7 @@ describe('data retention on Temporal', () => {
   it('a triggered run deletes the old log rows and keeps young, undispatched and in-flight ones', async () => {
     const to = await WebhookEndpoint.create({
       tenantId: world.tenant.id,
-      customerId: world.orgOwner.customerId,
+      customerId: world.org.customerId,
       url: `https://retention-e2e.example/${randomUUID()}`,
       secret: 'whsec_retention',
       enabled: true,

@@ -44,7 +44,7 @@ describe('data retention purge (service)', () => {
   async function outboxEvent(dispatchedAt: Date | null, occurredAt: Date = dispatchedAt ?? ago(100)): Promise<number> {
     const e = await OutboxEvent.create({
       tenantId: world.tenant.id,
-      customerId: world.orgOwner.customerId,
+      customerId: world.org.customerId,
       event: 'location-updated',
       aggregateType: 'location',
       aggregateId: String(world.home.id),
@@ -58,7 +58,7 @@ describe('data retention purge (service)', () => {
   async function endpoint(): Promise<WebhookEndpoint> {
     return WebhookEndpoint.create({
       tenantId: world.tenant.id,
-      customerId: world.orgOwner.customerId,
+      customerId: world.org.customerId,
       url: `https://retention.example/${randomUUID()}`,
       secret: 'whsec_retention',
       enabled: true,
@@ -84,7 +84,7 @@ describe('data retention purge (service)', () => {
       attempts: opts.attempts ?? 1,
     });
     for (let n = 1; n <= (opts.attempts ?? 1); n++) {
-      await WebhookAttempt.create({ deliveryId: id, attempt: n, statusCode: status === 'succeeded' ? 200 : 500, latencyMs: 5, error: null, responseExcerpt: null });
+      await WebhookAttempt.create({ tenantId: world.tenant.id, deliveryId: id, attempt: n, statusCode: status === 'succeeded' ? 200 : 500, latencyMs: 5, error: null, responseExcerpt: null });
     }
     await stamp('webhook_deliveries', id, { created_at: new Date(updatedAt.getTime() - 60_000), updated_at: updatedAt });
     return id;
@@ -255,6 +255,7 @@ describe('data retention purge (service)', () => {
         Number(
           (
             await InboundSubmission.create({
+              tenantId: conn.tenantId,
               connectionId: conn.id,
               customerId: conn.customerId,
               payloadHash: randomUUID().replace(/-/g, '').padEnd(64, '0'),

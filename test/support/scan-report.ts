@@ -82,10 +82,10 @@ export async function seedReportScan(input: {
     lng: centre.lng,
     pinVersion: 1,
   });
-  const pins = await ScanPin.bulkCreate(generatePins({ ...centre, gridSize, distance, unit }).map((p) => ({ scanId: scan.id, version: 1, ...p })));
+  const pins = await ScanPin.bulkCreate(generatePins({ ...centre, gridSize, distance, unit }).map((p) => ({ tenantId: scan.tenantId, scanId: scan.id, version: 1, ...p })));
   for (const snap of input.snapshots) {
     const runId = randomUUID();
-    const snapshots = await ScanSnapshot.bulkCreate(keywords.map((keyword) => ({ scanId: scan.id, runId, keyword, pinVersion: 1, snapshotAt: snap.at, status: 'running' })));
+    const snapshots = await ScanSnapshot.bulkCreate(keywords.map((keyword) => ({ tenantId: scan.tenantId, scanId: scan.id, runId, keyword, pinVersion: 1, snapshotAt: snap.at, status: 'running' })));
     await scan.update({ isRunning: true, currentRunId: runId, lastRunAt: snap.at });
     for (const s of snapshots) {
       for (const pin of pins) {
@@ -104,7 +104,7 @@ export async function seedReportScan(input: {
 export async function seedPendingScan(tenantId: number, location = 'Fresh Smiles'): Promise<Scan> {
   const scan = await seedReportScan({ tenantId, location, snapshots: [] });
   const runId = randomUUID();
-  await ScanSnapshot.bulkCreate(scan.keywords.map((keyword) => ({ scanId: scan.id, runId, keyword, pinVersion: 1, snapshotAt: new Date(), status: 'running' })));
+  await ScanSnapshot.bulkCreate(scan.keywords.map((keyword) => ({ tenantId: scan.tenantId, scanId: scan.id, runId, keyword, pinVersion: 1, snapshotAt: new Date(), status: 'running' })));
   await scan.update({ isRunning: true, currentRunId: runId });
   return scan;
 }

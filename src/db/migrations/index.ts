@@ -51,6 +51,7 @@ import * as z1200 from './20261206000100-add-review-sentiment-source';
 import * as z1300 from './20261207000100-add-tenant-brand-color';
 import * as z1400 from './20261208000100-add-report-deliveries';
 import * as z1410 from './20261208000200-add-customer-report-emails';
+import * as z1500 from './20261209000100-add-child-tenant-ids';
 /** Ordered list: names are the file names, so the table `schema_migrations` reads like the folder. */
 export const migrations: ReadonlyArray<{ name: string; up: Migration; down: Migration }> = [
   { name: '20261121000100-create-tenants', ...m0100 },
@@ -104,4 +105,5 @@ export const migrations: ReadonlyArray<{ name: string; up: Migration; down: Migr
   { name: '20261207000100-add-tenant-brand-color', ...z1300 },
   { name: '20261208000100-add-report-deliveries', ...z1400 },
   { name: '20261208000200-add-customer-report-emails', ...z1410 },
+  { name: '20261209000100-add-child-tenant-ids', ...z1500 },
 ];

@@ -109,7 +109,7 @@ describe('outbound webhooks at /api/v1/webhooks and /api/v1/webhook-deliveries',
       const long = await owner.post('/webhooks', { url: RECEIVER, description: 'x'.repeat(256) });
       expect(long.status).toBe(422);
       expect(long.body.errors.description).toEqual(['The description may not be greater than 255 characters.']);
-      expect(await WebhookEndpoint.count({ where: { customerId: w.orgOwner.customerId } })).toBe(1);
+      expect(await WebhookEndpoint.count({ where: { customerId: w.org.customerId } })).toBe(1);
     });
 
     it('accepts private receivers when WEBHOOK_ALLOW_PRIVATE_URLS=true', async () => {
@@ -239,7 +239,7 @@ describe('outbound webhooks at /api/v1/webhooks and /api/v1/webhook-deliveries',
         const res = await owner.post('/webhooks', { url: RECEIVER, events });
         expect([JSON.stringify(events), res.status, Object.keys(res.body.errors ?? {})]).toEqual([JSON.stringify(events), 422, ['events']]);
       }
-      expect(await WebhookEndpoint.count({ where: { customerId: w.orgOwner.customerId } })).toBe(0);
+      expect(await WebhookEndpoint.count({ where: { customerId: w.org.customerId } })).toBe(0);
     });
   });
 

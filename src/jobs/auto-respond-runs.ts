@@ -1,21 +1,11 @@
-import { type Transaction } from 'sequelize';
+import type { Transaction } from 'sequelize';
 import type { AutoRespondOutcome, AutoResponsePlan, PublishAutoResponseInput } from '../../workflows/activities/auto-respond';
 import { ChatError, chatComplete, chatConfigured, type ChatMessage } from '../providers/ai/chat.client';
 import { Conflict } from '../domain/errors';
 import type { Principal } from '../domain/principal';
-import {
-  AutoRespondRule,
-  AutoRespondRun,
-  Customer,
-  Integration,
-  Location,
-  Organization,
-  Plan,
-  Review,
-} from '../models';
+import { AutoRespondRule, AutoRespondRun, Customer, Integration, Location, Organization, Plan, Review } from '../models';
 import { clockOf, inTransaction, type ServiceOptions } from '../services/common';
 import { MAX_REPLY_CHARS, reply } from '../services/replies.service';
-
 import { AUTO_RESPOND_FEATURE, log, renderTemplate, type TemplateValues } from '../services/auto-respond.service';
 
 /**

@@ -1,8 +1,7 @@
 import { QueryTypes } from 'sequelize';
-import { createSequelize, dropDatabase, ensureDatabase } from '../../src/db/connection';
 import { migrations } from '../../src/db/migrations';
 import { createMigrator } from '../../src/db/umzug';
-import { runId, TEST_SERVER_URL } from '../support/env';
+import { useScratchDatabase } from '../support/db';
 
 const MIGRATION = '20261209000100-add-child-tenant-ids';
 const CHILDREN = [
@@ -11,8 +10,7 @@ const CHILDREN = [
 ];
 
 describe(`migration ${MIGRATION}`, () => {
-  const url = `${TEST_SERVER_URL}/reviewgrid_test_${runId()}_child_tenants_${process.env.JEST_WORKER_ID ?? '1'}`;
-  const sequelize = createSequelize({ url, poolMax: 2 });
+  const { sequelize } = useScratchDatabase('child_tenants');
   const select = <T extends object>(sql: string, replacements: unknown[] = []) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT });
   let serial = 0;
 
@@ -83,15 +81,6 @@ describe(`migration ${MIGRATION}`, () => {
     await insert('idempotency_keys', { token_id: token });
     return tenant;
   }
-
-  beforeAll(async () => {
-    await dropDatabase(url);
-    await ensureDatabase(url);
-  });
-  afterAll(async () => {
-    await sequelize.close();
-    await dropDatabase(url);
-  });
 
   it('fills tenant_id of existing child rows from their parent, then makes it NOT NULL and indexed', async () => {
     const migrator = createMigrator(sequelize);

@@ -1,27 +1,16 @@
 import countries from 'i18n-iso-countries';
 import { QueryTypes } from 'sequelize';
-import { createSequelize, dropDatabase, ensureDatabase } from '../../src/db/connection';
 import { createMigrator } from '../../src/db/umzug';
 import { migrations } from '../../src/db/migrations';
 import { SOURCE_CATALOGUE } from '../../src/db/migrations/20261121000700-seed-review-sources';
-import { runId, TEST_SERVER_URL } from '../support/env';
+import { useScratchDatabase } from '../support/db';
 
 describe('migrations (umzug)', () => {
-  const url = `${TEST_SERVER_URL}/reviewgrid_test_${runId()}_migrations_${process.env.JEST_WORKER_ID ?? '1'}`;
-  const sequelize = createSequelize({ url, poolMax: 2 });
+  const { sequelize } = useScratchDatabase('migrations');
   const tables = async () =>
     (await sequelize.query<{ t: string }>('SELECT table_name AS t FROM information_schema.tables WHERE table_schema = DATABASE()', { type: QueryTypes.SELECT }))
       .map((r) => r.t)
       .sort();
-
-  beforeAll(async () => {
-    await dropDatabase(url);
-    await ensureDatabase(url);
-  });
-  afterAll(async () => {
-    await sequelize.close();
-    await dropDatabase(url);
-  });
 
   it('lists the migrations in the order of their names, each name once (schema_migrations reads like the folder)', () => {
     const names = migrations.map((m) => m.name);

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { Sequelize } from 'sequelize-typescript';
 import { createSequelize, dropDatabase, ensureDatabase } from '../../src/db/connection';
 import { migrate } from '../../src/db/umzug';
-import { databaseUrlFor } from './env';
+import { databaseUrlFor, runId, TEST_SERVER_URL } from './env';
 
 let sequelize: Sequelize | null = null;
 let users = 0;
@@ -77,4 +77,22 @@ export async function countStatements<T>(db: Sequelize, run: () => Promise<T>): 
   } finally {
     db.removeHook('beforeQuery', 'statement-counter');
   }
+}
+
+/**
+ * A database of this test file's own, created empty before its tests and dropped after them (the migration tests
+ * run migrations up and down in it): its URL and its connection.
+ */
+export function useScratchDatabase(name: string): { url: string; sequelize: Sequelize } {
+  const url = `${TEST_SERVER_URL}/reviewgrid_test_${runId()}_${name}_${process.env.JEST_WORKER_ID ?? '1'}`;
+  const scratch = createSequelize({ url, poolMax: 2 });
+  beforeAll(async () => {
+    await dropDatabase(url);
+    await ensureDatabase(url);
+  });
+  afterAll(async () => {
+    await scratch.close();
+    await dropDatabase(url);
+  });
+  return { url, sequelize: scratch };
 }

@@ -200,6 +200,8 @@ export async function freePort(): Promise<number> {
 export interface BenchTemporal {
   settings: TemporalSettings;
   address: string;
+  /** Whether this run has a worker process (the API's readiness asks for one polling the task queue). */
+  withWorker: boolean;
   /** The product processes: the API and the worker, and their peak RSS. */
   processes: ProductProcesses;
   /** Stops only the worker process (what is started meanwhile waits in Temporal), and starts a new one. */
@@ -240,6 +242,7 @@ export async function startBenchTemporal(config: Config, port: number, env: Reco
     return {
       settings,
       address: devServer.address,
+      withWorker: opts.worker !== false,
       processes,
       stopWorker: (signal) => processes.stop('worker', signal),
       startWorker,
@@ -265,7 +268,8 @@ export async function startBenchTemporal(config: Config, port: number, env: Reco
 export async function startBenchApi(engine: BenchTemporal, env: Record<string, string> = {}): Promise<{ origin: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  await engine.processes.start('API', 'src/main.js', { ...env, PORT: String(port), WORKER_IN_PROCESS: 'false' }, `${origin}/health/ready`);
+  // Ready: `/health/ready` (database, migrations, a worker polling); without a worker process, serving `/health`.
+  await engine.processes.start('API', 'src/main.js', { ...env, PORT: String(port), WORKER_IN_PROCESS: 'false' }, `${origin}/health${engine.withWorker ? '/ready' : ''}`);
   return {
     origin,
     pid: engine.processes.pid('API')!,

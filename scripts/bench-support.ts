@@ -72,7 +72,12 @@ export class ProductProcesses {
   private readonly cpu = new Map<string, number>();
   private readonly live = new Map<string, { child: ChildProcess; timer: NodeJS.Timeout; lastCpuMs: number }>();
 
-  constructor(private readonly baseEnv: NodeJS.ProcessEnv) {}
+  constructor(private readonly baseEnv: NodeJS.ProcessEnv) {
+    // A benchmark that fails (and exits) leaves no API or worker process behind.
+    process.once('exit', () => {
+      for (const { child } of this.live.values()) child.kill('SIGKILL');
+    });
+  }
 
   /** Starts `script` (under dist/) as `role` with `env` over the bench's environment; resolves once `readyUrl` answers 200. */
   async start(role: 'API' | 'worker', script: string, env: Record<string, string>, readyUrl: string): Promise<number> {
@@ -90,7 +95,10 @@ export class ProductProcesses {
     const t0 = Date.now();
     while (!(await answers(readyUrl))) {
       if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the ${role} process (${script}) exited with ${child.exitCode ?? child.signalCode} before it was ready`);
-      if (Date.now() - t0 > 180_000) throw new Error(`the ${role} process (${script}) was not ready within 3 minutes`);
+      if (Date.now() - t0 > 180_000) {
+        await this.stop(role, 'SIGKILL');
+        throw new Error(`the ${role} process (${script}) was not ready within 3 minutes`);
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
     return Date.now() - t0;

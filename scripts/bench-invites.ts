@@ -14,14 +14,14 @@ import { issueToken } from '../src/services/auth.service';
 import { grantCredits } from '../src/services/credits.service';
 import { seedDemo } from '../src/services/demo.service';
 import { ensureInviteDispatcher } from '../workflows/client';
-import { assertBenchDatabase, engineCeiling, markdownTable, pct, peakRssMb, pool, startBenchApi, startBenchTemporal } from './bench-support';
+import { assertBenchDatabase, benchPeakRssMb, engineCeiling, markdownTable, pct, pool, startBenchApi, startBenchTemporal, startEagerProbeWorker } from './bench-support';
 
 /**
  * `npm run bench:invites`: BENCH_INVITES (2,000) review-request invites for distinct contacts, posted through the
  * REST facade (`POST /api/v1/request-reviews/campaigns/{uuid}/invite`, email channel, `send_after_hours` 0, a
  * campaign without a send window) at BENCH_CONCURRENCY (32) against the real app on a loopback port, delivered by
  * the invite dispatcher (`dispatchInvites`, one workflow sending from the invites table) on a real Temporal dev
- * server (in memory) and worker in this process, through the account's own SMTP settings (pooled connections), which
+ * server (in memory) and worker, through the account's own SMTP settings (pooled connections), which
  * point at a local SMTP server (the `smtp-server` package) that timestamps every message.
  *
  * Each of BENCH_RUNS (3) runs measures, in this order on the same server:
@@ -31,7 +31,9 @@ import { assertBenchDatabase, engineCeiling, markdownTable, pct, peakRssMb, pool
  * - the engine ceiling: trivial one-activity workflows per second on this server and worker;
  * - baselines: the very messages the platform delivered (the same bytes), sent straight through nodemailer at the
  *   same concurrency, once with a pool of BENCH_CONCURRENCY connections and once without a pool.
- * Medians over the runs are printed, with the ratios, and the peak RSS of this process (API and worker together).
+ * Medians over the runs are printed, with the ratios. The API and the worker run as production runs them, each its own
+ * process (`node dist/src/main.js`, `node dist/src/worker-main.js`), and their peak RSS is printed; this process holds
+ * the load generator and the SMTP sink. "Stopping the worker" stops its process; "queued" starts a new one.
  *
  * Environment: BENCH_INVITES, BENCH_CONCURRENCY, BENCH_RUNS, BENCH_DATABASE_URL (default `reviewgrid_bench_invites`).
  */
@@ -148,13 +150,17 @@ interface RunResult {
   lockWaits: number;
   lockWaitMs: number;
   cpuMsPerInvite: number;
+  /** The queued phase's new worker process: spawn until its /health/ready answers (inside the queued clock). */
+  workerBootMs: number;
 }
 
 async function main(): Promise<void> {
   assertBenchDatabase(DATABASE_URL, '_invites');
   // The account's SMTP host is 127.0.0.1: loopback hosts are refused unless private addresses are allowed.
   process.env.WEBHOOK_ALLOW_PRIVATE_URLS = 'true';
-  const config = loadConfig({ ...process.env, DATABASE_URL, RATE_LIMIT_PER_MINUTE: '10000000', LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+  // The settings the API and worker processes run with (this process's own config reads the same).
+  const env = { DATABASE_URL, RATE_LIMIT_PER_MINUTE: '10000000', LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' };
+  const config = loadConfig({ ...process.env, ...env });
   const sequelize = await openDatabase(config);
   if (!(await Tenant.count())) await seedDemo({ reviews: 0, domain: 'bench-invites.localhost' });
   const owner = (await User.findOne({ where: { role: 'organization_owner' }, order: [['id', 'ASC']] }))!;
@@ -167,9 +173,11 @@ async function main(): Promise<void> {
   await grantCredits({ id: owner.customerId!, tenantId: owner.tenantId }, { type: 'email', credits: 2 * INVITES * RUNS, expiresAt: null, notes: 'bench:invites' });
 
   const sink = await startSmtpSink();
-  const engine = await startBenchTemporal(config, 27_935);
+  const engine = await startBenchTemporal(config, 27_935, env);
   await ensureInviteDispatcher();
-  const api = await startBenchApi(config);
+  const api = await startBenchApi(engine);
+  // Eager starts reach only a worker sharing the starter's connection: a probe worker in this process, for that figure.
+  const eagerProbe = await startEagerProbeWorker(config, engine);
   const headers = { authorization: `Bearer ${plainText}`, 'content-type': 'application/json' };
   const gql = async <T>(query: string, variables: Record<string, unknown>): Promise<T> => {
     const res = await fetch(`${api.origin}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
@@ -230,14 +238,16 @@ async function main(): Promise<void> {
     const live = await newCampaign(`Bench ${run}`);
     sink.reset();
     const locks0 = await rowLockStatus();
-    const cpu0 = process.cpuUsage();
+    // CPU of every process the invites go through: this one (load generator, sink), the API and the worker.
+    const cpuNow = () => (process.cpuUsage().user + process.cpuUsage().system) / 1000 + engine.processes.cpuMs('API') + engine.processes.cpuMs('worker');
+    const cpu0 = cpuNow();
     const t0 = Date.now();
     const posted = await postAll(live.url, `live-${run}`);
     const postedMs = Date.now() - t0;
     await waitForArrivals(sink, INVITES, 'platform');
     const arrivals = [...sink.arrivals];
     const endToEndMs = Math.max(...arrivals.map((a) => a.at)) - t0;
-    const cpu = process.cpuUsage(cpu0);
+    const cpuMs = cpuNow() - cpu0;
     const locks1 = await rowLockStatus();
     const platformConnections = sink.connections();
     await checkSent(live.campaign, arrivals, posted.postedAt);
@@ -250,14 +260,14 @@ async function main(): Promise<void> {
     const queuedPosts = await postAll(queued.url, `queued-${run}`);
     sink.reset();
     const q0 = Date.now();
-    await engine.startWorker();
+    const workerBootMs = await engine.startWorker();
     await waitForArrivals(sink, INVITES, 'queued');
     const queuedMs = Math.max(...sink.arrivals.map((a) => a.at)) - q0;
     const queuedSpanMs = Math.max(...sink.arrivals.map((a) => a.at)) - Math.min(...sink.arrivals.map((a) => a.at));
     await checkSent(queued.campaign, [...sink.arrivals], queuedPosts.postedAt);
 
     const ceilingPerSecond = await engineCeiling();
-    const eagerCeilingPerSecond = await engineCeiling(400, 32, { eager: true });
+    const eagerCeilingPerSecond = await engineCeiling(400, 32, { eager: true, taskQueue: eagerProbe.taskQueue });
     // Baselines: the same messages, straight through nodemailer to the same server at the same concurrency.
     const smtp = { host: '127.0.0.1', port: sink.port, secure: false, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
     const pooled = await baseline(sink, arrivals, createTransport({ ...smtp, pool: true, maxConnections: CONCURRENCY, maxMessages: Infinity }));
@@ -276,7 +286,8 @@ async function main(): Promise<void> {
       platformConnections,
       lockWaits: locks1.waits - locks0.waits,
       lockWaitMs: locks1.timeMs - locks0.timeMs,
-      cpuMsPerInvite: (cpu.user + cpu.system) / 1000 / INVITES,
+      cpuMsPerInvite: cpuMs / INVITES,
+      workerBootMs,
     };
     runs.push(result);
     console.log(
@@ -312,17 +323,19 @@ async function main(): Promise<void> {
   console.log(
     `\nMessages of ${sizes[0]}-${sizes[sizes.length - 1]} bytes; SMTP connections the platform opened per run: ${runs.map((r) => r.platformConnections).join(', ')} ` +
       `(SMTP_POOL_SIZE=${config.SMTP_POOL_SIZE}); INVITE_SEND_CONCURRENCY=${config.INVITE_SEND_CONCURRENCY}; DATABASE_POOL_MAX=${config.DATABASE_POOL_MAX}. ` +
-      `CPU of this process per invite end to end: ${runs.map((r) => r.cpuMsPerInvite.toFixed(1)).join(', ')} ms; InnoDB row-lock waits (server-wide): ` +
-      `${runs.map((r) => `${r.lockWaits} (${s1(r.lockWaitMs)} s)`).join(', ')}. Peak RSS of this process (API and worker together, plus the load generator and sink): ${peakRssMb()} MB.`,
+      `CPU per invite end to end (API, worker and this process together, as when they were one process): ${runs.map((r) => r.cpuMsPerInvite.toFixed(1)).join(', ')} ms; ` +
+      `the queued phase's worker process was ready ${runs.map((r) => s1(r.workerBootMs)).join(', ')} s after its spawn; InnoDB row-lock waits (server-wide): ` +
+      `${runs.map((r) => `${r.lockWaits} (${s1(r.lockWaitMs)} s)`).join(', ')}. Eager ceiling: a probe worker in this process (eager start needs a shared connection).\n${engine.processes.peakRssLine()}; this process (load generator, sink, probe worker): ${benchPeakRssMb()} MB.`,
   );
 
   const out = path.join(config.DATA_DIR, 'bench-invites-results.json');
   fs.mkdirSync(config.DATA_DIR, { recursive: true });
-  fs.writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), invites: INVITES, concurrency: CONCURRENCY, runs, peakRssMb: peakRssMb() }, null, 2));
+  fs.writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), invites: INVITES, concurrency: CONCURRENCY, runs, peakRss: engine.processes.peakRss(), benchProcessPeakRssMb: benchPeakRssMb() }, null, 2));
   console.log(`Results written to ${path.relative(process.cwd(), out)}`);
 
   await token.destroy();
   await api.stop();
+  await eagerProbe.stop();
   await engine.stop();
   closeSmtpPools();
   await sink.close();

@@ -8,7 +8,7 @@ import { loadConfig } from '../src/config';
 import { Review, Tenant, User } from '../src/models';
 import { issueToken } from '../src/services/auth.service';
 import { insertReviews, seedDemo } from '../src/services/demo.service';
-import { alignedTable, assertBenchDatabase, markdownTable, startBenchApi } from './bench-support';
+import { alignedTable, assertBenchDatabase, benchPeakRssMb, markdownTable, startBenchApi, startBenchTemporal } from './bench-support';
 
 /**
  * `npm run bench:mcp`: the MCP endpoint against the customer REST API on the same data, in the same run, through
@@ -112,15 +112,16 @@ const ERAS: Era[] = ['2025-06-18', '2026-07-28'];
 
 async function main(): Promise<void> {
   assertBenchDatabase(DATABASE_URL, '_bench_mcp');
-  const config = loadConfig({
-    ...process.env,
+  // The settings the API process runs with (this process's own config reads the same).
+  const env = {
     DATABASE_URL,
     LOG_LEVEL: 'warn',
     // Raised through configuration, not switched off: both paths still count every request.
     RATE_LIMIT_PER_MINUTE: '100000000',
     MCP_RATE_LIMIT_PER_TOKEN: '100000000',
     MCP_RATE_LIMIT_PER_WORKSPACE: '100000000',
-  });
+  };
+  const config = loadConfig({ ...process.env, ...env });
   const sequelize = await openDatabase(config);
   let tenant = await Tenant.findOne({ order: [['id', 'ASC']] });
   if (!tenant) {
@@ -141,7 +142,10 @@ async function main(): Promise<void> {
   ).map((r) => r.id);
   const pages = Array.from({ length: PAGES }, (_, i) => i + 1);
 
-  const api = await startBenchApi(config);
+  // The API in its own process (`node dist/src/main.js`, as production runs it) against a dev server of this run; no
+  // worker process: nothing here is durable work.
+  const engine = await startBenchTemporal(config, 27_936, env, { worker: false });
+  const api = await startBenchApi(engine);
   const origin = api.origin;
   try {
     // Same data both ways before measuring: the MCP structured result is the REST page's `data`.
@@ -195,12 +199,14 @@ async function main(): Promise<void> {
       ...figures.map((f) => [f.name, f.requestsPerSecond.toFixed(0), String(f.p50Ms), String(f.p99Ms), f.kind === 'rest' ? '' : ratio(f)]),
     ];
     console.log(`\n${alignedTable(rows)}\n\n${markdownTable(rows)}`);
+    console.log(`\n${engine.processes.peakRssLine()}; this process (load generator): ${benchPeakRssMb()} MB.`);
     const out = path.join(config.DATA_DIR, 'bench-mcp-results.json');
     fs.mkdirSync(config.DATA_DIR, { recursive: true });
-    fs.writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, rounds: ROUNDS, duration: DURATION, reviews: reviewCount, figures: figures.map(({ requests: _r, token: _t, ...f }) => ({ ...f, rounds: rounds.get(f.name) })) }, null, 2));
+    fs.writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, rounds: ROUNDS, duration: DURATION, reviews: reviewCount, figures: figures.map(({ requests: _r, token: _t, ...f }) => ({ ...f, rounds: rounds.get(f.name) })), peakRss: engine.processes.peakRss(), benchProcessPeakRssMb: benchPeakRssMb() }, null, 2));
     console.log(`\nResults written to ${path.relative(process.cwd(), out)}`);
   } finally {
     await api.stop();
+    await engine.stop();
     await rest.token.destroy();
     await ai.token.destroy();
     await sequelize.close();

@@ -14,7 +14,7 @@ import { seedDemo } from '../src/services/demo.service';
 import { configureGridProviders } from '../src/services/grid-providers.service';
 import { temporal } from '../workflows/client';
 import { configureScanEngine, scanRunWorkflowId } from '../workflows/scans/client';
-import { assertBenchDatabase, engineCeiling, markdownTable, pct, peakRssMb, startBenchApi, startBenchTemporal } from './bench-support';
+import { assertBenchDatabase, benchPeakRssMb, engineCeiling, markdownTable, pct, RSS_TARGET_MB, startBenchApi, startBenchTemporal } from './bench-support';
 
 /**
  * `npm run bench:scans`: one Local Search Grid run of a 15 x 15 grid with 5 keywords (1,125 provider tasks) on a real
@@ -41,7 +41,9 @@ const s1 = (ms: number) => (ms / 1000).toFixed(1);
 
 async function main(): Promise<void> {
   assertBenchDatabase(DATABASE_URL, '_scans');
-  const config = loadConfig({ ...process.env, DATABASE_URL, RATE_LIMIT_PER_MINUTE: '10000000', AGENCY_RATE_LIMIT_PER_MINUTE: '10000000', LOG_LEVEL: 'warn' });
+  // The settings the API and worker processes run with (this process's own config reads the same).
+  const env = { DATABASE_URL, RATE_LIMIT_PER_MINUTE: '10000000', AGENCY_RATE_LIMIT_PER_MINUTE: '10000000', LOG_LEVEL: 'warn' };
+  const config = loadConfig({ ...process.env, ...env });
   const sequelize = await openDatabase(config);
   if (!(await Tenant.count())) await seedDemo({ reviews: 250, domain: 'bench-scans.localhost' });
   const tenant = (await Tenant.findOne({ order: [['id', 'ASC']] }))!;
@@ -75,9 +77,9 @@ async function main(): Promise<void> {
     googleMapsBaseUrl: providerUrl,
   });
 
-  const engine = await startBenchTemporal(config, 27_934);
+  const engine = await startBenchTemporal(config, 27_934, env);
   configureScanEngine({ concurrency: config.SCAN_CONCURRENCY });
-  const api = await startBenchApi(config);
+  const api = await startBenchApi(engine);
   const agency = { authorization: `Bearer ${agencyToken.plainText}`, 'content-type': 'application/json' };
   const customer = { authorization: `Bearer ${customerToken.plainText}` };
 
@@ -155,7 +157,8 @@ async function main(): Promise<void> {
     ['workflow runScan start to close', s1(workflowMs), `${(workflowMs / idealMs).toFixed(2)} x ideal`],
     ['provider tasks received', String(asked), `${seen.size} distinct; ${stored} results stored`],
     ['engine ceiling: one-activity workflows per second', ceiling.toFixed(0), `the run's ${tasksPerSecond.toFixed(1)} tasks per second = ${(tasksPerSecond / ceiling).toFixed(2)} x the ceiling`],
-    ['peak RSS of this process (API and worker together), MB', String(peakRssMb()), ''],
+    ['peak RSS of the API process, MB', String(engine.processes.peakRssMb('API')), `target < ${RSS_TARGET_MB}`],
+    ['peak RSS of the worker process, MB', String(engine.processes.peakRssMb('worker')), `target < ${RSS_TARGET_MB}`],
   ];
   const apiRows = [
     ['endpoint', 'p50 ms', 'p99 ms', 'body KB', 'p50 / reviews p50', 'p99 / reviews p99'],
@@ -171,6 +174,7 @@ async function main(): Promise<void> {
   console.log('\n' + markdownTable(runRows));
   console.log(`\n${REQUESTS} sequential requests per endpoint (after ${WARMUP} warm-up), taking turns; the scan detail carries all ${tasks} pins (top_n 5), data_points its default page of 100.\n`);
   console.log(markdownTable(apiRows));
+  console.log(`\n${engine.processes.peakRssLine()}; this process (load generator, provider): ${benchPeakRssMb()} MB.`);
 
   const out = path.join(config.DATA_DIR, 'bench-scans-results.json');
   fs.mkdirSync(config.DATA_DIR, { recursive: true });
@@ -191,7 +195,8 @@ async function main(): Promise<void> {
         providerTasks: asked,
         engineCeilingPerSecond: ceiling,
         tasksPerSecond,
-        peakRssMb: peakRssMb(),
+        peakRss: engine.processes.peakRss(),
+        benchProcessPeakRssMb: benchPeakRssMb(),
         api: targets.map((target, i) => ({ name: target.name, ...stats[i], bytes: bytes[i] })),
       },
       null,

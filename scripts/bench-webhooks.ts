@@ -12,7 +12,7 @@ import { signatureHeaders } from '../src/webhooks/signing';
 import { WEBHOOK_USER_AGENT } from '../workflows/activities';
 import { ensureDispatcher } from '../workflows/client';
 import { writeEvent } from '../src/outbox/writer';
-import { alignedTable, assertBenchDatabase, engineCeiling, latencySummary as summary, peakRssMb, pool, startBenchApi, startBenchTemporal, type LatencySummary } from './bench-support';
+import { alignedTable, assertBenchDatabase, benchPeakRssMb, engineCeiling, latencySummary as summary, pool, startBenchApi, startBenchTemporal, type LatencySummary } from './bench-support';
 
 /**
  * `npm run bench:webhooks`: review events written to the outbox as the services write them (`writeEvent` in the
@@ -26,7 +26,9 @@ import { alignedTable, assertBenchDatabase, engineCeiling, latencySummary as sum
  *   - the engine's ceiling: one-activity workflows per second (`engineProbe`);
  *   - steady: BENCH_RATE (50) events per second, one transaction each, for BENCH_STEADY_SECONDS (60), p99 commit to receipt;
  *   - the same steady load with a second receiver that sleeps 30 s before answering: the healthy receiver's p99.
- * BENCH_RUNS (3) runs; medians are printed. API and worker share this one process (its peak RSS is printed).
+ * BENCH_RUNS (3) runs; medians are printed. The API and the worker run as production runs them, each its own process
+ * (`node dist/src/main.js`, `node dist/src/worker-main.js`); their peak RSS is printed. This process holds the load
+ * generator and the receivers.
  */
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -86,19 +88,21 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 async function main(): Promise<void> {
   assertBenchDatabase(DATABASE_URL, '_webhooks');
   process.env.WEBHOOK_ALLOW_PRIVATE_URLS = 'true';
-  const config = loadConfig({ ...process.env, DATABASE_URL, RATE_LIMIT_PER_MINUTE: '10000000', LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', OUTBOX_POLL_MS: '1000' });
+  // The settings the API and worker processes run with (this process's own config reads the same).
+  const env = { DATABASE_URL, RATE_LIMIT_PER_MINUTE: '10000000', LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', OUTBOX_POLL_MS: '1000' };
+  const config = loadConfig({ ...process.env, ...env });
   const sequelize = await openDatabase(config);
   if (!(await Tenant.count())) await seedDemo({ reviews: 0, domain: 'bench-webhooks.localhost' });
   const owner = (await User.findOne({ where: { role: 'organization_owner' }, order: [['id', 'ASC']] }))!;
   const { token, plainText } = await issueToken(owner, { name: 'bench', kind: 'customer', permissions: ['reviews:read', 'reviews:create', 'organizations:read', 'organizations:update'] });
   const source = (await Integration.findOne({ where: { customerId: owner.customerId!, type: 'testimonials' }, order: [['id', 'ASC']] }))!;
 
-  const engine = await startBenchTemporal(config, 27_933);
+  const engine = await startBenchTemporal(config, 27_933, env);
   await ensureDispatcher();
   const healthy = await startReceiver();
   const sleeper = await startReceiver(SLEEP_MS);
 
-  const apiServer = await startBenchApi(config);
+  const apiServer = await startBenchApi(engine);
   const api = `${apiServer.origin}/api/v1`;
   const headers = { authorization: `Bearer ${plainText}`, 'content-type': 'application/json' };
   const addReceiver = async (url: string) => ((await (await fetch(`${api}/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url }) })).json()) as { data: { id: number; secret: string } }).data;
@@ -216,11 +220,11 @@ async function main(): Promise<void> {
   console.log(
     `\nBurst: ${((burstRate / directRate) * 100).toFixed(1)} % of the direct loop (target >= 40 %), ${((burstRate / ceiling) * 100).toFixed(0)} % of the engine ceiling` +
       ` (${(burstRate / ceiling).toFixed(1)}x). Steady p99 ${m((r) => r.steady.p99Ms)} ms (target < 1000); with the sleeping receiver ${m((r) => r.withSleeper.p99Ms)} ms.` +
-      ` Duplicates at the healthy receiver: ${runs.reduce((a, r) => a + r.duplicates, 0)}. Peak RSS of the API + worker process: ${peakRssMb()} MB.`,
+      ` Duplicates at the healthy receiver: ${runs.reduce((a, r) => a + r.duplicates, 0)}. ${engine.processes.peakRssLine()}; this process (load generator, receivers): ${benchPeakRssMb()} MB.`,
   );
   const out = path.join(config.DATA_DIR, 'bench-webhooks-results.json');
   fs.mkdirSync(config.DATA_DIR, { recursive: true });
-  fs.writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), changes: CHANGES, concurrency: CONCURRENCY, rate: RATE, steadySeconds: STEADY_SECONDS, runs, peakRssMb: peakRssMb() }, null, 2));
+  fs.writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), changes: CHANGES, concurrency: CONCURRENCY, rate: RATE, steadySeconds: STEADY_SECONDS, runs, peakRss: engine.processes.peakRss(), benchProcessPeakRssMb: benchPeakRssMb() }, null, 2));
   console.log(`Results written to ${path.relative(process.cwd(), out)}`);
 
   await fetch(`${api}/webhooks/${hook.id}`, { method: 'DELETE', headers });

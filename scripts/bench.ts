@@ -3,8 +3,9 @@
  *
  * - Database `reviewgrid_bench` (BENCH_DATABASE_URL overrides), created and migrated like the app's own,
  *   seeded once with the demo tenant and 100,000 reviews (reused when already there).
- * - The real app (createApp) with RATE_LIMIT_PER_MINUTE raised through its configuration, and a second,
- *   bare Express app in the same process serving the baseline routes with hand-written SQL through mysql2.
+ * - The real app with RATE_LIMIT_PER_MINUTE raised through its configuration, in its own process as production runs
+ *   it (`node dist/src/main.js`, WORKER_IN_PROCESS=false, against a Temporal dev server of this run; its peak RSS is
+ *   printed), and a bare Express app in this process serving the baseline routes with hand-written SQL through mysql2.
  * - autocannon in a worker thread (so the load generator does not share the server's event loop),
  *   32 connections, warm-up then measured run per target, alternating baseline and facade.
  *
@@ -21,19 +22,17 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import express, { type Express, type Request, type Response } from 'express';
 import mysql, { type Pool, type RowDataPacket } from 'mysql2/promise';
-import pino from 'pino';
 import { envelope, baseUrlOf } from '../facades/shared/pagination';
 import { bearerOf } from '../facades/shared/auth';
 import { openDatabase } from '../src/bootstrap';
 import { loadConfig } from '../src/config';
 import { dropDatabase, parseDatabaseUrl } from '../src/db/connection';
 import { CUSTOMER_PERMISSIONS } from '../src/domain/permissions';
-import { getSchema } from '../src/graphql/schema';
 import { fileUrl, placeholderAvatarUrl, sourceLogoUrl } from '../src/graphql/urls';
-import { createApp } from '../src/http/app';
 import { ApiToken, Review, Tenant, User } from '../src/models';
 import { hashToken, issueToken } from '../src/services/auth.service';
 import { insertReviews, seedDemo } from '../src/services/demo.service';
+import { benchPeakRssMb, startBenchApi, startBenchTemporal } from './bench-support';
 
 const REVIEW_COUNT = 100_000;
 const PAGES = 50;
@@ -273,7 +272,9 @@ function baselineApp(pool: Pool): Express {
 /* ---------- running ---------- */
 
 interface Listening {
-  server: Server;
+  /** Null for the API process (`statPath` then reads its main thread, and autocannon's count stands for `answered`). */
+  server: Server | null;
+  statPath?: string;
   origin: string;
   inFlight: () => number;
   /** Responses the server has ended so far. */
@@ -310,6 +311,16 @@ function listen(app: Express): Promise<Listening> {
 /** autocannon stops sending at the deadline; requests the server already took are let finish before going on. */
 async function drain(target: Listening, limitMs = 60_000): Promise<void> {
   const until = Date.now() + limitMs;
+  if (!target.server) {
+    // Another process: finished once its main thread's CPU stops moving (100 ms apart).
+    let last = cpuMs(target.statPath!);
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 100));
+      const now = cpuMs(target.statPath!);
+      if (now === last || Date.now() > until) return;
+      last = now;
+    }
+  }
   while (target.inFlight() > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
 }
 
@@ -422,15 +433,17 @@ async function measure(
   process.stdout.write(`  ${target.padEnd(24)} warm-up ${WARMUP} s, measuring ${DURATION} s... `);
   await cannon({ ...opts, duration: WARMUP });
   await drain(server);
-  const cpu0 = cpuMs(MAIN_THREAD_STAT);
+  const stat = server.statPath ?? MAIN_THREAD_STAT;
+  const cpu0 = cpuMs(stat);
   const db0 = cpuMs(dbStat);
   const answered0 = server.answered();
   const r = await cannon({ ...opts, duration: DURATION });
   await drain(server);
-  const cpu1 = cpuMs(MAIN_THREAD_STAT);
+  const cpu1 = cpuMs(stat);
   const db1 = cpuMs(dbStat);
-  // CPU is divided by what the server answered, including requests autocannon left behind at its deadline.
-  const answered = server.answered() - answered0;
+  // CPU is divided by what the server answered, including requests autocannon left behind at its deadline (for the
+  // API process, which this process cannot count in, what autocannon saw completed).
+  const answered = server.server ? server.answered() - answered0 : r.latency.totalCount;
   const perRequest = (a: number | null, b: number | null) => (a === null || b === null || !answered ? null : (b - a) / answered);
   const statusCodes = Object.fromEntries(Object.entries(r.statusCodeStats).map(([code, s]) => [code, s.count]));
   const figures: Figures = {
@@ -474,12 +487,9 @@ const fmt = (n: number, digits = 0) => n.toFixed(digits);
 
 async function main(): Promise<void> {
   const started = Date.now();
-  const config = loadConfig({
-    ...process.env,
-    DATABASE_URL,
-    RATE_LIMIT_PER_MINUTE: '10000000',
-    LOG_LEVEL: 'warn',
-  });
+  // The settings the API process runs with (this process's own config reads the same); no Redis: in-memory limits.
+  const env = { DATABASE_URL, RATE_LIMIT_PER_MINUTE: '10000000', LOG_LEVEL: 'warn', REDIS_URL: '' };
+  const config = loadConfig({ ...process.env, ...env });
   const { sequelize, tenantId, token, tokenId } = await prepareDatabase(config);
   const pool = mysql.createPool({
     uri: config.DATABASE_URL,
@@ -488,9 +498,10 @@ async function main(): Promise<void> {
     supportBigNumbers: true,
   });
 
-  const logger = pino({ level: config.LOG_LEVEL });
-  const { app, stop } = await createApp({ config, schema: await getSchema(), logger, redis: null });
-  const facade = await listen(app);
+  // The API in its own process against a dev server of this run; no worker process (nothing here is durable work).
+  const engine = await startBenchTemporal(config, 27_937, env, { worker: false });
+  const api = await startBenchApi(engine);
+  const facade: Listening = { server: null, statPath: `/proc/${api.pid}/task/${api.pid}/stat`, origin: api.origin, inFlight: () => 0, answered: () => 0 };
   const baseline = await listen(baselineApp(pool));
 
   let exitCode = 0;
@@ -510,8 +521,8 @@ async function main(): Promise<void> {
     console.log(
       [
         '',
-        `Facade  : the real app (createApp) at ${facade.origin}/api/v1, RATE_LIMIT_PER_MINUTE=${config.RATE_LIMIT_PER_MINUTE} (configuration), in-memory rate-limit store, log level ${config.LOG_LEVEL}.`,
-        `Baseline: a second, bare Express app in the same process at ${baseline.origin}/baseline, mysql2 pool (${config.DATABASE_POOL_MAX} connections, as Sequelize's).`,
+        `Facade  : the real app (node dist/src/main.js, pid ${api.pid}) at ${facade.origin}/api/v1, RATE_LIMIT_PER_MINUTE=${config.RATE_LIMIT_PER_MINUTE} (configuration), in-memory rate-limit store, log level ${config.LOG_LEVEL}.`,
+        `Baseline: a bare Express app in the benchmark's process at ${baseline.origin}/baseline, mysql2 pool (${config.DATABASE_POOL_MAX} connections, as Sequelize's).`,
         `          It authenticates the bearer token with the equivalent SQL (one indexed lookup of the token hash joined to its user),`,
         `          then runs the same list + total from review_counts + integration/source lookup (list) or by-id + integration join (get), same JSON.`,
         `          Facade and baseline answers were checked identical before measuring.`,
@@ -598,6 +609,7 @@ async function main(): Promise<void> {
       '"node CPU" is the server\'s main thread (autocannon runs in a worker thread); "db CPU" the whole local MariaDB/MySQL process,',
     );
     console.log('so it includes any other client\'s load on that server during the run.');
+    console.log(`${engine.processes.peakRssLine()}; this process (baseline, load generator): ${benchPeakRssMb()} MB.`);
     const [load1] = os.loadavg();
     const cores = os.cpus().length;
     console.log(`Machine: ${cores} CPUs, load average ${load1.toFixed(2)} at the end of the run${load1 > cores ? ' (busy: other processes competed for the CPUs, figures are noisy)' : ''}.`);
@@ -627,6 +639,8 @@ async function main(): Promise<void> {
           targets: { minThroughputRatio: TARGET_RATIO, maxP99Ms: TARGET_P99_MS },
           results,
           verdicts,
+          peakRss: engine.processes.peakRss(),
+          benchProcessPeakRssMb: benchPeakRssMb(),
         },
         null,
         2,
@@ -634,8 +648,8 @@ async function main(): Promise<void> {
     );
     console.log(`Results written to ${path.relative(process.cwd(), out)}; whole run ${((Date.now() - started) / 1000).toFixed(0)} s.`);
   } finally {
-    await Promise.all([closeServer(facade.server), closeServer(baseline.server)]);
-    await stop().catch(() => undefined);
+    await closeServer(baseline.server!);
+    await engine.stop().catch(() => undefined);
     await ApiToken.destroy({ where: { id: tokenId } }).catch(() => undefined);
     await pool.end();
     await sequelize.close();

@@ -11,7 +11,7 @@ import { loadConfig } from '../src/config';
 import { Tenant, User } from '../src/models';
 import { issueToken } from '../src/services/auth.service';
 import { seedDemo } from '../src/services/demo.service';
-import { startBenchApi } from './bench-support';
+import { startInProcessApi } from './bench-support';
 import { FIXTURE_TOOLS } from './mcp-conformance-fixtures';
 
 /**
@@ -306,7 +306,7 @@ async function main(): Promise<void> {
     kind: 'ai',
     permissions: ['mcp:access', 'mcp:writes', 'reviews:read', 'reviews:update', 'organizations:read', 'request:read'],
   });
-  const api = await startBenchApi(config);
+  const api = await startInProcessApi(config);
   const proxy = await startProxy(new URL(api.origin), ai.plainText);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-conformance-'));
   const url = `${proxy.url}/api/mcp`;
@@ -327,7 +327,7 @@ async function main(): Promise<void> {
     for (const suite of suites) outcomes.push(...(await conformance(url, work, suite)));
     outcomes.push(...(await inspector(url, work)));
     if (NEXT_DIR) {
-      const fixtures = await startBenchApi(config, { tools: [...TOOLS, ...FIXTURE_TOOLS] });
+      const fixtures = await startInProcessApi(config, { tools: [...TOOLS, ...FIXTURE_TOOLS] });
       const fixtureProxy = await startProxy(new URL(fixtures.origin), ai.plainText);
       try {
         const tasks: Suite = { label: '2026 tasks', cli: suites[1].cli, applicable: APPLICABLE_TASKS, skipped: null, notApplicableChecks: NOT_APPLICABLE_TASKS };

@@ -3,7 +3,7 @@ const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
 
 module.exports = tseslint.config(
-  { ignores: ['test/support/summary-reporter.js', 'dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'clients/*/dist/**', 'jest.config.js', 'eslint.config.js'] },
+  { ignores: ['test/support/summary-reporter.js', 'facades/shared/graphql/**', 'dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'clients/*/dist/**', 'jest.config.js', 'eslint.config.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

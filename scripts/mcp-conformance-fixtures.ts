@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { input, int, num, object, str } from '../facades/mcp/schema';
 import type { TaskContext, TaskKind, TaskState, TaskToolResult } from '../facades/mcp/tasks';
 import { defineTool, READ_ONLY, type AnyTool } from '../facades/mcp/tool';
+import { parse } from 'graphql';
+import type { Operation } from '../facades/shared/execute';
 
 /**
  * The fixture tools the conformance suite's `tasks-*` scenarios call by fixed name (greet, slow_compute, failing_job,
@@ -51,7 +53,7 @@ export const fixtureTasks: TaskKind = {
 };
 
 /** Every fixture runs a trivial operation: the tool machinery (gate, validation, audit) is the real one. */
-const TRIVIAL = 'query { __typename }';
+const TRIVIAL = parse('query { __typename }') as Operation<unknown>;
 const fixture = { annotations: READ_ONLY, permission: null, document: TRIVIAL, variables: () => ({}) } as const;
 
 const greet = defineTool<{ name: string }, unknown>({

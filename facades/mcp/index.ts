@@ -24,6 +24,7 @@ import { elapsedMs, mcpServer, runOperation, toMcpError, toolFor, type Call, typ
 import { declaresTasks, missingTasksCapability, TaskKinds, type TaskKind } from './tasks';
 import { TOOLS } from './tools';
 import type { AnyTool } from './tool';
+import { graphql } from '../shared/graphql';
 
 export interface McpOptions {
   schema: GraphQLSchema;
@@ -379,6 +380,8 @@ export function mcpApi(opts: McpOptions): Router {
  * `serverInfo.name` is the tenant's brand. The 2026-07-28 encoding stamps it on every result, so it is read once a
  * minute per tenant rather than with every call (a renamed brand shows within the minute, in any process).
  */
+const BRAND_NAME = graphql(`query McpBrandName { tenant { brandName } }`);
+
 class BrandNames {
   private readonly names = new Map<number, { name: string; until: number }>();
 
@@ -388,7 +391,7 @@ class BrandNames {
     const tenantId = ctx.principal!.tenantId;
     const known = this.names.get(tenantId);
     if (known && known.until > Date.now()) return known.name;
-    const data = await runOperation<{ tenant: { brandName: string } }>(this.schema, ctx, '{ tenant { brandName } }', {});
+    const data = await runOperation(this.schema, ctx, BRAND_NAME, {});
     if (this.names.size >= 10_000) this.names.clear();
     this.names.set(tenantId, { name: data.tenant.brandName, until: Date.now() + 60_000 });
     return data.tenant.brandName;

@@ -8,7 +8,7 @@ import type { Context } from '../../src/context';
 import { DomainError } from '../../src/domain/errors';
 import { setRouteLabel } from '../../src/observability/http-metrics';
 import { loggable } from '../shared/errors';
-import { executeResult, InternalFailure, unwrap } from '../shared/execute';
+import { executeResult, InternalFailure, unwrap, type Operation } from '../shared/execute';
 import { listResources, readResource, viewMeta, type AppsOptions } from './apps';
 import { mcpOutcome } from './errors';
 import { refusal, REVIEWS_PII } from './permissions';
@@ -213,7 +213,7 @@ export function toMcpError(call: Call, err: unknown): McpError {
  * check runs first on its own: root fields resolve in parallel and a failing non-null field ends the operation with
  * whichever error came first, so within one operation the answer for an id outside scope would depend on timing.
  */
-export async function runOperation<T>(schema: GraphQLSchema, ctx: Context, document: string, variables: Record<string, unknown>): Promise<T> {
+export async function runOperation<T>(schema: GraphQLSchema, ctx: Context, document: Operation<T>, variables: Record<string, unknown>): Promise<T> {
   if (variables.checkScope === true) {
     const scope = await executeResult(schema, SCOPE_CHECK, { organizationId: variables.organizationId ?? null, locationId: variables.locationId ?? null }, ctx);
     if (scope.errors?.length) throw unwrap(scope.errors);

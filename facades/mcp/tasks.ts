@@ -1,6 +1,7 @@
 import { DomainError } from '../../src/domain/errors';
 import type { Principal } from '../../src/domain/principal';
 import { ErrorCodes, McpError } from './protocol';
+import type { Operation } from '../shared/execute';
 
 /**
  * The MCP Tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) on protocol 2026-07-28: a `tools/call` of a
@@ -41,7 +42,7 @@ export interface TaskState {
 /** The caller of a Tasks method: its principal and the one door to data a facade has (a GraphQL operation). */
 export interface TaskContext {
   principal: Principal;
-  run<T>(document: string, variables: Record<string, unknown>): Promise<T>;
+  run<T>(document: Operation<T>, variables: Record<string, unknown>): Promise<T>;
 }
 
 /** A family of tasks (scan runs, ...): its ids are `<name>.<id>`. */

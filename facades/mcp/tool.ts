@@ -1,3 +1,4 @@
+import type { Operation } from '../shared/execute';
 import type { ToolPermission } from './permissions';
 import type { JsonSchema } from './schema';
 import type { ToolTask } from './tasks';
@@ -45,7 +46,8 @@ export interface ToolDef<A, D> {
    * unlocked personal data (`include_pii: true` on a token with `reviews:pii`).
    */
   redact?: (result: Record<string, unknown>) => Record<string, unknown>;
-  document: string;
+  /** The operation, a typed document of `graphql()`: its result type is `result`'s data. */
+  document: Operation<D>;
   /** Arguments (validated, defaults applied) to GraphQL variables. May throw an McpError for cross-field rules. */
   variables(args: A): Record<string, unknown>;
   result(data: D, args: A): Record<string, unknown>;
@@ -53,7 +55,10 @@ export interface ToolDef<A, D> {
 
 export type AnyTool = ToolDef<Record<string, unknown>, unknown>;
 
-/** Keeps each tool file fully typed while the registry holds them side by side. */
+/**
+ * Keeps each tool file fully typed while the registry holds them side by side: the data type comes from the document,
+ * the arguments' from `variables`' parameter.
+ */
 export function defineTool<A, D>(def: ToolDef<A, D>): AnyTool {
   return def as unknown as AnyTool;
 }

@@ -8,7 +8,7 @@ import type { Clock } from '../../src/domain/clock';
 import { NotFound, Validation } from '../../src/domain/errors';
 import { MAX_IMAGE_BYTES } from '../../src/domain/limits';
 import { contextOf } from '../shared/auth';
-import { execute } from '../shared/execute';
+import { execute, type Operation } from '../shared/execute';
 import { sendError } from '../shared/errors';
 import { parseInput, presentOnly } from '../shared/input';
 import { UUID } from '../../src/domain/ids';
@@ -94,13 +94,16 @@ export interface RouteDef<
   prepare?: { query?(q: Record<string, unknown>): Record<string, unknown>; body?(b: Record<string, unknown>): Record<string, unknown> };
   responses: Readonly<Record<number, ResponseDef>>;
   errors?: readonly ExtraError[];
-  /** The GraphQL operation; a function of the request where one route answers two ways (POST /scans with `dry_run`). */
-  document: string | ((req: RestRequest<P, z.infer<Q>, z.infer<B>>) => string);
+  /**
+   * The GraphQL operation, a typed document of `graphql()`; a function of the request choosing among typed documents
+   * where one route answers two ways (POST /scans with `dry_run`). Its result type is `respond`'s data.
+   */
+  document: Operation<D> | ((req: RestRequest<P, z.infer<Q>, z.infer<B>>) => Operation<D>);
   variables(req: RestRequest<P, z.infer<Q>, z.infer<B>>): Record<string, unknown>;
   respond(data: D, req: Request): Answer | Promise<Answer>;
 }
 
-/** Declares a route; the types of `variables`' input come from the schemas, the GraphQL data from `respond`'s annotation. */
+/** Declares a route; the types of `variables`' input come from the schemas, the GraphQL data from the document. */
 export function route<D, P extends Record<string, PathParam> = Record<never, PathParam>, Q extends z.ZodTypeAny = z.ZodNever, B extends z.ZodTypeAny = z.ZodNever>(
   def: RouteDef<D, P, Q, B>,
 ): RouteDef<D, P, Q, B> {
@@ -178,7 +181,7 @@ export function parseRequest(def: AnyRoute, req: Pick<Request, 'params' | 'query
 }
 
 /** The route's GraphQL operation for this (parsed) request. */
-export function documentOf(def: AnyRoute, parsed: RestRequest): string {
+export function documentOf(def: AnyRoute, parsed: RestRequest): Operation<unknown> {
   return typeof def.document === 'function' ? def.document(parsed) : def.document;
 }
 
@@ -190,7 +193,7 @@ export function mountRoutes(router: Router, routes: readonly AnyRoute[], opts: M
         const files = await parseMultipart(req, res, def.files ?? []);
         const parsed = parseRequest(def, req, files);
         const variables = def.variables(parsed);
-        const data = await execute<never>(opts.schema, documentOf(def, parsed), variables, ctx);
+        const data = await execute(opts.schema, documentOf(def, parsed), variables, ctx);
         const { status, body: out, type, headers } = await def.respond(data, req);
         if (headers) res.set(headers);
         if (type) res.status(status ?? 200).type(type).send(out);

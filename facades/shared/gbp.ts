@@ -1,4 +1,5 @@
-import type { MetricTotals } from '../../src/gbp/metrics';
+import { graphql } from './graphql';
+import type { GbpMetricsQuery, GbpSearchTermsQuery, GbpTotalsFieldsFragment } from './graphql/graphql';
 import { date, z } from './presenters/zod';
 
 /**
@@ -8,26 +9,21 @@ import { date, z } from './presenters/zod';
  * "Business-profile search term row"). The totals are src/gbp/metrics.ts's (a pure module: no database).
  */
 
-const TOTAL_FIELDS = 'impressionsTotal impressionsSearch impressionsMaps impressionsDesktop impressionsMobile callClicks websiteClicks directionRequests';
+graphql(`fragment GbpTotalsFields on GbpMetricTotals { impressionsTotal impressionsSearch impressionsMaps impressionsDesktop impressionsMobile callClicks websiteClicks directionRequests }`);
+// A day's row has the same counts on its own type (GraphQL has no spread across types).
+graphql(`fragment GbpDailyFields on GbpDailyMetrics { date impressionsTotal impressionsSearch impressionsMaps impressionsDesktop impressionsMobile callClicks websiteClicks directionRequests }`);
 
-export interface MetricsData {
-  locationId: number;
-  organizationId: number;
-  period: { from: string; to: string };
-  totals: MetricTotals;
-  previousPeriod: { from: string; to: string; totals: MetricTotals };
-  daily: Array<MetricTotals & { date: string }> | null;
-}
+type MetricsData = GbpMetricsQuery['gbpMetrics'];
 
-export const GBP_METRICS_QUERY = `query ($locationId: Int!, $from: String, $to: String, $includeDaily: Boolean!) {
+export const GBP_METRICS_QUERY = graphql(`query GbpMetrics($locationId: Int!, $from: String, $to: String, $includeDaily: Boolean!) {
   gbpMetrics(locationId: $locationId, from: $from, to: $to, includeDaily: $includeDaily) {
     locationId organizationId
     period { from to }
-    totals { ${TOTAL_FIELDS} }
-    previousPeriod { from to totals { ${TOTAL_FIELDS} } }
-    daily { date ${TOTAL_FIELDS} }
+    totals { ...GbpTotalsFields }
+    previousPeriod { from to totals { ...GbpTotalsFields } }
+    daily { ...GbpDailyFields }
   }
-}`;
+}`);
 
 const count = () => z.number().int().min(0);
 const Totals = z
@@ -43,7 +39,7 @@ const Totals = z
   })
   .openapi('MetricTotals');
 
-const totals = (t: MetricTotals): z.infer<typeof Totals> => ({
+const totals = (t: GbpTotalsFieldsFragment): z.infer<typeof Totals> => ({
   impressions_total: t.impressionsTotal,
   impressions_search: t.impressionsSearch,
   impressions_maps: t.impressionsMaps,
@@ -77,34 +73,15 @@ export function metrics(m: MetricsData): z.infer<typeof Metrics> {
   };
 }
 
-export interface SearchTermData {
-  keyword: string;
-  year: number;
-  month: number;
-  monthLabel: string;
-  impressions: number;
-  belowThreshold: boolean;
-  locationId: number;
-  organizationId: number;
-}
+type SearchTermPageData = GbpSearchTermsQuery['gbpSearchTerms'];
+type SearchTermData = SearchTermPageData['items'][number];
 
-export interface SearchTermPageData {
-  items: SearchTermData[];
-  total: number;
-  page: number;
-  perPage: number;
-  locationId: number;
-  organizationId: number;
-  year: number;
-  month: number | null;
-}
-
-export const GBP_SEARCH_TERMS_QUERY = `query ($locationId: Int!, $year: Int, $month: Int, $page: Int!, $perPage: Int!) {
+export const GBP_SEARCH_TERMS_QUERY = graphql(`query GbpSearchTerms($locationId: Int!, $year: Int, $month: Int, $page: Int!, $perPage: Int!) {
   gbpSearchTerms(locationId: $locationId, year: $year, month: $month, page: $page, perPage: $perPage) {
     total page perPage locationId organizationId year month
     items { keyword year month monthLabel impressions belowThreshold locationId organizationId }
   }
-}`;
+}`);
 
 export const SearchTerm = z
   .object({

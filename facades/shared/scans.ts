@@ -6,21 +6,12 @@
  * MCP `data`/`pagination`) and its own argument parsing.
  */
 import { timestamp, z } from './presenters/zod';
+import { graphql } from './graphql';
+import type { PinFieldsFragment, RunStartedFieldsFragment, ScanDataPointsQuery, ScanDetailQuery, ScanInsightsQuery, ScanPinChangesQuery, ScanRowFieldsFragment, ScanSnapshotsQuery, ScheduleFieldsFragment } from './graphql/graphql';
 
 // ---- list row -------------------------------------------------------------------------------------------
 
-export interface ScanRowData {
-  uuid: string;
-  location: string;
-  keyword: string;
-  keywords: string[];
-  gridSize: number;
-  isScheduled: boolean;
-  isRunning: boolean;
-  lastRunAt: string | null;
-  nextRunAt: string | null;
-}
-export const SCAN_ROW_FIELDS = 'uuid location keyword keywords gridSize isScheduled isRunning lastRunAt nextRunAt';
+graphql(`fragment ScanRowFields on Scan { uuid location keyword keywords gridSize isScheduled isRunning lastRunAt nextRunAt }`);
 
 const int = () => z.number().int();
 
@@ -38,7 +29,7 @@ export const ScanRow = z
   })
   .openapi('ScanRow');
 
-export const scanRow = (s: ScanRowData): z.infer<typeof ScanRow> => ({
+export const scanRow = (s: ScanRowFieldsFragment): z.infer<typeof ScanRow> => ({
   uuid: s.uuid,
   location: s.location,
   keyword: s.keyword,
@@ -52,21 +43,8 @@ export const scanRow = (s: ScanRowData): z.infer<typeof ScanRow> => ({
 
 // ---- pins -----------------------------------------------------------------------------------------------
 
-export interface PlaceData {
-  placeId: string;
-  name: string;
-  rank: number;
-}
-export interface PinData {
-  lat: number;
-  lng: number;
-  rank: number | null;
-  keyword: string;
-  status: string;
-  snapshotAt: string;
-  topResults: PlaceData[];
-}
-const PIN_FIELDS = 'lat lng rank keyword status snapshotAt topResults { placeId name rank }';
+export type PlaceData = PinFieldsFragment['topResults'][number];
+graphql(`fragment PinFields on ScanPinResult { lat lng rank keyword status snapshotAt topResults { placeId name rank } }`);
 
 export const Place = z.object({ place_id: z.string(), name: z.string(), rank: int() }).openapi('RankedPlace');
 const DetailPin = z.object({ lat: z.number(), lng: z.number(), rank: int().nullable(), keyword: z.string(), status: z.string(), top_results: z.array(Place) });
@@ -79,10 +57,10 @@ export const BarePin = z.object({ lat: z.number(), lng: z.number(), target_rank:
 export const place = (p: PlaceData): z.infer<typeof Place> => ({ place_id: p.placeId, name: p.name, rank: p.rank });
 
 /** A pin of the scan detail (`results[]`). */
-const detailPin = (r: PinData): z.infer<typeof DetailPin> => ({ lat: r.lat, lng: r.lng, rank: r.rank, keyword: r.keyword, status: r.status, top_results: r.topResults.map(place) });
+const detailPin = (r: PinFieldsFragment): z.infer<typeof DetailPin> => ({ lat: r.lat, lng: r.lng, rank: r.rank, keyword: r.keyword, status: r.status, top_results: r.topResults.map(place) });
 
 /** A pin of a data-points page, with its competitors. */
-export const dataPoint = (r: PinData): z.infer<typeof DataPoint> => ({
+export const dataPoint = (r: PinFieldsFragment): z.infer<typeof DataPoint> => ({
   lat: r.lat,
   lng: r.lng,
   keyword: r.keyword,
@@ -93,22 +71,15 @@ export const dataPoint = (r: PinData): z.infer<typeof DataPoint> => ({
 
 // ---- detail ---------------------------------------------------------------------------------------------
 
-export interface ScanDetailData {
-  scan: { uuid: string; location: string; keyword: string; keywords: string[]; gridSize: number; isRunning: boolean };
-  progress: { pinsDone: number; pinsTotal: number } | null;
-  summary: { averageRank: number; top3Count: number; top4To10Count: number; notRankingCount: number } | null;
-  reportUrl: string;
-  availableSnapshots: string[];
-  results: PinData[];
-}
-export const SCAN_DETAIL_QUERY = `query ($uuid: String!, $snapshotAt: String, $topN: Int) {
+export type ScanDetailData = ScanDetailQuery['scan'];
+export const SCAN_DETAIL_QUERY = graphql(`query ScanDetail($uuid: String!, $snapshotAt: String, $topN: Int) {
   scan(uuid: $uuid, snapshotAt: $snapshotAt, topN: $topN) {
     scan { uuid location keyword keywords gridSize isRunning }
     progress { pinsDone pinsTotal }
     summary { averageRank top3Count top4To10Count notRankingCount }
-    reportUrl availableSnapshots results { ${PIN_FIELDS} }
+    reportUrl availableSnapshots results { ...PinFields }
   }
-}`;
+}`);
 
 export const Summary = z.object({ average_rank: z.number(), top_3_count: int(), top_4_to_10_count: int(), not_ranking_count: int() }).openapi('ScanSummary');
 
@@ -150,22 +121,13 @@ export const scanDetail = (d: ScanDetailData): z.infer<typeof ScanDetail> => ({
 
 // ---- pin changes ---------------------------------------------------------------------------------------
 
-export interface PinChangesData {
-  scanUuid: string;
-  keyword: string;
-  snapshotAt: string | null;
-  previousSnapshotAt: string | null;
-  gained: number;
-  lost: number;
-  same: number;
-  pins: Array<{ lat: number; lng: number; rank: number | null; previousRank: number | null; change: string; overtakenBy: PlaceData[]; overtook: PlaceData[] }>;
-}
-export const SCAN_PIN_CHANGES_QUERY = `query ($uuid: String!, $keyword: String, $snapshotAt: String, $compareTo: String) {
+export type PinChangesData = ScanPinChangesQuery['scanPinChanges'];
+export const SCAN_PIN_CHANGES_QUERY = graphql(`query ScanPinChanges($uuid: String!, $keyword: String, $snapshotAt: String, $compareTo: String) {
   scanPinChanges(uuid: $uuid, keyword: $keyword, snapshotAt: $snapshotAt, compareTo: $compareTo) {
     scanUuid keyword snapshotAt previousSnapshotAt gained lost same
     pins { lat lng rank previousRank change overtakenBy { placeId name rank } overtook { placeId name rank } }
   }
-}`;
+}`);
 
 export const PinChanges = z
   .object({
@@ -211,21 +173,12 @@ export const pinChanges = (d: PinChangesData): z.infer<typeof PinChanges> => ({
 
 // ---- data points ----------------------------------------------------------------------------------------
 
-export interface DataPointsData {
-  items: PinData[];
-  total: number;
-  page: number;
-  perPage: number;
-  scanUuid: string;
-  snapshotAt: string | null;
-  keyword: string | null;
-  topN: number;
-}
-export const SCAN_DATA_POINTS_QUERY = `query ($uuid: String!, $snapshotAt: String, $keyword: String, $topN: Int, $page: Int!, $perPage: Int!) {
+export type DataPointsData = ScanDataPointsQuery['scanDataPoints'];
+export const SCAN_DATA_POINTS_QUERY = graphql(`query ScanDataPoints($uuid: String!, $snapshotAt: String, $keyword: String, $topN: Int, $page: Int!, $perPage: Int!) {
   scanDataPoints(uuid: $uuid, snapshotAt: $snapshotAt, keyword: $keyword, topN: $topN, page: $page, perPage: $perPage) {
-    total page perPage scanUuid snapshotAt keyword topN items { ${PIN_FIELDS} }
+    total page perPage scanUuid snapshotAt keyword topN items { ...PinFields }
   }
-}`;
+}`);
 
 /** Which snapshot, keyword and competitor count the page was read with. */
 export const DataPointsMeta = z.object({ scan_uuid: z.string(), snapshot_at: timestamp().nullable(), keyword: z.string().nullable(), top_n: int() });
@@ -234,25 +187,12 @@ export const dataPointsMeta = (d: DataPointsData): z.infer<typeof DataPointsMeta
 
 // ---- snapshots ------------------------------------------------------------------------------------------
 
-export interface SnapshotData {
-  snapshotAt: string;
-  label: string;
-  shortLabel: string;
-  monthYear: string;
-  avgRank: number;
-  changeFromPrevious: number;
-  top3Count: number;
-  top10Count: number;
-  belowTop10Count: number;
-  notRankingCount: number;
-  totalPins: number;
-  visibilityScore: number;
-}
-export const SCAN_SNAPSHOTS_QUERY = `query ($uuid: String!, $keyword: String) {
+export type SnapshotData = ScanSnapshotsQuery['scanSnapshots'][number];
+export const SCAN_SNAPSHOTS_QUERY = graphql(`query ScanSnapshots($uuid: String!, $keyword: String) {
   scanSnapshots(uuid: $uuid, keyword: $keyword) {
     snapshotAt label shortLabel monthYear avgRank changeFromPrevious top3Count top10Count belowTop10Count notRankingCount totalPins visibilityScore
   }
-}`;
+}`);
 
 export const Snapshot = z
   .object({
@@ -288,18 +228,8 @@ export const snapshot = (s: SnapshotData): z.infer<typeof Snapshot> => ({
 
 // ---- insights -------------------------------------------------------------------------------------------
 
-export interface InsightsData {
-  scanUuid: string;
-  snapshotAt: string | null;
-  keyword: string;
-  summary: { avgRank: number; visibilityScore: number; top3: number; top10: number; notRanking: number; totalPins: number } | null;
-  trendsVsFirstSnapshot: { firstSnapshotAt: string; startAvg: number; currentAvg: number; change: number; improved: boolean; percentChange: number } | null;
-  trendsVsPreviousSnapshot: { previousSnapshotAt: string; avgRankChange: number; visibilityChange: number; top3Change: number; top10Change: number } | null;
-  geographicStrength: Array<{ label: string; pins: number; avgRank: number; visibility: number; coverage: number }>;
-  topCompetitors: Array<{ name: string; avgRank: number; visibility: number; threatScore: number }>;
-  recommendations: Array<{ type: string; icon: string; title: string; description: string }>;
-}
-export const SCAN_INSIGHTS_QUERY = `query ($uuid: String!, $keyword: String, $snapshotAt: String) {
+export type InsightsData = ScanInsightsQuery['scanInsights'];
+export const SCAN_INSIGHTS_QUERY = graphql(`query ScanInsights($uuid: String!, $keyword: String, $snapshotAt: String) {
   scanInsights(uuid: $uuid, keyword: $keyword, snapshotAt: $snapshotAt) {
     scanUuid snapshotAt keyword
     summary { avgRank visibilityScore top3 top10 notRanking totalPins }
@@ -309,7 +239,7 @@ export const SCAN_INSIGHTS_QUERY = `query ($uuid: String!, $keyword: String, $sn
     topCompetitors { name avgRank visibility threatScore }
     recommendations { type icon title description }
   }
-}`;
+}`);
 
 export const Insights = z
   .object({
@@ -369,14 +299,10 @@ export function insights(d: InsightsData): z.infer<typeof Insights> {
 
 // ---- runs -----------------------------------------------------------------------------------------------
 
-export interface RunData {
-  uuid: string;
-  runId: string;
-  startedAt: string;
-  isRunning: boolean;
-}
-export const CREATE_SCAN_MUTATION = 'mutation ($input: CreateScanInput!) { createScan(input: $input) { uuid runId startedAt isRunning } }';
-export const RUN_SCAN_MUTATION = 'mutation ($uuid: String!) { runScan(uuid: $uuid) { uuid runId startedAt isRunning } }';
+export type RunData = RunStartedFieldsFragment;
+graphql(`fragment RunStartedFields on ScanRunStarted { uuid runId startedAt isRunning }`);
+export const CREATE_SCAN_MUTATION = graphql(`mutation CreateScan($input: CreateScanInput!) { createScan(input: $input) { ...RunStartedFields } }`);
+export const RUN_SCAN_MUTATION = graphql(`mutation RunScan($uuid: String!) { runScan(uuid: $uuid) { ...RunStartedFields } }`);
 
 export const RunStarted = z.object({ uuid: z.string(), started_at: timestamp(), is_running: z.boolean() }).openapi('ScanRunStarted');
 
@@ -411,18 +337,8 @@ export const createScanInput = (a: CreateScanArgs) => ({
 
 // ---- schedule -------------------------------------------------------------------------------------------
 
-export interface ScheduleData {
-  uuid: string;
-  isScheduled: boolean;
-  frequency: string | null;
-  nextRunAt: string | null;
-  scheduledFrom: string | null;
-  scheduledTo: string | null;
-  scheduledDays: number[];
-  timezone: string | null;
-}
-export const SCHEDULE_FIELDS = 'uuid isScheduled frequency nextRunAt scheduledFrom scheduledTo scheduledDays timezone';
-export const SET_SCAN_SCHEDULE_MUTATION = `mutation ($uuid: String!, $input: SetScanScheduleInput!) { setScanSchedule(uuid: $uuid, input: $input) { ${SCHEDULE_FIELDS} } }`;
+graphql(`fragment ScheduleFields on ScanSchedule { uuid isScheduled frequency nextRunAt scheduledFrom scheduledTo scheduledDays timezone }`);
+export const SET_SCAN_SCHEDULE_MUTATION = graphql(`mutation SetScanSchedule($uuid: String!, $input: SetScanScheduleInput!) { setScanSchedule(uuid: $uuid, input: $input) { ...ScheduleFields } }`);
 
 /** The schedule arguments as both facades take them; what is left out keeps its stored value. */
 export interface ScheduleArgs {
@@ -456,7 +372,7 @@ export const Schedule = z
   })
   .openapi('ScanSchedule');
 
-export const schedule = (s: ScheduleData): z.infer<typeof Schedule> => ({
+export const schedule = (s: ScheduleFieldsFragment): z.infer<typeof Schedule> => ({
   uuid: s.uuid,
   is_scheduled: s.isScheduled,
   frequency: s.frequency,

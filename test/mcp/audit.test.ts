@@ -2,6 +2,8 @@ import { bool, input, int, object, pageOf, paginated, str } from '../../facades/
 import { defineTool, READ_ONLY, redactFields } from '../../facades/mcp/tool';
 import { tokenFor } from '../support/factories';
 import { auditRows, call, mcpWorld, rpc, TOOLS, useMcpApp } from './support';
+import { parse } from 'graphql';
+import type { Operation } from '../../facades/shared/execute';
 
 /**
  * PII redaction and the audit log. The tools with personal data (private feedback, contacts) come with later
@@ -17,7 +19,7 @@ const teamTool = defineTool<{ include_pii: boolean }, { teamMembers: Array<{ id:
   annotations: READ_ONLY,
   permission: 'locations.view',
   redact: (r) => ({ ...r, data: (r.data as Array<Record<string, unknown>>).map((row) => redactFields(row)) }),
-  document: '{ teamMembers { id name email role } }',
+  document: parse('{ teamMembers { id name email role } }') as Operation<{ teamMembers: Array<{ id: number; name: string; email: string; role: string }> }>,
   variables: () => ({}),
   result: (d) => pageOf({ items: d.teamMembers, total: d.teamMembers.length, page: 1, perPage: Math.max(1, d.teamMembers.length) }, (m) => ({ ...m, phone: null })),
 });
@@ -31,7 +33,7 @@ const replyTool = defineTool<{ review_id: number }, { replyToReview: { id: numbe
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   permission: 'reviews.respond',
   writes: true,
-  document: 'mutation ($id: Int!) { replyToReview(id: $id, input: { message: "Thank you!" }) { id } }',
+  document: parse('mutation ($id: Int!) { replyToReview(id: $id, input: { message: "Thank you!" }) { id } }') as Operation<{ replyToReview: { id: number } }>,
   variables: (a) => ({ id: a.review_id }),
   result: (d) => ({ id: d.replyToReview.id }),
 });

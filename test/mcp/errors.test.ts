@@ -4,6 +4,8 @@ import { revokeToken } from '../../src/services/auth.service';
 import { ApiToken } from '../../src/models';
 import { makeTenant, makeWorld, tokenFor } from '../support/factories';
 import { AI_READ, call, mcpWorld, rpc, TOOLS, useMcpApp, type RawAnswer } from './support';
+import { parse } from 'graphql';
+import type { Operation } from '../../facades/shared/execute';
 
 /** Fixtures for the internal-error row: a document the schema refuses, and a mapping that throws. */
 const brokenDocument = defineTool<Record<string, never>, unknown>({
@@ -14,14 +16,14 @@ const brokenDocument = defineTool<Record<string, never>, unknown>({
   outputSchema: object({ x: str() }),
   annotations: READ_ONLY,
   permission: null,
-  document: '{ noSuchField }',
+  document: parse('{ noSuchField }') as Operation<unknown>,
   variables: () => ({}),
   result: () => ({ x: 'never' }),
 });
 const throwingMapper = defineTool<Record<string, never>, unknown>({
   ...brokenDocument,
   name: 'fixture_throwing_mapper',
-  document: '{ tenant { id } }',
+  document: parse('{ tenant { id } }') as Operation<unknown>,
   result: () => {
     throw new Error('SELECT * FROM secret_table WHERE password = 42');
   },

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { AGENCY_ROUTES } from '../../facades/rest/agency';
 import { CUSTOMER_ROUTES } from '../../facades/rest/customer';
-import type { RouteDef } from '../../facades/rest/route';
+import type { AnyRoute } from '../../facades/rest/route';
 import { serveApp, type ServedApp } from '../support/app';
 import { useDatabase } from '../support/db';
 import { tokenFor } from '../support/factories';
@@ -97,7 +97,7 @@ function queryArbitrary(keys: readonly string[]): fc.Arbitrary<string> {
 }
 
 /** A path with each parameter either the caller's own id (so the body is read) or a hostile segment. */
-function pathArbitrary(def: RouteDef<never>, own: Ids): fc.Arbitrary<string> {
+function pathArbitrary(def: AnyRoute, own: Ids): fc.Arbitrary<string> {
   const names = [...def.path.matchAll(/:([a-z]+)/g)].map((m) => m[1]);
   const ownParams = paramsOf(def, own);
   const segment = fc.oneof(

@@ -2,6 +2,7 @@ import { TOOLS } from '../../facades/mcp/tools';
 import { AGENCY_ROUTES } from '../../facades/rest/agency';
 import { CUSTOMER_ROUTES } from '../../facades/rest/customer';
 import { documentOf, parseRequest } from '../../facades/rest/route';
+import { print } from 'graphql';
 import type { User } from '../../src/models';
 import { serveApp, type ServedApp } from '../support/app';
 import { useDatabase } from '../support/db';
@@ -132,7 +133,7 @@ describe('tenant isolation: every route and tool, every principal, every foreign
                 const parsed = restRequest(target.ids);
                 variables = def.variables(parsed);
                 missingVariables = def.variables(restRequest(missing));
-                document = documentOf(def, parsed);
+                document = print(documentOf(def, parsed));
               } catch {
                 continue; // the REST form refuses this input before GraphQL sees it
               }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { QueryTypes, type Sequelize } from 'sequelize';
-import type { RouteDef } from '../../facades/rest/route';
+import type { AnyRoute } from '../../facades/rest/route';
 import { OutboxEvent, Tenant, WebhookDelivery, WebhookEndpoint, type Location, type Organization, type User } from '../../src/models';
 import { issueConnectLink } from '../../src/services/connect-links.service';
 import { configureGridProviders } from '../../src/services/grid-providers.service';
@@ -145,13 +145,13 @@ export const MCP_ID_ARGS: Record<string, (i: Ids) => unknown> = {
   uuid: (i) => i.scan,
 };
 
-export function paramsOf(def: RouteDef<never>, ids: Ids): Record<string, string> {
+export function paramsOf(def: AnyRoute, ids: Ids): Record<string, string> {
   const out: Record<string, string> = {};
   for (const m of def.path.matchAll(/\/([^/]+)\/:([a-z]+)/g)) out[m[2]] = String(ids[PATH_KIND[m[1]]]);
   return out;
 }
 
-export function pathOf(def: RouteDef<never>, ids: Ids): string {
+export function pathOf(def: AnyRoute, ids: Ids): string {
   return def.path.replace(/\/([^/]+)\/:([a-z]+)/g, (_m, segment: string) => {
     const kind = PATH_KIND[segment];
     if (!kind) throw new Error(`The isolation sweep does not know what ${def.method.toUpperCase()} ${def.path} names: add "${segment}" to PATH_KIND`);

@@ -1,6 +1,8 @@
 import { arr, date, id, input, int, nullable, num, object, oneOf, str, type JsonSchema } from '../schema';
 import { defineTool, READ_ONLY } from '../tool';
 import { ASPECTS } from '../../../src/analytics/lexicon';
+import { graphql } from '../../shared/graphql';
+import type { McpGetMetricsQuery, MetricsTotalsFieldsFragment } from '../../shared/graphql/graphql';
 
 /**
  * Review analytics: get_metrics (GraphQL `reviewMetrics`) and get_ai_insights (`aiInsights`). Formulas, defaults and
@@ -8,20 +10,7 @@ import { ASPECTS } from '../../../src/analytics/lexicon';
  */
 const GROUP_BY = ['day', 'week', 'month', 'location', 'organization', 'source', 'rating', 'sentiment'] as const;
 
-interface TotalsData {
-  totalReviews: number;
-  avgRating: number | null;
-  responded: number;
-  responseRate: number | null;
-  starDistribution: Array<{ rating: number; count: number }>;
-  sentimentDistribution: { positive: number; neutral: number; negative: number };
-  aspects: Array<{ aspect: string; positive: number; neutral: number; negative: number }>;
-}
-interface PeriodData {
-  from: string;
-  to: string;
-}
-const TOTALS = 'totalReviews avgRating responded responseRate starDistribution { rating count } sentimentDistribution { positive neutral negative } aspects { aspect positive neutral negative }';
+graphql(`fragment MetricsTotalsFields on MetricsTotals { totalReviews avgRating responded responseRate starDistribution { rating count } sentimentDistribution { positive neutral negative } aspects { aspect positive neutral negative } }`);
 
 const count = () => int({ minimum: 0 });
 const periodSchema = object({ from: str({ format: 'date' }), to: str({ format: 'date' }) }, { description: 'Inclusive UTC days (YYYY-MM-DD).' });
@@ -38,7 +27,7 @@ const totalsSchema = object({
   ),
 });
 
-const totals = (t: TotalsData) => {
+const totals = (t: MetricsTotalsFieldsFragment) => {
   const stars: Record<string, number> = { 5: 0, 4: 0, 3: 0, 2: 0, 1: 0 };
   for (const s of t.starDistribution) stars[String(s.rating)] = s.count;
   return {
@@ -51,7 +40,7 @@ const totals = (t: TotalsData) => {
     aspect_distribution: Object.fromEntries(t.aspects.map((a) => [a.aspect, { positive: a.positive, neutral: a.neutral, negative: a.negative }])),
   };
 };
-const period = (p: PeriodData) => ({ from: p.from, to: p.to });
+const period = (p: McpGetMetricsQuery['reviewMetrics']['period']) => ({ from: p.from, to: p.to });
 
 interface GetMetricsArgs {
   organization_id?: number;
@@ -62,16 +51,6 @@ interface GetMetricsArgs {
   group_by?: (typeof GROUP_BY)[number];
   compare_to_date_from?: string;
   compare_to_date_to?: string;
-}
-
-interface MetricsData {
-  reviewMetrics: {
-    period: PeriodData;
-    filters: { organizationId: number | null; locationId: number | null; sourceName: string | null };
-    totals: TotalsData;
-    breakdown: Array<{ bucket: string; totalReviews: number; avgRating: number | null; responded: number; responseRate: number | null }>;
-    comparison?: { period: PeriodData; totals: TotalsData };
-  };
 }
 
 const bucketSchema = object({
@@ -93,7 +72,7 @@ const metricsOutput: JsonSchema = object(
   { required: ['period', 'filters', 'totals', 'breakdown'] },
 );
 
-export const getMetrics = defineTool<GetMetricsArgs, MetricsData>({
+export const getMetrics = defineTool({
   name: 'get_metrics',
   title: 'Review metrics',
   description:
@@ -121,18 +100,18 @@ export const getMetrics = defineTool<GetMetricsArgs, MetricsData>({
   annotations: READ_ONLY,
   permission: 'reviews.view',
   // reviewMetrics refuses an organisation or location outside the scope itself (FORBIDDEN *_access_denied).
-  document: `query ($compare: Boolean!, $organizationId: Int, $locationId: Int, $sourceName: String, $dateFrom: String, $dateTo: String,
+  document: graphql(`query McpGetMetrics($compare: Boolean!, $organizationId: Int, $locationId: Int, $sourceName: String, $dateFrom: String, $dateTo: String,
       $groupBy: String, $compareToDateFrom: String, $compareToDateTo: String) {
     reviewMetrics(organizationId: $organizationId, locationId: $locationId, sourceName: $sourceName, dateFrom: $dateFrom, dateTo: $dateTo,
         groupBy: $groupBy, compareToDateFrom: $compareToDateFrom, compareToDateTo: $compareToDateTo) {
       period { from to }
       filters { organizationId locationId sourceName }
-      totals { ${TOTALS} }
+      totals { ...MetricsTotalsFields }
       breakdown { bucket totalReviews avgRating responded responseRate }
-      comparison @include(if: $compare) { period { from to } totals { ${TOTALS} } }
+      comparison @include(if: $compare) { period { from to } totals { ...MetricsTotalsFields } }
     }
-  }`,
-  variables: (a) => ({
+  }`),
+  variables: (a: GetMetricsArgs) => ({
     compare: a.compare_to_date_from !== undefined,
     organizationId: a.organization_id ?? null,
     locationId: a.location_id ?? null,
@@ -158,36 +137,7 @@ export const getMetrics = defineTool<GetMetricsArgs, MetricsData>({
   }),
 });
 
-interface InsightsData {
-  aiInsights: {
-    organizationId: number;
-    locationId: number | null;
-    period: PeriodData;
-    previousPeriod: PeriodData;
-    totals: TotalsData;
-    previousTotals: TotalsData;
-    analysedReviews: number;
-    themes: Array<{
-      theme: string;
-      mentions: number;
-      positive: number;
-      neutral: number;
-      negative: number;
-      score: number;
-      sentiment: string;
-      example: string;
-      previousMentions: number;
-    }>;
-    changes: Array<{ subject: string; previous: number | null; current: number | null; direction: string; text: string }>;
-    strengths: string[];
-    complaints: string[];
-    suggestedActions: string[];
-    narrative: string;
-    narrativeSource: string;
-  };
-}
-
-export const getAiInsights = defineTool<{ organization_id: number; location_id?: number; period_start?: string; period_end?: string }, InsightsData>({
+export const getAiInsights = defineTool({
   name: 'get_ai_insights',
   title: 'AI insights on reviews',
   description:
@@ -235,16 +185,16 @@ export const getAiInsights = defineTool<{ organization_id: number; location_id?:
   annotations: READ_ONLY,
   permission: 'reviews.view',
   // aiInsights refuses an organisation or location outside the scope itself, as reviewMetrics does.
-  document: `query ($organizationId: Int!, $locationId: Int, $periodStart: String, $periodEnd: String) {
+  document: graphql(`query McpGetAiInsights($organizationId: Int!, $locationId: Int, $periodStart: String, $periodEnd: String) {
     aiInsights(organizationId: $organizationId, locationId: $locationId, periodStart: $periodStart, periodEnd: $periodEnd) {
       organizationId locationId period { from to } previousPeriod { from to }
-      totals { ${TOTALS} } previousTotals { ${TOTALS} } analysedReviews
+      totals { ...MetricsTotalsFields } previousTotals { ...MetricsTotalsFields } analysedReviews
       themes { theme mentions positive neutral negative score sentiment example previousMentions }
       changes { subject previous current direction text }
       strengths complaints suggestedActions narrative narrativeSource
     }
-  }`,
-  variables: (a) => ({ organizationId: a.organization_id, locationId: a.location_id ?? null, periodStart: a.period_start ?? null, periodEnd: a.period_end ?? null }),
+  }`),
+  variables: (a: { organization_id: number; location_id?: number; period_start?: string; period_end?: string }) => ({ organizationId: a.organization_id, locationId: a.location_id ?? null, periodStart: a.period_start ?? null, periodEnd: a.period_end ?? null }),
   result: ({ aiInsights: d }) => ({
     organization_id: d.organizationId,
     location_id: d.locationId,
@@ -273,26 +223,10 @@ export const getAiInsights = defineTool<{ organization_id: number; location_id?:
   }),
 });
 
-interface ReportData {
-  organizationReport: {
-    organizationId: number;
-    organizationName: string;
-    language: string;
-    month: string;
-    previousMonth: string;
-    title: string;
-    period: PeriodData;
-    totals: TotalsData;
-    previousTotals: TotalsData;
-    months: Array<{ month: string; totalReviews: number; avgRating: number | null; responseRate: number | null; positive: number; neutral: number; negative: number }>;
-    changes: string[];
-  };
-}
-
 const MONTH = '^[0-9]{4}-(0[1-9]|1[0-2])$';
 
 /** The monthly report (GraphQL `organizationReport`, issue 19 item 5; additive to the spec's tools). */
-export const getReport = defineTool<{ organization_id: number; month: string }, ReportData>({
+export const getReport = defineTool({
   name: 'get_report',
   title: 'Monthly review report',
   description:
@@ -336,15 +270,15 @@ export const getReport = defineTool<{ organization_id: number; month: string }, 
   annotations: READ_ONLY,
   permission: 'reviews.view',
   // organizationReport answers an organisation outside the scope as not found, like REST's 404.
-  document: `query ($organizationId: Int!, $month: String!) {
+  document: graphql(`query McpGetReport($organizationId: Int!, $month: String!) {
     organizationReport(organizationId: $organizationId, month: $month) {
       organizationId organizationName language month previousMonth title period { from to }
-      totals { ${TOTALS} } previousTotals { ${TOTALS} }
+      totals { ...MetricsTotalsFields } previousTotals { ...MetricsTotalsFields }
       months { month totalReviews avgRating responseRate positive neutral negative }
       changes
     }
-  }`,
-  variables: (a) => ({ organizationId: a.organization_id, month: a.month }),
+  }`),
+  variables: (a: { organization_id: number; month: string }) => ({ organizationId: a.organization_id, month: a.month }),
   result: ({ organizationReport: r }) => {
     const path = `/api/v1/organizations/${r.organizationId}/reports/${r.month}`;
     return {

@@ -1,27 +1,13 @@
-import { arr, bool, id, input, int, nullable, object, oneOf, page, pageOf, paginated, perPage, str, type PageData } from '../schema';
-import { ACCESS_SCOPE, scopeVariables } from '../scope';
+import { arr, bool, id, input, int, nullable, object, oneOf, page, pageOf, paginated, perPage, str } from '../schema';
+import { scopeVariables } from '../scope';
 import { defineTool, READ_ONLY } from '../tool';
+import { graphql } from '../../shared/graphql';
+import type { AutoRespondRuleFieldsFragment } from '../../shared/graphql/graphql';
 
 /** Auto-respond rules (GraphQL `autoRespondRules`); rule semantics in docs/decisions/reviews.md ("Auto-respond rules"). */
 const ts = (extra = {}) => str({ format: 'date-time', ...extra });
 
-interface RuleData {
-  id: number;
-  organizationId: number;
-  locationId: number | null;
-  name: string;
-  ratings: number[];
-  sourceNames: string[];
-  keywords: string[];
-  keywordMatch: string;
-  useAi: boolean;
-  template: string | null;
-  paused: boolean;
-  priority: number;
-  createdAt: string;
-  updatedAt: string;
-}
-const FIELDS = 'id organizationId locationId name ratings sourceNames keywords keywordMatch useAi template paused priority createdAt updatedAt';
+graphql(`fragment AutoRespondRuleFields on AutoRespondRule { id organizationId locationId name ratings sourceNames keywords keywordMatch useAi template paused priority createdAt updatedAt }`);
 
 const ruleSchema = object({
   id: int(),
@@ -40,7 +26,7 @@ const ruleSchema = object({
   updated_at: ts(),
 });
 
-const rule = (r: RuleData) => ({
+const rule = (r: AutoRespondRuleFieldsFragment) => ({
   id: r.id,
   organization_id: r.organizationId,
   location_id: r.locationId,
@@ -66,7 +52,7 @@ interface ListRulesArgs {
   per_page: number;
 }
 
-export const listAutoRespondRules = defineTool<ListRulesArgs, { autoRespondRules: PageData<RuleData> }>({
+export const listAutoRespondRules = defineTool({
   name: 'list_auto_respond_rules',
   title: 'List auto-respond rules',
   description:
@@ -85,13 +71,13 @@ export const listAutoRespondRules = defineTool<ListRulesArgs, { autoRespondRules
   outputSchema: paginated(ruleSchema),
   annotations: READ_ONLY,
   permission: 'reviews.auto_respond',
-  document: `query ($checkScope: Boolean!, $organizationId: Int, $locationId: Int, $useAi: Boolean, $paused: Boolean, $page: Int!, $perPage: Int!) {
-    ${ACCESS_SCOPE}
+  document: graphql(`query McpListAutoRespondRules($checkScope: Boolean!, $organizationId: Int, $locationId: Int, $useAi: Boolean, $paused: Boolean, $page: Int!, $perPage: Int!) {
+    ...AccessScope
     autoRespondRules(organizationId: $organizationId, locationId: $locationId, useAi: $useAi, paused: $paused, page: $page, perPage: $perPage) {
-      total page perPage items { ${FIELDS} }
+      total page perPage items { ...AutoRespondRuleFields }
     }
-  }`,
-  variables: (a) => ({
+  }`),
+  variables: (a: ListRulesArgs) => ({
     ...scopeVariables(a),
     useAi: a.use_ai ?? null,
     paused: a.paused ?? null,

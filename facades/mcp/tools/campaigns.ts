@@ -1,6 +1,8 @@
-import { arr, bool, date, id, input, int, nullable, object, page, pageOf, paginated, perPage, str, type PageData } from '../schema';
-import { organizationScopeVariables, ORGANIZATION_SCOPE } from '../scope';
+import { arr, bool, date, id, input, int, nullable, object, page, pageOf, paginated, perPage, str } from '../schema';
+import { organizationScopeVariables } from '../scope';
 import { defineTool, READ_ONLY, redactFields, redactRows } from '../tool';
+import { graphql } from '../../shared/graphql';
+import type { CampaignFieldsFragment, ContactFieldsFragment } from '../../shared/graphql/graphql';
 
 /**
  * Review-request campaigns and their contacts (GraphQL `campaigns`, `contacts`, `contact`, `contactActivity`).
@@ -10,25 +12,7 @@ import { defineTool, READ_ONLY, redactFields, redactRows } from '../tool';
 const ts = (extra = {}) => str({ format: 'date-time', ...extra });
 const count = () => int({ minimum: 0 });
 
-interface CampaignData {
-  id: string;
-  internalId: number;
-  name: string;
-  organizationId: number;
-  locationId: number;
-  contactListId: number;
-  paused: boolean;
-  pausedAt: string | null;
-  reviewUrl: string | null;
-  feedbackThreshold: number;
-  steps: Array<{ channel: string; delayHours: number }>;
-  metrics: { invitesSent: number; invitesFailed: number; invitesScheduled: number; clicks: number; feedbackCount: number };
-  createdAt: string;
-  updatedAt: string;
-}
-const CAMPAIGN_FIELDS =
-  'id internalId name organizationId locationId contactListId paused pausedAt reviewUrl feedbackThreshold steps { channel delayHours } ' +
-  'metrics { invitesSent invitesFailed invitesScheduled clicks feedbackCount } createdAt updatedAt';
+graphql(`fragment CampaignFields on Campaign { id internalId name organizationId locationId contactListId paused pausedAt reviewUrl feedbackThreshold steps { channel delayHours } metrics { invitesSent invitesFailed invitesScheduled clicks feedbackCount } createdAt updatedAt }`);
 
 const campaignSchema = object({
   id: int({ description: 'Integer campaign id (the campaign_id argument).' }),
@@ -53,7 +37,7 @@ const campaignSchema = object({
   updated_at: ts(),
 });
 
-const campaign = (c: CampaignData) => ({
+const campaign = (c: CampaignFieldsFragment) => ({
   id: c.internalId,
   uuid: c.id,
   name: c.name,
@@ -85,7 +69,7 @@ interface ListCampaignsArgs {
   per_page: number;
 }
 
-export const listCampaigns = defineTool<ListCampaignsArgs, { campaigns: PageData<CampaignData> }>({
+export const listCampaigns = defineTool({
   name: 'list_campaigns',
   title: 'List review-request campaigns',
   description:
@@ -104,13 +88,13 @@ export const listCampaigns = defineTool<ListCampaignsArgs, { campaigns: PageData
   outputSchema: paginated(campaignSchema),
   annotations: READ_ONLY,
   permission: 'campaigns.view',
-  document: `query ($checkScope: Boolean!, $organizationId: Int, $campaignId: Int, $dateFrom: String, $dateTo: String, $page: Int!, $perPage: Int!) {
-    ${ORGANIZATION_SCOPE}
+  document: graphql(`query McpListCampaigns($checkScope: Boolean!, $organizationId: Int, $campaignId: Int, $dateFrom: String, $dateTo: String, $page: Int!, $perPage: Int!) {
+    ...OrganizationScope
     campaigns(organizationId: $organizationId, campaignId: $campaignId, dateFrom: $dateFrom, dateTo: $dateTo, page: $page, perPage: $perPage) {
-      total page perPage items { ${CAMPAIGN_FIELDS} }
+      total page perPage items { ...CampaignFields }
     }
-  }`,
-  variables: (a) => ({
+  }`),
+  variables: (a: ListCampaignsArgs) => ({
     ...organizationScopeVariables(a),
     campaignId: a.campaign_id ?? null,
     dateFrom: a.date_from ?? null,
@@ -121,21 +105,7 @@ export const listCampaigns = defineTool<ListCampaignsArgs, { campaigns: PageData
   result: (d) => pageOf(d.campaigns, campaign),
 });
 
-interface ContactData {
-  id: string;
-  internalId: number;
-  contactListId: number;
-  firstName: string | null;
-  lastName: string | null;
-  email: string | null;
-  phone: string | null;
-  subscribed: boolean;
-  unsubscribedAt: string | null;
-  engagement: { invitesSent: number; lastInvitedAt: string | null; clicks: number; feedbackCount: number };
-  createdAt: string;
-}
-const CONTACT_FIELDS =
-  'id internalId contactListId firstName lastName email phone subscribed unsubscribedAt engagement { invitesSent lastInvitedAt clicks feedbackCount } createdAt';
+graphql(`fragment ContactFields on Contact { id internalId contactListId firstName lastName email phone subscribed unsubscribedAt engagement { invitesSent lastInvitedAt clicks feedbackCount } createdAt }`);
 /** The personal fields of a contact: "name" in the spec's words is the first and the last name. */
 const CONTACT_PII = ['first_name', 'last_name', 'email', 'phone'] as const;
 
@@ -159,7 +129,7 @@ const contactSchema = object({
   created_at: ts(),
 });
 
-const contact = (c: ContactData) => ({
+const contact = (c: ContactFieldsFragment) => ({
   id: c.internalId,
   uuid: c.id,
   contact_list_id: c.contactListId,
@@ -191,7 +161,7 @@ interface ListContactsArgs {
   per_page: number;
 }
 
-export const listContacts = defineTool<ListContactsArgs, { contacts: PageData<ContactData> }>({
+export const listContacts = defineTool({
   name: 'list_contacts',
   title: 'List campaign contacts',
   description:
@@ -214,13 +184,13 @@ export const listContacts = defineTool<ListContactsArgs, { contacts: PageData<Co
   annotations: READ_ONLY,
   permission: 'contacts.view',
   redact: redactRows(CONTACT_PII),
-  document: `query ($checkScope: Boolean!, $organizationId: Int, $contactListId: Int, $subscribed: Boolean, $dateFrom: String, $dateTo: String, $page: Int!, $perPage: Int!) {
-    ${ORGANIZATION_SCOPE}
+  document: graphql(`query McpListContacts($checkScope: Boolean!, $organizationId: Int, $contactListId: Int, $subscribed: Boolean, $dateFrom: String, $dateTo: String, $page: Int!, $perPage: Int!) {
+    ...OrganizationScope
     contacts(organizationId: $organizationId, contactListId: $contactListId, subscribed: $subscribed, dateFrom: $dateFrom, dateTo: $dateTo, page: $page, perPage: $perPage) {
-      total page perPage items { ${CONTACT_FIELDS} }
+      total page perPage items { ...ContactFields }
     }
-  }`,
-  variables: (a) => ({
+  }`),
+  variables: (a: ListContactsArgs) => ({
     ...organizationScopeVariables(a),
     contactListId: a.contact_list_id ?? null,
     subscribed: a.subscribed ?? null,
@@ -232,17 +202,7 @@ export const listContacts = defineTool<ListContactsArgs, { contacts: PageData<Co
   result: (d) => pageOf(d.contacts, contact),
 });
 
-interface ActivityData {
-  id: string;
-  type: string;
-  channel: string | null;
-  detail: string | null;
-  occurredAt: string;
-  campaignId: string | null;
-  campaignName: string | null;
-}
-
-export const getContactActivity = defineTool<{ contact_id: number; limit: number; include_pii: boolean }, { contact: ContactData; contactActivity: ActivityData[] }>({
+export const getContactActivity = defineTool({
   name: 'get_contact_activity',
   title: "Get a contact's activity",
   description:
@@ -276,11 +236,11 @@ export const getContactActivity = defineTool<{ contact_id: number; limit: number
   annotations: READ_ONLY,
   permission: 'contacts.view',
   redact: (r) => ({ ...r, contact: redactFields(r.contact as Record<string, unknown>, CONTACT_PII) }),
-  document: `query ($contactId: ID!, $limit: Int!) {
-    contact(id: $contactId) { ${CONTACT_FIELDS} }
+  document: graphql(`query McpGetContactActivity($contactId: ID!, $limit: Int!) {
+    contact(id: $contactId) { ...ContactFields }
     contactActivity(contactId: $contactId, limit: $limit) { id type channel detail occurredAt campaignId campaignName }
-  }`,
-  variables: (a) => ({ contactId: String(a.contact_id), limit: a.limit }),
+  }`),
+  variables: (a: { contact_id: number; limit: number; include_pii: boolean }) => ({ contactId: String(a.contact_id), limit: a.limit }),
   result: (d) => ({
     contact: contact(d.contact),
     data: d.contactActivity.map((e) => ({

@@ -1,19 +1,9 @@
 import { id, input, int, object, str } from '../schema';
 import { defineTool } from '../tool';
+import { graphql } from '../../shared/graphql';
 
 /** Reply drafts (GraphQL `draftReviewResponse`): an assistant proposes, a person approves (docs/decisions/reviews.md). */
-interface DraftData {
-  id: number;
-  reviewId: number;
-  organizationId: number;
-  locationId: number;
-  message: string;
-  status: string;
-  createdVia: string;
-  createdAt: string;
-}
-
-export const draftReviewResponse = defineTool<{ review_id: number; message: string }, { draftReviewResponse: DraftData }>({
+export const draftReviewResponse = defineTool({
   name: 'draft_review_response',
   title: 'Draft a reply to a review',
   description:
@@ -43,10 +33,10 @@ export const draftReviewResponse = defineTool<{ review_id: number; message: stri
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   permission: 'reviews.respond',
   writes: true,
-  document: `mutation ($reviewId: Int!, $message: String!) {
+  document: graphql(`mutation McpDraftReviewResponse($reviewId: Int!, $message: String!) {
     draftReviewResponse(reviewId: $reviewId, message: $message) { id reviewId organizationId locationId message status createdVia createdAt }
-  }`,
-  variables: (a) => ({ reviewId: a.review_id, message: a.message }),
+  }`),
+  variables: (a: { review_id: number; message: string }) => ({ reviewId: a.review_id, message: a.message }),
   result: ({ draftReviewResponse: d }) => ({
     id: d.id,
     review_id: d.reviewId,

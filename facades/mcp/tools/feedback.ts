@@ -1,29 +1,13 @@
-import { arr, bool, date, id, input, int, nullable, object, page, pageOf, paginated, perPage, str, type PageData } from '../schema';
-import { ACCESS_SCOPE, scopeVariables } from '../scope';
+import { arr, bool, date, id, input, int, nullable, object, page, pageOf, paginated, perPage, str } from '../schema';
+import { scopeVariables } from '../scope';
 import { defineTool, READ_ONLY, redactRows } from '../tool';
+import { graphql } from '../../shared/graphql';
+import type { PrivateFeedbackFieldsFragment } from '../../shared/graphql/graphql';
 
 /** Private feedback (GraphQL `privateFeedbacks`): what unhappy customers wrote on the form of a review request. */
 const ts = (extra = {}) => str({ format: 'date-time', ...extra });
 
-interface FeedbackData {
-  id: number;
-  organizationId: number;
-  locationId: number;
-  campaignId: string | null;
-  contactId: string | null;
-  rating: number;
-  author: string;
-  email: string;
-  phone: string;
-  message: string;
-  reply: string | null;
-  replyDate: string | null;
-  replied: boolean;
-  source: string;
-  sourceName: string;
-  createdAt: string;
-}
-const FIELDS = 'id organizationId locationId campaignId contactId rating author email phone message reply replyDate replied source sourceName createdAt';
+graphql(`fragment PrivateFeedbackFields on PrivateFeedback { id organizationId locationId campaignId contactId rating author email phone message reply replyDate replied source sourceName createdAt }`);
 
 const personal = (what: string) => nullable(str({ description: `${what} as given on the form (null when left empty); "[redacted]" unless include_pii is true.` }));
 const feedbackSchema = object({
@@ -46,7 +30,7 @@ const feedbackSchema = object({
 });
 
 const blankToNull = (v: string) => (v === '' ? null : v);
-const feedback = (f: FeedbackData) => ({
+const feedback = (f: PrivateFeedbackFieldsFragment) => ({
   id: f.id,
   organization_id: f.organizationId,
   location_id: f.locationId,
@@ -77,7 +61,7 @@ interface ListFeedbackArgs {
   per_page: number;
 }
 
-export const listPrivateFeedback = defineTool<ListFeedbackArgs, { privateFeedbacks: PageData<FeedbackData> }>({
+export const listPrivateFeedback = defineTool({
   name: 'list_private_feedback',
   title: 'List private feedback',
   description:
@@ -101,15 +85,15 @@ export const listPrivateFeedback = defineTool<ListFeedbackArgs, { privateFeedbac
   annotations: READ_ONLY,
   permission: 'reviews.view',
   redact: redactRows(),
-  document: `query ($checkScope: Boolean!, $organizationId: Int, $locationId: Int, $dateFrom: String, $dateTo: String, $ratings: [Int!], $responded: Boolean,
+  document: graphql(`query McpListPrivateFeedback($checkScope: Boolean!, $organizationId: Int, $locationId: Int, $dateFrom: String, $dateTo: String, $ratings: [Int!], $responded: Boolean,
       $page: Int!, $perPage: Int!) {
-    ${ACCESS_SCOPE}
+    ...AccessScope
     privateFeedbacks(organizationId: $organizationId, locationId: $locationId, dateFrom: $dateFrom, dateTo: $dateTo, ratings: $ratings, responded: $responded,
         page: $page, perPage: $perPage) {
-      total page perPage items { ${FIELDS} }
+      total page perPage items { ...PrivateFeedbackFields }
     }
-  }`,
-  variables: (a) => ({
+  }`),
+  variables: (a: ListFeedbackArgs) => ({
     ...scopeVariables(a),
     dateFrom: a.date_from ?? null,
     dateTo: a.date_to ?? null,

@@ -8,7 +8,7 @@ import { defineTool, READ_ONLY } from '../tool';
  * performance"). A location the caller cannot see, or one that does not exist, is access denied. Operations and
  * mappers are the REST routes' (facades/shared/gbp.ts).
  */
-export const listGbpMetrics = defineTool<{ location_id: number; from?: string; to?: string; include_daily: boolean }, { gbpMetrics: gbp.MetricsData }>({
+export const listGbpMetrics = defineTool({
   name: 'list_gbp_metrics',
   title: 'Google Business Profile metrics',
   description:
@@ -29,11 +29,11 @@ export const listGbpMetrics = defineTool<{ location_id: number; from?: string; t
   annotations: READ_ONLY,
   permission: 'reviews.view',
   document: gbp.GBP_METRICS_QUERY,
-  variables: (a) => ({ locationId: a.location_id, from: a.from ?? null, to: a.to ?? null, includeDaily: a.include_daily }),
+  variables: (a: { location_id: number; from?: string; to?: string; include_daily: boolean }) => ({ locationId: a.location_id, from: a.from ?? null, to: a.to ?? null, includeDaily: a.include_daily }),
   result: ({ gbpMetrics: m }) => gbp.metrics(m),
 });
 
-export const listGbpSearchTerms = defineTool<{ location_id: number; year?: number; month?: number; per_page: number; page: number }, { gbpSearchTerms: gbp.SearchTermPageData }>({
+export const listGbpSearchTerms = defineTool({
   name: 'list_gbp_search_terms',
   title: 'Google search terms of a location',
   description:
@@ -58,7 +58,7 @@ export const listGbpSearchTerms = defineTool<{ location_id: number; year?: numbe
   annotations: READ_ONLY,
   permission: 'reviews.view',
   document: gbp.GBP_SEARCH_TERMS_QUERY,
-  variables: (a) => ({ locationId: a.location_id, year: a.year ?? null, month: a.month ?? null, perPage: a.per_page, page: a.page }),
+  variables: (a: { location_id: number; year?: number; month?: number; per_page: number; page: number }) => ({ locationId: a.location_id, year: a.year ?? null, month: a.month ?? null, perPage: a.per_page, page: a.page }),
   result: ({ gbpSearchTerms: d }) => ({ ...pageOf(d, gbp.searchTerm), meta: gbp.searchTermsMeta(d) }),
 });
 

@@ -1,8 +1,10 @@
-import { Location, location, LOCATION_FIELDS, Organization, organization, ORGANIZATION_FIELDS, type LocationData, type OrganizationData } from '../../shared/presenters/organization';
+import { Location, location, Organization, organization } from '../../shared/presenters/organization';
 import { z } from '../../shared/presenters/zod';
-import { bool, fromZod, id, input, page, pageOf, paginated, perPage, str, type PageData } from '../schema';
-import { organizationScopeVariables, ORGANIZATION_SCOPE } from '../scope';
+import { bool, fromZod, id, input, page, pageOf, paginated, perPage, str } from '../schema';
+import { organizationScopeVariables } from '../scope';
 import { defineTool, READ_ONLY } from '../tool';
+import { graphql } from '../../shared/graphql';
+import type { OrganizationFieldsFragment, OrganizationStatsFieldFragment } from '../../shared/graphql/graphql';
 
 /** The REST Location and Organization (facades/shared/presenters/organization.ts); organisations here add review stats. */
 export const locationSchema = fromZod(Location);
@@ -18,12 +20,7 @@ const Stats = z
 
 const organizationSchema = fromZod(Organization.extend({ stats: Stats }));
 
-interface StatsData {
-  reviewCount: number;
-  averageRating: number | null;
-  starDistribution: { five: number; four: number; three: number; two: number; one: number };
-}
-type OrgWithStats = OrganizationData & { stats?: StatsData | null };
+type OrgWithStats = OrganizationFieldsFragment & OrganizationStatsFieldFragment;
 
 const withStats = (o: OrgWithStats) => {
   const s = o.stats ?? null;
@@ -37,7 +34,7 @@ const withStats = (o: OrgWithStats) => {
   };
 };
 
-const STATS = 'stats @include(if: $includeStats) { reviewCount averageRating starDistribution { five four three two one } }';
+graphql(`fragment OrganizationStatsField on Organization { stats @include(if: $includeStats) { reviewCount averageRating starDistribution { five four three two one } } }`);
 
 interface ListOrganizationsArgs {
   organization_id?: number;
@@ -47,7 +44,7 @@ interface ListOrganizationsArgs {
   per_page: number;
 }
 
-export const listOrganizations = defineTool<ListOrganizationsArgs, { organizations?: PageData<OrgWithStats>; organization?: OrgWithStats }>({
+export const listOrganizations = defineTool({
   name: 'list_organizations',
   title: 'List organisations',
   description:
@@ -64,14 +61,14 @@ export const listOrganizations = defineTool<ListOrganizationsArgs, { organizatio
   outputSchema: paginated(organizationSchema),
   annotations: READ_ONLY,
   permission: 'locations.view',
-  document: `query ($one: Boolean!, $id: Int!, $checkScope: Boolean!, $organizationId: Int, $includeStats: Boolean!, $search: String, $page: Int!, $perPage: Int!) {
-    ${ORGANIZATION_SCOPE}
-    organization(id: $id) @include(if: $one) { ${ORGANIZATION_FIELDS} ${STATS} }
+  document: graphql(`query McpListOrganizations($one: Boolean!, $id: Int!, $checkScope: Boolean!, $organizationId: Int, $includeStats: Boolean!, $search: String, $page: Int!, $perPage: Int!) {
+    ...OrganizationScope
+    organization(id: $id) @include(if: $one) { ...OrganizationFields ...OrganizationStatsField }
     organizations(search: $search, page: $page, perPage: $perPage) @skip(if: $one) {
-      total page perPage items { ${ORGANIZATION_FIELDS} ${STATS} }
+      total page perPage items { ...OrganizationFields ...OrganizationStatsField }
     }
-  }`,
-  variables: (a) => ({
+  }`),
+  variables: (a: ListOrganizationsArgs) => ({
     one: a.organization_id !== undefined,
     id: a.organization_id ?? 0,
     ...organizationScopeVariables(a),
@@ -86,7 +83,7 @@ export const listOrganizations = defineTool<ListOrganizationsArgs, { organizatio
   },
 });
 
-export const listLocations = defineTool<{ organization_id?: number; page: number; per_page: number }, { locations: PageData<LocationData> }>({
+export const listLocations = defineTool({
   name: 'list_locations',
   title: 'List locations',
   description:
@@ -100,11 +97,11 @@ export const listLocations = defineTool<{ organization_id?: number; page: number
   outputSchema: paginated(locationSchema),
   annotations: READ_ONLY,
   permission: 'locations.view',
-  document: `query ($checkScope: Boolean!, $organizationId: Int, $page: Int!, $perPage: Int!) {
-    ${ORGANIZATION_SCOPE}
-    locations(organizationId: $organizationId, page: $page, perPage: $perPage) { total page perPage items { ${LOCATION_FIELDS} } }
-  }`,
-  variables: (a) => ({ ...organizationScopeVariables(a), page: a.page, perPage: a.per_page }),
+  document: graphql(`query McpListLocations($checkScope: Boolean!, $organizationId: Int, $page: Int!, $perPage: Int!) {
+    ...OrganizationScope
+    locations(organizationId: $organizationId, page: $page, perPage: $perPage) { total page perPage items { ...LocationFields } }
+  }`),
+  variables: (a: { organization_id?: number; page: number; per_page: number }) => ({ ...organizationScopeVariables(a), page: a.page, perPage: a.per_page }),
   result: (d) => pageOf(d.locations, location),
 });
 

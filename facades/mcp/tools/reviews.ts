@@ -1,8 +1,9 @@
-import { Review, review, REVIEW_FIELDS, type ReviewData } from '../../shared/presenters/review';
-import { arr, bool, date, fromZod, id, input, int, oneOf, page, pageOf, paginated, perPage, str, type PageData } from '../schema';
-import { ACCESS_SCOPE, scopeVariables } from '../scope';
+import { Review, review } from '../../shared/presenters/review';
+import { arr, bool, date, fromZod, id, input, int, oneOf, page, pageOf, paginated, perPage, str } from '../schema';
+import { scopeVariables } from '../scope';
 import { defineTool, READ_ONLY } from '../tool';
 import { ASPECTS, type Aspect } from '../../../src/analytics/lexicon';
+import { graphql } from '../../shared/graphql';
 
 /** The spec's Review resource, as the customer REST API returns it (its wire schema, facades/shared/presenters/review.ts). */
 export const reviewSchema = fromZod(Review);
@@ -34,7 +35,7 @@ interface ListReviewsArgs {
   per_page: number;
 }
 
-export const listReviews = defineTool<ListReviewsArgs, { reviews: PageData<ReviewData> }>({
+export const listReviews = defineTool({
   name: 'list_reviews',
   title: 'List reviews',
   description:
@@ -72,18 +73,18 @@ export const listReviews = defineTool<ListReviewsArgs, { reviews: PageData<Revie
   outputSchema: paginated(reviewSchema),
   annotations: READ_ONLY,
   permission: 'reviews.view',
-  document: `query ($checkScope: Boolean!, $organizationId: Int, $locationId: Int, $sourceNames: [String!], $ratings: [Int!],
+  document: graphql(`query McpListReviews($checkScope: Boolean!, $organizationId: Int, $locationId: Int, $sourceNames: [String!], $ratings: [Int!],
     $dateFrom: String, $dateTo: String, $sentiment: String, $aspect: String, $aspectSentiment: String, $responded: Boolean, $verified: Boolean, $query: String,
     $minMessageLength: Int, $sortBy: ReviewSort, $page: Int!, $perPage: Int!) {
-    ${ACCESS_SCOPE}
+    ...AccessScope
     reviews(organizationId: $organizationId, locationId: $locationId, sourceNames: $sourceNames, ratings: $ratings,
       dateFrom: $dateFrom, dateTo: $dateTo, sentiment: $sentiment, aspect: $aspect, aspectSentiment: $aspectSentiment,
       responded: $responded, verified: $verified, query: $query,
       minMessageLength: $minMessageLength, sortBy: $sortBy, page: $page, perPage: $perPage) {
-      total page perPage items { ${REVIEW_FIELDS} }
+      total page perPage items { ...ReviewFields }
     }
-  }`,
-  variables: (a) => ({
+  }`),
+  variables: (a: ListReviewsArgs) => ({
     ...scopeVariables(a),
     sourceNames: a.source_names ?? null,
     ratings: a.ratings ?? null,
@@ -103,7 +104,7 @@ export const listReviews = defineTool<ListReviewsArgs, { reviews: PageData<Revie
   result: (d) => pageOf(d.reviews, review),
 });
 
-export const getReview = defineTool<{ review_id: number }, { review: ReviewData }>({
+export const getReview = defineTool({
   name: 'get_review',
   title: 'Get a review',
   description:
@@ -113,8 +114,8 @@ export const getReview = defineTool<{ review_id: number }, { review: ReviewData 
   outputSchema: reviewSchema,
   annotations: READ_ONLY,
   permission: 'reviews.view',
-  document: `query ($id: Int!) { review(id: $id) { ${REVIEW_FIELDS} } }`,
-  variables: (a) => ({ id: a.review_id }),
+  document: graphql(`query McpGetReview($id: Int!) { review(id: $id) { ...ReviewFields } }`),
+  variables: (a: { review_id: number }) => ({ id: a.review_id }),
   result: (d) => review(d.review),
 });
 

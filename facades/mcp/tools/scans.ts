@@ -1,8 +1,10 @@
 import * as scans from '../../shared/scans';
 import { SCAN_GRID_URI } from '../apps';
-import { arr, fromZod, bool, dateTime, input, int, nullable, num, object, oneOf, page, pageOf, paginated, paginationSchema, perPage, str, uuid, type PageData } from '../schema';
+import { arr, fromZod, bool, dateTime, input, int, nullable, num, object, oneOf, page, pageOf, paginated, paginationSchema, perPage, str, uuid } from '../schema';
 import { type TaskKind, type TaskState, type ToolTask } from '../tasks';
 import { defineTool, READ_ONLY, type ToolAnnotations } from '../tool';
+import { graphql } from '../../shared/graphql';
+import type { CreateScanMutation, RunScanMutation } from '../../shared/graphql/graphql';
 
 /**
  * Local Search Grid tools (tenant owners only): the agency API's scan operations, one GraphQL operation each, with
@@ -31,7 +33,7 @@ interface ListScansArgs {
   per_page: number;
 }
 
-export const listScans = defineTool<ListScansArgs, { scans: PageData<scans.ScanRowData> }>({
+export const listScans = defineTool({
   ...scanTool,
   name: 'list_scans',
   title: 'List Local Search Grid scans',
@@ -50,12 +52,12 @@ export const listScans = defineTool<ListScansArgs, { scans: PageData<scans.ScanR
     per_page: perPage(100, 20),
   }),
   outputSchema: paginated(scanRowSchema),
-  document: `query ($page: Int!, $perPage: Int!, $search: String, $isScheduled: Boolean, $completed: Boolean, $failed: Boolean, $sinceDays: Int) {
+  document: graphql(`query McpListScans($page: Int!, $perPage: Int!, $search: String, $isScheduled: Boolean, $completed: Boolean, $failed: Boolean, $sinceDays: Int) {
     scans(page: $page, perPage: $perPage, search: $search, isScheduled: $isScheduled, completed: $completed, failed: $failed, sinceDays: $sinceDays) {
-      total page perPage items { ${scans.SCAN_ROW_FIELDS} }
+      total page perPage items { ...ScanRowFields }
     }
-  }`,
-  variables: (a) => ({
+  }`),
+  variables: (a: ListScansArgs) => ({
     page: a.page,
     perPage: a.per_page,
     search: a.search ?? null,
@@ -67,7 +69,7 @@ export const listScans = defineTool<ListScansArgs, { scans: PageData<scans.ScanR
   result: (d) => pageOf(d.scans, scans.scanRow),
 });
 
-export const getScan = defineTool<{ uuid: string; snapshot_at?: string; top_n: number }, { scan: scans.ScanDetailData }>({
+export const getScan = defineTool({
   ...scanTool,
   name: 'get_scan',
   title: 'Get a scan with its grid results',
@@ -79,15 +81,12 @@ export const getScan = defineTool<{ uuid: string; snapshot_at?: string; top_n: n
   inputSchema: input({ uuid: uuidArg, snapshot_at: snapshotAt, top_n: topN }, ['uuid']),
   outputSchema: fromZod(scans.ScanDetail),
   document: scans.SCAN_DETAIL_QUERY,
-  variables: (a) => ({ uuid: a.uuid, snapshotAt: a.snapshot_at ?? null, topN: a.top_n }),
+  variables: (a: { uuid: string; snapshot_at?: string; top_n: number }) => ({ uuid: a.uuid, snapshotAt: a.snapshot_at ?? null, topN: a.top_n }),
   result: ({ scan: d }) => scans.scanDetail(d),
   view: SCAN_GRID_URI,
 });
 
-export const getScanDataPoints = defineTool<
-  { uuid: string; snapshot_at?: string; keyword?: string; top_n: number; page: number; per_page: number },
-  { scanDataPoints: scans.DataPointsData }
->({
+export const getScanDataPoints = defineTool({
   ...scanTool,
   name: 'get_scan_data_points',
   title: 'Get scan pins page by page',
@@ -98,12 +97,12 @@ export const getScanDataPoints = defineTool<
   inputSchema: input({ uuid: uuidArg, snapshot_at: snapshotAt, keyword: keywordArg, top_n: topN, page: page(), per_page: perPage(50, 50) }, ['uuid']),
   outputSchema: object({ data: arr(fromZod(scans.DataPoint)), pagination: paginationSchema, meta: fromZod(scans.DataPointsMeta) }),
   document: scans.SCAN_DATA_POINTS_QUERY,
-  variables: (a) => ({ uuid: a.uuid, snapshotAt: a.snapshot_at ?? null, keyword: a.keyword ?? null, topN: a.top_n, page: a.page, perPage: a.per_page }),
+  variables: (a: { uuid: string; snapshot_at?: string; keyword?: string; top_n: number; page: number; per_page: number }) => ({ uuid: a.uuid, snapshotAt: a.snapshot_at ?? null, keyword: a.keyword ?? null, topN: a.top_n, page: a.page, perPage: a.per_page }),
   result: ({ scanDataPoints: d }) => ({ ...pageOf(d, scans.dataPoint), meta: scans.dataPointsMeta(d) }),
 });
 const snapshotSchema = fromZod(scans.Snapshot);
 
-export const listScanSnapshots = defineTool<{ uuid: string; keyword?: string }, { scanSnapshots: scans.SnapshotData[] }>({
+export const listScanSnapshots = defineTool({
   ...scanTool,
   name: 'list_scan_snapshots',
   title: 'List the snapshots of a scan',
@@ -114,11 +113,11 @@ export const listScanSnapshots = defineTool<{ uuid: string; keyword?: string }, 
   inputSchema: input({ uuid: uuidArg, keyword: keywordArg }, ['uuid']),
   outputSchema: paginated(snapshotSchema),
   document: scans.SCAN_SNAPSHOTS_QUERY,
-  variables: (a) => ({ uuid: a.uuid, keyword: a.keyword ?? null }),
+  variables: (a: { uuid: string; keyword?: string }) => ({ uuid: a.uuid, keyword: a.keyword ?? null }),
   result: (d) => pageOf({ items: d.scanSnapshots, total: d.scanSnapshots.length, page: 1, perPage: Math.max(1, d.scanSnapshots.length) }, scans.snapshot),
 });
 
-export const getScanInsights = defineTool<{ uuid: string; keyword?: string; snapshot_at?: string }, { scanInsights: scans.InsightsData }>({
+export const getScanInsights = defineTool({
   ...scanTool,
   name: 'get_scan_insights',
   title: 'Get scan insights',
@@ -129,7 +128,7 @@ export const getScanInsights = defineTool<{ uuid: string; keyword?: string; snap
   inputSchema: input({ uuid: uuidArg, keyword: keywordArg, snapshot_at: snapshotAt }, ['uuid']),
   outputSchema: fromZod(scans.Insights),
   document: scans.SCAN_INSIGHTS_QUERY,
-  variables: (a) => ({ uuid: a.uuid, keyword: a.keyword ?? null, snapshotAt: a.snapshot_at ?? null }),
+  variables: (a: { uuid: string; keyword?: string; snapshot_at?: string }) => ({ uuid: a.uuid, keyword: a.keyword ?? null, snapshotAt: a.snapshot_at ?? null }),
   result: ({ scanInsights: d }) => scans.insights(d),
 });
 
@@ -156,13 +155,10 @@ const runSchema = {
 
 const runQueued = (r: scans.RunData) => ({ ...scans.runStarted(r), run_id: r.runId });
 
-interface ScanRunData {
-  scanRun: { id: string; scanUuid: string; status: 'running' | 'completed' | 'failed'; snapshotAt: string; queuedAt: string; lastUpdatedAt: string; error: string | null; pinsDone: number; pinsTotal: number };
-}
-const SCAN_RUN_QUERY = 'query ($id: String!) { scanRun(id: $id) { id scanUuid status snapshotAt queuedAt lastUpdatedAt error pinsDone pinsTotal } }';
-const RUN_OUTCOME_QUERY = `query ($uuid: String!, $snapshotAt: String) {
+const SCAN_RUN_QUERY = graphql(`query McpScanRun($id: String!) { scanRun(id: $id) { id scanUuid status snapshotAt queuedAt lastUpdatedAt error pinsDone pinsTotal } }`);
+const RUN_OUTCOME_QUERY = graphql(`query McpRunOutcome($uuid: String!, $snapshotAt: String) {
   scan(uuid: $uuid, snapshotAt: $snapshotAt, topN: 0) { summary { averageRank top3Count top4To10Count notRankingCount } reportUrl }
-}`;
+}`);
 
 /**
  * Scan runs as MCP tasks (ids `scan-run.<run id>`): working while the run searches its pins (the status message
@@ -174,28 +170,29 @@ const RUN_OUTCOME_QUERY = `query ($uuid: String!, $snapshotAt: String) {
 export const scanRunTasks: TaskKind = {
   name: 'scan-run',
   async get(ctx, id): Promise<TaskState> {
-    const { scanRun: r } = await ctx.run<ScanRunData>(SCAN_RUN_QUERY, { id });
+    const { scanRun: r } = await ctx.run(SCAN_RUN_QUERY, { id });
     const base = { createdAt: new Date(r.queuedAt), lastUpdatedAt: new Date(r.lastUpdatedAt), ttlMs: null, pollIntervalMs: 5_000 };
     if (r.status === 'running') return { ...base, status: 'working', statusMessage: `${r.pinsDone} of ${r.pinsTotal} pin searches done.` };
     if (r.status === 'failed') {
       const text = JSON.stringify({ error: { reason: 'scan_failed', message: r.error ?? 'The scan run failed.' } });
       return { ...base, status: 'completed', statusMessage: 'The run failed.', result: { content: [{ type: 'text', text }], isError: true } };
     }
-    const { scan } = await ctx.run<{ scan: Pick<scans.ScanDetailData, 'summary' | 'reportUrl'> }>(RUN_OUTCOME_QUERY, { uuid: r.scanUuid, snapshotAt: r.snapshotAt });
+    const { scan } = await ctx.run(RUN_OUTCOME_QUERY, { uuid: r.scanUuid, snapshotAt: r.snapshotAt });
     const structured = { uuid: r.scanUuid, run_id: r.id, started_at: r.snapshotAt, is_running: false, status: 'completed', summary: scans.summary(scan.summary), report_url: scan.reportUrl };
     return { ...base, status: 'completed', result: { structuredContent: structured, content: [{ type: 'text', text: JSON.stringify(structured) }] } };
   },
   async cancel(ctx, id) {
-    await ctx.run<ScanRunData>(SCAN_RUN_QUERY, { id });
+    await ctx.run(SCAN_RUN_QUERY, { id });
     return true;
   },
 };
 
-const runTask: ToolTask<{ createScan?: scans.RunData; runScan?: scans.RunData }, unknown> = {
+/** The task of the run a call started (create_scan's or run_scan's). */
+const runTask = <D>(started: (d: D) => scans.RunData): ToolTask<D, unknown> => ({
   kind: scanRunTasks,
   support: 'optional',
-  idOf: (d) => (d.createScan ?? d.runScan)!.runId,
-};
+  idOf: (d) => started(d).runId,
+});
 
 /** Starting runs spends ranking-provider queries: not idempotent, and it reaches a third party. */
 const STARTS_RUN: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
@@ -213,7 +210,7 @@ interface CreateScanArgs {
   type: 'business' | 'sab';
 }
 
-export const createScan = defineTool<CreateScanArgs, { createScan: scans.RunData }>({
+export const createScan = defineTool({
   name: 'create_scan',
   title: 'Create a Local Search Grid scan',
   description:
@@ -244,14 +241,14 @@ export const createScan = defineTool<CreateScanArgs, { createScan: scans.RunData
   writes: true,
   tenantOwnerOnly: true,
   document: scans.CREATE_SCAN_MUTATION,
-  variables: (a) => ({ input: scans.createScanInput(a) }),
+  variables: (a: CreateScanArgs) => ({ input: scans.createScanInput(a) }),
   result: (d) => runQueued(d.createScan),
-  task: runTask,
+  task: runTask((d: CreateScanMutation) => d.createScan),
   // The View follows the queued run (get_scan) and shows the grid when the first snapshot is complete.
   view: SCAN_GRID_URI,
 });
 
-export const runScan = defineTool<{ uuid: string }, { runScan: scans.RunData }>({
+export const runScan = defineTool({
   name: 'run_scan',
   title: 'Run a scan now',
   description:
@@ -265,9 +262,9 @@ export const runScan = defineTool<{ uuid: string }, { runScan: scans.RunData }>(
   writes: true,
   tenantOwnerOnly: true,
   document: scans.RUN_SCAN_MUTATION,
-  variables: (a) => ({ uuid: a.uuid }),
+  variables: (a: { uuid: string }) => ({ uuid: a.uuid }),
   result: (d) => runQueued(d.runScan),
-  task: runTask,
+  task: runTask((d: RunScanMutation) => d.runScan),
   // The View follows the run like create_scan's.
   view: SCAN_GRID_URI,
 });
@@ -283,7 +280,7 @@ interface ScheduleArgs {
 }
 const HHMM = '^([01][0-9]|2[0-3]):[0-5][0-9]$';
 
-export const scheduleScan = defineTool<ScheduleArgs, { setScanSchedule: scans.ScheduleData }>({
+export const scheduleScan = defineTool({
   name: 'schedule_scan',
   title: 'Schedule a scan',
   description:
@@ -309,7 +306,7 @@ export const scheduleScan = defineTool<ScheduleArgs, { setScanSchedule: scans.Sc
   tenantOwnerOnly: true,
   document: scans.SET_SCAN_SCHEDULE_MUTATION,
   // The window and timezone rules (invalid_schedule_window, invalid_timezone) are the service's, as for REST.
-  variables: (a) => ({ uuid: a.uuid, input: scans.scheduleInput(a) }),
+  variables: (a: ScheduleArgs) => ({ uuid: a.uuid, input: scans.scheduleInput(a) }),
   result: (d) => scans.schedule(d.setScanSchedule),
 });
 

@@ -1,14 +1,12 @@
 import { arr, id, input, int, object, str } from '../schema';
 import { defineTool } from '../tool';
+import { graphql } from '../../shared/graphql';
 
 /** Review tags (GraphQL `tagReviews`); normalisation and the reserved `__flag__` sentinel in docs/decisions/reviews.md. */
 const tagList = (description: string) =>
   arr(str({ minLength: 1, maxLength: 64 }), { maxItems: 20, description: `${description} (at most 20, each 1-64 characters).` });
 
-export const tagReviews = defineTool<
-  { review_ids: number[]; attach_tags?: string[]; detach_tags?: string[] },
-  { tagReviews: Array<{ reviewId: number; tags: string[] }> }
->({
+export const tagReviews = defineTool({
   name: 'tag_reviews',
   title: 'Tag reviews',
   description:
@@ -31,10 +29,10 @@ export const tagReviews = defineTool<
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   permission: 'reviews.edit',
   writes: true,
-  document: `mutation ($reviewIds: [Int!]!, $attachTags: [String!], $detachTags: [String!]) {
+  document: graphql(`mutation McpTagReviews($reviewIds: [Int!]!, $attachTags: [String!], $detachTags: [String!]) {
     tagReviews(reviewIds: $reviewIds, attachTags: $attachTags, detachTags: $detachTags) { reviewId tags }
-  }`,
-  variables: (a) => ({ reviewIds: a.review_ids, attachTags: a.attach_tags ?? null, detachTags: a.detach_tags ?? null }),
+  }`),
+  variables: (a: { review_ids: number[]; attach_tags?: string[]; detach_tags?: string[] }) => ({ reviewIds: a.review_ids, attachTags: a.attach_tags ?? null, detachTags: a.detach_tags ?? null }),
   result: (d) => ({ data: d.tagReviews.map((r) => ({ review_id: r.reviewId, tags: r.tags })) }),
 });
 

@@ -1,9 +1,10 @@
 import { integer, text } from '../../shared/input';
-import { envelope, type PageResult } from '../../shared/pagination';
-import { auditEvent, AuditEvent, AUDIT_EVENT_FIELDS, type AuditEventData } from '../../shared/presenters/agency';
+import { envelope } from '../../shared/pagination';
+import { auditEvent, AuditEvent } from '../../shared/presenters/agency';
 import { pageOf } from '../../shared/presenters/common';
 import { z } from '../../shared/presenters/zod';
 import { route } from '../route';
+import { graphql } from '../../shared/graphql';
 
 /**
  * The agency side's audit trail: `GET /audit-events` (additive to the spec; docs/security.md "Audit trail").
@@ -27,11 +28,11 @@ export const auditRoutes = [
       per_page: integer('per_page').optional(),
     }),
     responses: { 200: { description: 'A page of audit events.', schema: pageOf(AuditEvent) } },
-    document: `query ($action: String, $subjectType: String, $subjectId: String, $customerId: Int, $page: Int!, $perPage: Int!) {
+    document: graphql(`query ListAuditEvents($action: String, $subjectType: String, $subjectId: String, $customerId: Int, $page: Int!, $perPage: Int!) {
       agencyAuditEvents(action: $action, subjectType: $subjectType, subjectId: $subjectId, customerId: $customerId, page: $page, perPage: $perPage) {
-        total page perPage items { ${AUDIT_EVENT_FIELDS} }
+        total page perPage items { ...AuditEventFields }
       }
-    }`,
+    }`),
     variables: ({ query: q }) => ({
       action: q.action || null,
       subjectType: q.subject_type || null,
@@ -40,6 +41,6 @@ export const auditRoutes = [
       page: q.page ?? 1,
       perPage: q.per_page ?? 25,
     }),
-    respond: (d: { agencyAuditEvents: PageResult<AuditEventData> }, req) => ({ body: envelope(req, d.agencyAuditEvents, auditEvent) }),
+    respond: (d, req) => ({ body: envelope(req, d.agencyAuditEvents, auditEvent) }),
   }),
 ];

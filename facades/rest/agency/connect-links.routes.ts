@@ -1,9 +1,10 @@
 import { bool, integer, text } from '../../shared/input';
-import { envelope, type PageResult } from '../../shared/pagination';
-import { connectLink, ConnectLink, CONNECT_LINK_FIELDS, type ConnectLinkData } from '../../shared/presenters/agency';
+import { envelope } from '../../shared/pagination';
+import { connectLink, ConnectLink } from '../../shared/presenters/agency';
 import { dataOf, pageOf } from '../../shared/presenters/common';
 import { z } from '../../shared/presenters/zod';
 import { pathString, route } from '../route';
+import { graphql } from '../../shared/graphql';
 
 /**
  * Connect links (agency API, tenant owners): `/connect-links`. Spec: "Endpoints > Connect links";
@@ -28,11 +29,11 @@ export const connectLinkRoutes = [
       per_page: integer('per_page').optional(),
     }),
     responses: { 200: { description: 'A page of connect links.', schema: pageOf(ConnectLink) } },
-    document: `query ($locationId: Int, $provider: String, $active: Boolean, $page: Int!, $perPage: Int!) {
+    document: graphql(`query ListConnectLinks($locationId: Int, $provider: String, $active: Boolean, $page: Int!, $perPage: Int!) {
       connectLinks(locationId: $locationId, provider: $provider, active: $active, page: $page, perPage: $perPage) {
-        total page perPage items { ${CONNECT_LINK_FIELDS} }
+        total page perPage items { ...ConnectLinkFields }
       }
-    }`,
+    }`),
     variables: ({ query: q }) => ({
       locationId: q.location_id ?? null,
       provider: q.provider ?? null,
@@ -40,7 +41,7 @@ export const connectLinkRoutes = [
       page: q.page ?? 1,
       perPage: q.per_page ?? 20,
     }),
-    respond: (d: { connectLinks: PageResult<ConnectLinkData> }, req) => ({ body: envelope(req, d.connectLinks, connectLink) }),
+    respond: (d, req) => ({ body: envelope(req, d.connectLinks, connectLink) }),
   }),
   route({
     method: 'post',
@@ -56,9 +57,9 @@ export const connectLinkRoutes = [
       ttl_days: integer('ttl_days').nullish().openapi({ minimum: 1, maximum: 30, description: 'Default 7.' }),
     }),
     responses: { 201: { description: 'The created link.', schema: dataOf(ConnectLink) } },
-    document: `mutation ($input: CreateConnectLinkInput!) { createConnectLink(input: $input) { ${CONNECT_LINK_FIELDS} } }`,
+    document: graphql(`mutation CreateConnectLink($input: CreateConnectLinkInput!) { createConnectLink(input: $input) { ...ConnectLinkFields } }`),
     variables: ({ body: b }) => ({ input: { provider: b.provider, locationId: b.location_id, ttlDays: b.ttl_days ?? null } }),
-    respond: (d: { createConnectLink: ConnectLinkData }) => ({ status: 201, body: { data: connectLink(d.createConnectLink) } }),
+    respond: (d) => ({ status: 201, body: { data: connectLink(d.createConnectLink) } }),
   }),
   route({
     method: 'get',
@@ -69,9 +70,9 @@ export const connectLinkRoutes = [
     permissions: null,
     params: token,
     responses: { 200: { description: 'The link.', schema: dataOf(ConnectLink) } },
-    document: `query ($token: String!) { connectLink(token: $token) { ${CONNECT_LINK_FIELDS} } }`,
+    document: graphql(`query GetConnectLink($token: String!) { connectLink(token: $token) { ...ConnectLinkFields } }`),
     variables: ({ params }) => ({ token: params.token }),
-    respond: (d: { connectLink: ConnectLinkData }) => ({ body: { data: connectLink(d.connectLink) } }),
+    respond: (d) => ({ body: { data: connectLink(d.connectLink) } }),
   }),
   route({
     method: 'delete',
@@ -82,8 +83,8 @@ export const connectLinkRoutes = [
     permissions: null,
     params: token,
     responses: { 200: { description: 'The revoked link.', schema: dataOf(ConnectLink) } },
-    document: `mutation ($token: String!) { revokeConnectLink(token: $token) { ${CONNECT_LINK_FIELDS} } }`,
+    document: graphql(`mutation RevokeConnectLink($token: String!) { revokeConnectLink(token: $token) { ...ConnectLinkFields } }`),
     variables: ({ params }) => ({ token: params.token }),
-    respond: (d: { revokeConnectLink: ConnectLinkData }) => ({ body: { data: connectLink(d.revokeConnectLink) } }),
+    respond: (d) => ({ body: { data: connectLink(d.revokeConnectLink) } }),
   }),
 ];

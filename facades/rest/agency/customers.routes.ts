@@ -1,9 +1,11 @@
 import { bool, integer, text } from '../../shared/input';
-import { envelope, type PageResult } from '../../shared/pagination';
-import { customer, Customer, CUSTOMER_FIELDS, CustomerPageMeta, type CustomerData } from '../../shared/presenters/agency';
+import { envelope } from '../../shared/pagination';
+import { customer, Customer, CustomerPageMeta } from '../../shared/presenters/agency';
 import { dataOf, MessageBody, PageLinks } from '../../shared/presenters/common';
 import { z } from '../../shared/presenters/zod';
+import type { Operation } from '../../shared/execute';
 import { pathId, route, type ExtraError } from '../route';
+import { graphql } from '../../shared/graphql';
 
 /**
  * Customer accounts of the agency (spec: Agency API). The wire is parsed here (types); every rule of the
@@ -36,7 +38,15 @@ const createBody = z.object({
   language: text('language').nullish().openapi({ description: 'ISO 639-1: en, es, fr, de, pt or it (default: the agency\'s language); 422 for another.', example: 'es' }),
 });
 
-const simple = (opts: { method: 'put' | 'delete'; path: string; operationId: string; summary: string; field: string; errors?: ExtraError[] }) =>
+const simple = <F extends string>(opts: {
+  method: 'put' | 'delete';
+  path: string;
+  operationId: string;
+  summary: string;
+  field: F;
+  document: Operation<Record<F, { message: string }>>;
+  errors?: ExtraError[];
+}) =>
   route({
     method: opts.method,
     path: opts.path,
@@ -47,9 +57,9 @@ const simple = (opts: { method: 'put' | 'delete'; path: string; operationId: str
     params: customerId,
     errors: opts.errors,
     responses: { 200: { description: 'Done.', schema: MessageBody } },
-    document: `mutation ($id: Int!) { ${opts.field}(id: $id) { message } }`,
+    document: opts.document,
     variables: ({ params }) => ({ id: params.customer }),
-    respond: (d: Record<string, { message: string }>) => message(d[opts.field]),
+    respond: (d) => message(d[opts.field]),
   });
 
 export const customerRoutes = [
@@ -64,12 +74,12 @@ export const customerRoutes = [
     responses: {
       200: { description: 'A page of customers (the spec\'s short meta).', schema: z.object({ data: z.array(Customer), links: PageLinks, meta: CustomerPageMeta }) },
     },
-    document: `query ($search: String, $page: Int!, $perPage: Int!) {
-      agencyCustomers(search: $search, page: $page, perPage: $perPage) { total page perPage items { ${CUSTOMER_FIELDS} } }
-    }`,
+    document: graphql(`query ListCustomers($search: String, $page: Int!, $perPage: Int!) {
+      agencyCustomers(search: $search, page: $page, perPage: $perPage) { total page perPage items { ...CustomerFields } }
+    }`),
     variables: ({ query: q }) => ({ search: q.search || null, page: q.page ?? 1, perPage: q.per_page ?? 10 }),
     // The spec's meta for this list is the short one: current_page, from, per_page, to.
-    respond: (d: { agencyCustomers: PageResult<CustomerData> }, req) => {
+    respond: (d, req) => {
       const { data, links, meta } = envelope(req, d.agencyCustomers, customer);
       return { body: { data, links, meta: { current_page: meta.current_page, from: meta.from, per_page: meta.per_page, to: meta.to } } };
     },
@@ -84,7 +94,7 @@ export const customerRoutes = [
     permissions: null,
     body: createBody,
     responses: { 201: { description: 'The created customer.', schema: dataOf(Customer) } },
-    document: `mutation ($input: CreateCustomerInput!) { createCustomer(input: $input) { ${CUSTOMER_FIELDS} } }`,
+    document: graphql(`mutation CreateCustomer($input: CreateCustomerInput!) { createCustomer(input: $input) { ...CustomerFields } }`),
     variables: ({ body: b }) => ({
       input: {
         name: b.name ?? '',
@@ -103,7 +113,7 @@ export const customerRoutes = [
         language: b.language ?? null,
       },
     }),
-    respond: (d: { createCustomer: CustomerData }) => ({ status: 201, body: { data: customer(d.createCustomer) } }),
+    respond: (d) => ({ status: 201, body: { data: customer(d.createCustomer) } }),
   }),
   route({
     method: 'put',
@@ -119,11 +129,11 @@ export const customerRoutes = [
     }),
     prepare: { body: (b) => ({ custom_plan_id: b.custom_plan_id ?? undefined, language: b.language }) },
     responses: { 200: { description: 'The customer after the change.', schema: dataOf(Customer) } },
-    document: `mutation ($id: Int!, $customPlanId: String!, $language: String) {
-      changeCustomerPlan(id: $id, customPlanId: $customPlanId, language: $language) { ${CUSTOMER_FIELDS} }
-    }`,
+    document: graphql(`mutation ChangeCustomerPlan($id: Int!, $customPlanId: String!, $language: String) {
+      changeCustomerPlan(id: $id, customPlanId: $customPlanId, language: $language) { ...CustomerFields }
+    }`),
     variables: ({ params, body }) => ({ id: params.customer, customPlanId: body.custom_plan_id, language: body.language ?? null }),
-    respond: (d: { changeCustomerPlan: CustomerData }) => ({ body: { data: customer(d.changeCustomerPlan) } }),
+    respond: (d) => ({ body: { data: customer(d.changeCustomerPlan) } }),
   }),
   route({
     method: 'put',
@@ -135,9 +145,9 @@ export const customerRoutes = [
     params: customerId,
     body: z.object({ location_limit: integer('location_limit') }),
     responses: { 200: { description: 'Done.', schema: MessageBody } },
-    document: `mutation ($id: Int!, $limit: Int!) { setCustomerLocationLimit(id: $id, locationLimit: $limit) { message } }`,
+    document: graphql(`mutation SetCustomerLocationLimit($id: Int!, $limit: Int!) { setCustomerLocationLimit(id: $id, locationLimit: $limit) { message } }`),
     variables: ({ params, body }) => ({ id: params.customer, limit: body.location_limit }),
-    respond: (d: { setCustomerLocationLimit: { message: string } }) => message(d.setCustomerLocationLimit),
+    respond: (d) => message(d.setCustomerLocationLimit),
   }),
   route({
     method: 'put',
@@ -149,9 +159,9 @@ export const customerRoutes = [
     params: customerId,
     body: z.object({ member_limit: integer('member_limit') }),
     responses: { 200: { description: 'Done.', schema: MessageBody } },
-    document: `mutation ($id: Int!, $limit: Int!) { setCustomerMemberLimit(id: $id, memberLimit: $limit) { message } }`,
+    document: graphql(`mutation SetCustomerMemberLimit($id: Int!, $limit: Int!) { setCustomerMemberLimit(id: $id, memberLimit: $limit) { message } }`),
     variables: ({ params, body }) => ({ id: params.customer, limit: body.member_limit }),
-    respond: (d: { setCustomerMemberLimit: { message: string } }) => message(d.setCustomerMemberLimit),
+    respond: (d) => message(d.setCustomerMemberLimit),
   }),
   route({
     method: 'post',
@@ -168,13 +178,13 @@ export const customerRoutes = [
       notes: text('notes').nullish(),
     }),
     responses: { 200: { description: 'Done, with the new balance.', schema: z.object({ message: z.string(), balance: z.number().int() }) } },
-    document: `mutation ($id: Int!, $input: AddCreditsInput!) { addCustomerCredits(id: $id, input: $input) { message balance } }`,
+    document: graphql(`mutation AddCustomerCredits($id: Int!, $input: AddCreditsInput!) { addCustomerCredits(id: $id, input: $input) { message balance } }`),
     variables: ({ params, body: b }) => ({ id: params.customer, input: { type: b.type, credits: b.credits, expiresAt: b.expires_at ?? null, notes: b.notes ?? null } }),
-    respond: (d: { addCustomerCredits: { message: string; balance: number } }) => ({
+    respond: (d) => ({
       body: { message: d.addCustomerCredits.message, balance: d.addCustomerCredits.balance },
     }),
   }),
-  simple({ method: 'put', path: '/customers/:customer/pause', operationId: 'pauseCustomer', summary: 'Pause a customer account', field: 'pauseCustomer', errors: [409, 422] }),
-  simple({ method: 'put', path: '/customers/:customer/resume', operationId: 'resumeCustomer', summary: 'Resume a customer account', field: 'resumeCustomer', errors: [409, 422] }),
-  simple({ method: 'delete', path: '/customers/:customer', operationId: 'deleteCustomer', summary: 'Delete a customer account', field: 'deleteCustomer' }),
+  simple({ method: 'put', path: '/customers/:customer/pause', operationId: 'pauseCustomer', summary: 'Pause a customer account', field: 'pauseCustomer', document: graphql(`mutation PauseCustomer($id: Int!) { pauseCustomer(id: $id) { message } }`), errors: [409, 422] }),
+  simple({ method: 'put', path: '/customers/:customer/resume', operationId: 'resumeCustomer', summary: 'Resume a customer account', field: 'resumeCustomer', document: graphql(`mutation ResumeCustomer($id: Int!) { resumeCustomer(id: $id) { message } }`), errors: [409, 422] }),
+  simple({ method: 'delete', path: '/customers/:customer', operationId: 'deleteCustomer', summary: 'Delete a customer account', field: 'deleteCustomer', document: graphql(`mutation DeleteCustomer($id: Int!) { deleteCustomer(id: $id) { message } }`) }),
 ];

@@ -1,8 +1,11 @@
 import { text } from '../../shared/input';
-import { order, Order, ORDER_FIELDS, type OrderData } from '../../shared/presenters/agency';
+import { order, Order } from '../../shared/presenters/agency';
 import { dataOf, listOf } from '../../shared/presenters/common';
 import { z } from '../../shared/presenters/zod';
+import type { Operation } from '../../shared/execute';
 import { pathUuid, route } from '../route';
+import { graphql } from '../../shared/graphql';
+import type { OrderFieldsFragment } from '../../shared/graphql/graphql';
 
 /**
  * NFC orders (spec: NFC order). Transitions answer 200 `{data: NFC order}` with the order after the move
@@ -11,7 +14,7 @@ import { pathUuid, route } from '../route';
 const TAG = 'NFC orders';
 const orderId = { order: pathUuid('Order', 'The order id.') };
 
-const transition = (name: 'complete' | 'cancel', field: 'completeNfcOrder' | 'cancelNfcOrder', summary: string) =>
+const transition = <F extends 'completeNfcOrder' | 'cancelNfcOrder'>(name: 'complete' | 'cancel', field: F, document: Operation<Record<F, OrderFieldsFragment>>, summary: string) =>
   route({
     method: 'put',
     path: `/orders/:order/${name}`,
@@ -22,9 +25,9 @@ const transition = (name: 'complete' | 'cancel', field: 'completeNfcOrder' | 'ca
     params: orderId,
     errors: [409],
     responses: { 200: { description: 'The order after the move.', schema: dataOf(Order) } },
-    document: `mutation ($id: String!) { ${field}(id: $id) { ${ORDER_FIELDS} } }`,
+    document,
     variables: ({ params }) => ({ id: params.order }),
-    respond: (d: Record<string, OrderData>) => ({ body: { data: order(d[field]) } }),
+    respond: (d) => ({ body: { data: order(d[field]) } }),
   });
 
 export const orderRoutes = [
@@ -36,9 +39,9 @@ export const orderRoutes = [
     tag: TAG,
     permissions: null,
     responses: { 200: { description: 'Every NFC order of the agency.', schema: listOf(Order) } },
-    document: `query { nfcOrders { ${ORDER_FIELDS} } }`,
+    document: graphql(`query ListNfcOrders { nfcOrders { ...OrderFields } }`),
     variables: () => ({}),
-    respond: (d: { nfcOrders: OrderData[] }) => ({ body: { data: d.nfcOrders.map(order) } }),
+    respond: (d) => ({ body: { data: d.nfcOrders.map(order) } }),
   }),
   route({
     method: 'put',
@@ -51,10 +54,20 @@ export const orderRoutes = [
     body: z.object({ tracking_url: text('tracking_url').nullish().openapi({ format: 'uri' }) }),
     errors: [409],
     responses: { 200: { description: 'The order after the move.', schema: dataOf(Order) } },
-    document: `mutation ($id: String!, $trackingUrl: String) { shipNfcOrder(id: $id, trackingUrl: $trackingUrl) { ${ORDER_FIELDS} } }`,
+    document: graphql(`mutation ShipNfcOrder($id: String!, $trackingUrl: String) { shipNfcOrder(id: $id, trackingUrl: $trackingUrl) { ...OrderFields } }`),
     variables: ({ params, body }) => ({ id: params.order, trackingUrl: body.tracking_url || null }),
-    respond: (d: { shipNfcOrder: OrderData }) => ({ body: { data: order(d.shipNfcOrder) } }),
+    respond: (d) => ({ body: { data: order(d.shipNfcOrder) } }),
   }),
-  transition('complete', 'completeNfcOrder', 'Mark an NFC order complete'),
-  transition('cancel', 'cancelNfcOrder', 'Cancel an NFC order'),
+  transition(
+    'complete',
+    'completeNfcOrder',
+    graphql(`mutation CompleteNfcOrder($id: String!) { completeNfcOrder(id: $id) { ...OrderFields } }`),
+    'Mark an NFC order complete',
+  ),
+  transition(
+    'cancel',
+    'cancelNfcOrder',
+    graphql(`mutation CancelNfcOrder($id: String!) { cancelNfcOrder(id: $id) { ...OrderFields } }`),
+    'Cancel an NFC order',
+  ),
 ];

@@ -1,6 +1,7 @@
-import { customPlan, CustomPlan, CUSTOM_PLAN_FIELDS, type CustomPlanData } from '../../shared/presenters/agency';
+import { customPlan, CustomPlan } from '../../shared/presenters/agency';
 import { listOf } from '../../shared/presenters/common';
 import { route } from '../route';
+import { graphql } from '../../shared/graphql';
 
 export const planRoutes = [
   route({
@@ -11,8 +12,8 @@ export const planRoutes = [
     tag: 'Plans',
     permissions: null,
     responses: { 200: { description: 'Every plan of the agency.', schema: listOf(CustomPlan) } },
-    document: `query { customPlans { ${CUSTOM_PLAN_FIELDS} } }`,
+    document: graphql(`query ListCustomPlans { customPlans { ...CustomPlanFields } }`),
     variables: () => ({}),
-    respond: (d: { customPlans: CustomPlanData[] }) => ({ body: { data: d.customPlans.map(customPlan) } }),
+    respond: (d) => ({ body: { data: d.customPlans.map(customPlan) } }),
   }),
 ];

@@ -3,7 +3,10 @@ import { envelope } from '../../shared/pagination';
 import { dataOf, listOf, PageLinks, PageMeta } from '../../shared/presenters/common';
 import { timestamp, z } from '../../shared/presenters/zod';
 import * as scans from '../../shared/scans';
+import type { Operation } from '../../shared/execute';
 import { pathString, route } from '../route';
+import { graphql } from '../../shared/graphql';
+import type { CreateScanMutation, PinFieldsFragment, ScanCostQuery, ScanFieldsFragment } from '../../shared/graphql/graphql';
 
 /**
  * Local Search Grid scans (agency API, tenant owners): `/scans`. Spec: "Scan (Local Search Grid)", "States > Scan",
@@ -22,22 +25,7 @@ const bool = (field: string) => z.preprocess((v) => (v === 1 ? true : v === 0 ? 
 const strings = (field: string) => z.array(text(field), { required_error: `The ${field} field is required.`, invalid_type_error: `The ${field} must be an array of strings.` });
 const ints = (field: string) => z.array(integer(field), { invalid_type_error: `The ${field.replace(/_/g, ' ')} must be an array of integers.` });
 
-interface ScanData extends scans.ScanRowData {
-  distance: number;
-  distanceUnit: string;
-  type: string;
-  address: string | null;
-  targetPlaceId: string | null;
-  lat: number;
-  lng: number;
-  lastRunFailed: boolean;
-  archivedAt: string | null;
-  reportUrl: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-const SCAN_FIELDS = `${scans.SCAN_ROW_FIELDS} distance distanceUnit type address targetPlaceId lat lng lastRunFailed archivedAt reportUrl createdAt updatedAt`;
+graphql(`fragment ScanFields on Scan { ...ScanRowFields distance distanceUnit type address targetPlaceId lat lng lastRunFailed archivedAt reportUrl createdAt updatedAt }`);
 
 const Scan = scans.ScanRow.extend({
   distance: z.number(),
@@ -55,7 +43,7 @@ const Scan = scans.ScanRow.extend({
 }).openapi('Scan');
 
 /** Update, archive and restore answer the list row plus the scan's settings. */
-const scanFull = (s: ScanData): z.infer<typeof Scan> => ({
+const scanFull = (s: ScanFieldsFragment): z.infer<typeof Scan> => ({
   ...scans.scanRow(s),
   distance: s.distance,
   distance_unit: s.distanceUnit,
@@ -91,15 +79,9 @@ const createBody = z.object({
     .openapi({ description: 'true: answer 200 with what the scan would cost (the same checks, no geocoding) and create, charge and start nothing.' }),
 });
 
-const SCAN_COST_QUERY = `query ($input: CreateScanInput!) {
+const SCAN_COST_QUERY = graphql(`query ScanCost($input: CreateScanInput!) {
   scanCost(input: $input) { pins keywords creditsPerRun schedules { frequency runsPerYear creditsPerYear } }
-}`;
-interface ScanCostData {
-  pins: number;
-  keywords: number;
-  creditsPerRun: number;
-  schedules: Array<{ frequency: string; runsPerYear: number; creditsPerYear: number }>;
-}
+}`);
 const ScanCost = z
   .object({
     pins: z.number().int().openapi({ description: 'grid_size x grid_size.' }),
@@ -110,7 +92,7 @@ const ScanCost = z
       .openapi({ description: 'The yearly cost of scheduling the scan at each frequency.' }),
   })
   .openapi('ScanCost');
-const scanCost = (c: ScanCostData): z.infer<typeof ScanCost> => ({
+const scanCost = (c: ScanCostQuery['scanCost']): z.infer<typeof ScanCost> => ({
   pins: c.pins,
   keywords: c.keywords,
   credits_per_run: c.creditsPerRun,
@@ -163,13 +145,13 @@ export const scanRoutes = [
         schema: z.object({ data: z.array(scans.ScanRow), meta: z.object({ current_page: z.number().int(), per_page: z.number().int(), total: z.number().int() }) }),
       },
     },
-    document: `query ($page: Int!, $perPage: Int!, $search: String, $isScheduled: Boolean, $completed: Boolean, $failed: Boolean,
+    document: graphql(`query ListScans($page: Int!, $perPage: Int!, $search: String, $isScheduled: Boolean, $completed: Boolean, $failed: Boolean,
         $sinceDays: Int, $archivedOnly: Boolean, $includeArchived: Boolean) {
       scans(page: $page, perPage: $perPage, search: $search, isScheduled: $isScheduled, completed: $completed, failed: $failed,
         sinceDays: $sinceDays, archivedOnly: $archivedOnly, includeArchived: $includeArchived) {
-        total page perPage items { ${scans.SCAN_ROW_FIELDS} }
+        total page perPage items { ...ScanRowFields }
       }
-    }`,
+    }`),
     variables: ({ query: q }) => ({
       page: q.page ?? 1,
       perPage: q.per_page ?? 20,
@@ -181,7 +163,7 @@ export const scanRoutes = [
       archivedOnly: q.archived_only ?? null,
       includeArchived: q.include_archived ?? null,
     }),
-    respond: (d: { scans: { items: scans.ScanRowData[]; total: number; page: number; perPage: number } }) => ({
+    respond: (d) => ({
       body: { data: d.scans.items.map(scans.scanRow), meta: { current_page: d.scans.page, per_page: d.scans.perPage, total: d.scans.total } },
     }),
   }),
@@ -196,7 +178,7 @@ export const scanRoutes = [
     responses: { 200: { description: 'The scan with its pins.', schema: dataOf(scans.ScanDetail) } },
     document: scans.SCAN_DETAIL_QUERY,
     variables: ({ params, query: q }) => ({ uuid: params.uuid, snapshotAt: q.snapshot_at ?? null, topN: q.top_n ?? null }),
-    respond: ({ scan: d }: { scan: scans.ScanDetailData }) => ({ body: { data: scans.scanDetail(d) } }),
+    respond: ({ scan: d }) => ({ body: { data: scans.scanDetail(d) } }),
   }),
   route({
     ...common,
@@ -221,9 +203,9 @@ export const scanRoutes = [
       page: q.page ?? 1,
       perPage: q.per_page ?? 100,
     }),
-    respond: ({ scanDataPoints: d }: { scanDataPoints: scans.DataPointsData }, req) => {
+    respond: ({ scanDataPoints: d }, req) => {
       // top_n=0 asks for positions and ranks only: the REST pins leave out keyword, snapshot_at and results.
-      const body = envelope(req, d, (r: scans.PinData) => (d.topN === 0 ? { lat: r.lat, lng: r.lng, target_rank: r.rank } : scans.dataPoint(r)));
+      const body = envelope(req, d, (r: PinFieldsFragment) => (d.topN === 0 ? { lat: r.lat, lng: r.lng, target_rank: r.rank } : scans.dataPoint(r)));
       return { body: { ...body, meta: { ...body.meta, ...scans.dataPointsMeta(d) } } };
     },
   }),
@@ -238,7 +220,7 @@ export const scanRoutes = [
     responses: { 200: { description: 'The snapshots, oldest first.', schema: listOf(scans.Snapshot) } },
     document: scans.SCAN_SNAPSHOTS_QUERY,
     variables: ({ params, query: q }) => ({ uuid: params.uuid, keyword: q.keyword ?? null }),
-    respond: (d: { scanSnapshots: scans.SnapshotData[] }) => ({ body: { data: d.scanSnapshots.map(scans.snapshot) } }),
+    respond: (d) => ({ body: { data: d.scanSnapshots.map(scans.snapshot) } }),
   }),
   route({
     ...common,
@@ -251,7 +233,7 @@ export const scanRoutes = [
     responses: { 200: { description: 'The insights.', schema: dataOf(scans.Insights) } },
     document: scans.SCAN_INSIGHTS_QUERY,
     variables: ({ params, query: q }) => ({ uuid: params.uuid, keyword: q.keyword ?? null, snapshotAt: q.snapshot_at ?? null }),
-    respond: ({ scanInsights: d }: { scanInsights: scans.InsightsData }) => ({ body: { data: scans.insights(d) } }),
+    respond: ({ scanInsights: d }) => ({ body: { data: scans.insights(d) } }),
   }),
   route({
     ...common,
@@ -272,7 +254,7 @@ export const scanRoutes = [
     responses: { 200: { description: 'The changes.', schema: dataOf(scans.PinChanges) } },
     document: scans.SCAN_PIN_CHANGES_QUERY,
     variables: ({ params, query: q }) => ({ uuid: params.uuid, keyword: q.keyword ?? null, snapshotAt: q.snapshot_at ?? null, compareTo: q.compare_to ?? null }),
-    respond: ({ scanPinChanges: d }: { scanPinChanges: scans.PinChangesData }) => ({ body: { data: scans.pinChanges(d) } }),
+    respond: ({ scanPinChanges: d }) => ({ body: { data: scans.pinChanges(d) } }),
   }),
   route({
     ...common,
@@ -290,10 +272,10 @@ export const scanRoutes = [
       200: { description: '`dry_run`: what the scan would cost; nothing was created, charged or started.', schema: dataOf(ScanCost) },
       202: { description: 'Accepted: the run started.', schema: dataOf(scans.RunStarted) },
     },
-    document: ({ body }) => (body.dry_run === true ? SCAN_COST_QUERY : scans.CREATE_SCAN_MUTATION),
+    document: ({ body }): Operation<ScanCostQuery | CreateScanMutation> => (body.dry_run === true ? SCAN_COST_QUERY : scans.CREATE_SCAN_MUTATION),
     variables: ({ body }) => ({ input: scans.createScanInput(body) }),
-    respond: (d: { createScan?: scans.RunData; scanCost?: ScanCostData }) =>
-      d.scanCost ? { status: 200, body: { data: scanCost(d.scanCost) } } : { status: 202, body: { data: scans.runStarted(d.createScan!) } },
+    respond: (d) =>
+      'scanCost' in d ? { status: 200, body: { data: scanCost(d.scanCost) } } : { status: 202, body: { data: scans.runStarted(d.createScan) } },
   }),
   route({
     ...common,
@@ -306,7 +288,7 @@ export const scanRoutes = [
     responses: { 202: { description: 'Accepted: the run started.', schema: dataOf(scans.RunStarted) } },
     document: scans.RUN_SCAN_MUTATION,
     variables: ({ params }) => ({ uuid: params.uuid }),
-    respond: (d: { runScan: scans.RunData }) => ({ status: 202, body: { data: scans.runStarted(d.runScan) } }),
+    respond: (d) => ({ status: 202, body: { data: scans.runStarted(d.runScan) } }),
   }),
   route({
     ...common,
@@ -318,7 +300,7 @@ export const scanRoutes = [
     params: uuid,
     body: updateBody,
     responses: { 200: { description: 'The scan after the change.', schema: dataOf(Scan) } },
-    document: `mutation ($uuid: String!, $input: UpdateScanInput!) { updateScan(uuid: $uuid, input: $input) { ${SCAN_FIELDS} } }`,
+    document: graphql(`mutation UpdateScan($uuid: String!, $input: UpdateScanInput!) { updateScan(uuid: $uuid, input: $input) { ...ScanFields } }`),
     variables: ({ params, body: b }) => {
       const input: Record<string, unknown> = {
         location: b.location,
@@ -335,7 +317,7 @@ export const scanRoutes = [
       };
       return { uuid: params.uuid, input: Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) };
     },
-    respond: (d: { updateScan: ScanData }) => ({ body: { data: scanFull(d.updateScan) } }),
+    respond: (d) => ({ body: { data: scanFull(d.updateScan) } }),
   }),
   route({
     ...common,
@@ -346,9 +328,9 @@ export const scanRoutes = [
     description: 'Clears `next_run_at`, keeps the schedule; idempotent.',
     params: uuid,
     responses: { 200: { description: 'The archived scan.', schema: dataOf(Scan) } },
-    document: `mutation ($uuid: String!) { archiveScan(uuid: $uuid) { ${SCAN_FIELDS} } }`,
+    document: graphql(`mutation ArchiveScan($uuid: String!) { archiveScan(uuid: $uuid) { ...ScanFields } }`),
     variables: ({ params }) => ({ uuid: params.uuid }),
-    respond: (d: { archiveScan: ScanData }) => ({ body: { data: scanFull(d.archiveScan) } }),
+    respond: (d) => ({ body: { data: scanFull(d.archiveScan) } }),
   }),
   route({
     ...common,
@@ -359,9 +341,9 @@ export const scanRoutes = [
     description: 'A scheduled scan recomputes `next_run_at`; idempotent.',
     params: uuid,
     responses: { 200: { description: 'The restored scan.', schema: dataOf(Scan) } },
-    document: `mutation ($uuid: String!) { restoreScan(uuid: $uuid) { ${SCAN_FIELDS} } }`,
+    document: graphql(`mutation RestoreScan($uuid: String!) { restoreScan(uuid: $uuid) { ...ScanFields } }`),
     variables: ({ params }) => ({ uuid: params.uuid }),
-    respond: (d: { restoreScan: ScanData }) => ({ body: { data: scanFull(d.restoreScan) } }),
+    respond: (d) => ({ body: { data: scanFull(d.restoreScan) } }),
   }),
   route({
     ...common,
@@ -371,9 +353,9 @@ export const scanRoutes = [
     summary: 'A scan\'s schedule',
     params: uuid,
     responses: { 200: { description: 'The schedule.', schema: dataOf(scans.Schedule) } },
-    document: `query ($uuid: String!) { scanSchedule(uuid: $uuid) { ${scans.SCHEDULE_FIELDS} } }`,
+    document: graphql(`query GetScanSchedule($uuid: String!) { scanSchedule(uuid: $uuid) { ...ScheduleFields } }`),
     variables: ({ params }) => ({ uuid: params.uuid }),
-    respond: (d: { scanSchedule: scans.ScheduleData }) => ({ body: { data: scans.schedule(d.scanSchedule) } }),
+    respond: (d) => ({ body: { data: scans.schedule(d.scanSchedule) } }),
   }),
   route({
     ...common,
@@ -387,6 +369,6 @@ export const scanRoutes = [
     responses: { 200: { description: 'The schedule after the change.', schema: dataOf(scans.Schedule) } },
     document: scans.SET_SCAN_SCHEDULE_MUTATION,
     variables: ({ params, body }) => ({ uuid: params.uuid, input: scans.scheduleInput(body) }),
-    respond: (d: { setScanSchedule: scans.ScheduleData }) => ({ body: { data: scans.schedule(d.setScanSchedule) } }),
+    respond: (d) => ({ body: { data: scans.schedule(d.setScanSchedule) } }),
   }),
 ];

@@ -1,8 +1,9 @@
 import { bool } from '../../shared/input';
-import { aiAuthorization, AiAuthorization, AI_AUTHORIZATION_FIELDS, type AiAuthorizationData } from '../../shared/presenters/ai-authorization';
+import { aiAuthorization, AiAuthorization } from '../../shared/presenters/ai-authorization';
 import { dataOf, listOf } from '../../shared/presenters/common';
 import { z } from '../../shared/presenters/zod';
 import { pathId, route } from '../route';
+import { graphql } from '../../shared/graphql';
 
 /**
  * AI clients allowed through MCP's OAuth sign-in (issue 16; additive): the "API and webhooks" settings list them and
@@ -21,9 +22,9 @@ export const aiAuthorizationRoutes = [
     permissions: null,
     query: z.object({ include_revoked: bool('include_revoked').optional() }),
     responses: { 200: { description: 'The authorizations, newest first.', schema: listOf(AiAuthorization) } },
-    document: `query ($includeRevoked: Boolean!) { aiAuthorizations(includeRevoked: $includeRevoked) { ${AI_AUTHORIZATION_FIELDS} } }`,
+    document: graphql(`query ListAiAuthorizations($includeRevoked: Boolean!) { aiAuthorizations(includeRevoked: $includeRevoked) { ...AiAuthorizationFields } }`),
     variables: ({ query }) => ({ includeRevoked: query.include_revoked ?? false }),
-    respond: (d: { aiAuthorizations: AiAuthorizationData[] }) => ({ body: { data: d.aiAuthorizations.map(aiAuthorization) } }),
+    respond: (d) => ({ body: { data: d.aiAuthorizations.map(aiAuthorization) } }),
   }),
   route({
     method: 'delete',
@@ -35,8 +36,8 @@ export const aiAuthorizationRoutes = [
     permissions: null,
     params: { id: pathId('Authorization', 'The authorization id.') },
     responses: { 200: { description: 'The revoked authorization.', schema: dataOf(AiAuthorization) } },
-    document: `mutation ($id: Int!) { revokeAiAuthorization(id: $id) { ${AI_AUTHORIZATION_FIELDS} } }`,
+    document: graphql(`mutation RevokeAiAuthorization($id: Int!) { revokeAiAuthorization(id: $id) { ...AiAuthorizationFields } }`),
     variables: ({ params }) => ({ id: params.id }),
-    respond: (d: { revokeAiAuthorization: AiAuthorizationData }) => ({ body: { data: aiAuthorization(d.revokeAiAuthorization) } }),
+    respond: (d) => ({ body: { data: aiAuthorization(d.revokeAiAuthorization) } }),
   }),
 ];

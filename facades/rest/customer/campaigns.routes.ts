@@ -1,9 +1,10 @@
 import { integer, text } from '../../shared/input';
-import { envelope, type PageResult } from '../../shared/pagination';
+import { envelope } from '../../shared/pagination';
 import { pageOf } from '../../shared/presenters/common';
 import { campaign, Campaign, InviteAccepted } from '../../shared/presenters/reference';
 import { z } from '../../shared/presenters/zod';
 import { pathString, route } from '../route';
+import { graphql } from '../../shared/graphql';
 
 /**
  * Review-request campaigns (spec: Endpoints > Campaigns and invites). Campaign = {id: uuid, name}; the invite
@@ -38,13 +39,13 @@ export const campaignRoutes = [
       per_page: integer('per_page').optional(),
     }),
     responses: { 200: { description: 'A page of campaigns.', schema: pageOf(Campaign) } },
-    document: `query ($organizationId: Int, $search: String, $page: Int!, $perPage: Int!) {
+    document: graphql(`query ListCampaigns($organizationId: Int, $search: String, $page: Int!, $perPage: Int!) {
       campaigns(organizationId: $organizationId, search: $search, page: $page, perPage: $perPage) {
         total page perPage items { id name }
       }
-    }`,
+    }`),
     variables: ({ query: q }) => ({ organizationId: q.organization_id, search: q.search || null, page: q.page ?? 1, perPage: q.per_page ?? 10 }),
-    respond: (d: { campaigns: PageResult<{ id: string; name: string }> }, req) => ({ body: envelope(req, d.campaigns, campaign) }),
+    respond: (d, req) => ({ body: envelope(req, d.campaigns, campaign) }),
   }),
   route({
     method: 'post',
@@ -62,9 +63,9 @@ export const campaignRoutes = [
     body: inviteBody,
     blankIsAbsent: true,
     responses: { 202: { description: 'Accepted: the contact\'s id.', schema: InviteAccepted } },
-    document: `mutation ($campaign: String!, $input: InviteContactInput!) {
+    document: graphql(`mutation InviteContact($campaign: String!, $input: InviteContactInput!) {
       inviteContact(campaign: $campaign, input: $input) { id message }
-    }`,
+    }`),
     variables: ({ params, body: b }) => ({
       campaign: params.campaign,
       input: {
@@ -75,6 +76,6 @@ export const campaignRoutes = [
         sendAfterHours: b.send_after_hours ?? null,
       },
     }),
-    respond: (d: { inviteContact: { id: string; message: string } }) => ({ status: 202, body: { id: d.inviteContact.id, message: d.inviteContact.message } }),
+    respond: (d) => ({ status: 202, body: { id: d.inviteContact.id, message: d.inviteContact.message } }),
   }),
 ];

@@ -28,7 +28,7 @@ export const gbpRoutes = [
     responses: { 200: { description: 'The metrics.', schema: dataOf(gbp.Metrics) } },
     document: gbp.GBP_METRICS_QUERY,
     variables: ({ query: q }) => ({ locationId: q.location_id, from: q.from ?? null, to: q.to ?? null, includeDaily: q.include_daily ?? false }),
-    respond: (d: { gbpMetrics: gbp.MetricsData }) => ({ body: { data: gbp.metrics(d.gbpMetrics) } }),
+    respond: (d) => ({ body: { data: gbp.metrics(d.gbpMetrics) } }),
   }),
   route({
     method: 'get',
@@ -49,7 +49,7 @@ export const gbpRoutes = [
     responses: { 200: { description: 'A page of search terms.', schema: z.object({ data: z.array(gbp.SearchTerm), meta: gbp.SearchTermsMeta }) } },
     document: gbp.GBP_SEARCH_TERMS_QUERY,
     variables: ({ query: q }) => ({ locationId: q.location_id, year: q.year ?? null, month: q.month ?? null, page: q.page ?? 1, perPage: q.per_page ?? 50 }),
-    respond: (d: { gbpSearchTerms: gbp.SearchTermPageData }) => {
+    respond: (d) => {
       const p = d.gbpSearchTerms;
       return {
         body: {

@@ -1,9 +1,10 @@
 import { integer, text } from '../../shared/input';
-import { envelope, type PageResult } from '../../shared/pagination';
+import { envelope } from '../../shared/pagination';
 import { MessageBody, dataOf, pageOf } from '../../shared/presenters/common';
-import { location, Location, LOCATION_FIELDS, type LocationData } from '../../shared/presenters/organization';
+import { location, Location } from '../../shared/presenters/organization';
 import { z } from '../../shared/presenters/zod';
 import { pathId, route } from '../route';
+import { graphql } from '../../shared/graphql';
 
 /** Locations (spec: "Endpoints > Locations"). */
 const TAG = 'Locations';
@@ -25,13 +26,13 @@ export const locationRoutes = [
       per_page: integer('per_page').optional().openapi({ description: '1-100, default 25.' }),
     }),
     responses: { 200: { description: 'A page of locations.', schema: pageOf(Location) } },
-    document: `query ($organizationId: Int, $search: String, $page: Int!, $perPage: Int!) {
+    document: graphql(`query ListLocations($organizationId: Int, $search: String, $page: Int!, $perPage: Int!) {
       locations(organizationId: $organizationId, search: $search, page: $page, perPage: $perPage) {
-        total page perPage items { ${LOCATION_FIELDS} }
+        total page perPage items { ...LocationFields }
       }
-    }`,
+    }`),
     variables: ({ query: q }) => ({ organizationId: q.organization_id, search: q.search || null, page: q.page ?? 1, perPage: q.per_page ?? 25 }),
-    respond: (d: { locations: PageResult<LocationData> }, req) => ({ body: envelope(req, d.locations, location) }),
+    respond: (d, req) => ({ body: envelope(req, d.locations, location) }),
   }),
   route({
     method: 'get',
@@ -43,9 +44,9 @@ export const locationRoutes = [
     permissions: ['organizations:read'],
     params: id,
     responses: { 200: { description: 'The location.', schema: dataOf(Location) } },
-    document: `query ($id: Int!) { location(id: $id) { ${LOCATION_FIELDS} } }`,
+    document: graphql(`query GetLocation($id: Int!) { location(id: $id) { ...LocationFields } }`),
     variables: ({ params }) => ({ id: params.id }),
-    respond: (d: { location: LocationData }) => ({ body: { data: location(d.location) } }),
+    respond: (d) => ({ body: { data: location(d.location) } }),
   }),
   route({
     method: 'post',
@@ -59,9 +60,9 @@ export const locationRoutes = [
     blankIsAbsent: true,
     errors: [402],
     responses: { 201: { description: 'The created location.', schema: dataOf(Location) } },
-    document: `mutation ($input: CreateLocationInput!) { createLocation(input: $input) { ${LOCATION_FIELDS} } }`,
+    document: graphql(`mutation CreateLocation($input: CreateLocationInput!) { createLocation(input: $input) { ...LocationFields } }`),
     variables: ({ body: b }) => ({ input: { organizationId: b.organization_id, name: b.name } }),
-    respond: (d: { createLocation: LocationData }) => ({ status: 201, body: { data: location(d.createLocation) } }),
+    respond: (d) => ({ status: 201, body: { data: location(d.createLocation) } }),
   }),
   route({
     method: 'put',
@@ -74,9 +75,9 @@ export const locationRoutes = [
     body: z.object({ name: text('name').openapi({ maxLength: 255 }) }),
     blankIsAbsent: true,
     responses: { 200: { description: 'The location after the change.', schema: dataOf(Location) } },
-    document: `mutation ($id: Int!, $input: UpdateLocationInput!) { updateLocation(id: $id, input: $input) { ${LOCATION_FIELDS} } }`,
+    document: graphql(`mutation UpdateLocation($id: Int!, $input: UpdateLocationInput!) { updateLocation(id: $id, input: $input) { ...LocationFields } }`),
     variables: ({ params, body: b }) => ({ id: params.id, input: { name: b.name } }),
-    respond: (d: { updateLocation: LocationData }) => ({ body: { data: location(d.updateLocation) } }),
+    respond: (d) => ({ body: { data: location(d.updateLocation) } }),
   }),
   route({
     method: 'delete',
@@ -89,8 +90,8 @@ export const locationRoutes = [
     permissions: ['organizations:delete'],
     params: id,
     responses: { 200: { description: '`Location deleted successfully.`', schema: MessageBody } },
-    document: `mutation ($id: Int!) { deleteLocation(id: $id) { id message } }`,
+    document: graphql(`mutation DeleteLocation($id: Int!) { deleteLocation(id: $id) { id message } }`),
     variables: ({ params }) => ({ id: params.id }),
-    respond: (d: { deleteLocation: { message: string } }) => ({ body: { message: d.deleteLocation.message } }),
+    respond: (d) => ({ body: { message: d.deleteLocation.message } }),
   }),
 ];

@@ -1,18 +1,9 @@
 /** The webhook receiver and delivery resources: GraphQL selections, wire schemas and presenters. */
 import { timestamp, url, uuid, z } from '../../shared/presenters/zod';
+import { graphql } from '../../shared/graphql';
+import type { WebhookDeliveryFieldsFragment, WebhookFieldsFragment } from '../../shared/graphql/graphql';
 
-export const WEBHOOK_FIELDS = 'id url description enabled events previousSecretExpiresAt createdAt updatedAt';
-
-export interface WebhookData {
-  id: number;
-  url: string;
-  description: string | null;
-  enabled: boolean;
-  events: string[] | null;
-  previousSecretExpiresAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+graphql(`fragment WebhookFields on WebhookEndpoint { id url description enabled events previousSecretExpiresAt createdAt updatedAt }`);
 
 export const Webhook = z
   .object({
@@ -27,7 +18,7 @@ export const Webhook = z
   })
   .openapi('Webhook');
 
-export const webhook = (w: WebhookData): z.infer<typeof Webhook> => ({
+export const webhook = (w: WebhookFieldsFragment): z.infer<typeof Webhook> => ({
   id: w.id,
   url: w.url,
   description: w.description,
@@ -38,35 +29,11 @@ export const webhook = (w: WebhookData): z.infer<typeof Webhook> => ({
   updated_at: w.updatedAt,
 });
 
-export const WEBHOOK_DELIVERY_FIELDS = `id endpointId event status attemptCount lastStatusCode lastError deliveredAt payload createdAt updatedAt
-  attempts { attempt statusCode latencyMs error responseExcerpt requestHeaders { name value } responseHeaders { name value } createdAt }`;
-
-export interface WebhookDeliveryData {
-  id: string;
-  endpointId: number;
-  event: string;
-  status: string;
-  attemptCount: number;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  deliveredAt: string | null;
-  payload: string;
-  createdAt: string;
-  updatedAt: string;
-  attempts: Array<{
-    attempt: number;
-    statusCode: number | null;
-    latencyMs: number;
-    error: string | null;
-    responseExcerpt: string | null;
-    requestHeaders: HeaderList;
-    responseHeaders: HeaderList;
-    createdAt: string;
-  }>;
-}
+graphql(`fragment WebhookDeliveryFields on WebhookDelivery { id endpointId event status attemptCount lastStatusCode lastError deliveredAt payload createdAt updatedAt
+  attempts { attempt statusCode latencyMs error responseExcerpt requestHeaders { name value } responseHeaders { name value } createdAt } }`);
 
 /** A logged attempt's headers: GraphQL's name/value list, served as one object (names are lower case and unique). */
-type HeaderList = Array<{ name: string; value: string }> | null;
+type HeaderList = WebhookDeliveryFieldsFragment['attempts'][number]['requestHeaders'];
 const headerObject = (headers: HeaderList): Record<string, string> | null => headers && Object.fromEntries(headers.map((h) => [h.name, h.value]));
 
 export const WebhookDeliveryAttempt = z.object({
@@ -103,7 +70,7 @@ export const WebhookDelivery = z
   })
   .openapi('WebhookDelivery');
 
-export const webhookDelivery = (d: WebhookDeliveryData): z.infer<typeof WebhookDelivery> => ({
+export const webhookDelivery = (d: WebhookDeliveryFieldsFragment): z.infer<typeof WebhookDelivery> => ({
   id: d.id,
   webhook_id: d.endpointId,
   event: d.event,

@@ -1,9 +1,10 @@
 import { integer, text } from '../../shared/input';
-import { envelope, type PageResult } from '../../shared/pagination';
+import { envelope } from '../../shared/pagination';
 import { MessageBody, pageOf } from '../../shared/presenters/common';
-import { organization, Organization, ORGANIZATION_FIELDS, type OrganizationData } from '../../shared/presenters/organization';
+import { organization, Organization } from '../../shared/presenters/organization';
 import { z } from '../../shared/presenters/zod';
 import { pathId, route } from '../route';
+import { graphql } from '../../shared/graphql';
 
 /** Organisations (spec: "Endpoints > Organisations"): answered unwrapped, each with its locations. */
 const TAG = 'Organizations';
@@ -21,11 +22,11 @@ export const organizationRoutes = [
     permissions: ['organizations:read'],
     query: z.object({ page: integer('page').optional(), per_page: integer('per_page').optional() }),
     responses: { 200: { description: 'A page of organisations, each with its locations.', schema: pageOf(Organization) } },
-    document: `query ($page: Int!, $perPage: Int!) {
-      organizations(page: $page, perPage: $perPage) { total page perPage items { ${ORGANIZATION_FIELDS} } }
-    }`,
+    document: graphql(`query ListOrganizations($page: Int!, $perPage: Int!) {
+      organizations(page: $page, perPage: $perPage) { total page perPage items { ...OrganizationFields } }
+    }`),
     variables: ({ query: q }) => ({ page: q.page ?? 1, perPage: q.per_page ?? 10 }),
-    respond: (d: { organizations: PageResult<OrganizationData> }, req) => ({ body: envelope(req, d.organizations, organization) }),
+    respond: (d, req) => ({ body: envelope(req, d.organizations, organization) }),
   }),
   route({
     method: 'post',
@@ -40,9 +41,9 @@ export const organizationRoutes = [
     blankIsAbsent: true,
     errors: [402],
     responses: { 201: { description: 'The organisation (unwrapped), with its default location.', schema: Organization } },
-    document: `mutation ($input: CreateOrganizationInput!) { createOrganization(input: $input) { ${ORGANIZATION_FIELDS} } }`,
+    document: graphql(`mutation CreateOrganization($input: CreateOrganizationInput!) { createOrganization(input: $input) { ...OrganizationFields } }`),
     variables: ({ body: b, files }) => ({ input: { name: b.name, logo: files.logo ?? null } }),
-    respond: (d: { createOrganization: OrganizationData }) => ({ status: 201, body: organization(d.createOrganization) }),
+    respond: (d) => ({ status: 201, body: organization(d.createOrganization) }),
   }),
   route({
     method: 'get',
@@ -53,9 +54,9 @@ export const organizationRoutes = [
     permissions: ['organizations:read'],
     params: id,
     responses: { 200: { description: 'The organisation (unwrapped).', schema: Organization } },
-    document: `query ($id: Int!) { organization(id: $id) { ${ORGANIZATION_FIELDS} } }`,
+    document: graphql(`query GetOrganization($id: Int!) { organization(id: $id) { ...OrganizationFields } }`),
     variables: ({ params }) => ({ id: params.id }),
-    respond: (d: { organization: OrganizationData }) => ({ body: organization(d.organization) }),
+    respond: (d) => ({ body: organization(d.organization) }),
   }),
   route({
     method: 'put',
@@ -70,14 +71,14 @@ export const organizationRoutes = [
     files: ['logo'],
     blankIsAbsent: true,
     responses: { 200: { description: 'The organisation after the change (unwrapped).', schema: Organization } },
-    document: `mutation ($id: Int!, $input: UpdateOrganizationInput!) { updateOrganization(id: $id, input: $input) { ${ORGANIZATION_FIELDS} } }`,
+    document: graphql(`mutation UpdateOrganization($id: Int!, $input: UpdateOrganizationInput!) { updateOrganization(id: $id, input: $input) { ...OrganizationFields } }`),
     variables: ({ params, body: b, files }) => {
       const input: Record<string, unknown> = {};
       if (b.name !== undefined) input.name = b.name;
       if (files.logo) input.logo = files.logo;
       return { id: params.id, input };
     },
-    respond: (d: { updateOrganization: OrganizationData }) => ({ body: organization(d.updateOrganization) }),
+    respond: (d) => ({ body: organization(d.updateOrganization) }),
   }),
   route({
     method: 'delete',
@@ -90,8 +91,8 @@ export const organizationRoutes = [
     permissions: ['organizations:delete'],
     params: id,
     responses: { 200: { description: '`Organization deleted successfully.`', schema: MessageBody } },
-    document: `mutation ($id: Int!) { deleteOrganization(id: $id) { id message } }`,
+    document: graphql(`mutation DeleteOrganization($id: Int!) { deleteOrganization(id: $id) { id message } }`),
     variables: ({ params }) => ({ id: params.id }),
-    respond: (d: { deleteOrganization: { message: string } }) => ({ body: { message: d.deleteOrganization.message } }),
+    respond: (d) => ({ body: { message: d.deleteOrganization.message } }),
   }),
 ];

@@ -1,7 +1,8 @@
-import { country, Country, currentUser, CurrentUser, source, Source, SOURCE_FIELDS, type SourceData } from '../../shared/presenters/reference';
+import { country, Country, currentUser, CurrentUser, source, Source } from '../../shared/presenters/reference';
 import { listOf } from '../../shared/presenters/common';
 import { z } from '../../shared/presenters/zod';
 import { route } from '../route';
+import { graphql } from '../../shared/graphql';
 
 /** Reference data and identity (spec: "Endpoints > Reference data and identity"): any valid token. */
 const TAG = 'Reference data';
@@ -15,9 +16,9 @@ export const referenceRoutes = [
     tag: TAG,
     permissions: null,
     responses: { 200: { description: 'Every review source the platform knows.', schema: listOf(Source) } },
-    document: `{ sources { ${SOURCE_FIELDS} } }`,
+    document: graphql(`query ListSources { sources { ...SourceFields } }`),
     variables: () => ({}),
-    respond: (d: { sources: SourceData[] }) => ({ body: { data: d.sources.map(source) } }),
+    respond: (d) => ({ body: { data: d.sources.map(source) } }),
   }),
   route({
     method: 'get',
@@ -27,9 +28,9 @@ export const referenceRoutes = [
     tag: TAG,
     permissions: null,
     responses: { 200: { description: 'A bare array of countries.', schema: z.array(Country) } },
-    document: `{ countries { id name } }`,
+    document: graphql(`query ListCountries { countries { id name } }`),
     variables: () => ({}),
-    respond: (d: { countries: { id: string; name: string }[] }) => ({ body: d.countries.map(country) }),
+    respond: (d) => ({ body: d.countries.map(country) }),
   }),
   route({
     method: 'get',
@@ -39,8 +40,8 @@ export const referenceRoutes = [
     tag: TAG,
     permissions: null,
     responses: { 200: { description: 'The current user.', schema: CurrentUser } },
-    document: `{ me { id name email } }`,
+    document: graphql(`query GetCurrentUser { me { id name email } }`),
     variables: () => ({}),
-    respond: (d: { me: { id: number; name: string; email: string } }) => ({ body: currentUser(d.me) }),
+    respond: (d) => ({ body: currentUser(d.me) }),
   }),
 ];

@@ -5,6 +5,7 @@ import { reportContent, reportHtml, reportPdf } from '../../../src/reports/month
 import type { MonthlyReport } from '../../../src/reports/types';
 import { z } from '../../shared/presenters/zod';
 import { pathId, pathString, route, type Answer } from '../route';
+import { graphql } from '../../shared/graphql';
 
 /**
  * Monthly reports (issue 19, item 5; additive to the spec): `GET /organizations/{id}/reports/{YYYY-MM}` answers the
@@ -13,8 +14,8 @@ import { pathId, pathString, route, type Answer } from '../route';
  */
 const TAG = 'Reports';
 
-const TOTALS = `totalReviews avgRating responded responseRate sentimentDistribution { positive neutral negative }
-  aspects { aspect positive neutral negative }`;
+graphql(`fragment ReportTotalsFields on MetricsTotals { totalReviews avgRating responded responseRate sentimentDistribution { positive neutral negative }
+  aspects { aspect positive neutral negative } }`);
 
 /** `2026-10` or `2026-10.pdf`: the month, and whether the PDF is asked for. */
 function monthOf(value: string): { month: string; pdf: boolean } {
@@ -49,14 +50,14 @@ export const reportRoutes = [
       },
     },
     errors: [422],
-    document: `query ($id: Int!, $month: String!) {
+    document: graphql(`query GetOrganizationReport($id: Int!, $month: String!) {
       organizationReport(organizationId: $id, month: $month) {
         organizationId organizationName brandName brandLogoUrl brandColor language month previousMonth generatedAt
         period { from to }
-        totals { ${TOTALS} } previousTotals { ${TOTALS} }
+        totals { ...ReportTotalsFields } previousTotals { ...ReportTotalsFields }
         months { month totalReviews avgRating responseRate positive neutral negative }
       }
-    }`,
+    }`),
     variables: ({ params }) => ({ id: params.id, month: monthOf(params.month).month }),
     respond: async (d: { organizationReport: ReportData }, req): Promise<Answer> => {
       const report: MonthlyReport = { ...d.organizationReport, generatedAt: new Date(d.organizationReport.generatedAt) };

@@ -1,9 +1,10 @@
 import { integer, stringList, text } from '../../shared/input';
-import { envelope, type PageResult } from '../../shared/pagination';
+import { envelope } from '../../shared/pagination';
 import { MessageBody, dataOf, pageOf } from '../../shared/presenters/common';
-import { review, Review, REVIEW_FIELDS, writableSource, WritableSource, WRITABLE_SOURCE_FIELDS, type ReviewData, type WritableSourceData } from '../../shared/presenters/review';
+import { review, Review, writableSource, WritableSource } from '../../shared/presenters/review';
 import { z } from '../../shared/presenters/zod';
 import { pathId, route } from '../route';
+import { graphql } from '../../shared/graphql';
 
 /** Reviews (spec: "Endpoints > Reviews"). Writes take multipart or JSON; an empty field counts as not sent. */
 const TAG = 'Reviews';
@@ -65,11 +66,11 @@ export const reviewRoutes = [
     query: listQuery,
     prepare: { query: aliases },
     responses: { 200: { description: 'A page of reviews.', schema: pageOf(Review) } },
-    document: `query ($rating: Int, $organizationId: Int, $locationId: Int, $sourceNames: [String!], $tags: [String!], $page: Int!, $perPage: Int!) {
+    document: graphql(`query ListReviews($rating: Int, $organizationId: Int, $locationId: Int, $sourceNames: [String!], $tags: [String!], $page: Int!, $perPage: Int!) {
       reviews(rating: $rating, organizationId: $organizationId, locationId: $locationId, sourceNames: $sourceNames, tags: $tags, page: $page, perPage: $perPage) {
-        total page perPage items { ${REVIEW_FIELDS} }
+        total page perPage items { ...ReviewFields }
       }
-    }`,
+    }`),
     variables: ({ query: f }) => ({
       rating: f.rating,
       organizationId: f.organization_id,
@@ -79,7 +80,7 @@ export const reviewRoutes = [
       page: f.page ?? 1,
       perPage: f.per_page ?? 10,
     }),
-    respond: (d: { reviews: PageResult<ReviewData> }, req) => ({ body: envelope(req, d.reviews, review) }),
+    respond: (d, req) => ({ body: envelope(req, d.reviews, review) }),
   }),
   route({
     method: 'get',
@@ -91,13 +92,13 @@ export const reviewRoutes = [
     permissions: ['reviews:read'],
     query: pageQuery,
     responses: { 200: { description: 'A page of writable sources.', schema: pageOf(WritableSource) } },
-    document: `query ($organizationId: Int, $locationId: Int, $page: Int!, $perPage: Int!) {
+    document: graphql(`query ListWritableReviewSources($organizationId: Int, $locationId: Int, $page: Int!, $perPage: Int!) {
       writableSources(organizationId: $organizationId, locationId: $locationId, page: $page, perPage: $perPage) {
-        total page perPage items { ${WRITABLE_SOURCE_FIELDS} }
+        total page perPage items { ...WritableSourceFields }
       }
-    }`,
+    }`),
     variables: ({ query: f }) => ({ organizationId: f.organization_id, locationId: f.location_id, page: f.page ?? 1, perPage: f.per_page ?? 10 }),
-    respond: (d: { writableSources: PageResult<WritableSourceData> }, req) => ({ body: envelope(req, d.writableSources, writableSource) }),
+    respond: (d, req) => ({ body: envelope(req, d.writableSources, writableSource) }),
   }),
   route({
     method: 'get',
@@ -108,9 +109,9 @@ export const reviewRoutes = [
     permissions: ['reviews:read'],
     params: id,
     responses: { 200: { description: 'The review.', schema: dataOf(Review) } },
-    document: `query ($id: Int!) { review(id: $id) { ${REVIEW_FIELDS} } }`,
+    document: graphql(`query GetReview($id: Int!) { review(id: $id) { ...ReviewFields } }`),
     variables: ({ params }) => ({ id: params.id }),
-    respond: (d: { review: ReviewData }) => ({ body: { data: review(d.review) } }),
+    respond: (d) => ({ body: { data: review(d.review) } }),
   }),
   route({
     method: 'post',
@@ -124,7 +125,7 @@ export const reviewRoutes = [
     files: ['avatar'],
     blankIsAbsent: true,
     responses: { 201: { description: 'The created review.', schema: dataOf(Review) } },
-    document: `mutation ($input: CreateReviewInput!) { createReview(input: $input) { ${REVIEW_FIELDS} } }`,
+    document: graphql(`mutation CreateReview($input: CreateReviewInput!) { createReview(input: $input) { ...ReviewFields } }`),
     variables: ({ body: b, files }) => ({
       input: {
         author: b.author,
@@ -138,7 +139,7 @@ export const reviewRoutes = [
         avatar: files.avatar ?? null,
       },
     }),
-    respond: (d: { createReview: ReviewData }) => ({ status: 201, body: { data: review(d.createReview) } }),
+    respond: (d) => ({ status: 201, body: { data: review(d.createReview) } }),
   }),
   route({
     method: 'put',
@@ -153,7 +154,7 @@ export const reviewRoutes = [
     files: ['avatar'],
     blankIsAbsent: true,
     responses: { 200: { description: 'The review after the change.', schema: dataOf(Review) } },
-    document: `mutation ($id: Int!, $input: UpdateReviewInput!) { updateReview(id: $id, input: $input) { ${REVIEW_FIELDS} } }`,
+    document: graphql(`mutation UpdateReview($id: Int!, $input: UpdateReviewInput!) { updateReview(id: $id, input: $input) { ...ReviewFields } }`),
     variables: ({ params, body: b, files, raw }) => {
       const sent = (raw.body ?? {}) as Record<string, unknown>;
       // Only the fields that were sent go into the input: absent fields stay absent, so they do not change.
@@ -167,7 +168,7 @@ export const reviewRoutes = [
       if (files.avatar) input.avatar = files.avatar;
       return { id: params.id, input };
     },
-    respond: (d: { updateReview: ReviewData }) => ({ body: { data: review(d.updateReview) } }),
+    respond: (d) => ({ body: { data: review(d.updateReview) } }),
   }),
   // "Reply to Review" (the spec names it, not its shape): POST /reviews/{id}/reply {message} -> 200 {data: Review}.
   route({
@@ -183,9 +184,9 @@ export const reviewRoutes = [
     blankIsAbsent: true,
     errors: [409, 502],
     responses: { 200: { description: 'The review with its reply.', schema: dataOf(Review) } },
-    document: `mutation ($id: Int!, $input: ReplyToReviewInput!) { replyToReview(id: $id, input: $input) { ${REVIEW_FIELDS} } }`,
+    document: graphql(`mutation ReplyToReview($id: Int!, $input: ReplyToReviewInput!) { replyToReview(id: $id, input: $input) { ...ReviewFields } }`),
     variables: ({ params, body }) => ({ id: params.id, input: { message: body.message } }),
-    respond: (d: { replyToReview: ReviewData }) => ({ body: { data: review(d.replyToReview) } }),
+    respond: (d) => ({ body: { data: review(d.replyToReview) } }),
   }),
   route({
     method: 'delete',
@@ -197,8 +198,8 @@ export const reviewRoutes = [
     permissions: ['reviews:read', 'reviews:delete'],
     params: id,
     responses: { 200: { description: '`Review deleted successfully.`', schema: MessageBody } },
-    document: `mutation ($id: Int!) { deleteReview(id: $id) { id message } }`,
+    document: graphql(`mutation DeleteReview($id: Int!) { deleteReview(id: $id) { id message } }`),
     variables: ({ params }) => ({ id: params.id }),
-    respond: (d: { deleteReview: { message: string } }) => ({ body: { message: d.deleteReview.message } }),
+    respond: (d) => ({ body: { message: d.deleteReview.message } }),
   }),
 ];

@@ -1,18 +1,11 @@
 import { bool, integer, text } from '../../shared/input';
-import { envelope, type PageResult } from '../../shared/pagination';
+import { envelope } from '../../shared/pagination';
 import { dataOf, MessageBody, pageOf } from '../../shared/presenters/common';
 import { timestamp, z } from '../../shared/presenters/zod';
 import { pathId, pathUuid, route } from '../route';
-import {
-  webhook,
-  Webhook,
-  WEBHOOK_DELIVERY_FIELDS,
-  WEBHOOK_FIELDS,
-  webhookDelivery,
-  WebhookDelivery,
-  type WebhookData,
-  type WebhookDeliveryData,
-} from './mappers';
+import { webhook, Webhook, webhookDelivery, WebhookDelivery } from './mappers';
+import { graphql } from '../../shared/graphql';
+import type { WebhookFieldsFragment } from '../../shared/graphql/graphql';
 
 /**
  * Outbound webhooks of the caller's account: receivers (`/webhooks`) and their delivery log
@@ -28,7 +21,7 @@ const deliveryId = { id: pathUuid('Webhook delivery', 'The delivery id (the `web
 const WebhookWithSecret = Webhook.extend({ secret: z.string().openapi({ description: 'The signing secret (`whsec_...`): shown on create and rotate.' }) }).openapi(
   'WebhookWithSecret',
 );
-const withSecret = (d: { endpoint: WebhookData; secret: string }) => ({ data: { ...webhook(d.endpoint), secret: d.secret } });
+const withSecret = (d: { endpoint: WebhookFieldsFragment; secret: string }) => ({ data: { ...webhook(d.endpoint), secret: d.secret } });
 
 const pageQuery = { page: integer('page').optional(), per_page: integer('per_page').optional() };
 
@@ -61,11 +54,11 @@ export const webhookRoutes = [
     permissions: READ,
     query: z.object(pageQuery),
     responses: { 200: { description: 'A page of receivers.', schema: pageOf(Webhook) } },
-    document: `query ($page: Int!, $perPage: Int!) {
-      webhookEndpoints(page: $page, perPage: $perPage) { total page perPage items { ${WEBHOOK_FIELDS} } }
-    }`,
+    document: graphql(`query ListWebhooks($page: Int!, $perPage: Int!) {
+      webhookEndpoints(page: $page, perPage: $perPage) { total page perPage items { ...WebhookFields } }
+    }`),
     variables: ({ query: q }) => ({ page: q.page ?? 1, perPage: q.per_page ?? 10 }),
-    respond: (d: { webhookEndpoints: PageResult<WebhookData> }, req) => ({ body: envelope(req, d.webhookEndpoints, webhook) }),
+    respond: (d, req) => ({ body: envelope(req, d.webhookEndpoints, webhook) }),
   }),
   route({
     ...common,
@@ -82,11 +75,11 @@ export const webhookRoutes = [
       events: eventList.nullish(),
     }),
     responses: { 201: { description: 'The receiver with its secret.', schema: dataOf(WebhookWithSecret) } },
-    document: `mutation ($input: CreateWebhookEndpointInput!) {
-      createWebhookEndpoint(input: $input) { secret endpoint { ${WEBHOOK_FIELDS} } }
-    }`,
+    document: graphql(`mutation CreateWebhook($input: CreateWebhookEndpointInput!) {
+      createWebhookEndpoint(input: $input) { secret endpoint { ...WebhookFields } }
+    }`),
     variables: ({ body: b }) => ({ input: { url: b.url, description: b.description ?? null, enabled: b.enabled ?? null, events: b.events ?? null } }),
-    respond: (d: { createWebhookEndpoint: { endpoint: WebhookData; secret: string } }) => ({ status: 201, body: withSecret(d.createWebhookEndpoint) }),
+    respond: (d) => ({ status: 201, body: withSecret(d.createWebhookEndpoint) }),
   }),
   route({
     ...common,
@@ -97,9 +90,9 @@ export const webhookRoutes = [
     permissions: READ,
     params: id,
     responses: { 200: { description: 'The receiver.', schema: dataOf(Webhook) } },
-    document: `query ($id: Int!) { webhookEndpoint(id: $id) { ${WEBHOOK_FIELDS} } }`,
+    document: graphql(`query GetWebhook($id: Int!) { webhookEndpoint(id: $id) { ...WebhookFields } }`),
     variables: ({ params }) => ({ id: params.id }),
-    respond: (d: { webhookEndpoint: WebhookData }) => ({ body: { data: webhook(d.webhookEndpoint) } }),
+    respond: (d) => ({ body: { data: webhook(d.webhookEndpoint) } }),
   }),
   route({
     ...common,
@@ -117,9 +110,9 @@ export const webhookRoutes = [
       events: eventList.nullish(),
     }),
     responses: { 200: { description: 'The receiver after the change.', schema: dataOf(Webhook) } },
-    document: `mutation ($id: Int!, $input: UpdateWebhookEndpointInput!) {
-      updateWebhookEndpoint(id: $id, input: $input) { ${WEBHOOK_FIELDS} }
-    }`,
+    document: graphql(`mutation UpdateWebhook($id: Int!, $input: UpdateWebhookEndpointInput!) {
+      updateWebhookEndpoint(id: $id, input: $input) { ...WebhookFields }
+    }`),
     variables: ({ params, body: b }) => {
       const input: Record<string, unknown> = {};
       if (b.url !== undefined) input.url = b.url;
@@ -128,7 +121,7 @@ export const webhookRoutes = [
       if (b.events !== undefined) input.events = b.events;
       return { id: params.id, input };
     },
-    respond: (d: { updateWebhookEndpoint: WebhookData }) => ({ body: { data: webhook(d.updateWebhookEndpoint) } }),
+    respond: (d) => ({ body: { data: webhook(d.updateWebhookEndpoint) } }),
   }),
   route({
     ...common,
@@ -139,9 +132,9 @@ export const webhookRoutes = [
     permissions: WRITE,
     params: id,
     responses: { 200: { description: 'Done.', schema: MessageBody } },
-    document: `mutation ($id: Int!) { deleteWebhookEndpoint(id: $id) { id message } }`,
+    document: graphql(`mutation DeleteWebhook($id: Int!) { deleteWebhookEndpoint(id: $id) { id message } }`),
     variables: ({ params }) => ({ id: params.id }),
-    respond: (d: { deleteWebhookEndpoint: { message: string } }) => ({ body: { message: d.deleteWebhookEndpoint.message } }),
+    respond: (d) => ({ body: { message: d.deleteWebhookEndpoint.message } }),
   }),
   route({
     ...common,
@@ -153,9 +146,9 @@ export const webhookRoutes = [
     permissions: WRITE,
     params: id,
     responses: { 200: { description: 'The receiver with its new secret.', schema: dataOf(WebhookWithSecret) } },
-    document: `mutation ($id: Int!) { rotateWebhookSecret(id: $id) { secret endpoint { ${WEBHOOK_FIELDS} } } }`,
+    document: graphql(`mutation RotateWebhookSecret($id: Int!) { rotateWebhookSecret(id: $id) { secret endpoint { ...WebhookFields } } }`),
     variables: ({ params }) => ({ id: params.id }),
-    respond: (d: { rotateWebhookSecret: { endpoint: WebhookData; secret: string } }) => ({ body: withSecret(d.rotateWebhookSecret) }),
+    respond: (d) => ({ body: withSecret(d.rotateWebhookSecret) }),
   }),
   route({
     ...common,
@@ -167,7 +160,7 @@ export const webhookRoutes = [
     permissions: WRITE,
     params: id,
     responses: { 200: { description: 'What the receiver answered.', schema: dataOf(TestResult) } },
-    document: `mutation ($id: Int!) { testWebhookEndpoint(id: $id) { webhookId delivered statusCode latencyMs error responseExcerpt sentAt } }`,
+    document: graphql(`mutation TestWebhook($id: Int!) { testWebhookEndpoint(id: $id) { webhookId delivered statusCode latencyMs error responseExcerpt sentAt } }`),
     variables: ({ params }) => ({ id: params.id }),
     respond: ({
       testWebhookEndpoint: r,
@@ -196,9 +189,9 @@ export const webhookRoutes = [
     permissions: WRITE,
     params: id,
     responses: { 200: { description: 'The secret.', schema: dataOf(z.object({ secret: z.string() })) } },
-    document: `query ($id: Int!) { webhookEndpointSecret(id: $id) }`,
+    document: graphql(`query GetWebhookSecret($id: Int!) { webhookEndpointSecret(id: $id) }`),
     variables: ({ params }) => ({ id: params.id }),
-    respond: (d: { webhookEndpointSecret: string }) => ({ body: { data: { secret: d.webhookEndpointSecret } } }),
+    respond: (d) => ({ body: { data: { secret: d.webhookEndpointSecret } } }),
   }),
   route({
     ...common,
@@ -214,13 +207,13 @@ export const webhookRoutes = [
       ...pageQuery,
     }),
     responses: { 200: { description: 'A page of deliveries, newest first.', schema: pageOf(WebhookDelivery) } },
-    document: `query ($endpointId: Int, $status: String, $event: String, $page: Int!, $perPage: Int!) {
+    document: graphql(`query ListWebhookDeliveries($endpointId: Int, $status: String, $event: String, $page: Int!, $perPage: Int!) {
       webhookDeliveries(endpointId: $endpointId, status: $status, event: $event, page: $page, perPage: $perPage) {
-        total page perPage items { ${WEBHOOK_DELIVERY_FIELDS} }
+        total page perPage items { ...WebhookDeliveryFields }
       }
-    }`,
+    }`),
     variables: ({ params, query: q }) => ({ endpointId: params.id, status: q.status || null, event: q.event || null, page: q.page ?? 1, perPage: q.per_page ?? 10 }),
-    respond: (d: { webhookDeliveries: PageResult<WebhookDeliveryData> }, req) => ({ body: envelope(req, d.webhookDeliveries, webhookDelivery) }),
+    respond: (d, req) => ({ body: envelope(req, d.webhookDeliveries, webhookDelivery) }),
   }),
   route({
     ...common,
@@ -231,9 +224,9 @@ export const webhookRoutes = [
     permissions: READ,
     params: deliveryId,
     responses: { 200: { description: 'The delivery.', schema: dataOf(WebhookDelivery) } },
-    document: `query ($id: String!) { webhookDelivery(id: $id) { ${WEBHOOK_DELIVERY_FIELDS} } }`,
+    document: graphql(`query GetWebhookDelivery($id: String!) { webhookDelivery(id: $id) { ...WebhookDeliveryFields } }`),
     variables: ({ params }) => ({ id: params.id }),
-    respond: (d: { webhookDelivery: WebhookDeliveryData }) => ({ body: { data: webhookDelivery(d.webhookDelivery) } }),
+    respond: (d) => ({ body: { data: webhookDelivery(d.webhookDelivery) } }),
   }),
   route({
     ...common,
@@ -245,8 +238,8 @@ export const webhookRoutes = [
     permissions: WRITE,
     params: deliveryId,
     responses: { 202: { description: 'Accepted: the delivery as queued.', schema: dataOf(WebhookDelivery) } },
-    document: `mutation ($id: String!) { redeliverWebhook(id: $id) { ${WEBHOOK_DELIVERY_FIELDS} } }`,
+    document: graphql(`mutation RedeliverWebhook($id: String!) { redeliverWebhook(id: $id) { ...WebhookDeliveryFields } }`),
     variables: ({ params }) => ({ id: params.id }),
-    respond: (d: { redeliverWebhook: WebhookDeliveryData }) => ({ status: 202, body: { data: webhookDelivery(d.redeliverWebhook) } }),
+    respond: (d) => ({ status: 202, body: { data: webhookDelivery(d.redeliverWebhook) } }),
   }),
 ];

@@ -1,22 +1,11 @@
 import { timestamp, url, uuid, z } from './zod';
+import { graphql } from '../graphql';
+import type { AuditEventFieldsFragment, ConnectLinkFieldsFragment, CustomPlanFieldsFragment, CustomerFieldsFragment, OrderFieldsFragment } from '../graphql/graphql';
 
 /** The agency API's resources (spec: "Customer", "Custom plan", "NFC order", "Connect link"; the audit event is additive). */
 
-export const CUSTOMER_FIELDS = `id name email phone language trialEndsAt createdAt updatedAt
-  customPlan { id name } organizations { id name }`;
-
-export interface CustomerData {
-  id: number;
-  name: string;
-  email: string;
-  phone: string | null;
-  language: string;
-  trialEndsAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  customPlan: { id: number; name: string } | null;
-  organizations: Array<{ id: number; name: string }>;
-}
+graphql(`fragment CustomerFields on AgencyCustomer { id name email phone language trialEndsAt createdAt updatedAt
+  customPlan { id name } organizations { id name } }`);
 
 const Named = z.object({ id: z.number().int(), name: z.string() });
 
@@ -35,7 +24,7 @@ export const Customer = z
   })
   .openapi('Customer');
 
-export const customer = (c: CustomerData): z.infer<typeof Customer> => ({
+export const customer = (c: CustomerFieldsFragment): z.infer<typeof Customer> => ({
   id: c.id,
   name: c.name,
   email: c.email,
@@ -53,19 +42,7 @@ export const CustomerPageMeta = z
   .object({ current_page: z.number().int(), from: z.number().int().nullable(), per_page: z.number().int(), to: z.number().int().nullable() })
   .openapi('CustomerPageMeta');
 
-export const CUSTOM_PLAN_FIELDS = 'id billingMonthlyId billingYearlyId name isDefault isHidden isFree createdAt updatedAt';
-
-export interface CustomPlanData {
-  id: number;
-  billingMonthlyId: string;
-  billingYearlyId: string;
-  name: string;
-  isDefault: boolean;
-  isHidden: boolean;
-  isFree: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+graphql(`fragment CustomPlanFields on CustomPlan { id billingMonthlyId billingYearlyId name isDefault isHidden isFree createdAt updatedAt }`);
 
 export const CustomPlan = z
   .object({
@@ -81,7 +58,7 @@ export const CustomPlan = z
   })
   .openapi('CustomPlan');
 
-export const customPlan = (p: CustomPlanData): z.infer<typeof CustomPlan> => ({
+export const customPlan = (p: CustomPlanFieldsFragment): z.infer<typeof CustomPlan> => ({
   id: p.id,
   billing_monthly_id: p.billingMonthlyId,
   billing_yearly_id: p.billingYearlyId,
@@ -93,20 +70,9 @@ export const customPlan = (p: CustomPlanData): z.infer<typeof CustomPlan> => ({
   updated_at: p.updatedAt,
 });
 
-export const ORDER_FIELDS = `id orderNumber email total currency status
+graphql(`fragment OrderFields on NfcOrder { id orderNumber email total currency status
   shipping { name address city country trackingUrl }
-  items { productName quantity unitPrice nfcUrls }`;
-
-export interface OrderData {
-  id: string;
-  orderNumber: string;
-  email: string;
-  total: number;
-  currency: string;
-  status: string;
-  shipping: { name: string; address: string; city: string; country: string; trackingUrl: string | null };
-  items: Array<{ productName: string; quantity: number; unitPrice: number; nfcUrls: string[] }>;
-}
+  items { productName quantity unitPrice nfcUrls } }`);
 
 export const Order = z
   .object({
@@ -121,7 +87,7 @@ export const Order = z
   })
   .openapi('NfcOrder');
 
-export const order = (o: OrderData): z.infer<typeof Order> => ({
+export const order = (o: OrderFieldsFragment): z.infer<typeof Order> => ({
   id: o.id,
   order_number: o.orderNumber,
   email: o.email,
@@ -138,22 +104,7 @@ export const order = (o: OrderData): z.infer<typeof Order> => ({
   items: o.items.map((i) => ({ product_name: i.productName, quantity: i.quantity, unit_price: i.unitPrice, nfc_urls: i.nfcUrls })),
 });
 
-export interface ConnectLinkData {
-  token: string;
-  provider: string;
-  locationId: number;
-  connectUrl: string;
-  status: string;
-  expiresAt: string;
-  lastStartedAt: string | null;
-  completedOauthAt: string | null;
-  usedAt: string | null;
-  revokedAt: string | null;
-  createdAt: string;
-}
-
-export const CONNECT_LINK_FIELDS =
-  'token provider locationId connectUrl status expiresAt lastStartedAt completedOauthAt usedAt revokedAt createdAt';
+graphql(`fragment ConnectLinkFields on ConnectLink { token provider locationId connectUrl status expiresAt lastStartedAt completedOauthAt usedAt revokedAt createdAt }`);
 
 export const ConnectLink = z
   .object({
@@ -171,7 +122,7 @@ export const ConnectLink = z
   })
   .openapi('ConnectLink');
 
-export const connectLink = (l: ConnectLinkData): z.infer<typeof ConnectLink> => ({
+export const connectLink = (l: ConnectLinkFieldsFragment): z.infer<typeof ConnectLink> => ({
   token: l.token,
   provider: l.provider as 'google' | 'facebook',
   location_id: l.locationId,
@@ -185,24 +136,7 @@ export const connectLink = (l: ConnectLinkData): z.infer<typeof ConnectLink> => 
   created_at: l.createdAt,
 });
 
-export interface AuditEventData {
-  id: string;
-  action: string;
-  subjectType: string;
-  subjectId: string;
-  customerId: number | null;
-  actorType: string;
-  actorUserId: number | null;
-  actorTokenId: number | null;
-  actorLabel: string;
-  requestId: string | null;
-  beforeJson: string | null;
-  afterJson: string | null;
-  createdAt: string;
-}
-
-export const AUDIT_EVENT_FIELDS =
-  'id action subjectType subjectId customerId actorType actorUserId actorTokenId actorLabel requestId beforeJson afterJson createdAt';
+graphql(`fragment AuditEventFields on AgencyAuditEvent { id action subjectType subjectId customerId actorType actorUserId actorTokenId actorLabel requestId beforeJson afterJson createdAt }`);
 
 export const AuditEvent = z
   .object({
@@ -219,7 +153,7 @@ export const AuditEvent = z
   })
   .openapi('AuditEvent');
 
-export const auditEvent = (e: AuditEventData): z.infer<typeof AuditEvent> => ({
+export const auditEvent = (e: AuditEventFieldsFragment): z.infer<typeof AuditEvent> => ({
   id: Number(e.id),
   action: e.action,
   subject_type: e.subjectType,

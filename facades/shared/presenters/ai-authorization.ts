@@ -1,19 +1,9 @@
 import { timestamp, z } from './zod';
+import { graphql } from '../graphql';
+import type { AiAuthorizationFieldsFragment } from '../graphql/graphql';
 
 /** An AI client a user allowed through MCP's OAuth sign-in (GraphQL `AiAuthorization`). */
-export const AI_AUTHORIZATION_FIELDS = 'id userId clientId clientName scopes organizationIds createdAt lastUsedAt revokedAt';
-
-export interface AiAuthorizationData {
-  id: number;
-  userId: number;
-  clientId: string;
-  clientName: string;
-  scopes: string[];
-  organizationIds: number[] | null;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
+graphql(`fragment AiAuthorizationFields on AiAuthorization { id userId clientId clientName scopes organizationIds createdAt lastUsedAt revokedAt }`);
 
 export const AiAuthorization = z
   .object({
@@ -29,7 +19,7 @@ export const AiAuthorization = z
   })
   .openapi('AiAuthorization');
 
-export const aiAuthorization = (a: AiAuthorizationData): z.infer<typeof AiAuthorization> => ({
+export const aiAuthorization = (a: AiAuthorizationFieldsFragment): z.infer<typeof AiAuthorization> => ({
   id: a.id,
   user_id: a.userId,
   client_id: a.clientId,

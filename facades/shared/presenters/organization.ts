@@ -1,21 +1,15 @@
 import { timestamp, url, z } from './zod';
+import { graphql } from '../graphql';
+import type { LocationFieldsFragment, OrganizationFieldsFragment } from '../graphql/graphql';
 
 /** Location and Organisation (spec: "Location", "Organisation"); the organisation carries its locations. */
-export const LOCATION_FIELDS = 'id organizationId name createdAt updatedAt';
-
-export interface LocationData {
-  id: number;
-  organizationId: number;
-  name: string;
-  createdAt: string;
-  updatedAt: string;
-}
+graphql(`fragment LocationFields on Location { id organizationId name createdAt updatedAt }`);
 
 export const Location = z
   .object({ id: z.number().int(), organization_id: z.number().int(), name: z.string(), created_at: timestamp(), updated_at: timestamp() })
   .openapi('Location');
 
-export const location = (l: LocationData): z.infer<typeof Location> => ({
+export const location = (l: LocationFieldsFragment): z.infer<typeof Location> => ({
   id: l.id,
   organization_id: l.organizationId,
   name: l.name,
@@ -23,17 +17,7 @@ export const location = (l: LocationData): z.infer<typeof Location> => ({
   updated_at: l.updatedAt,
 });
 
-export const ORGANIZATION_FIELDS = `id name defaultLocationId logo createdAt updatedAt locations { ${LOCATION_FIELDS} }`;
-
-export interface OrganizationData {
-  id: number;
-  name: string;
-  defaultLocationId: number | null;
-  logo: string | null;
-  createdAt: string;
-  updatedAt: string;
-  locations: LocationData[];
-}
+graphql(`fragment OrganizationFields on Organization { id name defaultLocationId logo createdAt updatedAt locations { ...LocationFields } }`);
 
 export const Organization = z
   .object({
@@ -47,7 +31,7 @@ export const Organization = z
   })
   .openapi('Organization');
 
-export const organization = (o: OrganizationData): z.infer<typeof Organization> => ({
+export const organization = (o: OrganizationFieldsFragment): z.infer<typeof Organization> => ({
   id: o.id,
   name: o.name,
   default_location_id: o.defaultLocationId,

@@ -1,16 +1,9 @@
 import { url, z } from './zod';
+import { graphql } from '../graphql';
+import type { SourceFieldsFragment } from '../graphql/graphql';
 
 /** Reference data and identity (spec: "Review source", "Country", "Current user"). */
-export const SOURCE_FIELDS = 'id name url logo available canCollectReviews deepLinkingSupported';
-export interface SourceData {
-  id: number;
-  name: string;
-  url: string;
-  logo: string;
-  available: boolean;
-  canCollectReviews: boolean;
-  deepLinkingSupported: boolean;
-}
+graphql(`fragment SourceFields on ReviewSource { id name url logo available canCollectReviews deepLinkingSupported }`);
 export const Source = z
   .object({
     id: z.number().int(),
@@ -22,7 +15,7 @@ export const Source = z
     deep_linking_supported: z.boolean(),
   })
   .openapi('ReviewSource');
-export const source = (s: SourceData): z.infer<typeof Source> => ({
+export const source = (s: SourceFieldsFragment): z.infer<typeof Source> => ({
   id: s.id,
   name: s.name,
   url: s.url,

@@ -1,28 +1,10 @@
 import { timestamp, url, z } from './zod';
+import { graphql } from '../graphql';
+import type { ReviewFieldsFragment, WritableSourceFieldsFragment } from '../graphql/graphql';
 
 /** The Review resource (spec: "Review"): GraphQL selection, what it returns, its wire schema and the presenter. */
-export const REVIEW_FIELDS = `
-  id organizationId locationId integrationId author publishedAt rating title message
-  source sourceLogo avatar reply replyDate hidden verified`;
-
-export interface ReviewData {
-  id: number;
-  organizationId: number;
-  locationId: number;
-  integrationId: number;
-  author: string;
-  publishedAt: string;
-  rating: number;
-  title: string | null;
-  message: string;
-  source: string;
-  sourceLogo: string;
-  avatar: string;
-  reply: string | null;
-  replyDate: string | null;
-  hidden: boolean;
-  verified: boolean;
-}
+graphql(`fragment ReviewFields on Review { id organizationId locationId integrationId author publishedAt rating title message
+  source sourceLogo avatar reply replyDate hidden verified }`);
 
 export const Review = z
   .object({
@@ -45,7 +27,7 @@ export const Review = z
   })
   .openapi('Review');
 
-export const review = (r: ReviewData): z.infer<typeof Review> => ({
+export const review = (r: ReviewFieldsFragment): z.infer<typeof Review> => ({
   id: r.id,
   organization_id: r.organizationId,
   location_id: r.locationId,
@@ -65,15 +47,7 @@ export const review = (r: ReviewData): z.infer<typeof Review> => ({
 });
 
 /** Writable review source (spec: "Writable review source"). */
-export const WRITABLE_SOURCE_FIELDS = 'id name logo type organizationId locationId';
-export interface WritableSourceData {
-  id: number;
-  name: string;
-  logo: string;
-  type: string;
-  organizationId: number;
-  locationId: number;
-}
+graphql(`fragment WritableSourceFields on WritableSource { id name logo type organizationId locationId }`);
 export const WritableSource = z
   .object({
     id: z.number().int().openapi({ description: 'The integration id to send as `source` when creating a review.' }),
@@ -84,7 +58,7 @@ export const WritableSource = z
     location_id: z.number().int(),
   })
   .openapi('WritableReviewSource');
-export const writableSource = (s: WritableSourceData): z.infer<typeof WritableSource> => ({
+export const writableSource = (s: WritableSourceFieldsFragment): z.infer<typeof WritableSource> => ({
   id: s.id,
   name: s.name,
   logo: s.logo,

@@ -11,10 +11,18 @@ import { assertMutationAllowed } from './agency/paused.middleware';
 export const AGENCY = 'role:agency';
 
 /**
+ * `@Authorized(LINK)`: an operation of a public page or the inbound webhook (facades/pages, facades/inbound). It has
+ * no principal: a capability token among its arguments (an unsubscribe token, an invite UUID, a connect link, an
+ * endpoint token) is the credential, and the service it calls checks it, exactly as the page did before.
+ */
+export const LINK = 'link:capability';
+
+/**
  * `@Authorized('reviews:read', ...)` lists token permissions that must all be present;
  * `@Authorized()` only needs a valid token. Scope (tenant, account, locations) is checked in services.
  */
 export const authChecker: AuthChecker<Context, string> = async ({ context, info }, roles) => {
+  if (roles.includes(LINK)) return true;
   if (!context.principal) throw new Unauthenticated();
   let required = roles;
   if (roles.includes(AGENCY)) {

@@ -29,6 +29,7 @@ import { ReviewTagResolver } from './tags/tag.resolver';
 import { validateArg } from './validation';
 import { WebhookAttemptResolver, WebhookDeliveryResolver, WebhookEndpointResolver } from './webhooks/webhook.resolver';
 import { AiAuthorizationResolver } from './ai-authorizations/ai-authorization.resolver';
+import { UnsubscribeResolver } from './unsubscribe/unsubscribe.resolver';
 
 export const RESOLVERS = [
   ReportResolver,
@@ -60,6 +61,7 @@ export const RESOLVERS = [
   OrganizationStatsResolver,
   McpAuditResolver,
   AgencyAuditResolver,
+  UnsubscribeResolver,
 ] as const;
 
 let built: Promise<GraphQLSchema> | null = null;

@@ -28,7 +28,7 @@ import { apiCors, defaultCsp, pageSecurity, securityHeaders } from './security-h
 import { anySimulator, simulatorsRouter } from '../simulators';
 import { connectPages, type ConnectPageDeps } from './connect-page';
 import { reportPages } from './report-page';
-import { unsubscribePages } from './unsubscribe-page';
+import { unsubscribePages } from '../../facades/pages/unsubscribe';
 import { feedbackPages } from './feedback-page';
 import { inboundWebhook } from './inbound-webhook';
 import { docsPages } from './docs-page';
@@ -291,7 +291,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
   // The public white-label scan report (`report_url`); the scan UUID is the share key.
   app.use('/reports', pageSecurity(), reportPages({ logger: deps.logger, clock: deps.clock }));
   // The unsubscribe link of review requests (`/u/{token}`: confirmation page, form and RFC 8058 one-click POST).
-  app.use('/u', pageSecurity(), unsubscribePages({ logger: deps.logger, clock: deps.clock }));
+  app.use('/u', pageSecurity(), unsubscribePages({ schema: deps.schema, logger: deps.logger, clock: deps.clock }));
   // The review link of invites (`/r/<invite uuid>`): the rating gate and the private feedback form.
   app.use('/r', pageSecurity(), feedbackPages({ logger: deps.logger, clock: deps.clock }));
   // The simulator routers carry their full paths (`/simulators/{provider}/...`).

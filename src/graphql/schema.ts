@@ -30,6 +30,7 @@ import { validateArg } from './validation';
 import { WebhookAttemptResolver, WebhookDeliveryResolver, WebhookEndpointResolver } from './webhooks/webhook.resolver';
 import { AiAuthorizationResolver } from './ai-authorizations/ai-authorization.resolver';
 import { UnsubscribeResolver } from './unsubscribe/unsubscribe.resolver';
+import { FeedbackPageResolver } from './feedback/feedback-page.resolver';
 
 export const RESOLVERS = [
   ReportResolver,
@@ -62,6 +63,7 @@ export const RESOLVERS = [
   McpAuditResolver,
   AgencyAuditResolver,
   UnsubscribeResolver,
+  FeedbackPageResolver,
 ] as const;
 
 let built: Promise<GraphQLSchema> | null = null;

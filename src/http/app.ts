@@ -29,7 +29,7 @@ import { anySimulator, simulatorsRouter } from '../simulators';
 import { connectPages, type ConnectPageDeps } from './connect-page';
 import { reportPages } from './report-page';
 import { unsubscribePages } from '../../facades/pages/unsubscribe';
-import { feedbackPages } from './feedback-page';
+import { feedbackPages } from '../../facades/pages/feedback';
 import { inboundWebhook } from './inbound-webhook';
 import { docsPages } from './docs-page';
 import { observeJsonAnswers, type ApiAnswer } from './observe-answers';
@@ -293,7 +293,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
   // The unsubscribe link of review requests (`/u/{token}`: confirmation page, form and RFC 8058 one-click POST).
   app.use('/u', pageSecurity(), unsubscribePages({ schema: deps.schema, logger: deps.logger, clock: deps.clock }));
   // The review link of invites (`/r/<invite uuid>`): the rating gate and the private feedback form.
-  app.use('/r', pageSecurity(), feedbackPages({ logger: deps.logger, clock: deps.clock }));
+  app.use('/r', pageSecurity(), feedbackPages({ schema: deps.schema, logger: deps.logger, clock: deps.clock }));
   // The simulator routers carry their full paths (`/simulators/{provider}/...`).
   if (anySimulator()) app.use('/simulators', pageSecurity()).use(simulatorsRouter());
   // Developer pages: API references, the webhook receiver guide, and the assets of those and GraphiQL (docs-page.ts).

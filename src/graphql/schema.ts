@@ -31,6 +31,7 @@ import { WebhookAttemptResolver, WebhookDeliveryResolver, WebhookEndpointResolve
 import { AiAuthorizationResolver } from './ai-authorizations/ai-authorization.resolver';
 import { UnsubscribeResolver } from './unsubscribe/unsubscribe.resolver';
 import { FeedbackPageResolver } from './feedback/feedback-page.resolver';
+import { InboundWebhookResolver } from './inbound/inbound-webhook.resolver';
 
 export const RESOLVERS = [
   ReportResolver,
@@ -64,6 +65,7 @@ export const RESOLVERS = [
   AgencyAuditResolver,
   UnsubscribeResolver,
   FeedbackPageResolver,
+  InboundWebhookResolver,
 ] as const;
 
 let built: Promise<GraphQLSchema> | null = null;

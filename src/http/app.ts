@@ -30,7 +30,7 @@ import { connectPages, type ConnectPageDeps } from './connect-page';
 import { reportPages } from './report-page';
 import { unsubscribePages } from '../../facades/pages/unsubscribe';
 import { feedbackPages } from '../../facades/pages/feedback';
-import { inboundWebhook } from './inbound-webhook';
+import { inboundWebhook } from '../../facades/inbound/webhook';
 import { docsPages } from './docs-page';
 import { observeJsonAnswers, type ApiAnswer } from './observe-answers';
 import { mcpAuthChallenge, oauthRoutes, type OAuthDeps } from './oauth';
@@ -153,6 +153,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
   app.use(
     '/api/webhooks/inbound',
     inboundWebhook({
+      schema: deps.schema,
       logger: deps.logger,
       clock: deps.clock,
       redis: deps.redis,

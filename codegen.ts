@@ -8,7 +8,7 @@ import type { CodegenConfig } from '@graphql-codegen/cli';
  */
 const config: CodegenConfig = {
   schema: 'schema/schema.graphql',
-  documents: ['facades/**/*.ts', '!facades/shared/graphql/**'],
+  documents: ['facades/**/*.ts', 'facades/**/*.tsx', '!facades/shared/graphql/**'],
   ignoreNoDocuments: false,
   generates: {
     'facades/shared/graphql/': {

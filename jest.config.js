@@ -1,11 +1,17 @@
 /** Each Jest worker gets its own MariaDB database (see test/support/global-setup.ts). */
-const swc = JSON.parse(require('fs').readFileSync(__dirname + '/.swcrc', 'utf8'));
+// .swcrc holds TSX (Preact's JSX runtime) first, then everything else (the first entry whose `test` matches applies).
+const swcrc = JSON.parse(require('fs').readFileSync(__dirname + '/.swcrc', 'utf8'));
+const swcFor = (ext) => {
+  const { test: _test, $schema: _schema, ...options } = swcrc.find((entry) => !entry.test || new RegExp(entry.test).test(`file.${ext}`));
+  return ['@swc/jest', { ...options, swcrc: false }];
+};
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {
-    '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false }],
+    '^.+\\.tsx$': swcFor('tsx'),
+    '^.+\\.ts$': swcFor('ts'),
     // ESM-only packages (oauth4webapi, oidc-provider, jose, the MCP Tasks extension client) are compiled to CommonJS for Jest's module system; Node loads them natively.
     '^.+\\.m?js$': ['@swc/jest', { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' }, swcrc: false }],
   },

@@ -14,6 +14,11 @@ export interface Context {
   clock: Clock;
   /** Origin for absolute URLs in responses (the white-label domain the request came in on). */
   baseUrl: string;
+  /**
+   * Built by a public page or the inbound webhook (facades/pages, facades/inbound) for its own operations, which
+   * `@Authorized(LINK)` admits only here; never true for `/graphql`, REST or MCP.
+   */
+  publicEdge: boolean;
 }
 
 export function makeContext(input: {
@@ -21,6 +26,7 @@ export function makeContext(input: {
   baseUrl: string;
   requestId?: string;
   clock?: Clock;
+  publicEdge?: boolean;
 }): Context {
   return {
     principal: input.principal,
@@ -28,6 +34,7 @@ export function makeContext(input: {
     requestId: input.requestId ?? randomUUID(),
     clock: input.clock ?? systemClock,
     baseUrl: input.baseUrl.replace(/\/+$/, ''),
+    publicEdge: input.publicEdge ?? false,
   };
 }
 

@@ -11,10 +11,23 @@ import { assertMutationAllowed } from './agency/paused.middleware';
 export const AGENCY = 'role:agency';
 
 /**
+ * `@Authorized(LINK)`: an operation of a public page or the inbound webhook (facades/pages, facades/inbound). It has
+ * no principal: a capability token among its arguments (an unsubscribe token, an invite UUID, a connect link, an
+ * endpoint token) is the credential, and the service it calls checks it, exactly as the page did before. Only the
+ * edge's own in-process context may run it (`Context.publicEdge`): on `/graphql` these operations are refused, so
+ * a token guessed there would bypass the pages' and the webhook's per-address limits.
+ */
+export const LINK = 'link:capability';
+
+/**
  * `@Authorized('reviews:read', ...)` lists token permissions that must all be present;
  * `@Authorized()` only needs a valid token. Scope (tenant, account, locations) is checked in services.
  */
 export const authChecker: AuthChecker<Context, string> = async ({ context, info }, roles) => {
+  if (roles.includes(LINK)) {
+    if (context.publicEdge) return true;
+    throw new Forbidden('This operation belongs to a public page or the inbound webhook; it is not offered on the GraphQL API.', 'edge_only');
+  }
   if (!context.principal) throw new Unauthenticated();
   let required = roles;
   if (roles.includes(AGENCY)) {

@@ -29,6 +29,9 @@ import { ReviewTagResolver } from './tags/tag.resolver';
 import { validateArg } from './validation';
 import { WebhookAttemptResolver, WebhookDeliveryResolver, WebhookEndpointResolver } from './webhooks/webhook.resolver';
 import { AiAuthorizationResolver } from './ai-authorizations/ai-authorization.resolver';
+import { UnsubscribeResolver } from './unsubscribe/unsubscribe.resolver';
+import { FeedbackPageResolver } from './feedback/feedback-page.resolver';
+import { InboundWebhookResolver } from './inbound/inbound-webhook.resolver';
 
 export const RESOLVERS = [
   ReportResolver,
@@ -60,6 +63,9 @@ export const RESOLVERS = [
   OrganizationStatsResolver,
   McpAuditResolver,
   AgencyAuditResolver,
+  UnsubscribeResolver,
+  FeedbackPageResolver,
+  InboundWebhookResolver,
 ] as const;
 
 let built: Promise<GraphQLSchema> | null = null;

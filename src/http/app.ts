@@ -28,9 +28,9 @@ import { apiCors, defaultCsp, pageSecurity, securityHeaders } from './security-h
 import { anySimulator, simulatorsRouter } from '../providers/simulators';
 import { connectPages, type ConnectPageDeps } from './connect-page';
 import { reportPages } from './report-page';
-import { unsubscribePages } from './unsubscribe-page';
-import { feedbackPages } from './feedback-page';
-import { inboundWebhook } from './inbound-webhook';
+import { unsubscribePages } from '../../facades/pages/unsubscribe';
+import { feedbackPages } from '../../facades/pages/feedback';
+import { inboundWebhook } from '../../facades/inbound/webhook';
 import { docsPages } from './docs-page';
 import { observeJsonAnswers, type ApiAnswer } from './observe-answers';
 import { mcpAuthChallenge, oauthRoutes, type OAuthDeps } from './oauth';
@@ -153,6 +153,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
   app.use(
     '/api/webhooks/inbound',
     inboundWebhook({
+      schema: deps.schema,
       logger: deps.logger,
       clock: deps.clock,
       redis: deps.redis,
@@ -291,9 +292,9 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
   // The public white-label scan report (`report_url`); the scan UUID is the share key.
   app.use('/reports', pageSecurity(), reportPages({ logger: deps.logger, clock: deps.clock }));
   // The unsubscribe link of review requests (`/u/{token}`: confirmation page, form and RFC 8058 one-click POST).
-  app.use('/u', pageSecurity(), unsubscribePages({ logger: deps.logger, clock: deps.clock }));
+  app.use('/u', pageSecurity(), unsubscribePages({ schema: deps.schema, logger: deps.logger, clock: deps.clock }));
   // The review link of invites (`/r/<invite uuid>`): the rating gate and the private feedback form.
-  app.use('/r', pageSecurity(), feedbackPages({ logger: deps.logger, clock: deps.clock }));
+  app.use('/r', pageSecurity(), feedbackPages({ schema: deps.schema, logger: deps.logger, clock: deps.clock }));
   // The simulator routers carry their full paths (`/simulators/{provider}/...`).
   if (anySimulator()) app.use('/simulators', pageSecurity()).use(simulatorsRouter());
   // Developer pages: API references, the webhook receiver guide, and the assets of those and GraphiQL (docs-page.ts).

@@ -82,6 +82,8 @@ export function pageSecurity(opts: { connect?: boolean } = {}): RequestHandler {
       targets = [originOf(config.GOOGLE_AUTH_URL), originOf(config.FACEBOOK_AUTH_URL)].filter((o): o is string => !!o);
     }
     res.setHeader('Content-Security-Policy', pageCsp(nonce, [...new Set(targets)]));
+    // The pages rendered by facades/pages write it on their `<style>` elements themselves.
+    res.locals.cspNonce = nonce;
     const send = res.send.bind(res);
     res.send = ((body?: unknown) => {
       if (typeof body === 'string' && /html/.test(String(res.getHeader('Content-Type') ?? ''))) {

@@ -1,12 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
-/** 127.0.0.0/8, ::1 and their IPv4-mapped form. */
+/** 127.0.0.0/8, ::1 and their IPv4-mapped form, classified by ipaddr.js (as src/net/address-policy.ts does). */
 export function isLoopbackAddress(address: string | undefined | null): boolean {
-  if (!address) return false;
-  const a = address.toLowerCase().replace(/^::ffff:/, '');
-  if (isIP(a) === 4) return a.startsWith('127.');
-  return a === '::1' || a === '0:0:0:0:0:0:0:1';
+  // Socket addresses only: four-part decimal IPv4 or IPv6, no zone index.
+  if (!address || address.includes('%') || !(ipaddr.IPv6.isValid(address) || ipaddr.IPv4.isValidFourPartDecimal(address))) return false;
+  const parsed = ipaddr.parse(address);
+  const ip = parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;
+  return ip.range() === 'loopback';
 }
 
 /**

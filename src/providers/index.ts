@@ -7,7 +7,7 @@ export * from './types';
 export { FacebookGraphClient } from './facebook/graph.client';
 export { GoogleBusinessClient } from './google/business.client';
 
-/** Where the in-process simulators are mounted (src/simulators). */
+/** Where the in-process simulators are mounted (src/providers/simulators.ts). */
 export const SIMULATOR_PATHS: Record<SignInProvider, string> = {
   google: '/simulators/google/api',
   facebook: '/simulators/facebook/graph',

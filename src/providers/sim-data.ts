@@ -1,5 +1,5 @@
 /**
- * Deterministic review content for the platform simulators (src/simulators): the same business name always
+ * Deterministic review content for the platform simulators (src/providers/simulators.ts): the same business name always
  * gets the same reviewers, ratings and texts, so a demo looks the same on every machine.
  */
 

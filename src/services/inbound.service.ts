@@ -34,7 +34,7 @@ import { UUID } from '../domain/ids';
  * token (regenerable: the old URL is dead at once), the optional signing secret (shown once, stored encrypted),
  * and the recent submissions.
  *
- * Receiving (`POST /api/webhooks/inbound/<token>`, src/http/inbound-webhook.ts): no principal, the token is the
+ * Receiving (`POST /api/webhooks/inbound/<token>`, facades/inbound/webhook.ts): no principal, the token is the
  * credential. Every submission that passes the token, size, signature and parse checks is stored in
  * `inbound_submissions` with its outcome: accepted (an invite through `requestInvite`), duplicate (the same raw
  * body within 5 minutes), skipped (neither email nor phone) or ignored (unsubscribed, duplicate window, paused).
@@ -44,8 +44,6 @@ import { UUID } from '../domain/ids';
 export const DOUBLE_FIRE_WINDOW_MS = 5 * 60 * 1000;
 /** Accepted distance of `X-Webhook-Timestamp` from the server clock. */
 export const TIMESTAMP_TOLERANCE_MS = 5 * 60 * 1000;
-/** Largest body the endpoint reads (spec: Limits > Inbound body size). */
-export const MAX_BODY_BYTES = 256 * 1024;
 export const INBOUND_PATH = '/api/webhooks/inbound';
 
 const TOKEN = /^[0-9a-f]{64}$/;

@@ -15,7 +15,7 @@ import { UUID } from '../domain/ids';
 
 /**
  * Private feedback (spec: Events > private-feedback-*): what a customer who rates at or below the campaign's
- * `feedback_threshold` writes on the public feedback page (`/r/<invite uuid>`, src/http/feedback-page.ts), and
+ * `feedback_threshold` writes on the public feedback page (`/r/<invite uuid>`, facades/pages/feedback.tsx), and
  * what the account does with it through GraphQL (list, reply, edit). Every change writes its event in the same
  * transaction (the outbox): `private-feedback-created` on submission, `private-feedback-updated` on a reply or
  * an edit that changes something.

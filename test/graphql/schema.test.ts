@@ -92,4 +92,22 @@ describe('GraphQL business API at /graphql', () => {
     expect(after.orgs).toBe(before.orgs + 3);
     expect(after.n).toBe(before.n);
   });
+
+  it("refuses the public pages' and the inbound webhook's operations: only their own edge may run them", async () => {
+    const w = await makeWorld();
+    const ops = [
+      'query { unsubscribePage(token: "x") { businessName } }',
+      'mutation { unsubscribe(token: "x") { businessName } }',
+      'query { feedbackPage(invite: "00000000-0000-4000-8000-000000000000") { businessName } }',
+      'mutation { openReviewLink(invite: "00000000-0000-4000-8000-000000000000") { businessName } }',
+      'query { inboundEndpoint(token: "x") { connection } }',
+    ];
+    for (const op of ops) {
+      for (const token of [null, w.tokens.owner]) {
+        const res = await gql(token, op);
+        expect(res.body.data?.[Object.keys(res.body.data ?? {})[0]] ?? null).toBeNull();
+        expect(res.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+      }
+    }
+  });
 });

@@ -47,12 +47,12 @@ describe('pages and messages in the account language', () => {
     const { invite } = await makeSentInvite(campaign, { firstName: 'Amélie', email: `a-${randomUUID().slice(0, 6)}@example.test` });
     const page = await t.http().get(`/r/${invite.uuid}`);
     expect(page.text).toContain('<html lang="fr">');
-    expect(page.text).toContain(CATALOGUES.fr.feedback.rateIntro.replace(/'/g, '&#39;'));
+    expect(page.text).toContain(CATALOGUES.fr.feedback.rateIntro);
     expect(page.text).toContain('Amélie');
     const form = await t.http().get(`/r/${invite.uuid}/rate/2`).redirects(1);
     expect(form.text).toContain('<html lang="fr">');
-    expect(form.text).toContain(CATALOGUES.fr.feedback.send.replace(/'/g, '&#39;'));
-    expect(form.text).toContain(CATALOGUES.fr.feedback.yourMessage.replace(/'/g, '&#39;'));
+    expect(form.text).toContain(CATALOGUES.fr.feedback.send);
+    expect(form.text).toContain(CATALOGUES.fr.feedback.yourMessage);
   });
 
   it('shows the connect-link page in German', async () => {

@@ -22,7 +22,7 @@ import { agencyTokenFor, makeWorld, testimonialsOf } from '../support/factories'
  *    errors.avatar / errors.logo with neither review nor file stored;
  *  - test/facades/rest/hardening.test.ts: 1,100 url-encoded fields are 413 JSON; a gzip body the JSON parser
  *    will not inflate and a malformed percent-encoding in the path are JSON 4xx;
- *  - test/inbound/webhook.test.ts: the inbound webhook's raw body (MAX_BODY_BYTES, 256 KB) takes exactly 256 KB
+ *  - test/inbound/webhook.test.ts: the inbound webhook's raw body (MAX_INBOUND_BODY_BYTES, 256 KB) takes exactly 256 KB
  *    and answers 413 `payload_too_large` for one byte more.
  */
 const BODY_LIMIT = 1024 * 1024; // '1mb' of test/support/app.ts, as body-parser counts it

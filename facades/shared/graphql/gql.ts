@@ -14,6 +14,8 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+    "query InboundEndpoint($token: String!) { inboundEndpoint(token: $token) { connection } }": typeof types.InboundEndpointDocument,
+    "mutation ReceiveInboundSubmission($token: String!, $kind: InboundBodyKind!, $body: String!, $signature: String, $timestamp: String) {\n  receiveInboundSubmission(token: $token, kind: $kind, body: $body, signature: $signature, timestamp: $timestamp) {\n    status connection submissionId contactId sendAt rescheduled reason duplicateOf\n  }\n}": typeof types.ReceiveInboundSubmissionDocument,
     "query McpBrandName { tenant { brandName } }": typeof types.McpBrandNameDocument,
     "fragment AccessScope on Query {\n  accessScope(organizationId: $organizationId, locationId: $locationId) @include(if: $checkScope) { organizationId }\n}": typeof types.AccessScopeFragmentDoc,
     "fragment OrganizationScope on Query { accessScope(organizationId: $organizationId) @include(if: $checkScope) { organizationId } }": typeof types.OrganizationScopeFragmentDoc,
@@ -41,6 +43,14 @@ type Documents = {
     "query McpScanRun($id: String!) { scanRun(id: $id) { id scanUuid status snapshotAt queuedAt lastUpdatedAt error pinsDone pinsTotal } }": typeof types.McpScanRunDocument,
     "query McpRunOutcome($uuid: String!, $snapshotAt: String) {\n  scan(uuid: $uuid, snapshotAt: $snapshotAt, topN: 0) { summary { averageRank top3Count top4To10Count notRankingCount } reportUrl }\n}": typeof types.McpRunOutcomeDocument,
     "mutation McpTagReviews($reviewIds: [Int!]!, $attachTags: [String!], $detachTags: [String!]) {\n    tagReviews(reviewIds: $reviewIds, attachTags: $attachTags, detachTags: $detachTags) { reviewId tags }\n  }": typeof types.McpTagReviewsDocument,
+    "fragment FeedbackPageFields on FeedbackPage { invite brand { name logoUrl language } businessName firstName lastName email phone feedbackSent }": typeof types.FeedbackPageFieldsFragmentDoc,
+    "query FeedbackPage($invite: String!) { page: feedbackPage(invite: $invite) { ...FeedbackPageFields } }": typeof types.FeedbackPageDocument,
+    "mutation OpenReviewLink($invite: String!) { page: openReviewLink(invite: $invite) { ...FeedbackPageFields } }": typeof types.OpenReviewLinkDocument,
+    "mutation RateReviewLink($invite: String!, $rating: Int!) { page: openReviewLink(invite: $invite) { ...FeedbackPageFields gate(rating: $rating) { kind url } } }": typeof types.RateReviewLinkDocument,
+    "query RatedReviewPage($invite: String!, $rating: Int!) { page: feedbackPage(invite: $invite) { ...FeedbackPageFields gate(rating: $rating) { kind url } } }": typeof types.RatedReviewPageDocument,
+    "mutation SendPrivateFeedback($invite: String!, $form: PrivateFeedbackFormInput!) { sendPrivateFeedback(invite: $invite, form: $form) }": typeof types.SendPrivateFeedbackDocument,
+    "query UnsubscribePage($token: String!) {\n  unsubscribePage(token: $token) { brand { name logoUrl language } businessName unsubscribed }\n}": typeof types.UnsubscribePageDocument,
+    "mutation Unsubscribe($token: String!) {\n  unsubscribe(token: $token) { brand { name logoUrl language } businessName contactId already canceled }\n}": typeof types.UnsubscribeDocument,
     "query ListAuditEvents($action: String, $subjectType: String, $subjectId: String, $customerId: Int, $page: Int!, $perPage: Int!) {\n      agencyAuditEvents(action: $action, subjectType: $subjectType, subjectId: $subjectId, customerId: $customerId, page: $page, perPage: $perPage) {\n        total page perPage items { ...AuditEventFields }\n      }\n    }": typeof types.ListAuditEventsDocument,
     "query ListConnectLinks($locationId: Int, $provider: String, $active: Boolean, $page: Int!, $perPage: Int!) {\n      connectLinks(locationId: $locationId, provider: $provider, active: $active, page: $page, perPage: $perPage) {\n        total page perPage items { ...ConnectLinkFields }\n      }\n    }": typeof types.ListConnectLinksDocument,
     "mutation CreateConnectLink($input: CreateConnectLinkInput!) { createConnectLink(input: $input) { ...ConnectLinkFields } }": typeof types.CreateConnectLinkDocument,
@@ -135,6 +145,8 @@ type Documents = {
     "mutation SetScanSchedule($uuid: String!, $input: SetScanScheduleInput!) { setScanSchedule(uuid: $uuid, input: $input) { ...ScheduleFields } }": typeof types.SetScanScheduleDocument,
 };
 const documents: Documents = {
+    "query InboundEndpoint($token: String!) { inboundEndpoint(token: $token) { connection } }": types.InboundEndpointDocument,
+    "mutation ReceiveInboundSubmission($token: String!, $kind: InboundBodyKind!, $body: String!, $signature: String, $timestamp: String) {\n  receiveInboundSubmission(token: $token, kind: $kind, body: $body, signature: $signature, timestamp: $timestamp) {\n    status connection submissionId contactId sendAt rescheduled reason duplicateOf\n  }\n}": types.ReceiveInboundSubmissionDocument,
     "query McpBrandName { tenant { brandName } }": types.McpBrandNameDocument,
     "fragment AccessScope on Query {\n  accessScope(organizationId: $organizationId, locationId: $locationId) @include(if: $checkScope) { organizationId }\n}": types.AccessScopeFragmentDoc,
     "fragment OrganizationScope on Query { accessScope(organizationId: $organizationId) @include(if: $checkScope) { organizationId } }": types.OrganizationScopeFragmentDoc,
@@ -162,6 +174,14 @@ const documents: Documents = {
     "query McpScanRun($id: String!) { scanRun(id: $id) { id scanUuid status snapshotAt queuedAt lastUpdatedAt error pinsDone pinsTotal } }": types.McpScanRunDocument,
     "query McpRunOutcome($uuid: String!, $snapshotAt: String) {\n  scan(uuid: $uuid, snapshotAt: $snapshotAt, topN: 0) { summary { averageRank top3Count top4To10Count notRankingCount } reportUrl }\n}": types.McpRunOutcomeDocument,
     "mutation McpTagReviews($reviewIds: [Int!]!, $attachTags: [String!], $detachTags: [String!]) {\n    tagReviews(reviewIds: $reviewIds, attachTags: $attachTags, detachTags: $detachTags) { reviewId tags }\n  }": types.McpTagReviewsDocument,
+    "fragment FeedbackPageFields on FeedbackPage { invite brand { name logoUrl language } businessName firstName lastName email phone feedbackSent }": types.FeedbackPageFieldsFragmentDoc,
+    "query FeedbackPage($invite: String!) { page: feedbackPage(invite: $invite) { ...FeedbackPageFields } }": types.FeedbackPageDocument,
+    "mutation OpenReviewLink($invite: String!) { page: openReviewLink(invite: $invite) { ...FeedbackPageFields } }": types.OpenReviewLinkDocument,
+    "mutation RateReviewLink($invite: String!, $rating: Int!) { page: openReviewLink(invite: $invite) { ...FeedbackPageFields gate(rating: $rating) { kind url } } }": types.RateReviewLinkDocument,
+    "query RatedReviewPage($invite: String!, $rating: Int!) { page: feedbackPage(invite: $invite) { ...FeedbackPageFields gate(rating: $rating) { kind url } } }": types.RatedReviewPageDocument,
+    "mutation SendPrivateFeedback($invite: String!, $form: PrivateFeedbackFormInput!) { sendPrivateFeedback(invite: $invite, form: $form) }": types.SendPrivateFeedbackDocument,
+    "query UnsubscribePage($token: String!) {\n  unsubscribePage(token: $token) { brand { name logoUrl language } businessName unsubscribed }\n}": types.UnsubscribePageDocument,
+    "mutation Unsubscribe($token: String!) {\n  unsubscribe(token: $token) { brand { name logoUrl language } businessName contactId already canceled }\n}": types.UnsubscribeDocument,
     "query ListAuditEvents($action: String, $subjectType: String, $subjectId: String, $customerId: Int, $page: Int!, $perPage: Int!) {\n      agencyAuditEvents(action: $action, subjectType: $subjectType, subjectId: $subjectId, customerId: $customerId, page: $page, perPage: $perPage) {\n        total page perPage items { ...AuditEventFields }\n      }\n    }": types.ListAuditEventsDocument,
     "query ListConnectLinks($locationId: Int, $provider: String, $active: Boolean, $page: Int!, $perPage: Int!) {\n      connectLinks(locationId: $locationId, provider: $provider, active: $active, page: $page, perPage: $perPage) {\n        total page perPage items { ...ConnectLinkFields }\n      }\n    }": types.ListConnectLinksDocument,
     "mutation CreateConnectLink($input: CreateConnectLinkInput!) { createConnectLink(input: $input) { ...ConnectLinkFields } }": types.CreateConnectLinkDocument,
@@ -273,6 +293,14 @@ export function graphql(source: string): unknown;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "query InboundEndpoint($token: String!) { inboundEndpoint(token: $token) { connection } }"): (typeof documents)["query InboundEndpoint($token: String!) { inboundEndpoint(token: $token) { connection } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation ReceiveInboundSubmission($token: String!, $kind: InboundBodyKind!, $body: String!, $signature: String, $timestamp: String) {\n  receiveInboundSubmission(token: $token, kind: $kind, body: $body, signature: $signature, timestamp: $timestamp) {\n    status connection submissionId contactId sendAt rescheduled reason duplicateOf\n  }\n}"): (typeof documents)["mutation ReceiveInboundSubmission($token: String!, $kind: InboundBodyKind!, $body: String!, $signature: String, $timestamp: String) {\n  receiveInboundSubmission(token: $token, kind: $kind, body: $body, signature: $signature, timestamp: $timestamp) {\n    status connection submissionId contactId sendAt rescheduled reason duplicateOf\n  }\n}"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "query McpBrandName { tenant { brandName } }"): (typeof documents)["query McpBrandName { tenant { brandName } }"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -378,6 +406,38 @@ export function graphql(source: "query McpRunOutcome($uuid: String!, $snapshotAt
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "mutation McpTagReviews($reviewIds: [Int!]!, $attachTags: [String!], $detachTags: [String!]) {\n    tagReviews(reviewIds: $reviewIds, attachTags: $attachTags, detachTags: $detachTags) { reviewId tags }\n  }"): (typeof documents)["mutation McpTagReviews($reviewIds: [Int!]!, $attachTags: [String!], $detachTags: [String!]) {\n    tagReviews(reviewIds: $reviewIds, attachTags: $attachTags, detachTags: $detachTags) { reviewId tags }\n  }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "fragment FeedbackPageFields on FeedbackPage { invite brand { name logoUrl language } businessName firstName lastName email phone feedbackSent }"): (typeof documents)["fragment FeedbackPageFields on FeedbackPage { invite brand { name logoUrl language } businessName firstName lastName email phone feedbackSent }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query FeedbackPage($invite: String!) { page: feedbackPage(invite: $invite) { ...FeedbackPageFields } }"): (typeof documents)["query FeedbackPage($invite: String!) { page: feedbackPage(invite: $invite) { ...FeedbackPageFields } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation OpenReviewLink($invite: String!) { page: openReviewLink(invite: $invite) { ...FeedbackPageFields } }"): (typeof documents)["mutation OpenReviewLink($invite: String!) { page: openReviewLink(invite: $invite) { ...FeedbackPageFields } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation RateReviewLink($invite: String!, $rating: Int!) { page: openReviewLink(invite: $invite) { ...FeedbackPageFields gate(rating: $rating) { kind url } } }"): (typeof documents)["mutation RateReviewLink($invite: String!, $rating: Int!) { page: openReviewLink(invite: $invite) { ...FeedbackPageFields gate(rating: $rating) { kind url } } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query RatedReviewPage($invite: String!, $rating: Int!) { page: feedbackPage(invite: $invite) { ...FeedbackPageFields gate(rating: $rating) { kind url } } }"): (typeof documents)["query RatedReviewPage($invite: String!, $rating: Int!) { page: feedbackPage(invite: $invite) { ...FeedbackPageFields gate(rating: $rating) { kind url } } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation SendPrivateFeedback($invite: String!, $form: PrivateFeedbackFormInput!) { sendPrivateFeedback(invite: $invite, form: $form) }"): (typeof documents)["mutation SendPrivateFeedback($invite: String!, $form: PrivateFeedbackFormInput!) { sendPrivateFeedback(invite: $invite, form: $form) }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query UnsubscribePage($token: String!) {\n  unsubscribePage(token: $token) { brand { name logoUrl language } businessName unsubscribed }\n}"): (typeof documents)["query UnsubscribePage($token: String!) {\n  unsubscribePage(token: $token) { brand { name logoUrl language } businessName unsubscribed }\n}"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation Unsubscribe($token: String!) {\n  unsubscribe(token: $token) { brand { name logoUrl language } businessName contactId already canceled }\n}"): (typeof documents)["mutation Unsubscribe($token: String!) {\n  unsubscribe(token: $token) { brand { name logoUrl language } businessName contactId already canceled }\n}"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

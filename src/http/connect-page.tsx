@@ -7,9 +7,10 @@ import { DomainError } from '../domain/errors';
 import { ProviderRejected, ProviderUnavailable, type ReviewPlatformClient, type SignInProvider } from '../providers/types';
 import * as links from '../services/connect-links.service';
 import { SignInFailed } from '../services/provider-connections.service';
-import { landingPage, messagePage, NO_BRAND, providerLabels, selectionPage, successPage, type Brand } from './connect-page.views';
+import { LandingPage, MessagePage, providerLabels, SelectionPage, SuccessPage } from '../../facades/pages/connect.views';
+import { NO_BRAND, type Brand } from '../../facades/pages/layout';
+import { formReadErrors, sendPage } from '../../facades/pages/respond';
 import { t, translator, type MessageKey } from '../i18n';
-import { formReadErrors } from './form-errors';
 
 /**
  * The customer-facing connect page, `/connect/{token}` (outside /api: HTML for a person, not JSON):
@@ -47,19 +48,21 @@ const brandOf = (view: { tenant: { brandName: string; name: string; logoUrl: str
 });
 
 /** The business picker of a link, with `error` above the list when the last choice was refused. */
-const selection = (view: links.SelectionView, error?: string): string => {
+const selection = (view: links.SelectionView, error?: string) => {
   const p = paths(view.link.token);
-  return selectionPage({
-    brand: brandOf(view),
-    provider: view.link.provider,
-    locationName: view.location.name,
-    businesses: view.businesses,
-    action: p.select,
-    nonce: view.nonce,
-    restartAction: p.start,
-    csrf: links.startFormToken(view.link.token),
-    error,
-  });
+  return (
+    <SelectionPage
+      brand={brandOf(view)}
+      provider={view.link.provider}
+      locationName={view.location.name}
+      businesses={view.businesses}
+      action={p.select}
+      nonce={view.nonce}
+      restartAction={p.start}
+      csrf={links.startFormToken(view.link.token)}
+      error={error}
+    />
+  );
 };
 
 const UNAVAILABLE: Record<string, { status: number; title: MessageKey; message: MessageKey }> = {
@@ -84,7 +87,7 @@ export function connectPages(deps: ConnectPageDeps): Router {
   });
   router.use(express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 }));
 
-  const html = (res: Response, status: number, body: string) => void res.status(status).type('html').send(body);
+  const html = sendPage;
 
   /** Every failure as a page with the right status; unexpected ones are logged and shown without detail. */
   const page = (handler: Handler) => async (req: Request, res: Response) => {
@@ -103,18 +106,18 @@ export function connectPages(deps: ConnectPageDeps): Router {
       const retry = token ? { url: paths(token).start, label: tr.t('connect.tryAgain'), csrf: links.startFormToken(token) } : undefined;
       if (err instanceof links.LinkUnavailable) {
         const u = UNAVAILABLE[err.status] ?? UNAVAILABLE.unknown;
-        return html(res, u.status, messagePage(brand, tr.t(u.title), tr.t(u.message)));
+        return html(res, u.status, <MessagePage brand={brand} title={tr.t(u.title)} message={tr.t(u.message)} />);
       }
       if (err instanceof links.SignInRequired && token) return void res.redirect(303, paths(token).landing);
       if (err instanceof SignInFailed) {
-        return html(res, 400, messagePage(brand, tr.t(err.reason === 'access_denied' ? 'connect.cancelledTitle' : 'connect.incompleteTitle'), err.message, retry));
+        return html(res, 400, <MessagePage brand={brand} title={tr.t(err.reason === 'access_denied' ? 'connect.cancelledTitle' : 'connect.incompleteTitle')} message={err.message} action={retry} />);
       }
       if (err instanceof ProviderRejected || err instanceof ProviderUnavailable || (err instanceof DomainError && err.code === 'UPSTREAM')) {
         req.log?.warn({ err: { name: (err as Error).name, message: (err as Error).message } }, 'connect page: provider failure');
-        return html(res, 502, messagePage(brand, tr.t('connect.providerDownTitle'), tr.t('connect.providerDownText'), retry));
+        return html(res, 502, <MessagePage brand={brand} title={tr.t('connect.providerDownTitle')} message={tr.t('connect.providerDownText')} action={retry} />);
       }
       (req.log ?? deps.logger).error({ err }, 'connect page failed');
-      return html(res, 500, messagePage(brand, tr.t('common.somethingWrong'), tr.t('common.tryLater')));
+      return html(res, 500, <MessagePage brand={brand} title={tr.t('common.somethingWrong')} message={tr.t('common.tryLater')} />);
     }
   };
 
@@ -139,14 +142,14 @@ export function connectPages(deps: ConnectPageDeps): Router {
       html(
         res,
         200,
-        landingPage({
-          brand: brandOf(view),
-          provider: view.link.provider,
-          locationName: view.location.name,
-          startAction: p.start,
-          csrf: links.startFormToken(view.link.token),
-          continueUrl: signedIn ? p.select : null,
-        }),
+        <LandingPage
+          brand={brandOf(view)}
+          provider={view.link.provider}
+          locationName={view.location.name}
+          startAction={p.start}
+          csrf={links.startFormToken(view.link.token)}
+          continueUrl={signedIn ? p.select : null}
+        />,
       );
     }),
   );
@@ -196,18 +199,13 @@ export function connectPages(deps: ConnectPageDeps): Router {
       html(
         res,
         200,
-        successPage({
-          brand: brandOf(result.view),
-          provider: result.view.link.provider,
-          businessName: result.business.name,
-          locationName: result.view.location.name,
-        }),
+        <SuccessPage brand={brandOf(result.view)} provider={result.view.link.provider} businessName={result.business.name} locationName={result.view.location.name} />,
       );
     }),
   );
 
   // A form body too large or unreadable: a page with its status (people read these answers), never a stack.
-  router.use(formReadErrors(() => messagePage(NO_BRAND, t('en', 'common.formUnreadable'), t('en', 'common.goBack'))));
+  router.use(formReadErrors(() => <MessagePage brand={NO_BRAND} title={t('en', 'common.formUnreadable')} message={t('en', 'common.goBack')} />));
 
   return router;
 }

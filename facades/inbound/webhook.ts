@@ -4,12 +4,17 @@ import { ipKeyGenerator, rateLimit, type Options, type Store } from 'express-rat
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
-import { rateLimited } from '../observability/metrics';
-import { loggable } from '../../facades/shared/errors';
-import { systemClock, type Clock } from '../domain/clock';
-import { DomainError } from '../domain/errors';
-import { parseFormBody } from '../services/inbound-mapping';
-import { checkSignature, connectionByToken, MAX_BODY_BYTES, receiveSubmission, type SignatureProblem, type SubmissionResult } from '../services/inbound.service';
+import type { GraphQLSchema } from 'graphql';
+import type { Clock } from '../../src/domain/clock';
+import { DomainError } from '../../src/domain/errors';
+import { MAX_INBOUND_BODY_BYTES as MAX_BODY_BYTES } from '../../src/domain/limits';
+import { makeContext } from '../../src/context';
+import { rateLimited } from '../../src/observability/metrics';
+import { loggable } from '../shared/errors';
+import { execute } from '../shared/execute';
+import { graphql } from '../shared/graphql';
+import type { ResultOf } from '@graphql-typed-document-node/core';
+import { baseUrlOf } from '../shared/pagination';
 
 /**
  * `POST /api/webhooks/inbound/<endpoint token>`: the inbound contact webhook (spec: Inbound contact webhook).
@@ -20,9 +25,12 @@ import { checkSignature, connectionByToken, MAX_BODY_BYTES, receiveSubmission, t
  *   401 signature (when the connection has a secret)                       400 malformed JSON / not an object
  *
  * then the submission is stored and answered: 202 accepted, 202 ignored, 200 skipped, 200 duplicate. Every answer
- * is JSON (docs/decisions/review-requests.md, "Inbound contact webhook").
+ * is JSON (docs/decisions/review-requests.md, "Inbound contact webhook"). The endpoint token is the credential of
+ * its two GraphQL operations: `inboundEndpoint` (the 404 before the body is read) and `receiveInboundSubmission`
+ * (signature, parsing and storage, on the raw body).
  */
 export interface InboundWebhookDeps {
+  schema: GraphQLSchema;
   logger: Logger;
   clock?: Clock;
   redis?: Redis | null;
@@ -33,6 +41,8 @@ export interface InboundWebhookDeps {
 }
 
 export const INBOUND_RATE_LIMIT_PER_MINUTE = 120;
+
+type SignatureProblem = 'signature_required' | 'invalid_signature' | 'invalid_timestamp' | 'stale_timestamp';
 
 const SIGNATURE_MESSAGES: Record<SignatureProblem, string> = {
   signature_required: 'This endpoint requires a signature: send X-Webhook-Signature.',
@@ -118,18 +128,39 @@ function readBody(req: Request, res: Response): Promise<Buffer> {
   });
 }
 
-function answer(res: Response, result: SubmissionResult): void {
+const ENDPOINT = graphql(`query InboundEndpoint($token: String!) { inboundEndpoint(token: $token) { connection } }`);
+const RECEIVE = graphql(`mutation ReceiveInboundSubmission($token: String!, $kind: InboundBodyKind!, $body: String!, $signature: String, $timestamp: String) {
+  receiveInboundSubmission(token: $token, kind: $kind, body: $body, signature: $signature, timestamp: $timestamp) {
+    status connection submissionId contactId sendAt rescheduled reason duplicateOf
+  }
+}`);
+
+/** What the operation answers for a body it read (the generated type of RECEIVE's result). */
+type Receipt = NonNullable<ResultOf<typeof RECEIVE>['receiveInboundSubmission']>;
+
+function answer(res: Response, result: Receipt): void {
   switch (result.status) {
-    case 'accepted':
+    case 'SIGNATURE_REFUSED': {
+      const problem = result.reason as SignatureProblem;
+      res.status(401).json({ message: SIGNATURE_MESSAGES[problem], code: problem });
+      return;
+    }
+    case 'MALFORMED_JSON':
+      res.status(400).json({ message: 'The request body is not valid JSON.', code: 'malformed_json' });
+      return;
+    case 'NOT_AN_OBJECT':
+      res.status(400).json({ message: 'The JSON body must be an object (or an array).', code: 'malformed_json' });
+      return;
+    case 'ACCEPTED':
       res.status(202).json({
         status: 'accepted',
         message: result.rescheduled ? 'Contact accepted; the waiting review request was rescheduled.' : 'Contact accepted; a review request is scheduled.',
         id: result.contactId,
-        send_at: result.sendAt.toISOString(),
+        send_at: new Date(result.sendAt!).toISOString(),
         submission_id: result.submissionId,
       });
       return;
-    case 'ignored':
+    case 'IGNORED':
       res.status(202).json({
         status: 'ignored',
         message: 'Received; no review request is scheduled for this contact.',
@@ -138,10 +169,10 @@ function answer(res: Response, result: SubmissionResult): void {
         submission_id: result.submissionId,
       });
       return;
-    case 'skipped':
+    case 'SKIPPED':
       res.status(200).json({ status: 'skipped', message: 'Received; the payload has no usable email or phone, so it was skipped.', reason: result.reason, submission_id: result.submissionId });
       return;
-    case 'duplicate':
+    case 'DUPLICATE':
       res.status(200).json({
         status: 'duplicate',
         message: 'An identical payload arrived less than 5 minutes ago; this one was ignored.',
@@ -154,13 +185,15 @@ function answer(res: Response, result: SubmissionResult): void {
 
 export function inboundWebhook(deps: InboundWebhookDeps): Router {
   const router = express.Router();
-  const clock = deps.clock ?? systemClock;
 
   router.post('/:token', ...limiters(deps), async (req: Request, res: Response) => {
     const log = req.log ?? deps.logger;
+    const token = String(req.params.token);
+    // No principal: the endpoint token, an argument of both operations, is the credential.
+    const ctx = makeContext({ principal: null, baseUrl: baseUrlOf(req), requestId: req.id === undefined ? undefined : String(req.id), clock: deps.clock, publicEdge: true });
     try {
-      const connection = await connectionByToken(String(req.params.token));
-      if (!connection) return void res.status(404).json({ message: 'Not found.' });
+      const { inboundEndpoint } = await execute(deps.schema, ENDPOINT, { token }, ctx);
+      if (!inboundEndpoint) return void res.status(404).json({ message: 'Not found.' });
 
       const kind = bodyKindOf(req.headers['content-type']);
       if (!kind) {
@@ -186,29 +219,16 @@ export function inboundWebhook(deps: InboundWebhookDeps): Router {
         const v = req.headers[name];
         return Array.isArray(v) ? v[0] : (v ?? null);
       };
-      const problem = checkSignature(connection, raw, { signature: header('x-webhook-signature'), timestamp: header('x-webhook-timestamp') }, clock.now());
-      if (problem) {
-        log.info({ connection: connection.uuid, problem }, 'inbound webhook: signature refused');
-        return void res.status(401).json({ message: SIGNATURE_MESSAGES[problem], code: problem });
-      }
-
-      let payload: unknown;
-      const text = raw.toString('utf8');
-      if (kind === 'json') {
-        try {
-          payload = JSON.parse(text);
-        } catch {
-          return void res.status(400).json({ message: 'The request body is not valid JSON.', code: 'malformed_json' });
-        }
-        if (payload === null || typeof payload !== 'object') {
-          return void res.status(400).json({ message: 'The JSON body must be an object (or an array).', code: 'malformed_json' });
-        }
-      } else {
-        payload = parseFormBody(text);
-      }
-
-      const result = await receiveSubmission(connection, raw, payload, { clock });
-      log.info({ connection: connection.uuid, status: result.status, submission: result.submissionId }, 'inbound webhook: submission');
+      const { receiveInboundSubmission: result } = await execute(
+        deps.schema,
+        RECEIVE,
+        { token, kind: kind.toUpperCase(), body: raw.toString('base64'), signature: header('x-webhook-signature'), timestamp: header('x-webhook-timestamp') },
+        ctx,
+      );
+      // Regenerated or deleted while the body was on its way.
+      if (!result) return void res.status(404).json({ message: 'Not found.' });
+      if (result.status === 'SIGNATURE_REFUSED') log.info({ connection: result.connection, problem: result.reason }, 'inbound webhook: signature refused');
+      else if (result.submissionId !== null) log.info({ connection: result.connection, status: result.status.toLowerCase(), submission: result.submissionId }, 'inbound webhook: submission');
       answer(res, result);
     } catch (err) {
       // The connection (or its campaign) was deleted while this request was on its way.

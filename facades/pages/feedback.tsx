@@ -1,0 +1,309 @@
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { GraphQLSchema } from 'graphql';
+import type { Logger } from 'pino';
+import type { ComponentChildren, VNode } from 'preact';
+import type { Clock } from '../../src/domain/clock';
+import { DomainError } from '../../src/domain/errors';
+import { translator, type Translator } from '../../src/i18n';
+import { execute, type Operation } from '../shared/execute';
+import { graphql } from '../shared/graphql';
+import { Layout, Msg, NO_BRAND, type Brand } from './layout';
+import { formReadErrors, pageContext, sendPage } from './respond';
+
+/**
+ * The public review page of an invite, `{PUBLIC_URL}/r/<invite uuid>` (the review link of every message):
+ *
+ *   GET  /r/{uuid}                first visit marks the invite clicked; the star rating (links, no script)
+ *   GET  /r/{uuid}/rate/{1-5}     above the campaign's feedback_threshold: 303 to its review_url (or thanks);
+ *                                 at or below: 303 to the private feedback form
+ *   GET  /r/{uuid}/feedback       the form, prefilled from the contact (`?rating=` preselects the stars)
+ *   POST /r/{uuid}/feedback       stores the private feedback; 303 to the thank-you page (422 form on errors)
+ *   GET  /r/{uuid}/thanks
+ *
+ * The invite's random UUID is the key (like a scan report's); the page carries the agency's brand. Unknown or
+ * malformed UUIDs are a 404 page. Every action is one GraphQL operation (`feedbackPage`, `openReviewLink`,
+ * `sendPrivateFeedback`) with the UUID as its argument.
+ */
+export interface FeedbackPageDeps {
+  schema: GraphQLSchema;
+  logger: Logger;
+  clock?: Clock;
+}
+
+interface FeedbackPage {
+  invite: string;
+  brand: Brand;
+  businessName: string;
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+  phone: string | null;
+  feedbackSent: boolean;
+  gate?: { kind: 'REVIEW' | 'THANKS' | 'FEEDBACK'; url: string | null };
+}
+
+graphql(`fragment FeedbackPageFields on FeedbackPage { invite brand { name logoUrl language } businessName firstName lastName email phone feedbackSent }`);
+const PAGE = graphql(`query FeedbackPage($invite: String!) { page: feedbackPage(invite: $invite) { ...FeedbackPageFields } }`);
+/** A visit (GET): the first marks the invite clicked. A HEAD (mail link checkers) reads the page only. */
+const OPEN = graphql(`mutation OpenReviewLink($invite: String!) { page: openReviewLink(invite: $invite) { ...FeedbackPageFields } }`);
+const RATE = {
+  visit: graphql(`mutation RateReviewLink($invite: String!, $rating: Int!) { page: openReviewLink(invite: $invite) { ...FeedbackPageFields gate(rating: $rating) { kind url } } }`),
+  look: graphql(`query RatedReviewPage($invite: String!, $rating: Int!) { page: feedbackPage(invite: $invite) { ...FeedbackPageFields gate(rating: $rating) { kind url } } }`),
+};
+const SEND = graphql(`mutation SendPrivateFeedback($invite: String!, $form: PrivateFeedbackFormInput!) { sendPrivateFeedback(invite: $invite, form: $form) }`);
+
+const STYLE = `
+.stars{display:flex;flex-direction:row-reverse;justify-content:center;gap:.3rem;margin:1.5rem 0}
+.stars a{font-size:2.6rem;line-height:1;text-decoration:none;color:#c9ced6}
+.stars a:hover,.stars a:hover~a,.stars a:focus,.stars a:focus~a{color:#f5a623}
+form.feedback label{display:block;margin:.8rem 0 .2rem;font-weight:600}
+form.feedback input[type=text],form.feedback input[type=email],form.feedback input[type=tel],form.feedback textarea{width:100%;box-sizing:border-box;padding:.55rem;border:1px solid #c9ced6;border-radius:6px;font:inherit}
+form.feedback textarea{min-height:8rem}
+fieldset.rating{border:0;padding:0;margin:.8rem 0}fieldset.rating legend{font-weight:600}
+fieldset.rating label{display:inline-flex;gap:.25rem;margin-right:.8rem;font-weight:400}
+.error{color:#b3261e;font-size:.9rem;margin:.2rem 0}
+form.feedback button{margin-top:1.2rem}
+`;
+
+const paths = (uuid: string) => {
+  const base = `/r/${encodeURIComponent(uuid)}`;
+  return { page: base, rate: (n: number) => `${base}/rate/${n}`, form: `${base}/feedback`, thanks: `${base}/thanks` };
+};
+
+export interface FeedbackFormValues {
+  name: string;
+  email: string;
+  phone: string;
+  message: string;
+  rating: string;
+}
+
+function FeedbackLayout(props: { brand: Brand; title: string; children: ComponentChildren }): VNode {
+  return (
+    <Layout brand={props.brand} title={props.title} style={STYLE}>
+      {props.children}
+    </Layout>
+  );
+}
+
+const starLabel = (tr: Translator, n: number) => tr.t('feedback.star', { count: n });
+
+function RatingPage({ brand, businessName, firstName, rateHref }: { brand: Brand; businessName: string; firstName: string | null; rateHref: (n: number) => string }): VNode {
+  const tr = translator(brand.language);
+  return (
+    <FeedbackLayout brand={brand} title={tr.t('feedback.rateTitle', { business: businessName })}>
+      <h1>
+        {firstName ? (
+          <Msg tr={tr} k="feedback.rateHeadingNamed" vars={{ name: firstName, business: businessName }} />
+        ) : (
+          <Msg tr={tr} k="feedback.rateHeading" vars={{ business: businessName }} />
+        )}
+      </h1>
+      <p>{tr.t('feedback.rateIntro')}</p>
+      {/* row-reverse: 5 is written first so that hovering a star lights it and the ones before it. */}
+      <nav class="stars" aria-label={tr.t('feedback.ratingNav')}>
+        {[5, 4, 3, 2, 1].map((n) => (
+          <a href={rateHref(n)} aria-label={starLabel(tr, n)} title={starLabel(tr, n)}>
+            {'\u2605'}
+          </a>
+        ))}
+      </nav>
+    </FeedbackLayout>
+  );
+}
+
+function FieldError({ errors, field }: { errors: Record<string, string[]>; field: string }): VNode | null {
+  return errors[field]?.length ? (
+    <p class="error" role="alert">
+      {errors[field][0]}
+    </p>
+  ) : null;
+}
+
+function FeedbackFormPage(props: { brand: Brand; businessName: string; action: string; values: FeedbackFormValues; errors?: Record<string, string[]> }): VNode {
+  const tr = translator(props.brand.language);
+  const e = props.errors ?? {};
+  const v = props.values;
+  return (
+    <FeedbackLayout brand={props.brand} title={tr.t('feedback.formTitle')}>
+      <h1>{tr.t('feedback.formHeading')}</h1>
+      <p>
+        <Msg tr={tr} k="feedback.formIntro" vars={{ business: props.businessName }} />
+      </p>
+      <form class="feedback" method="post" action={props.action}>
+        <fieldset class="rating">
+          <legend>{tr.t('feedback.yourRating')}</legend>
+          {[1, 2, 3, 4, 5].map((n) => (
+            <label>
+              <input type="radio" name="rating" value={n} checked={v.rating === String(n)} required /> {starLabel(tr, n)}
+            </label>
+          ))}
+        </fieldset>
+        <FieldError errors={e} field="rating" />
+        <label for="message">{tr.t('feedback.yourMessage')}</label>
+        <textarea id="message" name="message" maxLength={5000} required>
+          {v.message}
+        </textarea>
+        <FieldError errors={e} field="message" />
+        <label for="name">{tr.t('feedback.name')}</label>
+        <input type="text" id="name" name="name" maxLength={255} value={v.name} autoComplete="name" />
+        <FieldError errors={e} field="name" />
+        <label for="email">{tr.t('feedback.email')}</label>
+        <input type="email" id="email" name="email" maxLength={255} value={v.email} autoComplete="email" />
+        <FieldError errors={e} field="email" />
+        <label for="phone">{tr.t('feedback.phone')}</label>
+        <input type="tel" id="phone" name="phone" maxLength={32} value={v.phone} autoComplete="tel" />
+        <FieldError errors={e} field="phone" />
+        <button type="submit">{tr.t('feedback.send')}</button>
+      </form>
+    </FeedbackLayout>
+  );
+}
+
+function ThanksPage({ brand, businessName, already = false }: { brand: Brand; businessName: string; already?: boolean }): VNode {
+  const tr = translator(brand.language);
+  return (
+    <FeedbackLayout brand={brand} title={tr.t('feedback.thanksTitle')}>
+      <h1>{tr.t('feedback.thanksTitle')}</h1>
+      <p>
+        <Msg tr={tr} k={already ? 'feedback.alreadyText' : 'feedback.thanksText'} vars={{ business: businessName }} />
+      </p>
+      <p class="notice">{tr.t('common.closePage')}</p>
+    </FeedbackLayout>
+  );
+}
+
+function MessagePage({ title, message }: { title: string; message: string }): VNode {
+  const brand = { ...NO_BRAND, name: translator(NO_BRAND.language).t('feedback.brandless') };
+  return (
+    <FeedbackLayout brand={brand} title={title}>
+      <h1>{title}</h1>
+      <p>{message}</p>
+    </FeedbackLayout>
+  );
+}
+
+const en = translator('en');
+const NotFound = () => <MessagePage title={en.t('common.linkNotFound')} message={en.t('feedback.notFoundText')} />;
+
+const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+export function feedbackPages(deps: FeedbackPageDeps): Router {
+  const router = express.Router();
+
+  router.use((_req: Request, res: Response, next: NextFunction) => {
+    // The UUID in the URL is the key: keep it out of Referer and search engines; nothing runs, nothing frames.
+    res.set({
+      'Cache-Control': 'no-store',
+      'Referrer-Policy': 'no-referrer',
+      'X-Robots-Tag': 'noindex, nofollow',
+    });
+    next();
+  });
+
+  const run = async <T,>(req: Request, document: Operation<T>, variables: Record<string, unknown>): Promise<T> =>
+    execute(deps.schema, document, { invite: String(req.params.uuid), ...variables }, pageContext(req, deps.clock));
+
+  /** The page of the invite (an unknown one is the 404 page), read by `document`; failures are a 500 page. */
+  const page =
+    (handler: (req: Request, res: Response, load: (document: Operation<{ page: FeedbackPage | null }>, variables?: Record<string, unknown>) => Promise<FeedbackPage | null>) => Promise<void>) =>
+    async (req: Request, res: Response) => {
+      try {
+        await handler(req, res, async (document, variables = {}) => {
+          const { page: view } = await run(req, document, variables);
+          if (!view) sendPage(res, 404, <NotFound />);
+          return view;
+        });
+      } catch (err) {
+        (req.log ?? deps.logger).error({ err }, 'feedback page failed');
+        if (!res.headersSent) sendPage(res, 500, <MessagePage title={en.t('common.somethingWrong')} message={en.t('common.tryLater')} />);
+      }
+    };
+
+  router.get(
+    '/:uuid',
+    page(async (req, res, load) => {
+      const view = await load(req.method === 'GET' ? OPEN : PAGE);
+      if (!view) return;
+      if (view.feedbackSent) return sendPage(res, 200, <ThanksPage brand={view.brand} businessName={view.businessName} already />);
+      const p = paths(view.invite);
+      sendPage(res, 200, <RatingPage brand={view.brand} businessName={view.businessName} firstName={view.firstName} rateHref={p.rate} />);
+    }),
+  );
+
+  router.get(
+    '/:uuid/rate/:rating',
+    page(async (req, res, load) => {
+      const rating = /^[1-5]$/.test(String(req.params.rating)) ? Number(req.params.rating) : null;
+      if (rating === null) {
+        const view = await load(PAGE);
+        return view ? void res.redirect(303, paths(view.invite).page) : undefined;
+      }
+      const view = await load(req.method === 'GET' ? RATE.visit : RATE.look, { rating });
+      if (!view) return;
+      const p = paths(view.invite);
+      if (view.gate?.kind === 'REVIEW' && view.gate.url) return void res.redirect(303, view.gate.url);
+      if (view.gate?.kind === 'THANKS') return sendPage(res, 200, <ThanksPage brand={view.brand} businessName={view.businessName} />);
+      res.redirect(303, `${p.form}?rating=${rating}`);
+    }),
+  );
+
+  router.get(
+    '/:uuid/feedback',
+    page(async (req, res, load) => {
+      const view = await load(PAGE);
+      if (!view) return;
+      if (view.feedbackSent) return sendPage(res, 200, <ThanksPage brand={view.brand} businessName={view.businessName} already />);
+      const rating = text(req.query.rating);
+      const values: FeedbackFormValues = {
+        name: [view.firstName, view.lastName].filter(Boolean).join(' '),
+        email: view.email ?? '',
+        phone: view.phone ?? '',
+        message: '',
+        rating: /^[1-5]$/.test(rating) ? rating : '',
+      };
+      sendPage(res, 200, <FeedbackFormPage brand={view.brand} businessName={view.businessName} action={paths(view.invite).form} values={values} />);
+    }),
+  );
+
+  router.post(
+    '/:uuid/feedback',
+    express.urlencoded({ extended: false, limit: '100kb', parameterLimit: 20 }),
+    page(async (req, res, load) => {
+      const view = await load(PAGE);
+      if (!view) return;
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const values: FeedbackFormValues = {
+        name: text(body.name),
+        email: text(body.email),
+        phone: text(body.phone),
+        message: text(body.message),
+        rating: text(body.rating),
+      };
+      try {
+        await run(req, SEND, { form: values });
+      } catch (err) {
+        if (!(err instanceof DomainError && err.code === 'VALIDATION')) throw err;
+        return sendPage(
+          res,
+          422,
+          <FeedbackFormPage brand={view.brand} businessName={view.businessName} action={paths(view.invite).form} values={values} errors={err.fields ?? undefined} />,
+        );
+      }
+      res.redirect(303, paths(view.invite).thanks);
+    }),
+  );
+
+  router.get(
+    '/:uuid/thanks',
+    page(async (_req, res, load) => {
+      const view = await load(PAGE);
+      if (view) sendPage(res, 200, <ThanksPage brand={view.brand} businessName={view.businessName} />);
+    }),
+  );
+
+  router.use((_req, res) => sendPage(res, 404, <NotFound />));
+  // A form body that is too large or unreadable: a page with its status, never a stack.
+  router.use(formReadErrors(() => <MessagePage title={en.t('common.formUnreadable')} message={en.t('common.goBackShorter')} />));
+  return router;
+}

@@ -1,0 +1,54 @@
+import { Field, GraphQLISODateTime, Int, ObjectType, registerEnumType } from 'type-graphql';
+
+export enum InboundBodyKind {
+  JSON = 'json',
+  FORM = 'form',
+}
+registerEnumType(InboundBodyKind, { name: 'InboundBodyKind', description: 'How the body of a submission is written (the content type the sender gave).' });
+
+export enum InboundReceiptStatus {
+  ACCEPTED = 'accepted',
+  IGNORED = 'ignored',
+  SKIPPED = 'skipped',
+  DUPLICATE = 'duplicate',
+  SIGNATURE_REFUSED = 'signature_refused',
+  MALFORMED_JSON = 'malformed_json',
+  NOT_AN_OBJECT = 'not_an_object',
+}
+registerEnumType(InboundReceiptStatus, {
+  name: 'InboundReceiptStatus',
+  description: 'What became of a submission: stored (accepted, ignored, skipped, duplicate), or refused before anything was stored.',
+});
+
+@ObjectType('InboundEndpoint', { description: 'The connection behind an inbound endpoint token.' })
+export class InboundEndpointType {
+  @Field({ description: 'Connection UUID.' })
+  connection!: string;
+}
+
+@ObjectType('InboundReceipt', { description: 'The outcome of one submission to an inbound endpoint.' })
+export class InboundReceiptType {
+  @Field(() => InboundReceiptStatus)
+  status!: InboundReceiptStatus;
+
+  @Field({ description: 'Connection UUID.' })
+  connection!: string;
+
+  @Field(() => Int, { nullable: true, description: 'The stored submission (every stored status).' })
+  submissionId!: number | null;
+
+  @Field(() => String, { nullable: true, description: 'Contact UUID (accepted; ignored when a contact was found).' })
+  contactId!: string | null;
+
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the review request is sent (accepted).' })
+  sendAt!: Date | null;
+
+  @Field(() => Boolean, { nullable: true, description: 'A waiting review request was rescheduled (accepted).' })
+  rescheduled!: boolean | null;
+
+  @Field(() => String, { nullable: true, description: 'Why it was ignored or skipped; the signature problem when refused.' })
+  reason!: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'The submission this one repeats (duplicate).' })
+  duplicateOf!: number | null;
+}

@@ -55,8 +55,15 @@ export async function startSmtpServer(opts: { reject?: boolean } = {}): Promise<
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
+  // smtp-server re-emits each connection's socket error on the server: a sender killed mid-message (the SIGKILL tests
+  // kill a worker whose pooled connections are open) resets its sockets, and an 'error' with no listener would end the
+  // test process ("read ECONNRESET"). The sink is a receiver: a client that went away is not its failure.
+  server.on('error', () => undefined);
   const port = (server.server.address() as AddressInfo).port;
   return {
     url: `smtp://127.0.0.1:${port}`,

@@ -8,13 +8,12 @@ import type { GraphQLSchema } from 'graphql';
 import type { Clock } from '../../src/domain/clock';
 import { DomainError } from '../../src/domain/errors';
 import { MAX_INBOUND_BODY_BYTES as MAX_BODY_BYTES } from '../../src/domain/limits';
-import { makeContext } from '../../src/context';
 import { rateLimited } from '../../src/observability/metrics';
 import { loggable } from '../shared/errors';
 import { execute } from '../shared/execute';
 import { graphql } from '../shared/graphql';
 import type { ResultOf } from '@graphql-typed-document-node/core';
-import { baseUrlOf } from '../shared/pagination';
+import { edgeContext } from '../shared/auth';
 
 /**
  * `POST /api/webhooks/inbound/<endpoint token>`: the inbound contact webhook (spec: Inbound contact webhook).
@@ -190,7 +189,7 @@ export function inboundWebhook(deps: InboundWebhookDeps): Router {
     const log = req.log ?? deps.logger;
     const token = String(req.params.token);
     // No principal: the endpoint token, an argument of both operations, is the credential.
-    const ctx = makeContext({ principal: null, baseUrl: baseUrlOf(req), requestId: req.id === undefined ? undefined : String(req.id), clock: deps.clock, publicEdge: true });
+    const ctx = edgeContext(req, deps.clock);
     try {
       const { inboundEndpoint } = await execute(deps.schema, ENDPOINT, { token }, ctx);
       if (!inboundEndpoint) return void res.status(404).json({ message: 'Not found.' });

@@ -8,7 +8,8 @@ import { translator, type Translator } from '../../src/i18n';
 import { execute, type Operation } from '../shared/execute';
 import { graphql } from '../shared/graphql';
 import { Layout, Msg, NO_BRAND, type Brand } from './layout';
-import { formReadErrors, pageContext, sendPage } from './respond';
+import { formReadErrors, sendPage } from './respond';
+import { edgeContext } from '../shared/auth';
 
 /**
  * The public review page of an invite, `{PUBLIC_URL}/r/<invite uuid>` (the review link of every message):
@@ -202,7 +203,7 @@ export function feedbackPages(deps: FeedbackPageDeps): Router {
   });
 
   const run = async <T,>(req: Request, document: Operation<T>, variables: Record<string, unknown>): Promise<T> =>
-    execute(deps.schema, document, { invite: String(req.params.uuid), ...variables }, pageContext(req, deps.clock));
+    execute(deps.schema, document, { invite: String(req.params.uuid), ...variables }, edgeContext(req, deps.clock));
 
   /** The page of the invite (an unknown one is the 404 page), read by `document`; failures are a 500 page. */
   const page =

@@ -1,8 +1,5 @@
-import type { ErrorRequestHandler, Request, Response } from 'express';
+import type { ErrorRequestHandler, Response } from 'express';
 import type { VNode } from 'preact';
-import { makeContext, type Context } from '../../src/context';
-import type { Clock } from '../../src/domain/clock';
-import { baseUrlOf } from '../shared/pagination';
 import { renderPage } from './layout';
 
 /** Answers a page with its status; its inline styles carry the nonce of the response's CSP. */
@@ -10,10 +7,6 @@ export function sendPage(res: Response, status: number, page: VNode): void {
   res.status(status).type('html').send(renderPage(page, res.locals.cspNonce as string | undefined));
 }
 
-/** The context of a page's GraphQL operation: no principal (the link's token, an argument, is the credential). */
-export function pageContext(req: Request, clock?: Clock): Context {
-  return makeContext({ principal: null, baseUrl: baseUrlOf(req), requestId: req.id === undefined ? undefined : String(req.id), clock, publicEdge: true });
-}
 
 /**
  * The pages' answer to a form body that is too large or unreadable (the body parser's 413, 400, 415): a page of the

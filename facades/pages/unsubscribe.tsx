@@ -7,7 +7,8 @@ import { translator } from '../../src/i18n';
 import { execute } from '../shared/execute';
 import { graphql } from '../shared/graphql';
 import { Layout, Msg, NO_BRAND, type Brand } from './layout';
-import { formReadErrors, pageContext, sendPage } from './respond';
+import { formReadErrors, sendPage } from './respond';
+import { edgeContext } from '../shared/auth';
 
 /**
  * The unsubscribe link every review request carries, `/u/{token}` (public: the token is the credential, and it
@@ -107,7 +108,7 @@ export function unsubscribePages(deps: UnsubscribePageDeps): Router {
   router.get('/:token', async (req: Request, res: Response) => {
     try {
       const token = String(req.params.token);
-      const { unsubscribePage: view } = await execute(deps.schema, PAGE, { token }, pageContext(req, deps.clock));
+      const { unsubscribePage: view } = await execute(deps.schema, PAGE, { token }, edgeContext(req, deps.clock));
       if (!view) return sendPage(res, 404, <NotFoundPage />);
       sendPage(res, 200, view.unsubscribed ? <DonePage brand={view.brand} business={view.businessName} /> : <ConfirmPage brand={view.brand} business={view.businessName} token={token} />);
     } catch (err) {
@@ -118,7 +119,7 @@ export function unsubscribePages(deps: UnsubscribePageDeps): Router {
   router.post('/:token', async (req: Request, res: Response) => {
     try {
       const token = String(req.params.token);
-      const { unsubscribe: result } = await execute(deps.schema, UNSUBSCRIBE, { token }, pageContext(req, deps.clock));
+      const { unsubscribe: result } = await execute(deps.schema, UNSUBSCRIBE, { token }, edgeContext(req, deps.clock));
       if (!result) return sendPage(res, 404, <NotFoundPage />);
       const oneClick = (req.body as Record<string, unknown> | undefined)?.['List-Unsubscribe'] === 'One-Click';
       deps.logger.info({ contact: result.contactId, already: result.already, canceled: result.canceled, oneClick }, 'contact unsubscribed');

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { authenticatedContext, type Context } from '../../src/context';
+import { authenticatedContext, makeContext, type Context } from '../../src/context';
 import type { Clock } from '../../src/domain/clock';
 import type { TokenKind } from '../../src/domain/principal';
 import { sendError } from './errors';
@@ -38,4 +38,12 @@ export function contextOf(res: Response): Context {
   const ctx = res.locals.ctx as Context | undefined;
   if (!ctx) throw new Error('route mounted without authenticateRequests');
   return ctx;
+}
+
+/**
+ * The context of a public edge's own GraphQL operation (facades/pages, facades/inbound): no principal, the link's or
+ * endpoint's token, an argument, is the credential; `publicEdge` admits the `@Authorized(LINK)` operations.
+ */
+export function edgeContext(req: Request, clock?: Clock): Context {
+  return makeContext({ principal: null, baseUrl: baseUrlOf(req), requestId: req.id === undefined ? undefined : String(req.id), clock, publicEdge: true });
 }

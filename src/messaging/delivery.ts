@@ -1,11 +1,11 @@
 import { Op, type Transaction } from 'sequelize';
 import { systemClock, type Clock } from '../domain/clock';
 import { DomainError } from '../domain/errors';
-import { Campaign, Contact, CreditConsumption, CreditGrant, Customer, Invite, InviteMessage, Organization } from '../models';
+import { Campaign, Contact, ContactActivity, CreditConsumption, CreditGrant, Customer, Invite, InviteMessage, Organization } from '../models';
 import type { CampaignStep, Channel } from '../models/campaign.model';
 import { tenantScoped } from '../services/common';
 import { consumeCredits } from '../services/credits.service';
-import { logActivity, sendTimeFor } from '../services/invites.service';
+import { sendTimeFor } from '../services/invites.service';
 import { senderFor } from '../services/messaging-settings.service';
 import { messageIdOf, reviewLinkOf, unsubscribeLinkOf } from './links';
 import { inviteDeliverySettings } from './settings';
@@ -90,17 +90,17 @@ const db = () => {
   return s;
 };
 
-const creditTypeOf = (channel: Channel): 'email' | 'sms' => (channel === 'email' ? 'email' : 'sms');
-const creditReference = (invite: Invite, stepIndex: number) => `invite:${invite.uuid}:step:${stepIndex}`;
-const isPaused = (campaign: Campaign, customer: Customer | null) => campaign.pausedAt !== null || (customer !== null && customer.subscriptionStatus !== 'active');
-const recipientOf = (channel: Channel, contact: Contact): string | null => (channel === 'email' ? contact.email : contact.phone);
+export const creditTypeOf = (channel: Channel): 'email' | 'sms' => (channel === 'email' ? 'email' : 'sms');
+export const creditReference = (invite: Invite, stepIndex: number) => `invite:${invite.uuid}:step:${stepIndex}`;
+export const isPaused = (campaign: Campaign, customer: Customer | null) => campaign.pausedAt !== null || (customer !== null && customer.subscriptionStatus !== 'active');
+export const recipientOf = (channel: Channel, contact: Contact): string | null => (channel === 'email' ? contact.email : contact.phone);
 const missingRecipient = (channel: Channel) =>
   channel === 'email'
     ? `${REASONS.noEmail}: The contact has no email address for the email step.`
     : `${REASONS.noPhone}: The contact has no phone number for the ${channel === 'sms' ? 'SMS' : 'messaging-app'} step.`;
-const clip = (s: string, n = 500) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+export const clip = (s: string, n = 500) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
-interface Loaded {
+export interface Loaded {
   invite: Invite;
   campaign: Campaign;
   contact: Contact;
@@ -123,7 +123,7 @@ async function load(inviteId: number, transaction?: Transaction, lock = false): 
  * The steps that can reach the contact, in sending order, each with its distance from the first (steps whose channel
  * has no address for the contact are left out; the first remaining one goes at the send time).
  */
-function plannedSteps(campaign: Campaign, contact: Contact): PlannedStep[] {
+export function plannedSteps(campaign: Campaign, contact: Contact): PlannedStep[] {
   const reachable = orderedSteps(campaign).filter((s) => recipientOf(s.channel, contact));
   const base = reachable[0]?.delayHours ?? 0;
   const hourMs = inviteDeliverySettings().hourMs;
@@ -134,7 +134,7 @@ function plannedSteps(campaign: Campaign, contact: Contact): PlannedStep[] {
  * The step a sent invite sends after `stepIndex`, and when (its distance from the first message, sent at
  * `firstSentAt`); null when none is left. The send queue claims it at that time (`next_step_*`).
  */
-function followingStep(l: Loaded, stepIndex: number, firstSentAt: Date): { nextStepIndex: number | null; nextStepAt: Date | null } {
+export function followingStep(l: Loaded, stepIndex: number, firstSentAt: Date): { nextStepIndex: number | null; nextStepAt: Date | null } {
   const steps = plannedSteps(l.campaign, l.contact);
   const at = steps.findIndex((s) => s.index === stepIndex);
   const next = at >= 0 ? steps[at + 1] : undefined;
@@ -146,20 +146,24 @@ function orderedSteps(campaign: Campaign): Array<CampaignStep & { index: number 
   return (campaign.steps ?? []).map((s, index) => ({ ...s, index })).sort((a, b) => a.delayHours - b.delayHours || a.index - b.index);
 }
 
+/** A timeline row of the invite's contact. */
+function activityRow(l: Loaded, type: 'sent' | 'failed', channel: Channel | null, detail: string, clock: Clock) {
+  return {
+    tenantId: l.invite.tenantId,
+    customerId: l.invite.customerId,
+    contactId: l.contact.id,
+    campaignId: l.campaign.id,
+    inviteId: l.invite.id,
+    inboundConnectionId: null,
+    type,
+    channel,
+    detail: clip(detail),
+    occurredAt: clock.now(),
+  };
+}
+
 async function activity(l: Loaded, type: 'sent' | 'failed', channel: Channel | null, detail: string, transaction: Transaction, clock: Clock) {
-  await logActivity(
-    {
-      tenantId: l.invite.tenantId,
-      customerId: l.invite.customerId,
-      contactId: l.contact.id,
-      campaignId: l.campaign.id,
-      inviteId: l.invite.id,
-      type,
-      channel,
-      detail: clip(detail),
-    },
-    { transaction, clock },
-  );
+  await ContactActivity.create(activityRow(l, type, channel, detail, clock), { transaction });
 }
 
 async function failInvite(l: Loaded, reason: string, channel: Channel | null, transaction: Transaction, clock: Clock): Promise<void> {
@@ -234,10 +238,57 @@ async function refundCredit(invite: Invite, stepIndex: number, type: 'email' | '
   if (grant) await grant.update({ remaining: grant.remaining + consumption.credits }, { transaction });
 }
 
+type SenderResolver = NonNullable<DeliveryOptions['senderFor']>;
+
+/** The sender of a step: the test seam's, else the account's settings (else the embedded default). */
+export const senderResolver = (opts: DeliveryOptions): SenderResolver =>
+  opts.senderFor ?? ((customerId, channel, o) => senderFor(customerId, channel, o));
+
+/** A step's sender and message, ready to send. */
+export interface PreparedStep {
+  sender: ChannelSender;
+  rendered: ReturnType<typeof render> & { messageId?: string };
+}
+
+/**
+ * The step's sender and message (in the claim's transaction: a second connection per claim starves the pool). An
+ * email carries the Message-ID of (invite, step), so a repeat after an interrupted attempt is recognisable.
+ */
+export async function prepareStep(
+  l: Loaded,
+  step: CampaignStep,
+  stepIndex: number,
+  resolve: SenderResolver,
+  transaction: Transaction,
+  org?: Organization | null,
+): Promise<PreparedStep> {
+  const channel = step.channel;
+  const organization = org === undefined ? await Organization.findByPk(l.campaign.organizationId, { transaction }) : org;
+  const businessName = organization?.name ?? l.customer?.name ?? 'us';
+  const sender = await resolve(l.invite.customerId, channel, { fromName: businessName, transaction });
+  const rendered = render(channel, step, {
+    firstName: l.contact.firstName,
+    lastName: l.contact.lastName,
+    businessName,
+    reviewLink: reviewLinkOf(l.invite.uuid),
+    unsubscribeLink: unsubscribeLinkOf(l.contact.uuid),
+    language: l.customer?.language ?? 'en',
+  });
+  return { sender, rendered: channel === 'email' ? { ...rendered, messageId: messageIdOf(l.invite.uuid, stepIndex) } : rendered };
+}
+
+/** The invite as its step's claim leaves it: sent (the first step), and the step after this one due at its time. */
+export async function claimInvite(l: Loaded, input: StepInput, now: Date, transaction: Transaction): Promise<void> {
+  const firstSentAt = input.first ? now : (l.invite.sentAt ?? now);
+  const next = { ...followingStep(l, input.stepIndex, firstSentAt), retryAt: null, sendAttempts: 0 };
+  if (input.first) await l.invite.update({ status: 'sent', sentAt: now, reason: null, ...next }, { transaction });
+  else await l.invite.update(next, { transaction });
+}
+
 const resultOf = (m: InviteMessage): StepResult =>
   m.status === 'failed' ? { outcome: 'failed', reason: m.error, sendAt: null } : { outcome: 'sent', reason: null, sendAt: null };
 
-interface Claimed {
+export interface Claimed {
   loaded: Loaded;
   message: InviteMessage;
   sender: ChannelSender;
@@ -257,24 +308,7 @@ interface Claimed {
 export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {}): Promise<StepResult> {
   const clock = opts.clock ?? systemClock;
   const settings = inviteDeliverySettings();
-  const resolveSender = opts.senderFor ?? ((customerId: number, channel: Channel, o: { fromName: string | null; transaction?: Transaction }) => senderFor(customerId, channel, o));
-
-  /** The step's sender and message (in the claim's transaction: a second connection per claim starves the pool). */
-  const prepare = async (l: Loaded, step: CampaignStep, channel: Channel, transaction: Transaction) => {
-    const org = await Organization.findByPk(l.campaign.organizationId, { transaction });
-    const businessName = org?.name ?? l.customer?.name ?? 'us';
-    const sender = await resolveSender(l.invite.customerId, channel, { fromName: businessName, transaction });
-    const rendered = render(channel, step, {
-      firstName: l.contact.firstName,
-      lastName: l.contact.lastName,
-      businessName,
-      reviewLink: reviewLinkOf(l.invite.uuid),
-      unsubscribeLink: unsubscribeLinkOf(l.contact.uuid),
-      language: l.customer?.language ?? 'en',
-    });
-    return { sender, rendered: channel === 'email' ? { ...rendered, messageId: messageIdOf(l.invite.uuid, input.stepIndex) } : rendered };
-  };
-
+  const resolve = senderResolver(opts);
   const claim = await db().transaction(async (transaction): Promise<StepResult | Claimed> => {
     const l = await load(input.inviteId, transaction, true);
     if (!l) return { outcome: 'stopped', reason: 'missing', sendAt: null };
@@ -288,7 +322,7 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
       // that had it keeps one (exactly-once effect by its idempotency key), one that had not gets it now.
       const step = campaign.steps?.[input.stepIndex];
       if (existing.channel === 'email' && step?.channel === 'email' && existing.recipient) {
-        const prepared = await prepare(l, step, 'email', transaction).catch(() => null);
+        const prepared = await prepareStep(l, step, input.stepIndex, resolve, transaction).catch(() => null);
         if (prepared) {
           await existing.update({ sentAt: now }, { transaction });
           return { loaded: l, message: existing, ...prepared, recipient: existing.recipient, channel: 'email', again: true };
@@ -341,9 +375,9 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
 
     const recipient = recipientOf(channel, contact);
     if (!recipient) return fail(missingRecipient(channel));
-    let prepared: Awaited<ReturnType<typeof prepare>>;
+    let prepared: PreparedStep;
     try {
-      prepared = await prepare(l, step, channel, transaction);
+      prepared = await prepareStep(l, step, input.stepIndex, resolve, transaction);
     } catch (e) {
       if (e instanceof ChannelNotConfigured) return fail(`${e.reason}: ${e.message}`);
       if (e instanceof MessagingRejected) return fail(`${REASONS.providerRejected}: ${e.message}`);
@@ -355,10 +389,7 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
     );
     // Claimed: from here on, a resubmission sees a sent invite (duplicate window), not a waiting one; the queue's
     // next step of the invite is the one after this (set with the claim, so a crash after it cannot lose the rest).
-    const firstSentAt = input.first ? now : (invite.sentAt ?? now);
-    const next = { ...followingStep(l, input.stepIndex, firstSentAt), retryAt: null, sendAttempts: 0 };
-    if (input.first) await invite.update({ status: 'sent', sentAt: now, reason: null, ...next }, { transaction });
-    else await invite.update(next, { transaction });
+    await claimInvite(l, input, now, transaction);
     // The credit last: every claim of an account locks its credit grant until the commit, so the lock is held for
     // this statement and the commit only (bench:invites: concurrent sends of one account queue on that row).
     try {
@@ -370,8 +401,31 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
     return { loaded: l, message, ...prepared, recipient, channel, again: false };
   });
   if (!('message' in claim)) return claim;
+  const sent = await sendClaimed(claim, input, opts);
+  if ('outcome' in sent) return sent;
+  await settleSent([sent], clock);
+  return { outcome: 'sent', reason: null, sendAt: null };
+}
 
-  const { loaded, message, sender, rendered, recipient, channel, again } = claim;
+/** A claimed step the provider took: what `settleSent` records. */
+export interface SentStep {
+  claim: Claimed;
+  input: StepInput;
+  providerMessageId: string | null;
+}
+
+const messageKey = (loaded: Loaded, stepIndex: number) => ({ inviteId: loaded.invite.id, stepIndex });
+
+/**
+ * Calls the provider for a claimed step. Answers what `settleSent` records, or the step's result when the provider
+ * refused it (recorded failed, the credit given back) or when an attempt sent again after an interruption failed
+ * (counted as sent). Throws MessagingUnavailable (nothing was accepted: the claim is undone) or an unknown error (the
+ * claim stays, so a retry never sends again: the stale claim is settled once its grace has passed).
+ */
+export async function sendClaimed(claim: Claimed, input: StepInput, opts: DeliveryOptions = {}): Promise<SentStep | StepResult> {
+  const clock = opts.clock ?? systemClock;
+  const { loaded, sender, rendered, recipient, channel, again } = claim;
+  const key = messageKey(loaded, input.stepIndex);
   let providerMessageId: string | null;
   try {
     const receipt = await sender.send({ to: recipient, ...rendered });
@@ -381,14 +435,14 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
     // refusal settles the step as sent with the outcome unknown, a provider still away is tried again later.
     if (again) {
       if (e instanceof MessagingUnavailable) throw e;
-      await message.update({ status: 'sent', error: clip(`Outcome unknown: the attempt stopped while sending, and sending again failed: ${(e as Error).message}`) });
+      await InviteMessage.update({ status: 'sent', error: clip(`Outcome unknown: the attempt stopped while sending, and sending again failed: ${(e as Error).message}`) }, { where: key });
       invitesSent.inc({ channel });
       return { outcome: 'sent', reason: null, sendAt: null };
     }
     if (e instanceof MessagingRejected) {
       const reason = `${REASONS.providerRejected}: ${e.message}`;
       await db().transaction(async (transaction) => {
-        await message.update({ status: 'failed', error: clip(reason) }, { transaction });
+        await InviteMessage.update({ status: 'failed', error: clip(reason) }, { where: key, transaction });
         await refundCredit(loaded.invite, input.stepIndex, creditTypeOf(channel), transaction, clock.now());
         if (input.first) await failInvite(loaded, reason, channel, transaction, clock);
         else await activity(loaded, 'failed', channel, `Step ${input.stepIndex + 1} (${channel}) could not be sent: ${reason}`, transaction, clock);
@@ -399,7 +453,7 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
     if (e instanceof MessagingUnavailable) {
       // Nothing was accepted: undo the claim (and give the credit back), so the retry starts clean.
       await db().transaction(async (transaction) => {
-        await message.destroy({ transaction });
+        await InviteMessage.destroy({ where: key, transaction });
         await refundCredit(loaded.invite, input.stepIndex, creditTypeOf(channel), transaction, clock.now());
         if (input.first) await loaded.invite.update({ status: 'scheduled', sentAt: null, nextStepIndex: null, nextStepAt: null }, { transaction });
         else await loaded.invite.update({ nextStepIndex: input.stepIndex, nextStepAt: clock.now() }, { transaction });
@@ -410,19 +464,32 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
     throw e;
   }
   await opts.afterProviderAccepted?.(input);
+  return { claim, input, providerMessageId };
+}
+
+/** Records steps the provider took as sent, with their timeline rows, in one transaction. */
+export async function settleSent(steps: SentStep[], clock: Clock = systemClock): Promise<void> {
+  if (steps.length === 0) return;
   await db().transaction(async (transaction) => {
-    await message.update({ status: 'sent', providerMessageId, error: null }, { transaction });
-    await activity(
-      loaded,
-      'sent',
-      channel,
-      again ? `Step ${input.stepIndex + 1} (${channel}) sent through ${sender.label} again, under the same Message-ID, after an interrupted attempt.` : `Step ${input.stepIndex + 1} (${channel}) sent through ${sender.label}.`,
-      transaction,
-      clock,
+    for (const { claim, input, providerMessageId } of steps) {
+      await InviteMessage.update({ status: 'sent', providerMessageId, error: null }, { where: messageKey(claim.loaded, input.stepIndex), transaction });
+    }
+    await ContactActivity.bulkCreate(
+      steps.map(({ claim, input }) =>
+        activityRow(
+          claim.loaded,
+          'sent',
+          claim.channel,
+          claim.again
+            ? `Step ${input.stepIndex + 1} (${claim.channel}) sent through ${claim.sender.label} again, under the same Message-ID, after an interrupted attempt.`
+            : `Step ${input.stepIndex + 1} (${claim.channel}) sent through ${claim.sender.label}.`,
+          clock,
+        ),
+      ),
+      { transaction },
     );
   });
-  invitesSent.inc({ channel });
-  return { outcome: 'sent', reason: null, sendAt: null };
+  for (const { claim } of steps) invitesSent.inc({ channel: claim.channel });
 }
 
 /** Records a step as failed after the provider stayed unavailable through every retry. */

@@ -1,7 +1,8 @@
 import { QueryTypes } from 'sequelize';
 import { systemClock } from '../domain/clock';
 import { Invite } from '../models';
-import { DUE_TOLERANCE_MS, failInviteStep, planInvite, sendInviteStep, StepInFlight, type DeliveryOptions, type StepResult } from './delivery';
+import { claimBatch } from './batch';
+import { DUE_TOLERANCE_MS, failInviteStep, planInvite, sendClaimed, sendInviteStep, settleSent, StepInFlight, type DeliveryOptions, type SentStep, type StepResult } from './delivery';
 import { inviteDeliverySettings } from './settings';
 import { MessagingUnavailable } from './types';
 
@@ -71,7 +72,6 @@ const backoffMs = (attempt: number) => Math.min(2_000 * 2 ** (attempt - 1), 10 *
  * puts the step back with its retry time, a claim still in flight is looked at again after the grace.
  */
 export async function sendDueStep(due: DueStep, opts: DeliveryOptions = {}): Promise<DueOutcome> {
-  const clock = opts.clock ?? systemClock;
   let stepIndex = due.stepIndex;
   const first = due.kind === 'first';
   try {
@@ -88,16 +88,60 @@ export async function sendDueStep(due: DueStep, opts: DeliveryOptions = {}): Pro
     }
     return result.outcome;
   } catch (e) {
-    if (e instanceof StepInFlight) {
-      await Invite.update({ retryAt: new Date(clock.now().getTime() + Math.min(inviteDeliverySettings().inFlightGraceMs, 30_000)) }, { where: { id: due.inviteId } });
-      return 'in_flight';
-    }
-    if (!(e instanceof MessagingUnavailable)) throw e;
-    const attempts = await postpone(due.inviteId, e.retryAfterMs ?? null, clock.now());
-    if (attempts < MAX_SEND_ATTEMPTS) return 'retry';
-    const result = await failInviteStep({ inviteId: due.inviteId, stepIndex: stepIndex!, first, reason: e.message.slice(0, 400) }, opts);
-    return result.outcome;
+    return stepFailed(due.inviteId, stepIndex, first, e, opts);
   }
+}
+
+/**
+ * A step whose attempt threw: a claim still in flight is looked at again after the grace; an unavailable provider
+ * (nothing accepted) puts the step back with its retry time, and records it failed after the last attempt. Anything
+ * else is thrown on (the caller defers the step: `deferDueStep`).
+ */
+async function stepFailed(inviteId: number, stepIndex: number | null, first: boolean, e: unknown, opts: DeliveryOptions): Promise<DueOutcome> {
+  const clock = opts.clock ?? systemClock;
+  if (e instanceof StepInFlight) {
+    await Invite.update({ retryAt: new Date(clock.now().getTime() + Math.min(inviteDeliverySettings().inFlightGraceMs, 30_000)) }, { where: { id: inviteId } });
+    return 'in_flight';
+  }
+  if (!(e instanceof MessagingUnavailable)) throw e;
+  const attempts = await postpone(inviteId, e.retryAfterMs ?? null, clock.now());
+  if (attempts < MAX_SEND_ATTEMPTS) return 'retry';
+  const result = await failInviteStep({ inviteId, stepIndex: stepIndex!, first, reason: e.message.slice(0, 400) }, opts);
+  return result.outcome;
+}
+
+/** Runs one piece of work within the caller's limit of sends at once. */
+export type Run = <T>(work: () => Promise<T>) => Promise<T>;
+
+/**
+ * Sends a batch of due steps: claimed together in one transaction (`claimBatch`), sent side by side within `run`,
+ * the ones the providers took recorded in one transaction; what the batch leaves to the one-at-a-time path goes
+ * through `sendDueStep`. Answers each due step's outcome, in order, or why it failed (the caller defers those).
+ */
+export async function sendDueSteps(dues: readonly DueStep[], run: Run, opts: DeliveryOptions = {}): Promise<Array<PromiseSettledResult<DueOutcome>>> {
+  const outcomes = new Map<DueStep, PromiseSettledResult<DueOutcome>>();
+  const done = (due: DueStep, value: DueOutcome) => outcomes.set(due, { status: 'fulfilled', value });
+  const failed = (due: DueStep, reason: unknown) => outcomes.set(due, { status: 'rejected', reason });
+  const batch = await claimBatch(dues, opts);
+  for (const d of batch.decided) done(d.due, d.outcome);
+  const sent: Array<SentStep & { due: DueStep }> = [];
+  await Promise.all([
+    ...batch.claimed.map(({ due, claim, input }) =>
+      run(async () => {
+        try {
+          const result = await sendClaimed(claim, input, opts);
+          if ('outcome' in result) done(due, result.outcome);
+          else sent.push({ ...result, due });
+        } catch (e) {
+          await stepFailed(due.inviteId, input.stepIndex, input.first, e, opts).then((outcome) => done(due, outcome), (err: unknown) => failed(due, err));
+        }
+      }),
+    ),
+    ...batch.single.map((due) => run(() => sendDueStep(due, opts)).then((outcome) => done(due, outcome), (err: unknown) => failed(due, err))),
+  ]);
+  await settleSent(sent, opts.clock);
+  for (const s of sent) done(s.due, 'sent');
+  return dues.map((d) => outcomes.get(d) ?? { status: 'rejected', reason: new Error(`Step of invite ${d.inviteId} was not handled.`) });
 }
 
 /**

@@ -76,8 +76,42 @@ export async function consumeCredits(
   if (!Number.isInteger(n) || n < 1 || n > MAX_CREDITS_PER_CALL) {
     throw new Validation({ credits: [`The credits must be between 1 and ${MAX_CREDITS_PER_CALL}.`] });
   }
-  const now = clockOf(opts).now();
-  const grants = await CreditGrant.findAll({
+  const grants = await lockedGrants(customerId, type, clockOf(opts).now(), transaction);
+  const available = grants.reduce((sum, g) => sum + g.remaining, 0);
+  if (available < n) {
+    throw new PlanLimit(`Not enough ${type} credits: ${n} needed, ${available} left.`, 'insufficient_credits');
+  }
+  await take(grants, n, transaction);
+  const tenantId = grants[0].tenantId;
+  await CreditConsumption.create({ tenantId, customerId, type, credits: n, reference: opts.reference ?? null }, { transaction });
+  return available - n;
+}
+
+/**
+ * Spends one credit of `type` for each of `references` (one consumption each), as far as the unexpired credits go,
+ * in the caller's transaction: the first ones get a credit, and the answer says how many did. One lock of the grants
+ * for them all (a batch of sends takes its credits in one go, not one lock per send).
+ */
+export async function consumeCreditEach(
+  customerId: number,
+  type: CreditType,
+  references: readonly string[],
+  transaction: Transaction,
+  opts: { clock?: ServiceOptions['clock'] } = {},
+): Promise<number> {
+  if (references.length === 0) return 0;
+  const grants = await lockedGrants(customerId, type, clockOf(opts).now(), transaction);
+  const n = Math.min(references.length, grants.reduce((sum, g) => sum + g.remaining, 0));
+  if (n === 0) return 0;
+  await take(grants, n, transaction);
+  const tenantId = grants[0].tenantId;
+  await CreditConsumption.bulkCreate(references.slice(0, n).map((reference) => ({ tenantId, customerId, type, credits: 1, reference })), { transaction });
+  return n;
+}
+
+/** The account's unexpired grants of a type with credits left, locked, in the order they are drawn from. */
+async function lockedGrants(customerId: number, type: CreditType, now: Date, transaction: Transaction): Promise<CreditGrant[]> {
+  return CreditGrant.findAll({
     where: { customerId, type, remaining: { [Op.gt]: 0 }, ...unexpired(now) },
     // The soonest to lapse first; grants that never expire last; then the oldest.
     order: [
@@ -88,18 +122,15 @@ export async function consumeCredits(
     transaction,
     lock: transaction.LOCK.UPDATE,
   });
-  const available = grants.reduce((sum, g) => sum + g.remaining, 0);
-  if (available < n) {
-    throw new PlanLimit(`Not enough ${type} credits: ${n} needed, ${available} left.`, 'insufficient_credits');
-  }
+}
+
+/** Draws `n` credits from the locked grants, in their order. */
+async function take(grants: CreditGrant[], n: number, transaction: Transaction): Promise<void> {
   let left = n;
   for (const grant of grants) {
     if (left === 0) break;
-    const take = Math.min(left, grant.remaining);
-    await grant.update({ remaining: grant.remaining - take }, { transaction });
-    left -= take;
+    const taken = Math.min(left, grant.remaining);
+    await grant.update({ remaining: grant.remaining - taken }, { transaction });
+    left -= taken;
   }
-  const tenantId = grants[0].tenantId;
-  await CreditConsumption.create({ tenantId, customerId, type, credits: n, reference: opts.reference ?? null }, { transaction });
-  return available - n;
 }

@@ -1,7 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { DeliveryOptions, InvitePlan, StepInput, StepResult } from '../../src/messaging/delivery';
 import { failInviteStep, planInvite, sendInviteStep, StepInFlight } from '../../src/messaging/delivery';
-import { claimDueSteps, deferDueStep, sendDueStep, type DueOutcome, type DueStep } from '../../src/messaging/send-queue';
+import { claimDueSteps, deferDueStep, sendDueSteps, type DueOutcome, type DueStep, type Run } from '../../src/messaging/send-queue';
 import { MessagingUnavailable } from '../../src/messaging/types';
 import { runBatches, type BatchLoopSettings } from './batches';
 import { limiter } from './limiter';
@@ -15,9 +15,10 @@ export interface InviteActivityDeps {
   plan(inviteId: number): Promise<InvitePlan>;
   sendStep(input: StepInput): Promise<StepResult>;
   failStep(input: StepInput & { reason: string }): Promise<StepResult>;
-  /** The send queue: due steps (first steps, follow-ups, stale claims), and one sent or settled. */
+  /** The send queue: due steps (first steps, follow-ups, stale claims), and a batch of them sent or settled. */
   claimDue(limit: number): Promise<DueStep[]>;
-  sendDue(due: DueStep): Promise<DueOutcome>;
+  /** Each step's outcome, in order, or why it failed (`sendDueSteps`); `run` bounds the sends at once. */
+  sendDue(dues: DueStep[], run: Run): Promise<Array<PromiseSettledResult<DueOutcome>>>;
   /** Puts back a due step that failed unexpectedly (`deferDueStep`). */
   defer(due: DueStep, err: unknown): Promise<DueOutcome>;
   /** The activity's log (the worker's logger, with the activity's context). */
@@ -40,7 +41,7 @@ const DEFAULT_INVITE_QUEUE: InviteQueueSettings = { concurrency: 32, budgetMs: 3
 export function inviteActivityDeps(opts: DeliveryOptions = {}, queue: Partial<InviteQueueSettings> = {}): InviteActivityDeps {
   return {
     claimDue: (limit) => claimDueSteps(limit, (opts.clock ?? { now: () => new Date() }).now()),
-    sendDue: (due) => sendDueStep(due, opts),
+    sendDue: (dues, run) => sendDueSteps(dues, run, opts),
     defer: (due, err) => deferDueStep(due, err, opts),
     warn: (message, attrs) => Context.current().log.warn(message, attrs),
     heartbeat: () => Context.current().heartbeat(),
@@ -64,12 +65,13 @@ export function createInviteActivities(deps: InviteActivityDeps) {
     for (const d of due) seen.add(`${d.kind}:${d.inviteId}:${d.stepIndex}`);
     // A step that fails unexpectedly is put back with a backoff, so it never holds up the others; if even that fails
     // (the database went away) the activity fails and Temporal retries it; what was sent is recorded.
-    const results = await Promise.allSettled(due.map((d) => total(() => deps.sendDue(d).catch((err: unknown) => {
-      deps.warn('review request step put back after an unexpected error', { inviteId: d.inviteId, kind: d.kind, error: String(err) });
-      return deps.defer(d, err);
-    }))));
-    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed) throw failed.reason;
+    const results = await deps.sendDue(due, total);
+    for (const [i, r] of results.entries()) {
+      if (r.status === 'fulfilled') continue;
+      const d = due[i];
+      deps.warn('review request step put back after an unexpected error', { inviteId: d.inviteId, kind: d.kind, error: String(r.reason) });
+      await deps.defer(d, r.reason);
+    }
     return due.length;
   }
 

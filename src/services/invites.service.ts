@@ -361,7 +361,8 @@ export async function requestInvite(campaign: Campaign, details: ContactDetails,
       );
       return { contact, invite, outcome: 'scheduled' as const };
     }).then(async (result: InviteRequestResult) => {
-      if (!opts.transaction) await dispatch(result);
+      // Not awaited: the request does not wait for the signal (a nudge may wait its spacing behind others').
+      if (!opts.transaction) void dispatch(result);
       return result;
     });
 
@@ -379,7 +380,7 @@ export async function requestInvite(campaign: Campaign, details: ContactDetails,
   }
   if (opts.transaction) {
     const t = opts.transaction;
-    t.afterCommit(() => dispatch(result));
+    t.afterCommit(() => void dispatch(result));
   }
   return result;
 }
@@ -416,5 +417,5 @@ export function isRace(e: unknown): boolean {
 async function dispatch(result: InviteRequestResult): Promise<void> {
   const { invite, outcome } = result;
   if (!invite || (outcome !== 'scheduled' && outcome !== 'rescheduled')) return;
-  await nudgeInviteDispatcher();
+  await nudgeInviteDispatcher().catch(() => undefined);
 }

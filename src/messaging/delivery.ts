@@ -2,6 +2,7 @@ import { Op, type Transaction } from 'sequelize';
 import { systemClock, type Clock } from '../domain/clock';
 import { DomainError } from '../domain/errors';
 import { Campaign, Contact, ContactActivity, CreditConsumption, CreditGrant, Customer, Invite, InviteMessage, Organization } from '../models';
+import type { InferAttrs } from '../models/attributes';
 import type { CampaignStep, Channel } from '../models/campaign.model';
 import { tenantScoped } from '../services/common';
 import { consumeCredits } from '../services/credits.service';
@@ -167,7 +168,11 @@ async function activity(l: Loaded, type: 'sent' | 'failed', channel: Channel | n
 }
 
 async function failInvite(l: Loaded, reason: string, channel: Channel | null, transaction: Transaction, clock: Clock): Promise<void> {
-  await l.invite.update({ status: 'failed', failedAt: clock.now(), sentAt: null, reason: clip(reason), nextStepIndex: null, nextStepAt: null, retryAt: null }, { transaction });
+  // By id, not through the instance: a batch's claim updates its invites together (their instances are as read).
+  await Invite.update(
+    { status: 'failed', failedAt: clock.now(), sentAt: null, reason: clip(reason), nextStepIndex: null, nextStepAt: null, retryAt: null },
+    { where: { id: l.invite.id }, transaction },
+  );
   await activity(l, 'failed', channel, `The invite could not be sent: ${reason}`, transaction, clock);
 }
 
@@ -277,12 +282,14 @@ export async function prepareStep(
   return { sender, rendered: channel === 'email' ? { ...rendered, messageId: messageIdOf(l.invite.uuid, stepIndex) } : rendered };
 }
 
-/** The invite as its step's claim leaves it: sent (the first step), and the step after this one due at its time. */
-export async function claimInvite(l: Loaded, input: StepInput, now: Date, transaction: Transaction): Promise<void> {
+/**
+ * The invite as its step's claim leaves it: sent (the first step), and the step after this one due at its time.
+ * Written by id (`Invite.update`), so a batch can write the invites that get the same values with one statement.
+ */
+export function claimedInvite(l: Loaded, input: StepInput, now: Date): Partial<InferAttrs<Invite>> {
   const firstSentAt = input.first ? now : (l.invite.sentAt ?? now);
   const next = { ...followingStep(l, input.stepIndex, firstSentAt), retryAt: null, sendAttempts: 0 };
-  if (input.first) await l.invite.update({ status: 'sent', sentAt: now, reason: null, ...next }, { transaction });
-  else await l.invite.update(next, { transaction });
+  return input.first ? { status: 'sent', sentAt: now, reason: null, ...next } : next;
 }
 
 const resultOf = (m: InviteMessage): StepResult =>
@@ -389,7 +396,7 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
     );
     // Claimed: from here on, a resubmission sees a sent invite (duplicate window), not a waiting one; the queue's
     // next step of the invite is the one after this (set with the claim, so a crash after it cannot lose the rest).
-    await claimInvite(l, input, now, transaction);
+    await Invite.update(claimedInvite(l, input, now), { where: { id: invite.id }, transaction });
     // The credit last: every claim of an account locks its credit grant until the commit, so the lock is held for
     // this statement and the commit only (bench:invites: concurrent sends of one account queue on that row).
     try {
@@ -455,8 +462,8 @@ export async function sendClaimed(claim: Claimed, input: StepInput, opts: Delive
       await db().transaction(async (transaction) => {
         await InviteMessage.destroy({ where: key, transaction });
         await refundCredit(loaded.invite, input.stepIndex, creditTypeOf(channel), transaction, clock.now());
-        if (input.first) await loaded.invite.update({ status: 'scheduled', sentAt: null, nextStepIndex: null, nextStepAt: null }, { transaction });
-        else await loaded.invite.update({ nextStepIndex: input.stepIndex, nextStepAt: clock.now() }, { transaction });
+        const undo = input.first ? { status: 'scheduled' as const, sentAt: null, nextStepIndex: null, nextStepAt: null } : { nextStepIndex: input.stepIndex, nextStepAt: clock.now() };
+        await Invite.update(undo, { where: { id: loaded.invite.id }, transaction });
       });
       throw e;
     }
@@ -471,9 +478,21 @@ export async function sendClaimed(claim: Claimed, input: StepInput, opts: Delive
 export async function settleSent(steps: SentStep[], clock: Clock = systemClock): Promise<void> {
   if (steps.length === 0) return;
   await db().transaction(async (transaction) => {
-    for (const { claim, input, providerMessageId } of steps) {
-      await InviteMessage.update({ status: 'sent', providerMessageId, error: null }, { where: messageKey(claim.loaded, input.stepIndex), transaction });
-    }
+    // One statement: each step's row, found by its unique (invite_id, step_index), turned sent.
+    await InviteMessage.bulkCreate(
+      steps.map(({ claim, input, providerMessageId }) => ({
+        tenantId: claim.loaded.invite.tenantId,
+        inviteId: claim.loaded.invite.id,
+        stepIndex: input.stepIndex,
+        channel: claim.channel,
+        recipient: claim.recipient,
+        sentAt: claim.message.sentAt,
+        status: 'sent' as const,
+        providerMessageId,
+        error: null,
+      })),
+      { updateOnDuplicate: ['status', 'providerMessageId', 'error', 'updatedAt'], transaction },
+    );
     await ContactActivity.bulkCreate(
       steps.map(({ claim, input }) =>
         activityRow(

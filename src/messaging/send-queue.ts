@@ -1,7 +1,7 @@
 import { QueryTypes } from 'sequelize';
 import { systemClock } from '../domain/clock';
 import { Invite } from '../models';
-import { claimBatch } from './batch';
+import { claimBatch, type BatchClaim } from './batch';
 import { DUE_TOLERANCE_MS, failInviteStep, planInvite, sendClaimed, sendInviteStep, settleSent, StepInFlight, type DeliveryOptions, type SentStep, type StepResult } from './delivery';
 import { inviteDeliverySettings } from './settings';
 import { MessagingUnavailable } from './types';
@@ -119,10 +119,14 @@ export type Run = <T>(work: () => Promise<T>) => Promise<T>;
  * through `sendDueStep`. Answers each due step's outcome, in order, or why it failed (the caller defers those).
  */
 export async function sendDueSteps(dues: readonly DueStep[], run: Run, opts: DeliveryOptions = {}): Promise<Array<PromiseSettledResult<DueOutcome>>> {
+  return deliverBatch(dues, await claimBatch(dues, opts), run, opts);
+}
+
+/** The sending half of `sendDueSteps`: a claimed batch sent, settled, and each step's outcome in the order of `dues`. */
+export async function deliverBatch(dues: readonly DueStep[], batch: BatchClaim, run: Run, opts: DeliveryOptions = {}): Promise<Array<PromiseSettledResult<DueOutcome>>> {
   const outcomes = new Map<DueStep, PromiseSettledResult<DueOutcome>>();
   const done = (due: DueStep, value: DueOutcome) => outcomes.set(due, { status: 'fulfilled', value });
   const failed = (due: DueStep, reason: unknown) => outcomes.set(due, { status: 'rejected', reason });
-  const batch = await claimBatch(dues, opts);
   for (const d of batch.decided) done(d.due, d.outcome);
   const sent: Array<SentStep & { due: DueStep }> = [];
   await Promise.all([

@@ -1,4 +1,4 @@
-import { claimDueSteps } from '../../src/messaging/send-queue';
+import { claimDueSteps, type DueOutcome } from '../../src/messaging/send-queue';
 import { configureInviteDelivery, resetInviteDelivery } from '../../src/messaging/settings';
 import { Invite } from '../../src/models';
 import { createInviteActivities, inviteActivityDeps } from '../../workflows/activities/invites';
@@ -32,8 +32,11 @@ describe('the send queue with a step that fails unexpectedly', () => {
       claimDue: async () => (await claimDueSteps(100_000)).filter((d) => d.inviteId === good.id || d.inviteId === bad.id),
       // The batch sends the good one; the bad one's step throws as a rule that trips over its row would.
       sendDue: async (dues, run) => {
-        const sentOthers = await real.sendDue(dues.filter((d) => d.inviteId !== bad.id), run);
-        return dues.map((d) => (d.inviteId === bad.id ? { status: 'rejected', reason: new Error('a rule tripped over this row') } : sentOthers.shift()!));
+        const others = await real.sendDue(dues.filter((d) => d.inviteId !== bad.id), run);
+        const delivered = others.delivered.then((results) =>
+          dues.map((d): PromiseSettledResult<DueOutcome> => (d.inviteId === bad.id ? { status: 'rejected', reason: new Error('a rule tripped over this row') } : results.shift()!)),
+        );
+        return { delivered };
       },
       warn: (_message, attrs) => logged.push(attrs.error),
       heartbeat: () => undefined,
@@ -50,5 +53,47 @@ describe('the send queue with a step that fails unexpectedly', () => {
     expect(logged).toEqual(['Error: a rule tripped over this row']);
     // Not due again before its retry time.
     expect((await claimDueSteps(100)).map((d) => d.inviteId)).not.toContain(bad.id);
+  });
+
+  it('claims the next batch while the previous one is sending, and sends every step once', async () => {
+    const w = await makeWorld();
+    await giveCredits(w, 'email', 30);
+    const campaign = await makeCampaign(w);
+    const past = new Date(Date.now() - 1_000);
+    const invites = await Promise.all(Array.from({ length: 25 }, async () => makeInvite(campaign, await makeContact(campaign), past)));
+    const ours = new Set(invites.map((i) => i.id));
+    const events: string[] = [];
+    const sent: string[] = [];
+    const real = inviteActivityDeps({
+      senderFor: async () => ({
+        label: 'recorder',
+        send: async (m) => {
+          await new Promise((r) => setTimeout(r, 20));
+          sent.push(m.to);
+          events.push('sent');
+          return { providerMessageId: 'x' };
+        },
+      }),
+    });
+    let claims = 0;
+    const activities = createInviteActivities({
+      ...real,
+      // Ten at a time, of this test's invites only (see above).
+      claimDue: async () => {
+        events.push(`claim ${++claims}`);
+        return (await claimDueSteps(100_000)).filter((d) => ours.has(d.inviteId)).slice(0, 10);
+      },
+      heartbeat: () => undefined,
+      stopping: () => false,
+      queue: { concurrency: 4, budgetMs: 5_000, lingerMs: 100, pollMs: 20 },
+    });
+
+    expect(await activities.sendDueInvites(10)).toBe(25);
+    expect(sent).toHaveLength(25);
+    expect(new Set(sent).size).toBe(25);
+    expect((await Invite.findAll({ where: { id: [...ours] } })).map((i) => i.status)).toEqual(invites.map(() => 'sent'));
+    // The second batch was claimed before the first batch's ten messages had all gone.
+    const sends = events.flatMap((e, i) => (e === 'sent' ? [i] : []));
+    expect(events.indexOf('claim 2')).toBeLessThan(sends[9]);
   });
 });

@@ -1,7 +1,8 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { DeliveryOptions, InvitePlan, StepInput, StepResult } from '../../src/messaging/delivery';
 import { failInviteStep, planInvite, sendInviteStep, StepInFlight } from '../../src/messaging/delivery';
-import { claimDueSteps, deferDueStep, sendDueSteps, type DueOutcome, type DueStep, type Run } from '../../src/messaging/send-queue';
+import { claimBatch } from '../../src/messaging/batch';
+import { claimDueSteps, deferDueStep, deliverBatch, type DueOutcome, type DueStep, type Run } from '../../src/messaging/send-queue';
 import { MessagingUnavailable } from '../../src/messaging/types';
 import { runBatches, type BatchLoopSettings } from './batches';
 import { limiter } from './limiter';
@@ -17,8 +18,11 @@ export interface InviteActivityDeps {
   failStep(input: StepInput & { reason: string }): Promise<StepResult>;
   /** The send queue: due steps (first steps, follow-ups, stale claims), and a batch of them sent or settled. */
   claimDue(limit: number): Promise<DueStep[]>;
-  /** Each step's outcome, in order, or why it failed (`sendDueSteps`); `run` bounds the sends at once. */
-  sendDue(dues: DueStep[], run: Run): Promise<Array<PromiseSettledResult<DueOutcome>>>;
+  /**
+   * Claims a batch (`claimBatch`) and starts sending it: answers once it is claimed, with `delivered`, each step's
+   * outcome in order or why it failed (`deliverBatch`); `run` bounds the sends at once.
+   */
+  sendDue(dues: DueStep[], run: Run): Promise<{ delivered: Promise<Array<PromiseSettledResult<DueOutcome>>> }>;
   /** Puts back a due step that failed unexpectedly (`deferDueStep`). */
   defer(due: DueStep, err: unknown): Promise<DueOutcome>;
   /** The activity's log (the worker's logger, with the activity's context). */
@@ -41,7 +45,10 @@ const DEFAULT_INVITE_QUEUE: InviteQueueSettings = { concurrency: 32, budgetMs: 3
 export function inviteActivityDeps(opts: DeliveryOptions = {}, queue: Partial<InviteQueueSettings> = {}): InviteActivityDeps {
   return {
     claimDue: (limit) => claimDueSteps(limit, (opts.clock ?? { now: () => new Date() }).now()),
-    sendDue: (dues, run) => sendDueSteps(dues, run, opts),
+    sendDue: async (dues, run) => {
+      const batch = await claimBatch(dues, opts);
+      return { delivered: deliverBatch(dues, batch, run, opts) };
+    },
     defer: (due, err) => deferDueStep(due, err, opts),
     warn: (message, attrs) => Context.current().log.warn(message, attrs),
     heartbeat: () => Context.current().heartbeat(),
@@ -58,20 +65,39 @@ export const MESSAGING_UNAVAILABLE = 'MessagingUnavailable';
 export const STEP_IN_FLIGHT = 'StepInFlight';
 
 export function createInviteActivities(deps: InviteActivityDeps) {
-  /** One batch: up to `limit` due steps of each kind, sent side by side; returns how many were due. */
-  async function sendBatch(limit: number, seen: Set<string>, total: ReturnType<typeof limiter>): Promise<number> {
-    // A step this activity already handled and that is still due (its plan said wait, say) waits for the next one.
+  /** The batch being sent while the next one is claimed, and the first error of a batch's sending. */
+  interface InFlight {
+    last: Promise<void>;
+    error: { reason: unknown } | null;
+  }
+
+  /**
+   * One batch: up to `limit` due steps of each kind, claimed, then sent side by side while the next batch is claimed
+   * (at most one batch sending, one claimed); returns how many were due. A claimed step is no longer due, so the next
+   * claim never takes it again; one still due (its plan said wait, say) waits for the next activity.
+   */
+  async function sendBatch(limit: number, seen: Set<string>, total: ReturnType<typeof limiter>, inFlight: InFlight): Promise<number> {
     const due = (await deps.claimDue(limit)).filter((d) => !seen.has(`${d.kind}:${d.inviteId}:${d.stepIndex}`));
     for (const d of due) seen.add(`${d.kind}:${d.inviteId}:${d.stepIndex}`);
+    const { delivered } = await deps.sendDue(due, total);
     // A step that fails unexpectedly is put back with a backoff, so it never holds up the others; if even that fails
     // (the database went away) the activity fails and Temporal retries it; what was sent is recorded.
-    const results = await deps.sendDue(due, total);
-    for (const [i, r] of results.entries()) {
-      if (r.status === 'fulfilled') continue;
-      const d = due[i];
-      deps.warn('review request step put back after an unexpected error', { inviteId: d.inviteId, kind: d.kind, error: String(r.reason) });
-      await deps.defer(d, r.reason);
-    }
+    const settled = delivered
+      .then(async (results) => {
+        for (const [i, r] of results.entries()) {
+          if (r.status === 'fulfilled') continue;
+          const d = due[i];
+          deps.warn('review request step put back after an unexpected error', { inviteId: d.inviteId, kind: d.kind, error: String(r.reason) });
+          await deps.defer(d, r.reason);
+        }
+      })
+      .catch((reason: unknown) => {
+        inFlight.error ??= { reason };
+      });
+    const previous = inFlight.last;
+    inFlight.last = settled;
+    await previous;
+    if (inFlight.error) throw inFlight.error.reason;
     return due.length;
   }
 
@@ -85,7 +111,18 @@ export function createInviteActivities(deps: InviteActivityDeps) {
     async sendDueInvites(limit: number): Promise<number> {
       const total = limiter(deps.queue.concurrency);
       const seen = new Set<string>();
-      return runBatches(limit, deps.queue, { ...deps, now: () => Date.now() }, () => sendBatch(limit, seen, total));
+      const inFlight: InFlight = { last: Promise.resolve(), error: null };
+      // The last batch's sends finish (and are recorded) before the activity answers, whatever ended it.
+      let handled: number;
+      try {
+        handled = await runBatches(limit, deps.queue, { ...deps, now: () => Date.now() }, () => sendBatch(limit, seen, total, inFlight));
+      } catch (e) {
+        await inFlight.last;
+        throw e;
+      }
+      await inFlight.last;
+      if (inFlight.error) throw inFlight.error.reason;
+      return handled;
     },
 
     /** What to do with the invite now: send its steps, wait for the stored send time, or nothing. */

@@ -21,4 +21,5 @@ RUN printf '#!/bin/sh\nexec node /app/dist/src/cli/index.js "$@"\n' > /usr/local
  && mkdir -p /app/data && chown node:node /app/data
 EXPOSE 3000 3001
 USER node
-CMD ["node", "dist/src/main.js"]
+# The heap bound of the production processes (README "Memory of the API and worker processes").
+CMD ["node", "--max-old-space-size=256", "dist/src/main.js"]

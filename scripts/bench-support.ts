@@ -12,6 +12,7 @@ import { WORKFLOW_BUNDLE } from '../src/temporal/runtime';
 import { buildActivities } from '../workflows/activities';
 import { connectTemporal, disconnectTemporal, requestedStart, temporal, temporalSettings, useWorkerConnection, type TemporalSettings } from '../workflows/client';
 import { runWorker } from '../workflows/worker';
+import { PRODUCTION_NODE_FLAGS } from './production-node-flags';
 
 /**
  * What the benchmarks share: a database of their own, a Temporal dev server in memory, the API and the worker as
@@ -180,10 +181,11 @@ export interface PeakRss {
 export const RSS_TARGET_MB = 400;
 const RSS_POLL_MS = 200;
 /**
- * Node flags of the product processes: none, as `npm start` and `npm run worker` run them. BENCH_PRODUCT_NODE_OPTIONS
- * adds some to theirs only, for looking into memory (e.g. `--heapsnapshot-signal=SIGUSR2`).
+ * Node flags of the product processes: the production ones (`PRODUCTION_NODE_FLAGS`, as docker-compose.yml, the
+ * Dockerfile and `npm run worker` run them). BENCH_PRODUCT_NODE_OPTIONS adds some after them, to theirs only, for
+ * looking into memory (e.g. `--heapsnapshot-signal=SIGUSR2`, or another `--max-old-space-size`: the last one counts).
  */
-const PRODUCT_NODE_OPTIONS: string[] = (process.env.BENCH_PRODUCT_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
+const PRODUCT_NODE_OPTIONS: string[] = [...PRODUCTION_NODE_FLAGS, ...(process.env.BENCH_PRODUCT_NODE_OPTIONS ?? '').split(' ').filter(Boolean)];
 const DIST = path.resolve(__dirname, '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? [] : ['dist']));
 
 async function answers(url: string): Promise<boolean> {

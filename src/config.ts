@@ -68,7 +68,12 @@ const schema = z.object({
    */
   TEMPORAL_WORKER_ACTIVITY_SLOTS: z.coerce.number().int().min(1).max(2000).default(100),
   TEMPORAL_WORKER_WORKFLOW_TASK_SLOTS: z.coerce.number().int().min(1).max(1000).default(40),
-  TEMPORAL_WORKER_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(100_000).optional(),
+  /**
+   * Workflows in a worker's sticky cache. Not the SDK's choice, which follows the heap limit (2,310 at Node's default
+   * on a 24 GB machine, 23 under the production images' `--max-old-space-size=256`): a fixed 500 keeps the dispatchers,
+   * scan runs and retry groups cached under either.
+   */
+  TEMPORAL_WORKER_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(100_000).default(500),
   /** Path of the `temporal` CLI for the embedded dev server (else found on PATH or in the project's cache). */
   TEMPORAL_CLI: z.string().optional(),
   TEMPORAL_DEV_PORT: z.coerce.number().int().min(1).max(65535).default(7233),

@@ -5,7 +5,8 @@
  *   seeded once with the demo tenant and 100,000 reviews (reused when already there).
  * - The real app with RATE_LIMIT_PER_MINUTE raised through its configuration, in its own process as production runs
  *   it (`node dist/src/main.js`, WORKER_IN_PROCESS=false, against a Temporal dev server of this run; its peak RSS is
- *   printed), and a bare Express app in this process serving the baseline routes with hand-written SQL through mysql2.
+ *   printed), and the baseline in a process of its own (scripts/bench-baseline.ts): a bare Express app serving the
+ *   baseline routes with hand-written SQL through mysql2.
  * - autocannon in a worker thread (so the load generator does not share the server's event loop),
  *   32 connections, warm-up then measured run per target, alternating baseline and facade.
  *
@@ -14,23 +15,18 @@
  * BENCH_CONNECTIONS (default 32), BENCH_DATABASE_URL, BENCH_ONLY (list or get: measure one endpoint).
  */
 import 'reflect-metadata';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import express, { type Express, type Request, type Response } from 'express';
-import mysql, { type Pool, type RowDataPacket } from 'mysql2/promise';
-import { envelope, baseUrlOf } from '../facades/shared/pagination';
-import { bearerOf } from '../facades/shared/auth';
+import mysql, { type RowDataPacket } from 'mysql2/promise';
 import { openDatabase } from '../src/bootstrap';
-import { loadConfig } from '../src/config';
+import { loadConfig, type Config } from '../src/config';
 import { dropDatabase, parseDatabaseUrl } from '../src/db/connection';
 import { CUSTOMER_PERMISSIONS } from '../src/domain/permissions';
-import { fileUrl, placeholderAvatarUrl, sourceLogoUrl } from '../src/graphql/urls';
 import { ApiToken, Review, Tenant, User } from '../src/models';
-import { hashToken, issueToken } from '../src/services/auth.service';
+import { issueToken } from '../src/services/auth.service';
 import { insertReviews, seedDemo } from '../src/services/demo.service';
 import { benchPeakRssMb, startBenchApi, startBenchTemporal } from './bench-support';
 
@@ -125,203 +121,58 @@ async function prepareDatabase(config: ReturnType<typeof loadConfig>) {
   return { sequelize, tenantId: tenant.id, token: issued.plainText, tokenId: issued.token.id };
 }
 
-/* ---------- baseline: a bare Express app, hand-written SQL through mysql2 ---------- */
+/* ---------- the baseline's process ---------- */
 
-interface Caller {
-  tenantId: number;
-}
-
-interface ReviewRow extends RowDataPacket {
-  id: number;
-  organization_id: number;
-  location_id: number;
-  integration_id: number;
-  author: string;
-  published_at: Date;
-  rating: number;
-  title: string | null;
-  message: string;
-  avatar_file_id: string | null;
-  avatar_url: string | null;
-  reply: string | null;
-  reply_date: Date | null;
-  hidden: number;
-  verified: number;
-}
-
-const REVIEW_COLUMNS = `r.id, r.tenant_id, r.organization_id, r.location_id, r.integration_id, r.author, r.published_at, r.rating,
-  r.title, r.message, r.avatar_file_id, r.avatar_url, r.reply, r.reply_date, r.hidden, r.verified`;
-
-/** The same REST shape as facades/rest/customer/mappers.ts `review()` over the GraphQL ReviewType. */
-function reviewJson(r: ReviewRow, source: { name: string; slug: string | null } | undefined, baseUrl: string) {
+/** Starts scripts/bench-baseline.ts in its own process against the bench database; resolves once it listens. */
+async function startBaseline(config: Config): Promise<{ pid: number; origin: string; stop(): Promise<void> }> {
+  const script = path.join(__dirname, 'bench-baseline.js');
+  const child = spawn(process.execPath, [script], {
+    env: { ...process.env, BENCH_BASELINE_DATABASE_URL: config.DATABASE_URL, BENCH_BASELINE_POOL: String(config.DATABASE_POOL_MAX) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const origin = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /listening (\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', (code: number | null) => reject(new Error(`The baseline process exited (${code}) before it listened.`)));
+  });
   return {
-    id: r.id,
-    organization_id: r.organization_id,
-    location_id: r.location_id,
-    integration_id: r.integration_id,
-    author: r.author,
-    date: r.published_at.toISOString(),
-    rating: r.rating,
-    title: r.title,
-    message: r.message,
-    source: source?.name ?? '',
-    source_logo: sourceLogoUrl(baseUrl, source?.slug ?? 'custom'),
-    avatar: r.avatar_file_id ? fileUrl(baseUrl, r.avatar_file_id) : (r.avatar_url ?? placeholderAvatarUrl(baseUrl, r.author)),
-    reply: r.reply,
-    reply_date: r.reply_date ? r.reply_date.toISOString() : null,
-    hidden: Boolean(r.hidden),
-    verified: Boolean(r.verified),
+    pid: child.pid!,
+    origin,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
   };
-}
-
-function baselineApp(pool: Pool): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('query parser', 'extended');
-
-  /** One indexed lookup of the token hash (api_tokens_hash_unique) joined to its user, as the facade does. */
-  async function authenticate(req: Request, res: Response): Promise<Caller | null> {
-    const secret = bearerOf(req);
-    if (secret) {
-      const [rows] = await pool.execute<RowDataPacket[]>(
-        `SELECT t.permissions, t.expires_at, t.revoked_at, u.tenant_id, u.role
-           FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ? LIMIT 1`,
-        [hashToken(secret)],
-      );
-      const t = rows[0];
-      if (t && !t.revoked_at && !(t.expires_at && (t.expires_at as Date).getTime() <= Date.now())) {
-        const permissions = JSON.parse(t.permissions as string) as string[];
-        if (!permissions.includes('reviews:read')) {
-          res.status(403).json({ message: 'This action is unauthorized: the token lacks reviews:read.' });
-          return null;
-        }
-        // The baseline implements the tenant-owner scope only (the bench token's).
-        if (t.role !== 'tenant_owner') {
-          res.status(403).json({ message: 'The baseline serves tenant-owner tokens only.' });
-          return null;
-        }
-        return { tenantId: t.tenant_id as number };
-      }
-    }
-    res.status(401).json({ message: 'Unauthenticated.' });
-    return null;
-  }
-
-  async function sourcesOf(ids: number[]): Promise<Map<number, { name: string; slug: string | null }>> {
-    const map = new Map<number, { name: string; slug: string | null }>();
-    if (!ids.length) return map;
-    const [rows] = await pool.query<RowDataPacket[]>(
-      'SELECT i.id, i.name, s.slug FROM integrations i LEFT JOIN review_sources s ON s.id = i.source_id WHERE i.id IN (?)',
-      [ids],
-    );
-    for (const row of rows) map.set(row.id as number, { name: row.name as string, slug: row.slug as string | null });
-    return map;
-  }
-
-  app.get('/baseline/reviews', async (req, res) => {
-    try {
-      const caller = await authenticate(req, res);
-      if (!caller) return;
-      const page = req.query.page === undefined ? 1 : Number(req.query.page);
-      if (!Number.isInteger(page) || page < 1) {
-        res.status(422).json({ message: 'The page must be at least 1.', errors: { page: ['The page must be at least 1.'] } });
-        return;
-      }
-      const perPage = 10;
-      const [[items], [counted]] = await Promise.all([
-        pool.execute<ReviewRow[]>(
-          `SELECT ${REVIEW_COLUMNS} FROM reviews r WHERE r.tenant_id = ? ORDER BY r.published_at DESC, r.id DESC LIMIT 10 OFFSET ?`,
-          [caller.tenantId, String((page - 1) * perPage)],
-        ),
-        pool.execute<RowDataPacket[]>('SELECT SUM(n) AS total FROM review_counts WHERE tenant_id = ?', [caller.tenantId]),
-      ]);
-      const sources = await sourcesOf([...new Set(items.map((r) => r.integration_id))]);
-      const baseUrl = baseUrlOf(req);
-      const pageResult = { items, total: Number(counted[0].total), page, perPage };
-      res.json(envelope(req, pageResult, (r) => reviewJson(r, sources.get(r.integration_id), baseUrl)));
-    } catch (err) {
-      res.status(500).json({ message: 'Server Error', detail: String(err) });
-    }
-  });
-
-  app.get('/baseline/reviews/:id', async (req, res) => {
-    try {
-      const caller = await authenticate(req, res);
-      if (!caller) return;
-      const id = /^\d{1,10}$/.test(req.params.id) ? Number(req.params.id) : 0;
-      const [rows] = await pool.execute<(ReviewRow & { source_name: string | null; source_slug: string | null })[]>(
-        `SELECT ${REVIEW_COLUMNS}, i.name AS source_name, s.slug AS source_slug
-           FROM reviews r LEFT JOIN integrations i ON i.id = r.integration_id LEFT JOIN review_sources s ON s.id = i.source_id
-          WHERE r.id = ?`,
-        [id],
-      );
-      const r = rows[0];
-      if (!r || r.tenant_id !== caller.tenantId) {
-        res.status(404).json({ message: 'Review not found.' });
-        return;
-      }
-      const source = r.source_name === null ? undefined : { name: r.source_name, slug: r.source_slug };
-      res.json({ data: reviewJson(r, source, baseUrlOf(req)) });
-    } catch (err) {
-      res.status(500).json({ message: 'Server Error', detail: String(err) });
-    }
-  });
-  return app;
 }
 
 /* ---------- running ---------- */
 
+/** A server under test: the API's or the baseline's process, each measured from outside. */
 interface Listening {
-  /** Null for the API process (`statPath` then reads its main thread, and autocannon's count stands for `answered`). */
-  server: Server | null;
-  statPath?: string;
+  /** The process's main thread in /proc: its CPU, and whether it is still busy. */
+  statPath: string;
   origin: string;
-  inFlight: () => number;
-  /** Responses the server has ended so far. */
-  answered: () => number;
 }
 
-/** Listens on an ephemeral loopback port and counts requests still being answered. */
-function listen(app: Express): Promise<Listening> {
-  let inFlight = 0;
-  let answered = 0;
-  return new Promise((resolve, reject) => {
-    const server = app.listen(0, '127.0.0.1', (err?: Error) => {
-      if (err) return reject(err);
-      const { port } = server.address() as AddressInfo;
-      resolve({ server, origin: `http://127.0.0.1:${port}`, inFlight: () => inFlight, answered: () => answered });
-    });
-    // A request is done when its handler ends the response (even on a socket autocannon already closed).
-    server.on('request', (_req, res) => {
-      inFlight++;
-      const end = res.end;
-      let ended = false;
-      res.end = function (this: typeof res, ...args: Parameters<typeof end>) {
-        if (!ended) {
-          ended = true;
-          inFlight--;
-          answered++;
-        }
-        return end.apply(this, args);
-      } as typeof end;
-    });
-  });
-}
-
-/** autocannon stops sending at the deadline; requests the server already took are let finish before going on. */
+/**
+ * autocannon stops sending at the deadline; requests the server already took are let finish before going on: the
+ * server is done once its main thread's CPU stops moving (100 ms apart).
+ */
 async function drain(target: Listening, limitMs = 60_000): Promise<void> {
   const until = Date.now() + limitMs;
-  if (!target.server) {
-    // Another process: finished once its main thread's CPU stops moving (100 ms apart).
-    let last = cpuMs(target.statPath!);
-    for (;;) {
-      await new Promise((r) => setTimeout(r, 100));
-      const now = cpuMs(target.statPath!);
-      if (now === last || Date.now() > until) return;
-      last = now;
-    }
+  let last = cpuMs(target.statPath);
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 100));
+    const now = cpuMs(target.statPath);
+    if (now === last || Date.now() > until) return;
+    last = now;
   }
-  while (target.inFlight() > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
 }
 
 /* CPU accounting from /proc (Linux): the server's main thread and, when local, the database server. */
@@ -336,7 +187,6 @@ function cpuMs(statPath: string | null): number | null {
     return null;
   }
 }
-const MAIN_THREAD_STAT = `/proc/self/task/${process.pid}/stat`;
 function databaseStatPath(): string | null {
   if (!/@(127\.0\.0\.1|localhost)[:/]/.test(DATABASE_URL)) return null;
   try {
@@ -349,13 +199,6 @@ function databaseStatPath(): string | null {
     return null;
   }
   return null;
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
 }
 
 function shuffled<T>(list: T[]): T[] {
@@ -433,17 +276,15 @@ async function measure(
   process.stdout.write(`  ${target.padEnd(24)} warm-up ${WARMUP} s, measuring ${DURATION} s... `);
   await cannon({ ...opts, duration: WARMUP });
   await drain(server);
-  const stat = server.statPath ?? MAIN_THREAD_STAT;
+  const stat = server.statPath;
   const cpu0 = cpuMs(stat);
   const db0 = cpuMs(dbStat);
-  const answered0 = server.answered();
   const r = await cannon({ ...opts, duration: DURATION });
   await drain(server);
   const cpu1 = cpuMs(stat);
   const db1 = cpuMs(dbStat);
-  // CPU is divided by what the server answered, including requests autocannon left behind at its deadline (for the
-  // API process, which this process cannot count in, what autocannon saw completed).
-  const answered = server.server ? server.answered() - answered0 : r.latency.totalCount;
+  // CPU is divided by the requests autocannon saw completed (both servers are processes this one cannot count in).
+  const answered = r.latency.totalCount;
   const perRequest = (a: number | null, b: number | null) => (a === null || b === null || !answered ? null : (b - a) / answered);
   const statusCodes = Object.fromEntries(Object.entries(r.statusCodeStats).map(([code, s]) => [code, s.count]));
   const figures: Figures = {
@@ -501,8 +342,9 @@ async function main(): Promise<void> {
   // The API in its own process against a dev server of this run; no worker process (nothing here is durable work).
   const engine = await startBenchTemporal(config, 27_937, env, { worker: false });
   const api = await startBenchApi(engine);
-  const facade: Listening = { server: null, statPath: `/proc/${api.pid}/task/${api.pid}/stat`, origin: api.origin, inFlight: () => 0, answered: () => 0 };
-  const baseline = await listen(baselineApp(pool));
+  const facade: Listening = { statPath: `/proc/${api.pid}/task/${api.pid}/stat`, origin: api.origin };
+  const baselineProcess = await startBaseline(config);
+  const baseline: Listening = { statPath: `/proc/${baselineProcess.pid}/task/${baselineProcess.pid}/stat`, origin: baselineProcess.origin };
 
   let exitCode = 0;
   try {
@@ -522,7 +364,7 @@ async function main(): Promise<void> {
       [
         '',
         `Facade  : the real app (node dist/src/main.js, pid ${api.pid}) at ${facade.origin}/api/v1, RATE_LIMIT_PER_MINUTE=${config.RATE_LIMIT_PER_MINUTE} (configuration), in-memory rate-limit store, log level ${config.LOG_LEVEL}.`,
-        `Baseline: a bare Express app in the benchmark's process at ${baseline.origin}/baseline, mysql2 pool (${config.DATABASE_POOL_MAX} connections, as Sequelize's).`,
+        `Baseline: a bare Express app in its own process (node dist/scripts/bench-baseline.js, pid ${baselineProcess.pid}) at ${baseline.origin}/baseline, mysql2 pool (${config.DATABASE_POOL_MAX} connections, as Sequelize's).`,
         `          It authenticates the bearer token with the equivalent SQL (one indexed lookup of the token hash joined to its user),`,
         `          then runs the same list + total from review_counts + integration/source lookup (list) or by-id + integration join (get), same JSON.`,
         `          Facade and baseline answers were checked identical before measuring.`,
@@ -609,7 +451,7 @@ async function main(): Promise<void> {
       '"node CPU" is the server\'s main thread (autocannon runs in a worker thread); "db CPU" the whole local MariaDB/MySQL process,',
     );
     console.log('so it includes any other client\'s load on that server during the run.');
-    console.log(`${engine.processes.peakRssLine()}; this process (baseline, load generator): ${benchPeakRssMb()} MB.`);
+    console.log(`${engine.processes.peakRssLine()}; this process (load generator): ${benchPeakRssMb()} MB.`);
     const [load1] = os.loadavg();
     const cores = os.cpus().length;
     console.log(`Machine: ${cores} CPUs, load average ${load1.toFixed(2)} at the end of the run${load1 > cores ? ' (busy: other processes competed for the CPUs, figures are noisy)' : ''}.`);
@@ -648,7 +490,7 @@ async function main(): Promise<void> {
     );
     console.log(`Results written to ${path.relative(process.cwd(), out)}; whole run ${((Date.now() - started) / 1000).toFixed(0)} s.`);
   } finally {
-    await closeServer(baseline.server!);
+    await baselineProcess.stop();
     await engine.stop().catch(() => undefined);
     await ApiToken.destroy({ where: { id: tokenId } }).catch(() => undefined);
     await pool.end();

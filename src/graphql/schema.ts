@@ -8,6 +8,7 @@ import { ReportResolver } from './reports/report.resolver';
 import { authChecker } from './auth-checker';
 import { CampaignResolver } from './campaigns/campaign.resolver';
 import { ConnectLinkResolver } from './connect-links/connect-link.resolver';
+import { ConnectPageResolver } from './connect-links/connect-page.resolver';
 import { GbpResolver } from './gbp/gbp.resolver';
 import { IntegrationResolver } from './integrations/integration.resolver';
 import { LocationResolver } from './locations/location.resolver';
@@ -48,6 +49,7 @@ export const RESOLVERS = [
   WebhookDeliveryResolver,
   WebhookAttemptResolver,
   ConnectLinkResolver,
+  ConnectPageResolver,
   AgencyResolver,
   ScanResolver,
   AnalyticsResolver,

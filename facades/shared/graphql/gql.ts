@@ -43,6 +43,12 @@ type Documents = {
     "query McpScanRun($id: String!) { scanRun(id: $id) { id scanUuid status snapshotAt queuedAt lastUpdatedAt error pinsDone pinsTotal } }": typeof types.McpScanRunDocument,
     "query McpRunOutcome($uuid: String!, $snapshotAt: String) {\n  scan(uuid: $uuid, snapshotAt: $snapshotAt, topN: 0) { summary { averageRank top3Count top4To10Count notRankingCount } reportUrl }\n}": typeof types.McpRunOutcomeDocument,
     "mutation McpTagReviews($reviewIds: [Int!]!, $attachTags: [String!], $detachTags: [String!]) {\n    tagReviews(reviewIds: $reviewIds, attachTags: $attachTags, detachTags: $detachTags) { reviewId tags }\n  }": typeof types.McpTagReviewsDocument,
+    "fragment ConnectPageFields on ConnectPage { brand { name logoUrl language } provider locationName status signedIn startCsrf }": typeof types.ConnectPageFieldsFragmentDoc,
+    "query ConnectPage($token: String!) { page: connectPage(token: $token) { ...ConnectPageFields } }": typeof types.ConnectPageDocument,
+    "mutation StartConnectSignIn($token: String!, $csrf: String!) { url: startConnectSignIn(token: $token, csrf: $csrf) }": typeof types.StartConnectSignInDocument,
+    "mutation CompleteConnectSignIn($state: String!, $callbackUrl: String!) {\n  signIn: completeConnectSignIn(state: $state, callbackUrl: $callbackUrl) { token failure { code reason message } }\n}": typeof types.CompleteConnectSignInDocument,
+    "query ConnectSelection($token: String!) {\n  selection: connectSelection(token: $token) { page { ...ConnectPageFields } businesses { externalId name address } nonce }\n}": typeof types.ConnectSelectionDocument,
+    "mutation SelectConnectBusiness($token: String!, $nonce: String!, $business: String!) {\n  selected: selectConnectBusiness(token: $token, nonce: $nonce, business: $business) { page { ...ConnectPageFields } businessName integrationId reviewSyncFailure }\n}": typeof types.SelectConnectBusinessDocument,
     "fragment FeedbackPageFields on FeedbackPage { invite brand { name logoUrl language } businessName firstName lastName email phone feedbackSent }": typeof types.FeedbackPageFieldsFragmentDoc,
     "query FeedbackPage($invite: String!) { page: feedbackPage(invite: $invite) { ...FeedbackPageFields } }": typeof types.FeedbackPageDocument,
     "mutation OpenReviewLink($invite: String!) { page: openReviewLink(invite: $invite) { ...FeedbackPageFields } }": typeof types.OpenReviewLinkDocument,
@@ -174,6 +180,12 @@ const documents: Documents = {
     "query McpScanRun($id: String!) { scanRun(id: $id) { id scanUuid status snapshotAt queuedAt lastUpdatedAt error pinsDone pinsTotal } }": types.McpScanRunDocument,
     "query McpRunOutcome($uuid: String!, $snapshotAt: String) {\n  scan(uuid: $uuid, snapshotAt: $snapshotAt, topN: 0) { summary { averageRank top3Count top4To10Count notRankingCount } reportUrl }\n}": types.McpRunOutcomeDocument,
     "mutation McpTagReviews($reviewIds: [Int!]!, $attachTags: [String!], $detachTags: [String!]) {\n    tagReviews(reviewIds: $reviewIds, attachTags: $attachTags, detachTags: $detachTags) { reviewId tags }\n  }": types.McpTagReviewsDocument,
+    "fragment ConnectPageFields on ConnectPage { brand { name logoUrl language } provider locationName status signedIn startCsrf }": types.ConnectPageFieldsFragmentDoc,
+    "query ConnectPage($token: String!) { page: connectPage(token: $token) { ...ConnectPageFields } }": types.ConnectPageDocument,
+    "mutation StartConnectSignIn($token: String!, $csrf: String!) { url: startConnectSignIn(token: $token, csrf: $csrf) }": types.StartConnectSignInDocument,
+    "mutation CompleteConnectSignIn($state: String!, $callbackUrl: String!) {\n  signIn: completeConnectSignIn(state: $state, callbackUrl: $callbackUrl) { token failure { code reason message } }\n}": types.CompleteConnectSignInDocument,
+    "query ConnectSelection($token: String!) {\n  selection: connectSelection(token: $token) { page { ...ConnectPageFields } businesses { externalId name address } nonce }\n}": types.ConnectSelectionDocument,
+    "mutation SelectConnectBusiness($token: String!, $nonce: String!, $business: String!) {\n  selected: selectConnectBusiness(token: $token, nonce: $nonce, business: $business) { page { ...ConnectPageFields } businessName integrationId reviewSyncFailure }\n}": types.SelectConnectBusinessDocument,
     "fragment FeedbackPageFields on FeedbackPage { invite brand { name logoUrl language } businessName firstName lastName email phone feedbackSent }": types.FeedbackPageFieldsFragmentDoc,
     "query FeedbackPage($invite: String!) { page: feedbackPage(invite: $invite) { ...FeedbackPageFields } }": types.FeedbackPageDocument,
     "mutation OpenReviewLink($invite: String!) { page: openReviewLink(invite: $invite) { ...FeedbackPageFields } }": types.OpenReviewLinkDocument,
@@ -406,6 +418,30 @@ export function graphql(source: "query McpRunOutcome($uuid: String!, $snapshotAt
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "mutation McpTagReviews($reviewIds: [Int!]!, $attachTags: [String!], $detachTags: [String!]) {\n    tagReviews(reviewIds: $reviewIds, attachTags: $attachTags, detachTags: $detachTags) { reviewId tags }\n  }"): (typeof documents)["mutation McpTagReviews($reviewIds: [Int!]!, $attachTags: [String!], $detachTags: [String!]) {\n    tagReviews(reviewIds: $reviewIds, attachTags: $attachTags, detachTags: $detachTags) { reviewId tags }\n  }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "fragment ConnectPageFields on ConnectPage { brand { name logoUrl language } provider locationName status signedIn startCsrf }"): (typeof documents)["fragment ConnectPageFields on ConnectPage { brand { name logoUrl language } provider locationName status signedIn startCsrf }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query ConnectPage($token: String!) { page: connectPage(token: $token) { ...ConnectPageFields } }"): (typeof documents)["query ConnectPage($token: String!) { page: connectPage(token: $token) { ...ConnectPageFields } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation StartConnectSignIn($token: String!, $csrf: String!) { url: startConnectSignIn(token: $token, csrf: $csrf) }"): (typeof documents)["mutation StartConnectSignIn($token: String!, $csrf: String!) { url: startConnectSignIn(token: $token, csrf: $csrf) }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation CompleteConnectSignIn($state: String!, $callbackUrl: String!) {\n  signIn: completeConnectSignIn(state: $state, callbackUrl: $callbackUrl) { token failure { code reason message } }\n}"): (typeof documents)["mutation CompleteConnectSignIn($state: String!, $callbackUrl: String!) {\n  signIn: completeConnectSignIn(state: $state, callbackUrl: $callbackUrl) { token failure { code reason message } }\n}"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query ConnectSelection($token: String!) {\n  selection: connectSelection(token: $token) { page { ...ConnectPageFields } businesses { externalId name address } nonce }\n}"): (typeof documents)["query ConnectSelection($token: String!) {\n  selection: connectSelection(token: $token) { page { ...ConnectPageFields } businesses { externalId name address } nonce }\n}"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation SelectConnectBusiness($token: String!, $nonce: String!, $business: String!) {\n  selected: selectConnectBusiness(token: $token, nonce: $nonce, business: $business) { page { ...ConnectPageFields } businessName integrationId reviewSyncFailure }\n}"): (typeof documents)["mutation SelectConnectBusiness($token: String!, $nonce: String!, $business: String!) {\n  selected: selectConnectBusiness(token: $token, nonce: $nonce, business: $business) { page { ...ConnectPageFields } businessName integrationId reviewSyncFailure }\n}"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

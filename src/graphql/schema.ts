@@ -5,6 +5,7 @@ import { AccountResolver } from './account/account.resolver';
 import { AgencyResolver } from './agency/agency.resolver';
 import { AnalyticsResolver } from './analytics/analytics.resolver';
 import { ReportResolver } from './reports/report.resolver';
+import { ScanReportPageResolver } from './reports/scan-report.resolver';
 import { authChecker } from './auth-checker';
 import { CampaignResolver } from './campaigns/campaign.resolver';
 import { ConnectLinkResolver } from './connect-links/connect-link.resolver';
@@ -36,6 +37,7 @@ import { InboundWebhookResolver } from './inbound/inbound-webhook.resolver';
 
 export const RESOLVERS = [
   ReportResolver,
+  ScanReportPageResolver,
   ReviewResolver,
   WritableSourceResolver,
   AiAuthorizationResolver,

@@ -33,7 +33,7 @@ graphql(`fragment ScanReportFields on ScanReport {
   keyword
   snapshots { ...ScanSnapshotFields }
   snapshot { ...ScanSnapshotFields }
-  pins { lat lng rank status top { name rank } }
+  pins { lat lng rank status top { placeId name rank } }
   summary { averageRank top3 top4to10 top11to20 notRanking totalPins visibilityScore changeFromPrevious previousSnapshotAt }
   competitors { name avgRank appearances coverage threatScore }
   history {

@@ -67,7 +67,7 @@ export interface ReportPin {
   /** The target's rank at this pin; null when it is not in the top 20. */
   rank: number | null;
   status: string;
-  top: { name: string; rank: number }[];
+  top: { placeId: string; name: string; rank: number }[];
 }
 
 export interface ReportCompetitor {

@@ -115,7 +115,7 @@ export async function reportOf(uuid: string, args: { snapshotAt?: string | null;
     lng: p.lng,
     rank: p.rank,
     status: p.status,
-    top: p.topResults.map((t) => ({ name: t.name, rank: t.rank })),
+    top: p.topResults.map((t) => ({ placeId: t.placeId, name: t.name, rank: t.rank })),
   }));
   // Appearances: pins where the business is anywhere in the top 20 (the insights' competitors carry no count).
   const seen = new Map<string, number>();

@@ -1,5 +1,5 @@
 import { Field, Float, GraphQLISODateTime, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { SnapshotRowType } from '../scans/scan.type';
+import { PlaceType, SnapshotRowType } from '../scans/scan.type';
 
 /** The shape of src/reports/types.ts (ScanReport), which the page and the PDF are drawn from. */
 
@@ -51,15 +51,6 @@ export class ScanReportScanType {
   lng!: number;
 }
 
-@ObjectType('ScanReportRanked')
-export class ScanReportRankedType {
-  @Field()
-  name!: string;
-
-  @Field(() => Int)
-  rank!: number;
-}
-
 @ObjectType('ScanReportPin')
 export class ScanReportPinType {
   @Field(() => Float)
@@ -74,8 +65,8 @@ export class ScanReportPinType {
   @Field()
   status!: string;
 
-  @Field(() => [ScanReportRankedType])
-  top!: ScanReportRankedType[];
+  @Field(() => [PlaceType], { description: 'The top results at this pin, best first.' })
+  top!: PlaceType[];
 }
 
 @ObjectType('ScanReportSummary')

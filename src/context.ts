@@ -5,6 +5,19 @@ import type { Principal, TokenKind } from './domain/principal';
 import { authenticate } from './services/auth.service';
 import { principalOfAccessToken } from './services/mcp-oauth.service';
 import { createLoaders, type Loaders } from './graphql/loaders';
+import type { ReviewPlatformClient, SignInProvider } from './providers/types';
+import type { IntegrationLabel } from '../workflows/client';
+
+/**
+ * What an edge may put in place of a platform API or a workflow start for its operations (the connect page's test
+ * seams); absent, the resolvers use the real ones.
+ */
+export interface Seams {
+  /** The platform API client (default: `platformClient` of src/providers). */
+  platformClient?: (provider: SignInProvider) => ReviewPlatformClient;
+  /** Starts the periodic review sync of a new integration (default: `ensureReviewSync` of workflows/client). */
+  ensureReviewSync?: (integrationId: number, label?: IntegrationLabel) => Promise<unknown>;
+}
 
 /** What every resolver gets: the caller, fresh per-request DataLoaders, the request id and the clock. */
 export interface Context {
@@ -19,6 +32,7 @@ export interface Context {
    * `@Authorized(LINK)` admits only here; never true for `/graphql`, REST or MCP.
    */
   publicEdge: boolean;
+  seams: Seams;
 }
 
 export function makeContext(input: {
@@ -27,6 +41,7 @@ export function makeContext(input: {
   requestId?: string;
   clock?: Clock;
   publicEdge?: boolean;
+  seams?: Seams;
 }): Context {
   return {
     principal: input.principal,
@@ -35,6 +50,7 @@ export function makeContext(input: {
     clock: input.clock ?? systemClock,
     baseUrl: input.baseUrl.replace(/\/+$/, ''),
     publicEdge: input.publicEdge ?? false,
+    seams: input.seams ?? {},
   };
 }
 

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { authenticatedContext, makeContext, type Context } from '../../src/context';
+import { authenticatedContext, makeContext, type Context, type Seams } from '../../src/context';
 import type { Clock } from '../../src/domain/clock';
 import type { TokenKind } from '../../src/domain/principal';
 import { sendError } from './errors';
@@ -43,7 +43,8 @@ export function contextOf(res: Response): Context {
 /**
  * The context of a public edge's own GraphQL operation (facades/pages, facades/inbound): no principal, the link's or
  * endpoint's token, an argument, is the credential; `publicEdge` admits the `@Authorized(LINK)` operations.
+ * `seams` put test doubles in place of a platform API or a workflow start (the connect page's).
  */
-export function edgeContext(req: Request, clock?: Clock): Context {
-  return makeContext({ principal: null, baseUrl: baseUrlOf(req), requestId: req.id === undefined ? undefined : String(req.id), clock, publicEdge: true });
+export function edgeContext(req: Request, clock?: Clock, seams?: Seams): Context {
+  return makeContext({ principal: null, baseUrl: baseUrlOf(req), requestId: req.id === undefined ? undefined : String(req.id), clock, publicEdge: true, seams });
 }

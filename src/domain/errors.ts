@@ -77,6 +77,41 @@ export class Upstream extends DomainError {
   }
 }
 
+/** Why a connect link cannot be used (any more): not there, or used, expired or revoked. */
+export type LinkUnavailableStatus = 'unknown' | 'used' | 'expired' | 'revoked';
+
+/**
+ * A connect link that cannot be used (any more): NOT_FOUND, reason `link_<status>`. Its page explains why with 404
+ * (unknown) or 410 (the others).
+ */
+export class LinkUnavailable extends DomainError {
+  readonly code = 'NOT_FOUND' as const;
+  constructor(readonly status: LinkUnavailableStatus) {
+    super(`Connect link ${status}`, `link_${status}`);
+  }
+}
+
+/** A step of a connect link that needs the sign-in first (its page sends the customer back to the start). */
+export class SignInRequired extends DomainError {
+  readonly code = 'FORBIDDEN' as const;
+  constructor() {
+    super('Sign in first.', 'sign_in_required');
+  }
+}
+
+/** How a provider sign-in can fail: the reasons of SignInFailed. */
+export const SIGN_IN_FAILURES = ['access_denied', 'state_mismatch', 'provider_error', 'exchange_failed'] as const;
+export type SignInFailure = (typeof SIGN_IN_FAILURES)[number];
+
+/** A provider sign-in that did not complete (cancelled, refused, a foreign or reused answer): FORBIDDEN, the reason says why. */
+export class SignInFailed extends DomainError {
+  readonly code = 'FORBIDDEN' as const;
+  declare readonly reason: SignInFailure;
+  constructor(message: string, reason: SignInFailure) {
+    super(message, reason);
+  }
+}
+
 /** A business rule with a spec code on a 422 that is not about one field (`last_location`). */
 export function ruleViolation(message: string, reason: string): Validation {
   return new Validation({}, reason, message);

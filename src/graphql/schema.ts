@@ -5,9 +5,11 @@ import { AccountResolver } from './account/account.resolver';
 import { AgencyResolver } from './agency/agency.resolver';
 import { AnalyticsResolver } from './analytics/analytics.resolver';
 import { ReportResolver } from './reports/report.resolver';
+import { ScanReportPageResolver } from './reports/scan-report.resolver';
 import { authChecker } from './auth-checker';
 import { CampaignResolver } from './campaigns/campaign.resolver';
 import { ConnectLinkResolver } from './connect-links/connect-link.resolver';
+import { ConnectPageResolver } from './connect-links/connect-page.resolver';
 import { GbpResolver } from './gbp/gbp.resolver';
 import { IntegrationResolver } from './integrations/integration.resolver';
 import { LocationResolver } from './locations/location.resolver';
@@ -35,6 +37,7 @@ import { InboundWebhookResolver } from './inbound/inbound-webhook.resolver';
 
 export const RESOLVERS = [
   ReportResolver,
+  ScanReportPageResolver,
   ReviewResolver,
   WritableSourceResolver,
   AiAuthorizationResolver,
@@ -48,6 +51,7 @@ export const RESOLVERS = [
   WebhookDeliveryResolver,
   WebhookAttemptResolver,
   ConnectLinkResolver,
+  ConnectPageResolver,
   AgencyResolver,
   ScanResolver,
   AnalyticsResolver,

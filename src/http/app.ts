@@ -26,8 +26,8 @@ import { createAuditWriter } from '../services/mcp-audit.service';
 import { assetRoutes } from './assets';
 import { apiCors, defaultCsp, pageSecurity, securityHeaders } from './security-headers';
 import { anySimulator, simulatorsRouter } from '../providers/simulators';
-import { connectPages, type ConnectPageDeps } from './connect-page';
-import { reportPages } from './report-page';
+import { reportPages } from '../../facades/pages/report';
+import { connectPages, type ConnectPageDeps } from '../../facades/pages/connect';
 import { unsubscribePages } from '../../facades/pages/unsubscribe';
 import { feedbackPages } from '../../facades/pages/feedback';
 import { inboundWebhook } from '../../facades/inbound/webhook';
@@ -61,7 +61,7 @@ export interface AppDeps {
   redis?: Redis | null;
   clock?: Clock;
   /** Test seams of the connect page (platform client, review-sync start). */
-  connectPage?: Omit<ConnectPageDeps, 'logger' | 'clock'>;
+  connectPage?: Omit<ConnectPageDeps, 'schema' | 'logger' | 'clock'>;
   /** Inbound contact webhook: submissions per minute per endpoint token (default 120). */
   inboundWebhook?: { perMinute?: number; perIpMinute?: number };
   /** Public pages: reads and posts per client address per minute (defaults PAGE_RATE_LIMIT_PER_MINUTE, _POST_). */
@@ -288,9 +288,9 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
   );
   app.use(['/connect', '/reports', '/u', '/r'], pageLimit);
   // The customer-facing connect page (HTML), and the third-party simulators of the embedded default.
-  app.use('/connect', pageSecurity({ connect: true }), connectPages({ logger: deps.logger, clock: deps.clock, ...deps.connectPage }));
+  app.use('/connect', pageSecurity({ connect: true }), connectPages({ schema: deps.schema, logger: deps.logger, clock: deps.clock, ...deps.connectPage }));
   // The public white-label scan report (`report_url`); the scan UUID is the share key.
-  app.use('/reports', pageSecurity(), reportPages({ logger: deps.logger, clock: deps.clock }));
+  app.use('/reports', pageSecurity(), reportPages({ schema: deps.schema, logger: deps.logger, clock: deps.clock }));
   // The unsubscribe link of review requests (`/u/{token}`: confirmation page, form and RFC 8058 one-click POST).
   app.use('/u', pageSecurity(), unsubscribePages({ schema: deps.schema, logger: deps.logger, clock: deps.clock }));
   // The review link of invites (`/r/<invite uuid>`): the rating gate and the private feedback form.

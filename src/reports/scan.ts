@@ -1,6 +1,6 @@
 import { escapeHtml as esc } from '../domain/html';
 import { translator, type Translator } from '../i18n';
-import type { GridCell, ScanHistory, ScanReport } from '../services/scan-report.service';
+import type { GridCell, ScanHistory, ScanReport } from './types';
 import { brandColors } from './brand';
 import { COLORS, svgChart } from './charts';
 import { pdfDocument, type PdfOptions } from './pdf';

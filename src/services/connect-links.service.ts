@@ -3,12 +3,12 @@ import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Op, type Transaction, type WhereOptions } from 'sequelize';
 import { publicBaseUrl } from '../config';
 import { mac, macsOf } from '../crypto/secrets';
-import { Forbidden, NotFound, Validation } from '../domain/errors';
+import { Forbidden, LinkUnavailable, NotFound, SignInFailed, SignInRequired, Upstream, Validation } from '../domain/errors';
 import { isTenantOwner } from '../domain/permissions';
 import type { Principal } from '../domain/principal';
 import { ConnectLink, Integration, Location, Tenant } from '../models';
 import { platformClient } from '../providers';
-import { SIGN_IN_PROVIDERS, type ProviderBusiness, type ReviewPlatformClient, type SignInProvider } from '../providers/types';
+import { ProviderRejected, ProviderUnavailable, SIGN_IN_PROVIDERS, type ProviderBusiness, type ReviewPlatformClient, type SignInProvider } from '../providers/types';
 import { clockOf, inTransaction, offset, type Page, type PageArgs, type ServiceOptions } from './common';
 import { recordConnectLink } from './agency-audit.service';
 import { attachSynced } from './integrations.service';
@@ -22,7 +22,6 @@ import {
   openTokens,
   saveConnection,
   sealTokens,
-  SignInFailed,
   type ProviderTokens,
 } from './provider-connections.service';
 import { UUID } from '../domain/ids';
@@ -204,21 +203,9 @@ export async function revokeConnectLink(p: Principal, token: string, opts: Servi
 
 // ---- the customer-facing connect page (the link token is the credential) --------------------------------
 
-/** The link cannot be used (any more): the page explains why with 404 (unknown) or 410 (the others). */
-export class LinkUnavailable extends Error {
-  constructor(readonly status: ConnectLinkStatus | 'unknown') {
-    super(`Connect link ${status}`);
-    this.name = 'LinkUnavailable';
-  }
-}
-
-/** The step needs the sign-in first (the page sends the customer back to the start). */
-export class SignInRequired extends Error {
-  constructor() {
-    super('Sign in first.');
-    this.name = 'SignInRequired';
-  }
-}
+// LinkUnavailable, SignInRequired and SignInFailed are domain errors (src/domain/errors.ts): the page's GraphQL
+// operations carry them to facades/pages/connect.tsx.
+export { LinkUnavailable, SignInRequired };
 
 export interface LinkView {
   link: ConnectLink;
@@ -349,6 +336,17 @@ async function pendingTokensOf(link: ConnectLink): Promise<ProviderTokens> {
   return openTokens(link.pendingCredentials);
 }
 
+/** What the signed-in account manages; a platform that refuses or cannot be reached is `Upstream` (the page's 502). */
+async function managedBusinesses(provider: SignInProvider, tokens: ProviderTokens, opts: { platformClient?: PlatformClientFactory }): Promise<ProviderBusiness[]> {
+  try {
+    return await (opts.platformClient ?? platformClient)(provider).listBusinesses(tokens.accessToken);
+  } catch (e) {
+    if (e instanceof ProviderRejected) throw new Upstream(e.message, 'provider_rejected');
+    if (e instanceof ProviderUnavailable) throw new Upstream(e.message, 'provider_unavailable');
+    throw e;
+  }
+}
+
 /** The businesses (Google locations, Facebook pages) the signed-in account manages, for the selection form. */
 export async function selectionFor(
   token: string,
@@ -357,8 +355,7 @@ export async function selectionFor(
   const view = await viewLink(token, opts);
   if (view.status !== 'active') throw new LinkUnavailable(view.status);
   const tokens = await pendingTokensOf(view.link);
-  const client = (opts.platformClient ?? platformClient)(view.link.provider);
-  const businesses = await client.listBusinesses(tokens.accessToken);
+  const businesses = await managedBusinesses(view.link.provider, tokens, opts);
   return { ...view, businesses, nonce: view.link.selectionNonce! };
 }
 
@@ -377,7 +374,7 @@ export async function selectBusiness(
   if (view.status !== 'active') throw new LinkUnavailable(view.status);
   const tokens = await pendingTokensOf(view.link);
   if (!sameToken(input.nonce, view.link.selectionNonce!)) throw new SignInRequired();
-  const businesses = await (opts.platformClient ?? platformClient)(view.link.provider).listBusinesses(tokens.accessToken);
+  const businesses = await managedBusinesses(view.link.provider, tokens, opts);
   const business = businesses.find((b) => b.externalId === input.externalId);
   if (!business) throw new Validation({ business: ['Choose one of the listed businesses.'] });
   const integration = await inTransaction(opts, async (transaction) => {

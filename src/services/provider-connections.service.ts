@@ -3,7 +3,7 @@ import type { Transaction } from 'sequelize';
 import { loadConfig, publicBaseUrl, simulatorBaseUrl } from '../config';
 import { decryptSecret, encryptSecret, mac } from '../crypto/secrets';
 import { systemClock, type Clock } from '../domain/clock';
-import { NotFound, Upstream } from '../domain/errors';
+import { NotFound, SignInFailed, Upstream } from '../domain/errors';
 import { Integration, ProviderConnection } from '../models';
 import type { SignInProvider } from '../providers/types';
 import { inTransaction } from './common';
@@ -136,20 +136,10 @@ function tokensOf(r: oauth.TokenEndpointResponse, now: Date, previousRefresh: st
   };
 }
 
-/** The provider refused the sign-in or the callback was not ours: shown to the customer, never retried. */
-export class SignInFailed extends Error {
-  constructor(
-    message: string,
-    readonly reason: 'access_denied' | 'state_mismatch' | 'provider_error' | 'exchange_failed',
-  ) {
-    super(message);
-    this.name = 'SignInFailed';
-  }
-}
-
 /**
  * Checks the callback (state, error) and exchanges the code for tokens with the PKCE verifier. A provider
- * that cannot be reached is `Upstream`; an answer refusing the grant is `SignInFailed`.
+ * that cannot be reached is `Upstream`; an answer refusing the grant is `SignInFailed`
+ * (src/domain/errors.ts: shown to the customer, never retried).
  */
 export async function exchangeCode(
   s: OAuthProviderSettings,

@@ -3,8 +3,11 @@ import type { Principal } from '../domain/principal';
 import { Scan, Tenant, User } from '../models';
 import { principalFor } from './auth.service';
 import type { ServiceOptions } from './common';
-import { dataPoints, listSnapshots, pinChanges, scanInsights, type Insights, type PinChange, type SnapshotRow } from './scans.service';
+import { dataPoints, listSnapshots, pinChanges, scanInsights, type Insights, type PinChange } from './scans.service';
 import { UUID } from '../domain/ids';
+import type { ReportBrand, ReportPin, ScanReport, ScanHistory, ReportProblem, SnapshotRow } from '../reports/types';
+
+export type { ReportBrand, ReportPin, ReportCompetitor, ReportSummary, ScanReport, GridCell, Heatmap, CompetitorTrend, ScanHistory, ReportProblem } from '../reports/types';
 
 /**
  * The data of the public, white-label scan report (`/reports/scans/{uuid}`). The scan's UUID is the credential
@@ -15,110 +18,6 @@ import { UUID } from '../domain/ids';
 /** Every pin of one keyword fits in one data-point page (15 x 15 = 225 pins). */
 const ALL_PINS = 500;
 
-export interface ReportBrand {
-  name: string;
-  logoUrl: string | null;
-  /** `#rrggbb`; null: the default. */
-  color: string | null;
-  /** The agency's language: the report speaks it (scans belong to the agency, not to a customer account). */
-  language: string;
-}
-
-export interface ReportPin {
-  lat: number;
-  lng: number;
-  /** The target's rank at this pin; null when it is not in the top 20. */
-  rank: number | null;
-  status: string;
-  top: { name: string; rank: number }[];
-}
-
-export interface ReportCompetitor {
-  name: string;
-  avgRank: number;
-  /** Pins where the business is in the top 20. */
-  appearances: number;
-  /** appearances / pins, percent (1 decimal). */
-  coverage: number;
-  threatScore: number;
-}
-
-export interface ReportSummary {
-  averageRank: number;
-  top3: number;
-  top4to10: number;
-  top11to20: number;
-  notRanking: number;
-  totalPins: number;
-  visibilityScore: number;
-  /** Average-rank difference to the previous snapshot (negative = better); null for the first snapshot. */
-  changeFromPrevious: number | null;
-  previousSnapshotAt: Date | null;
-}
-
-export interface ScanReport {
-  brand: ReportBrand;
-  scan: {
-    uuid: string;
-    location: string;
-    address: string | null;
-    type: string;
-    keywords: string[];
-    gridSize: number;
-    distance: number;
-    distanceUnit: 'km' | 'miles';
-    lat: number;
-    lng: number;
-  };
-  keyword: string;
-  /** This keyword's completed snapshots, newest first. */
-  snapshots: SnapshotRow[];
-  /** The shown snapshot (the latest unless one was asked for); null before the first one. */
-  snapshot: SnapshotRow | null;
-  pins: ReportPin[];
-  summary: ReportSummary | null;
-  competitors: ReportCompetitor[];
-  /** The keyword's snapshots up to the shown one: heat maps, pin changes and competitors over time. */
-  history: ScanHistory | null;
-}
-
-/** A pin at its place in the grid: column x (west to east) and row y (north to south), from 0. */
-export interface GridCell {
-  x: number;
-  y: number;
-  rank: number | null;
-  status: string;
-}
-
-export interface Heatmap {
-  snapshot: SnapshotRow;
-  /** The snapshot's own grid size (after regenerated pins, older snapshots keep theirs). */
-  size: number;
-  cells: GridCell[];
-}
-
-export interface CompetitorTrend {
-  placeId: string;
-  name: string;
-  /** One point per trend snapshot (oldest first); nulls where the competitor did not appear. */
-  points: Array<{ avgRank: number | null; visibility: number | null }>;
-}
-
-export interface ScanHistory {
-  /** The grid size the pin changes are laid out on (the shown snapshot's). */
-  size: number;
-  /** Up to HEATMAP_SNAPSHOTS snapshots ending with the shown one, oldest first. */
-  heatmaps: Heatmap[];
-  /** Up to TREND_SNAPSHOTS snapshots ending with the shown one, oldest first (the business's own series). */
-  trend: SnapshotRow[];
-  /** The shown snapshot's strongest competitors (by threat), with their series over `trend`. */
-  competitors: CompetitorTrend[];
-  /** Pin by pin against the snapshot before the shown one; null for the first snapshot. */
-  changes: { previousSnapshotAt: Date; gained: number; lost: number; same: number; cells: Array<GridCell & { previousRank: number | null; change: 'gained' | 'lost' | 'same' }> } | null;
-  /** The competitors that moved above the business at the most pins since the previous snapshot. */
-  overtakers: Array<{ name: string; pins: number }>;
-}
-
 export const HEATMAP_SNAPSHOTS = 6;
 export const TREND_SNAPSHOTS = 12;
 const TREND_COMPETITORS = 5;
@@ -128,7 +27,6 @@ export function gridOf<T extends { row: number; col: number }>(pins: T[]): { siz
   const size = pins.reduce((n, p) => Math.max(n, p.row + 1, p.col + 1), 1);
   return { size, cells: pins.map((p) => ({ ...p, x: p.col, y: p.row })) };
 }
-export type ReportProblem = 'scan' | 'keyword' | 'snapshot' | 'snapshot_at';
 
 /** The report cannot be shown: no such scan, keyword or snapshot, or a malformed `snapshot_at`. */
 export class ReportUnavailable extends Error {
@@ -217,7 +115,7 @@ export async function reportOf(uuid: string, args: { snapshotAt?: string | null;
     lng: p.lng,
     rank: p.rank,
     status: p.status,
-    top: p.topResults.map((t) => ({ name: t.name, rank: t.rank })),
+    top: p.topResults.map((t) => ({ placeId: t.placeId, name: t.name, rank: t.rank })),
   }));
   // Appearances: pins where the business is anywhere in the top 20 (the insights' competitors carry no count).
   const seen = new Map<string, number>();

@@ -718,20 +718,9 @@ export async function dataPoints(
   return { ...empty, items: rows.map((r) => pinView(r, topN)), total };
 }
 
-export interface SnapshotRow {
-  snapshotAt: Date;
-  label: string;
-  shortLabel: string;
-  monthYear: string;
-  avgRank: number;
-  changeFromPrevious: number;
-  top3Count: number;
-  top10Count: number;
-  belowTop10Count: number;
-  notRankingCount: number;
-  totalPins: number;
-  visibilityScore: number;
-}
+import type { SnapshotRow } from '../reports/types';
+
+export type { SnapshotRow };
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const two = (n: number) => String(n).padStart(2, '0');

@@ -101,6 +101,12 @@ describe('GraphQL business API at /graphql', () => {
       'query { feedbackPage(invite: "00000000-0000-4000-8000-000000000000") { businessName } }',
       'mutation { openReviewLink(invite: "00000000-0000-4000-8000-000000000000") { businessName } }',
       'query { inboundEndpoint(token: "x") { connection } }',
+      'query { connectPage(token: "00000000-0000-4000-8000-000000000000") { status } }',
+      'mutation { startConnectSignIn(token: "00000000-0000-4000-8000-000000000000", csrf: "x") }',
+      'mutation { completeConnectSignIn(state: "x", callbackUrl: "http://127.0.0.1/connect/callback?state=x") { token } }',
+      'query { connectSelection(token: "00000000-0000-4000-8000-000000000000") { nonce } }',
+      'mutation { selectConnectBusiness(token: "00000000-0000-4000-8000-000000000000", nonce: "x", business: "x") { businessName } }',
+      'query { scanReportPage(uuid: "00000000-0000-4000-8000-000000000000") { problem } }',
     ];
     for (const op of ops) {
       for (const token of [null, w.tokens.owner]) {

@@ -6,7 +6,7 @@ import { JSDOM } from 'jsdom';
 import { scanReportPdf } from '../../src/reports/scan';
 import type { PdfBox } from '../../src/reports/pdf';
 import { reportOf } from '../../src/services/scan-report.service';
-import { renderGate } from '../../src/http/report-page';
+import { renderGate } from '../../facades/pages/report';
 import { waitUntil } from '../support/wait';
 import { ScanPin, ScanResult, ScanSnapshot } from '../../src/models';
 import { useApp } from '../support/app';

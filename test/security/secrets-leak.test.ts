@@ -126,6 +126,7 @@ describe('secrets stay out of logs, errors, GraphQL and audit entries', () => {
       'InboundConnectionWithSecret.secret', // setInboundSigningSecret: shown once
       'ConnectLink.token', // the agency's own link, listed to the tenant owner (spec)
       'Query.connectLink', // by its token (an argument, answered to the tenant owner)
+      'ConnectSignIn.token', // edge-only (refused on /graphql): the link of the callback's OAuth state, for the connect page's redirect
     ]);
     const schema = await getSchema();
     const found: string[] = [];

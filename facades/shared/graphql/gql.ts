@@ -43,12 +43,22 @@ type Documents = {
     "query McpScanRun($id: String!) { scanRun(id: $id) { id scanUuid status snapshotAt queuedAt lastUpdatedAt error pinsDone pinsTotal } }": typeof types.McpScanRunDocument,
     "query McpRunOutcome($uuid: String!, $snapshotAt: String) {\n  scan(uuid: $uuid, snapshotAt: $snapshotAt, topN: 0) { summary { averageRank top3Count top4To10Count notRankingCount } reportUrl }\n}": typeof types.McpRunOutcomeDocument,
     "mutation McpTagReviews($reviewIds: [Int!]!, $attachTags: [String!], $detachTags: [String!]) {\n    tagReviews(reviewIds: $reviewIds, attachTags: $attachTags, detachTags: $detachTags) { reviewId tags }\n  }": typeof types.McpTagReviewsDocument,
+    "fragment ConnectPageFields on ConnectPage { brand { name logoUrl language } provider locationName status signedIn startCsrf }": typeof types.ConnectPageFieldsFragmentDoc,
+    "query ConnectPage($token: String!) { page: connectPage(token: $token) { ...ConnectPageFields } }": typeof types.ConnectPageDocument,
+    "mutation StartConnectSignIn($token: String!, $csrf: String!) { url: startConnectSignIn(token: $token, csrf: $csrf) }": typeof types.StartConnectSignInDocument,
+    "mutation CompleteConnectSignIn($state: String!, $callbackUrl: String!) {\n  signIn: completeConnectSignIn(state: $state, callbackUrl: $callbackUrl) { token failure { code reason message } }\n}": typeof types.CompleteConnectSignInDocument,
+    "query ConnectSelection($token: String!) {\n  selection: connectSelection(token: $token) { page { ...ConnectPageFields } businesses { externalId name address } nonce }\n}": typeof types.ConnectSelectionDocument,
+    "mutation SelectConnectBusiness($token: String!, $nonce: String!, $business: String!) {\n  selected: selectConnectBusiness(token: $token, nonce: $nonce, business: $business) { page { ...ConnectPageFields } businessName integrationId reviewSyncFailure }\n}": typeof types.SelectConnectBusinessDocument,
     "fragment FeedbackPageFields on FeedbackPage { invite brand { name logoUrl language } businessName firstName lastName email phone feedbackSent }": typeof types.FeedbackPageFieldsFragmentDoc,
     "query FeedbackPage($invite: String!) { page: feedbackPage(invite: $invite) { ...FeedbackPageFields } }": typeof types.FeedbackPageDocument,
     "mutation OpenReviewLink($invite: String!) { page: openReviewLink(invite: $invite) { ...FeedbackPageFields } }": typeof types.OpenReviewLinkDocument,
     "mutation RateReviewLink($invite: String!, $rating: Int!) { page: openReviewLink(invite: $invite) { ...FeedbackPageFields gate(rating: $rating) { kind url } } }": typeof types.RateReviewLinkDocument,
     "query RatedReviewPage($invite: String!, $rating: Int!) { page: feedbackPage(invite: $invite) { ...FeedbackPageFields gate(rating: $rating) { kind url } } }": typeof types.RatedReviewPageDocument,
     "mutation SendPrivateFeedback($invite: String!, $form: PrivateFeedbackFormInput!) { sendPrivateFeedback(invite: $invite, form: $form) }": typeof types.SendPrivateFeedbackDocument,
+    "fragment ScanSnapshotFields on ScanSnapshot {\n  snapshotAt label shortLabel monthYear avgRank changeFromPrevious top3Count top10Count belowTop10Count notRankingCount totalPins visibilityScore\n}": typeof types.ScanSnapshotFieldsFragmentDoc,
+    "fragment ScanReportBrandFields on ScanReportBrand { name logoUrl color language }": typeof types.ScanReportBrandFieldsFragmentDoc,
+    "fragment ScanReportFields on ScanReport {\n  brand { ...ScanReportBrandFields }\n  scan { uuid location address type keywords gridSize distance distanceUnit lat lng }\n  keyword\n  snapshots { ...ScanSnapshotFields }\n  snapshot { ...ScanSnapshotFields }\n  pins { lat lng rank status top { placeId name rank } }\n  summary { averageRank top3 top4to10 top11to20 notRanking totalPins visibilityScore changeFromPrevious previousSnapshotAt }\n  competitors { name avgRank appearances coverage threatScore }\n  history {\n    size\n    heatmaps { snapshot { ...ScanSnapshotFields } size cells { x y rank status } }\n    trend { ...ScanSnapshotFields }\n    competitors { placeId name points { avgRank visibility } }\n    changes { previousSnapshotAt gained lost same cells { x y rank status previousRank change } }\n    overtakers { name pins }\n  }\n}": typeof types.ScanReportFieldsFragmentDoc,
+    "query ScanReportPage($uuid: String!, $keyword: String, $snapshotAt: String) {\n  page: scanReportPage(uuid: $uuid, keyword: $keyword, snapshotAt: $snapshotAt) { report { ...ScanReportFields } problem brand { ...ScanReportBrandFields } }\n}": typeof types.ScanReportPageDocument,
     "query UnsubscribePage($token: String!) {\n  unsubscribePage(token: $token) { brand { name logoUrl language } businessName unsubscribed }\n}": typeof types.UnsubscribePageDocument,
     "mutation Unsubscribe($token: String!) {\n  unsubscribe(token: $token) { brand { name logoUrl language } businessName contactId already canceled }\n}": typeof types.UnsubscribeDocument,
     "query ListAuditEvents($action: String, $subjectType: String, $subjectId: String, $customerId: Int, $page: Int!, $perPage: Int!) {\n      agencyAuditEvents(action: $action, subjectType: $subjectType, subjectId: $subjectId, customerId: $customerId, page: $page, perPage: $perPage) {\n        total page perPage items { ...AuditEventFields }\n      }\n    }": typeof types.ListAuditEventsDocument,
@@ -174,12 +184,22 @@ const documents: Documents = {
     "query McpScanRun($id: String!) { scanRun(id: $id) { id scanUuid status snapshotAt queuedAt lastUpdatedAt error pinsDone pinsTotal } }": types.McpScanRunDocument,
     "query McpRunOutcome($uuid: String!, $snapshotAt: String) {\n  scan(uuid: $uuid, snapshotAt: $snapshotAt, topN: 0) { summary { averageRank top3Count top4To10Count notRankingCount } reportUrl }\n}": types.McpRunOutcomeDocument,
     "mutation McpTagReviews($reviewIds: [Int!]!, $attachTags: [String!], $detachTags: [String!]) {\n    tagReviews(reviewIds: $reviewIds, attachTags: $attachTags, detachTags: $detachTags) { reviewId tags }\n  }": types.McpTagReviewsDocument,
+    "fragment ConnectPageFields on ConnectPage { brand { name logoUrl language } provider locationName status signedIn startCsrf }": types.ConnectPageFieldsFragmentDoc,
+    "query ConnectPage($token: String!) { page: connectPage(token: $token) { ...ConnectPageFields } }": types.ConnectPageDocument,
+    "mutation StartConnectSignIn($token: String!, $csrf: String!) { url: startConnectSignIn(token: $token, csrf: $csrf) }": types.StartConnectSignInDocument,
+    "mutation CompleteConnectSignIn($state: String!, $callbackUrl: String!) {\n  signIn: completeConnectSignIn(state: $state, callbackUrl: $callbackUrl) { token failure { code reason message } }\n}": types.CompleteConnectSignInDocument,
+    "query ConnectSelection($token: String!) {\n  selection: connectSelection(token: $token) { page { ...ConnectPageFields } businesses { externalId name address } nonce }\n}": types.ConnectSelectionDocument,
+    "mutation SelectConnectBusiness($token: String!, $nonce: String!, $business: String!) {\n  selected: selectConnectBusiness(token: $token, nonce: $nonce, business: $business) { page { ...ConnectPageFields } businessName integrationId reviewSyncFailure }\n}": types.SelectConnectBusinessDocument,
     "fragment FeedbackPageFields on FeedbackPage { invite brand { name logoUrl language } businessName firstName lastName email phone feedbackSent }": types.FeedbackPageFieldsFragmentDoc,
     "query FeedbackPage($invite: String!) { page: feedbackPage(invite: $invite) { ...FeedbackPageFields } }": types.FeedbackPageDocument,
     "mutation OpenReviewLink($invite: String!) { page: openReviewLink(invite: $invite) { ...FeedbackPageFields } }": types.OpenReviewLinkDocument,
     "mutation RateReviewLink($invite: String!, $rating: Int!) { page: openReviewLink(invite: $invite) { ...FeedbackPageFields gate(rating: $rating) { kind url } } }": types.RateReviewLinkDocument,
     "query RatedReviewPage($invite: String!, $rating: Int!) { page: feedbackPage(invite: $invite) { ...FeedbackPageFields gate(rating: $rating) { kind url } } }": types.RatedReviewPageDocument,
     "mutation SendPrivateFeedback($invite: String!, $form: PrivateFeedbackFormInput!) { sendPrivateFeedback(invite: $invite, form: $form) }": types.SendPrivateFeedbackDocument,
+    "fragment ScanSnapshotFields on ScanSnapshot {\n  snapshotAt label shortLabel monthYear avgRank changeFromPrevious top3Count top10Count belowTop10Count notRankingCount totalPins visibilityScore\n}": types.ScanSnapshotFieldsFragmentDoc,
+    "fragment ScanReportBrandFields on ScanReportBrand { name logoUrl color language }": types.ScanReportBrandFieldsFragmentDoc,
+    "fragment ScanReportFields on ScanReport {\n  brand { ...ScanReportBrandFields }\n  scan { uuid location address type keywords gridSize distance distanceUnit lat lng }\n  keyword\n  snapshots { ...ScanSnapshotFields }\n  snapshot { ...ScanSnapshotFields }\n  pins { lat lng rank status top { placeId name rank } }\n  summary { averageRank top3 top4to10 top11to20 notRanking totalPins visibilityScore changeFromPrevious previousSnapshotAt }\n  competitors { name avgRank appearances coverage threatScore }\n  history {\n    size\n    heatmaps { snapshot { ...ScanSnapshotFields } size cells { x y rank status } }\n    trend { ...ScanSnapshotFields }\n    competitors { placeId name points { avgRank visibility } }\n    changes { previousSnapshotAt gained lost same cells { x y rank status previousRank change } }\n    overtakers { name pins }\n  }\n}": types.ScanReportFieldsFragmentDoc,
+    "query ScanReportPage($uuid: String!, $keyword: String, $snapshotAt: String) {\n  page: scanReportPage(uuid: $uuid, keyword: $keyword, snapshotAt: $snapshotAt) { report { ...ScanReportFields } problem brand { ...ScanReportBrandFields } }\n}": types.ScanReportPageDocument,
     "query UnsubscribePage($token: String!) {\n  unsubscribePage(token: $token) { brand { name logoUrl language } businessName unsubscribed }\n}": types.UnsubscribePageDocument,
     "mutation Unsubscribe($token: String!) {\n  unsubscribe(token: $token) { brand { name logoUrl language } businessName contactId already canceled }\n}": types.UnsubscribeDocument,
     "query ListAuditEvents($action: String, $subjectType: String, $subjectId: String, $customerId: Int, $page: Int!, $perPage: Int!) {\n      agencyAuditEvents(action: $action, subjectType: $subjectType, subjectId: $subjectId, customerId: $customerId, page: $page, perPage: $perPage) {\n        total page perPage items { ...AuditEventFields }\n      }\n    }": types.ListAuditEventsDocument,
@@ -409,6 +429,30 @@ export function graphql(source: "mutation McpTagReviews($reviewIds: [Int!]!, $at
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "fragment ConnectPageFields on ConnectPage { brand { name logoUrl language } provider locationName status signedIn startCsrf }"): (typeof documents)["fragment ConnectPageFields on ConnectPage { brand { name logoUrl language } provider locationName status signedIn startCsrf }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query ConnectPage($token: String!) { page: connectPage(token: $token) { ...ConnectPageFields } }"): (typeof documents)["query ConnectPage($token: String!) { page: connectPage(token: $token) { ...ConnectPageFields } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation StartConnectSignIn($token: String!, $csrf: String!) { url: startConnectSignIn(token: $token, csrf: $csrf) }"): (typeof documents)["mutation StartConnectSignIn($token: String!, $csrf: String!) { url: startConnectSignIn(token: $token, csrf: $csrf) }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation CompleteConnectSignIn($state: String!, $callbackUrl: String!) {\n  signIn: completeConnectSignIn(state: $state, callbackUrl: $callbackUrl) { token failure { code reason message } }\n}"): (typeof documents)["mutation CompleteConnectSignIn($state: String!, $callbackUrl: String!) {\n  signIn: completeConnectSignIn(state: $state, callbackUrl: $callbackUrl) { token failure { code reason message } }\n}"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query ConnectSelection($token: String!) {\n  selection: connectSelection(token: $token) { page { ...ConnectPageFields } businesses { externalId name address } nonce }\n}"): (typeof documents)["query ConnectSelection($token: String!) {\n  selection: connectSelection(token: $token) { page { ...ConnectPageFields } businesses { externalId name address } nonce }\n}"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation SelectConnectBusiness($token: String!, $nonce: String!, $business: String!) {\n  selected: selectConnectBusiness(token: $token, nonce: $nonce, business: $business) { page { ...ConnectPageFields } businessName integrationId reviewSyncFailure }\n}"): (typeof documents)["mutation SelectConnectBusiness($token: String!, $nonce: String!, $business: String!) {\n  selected: selectConnectBusiness(token: $token, nonce: $nonce, business: $business) { page { ...ConnectPageFields } businessName integrationId reviewSyncFailure }\n}"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "fragment FeedbackPageFields on FeedbackPage { invite brand { name logoUrl language } businessName firstName lastName email phone feedbackSent }"): (typeof documents)["fragment FeedbackPageFields on FeedbackPage { invite brand { name logoUrl language } businessName firstName lastName email phone feedbackSent }"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -430,6 +474,22 @@ export function graphql(source: "query RatedReviewPage($invite: String!, $rating
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "mutation SendPrivateFeedback($invite: String!, $form: PrivateFeedbackFormInput!) { sendPrivateFeedback(invite: $invite, form: $form) }"): (typeof documents)["mutation SendPrivateFeedback($invite: String!, $form: PrivateFeedbackFormInput!) { sendPrivateFeedback(invite: $invite, form: $form) }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "fragment ScanSnapshotFields on ScanSnapshot {\n  snapshotAt label shortLabel monthYear avgRank changeFromPrevious top3Count top10Count belowTop10Count notRankingCount totalPins visibilityScore\n}"): (typeof documents)["fragment ScanSnapshotFields on ScanSnapshot {\n  snapshotAt label shortLabel monthYear avgRank changeFromPrevious top3Count top10Count belowTop10Count notRankingCount totalPins visibilityScore\n}"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "fragment ScanReportBrandFields on ScanReportBrand { name logoUrl color language }"): (typeof documents)["fragment ScanReportBrandFields on ScanReportBrand { name logoUrl color language }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "fragment ScanReportFields on ScanReport {\n  brand { ...ScanReportBrandFields }\n  scan { uuid location address type keywords gridSize distance distanceUnit lat lng }\n  keyword\n  snapshots { ...ScanSnapshotFields }\n  snapshot { ...ScanSnapshotFields }\n  pins { lat lng rank status top { placeId name rank } }\n  summary { averageRank top3 top4to10 top11to20 notRanking totalPins visibilityScore changeFromPrevious previousSnapshotAt }\n  competitors { name avgRank appearances coverage threatScore }\n  history {\n    size\n    heatmaps { snapshot { ...ScanSnapshotFields } size cells { x y rank status } }\n    trend { ...ScanSnapshotFields }\n    competitors { placeId name points { avgRank visibility } }\n    changes { previousSnapshotAt gained lost same cells { x y rank status previousRank change } }\n    overtakers { name pins }\n  }\n}"): (typeof documents)["fragment ScanReportFields on ScanReport {\n  brand { ...ScanReportBrandFields }\n  scan { uuid location address type keywords gridSize distance distanceUnit lat lng }\n  keyword\n  snapshots { ...ScanSnapshotFields }\n  snapshot { ...ScanSnapshotFields }\n  pins { lat lng rank status top { placeId name rank } }\n  summary { averageRank top3 top4to10 top11to20 notRanking totalPins visibilityScore changeFromPrevious previousSnapshotAt }\n  competitors { name avgRank appearances coverage threatScore }\n  history {\n    size\n    heatmaps { snapshot { ...ScanSnapshotFields } size cells { x y rank status } }\n    trend { ...ScanSnapshotFields }\n    competitors { placeId name points { avgRank visibility } }\n    changes { previousSnapshotAt gained lost same cells { x y rank status previousRank change } }\n    overtakers { name pins }\n  }\n}"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query ScanReportPage($uuid: String!, $keyword: String, $snapshotAt: String) {\n  page: scanReportPage(uuid: $uuid, keyword: $keyword, snapshotAt: $snapshotAt) { report { ...ScanReportFields } problem brand { ...ScanReportBrandFields } }\n}"): (typeof documents)["query ScanReportPage($uuid: String!, $keyword: String, $snapshotAt: String) {\n  page: scanReportPage(uuid: $uuid, keyword: $keyword, snapshotAt: $snapshotAt) { report { ...ScanReportFields } problem brand { ...ScanReportBrandFields } }\n}"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

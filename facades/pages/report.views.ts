@@ -1,9 +1,8 @@
-import type { SnapshotRow } from '../services/scans.service';
-import type { ReportBrand, ReportPin, ScanReport } from '../services/scan-report.service';
-import { escapeHtml as esc } from '../domain/html';
-import { translator, type MessageKey, type Translator } from '../i18n';
-import { brandColors } from '../reports/brand';
-import { HISTORY_STYLE, historySection, RANK_COLORS, scanCharts, shortDate, snapshotTime } from '../reports/scan';
+import { escapeHtml as esc } from '../../src/domain/html';
+import { translator, type MessageKey, type Translator } from '../../src/i18n';
+import { brandColors } from '../../src/reports/brand';
+import { HISTORY_STYLE, historySection, RANK_COLORS, scanCharts, shortDate, snapshotTime } from '../../src/reports/scan';
+import type { ReportBrand, ReportPin, ScanReport, SnapshotRow } from '../../src/reports/types';
 
 /**
  * Server-rendered HTML of the white-label scan report: the grid as inline SVG on a map-like canvas, pickers as

@@ -1,11 +1,16 @@
 import express, { type Request, type Response, type Router } from 'express';
+import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
-import type { Clock } from '../domain/clock';
-import { reportOf, ReportUnavailable, type ReportBrand, type ReportProblem, type ScanReport } from '../services/scan-report.service';
-import { scanReportPdf } from '../reports/scan';
-import { logoImage } from '../reports/logo';
-import { translator } from '../i18n';
-import { latestReportHref, reportMessagePage, reportPage } from './report-page.views';
+import type { Clock } from '../../src/domain/clock';
+import { scanReportPdf } from '../../src/reports/scan';
+import { logoImage } from '../../src/reports/logo';
+import type { ReportBrand, ReportProblem, ScanReport, SnapshotRow } from '../../src/reports/types';
+import { translator } from '../../src/i18n';
+import { edgeContext } from '../shared/auth';
+import { execute } from '../shared/execute';
+import { graphql } from '../shared/graphql';
+import type { ScanReportFieldsFragment, ScanReportProblem, ScanSnapshotFieldsFragment } from '../shared/graphql/graphql';
+import { latestReportHref, reportMessagePage, reportPage } from './report.views';
 
 /**
  * The white-label scan report, `GET /reports/scans/{uuid}` (`report_url` of a scan): public, the unguessable scan
@@ -13,8 +18,72 @@ import { latestReportHref, reportMessagePage, reportPage } from './report-page.v
  * `?snapshot_at=` one of that keyword's completed snapshots (default: the latest). Archived scans still render.
  */
 export interface ReportPageDeps {
+  schema: GraphQLSchema;
   logger: Logger;
   clock?: Clock;
+}
+
+graphql(`fragment ScanSnapshotFields on ScanSnapshot {
+  snapshotAt label shortLabel monthYear avgRank changeFromPrevious top3Count top10Count belowTop10Count notRankingCount totalPins visibilityScore
+}`);
+graphql(`fragment ScanReportBrandFields on ScanReportBrand { name logoUrl color language }`);
+graphql(`fragment ScanReportFields on ScanReport {
+  brand { ...ScanReportBrandFields }
+  scan { uuid location address type keywords gridSize distance distanceUnit lat lng }
+  keyword
+  snapshots { ...ScanSnapshotFields }
+  snapshot { ...ScanSnapshotFields }
+  pins { lat lng rank status top { placeId name rank } }
+  summary { averageRank top3 top4to10 top11to20 notRanking totalPins visibilityScore changeFromPrevious previousSnapshotAt }
+  competitors { name avgRank appearances coverage threatScore }
+  history {
+    size
+    heatmaps { snapshot { ...ScanSnapshotFields } size cells { x y rank status } }
+    trend { ...ScanSnapshotFields }
+    competitors { placeId name points { avgRank visibility } }
+    changes { previousSnapshotAt gained lost same cells { x y rank status previousRank change } }
+    overtakers { name pins }
+  }
+}`);
+const REPORT = graphql(`query ScanReportPage($uuid: String!, $keyword: String, $snapshotAt: String) {
+  page: scanReportPage(uuid: $uuid, keyword: $keyword, snapshotAt: $snapshotAt) { report { ...ScanReportFields } problem brand { ...ScanReportBrandFields } }
+}`);
+
+const row = (s: ScanSnapshotFieldsFragment): SnapshotRow => ({ ...s, snapshotAt: new Date(s.snapshotAt) });
+const change = (c: string): 'gained' | 'lost' | 'same' => (c === 'gained' || c === 'lost' ? c : 'same');
+
+/** The operation's report with its times as dates: what the page and src/reports draw (ScanReport). */
+function reportOf(r: ScanReportFieldsFragment): ScanReport {
+  const h = r.history;
+  return {
+    ...r,
+    scan: { ...r.scan, distanceUnit: r.scan.distanceUnit === 'miles' ? 'miles' : 'km' },
+    snapshots: r.snapshots.map(row),
+    snapshot: r.snapshot ? row(r.snapshot) : null,
+    summary: r.summary ? { ...r.summary, previousSnapshotAt: r.summary.previousSnapshotAt ? new Date(r.summary.previousSnapshotAt) : null } : null,
+    history: h
+      ? {
+          ...h,
+          heatmaps: h.heatmaps.map((m) => ({ ...m, snapshot: row(m.snapshot) })),
+          trend: h.trend.map(row),
+          changes: h.changes
+            ? { ...h.changes, previousSnapshotAt: new Date(h.changes.previousSnapshotAt), cells: h.changes.cells.map((c) => ({ ...c, change: change(c.change) })) }
+            : null,
+        }
+      : null,
+  };
+}
+
+const PROBLEMS: Record<ScanReportProblem, ReportProblem> = { SCAN: 'scan', KEYWORD: 'keyword', SNAPSHOT: 'snapshot', SNAPSHOT_AT: 'snapshot_at' };
+
+/** Why a report cannot be shown: the problem, and the scan's brand when the scan exists. */
+class ReportUnavailable extends Error {
+  constructor(
+    readonly problem: ReportProblem,
+    readonly brand: ReportBrand | null,
+  ) {
+    super(`Report unavailable: ${problem}`);
+  }
 }
 
 /** Each problem's status; its title and message are `scanReport.problems.<problem>` in the catalogues. */
@@ -31,7 +100,7 @@ function problemPage(problem: ReportProblem, brand: ReportBrand | null, uuid: st
 function single(value: unknown, name: string): string | null {
   if (value === undefined) return null;
   if (typeof value === 'string') return value;
-  throw new ReportUnavailable(name === 'keyword' ? 'keyword' : 'snapshot_at', null, null);
+  throw new ReportUnavailable(name === 'keyword' ? 'keyword' : 'snapshot_at', null);
 }
 
 /**
@@ -88,8 +157,10 @@ export function reportPages(deps: ReportPageDeps): Router {
   async function show(req: Request, res: Response, send: (report: ScanReport) => Promise<void>) {
     const uuid = String(req.params.uuid);
     try {
-      const report = await reportOf(uuid, { keyword: single(req.query.keyword, 'keyword'), snapshotAt: single(req.query.snapshot_at, 'snapshot_at') }, { clock: deps.clock });
-      await send(report);
+      const variables = { uuid, keyword: single(req.query.keyword, 'keyword'), snapshotAt: single(req.query.snapshot_at, 'snapshot_at') };
+      const { page } = await execute(deps.schema, REPORT, variables, edgeContext(req, deps.clock));
+      if (!page.report) throw new ReportUnavailable(PROBLEMS[page.problem ?? 'SCAN'], page.brand ?? null);
+      await send(reportOf(page.report));
     } catch (err) {
       if (err instanceof ReportUnavailable) {
         const scanFound = err.problem !== 'scan';

@@ -1,0 +1,238 @@
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { GraphQLSchema } from 'graphql';
+import type { Logger } from 'pino';
+import type { Seams } from '../../src/context';
+import { publicBaseUrl } from '../../src/config';
+import type { Clock } from '../../src/domain/clock';
+import { DomainError, SIGN_IN_FAILURES } from '../../src/domain/errors';
+import { t, translator, type MessageKey } from '../../src/i18n';
+import { edgeContext } from '../shared/auth';
+import { execute, InternalFailure, type Operation } from '../shared/execute';
+import { graphql } from '../shared/graphql';
+import type { ConnectPageFieldsFragment } from '../shared/graphql/graphql';
+import { LandingPage, MessagePage, providerLabels, SelectionPage, SuccessPage, type BusinessChoice, type SignInProvider } from './connect.views';
+import { NO_BRAND, type Brand } from './layout';
+import { formReadErrors, sendPage } from './respond';
+
+/**
+ * The customer-facing connect page, `/connect/{token}` (outside /api: HTML for a person, not JSON):
+ *
+ *   GET  /connect/{token}            landing page, branded with the agency, with a "Sign in" button
+ *   POST /connect/{token}/start      stores state + PKCE verifier, 303 to the provider's sign-in
+ *   GET  /connect/callback           finds the link by its state, exchanges the code, 303 to the selection
+ *   GET  /connect/{token}/select     the businesses the signed-in account manages
+ *   POST /connect/{token}/select     attaches the chosen one to the link's location; success page
+ *
+ * The link token in the path is the credential (unguessable, single-use). CSRF: the start form carries a MAC of
+ * the token, the selection form the link's selection nonce (made when the sign-in completed), and the callback
+ * the OAuth state stored on the link; a cross-site page knows none of them. Every action is one GraphQL operation
+ * (`connectPage`, `startConnectSignIn`, `completeConnectSignIn`, `connectSelection`, `selectConnectBusiness`) taking
+ * the token (the callback: the state) as its argument; a failure page reads the link's brand with `connectPage`.
+ */
+export interface ConnectPageDeps extends Seams {
+  schema: GraphQLSchema;
+  logger: Logger;
+  clock?: Clock;
+}
+
+graphql(`fragment ConnectPageFields on ConnectPage { brand { name logoUrl language } provider locationName status signedIn startCsrf }`);
+const LANDING = graphql(`query ConnectPage($token: String!) { page: connectPage(token: $token) { ...ConnectPageFields } }`);
+const START = graphql(`mutation StartConnectSignIn($token: String!, $csrf: String!) { url: startConnectSignIn(token: $token, csrf: $csrf) }`);
+const CALLBACK = graphql(`mutation CompleteConnectSignIn($state: String!, $callbackUrl: String!) {
+  signIn: completeConnectSignIn(state: $state, callbackUrl: $callbackUrl) { token failure { code reason message } }
+}`);
+const SELECTION = graphql(`query ConnectSelection($token: String!) {
+  selection: connectSelection(token: $token) { page { ...ConnectPageFields } businesses { externalId name address } nonce }
+}`);
+const SELECT = graphql(`mutation SelectConnectBusiness($token: String!, $nonce: String!, $business: String!) {
+  selected: selectConnectBusiness(token: $token, nonce: $nonce, business: $business) { page { ...ConnectPageFields } businessName integrationId reviewSyncFailure }
+}`);
+
+type LinkPage = ConnectPageFieldsFragment;
+
+/** A domain error of a step: thrown by the operation, or the callback's `failure` (it knows its link). */
+interface Failure {
+  code: string;
+  reason?: string | null;
+  message: string;
+}
+
+const failureOf = (err: unknown): Failure | null => (err instanceof DomainError ? err : null);
+
+/** The link's own token, as the service stores it (UUIDs in lower case): the page's links and forms use it. */
+const linkToken = (token: string) => token.toLowerCase();
+
+const paths = (token: string) => {
+  const base = `/connect/${encodeURIComponent(token)}`;
+  return { landing: base, start: `${base}/start`, select: `${base}/select` };
+};
+
+const providerOf = (page: LinkPage): SignInProvider => (page.provider === 'facebook' ? 'facebook' : 'google');
+
+/** The business picker of a link, with `error` above the list when the last choice was refused. */
+const selection = (token: string, view: { page: LinkPage; businesses: BusinessChoice[]; nonce: string }, error?: string) => {
+  const p = paths(linkToken(token));
+  return (
+    <SelectionPage
+      brand={view.page.brand}
+      provider={providerOf(view.page)}
+      locationName={view.page.locationName}
+      businesses={view.businesses}
+      action={p.select}
+      nonce={view.nonce}
+      restartAction={p.start}
+      csrf={view.page.startCsrf}
+      error={error}
+    />
+  );
+};
+
+const UNAVAILABLE: Record<string, { status: number; title: MessageKey; message: MessageKey }> = {
+  unknown: { status: 404, title: 'common.linkNotFound', message: 'connect.unknownText' },
+  used: { status: 410, title: 'connect.usedTitle', message: 'connect.usedText' },
+  expired: { status: 410, title: 'connect.expiredTitle', message: 'connect.expiredText' },
+  revoked: { status: 410, title: 'connect.revokedTitle', message: 'connect.revokedText' },
+};
+
+/** A link that cannot be used (any more): 404 (unknown) or 410, with why. */
+function unavailable(res: Response, brand: Brand, status: string): void {
+  const u = UNAVAILABLE[status] ?? UNAVAILABLE.unknown;
+  const tr = translator(brand.language);
+  sendPage(res, u.status, <MessagePage brand={brand} title={tr.t(u.title)} message={tr.t(u.message)} />);
+}
+
+export function connectPages(deps: ConnectPageDeps): Router {
+  const router = express.Router();
+  const seams: Seams = { platformClient: deps.platformClient, ensureReviewSync: deps.ensureReviewSync };
+  const run = <T,>(req: Request, document: Operation<T>, variables: Record<string, unknown>): Promise<T> =>
+    execute(deps.schema, document, variables, edgeContext(req, deps.clock, seams));
+
+  router.use((_req: Request, res: Response, next: NextFunction) => {
+    // The token is in the URL: never leak it through Referer; never cache or frame the page.
+    res.set({
+      'Cache-Control': 'no-store',
+      'Referrer-Policy': 'no-referrer',
+    });
+    next();
+  });
+  router.use(express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 }));
+
+  /**
+   * Every failure as a page with the right status, in the link's brand when `token` names a link: a domain error
+   * (`failure`) by its code and reason; anything else (`err`) is logged and shown without detail.
+   */
+  const fail = async (req: Request, res: Response, token: string | undefined, failure: Failure | null, err?: unknown): Promise<void> => {
+    let link: LinkPage | null = null;
+    try {
+      if (token) link = (await run(req, LANDING, { token })).page;
+    } catch {
+      // unknown link: the neutral brand
+    }
+    const brand = link?.brand ?? NO_BRAND;
+    const tr = translator(brand.language);
+    const retry = token && link ? { url: paths(token).start, label: tr.t('connect.tryAgain'), csrf: link.startCsrf } : undefined;
+    const reason = failure?.reason ?? '';
+    if (failure?.code === 'NOT_FOUND' && reason.startsWith('link_')) return unavailable(res, brand, reason.slice('link_'.length));
+    if (reason === 'sign_in_required' && token) return void res.redirect(303, paths(token).landing);
+    if (failure?.code === 'FORBIDDEN' && (SIGN_IN_FAILURES as readonly string[]).includes(reason)) {
+      const title = tr.t(reason === 'access_denied' ? 'connect.cancelledTitle' : 'connect.incompleteTitle');
+      return sendPage(res, 400, <MessagePage brand={brand} title={title} message={failure.message} action={retry} />);
+    }
+    if (failure?.code === 'UPSTREAM') {
+      req.log?.warn({ err: { code: failure.code, reason: failure.reason, message: failure.message } }, 'connect page: provider failure');
+      return sendPage(res, 502, <MessagePage brand={brand} title={tr.t('connect.providerDownTitle')} message={tr.t('connect.providerDownText')} action={retry} />);
+    }
+    (req.log ?? deps.logger).error({ err: err instanceof InternalFailure ? err.failure : err }, 'connect page failed');
+    return sendPage(res, 500, <MessagePage brand={brand} title={tr.t('common.somethingWrong')} message={tr.t('common.tryLater')} />);
+  };
+
+  const page = (handler: (req: Request, res: Response, token: string) => Promise<void>) => async (req: Request, res: Response) => {
+    const token = String(req.params.token);
+    try {
+      await handler(req, res, token);
+    } catch (err) {
+      await fail(req, res, token, failureOf(err), err);
+    }
+  };
+
+  // Before `/:token`: the one registered redirect URI; the state says which link it belongs to.
+  router.get('/callback', async (req: Request, res: Response) => {
+    const state = typeof req.query.state === 'string' ? req.query.state : '';
+    let signIn: { token: string; failure: Failure | null };
+    try {
+      ({ signIn } = await run(req, CALLBACK, { state, callbackUrl: new URL(req.originalUrl, publicBaseUrl()).href }));
+    } catch (err) {
+      return fail(req, res, undefined, failureOf(err), err); // no open link has this state
+    }
+    if (signIn.failure) return fail(req, res, signIn.token, signIn.failure);
+    res.redirect(303, paths(signIn.token).select);
+  });
+
+  router.get(
+    '/:token',
+    page(async (req, res, token) => {
+      const { page: view } = await run(req, LANDING, { token });
+      if (view.status !== 'active') return unavailable(res, view.brand, view.status);
+      const p = paths(linkToken(token));
+      sendPage(
+        res,
+        200,
+        <LandingPage
+          brand={view.brand}
+          provider={providerOf(view)}
+          locationName={view.locationName}
+          startAction={p.start}
+          csrf={view.startCsrf}
+          continueUrl={view.signedIn ? p.select : null}
+        />,
+      );
+    }),
+  );
+
+  router.post(
+    '/:token/start',
+    page(async (req, res, token) => {
+      const csrf = typeof req.body?.csrf === 'string' ? req.body.csrf : '';
+      // A form from elsewhere (or a stale one) starts nothing: back to the page, which carries a good one.
+      const { url } = await run(req, START, { token, csrf });
+      res.redirect(303, url ?? paths(token).landing);
+    }),
+  );
+
+  router.get(
+    '/:token/select',
+    page(async (req, res, token) => {
+      sendPage(res, 200, selection(token, (await run(req, SELECTION, { token })).selection));
+    }),
+  );
+
+  router.post(
+    '/:token/select',
+    page(async (req, res, token) => {
+      const nonce = typeof req.body?.nonce === 'string' ? req.body.nonce : '';
+      const business = typeof req.body?.business === 'string' ? req.body.business : '';
+      let selected;
+      try {
+        ({ selected } = await run(req, SELECT, { token, nonce, business }));
+      } catch (err) {
+        if (!(err instanceof DomainError && err.code === 'VALIDATION')) throw err;
+        const view = (await run(req, SELECTION, { token })).selection;
+        const tr = translator(view.page.brand.language);
+        return sendPage(res, 422, selection(token, view, tr.t('connect.chooseListed', { things: providerLabels(tr, providerOf(view.page)).things })));
+      }
+      if (selected.reviewSyncFailure) {
+        (req.log ?? deps.logger).warn({ err: { message: selected.reviewSyncFailure }, integrationId: selected.integrationId }, 'review sync not started');
+      }
+      sendPage(
+        res,
+        200,
+        <SuccessPage brand={selected.page.brand} provider={providerOf(selected.page)} businessName={selected.businessName} locationName={selected.page.locationName} />,
+      );
+    }),
+  );
+
+  // A form body too large or unreadable: a page with its status (people read these answers), never a stack.
+  router.use(formReadErrors(() => <MessagePage brand={NO_BRAND} title={t('en', 'common.formUnreadable')} message={t('en', 'common.goBack')} />));
+
+  return router;
+}

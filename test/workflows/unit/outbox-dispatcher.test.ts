@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { WorkflowHandle, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import type { OutboxActivities } from '../../../workflows/activities/outbox';
-import { nudgeSignal } from '../../../workflows/dispatch-rounds';
+import { DISPATCH_HISTORY_EVENTS, nudgeSignal } from '../../../workflows/dispatch-rounds';
 import type { dispatchOutbox } from '../../../workflows/outbox/dispatch.workflow';
 import { waitUntil } from '../../support/wait';
 import { useWorkflowTestEnv, workflowId } from './support';
@@ -9,7 +9,7 @@ import { useWorkflowTestEnv, workflowId } from './support';
 /**
  * The outbox dispatcher's rounds (`dispatchRounds`, shared with the invite dispatcher) with a mocked activity: a
  * nudge signal starts the next round, a full batch is followed by the next at once, the poll timer otherwise, and
- * continue-as-new after 200 rounds. The e2e tests (test/workflows/webhooks.e2e.test.ts) see only deliveries.
+ * continue-as-new after 200 rounds or once the history reaches DISPATCH_HISTORY_EVENTS. The e2e tests (test/workflows/webhooks.e2e.test.ts) see only deliveries.
  */
 jest.setTimeout(90_000);
 
@@ -75,16 +75,33 @@ describe('dispatchOutbox rounds (mocked activity)', () => {
     });
   });
 
-  it('continues as new after 200 rounds, with the same input', async () => {
+  it('continues as new, with the same input, once its history reaches DISPATCH_HISTORY_EVENTS (before 200 rounds)', async () => {
     const dispatcher = rounds(() => 10);
     await withDispatcher(dispatcher.activities, { pollMs: HOUR, batchSize: 10 }, async (handle) => {
-      await waitUntil(async () => dispatcher.runIds.length > 200, 60_000, 50);
+      await waitUntil(async () => new Set(dispatcher.runIds).size > 1, 60_000, 50);
       const runs = [...new Set(dispatcher.runIds)];
-      expect(runs.slice(0, 2)).toEqual([handle.firstExecutionRunId, dispatcher.runIds[200]]);
-      expect(dispatcher.runIds.filter((id) => id === runs[0])).toHaveLength(200);
+      expect(runs[0]).toBe(handle.firstExecutionRunId);
+      const firstRunRounds = dispatcher.runIds.filter((id) => id === runs[0]).length;
+      expect(firstRunRounds).toBeLessThan(200);
       const first = await temporal.client().workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).fetchHistory();
+      // The round that found the history at the cap was the last: it ended there (a round is a handful of events).
+      expect(first.events!.length).toBeGreaterThanOrEqual(DISPATCH_HISTORY_EVENTS);
+      expect(first.events!.length).toBeLessThan(DISPATCH_HISTORY_EVENTS + 20);
       const last = first.events![first.events!.length - 1];
       expect(last.workflowExecutionContinuedAsNewEventAttributes?.input).toBeDefined();
+    });
+  });
+
+  it('continues as new sooner when nudges fill its history', async () => {
+    const dispatcher = rounds(() => 0);
+    await withDispatcher(dispatcher.activities, { pollMs: HOUR, batchSize: 10 }, async (handle) => {
+      await waitUntil(async () => (await timersStarted(handle)) === 1, 20_000, 50);
+      // A burst of nudges while a round waits: each is a signal event in the history.
+      for (let i = 0; i < DISPATCH_HISTORY_EVENTS; i += 50) await Promise.all(Array.from({ length: 50 }, () => handle.signal(nudgeSignal)));
+      await waitUntil(async () => new Set(dispatcher.runIds).size > 1, 60_000, 50);
+      const first = await temporal.client().workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).fetchHistory();
+      expect(first.events!.length).toBeGreaterThanOrEqual(DISPATCH_HISTORY_EVENTS);
+      expect(dispatcher.runIds.filter((id) => id === handle.firstExecutionRunId).length).toBeLessThan(200);
     });
   });
 });

@@ -8,7 +8,7 @@ import { translator, type MessageKey, type Translator } from '../../src/i18n';
  * and developer pages of src/http) and what they share: the brand they wear, the CSP nonce of their inline styles,
  * and messages of the catalogue with values placed inside them. Pages are Preact components rendered to a string on
  * the server: every text and attribute is escaped by the renderer, so no page writes HTML by hand (the exceptions,
- * each marked where it is: the report's SVG charts drawn by src/reports, and the docs' inline script and guide).
+ * each marked where it is: the report's SVG charts drawn by src/reports, and the API reference's inline script).
  */
 
 export interface Brand {
@@ -29,6 +29,8 @@ export const CspNonce = createContext<string | undefined>(undefined);
  * the renderer escapes text, so it must not contain `&`, `<` or `"` (it never needs them).
  */
 export function Style({ css }: { css: string }): VNode {
+  // An escaped `"` would break the rule silently (a font name, an attribute selector): fail where it is written.
+  if (/[&<"]/.test(css)) throw new Error('A page stylesheet must not contain &, < or ".');
   return <style nonce={useContext(CspNonce)}>{css}</style>;
 }
 

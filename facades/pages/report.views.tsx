@@ -496,7 +496,7 @@ function Chart({ svg, caption }: { svg: string; caption: string }): VNode {
   return (
     <figure>
       {/* Trusted markup: SVG drawn on the server by src/reports/charts (ECharts' SSR renderer, which escapes the
-          labels it is given); never text of a user put here as it is. */}
+          labels it is given; its bare <style> gets the nonce from pageSecurity); never a user's text as it is. */}
       <div class="chart" dangerouslySetInnerHTML={{ __html: svg }} />
       <figcaption>{caption}</figcaption>
     </figure>

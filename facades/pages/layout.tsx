@@ -4,11 +4,11 @@ import { renderToString } from 'preact-render-to-string';
 import { translator, type MessageKey, type Translator } from '../../src/i18n';
 
 /**
- * The one layout of the public pages (unsubscribe, feedback, connect, scan report) and what they share: the brand
- * they wear, the CSP nonce of their inline styles, and messages of the catalogue with values placed inside them.
- * Pages are Preact components rendered to a string on the server: every text and attribute is escaped by the
- * renderer, so no page writes HTML by hand (the one exception is the report's server-rendered SVG chart, see
- * facades/pages/report).
+ * The one layout of the server-rendered pages (unsubscribe, feedback, connect, the scan report, and the MCP OAuth
+ * and developer pages of src/http) and what they share: the brand they wear, the CSP nonce of their inline styles,
+ * and messages of the catalogue with values placed inside them. Pages are Preact components rendered to a string on
+ * the server: every text and attribute is escaped by the renderer, so no page writes HTML by hand (the exceptions,
+ * each marked where it is: the report's SVG charts drawn by src/reports, and the API reference's inline script).
  */
 
 export interface Brand {
@@ -29,10 +29,14 @@ export const CspNonce = createContext<string | undefined>(undefined);
  * the renderer escapes text, so it must not contain `&`, `<` or `"` (it never needs them).
  */
 export function Style({ css }: { css: string }): VNode {
+  // An escaped `"` would break the rule silently (a font name, an attribute selector): fail where it is written.
+  if (/[&<"]/.test(css)) throw new Error('A page stylesheet must not contain &, < or ".');
   return <style nonce={useContext(CspNonce)}>{css}</style>;
 }
 
-const safeUrl = (url: string | null): string | null => (url && /^https?:\/\//i.test(url) ? url : null);
+/** A logo's URL when it is http(s) (or, with `local`, a path of this origin); nothing else reaches an `src`. */
+export const safeUrl = (url: string | null, local = false): string | null =>
+  url && (local ? /^(https?:\/\/|\/(?!\/))/i : /^https?:\/\//i).test(url) ? url : null;
 
 const STYLE = `
 body{font-family:system-ui,-apple-system,sans-serif;background:#f5f6f8;margin:0;color:#1f2328;line-height:1.5}
@@ -47,28 +51,64 @@ ul.businesses label{display:flex;gap:.6rem;cursor:pointer}.address{color:#5b6470
 .notice{color:#5b6470;font-size:.9rem}
 `;
 
-/** The page: the brand's header (logo and name), the title, the page's language, and its own styles after ours. */
-export function Layout(props: { brand: Brand; title: string; style?: string; children: ComponentChildren }): VNode {
-  const { brand } = props;
+/** How a page differs from the pages' own frame (a card under the brand's header). */
+export interface LayoutProps {
+  /** The brand the page wears; null when it knows none (the report of an unknown scan): no mark, the title alone. */
+  brand: Brand | null;
+  title: string;
+  /** What joins the title and the brand's name in the document title. */
+  titleJoin?: string;
+  /** The page's language; the brand's by default. */
+  lang?: string;
+  /** The robots meta: `noindex` unless the page says otherwise; null for none. */
+  robots?: string | null;
+  /** The no-referrer meta (on by default: the pages' URLs carry tokens). */
+  noReferrer?: boolean;
+  /** The stylesheet under the page's own: the pages' card by default, or a page family's frame. */
+  base?: string;
+  /** The page's own styles, after the base. */
+  style?: string;
+  /** More of the head (a stylesheet link). */
+  head?: ComponentChildren;
+  /** The header: the brand's (logo and name) by default; a page family's own; null for none. */
+  header?: ComponentChildren;
+  footer?: ComponentChildren;
+  /** Whether the children go into `<main>` (default), or into the body as they are (pages with a main of their own). */
+  main?: boolean;
+  children: ComponentChildren;
+}
+
+/** The brand's header of the pages: its logo (an http(s) URL only) and its name. */
+function BrandHeader({ brand, tr }: { brand: Brand; tr: Translator }): VNode {
   const logo = safeUrl(brand.logoUrl);
-  const tr = translator(brand.language);
   return (
-    <html lang={tr.language}>
+    <header>
+      {logo ? <img src={logo} alt={tr.t('common.logo', { brand: brand.name })} /> : null}
+      <span class="brand">{brand.name}</span>
+    </header>
+  );
+}
+
+/** The page: its language, title and styles, the header (the brand's by default), the content, the footer. */
+export function Layout(props: LayoutProps): VNode {
+  const { brand, robots = 'noindex', noReferrer = true, base = STYLE, main = true } = props;
+  const tr = translator(brand?.language);
+  return (
+    <html lang={props.lang ?? tr.language}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
-        <meta name="robots" content="noindex" />
-        <title>{`${props.title} - ${brand.name}`}</title>
-        <Style css={STYLE} />
+        {noReferrer ? <meta name="referrer" content="no-referrer" /> : null}
+        {robots ? <meta name="robots" content={robots} /> : null}
+        <title>{brand ? `${props.title}${props.titleJoin ?? ' - '}${brand.name}` : props.title}</title>
+        <Style css={base} />
         {props.style ? <Style css={props.style} /> : null}
+        {props.head}
       </head>
       <body>
-        <header>
-          {logo ? <img src={logo} alt={tr.t('common.logo', { brand: brand.name })} /> : null}
-          <span class="brand">{brand.name}</span>
-        </header>
-        <main>{props.children}</main>
+        {props.header !== undefined ? props.header : brand ? <BrandHeader brand={brand} tr={tr} /> : null}
+        {main ? <main>{props.children}</main> : props.children}
+        {props.footer}
       </body>
     </html>
   );

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
+import type { VNode } from 'preact';
 import { Unauthenticated } from '../domain/errors';
 import { issuerOf, MCP_SCOPES, providerFor, resourceOf, type ProviderOptions } from '../oauth/provider';
 import { brandOfHost } from '../services/host-brand.service';
@@ -13,6 +14,7 @@ import {
   tenantOfHost,
 } from '../services/mcp-oauth.service';
 import { pageCsp } from './security-headers';
+import { renderPage } from '../../facades/pages/layout';
 import { consentPage, loginPage, type OAuthBrand } from './oauth.views';
 
 /**
@@ -63,12 +65,12 @@ export function mcpAuthChallenge() {
   };
 }
 
-function sendPage(res: Response, html: (nonce: string) => string, formTargets: string[] = [], status = 200): void {
+function sendPage(res: Response, page: VNode, formTargets: string[] = [], status = 200): void {
   const nonce = randomBytes(16).toString('base64');
   res.status(status);
   res.setHeader('Content-Security-Policy', pageCsp(nonce, formTargets));
   res.setHeader('Cache-Control', 'no-store');
-  res.type('html').send(html(nonce));
+  res.type('html').send(renderPage(page, nonce));
 }
 
 export function oauthRoutes(deps: OAuthDeps): Router {
@@ -132,7 +134,7 @@ export function oauthRoutes(deps: OAuthDeps): Router {
       const client = await p.Client.find(String(details.params.client_id));
       const clientName = client?.clientName ?? String(details.params.client_id);
       if (details.prompt.name === 'login') {
-        return sendPage(res, (nonce) => loginPage({ nonce, brand, uid: details.uid, clientName, error: null }));
+        return sendPage(res, loginPage({ brand, uid: details.uid, clientName, error: null }));
       }
       const userId = Number(details.session?.accountId);
       const principal = await principalOfUser(userId);
@@ -143,17 +145,15 @@ export function oauthRoutes(deps: OAuthDeps): Router {
       const redirect = safeOrigin(String(details.params.redirect_uri ?? ''));
       return sendPage(
         res,
-        (nonce) =>
-          consentPage({
-            nonce,
-            brand,
-            uid: details.uid,
-            clientName,
-            clientUri: client?.clientUri ?? null,
-            redirectUri: String(details.params.redirect_uri ?? ''),
-            scopes: MCP_SCOPES.map((s) => ({ name: s, text: SCOPE_TEXT[s] ?? s, checked: s === 'mcp:access' || requested.includes(s), required: s === 'mcp:access' })),
-            organizations,
-          }),
+        consentPage({
+          brand,
+          uid: details.uid,
+          clientName,
+          clientUri: client?.clientUri ?? null,
+          redirectUri: String(details.params.redirect_uri ?? ''),
+          scopes: MCP_SCOPES.map((s) => ({ name: s, text: SCOPE_TEXT[s] ?? s, checked: s === 'mcp:access' || requested.includes(s), required: s === 'mcp:access' })),
+          organizations,
+        }),
         redirect ? [redirect] : [],
       );
     } catch (err) {
@@ -173,7 +173,7 @@ export function oauthRoutes(deps: OAuthDeps): Router {
         const client = await p.Client.find(String(details.params.client_id));
         return sendPage(
           res,
-          (nonce) => loginPage({ nonce, brand, uid: details.uid, clientName: client?.clientName ?? String(details.params.client_id), error: 'The email or password is not right.' }),
+          loginPage({ brand, uid: details.uid, clientName: client?.clientName ?? String(details.params.client_id), error: 'The email or password is not right.' }),
           [],
           401,
         );

@@ -1,4 +1,3 @@
-import { escapeHtml as esc } from '../domain/html';
 import { translator, type Translator } from '../i18n';
 import type { GridCell, ScanHistory, ScanReport } from './types';
 import { brandColors } from './brand';
@@ -16,7 +15,7 @@ export const RANK_COLORS = { top3: '#1e8e3e', top10: '#f29900', top20: '#d93025'
 /** Not in the top 20, as a value on a rank axis. */
 const ABSENT = 21;
 /** Pin changes: better, worse, unchanged. */
-const CHANGE_COLORS = { gained: '#1e8e3e', lost: '#d93025', same: '#c4c9cf' } as const;
+export const CHANGE_COLORS = { gained: '#1e8e3e', lost: '#d93025', same: '#c4c9cf' } as const;
 /** Competitors' lines beside the business's (brand colour). */
 const SERIES_COLORS = ['#5f6368', '#9334e6', '#e37400', '#12b5cb', '#b31412'];
 
@@ -155,52 +154,6 @@ export function scanCharts(report: ScanReport, tr: Translator = translator(repor
     ),
   };
 }
-
-/** The history section of the report page (its own headings; every value escaped). */
-export function historySection(report: ScanReport, charts: ScanCharts, tr: Translator): string {
-  const history = report.history!;
-  const figure = (svg: string, caption: string, cls = '') => `<figure${cls ? ` class="${cls}"` : ''}>${svg}<figcaption>${esc(caption)}</figcaption></figure>`;
-  const heatmaps = charts.heatmaps.map((h) => figure(h.svg, h.when)).join('\n');
-  const changes = history.changes
-    ? `<ul class="changes-counts">
-<li data-change="gained"><span class="dot" style="background:${CHANGE_COLORS.gained}"></span>${esc(tr.t('scanReport.gained'))}: <strong>${history.changes.gained}</strong></li>
-<li data-change="lost"><span class="dot" style="background:${CHANGE_COLORS.lost}"></span>${esc(tr.t('scanReport.lost'))}: <strong>${history.changes.lost}</strong></li>
-<li data-change="same"><span class="dot" style="background:${CHANGE_COLORS.same}"></span>${esc(tr.t('scanReport.same'))}: <strong>${history.changes.same}</strong></li></ul>
-<div class="changes-body">${figure(charts.changes!, tr.t('scanReport.changesMap', { date: snapshotTime(tr, history.changes.previousSnapshotAt) }))}
-<div><h3>${esc(tr.t('scanReport.overtakersTitle'))}</h3>${
-        history.overtakers.length
-          ? `<ol class="overtakers">${history.overtakers.map((o) => `<li>${esc(o.name)} <span class="muted">(${esc(tr.t('scanReport.pins', { count: o.pins }))})</span></li>`).join('')}</ol>`
-          : `<p class="muted">${esc(tr.t('scanReport.overtakersNone'))}</p>`
-      }</div></div>`
-    : `<p class="muted">${esc(tr.t('scanReport.changesFirst'))}</p>`;
-  const trends =
-    charts.rankTrend && charts.visibilityTrend
-      ? `${figure(charts.rankTrend, tr.t('scanReport.rankTrendTitle'))}\n${figure(charts.visibilityTrend, tr.t('scanReport.visibilityTrendTitle'))}`
-      : `<p class="muted">${esc(tr.t('scanReport.notEnough'))}</p>`;
-  const changesTitle = history.changes ? tr.t('scanReport.changesTitle', { date: snapshotTime(tr, history.changes.previousSnapshotAt) }) : tr.t('scanReport.changesTitleFirst');
-  return `<section class="card wide history-charts" aria-labelledby="over-time" lang="${tr.language}"><h2 id="over-time">${esc(tr.t('scanReport.overTime'))}</h2>
-<h3>${esc(tr.t('scanReport.heatmapsTitle'))}</h3>
-<p class="muted">${esc(tr.t('scanReport.heatmapsIntro', { count: charts.heatmaps.length }))}</p>
-<div class="heatmaps">${heatmaps}</div>
-<h3>${esc(changesTitle)}</h3>
-${changes}
-<h3>${esc(tr.t('scanReport.competitorsTitle'))}</h3>
-<p class="muted">${esc(tr.t('scanReport.trendIntro', { count: history.trend.length }))}</p>
-${trends}
-</section>`;
-}
-
-/** CSS of the history section (added to the report page's style). */
-export const HISTORY_STYLE = `
-.history-charts h3{font-size:.95rem;margin:1.3rem 0 .4rem}
-.history-charts figure{margin:0}.history-charts figure svg{display:block;max-width:100%;height:auto}
-.history-charts figcaption{color:#5b6470;font-size:.82rem;margin-top:.2rem}
-.heatmaps{display:grid;grid-template-columns:repeat(auto-fill,minmax(200px,1fr));gap:1rem}
-.changes-counts{display:flex;gap:1.4rem;list-style:none;padding:0;margin:.3rem 0 .8rem}
-.changes-body{display:grid;grid-template-columns:minmax(0,280px) 1fr;gap:1.4rem;align-items:start}
-.overtakers{margin:.3rem 0;padding-left:1.3rem}
-@media (max-width:700px){.changes-body{grid-template-columns:1fr}}
-`;
 
 /** The scan report as an A4 PDF: brand band, summary, heat maps, pin changes, trends and competitors. */
 export async function scanReportPdf(report: ScanReport, opts: PdfOptions = {}): Promise<Buffer> {

@@ -5,7 +5,9 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
-import { API_REFERENCES, markdownToHtml } from '../../src/http/docs-page.views';
+import { createElement } from 'preact';
+import { renderToString } from 'preact-render-to-string';
+import { API_REFERENCES, Markdown } from '../../src/http/docs-page.views';
 import { NODE_SNIPPET, PYTHON_SNIPPET, STANDARD_WEBHOOKS_VECTOR, WEBHOOK_TEST_VECTOR, webhooksGuideMarkdown } from '../../src/http/webhooks-guide';
 import { sign } from '../../src/webhooks/signing';
 import { serveApp, type ServedApp } from '../support/app';
@@ -114,9 +116,10 @@ except ValueError as e:
   });
 
   it('renders its Markdown with code escaped and headings anchored', () => {
-    const html = markdownToHtml('# Title\n\nSee `<b>` and [the spec](https://www.standardwebhooks.com).\n\n```js\nif (a < b) x();\n```\n\n1. one\n   more\n2. two\n');
+    const html = renderToString(createElement(Markdown, { markdown: '# Title\n\nSee `<b>` and [the spec](https://www.standardwebhooks.com).\n\n```js\nif (a < b) x();\n```\n\n1. one\n   more\n2. two\n' }));
     expect(html).toContain('<h1 id="title">Title</h1>');
-    expect(html).toContain('<code>&lt;b&gt;</code>');
+    // The renderer escapes <, & and " in text (`>` cannot open markup).
+    expect(html).toContain('<code>&lt;b></code>');
     expect(html).toContain('<a href="https://www.standardwebhooks.com">the spec</a>');
     expect(html).toContain('<pre><code class="language-js">if (a &lt; b) x();</code></pre>');
     expect(html).toContain('<ol><li>one more</li><li>two</li></ol>');

@@ -242,8 +242,12 @@ describe('GET /reports/scans/{uuid}', () => {
     expect(res.text).not.toContain('<script>alert(1)</script>');
     expect(res.text).not.toContain('<img src=x');
     expect(res.text).not.toContain('<b>Bold</b>');
-    expect(res.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;Smile&quot; Co');
+    // The renderer escapes `<`, `&` and `"` in text (`>` cannot open markup).
+    expect(res.text).toContain('&lt;script>alert(1)&lt;/script> &amp; &quot;Smile&quot; Co');
     const d = doc(res.text);
+    expect(d.querySelector('header .brand-name')!.textContent).toBe('Agency <b>Bold</b>');
+    expect(d.querySelector('footer')!.textContent).toContain('Agency <b>Bold</b>');
+    expect(d.title).toContain('Agency <b>Bold</b>');
     expect(d.querySelectorAll('script')).toHaveLength(0);
     expect(d.querySelectorAll('img[onerror], b')).toHaveLength(0);
     expect(d.querySelector('h1')!.textContent).toBe('<img src=x onerror=alert(2)>');

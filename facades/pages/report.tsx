@@ -1,6 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
+import type { VNode } from 'preact';
 import type { Clock } from '../../src/domain/clock';
 import { scanReportPdf } from '../../src/reports/scan';
 import { logoImage } from '../../src/reports/logo';
@@ -10,7 +11,8 @@ import { edgeContext } from '../shared/auth';
 import { execute } from '../shared/execute';
 import { graphql } from '../shared/graphql';
 import type { ScanReportFieldsFragment, ScanReportProblem, ScanSnapshotFieldsFragment } from '../shared/graphql/graphql';
-import { latestReportHref, reportMessagePage, reportPage } from './report.views';
+import { latestReportHref, ReportMessagePage, ReportPage } from './report.views';
+import { sendPage } from './respond';
 
 /**
  * The white-label scan report, `GET /reports/scans/{uuid}` (`report_url` of a scan): public, the unguessable scan
@@ -90,10 +92,10 @@ class ReportUnavailable extends Error {
 const STATUS: Record<ReportProblem, number> = { scan: 404, keyword: 404, snapshot: 404, snapshot_at: 400 };
 
 /** The page of a problem, in the scan's brand and language when the scan exists (English otherwise). */
-function problemPage(problem: ReportProblem, brand: ReportBrand | null, uuid: string | null): string {
+function problemPage(problem: ReportProblem, brand: ReportBrand | null, uuid: string | null): VNode {
   const tr = translator(brand?.language);
   const back = uuid && brand ? { href: latestReportHref(uuid), label: tr.t('scanReport.showLatest') } : undefined;
-  return reportMessagePage(brand, tr.t(`scanReport.problems.${problem}.title`), tr.t(`scanReport.problems.${problem}.message`), back);
+  return <ReportMessagePage brand={brand} title={tr.t(`scanReport.problems.${problem}.title`)} message={tr.t(`scanReport.problems.${problem}.message`)} link={back} />;
 }
 
 /** A query value given once as text; repeated or nested values are not ours. */
@@ -134,7 +136,6 @@ export function renderGate(limit: number, queue: number) {
 export function reportPages(deps: ReportPageDeps): Router {
   const pdfGate = renderGate(PDF_RENDERS, PDF_QUEUE);
   const router = express.Router();
-  const html = (res: Response, status: number, body: string) => void res.status(status).type('html').send(body);
 
   router.use((_req, res, next) => {
     // The UUID in the URL is the share key: keep it out of Referer and search engines; nothing runs, nothing frames.
@@ -149,10 +150,10 @@ export function reportPages(deps: ReportPageDeps): Router {
   // The same report as an A4 PDF (`/reports/scans/{uuid}.pdf`, the page's query), drawn by pdfkit: no browser.
   router.get('/scans/:uuid.pdf', (req, res) => show(req, res, async (report) => {
     const body = await pdfGate.run(async () => scanReportPdf(report, { logo: await logoImage(report.brand.logoUrl) }));
-    if (!body) return html(res, 503, reportMessagePage(report.brand, 'Busy', 'Too many reports are being drawn right now. Please try again in a minute.'));
+    if (!body) return sendPage(res, 503, <ReportMessagePage brand={report.brand} title="Busy" message="Too many reports are being drawn right now. Please try again in a minute." />);
     res.status(200).type('application/pdf').set('Content-Disposition', `inline; filename="scan-report-${report.scan.uuid}.pdf"`).send(body);
   }));
-  router.get('/scans/:uuid', (req, res) => show(req, res, async (report) => html(res, 200, reportPage(report))));
+  router.get('/scans/:uuid', (req, res) => show(req, res, async (report) => sendPage(res, 200, <ReportPage report={report} />)));
 
   async function show(req: Request, res: Response, send: (report: ScanReport) => Promise<void>) {
     const uuid = String(req.params.uuid);
@@ -164,14 +165,14 @@ export function reportPages(deps: ReportPageDeps): Router {
     } catch (err) {
       if (err instanceof ReportUnavailable) {
         const scanFound = err.problem !== 'scan';
-        return html(res, STATUS[err.problem], problemPage(err.problem, scanFound ? err.brand : null, scanFound ? uuid : null));
+        return sendPage(res, STATUS[err.problem], problemPage(err.problem, scanFound ? err.brand : null, scanFound ? uuid : null));
       }
       (req.log ?? deps.logger).error({ err }, 'report page failed');
       const en = translator('en');
-      html(res, 500, reportMessagePage(null, en.t('common.somethingWrong'), en.t('scanReport.errorText')));
+      sendPage(res, 500, <ReportMessagePage brand={null} title={en.t('common.somethingWrong')} message={en.t('scanReport.errorText')} />);
     }
   }
 
-  router.use((_req, res) => html(res, 404, problemPage('scan', null, null)));
+  router.use((_req, res) => sendPage(res, 404, problemPage('scan', null, null)));
   return router;
 }

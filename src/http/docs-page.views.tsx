@@ -1,9 +1,11 @@
-import { escapeHtml as esc } from '../domain/html';
+import type { ComponentChildren, VNode } from 'preact';
+import { Layout, renderPage, safeUrl } from '../../facades/pages/layout';
 
 /**
- * Server-rendered HTML of the developer pages: the API reference (Redoc, from node_modules) of the customer and agency
- * APIs, the webhook receiver guide, and the self-hosted GraphiQL. Every page carries the brand of the host it was
- * asked on; every script and `<style>` element carries the response's nonce, and nothing loads from another origin.
+ * The developer pages as Preact components in the pages' one Layout: the API reference (Redoc, from node_modules) of
+ * the customer and agency APIs, the webhook receiver guide (its Markdown as elements), and the self-hosted GraphiQL.
+ * Every page carries the brand of the host it was asked on; the renderer escapes every value; every script and
+ * `<style>` element carries the response's nonce, and nothing loads from another origin.
  */
 
 export interface DocsBrand {
@@ -34,15 +36,14 @@ const NAV: { section: DocsSection; href: string; label: string }[] = [
   { section: 'graphql', href: '/graphql', label: 'GraphQL' },
 ];
 
-const safeUrl = (url: string | null): string | null => (url && /^(https?:\/\/|\/(?!\/))/i.test(url) ? url : null);
-
 /** Text for an inline `<script>`: JSON that cannot close the element or start a comment. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 
+// The renderer escapes `"` in a <style>: font names stay unquoted.
 const BASE_STYLE = `
 *{box-sizing:border-box}
 html,body{margin:0}
-body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2328;background:#fff;line-height:1.5}
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2328;background:#fff;line-height:1.5}
 .docs-top{display:flex;align-items:center;gap:1.5rem;flex-wrap:wrap;padding:.6rem 1.5rem;border-bottom:1px solid #e3e5e8;background:#fff;min-height:56px}
 .docs-brand{display:flex;align-items:center;gap:.7rem;font-weight:650;font-size:1.05rem;color:inherit;text-decoration:none}
 .docs-brand img{max-height:36px;max-width:160px}
@@ -53,21 +54,45 @@ body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2
 .docs-top nav a[aria-current=page]{background:#1f2328;color:#fff}
 `;
 
-function header(brand: DocsBrand, current: DocsSection): string {
-  const logo = safeUrl(brand.logoUrl);
-  const links = NAV.map((n) => `<a href="${n.href}"${n.section === current ? ' aria-current="page"' : ''}>${esc(n.label)}</a>`).join('');
-  return `<header class="docs-top"><a class="docs-brand" href="/docs">${logo ? `<img src="${esc(logo)}" alt="${esc(brand.name)} logo">` : ''}<span class="name">${esc(brand.name)}</span><span class="kind">Developers</span></a><nav aria-label="Developer documentation">${links}</nav></header>`;
+function DocsHeader({ brand, current }: { brand: DocsBrand; current: DocsSection }): VNode {
+  const logo = safeUrl(brand.logoUrl, true);
+  return (
+    <header class="docs-top">
+      <a class="docs-brand" href="/docs">
+        {logo ? <img src={logo} alt={`${brand.name} logo`} /> : null}
+        <span class="name">{brand.name}</span>
+        <span class="kind">Developers</span>
+      </a>
+      <nav aria-label="Developer documentation">
+        {NAV.map((n) => (
+          <a href={n.href} aria-current={n.section === current ? 'page' : undefined}>
+            {n.label}
+          </a>
+        ))}
+      </nav>
+    </header>
+  );
 }
 
-function page(input: { brand: DocsBrand; title: string; nonce: string; current: DocsSection; head?: string; style?: string; body: string }): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(input.title)} - ${esc(input.brand.name)}</title>
-<style nonce="${input.nonce}">${BASE_STYLE}${input.style ?? ''}</style>
-${input.head ?? ''}</head><body>
-${header(input.brand, input.current)}
-${input.body}
-</body></html>`;
+/** A developer page in the one Layout: English, the docs' header with its navigation, the page's main of its own. */
+function page(input: { brand: DocsBrand; title: string; nonce: string; current: DocsSection; head?: ComponentChildren; style?: string; body: ComponentChildren }): string {
+  return renderPage(
+    <Layout
+      brand={input.brand}
+      title={input.title}
+      lang="en"
+      robots={null}
+      noReferrer={false}
+      base={BASE_STYLE}
+      style={input.style}
+      head={input.head}
+      header={<DocsHeader brand={input.brand} current={input.current} />}
+      main={false}
+    >
+      {input.body}
+    </Layout>,
+    input.nonce,
+  );
 }
 
 /**
@@ -94,10 +119,20 @@ export function referencePage(input: { brand: DocsBrand; api: ApiReference; nonc
     nonce: input.nonce,
     current: input.api.section,
     // Redoc's sidebar footer credits its vendor with a link and a remote image; a white-label page shows neither.
-    style: `#reference a[href^="https://redocly.com"]{display:none}`,
-    body: `<main id="reference" data-spec-url="${esc(input.api.specUrl)}" aria-label="${esc(input.api.title)} reference"></main>
-<script nonce="${input.nonce}" src="${esc(input.redocUrl)}"></script>
-<script nonce="${input.nonce}">Redoc.init(${scriptJson(input.api.specUrl)}, ${scriptJson(options)}, document.getElementById('reference'));</script>`,
+    // Single quotes: the renderer escapes `"` in a <style>.
+    style: "#reference a[href^='https://redocly.com']{display:none}",
+    body: (
+      <>
+        <main id="reference" data-spec-url={input.api.specUrl} aria-label={`${input.api.title} reference`}></main>
+        <script nonce={input.nonce} src={input.redocUrl}></script>
+        {/* The one script written as it is: our own call with JSON that cannot close the element (scriptJson); the
+            renderer would escape its quotes. */}
+        <script
+          nonce={input.nonce}
+          dangerouslySetInnerHTML={{ __html: `Redoc.init(${scriptJson(input.api.specUrl)}, ${scriptJson(options)}, document.getElementById('reference'));` }}
+        />
+      </>
+    ),
   });
 }
 
@@ -119,7 +154,11 @@ export function webhooksGuidePage(input: { brand: DocsBrand; nonce: string; mark
     nonce: input.nonce,
     current: 'webhooks',
     style: GUIDE_STYLE,
-    body: `<main class="guide">\n${markdownToHtml(input.markdown)}\n</main>`,
+    body: (
+      <main class="guide">
+        <Markdown markdown={input.markdown} />
+      </main>
+    ),
   });
 }
 
@@ -137,37 +176,73 @@ export function graphiqlPage(input: { brand: DocsBrand; nonce: string; scriptUrl
     nonce: input.nonce,
     current: 'graphql',
     style: GRAPHIQL_STYLE,
-    head: `<link rel="stylesheet" nonce="${input.nonce}" href="${esc(input.styleUrl)}">`,
-    body: `<div id="graphiql" data-endpoint="${esc(input.endpoint)}" data-brand="${esc(input.brand.name)}" data-placeholder="${esc(input.placeholder)}" data-default-headers="${esc(defaultHeaders)}"></div>
-<script nonce="${input.nonce}" src="${esc(input.scriptUrl)}"></script>`,
+    head: <link rel="stylesheet" nonce={input.nonce} href={input.styleUrl} />,
+    body: (
+      <>
+        <div id="graphiql" data-endpoint={input.endpoint} data-brand={input.brand.name} data-placeholder={input.placeholder} data-default-headers={defaultHeaders}></div>
+        <script nonce={input.nonce} src={input.scriptUrl}></script>
+      </>
+    ),
   });
 }
 
 /** An error page in the same frame (the bundle could not be read). */
 export function docsMessagePage(input: { brand: DocsBrand; nonce: string; current: DocsSection; title: string; message: string }): string {
-  return page({ ...input, style: GUIDE_STYLE, body: `<main class="guide"><h1>${esc(input.title)}</h1><p>${esc(input.message)}</p></main>` });
+  return page({
+    ...input,
+    style: GUIDE_STYLE,
+    body: (
+      <main class="guide">
+        <h1>{input.title}</h1>
+        <p>{input.message}</p>
+      </main>
+    ),
+  });
 }
 
 // ---- Markdown: the small subset the guide uses (headings, paragraphs, lists, fenced code, inline code, links, bold).
 
-const slug = (s: string) => s.toLowerCase().replace(/<[^>]+>/g, '').replace(/&[^;]+;/g, '').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+/** A heading's anchor from its text (the words, lower case, joined by `-`; quotes, `&` and angle brackets dropped). */
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[&<>"']/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
-function inline(text: string): string {
-  // Code spans first and untouched; links and bold only outside them.
-  return text
-    .split(/(`[^`]*`)/)
-    .map((part) => {
-      if (part.startsWith('`') && part.endsWith('`') && part.length >= 2) return `<code>${esc(part.slice(1, -1))}</code>`;
-      return esc(part)
-        .replace(/\[([^\]]+)\]\((https?:\/\/[^\s)]+|\/[^\s)]*)\)/g, (_m, label: string, href: string) => `<a href="${href}">${label}</a>`)
-        .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>');
-    })
-    .join('');
+/** Inline Markdown as elements and text: code spans first and untouched; links and bold only outside them. */
+function inline(text: string): { nodes: ComponentChildren[]; plain: string } {
+  const nodes: ComponentChildren[] = [];
+  let plain = '';
+  for (const part of text.split(/(`[^`]*`)/)) {
+    if (part.startsWith('`') && part.endsWith('`') && part.length >= 2) {
+      nodes.push(<code>{part.slice(1, -1)}</code>);
+      plain += part.slice(1, -1);
+      continue;
+    }
+    for (const [i, piece] of part.split(/(\[[^\]]+\]\((?:https?:\/\/[^\s)]+|\/[^\s)]*)\))/).entries()) {
+      const link = i % 2 ? /^\[([^\]]+)\]\((.*)\)$/.exec(piece) : null;
+      if (link) {
+        nodes.push(<a href={link[2]}>{bold(link[1])}</a>);
+        plain += link[1].replace(/\*\*([^*]+)\*\*/g, '$1');
+        continue;
+      }
+      nodes.push(...bold(piece));
+      plain += piece.replace(/\*\*([^*]+)\*\*/g, '$1');
+    }
+  }
+  return { nodes, plain };
 }
 
-export function markdownToHtml(markdown: string): string {
+/** `**bold**` as <strong>, the rest as text. */
+const bold = (text: string): ComponentChildren[] => text.split(/\*\*([^*]+)\*\*/).map((piece, i) => (i % 2 ? <strong>{piece}</strong> : piece));
+
+const Inline = ({ text }: { text: string }): VNode => <>{inline(text).nodes}</>;
+
+/** Markdown, the small subset the guide uses (headings, paragraphs, lists, fenced code, inline code, links, bold), as elements. */
+export function Markdown({ markdown }: { markdown: string }): VNode {
   const lines = markdown.replace(/\r\n/g, '\n').split('\n');
-  const out: string[] = [];
+  const out: VNode[] = [];
   let i = 0;
   while (i < lines.length) {
     const line = lines[i];
@@ -177,28 +252,36 @@ export function markdownToHtml(markdown: string): string {
       i++;
       while (i < lines.length && !/^```\s*$/.test(lines[i])) code.push(lines[i++]);
       i++;
-      out.push(`<pre><code${fence[1] ? ` class="language-${fence[1]}"` : ''}>${esc(code.join('\n'))}</code></pre>`);
+      out.push(
+        <pre>
+          <code class={fence[1] ? `language-${fence[1]}` : undefined}>{code.join('\n')}</code>
+        </pre>,
+      );
       continue;
     }
     const heading = /^(#{1,4})\s+(.*)$/.exec(line);
     if (heading) {
-      const level = heading[1].length;
-      const html = inline(heading[2]);
-      out.push(`<h${level} id="${slug(html)}">${html}</h${level}>`);
+      const Tag = `h${heading[1].length}` as 'h1' | 'h2' | 'h3' | 'h4';
+      const { nodes, plain } = inline(heading[2]);
+      out.push(<Tag id={slug(plain)}>{nodes}</Tag>);
       i++;
       continue;
     }
     const item = /^(-|\d+\.)\s+/.exec(line);
     if (item) {
       const ordered = item[1] !== '-';
-      const items: string[] = [];
+      const items: VNode[] = [];
       while (i < lines.length && /^(-|\d+\.)\s+/.test(lines[i]) && (/^-/.test(lines[i]) ? !ordered : ordered)) {
         const parts = [lines[i].replace(/^(-|\d+\.)\s+/, '')];
         i++;
         while (i < lines.length && /^\s{2,}\S/.test(lines[i])) parts.push(lines[i++].trim());
-        items.push(`<li>${inline(parts.join(' '))}</li>`);
+        items.push(
+          <li>
+            <Inline text={parts.join(' ')} />
+          </li>,
+        );
       }
-      out.push(ordered ? `<ol>${items.join('')}</ol>` : `<ul>${items.join('')}</ul>`);
+      out.push(ordered ? <ol>{items}</ol> : <ul>{items}</ul>);
       continue;
     }
     if (line.trim() === '') {
@@ -207,7 +290,11 @@ export function markdownToHtml(markdown: string): string {
     }
     const para: string[] = [];
     while (i < lines.length && lines[i].trim() !== '' && !/^(```|#{1,4}\s|-\s|\d+\.\s)/.test(lines[i])) para.push(lines[i++].trim());
-    out.push(`<p>${inline(para.join(' '))}</p>`);
+    out.push(
+      <p>
+        <Inline text={para.join(' ')} />
+      </p>,
+    );
   }
-  return out.join('\n');
+  return <>{out}</>;
 }

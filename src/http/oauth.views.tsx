@@ -1,0 +1,173 @@
+import type { ComponentChildren, VNode } from 'preact';
+import { Layout, safeUrl } from '../../facades/pages/layout';
+
+/**
+ * The sign-in and consent pages of MCP's OAuth flow, in the pages' one Layout: the tenant's brand (name and logo of
+ * the host's tenant) at the top of the card, no script, styles in nonce'd `<style>` elements, forms that post back
+ * to the same origin. The renderer escapes every value (client names and URLs come from client metadata documents).
+ */
+export interface OAuthBrand {
+  name: string;
+  logoUrl: string | null;
+}
+
+// The renderer escapes `"` in a <style>: font names stay unquoted.
+const STYLE = `
+*{box-sizing:border-box}
+body{margin:0;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2328;background:#f5f6f8;line-height:1.5}
+main{max-width:30rem;margin:3rem auto;background:#fff;border:1px solid #e3e5e8;border-radius:12px;padding:2rem}
+.brand{display:flex;align-items:center;gap:.7rem;font-weight:650;font-size:1.15rem;margin-bottom:1.5rem}
+.brand img{max-height:40px;max-width:160px}
+h1{font-size:1.3rem;margin:0 0 .5rem}
+p.lead{color:#4b5563;margin:0 0 1.25rem}
+label{display:block;margin:.6rem 0 .2rem;font-weight:550}
+input[type=email],input[type=password]{width:100%;padding:.55rem .7rem;border:1px solid #c9ced6;border-radius:8px;font-size:1rem}
+fieldset{border:1px solid #e3e5e8;border-radius:8px;margin:1rem 0;padding:.6rem 1rem}
+legend{font-weight:600;padding:0 .3rem}
+.choice{display:flex;gap:.6rem;align-items:flex-start;margin:.45rem 0;font-weight:400}
+.choice small{display:block;color:#5b6470}
+.actions{display:flex;gap:.75rem;margin-top:1.5rem}
+button{padding:.6rem 1.2rem;border-radius:8px;border:1px solid #1f2328;font-size:1rem;cursor:pointer}
+button.primary{background:#1f2328;color:#fff}
+button.secondary{background:#fff;color:#1f2328}
+.error{background:#fdecec;color:#8a1c1c;border-radius:8px;padding:.6rem .8rem;margin-bottom:1rem}
+.muted{color:#5b6470;font-size:.9rem}
+`;
+
+/** The OAuth frame in the one Layout: English, `title · brand`, the brand inside the card; no header of its own. */
+function OAuthLayout({ brand, title, children }: { brand: OAuthBrand; title: string; children: ComponentChildren }): VNode {
+  const logo = safeUrl(brand.logoUrl, true);
+  return (
+    <Layout brand={brand} title={title} titleJoin=" · " lang="en" robots={null} noReferrer={false} base={STYLE} header={null}>
+      <div class="brand">
+        {logo ? <img src={logo} alt={`${brand.name} logo`} /> : null}
+        <span>{brand.name}</span>
+      </div>
+      {children}
+    </Layout>
+  );
+}
+
+/** The interaction's second form: it ends the interaction without a grant. */
+function AbortForm({ uid, label }: { uid: string; label: string }): VNode {
+  return (
+    <form method="post" action={`/oauth/interaction/${uid}/abort`}>
+      <div class="actions">
+        <button class="secondary" type="submit">
+          {label}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function loginPage(v: { brand: OAuthBrand; uid: string; clientName: string; error: string | null }): VNode {
+  return (
+    <OAuthLayout brand={v.brand} title="Sign in">
+      <h1>Sign in to continue</h1>
+      <p class="lead">
+        <strong>{v.clientName}</strong> wants to connect to your {v.brand.name} account.
+      </p>
+      {v.error ? (
+        <div class="error" role="alert">
+          {v.error}
+        </div>
+      ) : null}
+      <form method="post" action={`/oauth/interaction/${v.uid}/login`}>
+        <label for="email">Email</label>
+        <input id="email" name="email" type="email" autocomplete="username" required autofocus />
+        <label for="password">Password</label>
+        <input id="password" name="password" type="password" autocomplete="current-password" required />
+        <div class="actions">
+          <button class="primary" type="submit">
+            Sign in
+          </button>
+        </div>
+      </form>
+      <AbortForm uid={v.uid} label="Cancel" />
+    </OAuthLayout>
+  );
+}
+
+export function consentPage(v: {
+  brand: OAuthBrand;
+  uid: string;
+  clientName: string;
+  clientUri: string | null;
+  redirectUri: string;
+  scopes: Array<{ name: string; text: string; checked: boolean; required: boolean }>;
+  organizations: Array<{ id: number; name: string }>;
+}): VNode {
+  const clientUri = safeUrl(v.clientUri, true);
+  return (
+    <OAuthLayout brand={v.brand} title="Allow access">
+      <h1>Allow {v.clientName}?</h1>
+      <p class="lead">
+        <strong>{v.clientName}</strong>
+        {clientUri ? (
+          <>
+            {' ('}
+            <a href={clientUri} rel="noopener noreferrer">
+              {new URL(clientUri).host}
+            </a>
+            {')'}
+          </>
+        ) : null}{' '}
+        will act on your behalf through the MCP endpoint. You can revoke it any time.
+      </p>
+      <form method="post" action={`/oauth/interaction/${v.uid}/confirm`}>
+        <fieldset>
+          <legend>What it may do</legend>
+          {v.scopes.map((s) => (
+            <label class="choice">
+              <input type="checkbox" name="scope" value={s.name} checked={s.checked} disabled={s.required} />
+              <span>
+                {s.text}
+                <small>
+                  {s.name}
+                  {s.required ? ' (always)' : ''}
+                </small>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        <fieldset>
+          <legend>Which organisations</legend>
+          <label class="choice">
+            <input type="radio" name="organizations" value="all" checked />
+            <span>All of them, including ones added later</span>
+          </label>
+          <label class="choice">
+            <input type="radio" name="organizations" value="some" />
+            <span>Only the ones ticked below</span>
+          </label>
+          {v.organizations.length ? (
+            v.organizations.map((o) => (
+              <label class="choice">
+                <input type="checkbox" name="organization" value={o.id} checked />
+                <span>{o.name}</span>
+              </label>
+            ))
+          ) : (
+            <p class="muted">No organisations yet.</p>
+          )}
+        </fieldset>
+        <p class="muted">After you allow it, you go back to {safeHost(v.redirectUri)}.</p>
+        <div class="actions">
+          <button class="primary" type="submit">
+            Allow
+          </button>
+        </div>
+      </form>
+      <AbortForm uid={v.uid} label="Deny" />
+    </OAuthLayout>
+  );
+}
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'the application';
+  }
+}

@@ -1,0 +1,44 @@
+import { JSDOM } from 'jsdom';
+import { renderPage } from '../../facades/pages/layout';
+import { consentPage, loginPage } from '../../src/http/oauth.views';
+
+const doc = (html: string) => new JSDOM(html).window.document;
+const HOSTILE_BRAND = 'Harbour <script>alert(1)</script> & "Co"';
+const HOSTILE_CLIENT = '<img src=x onerror=alert(2)> Assistant';
+
+describe('the MCP OAuth pages', () => {
+  it('show a hostile brand, client and organisation name as text: the renderer escapes them', () => {
+    const html = renderPage(
+      consentPage({
+        brand: { name: HOSTILE_BRAND, logoUrl: 'javascript:alert(3)' },
+        uid: 'u"1',
+        clientName: HOSTILE_CLIENT,
+        clientUri: 'https://assistant.example.test/about',
+        redirectUri: 'http://127.0.0.1:7777/callback',
+        scopes: [{ name: 'mcp:access', text: 'Read <b>things</b>', checked: true, required: true }],
+        organizations: [{ id: 7, name: '</label><script>alert(4)</script>' }],
+      }),
+      'n0nce',
+    );
+    expect(html).not.toMatch(/<script|<img|<b>/);
+    const d = doc(html);
+    expect(d.querySelectorAll('script, img, b')).toHaveLength(0);
+    expect(d.title).toBe(`Allow access · ${HOSTILE_BRAND}`);
+    expect(d.querySelector('.brand')!.textContent).toBe(HOSTILE_BRAND);
+    expect(d.querySelector('h1')!.textContent).toBe(`Allow ${HOSTILE_CLIENT}?`);
+    expect(d.querySelector('p.lead')!.textContent).toBe(`${HOSTILE_CLIENT} (assistant.example.test) will act on your behalf through the MCP endpoint. You can revoke it any time.`);
+    expect(d.querySelector('form')!.getAttribute('action')).toBe('/oauth/interaction/u"1/confirm');
+    expect([...d.querySelectorAll('input[name=organization]')].map((i) => [i.getAttribute('value'), i.parentElement!.textContent])).toEqual([['7', '</label><script>alert(4)</script>']]);
+    expect(d.querySelector('style')!.getAttribute('nonce')).toBe('n0nce');
+  });
+
+  it('signs in on a page with the brand, the client and the error as text', () => {
+    const d = doc(renderPage(loginPage({ brand: { name: HOSTILE_BRAND, logoUrl: '/logo.png' }, uid: 'u1', clientName: HOSTILE_CLIENT, error: '<i>no</i>' })));
+    expect(d.documentElement.getAttribute('lang')).toBe('en');
+    expect(d.querySelector('.brand img')!.getAttribute('alt')).toBe(`${HOSTILE_BRAND} logo`);
+    expect(d.querySelector('p.lead')!.textContent).toBe(`${HOSTILE_CLIENT} wants to connect to your ${HOSTILE_BRAND} account.`);
+    expect(d.querySelector('[role=alert]')!.textContent).toBe('<i>no</i>');
+    expect([...d.querySelectorAll('form')].map((f) => f.getAttribute('action'))).toEqual(['/oauth/interaction/u1/login', '/oauth/interaction/u1/abort']);
+    expect([...d.querySelectorAll('input')].map((i) => i.getAttribute('name'))).toEqual(['email', 'password']);
+  });
+});

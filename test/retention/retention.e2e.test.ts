@@ -10,6 +10,7 @@ import { useDatabase } from '../support/db';
 import { makeWorld } from '../support/factories';
 import { recordHistory, useTemporalWorker } from '../support/temporal';
 import { waitUntil } from '../support/wait';
+import { retentionRows } from './support';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -51,19 +52,9 @@ describe('data retention on Temporal', () => {
 
   const ago = (days: number) => new Date(Date.now() - days * DAY);
 
-  async function outboxEvent(dispatchedAt: Date | null): Promise<number> {
-    const e = await OutboxEvent.create({
-      tenantId: world.tenant.id,
-      customerId: world.org.customerId,
-      event: 'location-updated',
-      aggregateType: 'location',
-      aggregateId: String(world.home.id),
-      payload: {},
-      occurredAt: dispatchedAt ?? ago(50),
-      dispatchedAt,
-    });
-    return Number(e.id);
-  }
+  const rows = retentionRows(() => world, db);
+  const outboxEvent = (dispatchedAt: Date | null) => rows.outboxEvent(dispatchedAt, dispatchedAt ?? ago(50));
+  const auditEntry = (createdAt: Date) => rows.auditEntry(createdAt, { method: 'tools/list', tool: null, durationMs: 1 });
 
   async function delivery(to: WebhookEndpoint, status: 'pending' | 'succeeded' | 'failed', updatedAt: Date): Promise<string> {
     const id = randomUUID();
@@ -81,25 +72,6 @@ describe('data retention on Temporal', () => {
     await WebhookAttempt.create({ tenantId: world.tenant.id, deliveryId: id, attempt: 1, statusCode: 500, latencyMs: 1, error: null, responseExcerpt: null });
     await db().query('UPDATE webhook_deliveries SET created_at = :at, updated_at = :at WHERE id = :id', { replacements: { at: updatedAt, id }, type: QueryTypes.UPDATE });
     return id;
-  }
-
-  async function auditEntry(createdAt: Date): Promise<number> {
-    const e = await McpAuditEntry.create({
-      tenantId: world.tenant.id,
-      tokenId: 1,
-      userId: world.owner.id,
-      method: 'tools/list',
-      tool: null,
-      arguments: null,
-      piiUnlocked: false,
-      resultCode: 0,
-      errorReason: null,
-      durationMs: 1,
-      correlationId: randomUUID(),
-      requestId: null,
-    });
-    await db().query('UPDATE mcp_audit_log SET created_at = :at WHERE id = :id', { replacements: { at: createdAt, id: e.id }, type: QueryTypes.UPDATE });
-    return Number(e.id);
   }
 
   it('creates the schedule once (daily, overlap skip, tagged for the UI) and updates its interval when the configuration changes', async () => {

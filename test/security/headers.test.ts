@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { reviewLinkOf, unsubscribeLinkOf } from '../../src/messaging/links';
 import { reportUrlOf } from '../../src/services/scans.service';
 import { serveApp, type ServedApp } from '../support/app';
-import { launchChromium } from '../support/browser';
+import { launchChromium, recordCspViolations } from '../support/browser';
 import { useDatabase } from '../support/db';
 import { makeReview, makeWorld, testimonialsOf, tokenFor } from '../support/factories';
 import { makeCampaign, makeSentInvite } from '../inbound/support';
@@ -51,15 +51,7 @@ describe('security headers and CSP', () => {
   async function watchedPage(): Promise<Page> {
     const page = await browser.newPage();
     page.setDefaultTimeout(15_000);
-    await page.exposeFunction('__cspViolation', (text: string) => void violations.push(text));
-    await page.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (e) => {
-        (window as unknown as { __cspViolation: (t: string) => void }).__cspViolation(`${e.violatedDirective} ${e.blockedURI} at ${e.documentURI}`);
-      });
-    });
-    page.on('console', (m) => {
-      if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
-    });
+    await recordCspViolations(page, violations);
     return page;
   }
 

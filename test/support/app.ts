@@ -99,3 +99,20 @@ export async function serveApp(deps: Seams = {}): Promise<ServedApp> {
   };
 }
 
+/** serveApp() around the tests of a describe block, on the worker's database; `origin` is read inside the tests. */
+export function useServedApp(deps: Seams = {}): { readonly origin: string } {
+  useDatabase();
+  let served: ServedApp | null = null;
+  beforeAll(async () => {
+    served = await serveApp(deps);
+  });
+  afterAll(async () => {
+    await served?.close();
+  });
+  return {
+    get origin() {
+      if (!served) throw new Error('app not served');
+      return served.origin;
+    },
+  };
+}

@@ -57,23 +57,8 @@ describe('data retention purge (service)', () => {
     updatedAt: Date,
     opts: { eventId?: number; attempts?: number } = {},
   ): Promise<string> {
-    const id = randomUUID();
-    await WebhookDelivery.create({
-      id,
-      tenantId: world.tenant.id,
-      customerId: world.orgOwner.customerId!,
-      endpointId: to.id,
-      outboxEventId: opts.eventId ?? (await outboxEvent(ago(400))),
-      event: 'location-updated',
-      payload: '{}',
-      status,
-      attempts: opts.attempts ?? 1,
-    });
-    for (let n = 1; n <= (opts.attempts ?? 1); n++) {
-      await WebhookAttempt.create({ tenantId: world.tenant.id, deliveryId: id, attempt: n, statusCode: status === 'succeeded' ? 200 : 500, latencyMs: 5, error: null, responseExcerpt: null });
-    }
-    await stamp('webhook_deliveries', id, { created_at: new Date(updatedAt.getTime() - 60_000), updated_at: updatedAt });
-    return id;
+    const at = { createdAt: new Date(updatedAt.getTime() - 60_000), updatedAt };
+    return rows.delivery(to, status, at, { eventId: opts.eventId ?? (await outboxEvent(ago(400))), attempts: opts.attempts });
   }
 
   const exists = async (model: { count(o: { where: Record<string, unknown> }): Promise<number> }, ids: Array<number | string>) =>

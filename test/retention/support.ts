@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { QueryTypes } from 'sequelize';
 import type { Sequelize } from 'sequelize-typescript';
-import { McpAuditEntry, OutboxEvent } from '../../src/models';
+import { McpAuditEntry, OutboxEvent, WebhookAttempt, WebhookDelivery, type WebhookEndpoint } from '../../src/models';
 import type { makeWorld } from '../support/factories';
 
 type World = Awaited<ReturnType<typeof makeWorld>>;
@@ -45,5 +45,32 @@ export function retentionRows(world: () => World, db: () => Sequelize) {
     return Number(e.id);
   }
 
-  return { stamp, outboxEvent, auditEntry };
+  /** A delivery of event `eventId` to `to` with `attempts` attempts (default 1), created and last updated at the times given. */
+  async function delivery(
+    to: WebhookEndpoint,
+    status: 'pending' | 'succeeded' | 'failed',
+    at: { createdAt: Date; updatedAt: Date },
+    opts: { eventId: number; attempts?: number },
+  ): Promise<string> {
+    const id = randomUUID();
+    const attempts = opts.attempts ?? 1;
+    await WebhookDelivery.create({
+      id,
+      tenantId: world().tenant.id,
+      customerId: world().orgOwner.customerId!,
+      endpointId: to.id,
+      outboxEventId: opts.eventId,
+      event: 'location-updated',
+      payload: '{}',
+      status,
+      attempts,
+    });
+    for (let n = 1; n <= attempts; n++) {
+      await WebhookAttempt.create({ tenantId: world().tenant.id, deliveryId: id, attempt: n, statusCode: status === 'succeeded' ? 200 : 500, latencyMs: 5, error: null, responseExcerpt: null });
+    }
+    await stamp('webhook_deliveries', id, { created_at: at.createdAt, updated_at: at.updatedAt });
+    return id;
+  }
+
+  return { stamp, outboxEvent, auditEntry, delivery };
 }

@@ -30,6 +30,19 @@ export function perPageField(defaultValue: number) {
   };
 }
 
+/** A page (10 a page unless asked) of a list that may be narrowed to one organisation or location. */
+@ArgsType()
+export class ScopedPageArgs extends PageArgs {
+  @perPageField(10)
+  perPage!: number;
+
+  @Field(() => Int, { nullable: true })
+  organizationId?: number | null;
+
+  @Field(() => Int, { nullable: true })
+  locationId?: number | null;
+}
+
 export function Paginated<T extends object>(itemClass: ClassType<T>, name: string) {
   @ObjectType(`${name}Page`)
   abstract class PageClass {

@@ -1,18 +1,13 @@
-import { Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
 import type { CreationOptional } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
+import { TenantRow } from './owned';
 import { jsonColumn } from './json-column';
-import { Tenant } from './tenant.model';
 
 /** One change on the agency side (see the migration `create-agency-audit-events`); written once, never updated. */
 @Table({ tableName: 'agency_audit_events', updatedAt: false })
-export class AgencyAuditEvent extends Model<InferAttrs<AgencyAuditEvent>, InferCreationAttrs<AgencyAuditEvent>> {
+export class AgencyAuditEvent extends TenantRow<AgencyAuditEvent> {
   @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
   declare id: CreationOptional<number>;
-
-  @ForeignKey(() => Tenant)
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
 
   /** `token.created`, `customer.credits_added`, ... (AGENCY_AUDIT_ACTIONS). */
   @Column({ type: DataType.STRING(64), allowNull: false })

@@ -1,21 +1,13 @@
-import { BelongsTo, Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import { BelongsTo, Column, DataType, ForeignKey, Table } from 'sequelize-typescript';
 import type { CreationOptional, NonAttribute } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
+import { TenantRow } from './owned';
 import { TOKEN_KINDS, type TokenKind } from '../domain/principal';
 import { jsonColumn } from './json-column';
-import { Tenant } from './tenant.model';
 import { User } from './user.model';
 
 /** The secret itself is never stored: only its SHA-256 and a short prefix to recognise it by. */
 @Table({ tableName: 'api_tokens' })
-export class ApiToken extends Model<InferAttrs<ApiToken>, InferCreationAttrs<ApiToken>> {
-  @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: CreationOptional<number>;
-
-  @ForeignKey(() => Tenant)
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
-
+export class ApiToken extends TenantRow<ApiToken> {
   @ForeignKey(() => User)
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare userId: number;

@@ -1,6 +1,6 @@
-import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
 import type { CreationOptional } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
+import { OrganizationRow } from './owned';
 import { jsonColumn } from './json-column';
 
 export const KEYWORD_MATCHES = ['any', 'none'] as const;
@@ -13,19 +13,7 @@ export type KeywordMatch = (typeof KEYWORD_MATCHES)[number];
  * always). The reply is `template` with placeholders filled in, or an AI reply when `useAi`.
  */
 @Table({ tableName: 'auto_respond_rules' })
-export class AutoRespondRule extends Model<InferAttrs<AutoRespondRule>, InferCreationAttrs<AutoRespondRule>> {
-  @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: CreationOptional<number>;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare customerId: number;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare organizationId: number;
-
+export class AutoRespondRule extends OrganizationRow<AutoRespondRule> {
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: true })
   declare locationId: number | null;
 

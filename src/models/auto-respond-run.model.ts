@@ -1,6 +1,6 @@
-import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
 import type { CreationOptional } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
+import { CustomerRow } from './owned';
 
 export const AUTO_RESPOND_RUN_STATES = ['pending', 'replied', 'skipped', 'failed'] as const;
 export type AutoRespondRunState = (typeof AUTO_RESPOND_RUN_STATES)[number];
@@ -10,16 +10,7 @@ export type AutoRespondRunState = (typeof AUTO_RESPOND_RUN_STATES)[number];
  * (`auto-respond:<review id>`), and afterwards the record of what happened (`reason` for skipped and failed).
  */
 @Table({ tableName: 'auto_respond_runs' })
-export class AutoRespondRun extends Model<InferAttrs<AutoRespondRun>, InferCreationAttrs<AutoRespondRun>> {
-  @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: CreationOptional<number>;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare customerId: number;
-
+export class AutoRespondRun extends CustomerRow<AutoRespondRun> {
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare reviewId: number;
 

@@ -1,6 +1,6 @@
-import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
 import type { CreationOptional } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
+import { LocationRow } from './owned';
 import { jsonColumn } from './json-column';
 
 export const CHANNELS = ['email', 'sms', 'messaging'] as const;
@@ -20,24 +20,9 @@ export interface CampaignStep {
 
 /** A review-request campaign (spec: Campaign). `id` is internal; the API's `id` is `uuid`. */
 @Table({ tableName: 'campaigns' })
-export class Campaign extends Model<InferAttrs<Campaign>, InferCreationAttrs<Campaign>> {
-  @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: CreationOptional<number>;
-
+export class Campaign extends LocationRow<Campaign> {
   @Column({ type: DataType.CHAR(36), allowNull: false })
   declare uuid: string;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare customerId: number;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare organizationId: number;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare locationId: number;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare contactListId: number;

@@ -1,6 +1,6 @@
-import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
 import type { CreationOptional } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
+import { CustomerRow } from './owned';
 import { CHANNELS, type Channel } from './campaign.model';
 
 export const ACTIVITY_TYPES = ['scheduled', 'rescheduled', 'sent', 'failed', 'ignored', 'unsubscribed', 'skipped', 'clicked', 'feedback'] as const;
@@ -8,15 +8,9 @@ export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
 /** The contact's timeline; `skipped` inbound submissions have no contact (they name the connection). */
 @Table({ tableName: 'contact_activities', timestamps: false })
-export class ContactActivity extends Model<InferAttrs<ContactActivity>, InferCreationAttrs<ContactActivity>> {
+export class ContactActivity extends CustomerRow<ContactActivity> {
   @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
   declare id: CreationOptional<number>;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare customerId: number;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: true })
   declare contactId: number | null;

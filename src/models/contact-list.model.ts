@@ -1,21 +1,12 @@
-import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
 import type { CreationOptional } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
+import { CustomerRow } from './owned';
 
 /** The people a campaign invites; several campaigns may share one list (and so one contact record). */
 @Table({ tableName: 'contact_lists' })
-export class ContactList extends Model<InferAttrs<ContactList>, InferCreationAttrs<ContactList>> {
-  @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: CreationOptional<number>;
-
+export class ContactList extends CustomerRow<ContactList> {
   @Column({ type: DataType.CHAR(36), allowNull: false })
   declare uuid: string;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare customerId: number;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: true })
   declare organizationId: number | null;

@@ -1,21 +1,12 @@
-import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
 import type { CreationOptional } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
+import { CustomerRow } from './owned';
 
 /** A person in a contact list, matched by email or phone (E.164) within the list. */
 @Table({ tableName: 'contacts' })
-export class Contact extends Model<InferAttrs<Contact>, InferCreationAttrs<Contact>> {
-  @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: CreationOptional<number>;
-
+export class Contact extends CustomerRow<Contact> {
   @Column({ type: DataType.CHAR(36), allowNull: false })
   declare uuid: string;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare customerId: number;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare contactListId: number;

@@ -1,30 +1,25 @@
-import { Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import { Column, DataType, type Model, Table } from 'sequelize-typescript';
 import type { CreationOptional } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
-import { Customer } from './customer.model';
+import { CustomerRow } from './owned';
 
 export const CREDIT_TYPES = ['email', 'sms'] as const;
 export type CreditType = (typeof CREDIT_TYPES)[number];
 
-/** Credits granted to a customer account (`add-credits`); `remaining` is what consumptions have left of it. */
-@Table({ tableName: 'credit_grants' })
-export class CreditGrant extends Model<InferAttrs<CreditGrant>, InferCreationAttrs<CreditGrant>> {
+/** The columns a grant and a consumption share: a number of credits of one type for one customer account. */
+export abstract class CreditRow<M extends Model> extends CustomerRow<M> {
   @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
   declare id: CreationOptional<number>;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
-
-  @ForeignKey(() => Customer)
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare customerId: number;
 
   @Column({ type: DataType.ENUM(...CREDIT_TYPES), allowNull: false })
   declare type: CreditType;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare credits: number;
+}
 
+/** Credits granted to a customer account (`add-credits`); `remaining` is what consumptions have left of it. */
+@Table({ tableName: 'credit_grants' })
+export class CreditGrant extends CreditRow<CreditGrant> {
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare remaining: number;
 

@@ -1,22 +1,14 @@
-import { BelongsTo, Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import { BelongsTo, Column, DataType, ForeignKey, Table } from 'sequelize-typescript';
 import type { CreationOptional, NonAttribute } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
+import { TenantRow } from './owned';
 import { Plan } from './plan.model';
-import { Tenant } from './tenant.model';
 
 export const SUBSCRIPTION_STATES = ['active', 'paused', 'canceled'] as const;
 export type SubscriptionState = (typeof SUBSCRIPTION_STATES)[number];
 
 /** A customer account of the agency: owns organisations, has a plan, limits and a subscription state. */
 @Table({ tableName: 'customers' })
-export class Customer extends Model<InferAttrs<Customer>, InferCreationAttrs<Customer>> {
-  @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: CreationOptional<number>;
-
-  @ForeignKey(() => Tenant)
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
-
+export class Customer extends TenantRow<Customer> {
   @Column({ type: DataType.STRING(255), allowNull: false })
   declare name: string;
 

@@ -1,26 +1,12 @@
-import { Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
 import type { CreationOptional } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
-import { Location } from './location.model';
+import { LocationRow } from './owned';
 
 /** A search keyword of a location in one month: its impressions, or the threshold Google masked them below. */
 @Table({ tableName: 'gbp_search_keywords' })
-export class GbpSearchKeyword extends Model<InferAttrs<GbpSearchKeyword>, InferCreationAttrs<GbpSearchKeyword>> {
+export class GbpSearchKeyword extends LocationRow<GbpSearchKeyword> {
   @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
   declare id: CreationOptional<number>;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare customerId: number;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare organizationId: number;
-
-  @ForeignKey(() => Location)
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare locationId: number;
 
   @Column({ type: DataType.SMALLINT.UNSIGNED, allowNull: false })
   declare year: number;

@@ -1,6 +1,6 @@
-import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
 import type { CreationOptional } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
+import { CustomerRow } from './owned';
 import { jsonColumn } from './json-column';
 
 /** Payload paths (dot notation) of the fields the inbound webhook reads. */
@@ -23,18 +23,9 @@ export type InboundTiming =
 
 /** An inbound contact webhook of a campaign (spec: Inbound contact webhook). */
 @Table({ tableName: 'inbound_connections' })
-export class InboundConnection extends Model<InferAttrs<InboundConnection>, InferCreationAttrs<InboundConnection>> {
-  @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: CreationOptional<number>;
-
+export class InboundConnection extends CustomerRow<InboundConnection> {
   @Column({ type: DataType.CHAR(36), allowNull: false })
   declare uuid: string;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare customerId: number;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare campaignId: number;

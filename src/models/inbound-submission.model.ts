@@ -1,19 +1,15 @@
-import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
 import type { CreationOptional } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
+import { TenantRow } from './owned';
 
 export const INBOUND_OUTCOMES = ['accepted', 'duplicate', 'skipped', 'ignored'] as const;
 export type InboundOutcome = (typeof INBOUND_OUTCOMES)[number];
 
 /** Every POST the inbound webhook accepted for processing: the stored record re-dispatch works from. */
 @Table({ tableName: 'inbound_submissions', timestamps: false })
-export class InboundSubmission extends Model<InferAttrs<InboundSubmission>, InferCreationAttrs<InboundSubmission>> {
+export class InboundSubmission extends TenantRow<InboundSubmission> {
   @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
   declare id: CreationOptional<number>;
-
-  /** The tenant, as its parent row's (the scope filters need no join). */
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare connectionId: number;

@@ -1,29 +1,11 @@
-import { BelongsTo, Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import { BelongsTo, Column, DataType, ForeignKey, Table } from 'sequelize-typescript';
 import type { CreationOptional, NonAttribute } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
-import { Location } from './location.model';
+import { LocationRow } from './owned';
 import { INTEGRATION_TYPES, type IntegrationType, ReviewSource } from './review-source.model';
 
 /** A review source attached to a location: synced from a platform, or written (testimonials, custom). */
 @Table({ tableName: 'integrations' })
-export class Integration extends Model<InferAttrs<Integration>, InferCreationAttrs<Integration>> {
-  @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: CreationOptional<number>;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
-
-  /** Denormalised owner account: scope filters need no join. */
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare customerId: number;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare organizationId: number;
-
-  @ForeignKey(() => Location)
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare locationId: number;
-
+export class Integration extends LocationRow<Integration> {
   @ForeignKey(() => ReviewSource)
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare sourceId: number;

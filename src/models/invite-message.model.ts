@@ -1,17 +1,13 @@
-import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
 import type { CreationOptional } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
+import { TenantRow } from './owned';
 import { CHANNELS, type Channel } from './campaign.model';
 
 /** One campaign step sent (or failed) for an invite; unique per (invite, step) so a retry never sends twice. */
 @Table({ tableName: 'invite_messages' })
-export class InviteMessage extends Model<InferAttrs<InviteMessage>, InferCreationAttrs<InviteMessage>> {
+export class InviteMessage extends TenantRow<InviteMessage> {
   @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
   declare id: CreationOptional<number>;
-
-  /** The tenant, as its parent row's (the scope filters need no join). */
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
 
   @Column({ type: DataType.BIGINT.UNSIGNED, allowNull: false })
   declare inviteId: number;

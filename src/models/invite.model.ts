@@ -1,6 +1,6 @@
-import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
 import type { CreationOptional } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
+import { CustomerRow } from './owned';
 
 export const INVITE_STATUSES = ['scheduled', 'sent', 'failed', 'ignored', 'canceled'] as const;
 export type InviteStatus = (typeof INVITE_STATUSES)[number];
@@ -12,18 +12,12 @@ export type InviteSource = (typeof INVITE_SOURCES)[number];
  * resubmission moves its `sendAt`. Its durable workflow id is `invite:<campaign uuid>:<contact uuid>`.
  */
 @Table({ tableName: 'invites' })
-export class Invite extends Model<InferAttrs<Invite>, InferCreationAttrs<Invite>> {
+export class Invite extends CustomerRow<Invite> {
   @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
   declare id: CreationOptional<number>;
 
   @Column({ type: DataType.CHAR(36), allowNull: false })
   declare uuid: string;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare customerId: number;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare campaignId: number;

@@ -1,18 +1,13 @@
-import { Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
 import type { CreationOptional } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
+import { TenantRow } from './owned';
 import { jsonColumn } from './json-column';
-import { Tenant } from './tenant.model';
 
 /** One answered MCP call (see the migration `create-mcp-audit-log`). */
 @Table({ tableName: 'mcp_audit_log', updatedAt: false })
-export class McpAuditEntry extends Model<InferAttrs<McpAuditEntry>, InferCreationAttrs<McpAuditEntry>> {
+export class McpAuditEntry extends TenantRow<McpAuditEntry> {
   @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
   declare id: CreationOptional<number>;
-
-  @ForeignKey(() => Tenant)
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare tokenId: number;

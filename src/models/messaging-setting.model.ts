@@ -1,21 +1,12 @@
-import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
 import type { CreationOptional } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
+import { CustomerRow } from './owned';
 import { CHANNELS, type Channel } from './campaign.model';
 import { jsonColumn } from './json-column';
 
 /** An account's own sending account for one channel; the secret is encrypted (src/crypto/secrets.ts). */
 @Table({ tableName: 'messaging_settings' })
-export class MessagingSetting extends Model<InferAttrs<MessagingSetting>, InferCreationAttrs<MessagingSetting>> {
-  @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: CreationOptional<number>;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare customerId: number;
-
+export class MessagingSetting extends CustomerRow<MessagingSetting> {
   @Column({ type: DataType.ENUM(...CHANNELS), allowNull: false })
   declare channel: Channel;
 

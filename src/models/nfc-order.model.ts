@@ -1,23 +1,16 @@
 import { Column, DataType, ForeignKey, HasMany, Model, Table } from 'sequelize-typescript';
 import type { CreationOptional, NonAttribute } from 'sequelize';
 import type { InferAttrs, InferCreationAttrs } from './attributes';
+import { TenantRow } from './owned';
 import { Customer } from './customer.model';
 import { jsonColumn } from './json-column';
-import { Tenant } from './tenant.model';
 
 export const NFC_ORDER_STATUSES = ['pending', 'shipped', 'completed', 'canceled'] as const;
 export type NfcOrderStatus = (typeof NFC_ORDER_STATUSES)[number];
 
 /** One product line of an NFC order, with the URLs written to its tags. */
 @Table({ tableName: 'nfc_order_items', timestamps: false })
-export class NfcOrderItem extends Model<InferAttrs<NfcOrderItem>, InferCreationAttrs<NfcOrderItem>> {
-  @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: CreationOptional<number>;
-
-  /** The tenant, as its parent row's (the scope filters need no join). */
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
-
+export class NfcOrderItem extends TenantRow<NfcOrderItem> {
   @ForeignKey(() => NfcOrder)
   @Column({ type: DataType.CHAR(36), allowNull: false })
   declare orderId: string;
@@ -44,7 +37,6 @@ export class NfcOrder extends Model<InferAttrs<NfcOrder>, InferCreationAttrs<Nfc
   @Column({ type: DataType.CHAR(36), primaryKey: true })
   declare id: string;
 
-  @ForeignKey(() => Tenant)
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare tenantId: number;
 

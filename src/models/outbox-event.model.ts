@@ -1,16 +1,13 @@
-import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
 import type { CreationOptional } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
+import { TenantRow } from './owned';
 import { jsonColumn } from './json-column';
 
 /** An event written in the same transaction as the change it describes; dispatched later. */
 @Table({ tableName: 'outbox_events', timestamps: false })
-export class OutboxEvent extends Model<InferAttrs<OutboxEvent>, InferCreationAttrs<OutboxEvent>> {
+export class OutboxEvent extends TenantRow<OutboxEvent> {
   @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
   declare id: CreationOptional<number>;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: true })
   declare customerId: number | null;

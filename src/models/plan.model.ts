@@ -1,19 +1,11 @@
-import { Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
 import type { CreationOptional } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
-import { Tenant } from './tenant.model';
+import { TenantRow } from './owned';
 import { jsonColumn } from './json-column';
 
 /** A custom plan of the agency: limits (0 = unlimited), features and payment-provider price ids. */
 @Table({ tableName: 'plans' })
-export class Plan extends Model<InferAttrs<Plan>, InferCreationAttrs<Plan>> {
-  @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: CreationOptional<number>;
-
-  @ForeignKey(() => Tenant)
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
-
+export class Plan extends TenantRow<Plan> {
   @Column({ type: DataType.STRING(255), allowNull: false })
   declare name: string;
 

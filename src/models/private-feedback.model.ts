@@ -1,26 +1,11 @@
-import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
 import type { CreationOptional } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
+import { LocationRow } from './owned';
 import { jsonColumn } from './json-column';
 
 /** Private feedback from the public feedback form (spec: private-feedback-* events); `meta` mirrors the form. */
 @Table({ tableName: 'private_feedback' })
-export class PrivateFeedback extends Model<InferAttrs<PrivateFeedback>, InferCreationAttrs<PrivateFeedback>> {
-  @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: CreationOptional<number>;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare customerId: number;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare organizationId: number;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare locationId: number;
-
+export class PrivateFeedback extends LocationRow<PrivateFeedback> {
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: true })
   declare campaignId: number | null;
 

@@ -1,6 +1,6 @@
-import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
 import type { CreationOptional } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
+import { LocationRow } from './owned';
 import { TOKEN_KINDS, type TokenKind } from '../domain/principal';
 
 export const REPLY_DRAFT_STATES = ['pending', 'approved', 'rejected'] as const;
@@ -8,22 +8,7 @@ export type ReplyDraftState = (typeof REPLY_DRAFT_STATES)[number];
 
 /** A reply held in the approvals queue: never sent until a person approves it (spec: draft_review_response). */
 @Table({ tableName: 'reply_drafts' })
-export class ReplyDraft extends Model<InferAttrs<ReplyDraft>, InferCreationAttrs<ReplyDraft>> {
-  @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: CreationOptional<number>;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare customerId: number;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare organizationId: number;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare locationId: number;
-
+export class ReplyDraft extends LocationRow<ReplyDraft> {
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare reviewId: number;
 

@@ -1,15 +1,12 @@
-import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
 import type { CreationOptional } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
+import { TenantRow } from './owned';
 
 /** A monthly report mailed to one owner of an organisation's account (src/jobs/report-mail.ts). */
 @Table({ tableName: 'report_deliveries' })
-export class ReportDelivery extends Model<InferAttrs<ReportDelivery>, InferCreationAttrs<ReportDelivery>> {
+export class ReportDelivery extends TenantRow<ReportDelivery> {
   @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
   declare id: CreationOptional<number>;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare organizationId: number;

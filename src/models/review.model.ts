@@ -1,6 +1,6 @@
-import { BeforeBulkCreate, BeforeSave, Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import { BeforeBulkCreate, BeforeSave, Column, DataType, ForeignKey, Table } from 'sequelize-typescript';
 import type { CreationOptional } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
+import { LocationRow } from './owned';
 import {
   ASPECTS, reviewSentiment, SENTIMENT_VERSION, SENTIMENTS, type AspectSentiments, type Sentiment, type SentimentReason, type SentimentResult,
 } from '../analytics/sentiment';
@@ -12,22 +12,7 @@ export const SENTIMENT_SOURCES = ['local', 'ai'] as const;
 export type SentimentSource = (typeof SENTIMENT_SOURCES)[number];
 
 @Table({ tableName: 'reviews' })
-export class Review extends Model<InferAttrs<Review>, InferCreationAttrs<Review>> {
-  @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: CreationOptional<number>;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare customerId: number;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare organizationId: number;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare locationId: number;
-
+export class Review extends LocationRow<Review> {
   @ForeignKey(() => Integration)
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare integrationId: number;

@@ -1,17 +1,9 @@
-import { Column, DataType, Model, Table } from 'sequelize-typescript';
-import type { CreationOptional } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
+import { Column, DataType, Table } from 'sequelize-typescript';
+import { TenantRow } from './owned';
 
 /** One pin of one geometry version of a scan. */
 @Table({ tableName: 'scan_pins', timestamps: false })
-export class ScanPin extends Model<InferAttrs<ScanPin>, InferCreationAttrs<ScanPin>> {
-  @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: CreationOptional<number>;
-
-  /** The tenant, as its parent row's (the scope filters need no join). */
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
-
+export class ScanPin extends TenantRow<ScanPin> {
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare scanId: number;
 

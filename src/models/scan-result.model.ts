@@ -1,6 +1,6 @@
-import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
 import type { CreationOptional } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
+import { TenantRow } from './owned';
 import { jsonColumn } from './json-column';
 
 export interface StoredPlace {
@@ -11,13 +11,9 @@ export interface StoredPlace {
 
 /** The provider's top 20 at one pin for one snapshot; unique per (snapshot, pin). */
 @Table({ tableName: 'scan_results' })
-export class ScanResult extends Model<InferAttrs<ScanResult>, InferCreationAttrs<ScanResult>> {
+export class ScanResult extends TenantRow<ScanResult> {
   @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
   declare id: CreationOptional<number>;
-
-  /** The tenant, as its parent row's (the scope filters need no join). */
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare snapshotId: number;

@@ -1,20 +1,13 @@
-import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
 import type { CreationOptional } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
+import { TenantRow } from './owned';
 
 export const SNAPSHOT_STATUSES = ['running', 'completed', 'failed'] as const;
 export type SnapshotStatus = (typeof SNAPSHOT_STATUSES)[number];
 
 /** One run's snapshot of one keyword; the summary columns are set when the run completes. */
 @Table({ tableName: 'scan_snapshots' })
-export class ScanSnapshot extends Model<InferAttrs<ScanSnapshot>, InferCreationAttrs<ScanSnapshot>> {
-  @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: CreationOptional<number>;
-
-  /** The tenant, as its parent row's (the scope filters need no join). */
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
-
+export class ScanSnapshot extends TenantRow<ScanSnapshot> {
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare scanId: number;
 

@@ -1,6 +1,6 @@
-import { Column, DataType, Model, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
 import type { CreationOptional } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
+import { TenantRow } from './owned';
 import { jsonColumn } from './json-column';
 
 export const SCAN_TYPES = ['business', 'sab'] as const;
@@ -8,15 +8,9 @@ export type ScanType = (typeof SCAN_TYPES)[number];
 
 /** A Local Search Grid scan (spec: Scan); pins, snapshots and results hang off it. */
 @Table({ tableName: 'scans' })
-export class Scan extends Model<InferAttrs<Scan>, InferCreationAttrs<Scan>> {
-  @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: CreationOptional<number>;
-
+export class Scan extends TenantRow<Scan> {
   @Column({ type: DataType.CHAR(36), allowNull: false })
   declare uuid: string;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
 
   /** The tenant owner's own account: its webhook receivers get the scan events. */
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: true })

@@ -1,19 +1,11 @@
-import { BelongsTo, Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import { BelongsTo, Column, DataType, ForeignKey, Table } from 'sequelize-typescript';
 import type { CreationOptional, NonAttribute } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
+import { TenantRow } from './owned';
 import { ROLES, type Role } from '../domain/principal';
 import { Customer } from './customer.model';
-import { Tenant } from './tenant.model';
 
 @Table({ tableName: 'users' })
-export class User extends Model<InferAttrs<User>, InferCreationAttrs<User>> {
-  @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: CreationOptional<number>;
-
-  @ForeignKey(() => Tenant)
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
-
+export class User extends TenantRow<User> {
   @ForeignKey(() => Customer)
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: true })
   declare customerId: number | null;

@@ -1,19 +1,15 @@
-import { Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import { Column, DataType, ForeignKey, Table } from 'sequelize-typescript';
 import type { CreationOptional } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
+import { TenantRow } from './owned';
 import type { LoggedHeaders } from '../webhooks/delivery-log';
 import { jsonColumn } from './json-column';
 import { WebhookDelivery } from './webhook-delivery.model';
 
 /** One POST of a delivery and what the receiver answered. */
 @Table({ tableName: 'webhook_attempts', updatedAt: false })
-export class WebhookAttempt extends Model<InferAttrs<WebhookAttempt>, InferCreationAttrs<WebhookAttempt>> {
+export class WebhookAttempt extends TenantRow<WebhookAttempt> {
   @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
   declare id: CreationOptional<number>;
-
-  /** The tenant, as its parent row's (the scope filters need no join). */
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
 
   @ForeignKey(() => WebhookDelivery)
   @Column({ type: DataType.CHAR(36), allowNull: false })

@@ -1,8 +1,7 @@
-import { Column, DataType, ForeignKey, Model, Table } from 'sequelize-typescript';
+import { Column, DataType, Table } from 'sequelize-typescript';
 import type { CreationOptional } from 'sequelize';
-import type { InferAttrs, InferCreationAttrs } from './attributes';
+import { CustomerRow } from './owned';
 import { decryptSecret, encryptSecret, isEncrypted } from '../crypto/secrets';
-import { Customer } from './customer.model';
 import { jsonColumn } from './json-column';
 
 /** Encrypted on write (an already sealed value, as a re-encryption writes it, is kept); null stays null. */
@@ -21,17 +20,7 @@ function openSecret<T extends string | null>(stored: T): T {
  * so the receiver can switch without losing deliveries.
  */
 @Table({ tableName: 'webhook_endpoints' })
-export class WebhookEndpoint extends Model<InferAttrs<WebhookEndpoint>, InferCreationAttrs<WebhookEndpoint>> {
-  @Column({ type: DataType.INTEGER.UNSIGNED, primaryKey: true, autoIncrement: true })
-  declare id: CreationOptional<number>;
-
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare tenantId: number;
-
-  @ForeignKey(() => Customer)
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare customerId: number;
-
+export class WebhookEndpoint extends CustomerRow<WebhookEndpoint> {
   @Column({ type: DataType.STRING(2048), allowNull: false })
   declare url: string;
 

@@ -1,18 +1,6 @@
-import net from 'node:net';
 import { Runtime } from '@temporalio/worker';
 import type { Logger } from 'pino';
-
-/** A free loopback port, asked of the OS (the SDK's exporter cannot report the port it bound). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../net/free-port';
 
 function install(port: number): void {
   Runtime.install({ telemetryOptions: { metrics: { prometheus: { bindAddress: `127.0.0.1:${port}` } } } });

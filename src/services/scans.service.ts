@@ -524,8 +524,6 @@ export async function listScans(p: Principal, f: ScanListFilter, opts: ServiceOp
   return { items: rows, total: count, page: f.page, perPage: f.perPage };
 }
 
-export const getScan = (p: Principal, uuid: string, opts: ServiceOptions = {}): Promise<Scan> => ownScan(p, uuid, { transaction: opts.transaction });
-
 export interface Place {
   placeId: string;
   name: string;

@@ -11,7 +11,8 @@ import { customSourceOf, makeReview, makeWorld, testimonialsOf } from '../suppor
 import { useProviderApis } from '../support/providers/review-platforms';
 import { recordHistory, useTemporalWorker } from '../support/temporal';
 import { waitUntil } from '../support/wait';
-import { graphql, setAutoRespondFeature, startChatServer, type ChatServer } from './support';
+import { completion, startChatServer } from '../analytics/chat-server';
+import { graphql, setAutoRespondFeature } from './support';
 
 /**
  * Auto-respond end to end: rules chosen in the review's transaction, the `autoRespond` workflow on a real worker
@@ -25,7 +26,7 @@ describe('auto-respond on Temporal', () => {
   const worker = useTemporalWorker();
   const apis = useProviderApis();
   const gql = graphql(t);
-  let chat: ChatServer;
+  let chat: Awaited<ReturnType<typeof startChatServer>>;
   let seq = 0;
 
   beforeAll(async () => {
@@ -259,17 +260,17 @@ describe('auto-respond on Temporal', () => {
     const w = await world();
     await addRule(w, { useAi: true, template: null, ratings: [1, 2, 3, 4, 5] });
     process.env.AI_API_URL = chat.url;
-    chat.reply('Thank you so much, Ada - we loved having you!');
+    chat.answer(completion('Thank you so much, Ada - we loved having you!'));
     const withAi = await createReview(w, { rating: 5, message: 'Wonderful team.' });
     expect(await outcomeOf(withAi)).toEqual({ status: 'replied', reason: null });
     expect(await replyOf(withAi)).toBe('Thank you so much, Ada - we loved having you!');
     expect(await AutoRespondRun.findOne({ where: { reviewId: withAi } })).toMatchObject({ usedAi: true });
-    const request = chat.requests.at(-1)!;
+    const request = chat.requests.at(-1)!.body as { messages: Array<{ role: string; content: string }> };
     expect(request.messages[0]).toMatchObject({ role: 'system' });
     expect(request.messages[0].content).toContain(w.org.name);
     expect(JSON.parse(request.messages[1].content)).toEqual({ reviewer_first_name: 'Ada', rating: 5, title: null, text: 'Wonderful team.' });
 
-    chat.reply(null, 503);
+    chat.answer({ status: 503, body: { error: { message: 'model overloaded', type: 'server_error' } } });
     const failing = await createReview(w, { rating: 1, message: 'Never again.', author: 'Bob Builder' });
     expect(await outcomeOf(failing)).toEqual({ status: 'replied', reason: null });
     expect(await replyOf(failing)).toBe(

@@ -1,9 +1,9 @@
 import type { Browser } from 'playwright-core';
 import { ConnectLink, Integration, ProviderConnection } from '../../src/models';
-import { serveApp, type ServedApp } from '../support/app';
+import { createConnectLink, serveApp, type ServedApp } from '../support/app';
 import { launchChromium } from '../support/browser';
 import { useDatabase } from '../support/db';
-import { makeWorld, tokenFor } from '../support/factories';
+import { makeWorld } from '../support/factories';
 import { useProviderApis } from '../support/providers/review-platforms';
 
 /**
@@ -45,14 +45,7 @@ describe('connect flow in a browser', () => {
   it('opens the link, signs in, picks the business, sees the success page; the integration is attached', async () => {
     const w = await makeWorld();
     await w.tenant.update({ brandName: 'Harbour Marketing' });
-    const agencyToken = await tokenFor(w.owner, [], 'agency');
-    const created = await fetch(`${base}/api/agency/v1/connect-links`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${agencyToken}`, 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({ provider: 'google', location_id: w.home.id }),
-    });
-    expect(created.status).toBe(201);
-    const link = ((await created.json()) as { data: { token: string; connect_url: string } }).data;
+    const link = await createConnectLink(base, w.owner, w.home);
     expect(link.connect_url).toBe(`${base}/connect/${link.token}`);
 
     const page = await browser.newPage();

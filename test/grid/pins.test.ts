@@ -1,13 +1,5 @@
 import { bearingDeg, distanceKm, generatePins, pinSpacingKm } from '../../src/grid/pins';
-
-const reasonOf = (f: () => unknown): string | undefined => {
-  try {
-    f();
-  } catch (e) {
-    return (e as { reason?: string }).reason;
-  }
-  return undefined;
-};
+import { reasonOf } from './support';
 
 describe('pin grid', () => {
   const centre = { lat: 51.5, lng: -0.1 };

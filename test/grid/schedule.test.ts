@@ -1,13 +1,5 @@
 import { nextRunAt, type ScheduleSpec } from '../../src/grid/schedule';
-
-const reasonOf = (f: () => unknown): string | undefined => {
-  try {
-    f();
-  } catch (e) {
-    return (e as { reason?: string }).reason;
-  }
-  return undefined;
-};
+import { reasonOf } from './support';
 
 const weekly: ScheduleSpec = { frequency: 'weekly', from: '09:00', to: '11:00', days: [1], timezone: 'Europe/London' };
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { TenantDomain } from '../../src/models';
+import { recordCspViolations } from '../support/browser';
 import { makeTenant } from '../support/factories';
 
 /**
@@ -40,15 +41,7 @@ export async function watchedPage(browser: Browser, localHosts: string[]): Promi
   page.on('request', (r) => void requests.push(r.url()));
   // Workers' requests are the context's too.
   context.on('request', (r) => void (requests.includes(r.url()) || requests.push(r.url())));
-  await page.exposeFunction('__cspViolation', (text: string) => void violations.push(text));
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => {
-      (window as unknown as { __cspViolation: (t: string) => void }).__cspViolation(`${e.violatedDirective} ${e.blockedURI} at ${e.documentURI}`);
-    });
-  });
-  page.on('console', (m) => {
-    if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
-  });
+  await recordCspViolations(page, violations);
   const local = new Set(['127.0.0.1', 'localhost', '[::1]', ...localHosts]);
   const foreign = () =>
     requests.filter((u) => {

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { connectTemporal, disconnectTemporal, ensureInviteDispatcher, inviteDispatcherWorkflowId, temporal } from '../../workflows/client';
+import { temporal } from '../../workflows/client';
 import { inviteWorkflowId } from '../../workflows/invites/client';
 import { InboundSubmission, Invite } from '../../src/models';
 import { useDatabase } from '../support/db';
 import { makeWorld } from '../support/factories';
+import { useInviteDispatcher } from '../support/invite-dispatcher';
 import { makeCampaign, makeConnection, useInboundApp } from './support';
 
 /**
@@ -15,24 +16,7 @@ import { makeCampaign, makeConnection, useInboundApp } from './support';
 describe('inbound submissions and the invite dispatcher', () => {
   useDatabase();
   const t = useInboundApp();
-  const taskQueue = `inbound-${randomUUID().slice(0, 8)}`;
-
-  beforeAll(async () => {
-    const address = process.env.REVIEWGRID_TEST_TEMPORAL;
-    if (!address) throw new Error('no Temporal dev server: global setup sets REVIEWGRID_TEST_TEMPORAL');
-    await connectTemporal({
-      address,
-      namespace: 'default',
-      taskQueue,
-      webhookRetry: { maximumAttempts: 1, initialIntervalMs: 10, maximumIntervalMs: 10, timeoutMs: 1000 },
-      dispatcher: { pollMs: 1000, batchSize: 10 },
-    });
-    await ensureInviteDispatcher();
-  });
-  afterAll(async () => {
-    await temporal().client.workflow.getHandle(inviteDispatcherWorkflowId(taskQueue)).terminate('test finished').catch(() => undefined);
-    await disconnectTemporal();
-  });
+  const dispatcher = useInviteDispatcher(`inbound-${randomUUID().slice(0, 8)}`);
 
   it('stores a scheduled invite with the send time of the connection and nudges the dispatcher; no workflow of its own', async () => {
     const w = await makeWorld();
@@ -47,7 +31,7 @@ describe('inbound submissions and the invite dispatcher', () => {
     const submission = await InboundSubmission.findByPk(res.body.submission_id);
     expect(new Date(res.body.send_at).getTime() - submission!.receivedAt.getTime()).toBe(30 * 60_000);
 
-    const history = await temporal().client.workflow.getHandle(inviteDispatcherWorkflowId(taskQueue)).fetchHistory();
+    const history = await temporal().client.workflow.getHandle(dispatcher.workflowId).fetchHistory();
     expect((history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'nudge')).toHaveLength(1);
     await expect(temporal().client.workflow.getHandle(inviteWorkflowId(campaign.uuid, res.body.id)).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
   });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MessagingSetting } from '../../src/models';
 import { useApp } from '../support/app';
+import { useEnv } from '../support/env';
 import { makeWorld, tokenFor, without } from '../support/factories';
 import { useSmtpServer } from '../support/providers/smtp';
 import { startTwilioServer, type TwilioSink } from '../support/providers/twilio';
@@ -13,18 +14,13 @@ describe('GraphQL messaging settings', () => {
   const t = useApp();
   const sink = useSmtpServer();
   let twilio: TwilioSink;
-  const saved = { PUBLIC_URL: process.env.PUBLIC_URL, SMS_SIMULATOR: process.env.SMS_SIMULATOR, WEBHOOK_ALLOW_PRIVATE_URLS: process.env.WEBHOOK_ALLOW_PRIVATE_URLS };
+  // The test servers are on loopback; a test switches the SMS simulator and PUBLIC_URL.
+  const env = useEnv({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true', SMS_SIMULATOR: 'false' }, ['PUBLIC_URL']);
 
   beforeAll(async () => {
     twilio = await startTwilioServer();
-    process.env.WEBHOOK_ALLOW_PRIVATE_URLS = 'true'; // the test servers are on loopback
-    process.env.SMS_SIMULATOR = 'false';
   });
   afterAll(async () => {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
     await twilio.close();
   });
 
@@ -161,8 +157,9 @@ describe('GraphQL messaging settings', () => {
       expect(twilio.requests.at(-1)!.path).toBe('/simulators/twilio/2010-04-01/Accounts/AC00000000000000000000000000000000/Messages.json');
     } finally {
       process.env.SMS_SIMULATOR = 'false';
-      if (saved.PUBLIC_URL === undefined) delete process.env.PUBLIC_URL;
-      else process.env.PUBLIC_URL = saved.PUBLIC_URL;
+      const publicUrl = env.before('PUBLIC_URL');
+      if (publicUrl === undefined) delete process.env.PUBLIC_URL;
+      else process.env.PUBLIC_URL = publicUrl;
     }
   });
 });

@@ -10,7 +10,7 @@ import { putKeywords, putMetrics } from '../gbp/support';
 import { makeCampaign, makeSentInvite } from '../inbound/support';
 import { useTemporalWorker } from '../support/temporal';
 import { SERVER_VERSION } from '../../facades/mcp';
-import { auditRows, mcpWorld, rpc, TOOLS, useMcpApp } from './support';
+import { auditRows, mcpWorld, READ_TOOLS, rpc, TOOLS, useMcpApp } from './support';
 
 /**
  * The MCP endpoint through the official SDK v2 client (`@modelcontextprotocol/client`): pinned to protocol 2026-07-28
@@ -138,18 +138,7 @@ describe('MCP endpoint through the official SDK v2 client', () => {
 
     it('hides the Local Search Grid and write tools from an organisation owner without mcp:writes', async () => {
       const client = await open(world.ai.orgOwner, mode);
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
-        'list_reviews',
-        'get_review',
-        'list_organizations',
-        'list_locations',
-        'get_metrics',
-        'get_ai_insights',
-        'get_report',
-        'list_private_feedback',
-        'list_gbp_metrics',
-        'list_gbp_search_terms',
-      ]);
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(READ_TOOLS);
     });
   });
 

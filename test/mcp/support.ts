@@ -77,6 +77,20 @@ export async function connect(app: McpApp, token: string): Promise<Client> {
 export const AI_ALL = ['mcp:access', 'mcp:writes', 'reviews:pii', 'reviews:read', 'reviews:update', 'organizations:read', 'request:read'];
 export const AI_READ = ['mcp:access', 'reviews:read', 'organizations:read'];
 
+/** tools/list, in order, for an AI token of AI_READ (no mcp:writes) of a user who is not the tenant owner (no Local Search Grid). */
+export const READ_TOOLS = [
+  'list_reviews',
+  'get_review',
+  'list_organizations',
+  'list_locations',
+  'get_metrics',
+  'get_ai_insights',
+  'get_report',
+  'list_private_feedback',
+  'list_gbp_metrics',
+  'list_gbp_search_terms',
+];
+
 /**
  * A tenant whose owner runs the Local Search Grid (simulated providers, one scan with a completed snapshot), an
  * organisation owner with an organisation of two locations and reviews in both, a team member on the branch, and

@@ -2,8 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { QueryTypes } from 'sequelize';
 import { ApiToken } from '../../src/models';
 import { auditRows } from '../mcp/support';
-import { serveApp, type ServedApp } from '../support/app';
-import { useDatabase } from '../support/db';
+import { useServedApp } from '../support/app';
 import { makeOrganization, tokenFor } from '../support/factories';
 import { Browser, oauthWorld } from './mcp-support';
 
@@ -16,14 +15,7 @@ const sequelizeOf = () => ApiToken.sequelize!;
  * revocation, and the refusals (no PKCE, plain PKCE, another resource, a revoked grant).
  */
 describe('MCP OAuth', () => {
-  useDatabase();
-  let app: ServedApp;
-  beforeAll(async () => {
-    app = await serveApp();
-  });
-  afterAll(async () => {
-    await app.close();
-  });
+  const app = useServedApp();
 
   const pkce = () => {
     const verifier = randomBytes(32).toString('base64url');

@@ -2,8 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { serveApp, type ServedApp } from '../support/app';
-import { useDatabase } from '../support/db';
+import { useServedApp } from '../support/app';
 import { oauthWorld, walkConsent } from './mcp-support';
 
 /**
@@ -12,14 +11,7 @@ import { oauthWorld, walkConsent } from './mcp-support';
  * to sign in with PKCE and the resource indicator, redeems the code, calls tools, and refreshes on its own.
  */
 describe('MCP OAuth with the SDK client', () => {
-  useDatabase();
-  let app: ServedApp;
-  beforeAll(async () => {
-    app = await serveApp();
-  });
-  afterAll(async () => {
-    await app.close();
-  });
+  const app = useServedApp();
 
   class MemoryProvider implements OAuthClientProvider {
     info?: OAuthClientInformationMixed;

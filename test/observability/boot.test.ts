@@ -1,13 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { openDatabase } from '../../src/bootstrap';
 import { dropDatabase } from '../../src/db/connection';
 import type { Readiness } from '../../src/observability/readiness';
+import { freePort } from '../../src/net/free-port';
 import { ensureNamespace } from '../../src/temporal/namespace';
 import { databaseUrlFor } from '../support/env';
 import { ROOT } from '../support/spawn';
@@ -21,17 +21,6 @@ import { parseMetrics } from './prometheus';
  */
 const MAIN = path.join(ROOT, 'dist', 'src', 'main.js');
 const WORKER = path.join(ROOT, 'dist', 'src', 'worker-main.js');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function start(entry: string, env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   const child = spawn(process.execPath, [entry], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -2,12 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { dropDatabase } from '../../src/db/connection';
+import { freePort } from '../../src/net/free-port';
 import { runId, TEST_SERVER_URL } from '../support/env';
 import { ROOT } from '../support/spawn';
 import {
   cleanEnv,
   extractWalkthroughs,
-  freePort,
   makeWorkspace,
   runSession,
   sessionScript,

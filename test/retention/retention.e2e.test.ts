@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { TypedSearchAttributes } from '@temporalio/common';
-import { Op, QueryTypes } from 'sequelize';
+import { Op } from 'sequelize';
 import { McpAuditEntry, OutboxEvent, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../../src/models';
 import { RG_KIND, ensureSearchAttributes } from '../../src/temporal/search-attributes';
 import { temporal } from '../../workflows/client';
 import { configureRetention, ensureRetentionSchedule, removeRetentionSchedule, retentionScheduleId } from '../../workflows/retention/client';
 import type { RetentionResult } from '../../workflows/retention/purge.workflow';
 import { useDatabase } from '../support/db';
+import { useEnv } from '../support/env';
 import { makeWorld } from '../support/factories';
 import { recordHistory, useTemporalWorker } from '../support/temporal';
 import { waitUntil } from '../support/wait';
+import { retentionRows } from './support';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -27,15 +29,11 @@ describe('data retention on Temporal', () => {
   });
   const db = useDatabase();
   const worker = useTemporalWorker();
-  const saved: Record<string, string | undefined> = {};
   const ENV = { RETENTION_OUTBOX_DAYS: '7', RETENTION_WEBHOOK_DELIVERIES_DAYS: '30', RETENTION_MCP_AUDIT_DAYS: '90', RETENTION_BATCH_SIZE: '1000' };
+  useEnv(ENV);
   let world: Awaited<ReturnType<typeof makeWorld>>;
 
   beforeAll(async () => {
-    for (const [k, v] of Object.entries(ENV)) {
-      saved[k] = process.env[k];
-      process.env[k] = v;
-    }
     // The schedule's action carries the platform's search attributes: the shared dev server must know them.
     await ensureSearchAttributes(temporal().client, worker.settings().namespace);
     configureRetention({ idScope: worker.settings().taskQueue, everyMs: 24 * 60 * 60_000, input: {} });
@@ -43,64 +41,16 @@ describe('data retention on Temporal', () => {
   });
   afterAll(async () => {
     await removeRetentionSchedule().catch(() => undefined);
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
   });
 
   const ago = (days: number) => new Date(Date.now() - days * DAY);
 
-  async function outboxEvent(dispatchedAt: Date | null): Promise<number> {
-    const e = await OutboxEvent.create({
-      tenantId: world.tenant.id,
-      customerId: world.org.customerId,
-      event: 'location-updated',
-      aggregateType: 'location',
-      aggregateId: String(world.home.id),
-      payload: {},
-      occurredAt: dispatchedAt ?? ago(50),
-      dispatchedAt,
-    });
-    return Number(e.id);
-  }
+  const rows = retentionRows(() => world, db);
+  const outboxEvent = (dispatchedAt: Date | null) => rows.outboxEvent(dispatchedAt, dispatchedAt ?? ago(50));
+  const auditEntry = (createdAt: Date) => rows.auditEntry(createdAt, { method: 'tools/list', tool: null, durationMs: 1 });
 
-  async function delivery(to: WebhookEndpoint, status: 'pending' | 'succeeded' | 'failed', updatedAt: Date): Promise<string> {
-    const id = randomUUID();
-    await WebhookDelivery.create({
-      id,
-      tenantId: world.tenant.id,
-      customerId: world.orgOwner.customerId!,
-      endpointId: to.id,
-      outboxEventId: await outboxEvent(ago(1)),
-      event: 'location-updated',
-      payload: '{}',
-      status,
-      attempts: 1,
-    });
-    await WebhookAttempt.create({ tenantId: world.tenant.id, deliveryId: id, attempt: 1, statusCode: 500, latencyMs: 1, error: null, responseExcerpt: null });
-    await db().query('UPDATE webhook_deliveries SET created_at = :at, updated_at = :at WHERE id = :id', { replacements: { at: updatedAt, id }, type: QueryTypes.UPDATE });
-    return id;
-  }
-
-  async function auditEntry(createdAt: Date): Promise<number> {
-    const e = await McpAuditEntry.create({
-      tenantId: world.tenant.id,
-      tokenId: 1,
-      userId: world.owner.id,
-      method: 'tools/list',
-      tool: null,
-      arguments: null,
-      piiUnlocked: false,
-      resultCode: 0,
-      errorReason: null,
-      durationMs: 1,
-      correlationId: randomUUID(),
-      requestId: null,
-    });
-    await db().query('UPDATE mcp_audit_log SET created_at = :at WHERE id = :id', { replacements: { at: createdAt, id: e.id }, type: QueryTypes.UPDATE });
-    return Number(e.id);
-  }
+  const delivery = async (to: WebhookEndpoint, status: 'pending' | 'succeeded' | 'failed', updatedAt: Date) =>
+    rows.delivery(to, status, { createdAt: updatedAt, updatedAt }, { eventId: await outboxEvent(ago(1)) });
 
   it('creates the schedule once (daily, overlap skip, tagged for the UI) and updates its interval when the configuration changes', async () => {
     const { client } = temporal();

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Op, QueryTypes } from 'sequelize';
+import { Op } from 'sequelize';
 import { loadConfig } from '../../src/config';
 import { fixedClock } from '../../src/domain/clock';
 import { InboundConnection, InboundSubmission, McpAuditEntry, OutboxEvent, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../../src/models';
@@ -8,6 +8,7 @@ import type { RetentionKind } from '../../workflows/retention/kinds';
 import { useDatabase } from '../support/db';
 import { makeWorld } from '../support/factories';
 import { makeCampaign, makeConnection } from '../inbound/support';
+import { retentionRows } from './support';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -25,11 +26,8 @@ describe('data retention purge (service)', () => {
   const clock = fixedClock(new Date('2031-03-15T12:00:00.000Z'));
   const ago = (days: number, extraMs = 0) => new Date(clock.now().getTime() - days * DAY - extraMs);
 
-  /** Sets a row's timestamp columns directly (Sequelize would stamp its own createdAt/updatedAt). */
-  async function stamp(table: string, id: number | string, columns: Record<string, Date | null>): Promise<void> {
-    const set = Object.keys(columns).map((c) => `${c} = :${c}`).join(', ');
-    await db().query(`UPDATE ${table} SET ${set} WHERE id = :id`, { replacements: { ...columns, id }, type: QueryTypes.UPDATE });
-  }
+  const rows = retentionRows(() => world, db);
+  const { stamp } = rows;
 
   /** Other files' rows stay in this worker's database: a test that counts exactly starts from a purged slate. */
   async function slate(kind: RetentionKind, days: number): Promise<void> {
@@ -41,19 +39,7 @@ describe('data retention purge (service)', () => {
     world = await makeWorld();
   });
 
-  async function outboxEvent(dispatchedAt: Date | null, occurredAt: Date = dispatchedAt ?? ago(100)): Promise<number> {
-    const e = await OutboxEvent.create({
-      tenantId: world.tenant.id,
-      customerId: world.org.customerId,
-      event: 'location-updated',
-      aggregateType: 'location',
-      aggregateId: String(world.home.id),
-      payload: { retention: true },
-      occurredAt,
-      dispatchedAt,
-    });
-    return Number(e.id);
-  }
+  const outboxEvent = (dispatchedAt: Date | null, occurredAt: Date = dispatchedAt ?? ago(100)) => rows.outboxEvent(dispatchedAt, occurredAt, { retention: true });
 
   async function endpoint(): Promise<WebhookEndpoint> {
     return WebhookEndpoint.create({
@@ -71,23 +57,8 @@ describe('data retention purge (service)', () => {
     updatedAt: Date,
     opts: { eventId?: number; attempts?: number } = {},
   ): Promise<string> {
-    const id = randomUUID();
-    await WebhookDelivery.create({
-      id,
-      tenantId: world.tenant.id,
-      customerId: world.orgOwner.customerId!,
-      endpointId: to.id,
-      outboxEventId: opts.eventId ?? (await outboxEvent(ago(400))),
-      event: 'location-updated',
-      payload: '{}',
-      status,
-      attempts: opts.attempts ?? 1,
-    });
-    for (let n = 1; n <= (opts.attempts ?? 1); n++) {
-      await WebhookAttempt.create({ tenantId: world.tenant.id, deliveryId: id, attempt: n, statusCode: status === 'succeeded' ? 200 : 500, latencyMs: 5, error: null, responseExcerpt: null });
-    }
-    await stamp('webhook_deliveries', id, { created_at: new Date(updatedAt.getTime() - 60_000), updated_at: updatedAt });
-    return id;
+    const at = { createdAt: new Date(updatedAt.getTime() - 60_000), updatedAt };
+    return rows.delivery(to, status, at, { eventId: opts.eventId ?? (await outboxEvent(ago(400))), attempts: opts.attempts });
   }
 
   const exists = async (model: { count(o: { where: Record<string, unknown> }): Promise<number> }, ids: Array<number | string>) =>
@@ -214,24 +185,7 @@ describe('data retention purge (service)', () => {
   });
 
   describe('MCP audit entries', () => {
-    async function entry(createdAt: Date): Promise<number> {
-      const e = await McpAuditEntry.create({
-        tenantId: world.tenant.id,
-        tokenId: 1,
-        userId: world.owner.id,
-        method: 'tools/call',
-        tool: 'list_reviews',
-        arguments: null,
-        piiUnlocked: false,
-        resultCode: 0,
-        errorReason: null,
-        durationMs: 3,
-        correlationId: randomUUID(),
-        requestId: null,
-      });
-      await stamp('mcp_audit_log', Number(e.id), { created_at: createdAt });
-      return Number(e.id);
-    }
+    const entry = (createdAt: Date) => rows.auditEntry(createdAt, { method: 'tools/call', tool: 'list_reviews', durationMs: 3 });
 
     it('deletes entries older than the age, in batches, and keeps younger ones', async () => {
       await slate('mcpAudit', 365);

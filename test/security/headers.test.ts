@@ -1,10 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { reviewLinkOf, unsubscribeLinkOf } from '../../src/messaging/links';
 import { reportUrlOf } from '../../src/services/scans.service';
-import { serveApp, type ServedApp } from '../support/app';
-import { launchChromium } from '../support/browser';
+import { createConnectLink, serveApp, type ServedApp } from '../support/app';
+import { launchChromium, recordCspViolations } from '../support/browser';
 import { useDatabase } from '../support/db';
-import { makeReview, makeWorld, testimonialsOf, tokenFor } from '../support/factories';
+import { makeReview, makeWorld, testimonialsOf } from '../support/factories';
 import { makeCampaign, makeSentInvite } from '../inbound/support';
 import { useProviderApis } from '../support/providers/review-platforms';
 import { seedReportScan } from '../support/scan-report';
@@ -51,15 +51,7 @@ describe('security headers and CSP', () => {
   async function watchedPage(): Promise<Page> {
     const page = await browser.newPage();
     page.setDefaultTimeout(15_000);
-    await page.exposeFunction('__cspViolation', (text: string) => void violations.push(text));
-    await page.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (e) => {
-        (window as unknown as { __cspViolation: (t: string) => void }).__cspViolation(`${e.violatedDirective} ${e.blockedURI} at ${e.documentURI}`);
-      });
-    });
-    page.on('console', (m) => {
-      if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
-    });
+    await recordCspViolations(page, violations);
     return page;
   }
 
@@ -158,14 +150,7 @@ describe('security headers and CSP', () => {
 
   it('the connect flow satisfies its CSP through sign-in and selection', async () => {
     const w = await makeWorld();
-    const agencyToken = await tokenFor(w.owner, [], 'agency');
-    const created = await fetch(`${base}/api/agency/v1/connect-links`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${agencyToken}`, 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({ provider: 'google', location_id: w.home.id }),
-    });
-    expect(created.status).toBe(201);
-    const link = ((await created.json()) as { data: { connect_url: string; token: string } }).data;
+    const link = await createConnectLink(base, w.owner, w.home);
     const page = await watchedPage();
     try {
       const landing = await page.goto(link.connect_url);

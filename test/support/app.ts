@@ -5,10 +5,12 @@ import type Redis from 'ioredis';
 import pino from 'pino';
 import request from 'supertest';
 import type { Clock } from '../../src/domain/clock';
+import type { Location, User } from '../../src/models';
 import { getSchema } from '../../src/graphql/schema';
 import { createApp, type AppDeps } from '../../src/http/app';
 import { contractRecorder } from './contract';
 import { useDatabase } from './db';
+import { tokenFor } from './factories';
 
 type Seams = Omit<Partial<AppDeps>, 'config' | 'schema' | 'logger'>;
 
@@ -99,3 +101,32 @@ export async function serveApp(deps: Seams = {}): Promise<ServedApp> {
   };
 }
 
+/** serveApp() around the tests of a describe block, on the worker's database; `origin` is read inside the tests. */
+export function useServedApp(deps: Seams = {}): { readonly origin: string } {
+  useDatabase();
+  let served: ServedApp | null = null;
+  beforeAll(async () => {
+    served = await serveApp(deps);
+  });
+  afterAll(async () => {
+    await served?.close();
+  });
+  return {
+    get origin() {
+      if (!served) throw new Error('app not served');
+      return served.origin;
+    },
+  };
+}
+
+/** A Google connect link to `location`, created by the tenant owner `owner` through the served agency API. */
+export async function createConnectLink(origin: string, owner: User, location: Location): Promise<{ token: string; connect_url: string }> {
+  const agencyToken = await tokenFor(owner, [], 'agency');
+  const created = await fetch(`${origin}/api/agency/v1/connect-links`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${agencyToken}`, 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify({ provider: 'google', location_id: location.id }),
+  });
+  expect(created.status).toBe(201);
+  return ((await created.json()) as { data: { token: string; connect_url: string } }).data;
+}

@@ -11,6 +11,7 @@ import { useApp } from '../support/app';
 import { makeWorld } from '../support/factories';
 import { startSmtpServer, useSmtpServer } from '../support/providers/smtp';
 import { startTwilioServer, type TwilioSink } from '../support/providers/twilio';
+import { useEnv } from '../support/env';
 import { waitUntil } from '../support/wait';
 import { EMAIL_STEP, giveCredits, makeCampaign, makeContact, makeInvite, phoneNumber, rawHeader, SMS_STEP, type World } from '../invites/fixtures';
 import { useInviteWorker } from '../invites/worker';
@@ -31,18 +32,12 @@ describe('invite dispatcher on Temporal', () => {
   const sink = useSmtpServer();
   const worker = useInviteWorker();
   let twilio: TwilioSink;
-  const saved = { PUBLIC_URL: process.env.PUBLIC_URL, SMS_SIMULATOR: process.env.SMS_SIMULATOR };
+  useEnv({ PUBLIC_URL, SMS_SIMULATOR: 'false' });
 
   beforeAll(async () => {
     twilio = await startTwilioServer();
-    process.env.PUBLIC_URL = PUBLIC_URL;
-    process.env.SMS_SIMULATOR = 'false';
   });
   afterAll(async () => {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
     await twilio.close();
   });
 

@@ -18,7 +18,17 @@ const limitOf = (v: string): number => {
   return Number(v);
 };
 
-const footer = (shown: number, total: number) => (total > shown ? `\n(${shown} of ${total}, newest first: --limit for more)` : '');
+/** A list command's answer: the table (with how many of `total` it shows) and, for `--json`, `{ total, [key]: rows }`. */
+function listed<T extends Record<string, unknown>>(
+  key: string,
+  rows: T[],
+  total: number,
+  columns: Array<[header: string, key: string]>,
+  json: (row: T) => Record<string, unknown>,
+): CliResult {
+  const footer = total > rows.length ? `\n(${rows.length} of ${total}, newest first: --limit for more)` : '';
+  return { text: table(rows, columns) + footer, data: { total, [key]: rows.map(json) } };
+}
 
 /** `2027-01-31`, an ISO timestamp, or a duration like `30d` / `12h` from now. */
 function parseExpiry(v: string): Date {
@@ -76,31 +86,30 @@ export async function tenantCreate(o: TenantCreateOpts): Promise<CliResult> {
 
 export async function tenantList(o: { limit: string }): Promise<CliResult> {
   const { items, total } = await operator.listTenants({ limit: limitOf(o.limit) });
-  return {
-    text:
-      table(items, [
-        ['ID', 'id'],
-        ['NAME', 'name'],
-        ['BRAND', 'brandName'],
-        ['DOMAINS', 'domains'],
-        ['OWNER', 'ownerEmails'],
-        ['ACCOUNTS', 'customerAccounts'],
-        ['CREATED', 'createdAt'],
-      ]) + footer(items.length, total),
-    data: {
-      total,
-      tenants: items.map((t) => ({
-        id: t.id,
-        name: t.name,
-        brand_name: t.brandName,
-        domains: t.domains,
-        owner_emails: t.ownerEmails,
-        customer_accounts: t.customerAccounts,
-        tax_calculation_enabled: t.taxCalculationEnabled,
-        created_at: iso(t.createdAt),
-      })),
-    },
-  };
+  return listed(
+    'tenants',
+    items,
+    total,
+    [
+      ['ID', 'id'],
+      ['NAME', 'name'],
+      ['BRAND', 'brandName'],
+      ['DOMAINS', 'domains'],
+      ['OWNER', 'ownerEmails'],
+      ['ACCOUNTS', 'customerAccounts'],
+      ['CREATED', 'createdAt'],
+    ],
+    (t) => ({
+      id: t.id,
+      name: t.name,
+      brand_name: t.brandName,
+      domains: t.domains,
+      owner_emails: t.ownerEmails,
+      customer_accounts: t.customerAccounts,
+      tax_calculation_enabled: t.taxCalculationEnabled,
+      created_at: iso(t.createdAt),
+    }),
+  );
 }
 
 export async function tenantTaxCalculation(o: { tenant: string; enabled: 'true' | 'false' }): Promise<CliResult> {
@@ -143,28 +152,27 @@ export async function orgList(o: { tenant?: string; customer?: string; limit: st
   const tenantId = o.tenant ? (await findTenant(o.tenant)).id : undefined;
   const customerId = o.customer ? idOf(o.customer, '--customer') : undefined;
   const { items, total } = await operator.listOrganizations({ tenantId, customerId, limit: limitOf(o.limit) });
-  return {
-    text:
-      table(items, [
-        ['ID', 'id'],
-        ['TENANT', 'tenantId'],
-        ['ACCOUNT', 'customerId'],
-        ['NAME', 'name'],
-        ['LOCATIONS', 'locations'],
-        ['CREATED', 'createdAt'],
-      ]) + footer(items.length, total),
-    data: {
-      total,
-      organizations: items.map((x) => ({
-        id: x.id,
-        tenant_id: x.tenantId,
-        customer_id: x.customerId,
-        name: x.name,
-        locations: x.locations,
-        created_at: iso(x.createdAt),
-      })),
-    },
-  };
+  return listed(
+    'organizations',
+    items,
+    total,
+    [
+      ['ID', 'id'],
+      ['TENANT', 'tenantId'],
+      ['ACCOUNT', 'customerId'],
+      ['NAME', 'name'],
+      ['LOCATIONS', 'locations'],
+      ['CREATED', 'createdAt'],
+    ],
+    (x) => ({
+      id: x.id,
+      tenant_id: x.tenantId,
+      customer_id: x.customerId,
+      name: x.name,
+      locations: x.locations,
+      created_at: iso(x.createdAt),
+    }),
+  );
 }
 
 export interface UserCreateOpts {
@@ -199,30 +207,29 @@ export async function userCreate(o: UserCreateOpts): Promise<CliResult> {
 export async function userList(o: { tenant?: string; role?: Role; limit: string }): Promise<CliResult> {
   const tenantId = o.tenant ? (await findTenant(o.tenant)).id : undefined;
   const { items, total } = await operator.listUsers({ tenantId, role: o.role, limit: limitOf(o.limit) });
-  return {
-    text:
-      table(items, [
-        ['ID', 'id'],
-        ['TENANT', 'tenantId'],
-        ['ACCOUNT', 'customerId'],
-        ['EMAIL', 'email'],
-        ['NAME', 'name'],
-        ['ROLE', 'role'],
-        ['CREATED', 'createdAt'],
-      ]) + footer(items.length, total),
-    data: {
-      total,
-      users: items.map((u) => ({
-        id: u.id,
-        tenant_id: u.tenantId,
-        customer_id: u.customerId,
-        email: u.email,
-        name: u.name,
-        role: u.role,
-        created_at: iso(u.createdAt),
-      })),
-    },
-  };
+  return listed(
+    'users',
+    items,
+    total,
+    [
+      ['ID', 'id'],
+      ['TENANT', 'tenantId'],
+      ['ACCOUNT', 'customerId'],
+      ['EMAIL', 'email'],
+      ['NAME', 'name'],
+      ['ROLE', 'role'],
+      ['CREATED', 'createdAt'],
+    ],
+    (u) => ({
+      id: u.id,
+      tenant_id: u.tenantId,
+      customer_id: u.customerId,
+      email: u.email,
+      name: u.name,
+      role: u.role,
+      created_at: iso(u.createdAt),
+    }),
+  );
 }
 
 export async function tokenCreate(o: { user: string; tenant?: string; permissions: string; kind: TokenKind; expires?: string; name: string }): Promise<CliResult> {
@@ -253,39 +260,38 @@ export async function tokenList(o: { tenant?: string; user?: string; active?: bo
   const tenantId = o.tenant ? (await findTenant(o.tenant)).id : undefined;
   const { items, total } = await operator.listTokens({ tenantId, userEmail: o.user, active: o.active, limit: limitOf(o.limit) });
   const rows = items.map((t) => ({ ...t, email: t.user.email, state: t.revokedAt ? 'revoked' : t.expiresAt && t.expiresAt <= new Date() ? 'expired' : 'active' }));
-  return {
-    text:
-      table(rows, [
-        ['ID', 'id'],
-        ['KIND', 'kind'],
-        ['TENANT', 'tenantId'],
-        ['USER', 'email'],
-        ['NAME', 'name'],
-        ['PREFIX', 'prefix'],
-        ['PERMISSIONS', 'permissions'],
-        ['CREATED', 'createdAt'],
-        ['EXPIRES', 'expiresAt'],
-        ['LAST USED', 'lastUsedAt'],
-        ['STATE', 'state'],
-      ]) + footer(items.length, total),
-    data: {
-      total,
-      tokens: rows.map((t) => ({
-        id: t.id,
-        name: t.name,
-        kind: t.kind,
-        tenant_id: t.tenantId,
-        user: t.user,
-        prefix: t.prefix,
-        permissions: t.permissions,
-        created_at: iso(t.createdAt),
-        expires_at: iso(t.expiresAt),
-        last_used_at: iso(t.lastUsedAt),
-        revoked_at: iso(t.revokedAt),
-        state: t.state,
-      })),
-    },
-  };
+  return listed(
+    'tokens',
+    rows,
+    total,
+    [
+      ['ID', 'id'],
+      ['KIND', 'kind'],
+      ['TENANT', 'tenantId'],
+      ['USER', 'email'],
+      ['NAME', 'name'],
+      ['PREFIX', 'prefix'],
+      ['PERMISSIONS', 'permissions'],
+      ['CREATED', 'createdAt'],
+      ['EXPIRES', 'expiresAt'],
+      ['LAST USED', 'lastUsedAt'],
+      ['STATE', 'state'],
+    ],
+    (t) => ({
+      id: t.id,
+      name: t.name,
+      kind: t.kind,
+      tenant_id: t.tenantId,
+      user: t.user,
+      prefix: t.prefix,
+      permissions: t.permissions,
+      created_at: iso(t.createdAt),
+      expires_at: iso(t.expiresAt),
+      last_used_at: iso(t.lastUsedAt),
+      revoked_at: iso(t.revokedAt),
+      state: t.state,
+    }),
+  );
 }
 
 /** By the id `token:list` shows, or by the secret itself (an operator holding a leaked token). */

@@ -130,21 +130,12 @@ export class ReviewMetricsType {
 }
 
 @ObjectType('InsightTheme')
-export class InsightThemeType {
+export class InsightThemeType extends SentimentDistributionType {
   @Field({ description: 'A noun or two-noun phrase customers use ("front desk").' })
   theme!: string;
 
   @Field(() => Int, { description: 'Reviews of the period mentioning it.' })
   mentions!: number;
-
-  @Field(() => Int)
-  positive!: number;
-
-  @Field(() => Int)
-  neutral!: number;
-
-  @Field(() => Int)
-  negative!: number;
 
   @Field(() => Float, { description: 'Mean tone of the mentions, -1..1.' })
   score!: number;

@@ -1,18 +1,9 @@
 import { ArgsType, Field, InputType, Int } from 'type-graphql';
-import { PageArgs, perPageField } from '../common';
+import { ScopedPageArgs } from '../common';
 
 /** Dates and ratings are checked by the service (one answer names every bad field). */
 @ArgsType()
-export class PrivateFeedbackListArgs extends PageArgs {
-  @perPageField(10)
-  perPage!: number;
-
-  @Field(() => Int, { nullable: true })
-  organizationId?: number | null;
-
-  @Field(() => Int, { nullable: true })
-  locationId?: number | null;
-
+export class PrivateFeedbackListArgs extends ScopedPageArgs {
   @Field(() => String, { nullable: true, description: 'Y-m-d, inclusive (UTC).' })
   dateFrom?: string | null;
 

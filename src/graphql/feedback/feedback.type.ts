@@ -1,25 +1,14 @@
-import { Field, GraphQLISODateTime, Int, ObjectType } from 'type-graphql';
+import { Field, ObjectType } from 'type-graphql';
 import { Paginated } from '../common';
+import { RatedMessageFields } from '../reviews/review.type';
 
 @ObjectType('PrivateFeedback', { description: 'What a customer wrote on the private feedback form after a low rating.' })
-export class PrivateFeedbackType {
-  @Field(() => Int)
-  id!: number;
-
-  @Field(() => Int)
-  organizationId!: number;
-
-  @Field(() => Int)
-  locationId!: number;
-
+export class PrivateFeedbackType extends RatedMessageFields {
   @Field(() => String, { nullable: true, description: 'Campaign UUID.' })
   campaignId!: string | null;
 
   @Field(() => String, { nullable: true, description: 'Contact UUID.' })
   contactId!: string | null;
-
-  @Field(() => Int)
-  rating!: number;
 
   @Field({ description: 'The name given on the form.' })
   author!: string;
@@ -29,15 +18,6 @@ export class PrivateFeedbackType {
 
   @Field()
   phone!: string;
-
-  @Field()
-  message!: string;
-
-  @Field(() => String, { nullable: true })
-  reply!: string | null;
-
-  @Field(() => GraphQLISODateTime, { nullable: true })
-  replyDate!: Date | null;
 
   @Field()
   replied!: boolean;
@@ -50,12 +30,6 @@ export class PrivateFeedbackType {
 
   @Field({ description: 'The submitted form as JSON text (name, email, phone, message, rating, source, source_id, source_name).' })
   meta!: string;
-
-  @Field(() => GraphQLISODateTime)
-  createdAt!: Date;
-
-  @Field(() => GraphQLISODateTime)
-  updatedAt!: Date;
 }
 
 @ObjectType()

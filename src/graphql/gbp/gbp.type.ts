@@ -1,4 +1,5 @@
 import { Field, Int, ObjectType } from 'type-graphql';
+import { Paginated } from '../common';
 
 /** The totals of a period (Google's impressions split four ways, calls, website clicks, direction requests). */
 @ObjectType('GbpMetricTotals')
@@ -98,19 +99,7 @@ export class GbpSearchTermType {
 }
 
 @ObjectType('GbpSearchTermPage')
-export class GbpSearchTermPageType {
-  @Field(() => [GbpSearchTermType])
-  items!: GbpSearchTermType[];
-
-  @Field(() => Int)
-  total!: number;
-
-  @Field(() => Int)
-  page!: number;
-
-  @Field(() => Int)
-  perPage!: number;
-
+export class GbpSearchTermPageType extends Paginated(GbpSearchTermType, 'GbpSearchTermBase') {
   @Field(() => Int)
   locationId!: number;
 

@@ -2,7 +2,7 @@ import { IsIn, IsInt, IsOptional, Matches, Max, Min, MinLength } from 'class-val
 import { ArgsType, Field, InputType, Int, registerEnumType } from 'type-graphql';
 import { ASPECTS, SENTIMENTS } from '../../analytics/sentiment';
 import { ReviewSort } from '../../services/reviews.service';
-import { FileInput, PageArgs, perPageField } from '../common';
+import { FileInput, PageArgs, perPageField, ScopedPageArgs } from '../common';
 import { MaxChars, msg } from '../validation';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -98,19 +98,26 @@ export class ReviewListArgs extends PageArgs {
 }
 
 @ArgsType()
-export class WritableSourceArgs extends PageArgs {
-  @perPageField(10)
-  perPage!: number;
+export class WritableSourceArgs extends ScopedPageArgs {}
 
-  @Field(() => Int, { nullable: true })
-  organizationId?: number | null;
+/** What creating and editing a written review both take (each optional; a base class: not emitted). */
+@InputType('ReviewTextBaseInput')
+abstract class ReviewTextInput {
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  message?: string | null;
 
-  @Field(() => Int, { nullable: true })
-  locationId?: number | null;
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @MaxChars(255, 'title')
+  title?: string | null;
+
+  @Field(() => FileInput, { nullable: true })
+  avatar?: FileInput | null;
 }
 
 @InputType()
-export class CreateReviewInput {
+export class CreateReviewInput extends ReviewTextInput {
   @Field()
   @MinLength(1, msg.required('author'))
   @MaxChars(255, 'author')
@@ -134,22 +141,10 @@ export class CreateReviewInput {
 
   @Field(() => Int, { description: 'Integration id from the writable sources list.' })
   source!: number;
-
-  @Field(() => String, { nullable: true })
-  @IsOptional()
-  message?: string | null;
-
-  @Field(() => String, { nullable: true })
-  @IsOptional()
-  @MaxChars(255, 'title')
-  title?: string | null;
-
-  @Field(() => FileInput, { nullable: true })
-  avatar?: FileInput | null;
 }
 
 @InputType({ description: 'Only the fields that are set change.' })
-export class UpdateReviewInput {
+export class UpdateReviewInput extends ReviewTextInput {
   @Field(() => String, { nullable: true })
   @IsOptional()
   @MinLength(1, msg.required('author'))
@@ -165,18 +160,6 @@ export class UpdateReviewInput {
 
   @Field(() => String, { nullable: true })
   @IsOptional()
-  message?: string | null;
-
-  @Field(() => String, { nullable: true })
-  @IsOptional()
-  @MaxChars(255, 'title')
-  title?: string | null;
-
-  @Field(() => String, { nullable: true })
-  @IsOptional()
   @Matches(DATE, msg.date('published on'))
   publishedOn?: string | null;
-
-  @Field(() => FileInput, { nullable: true })
-  avatar?: FileInput | null;
 }

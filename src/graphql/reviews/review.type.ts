@@ -1,8 +1,9 @@
 import { Field, Float, GraphQLISODateTime, Int, ObjectType } from 'type-graphql';
 import { Paginated } from '../common';
 
-@ObjectType('Review', { description: 'A review from any source.' })
-export class ReviewType {
+/** What a review and a private feedback both are: a rating and a message at one location, and the reply to it (a base class: not emitted). */
+@ObjectType('RatedMessageBase')
+export abstract class RatedMessageFields {
   @Field(() => Int)
   id!: number;
 
@@ -12,20 +13,8 @@ export class ReviewType {
   @Field(() => Int)
   locationId!: number;
 
-  @Field(() => Int, { description: 'The review source integration.' })
-  integrationId!: number;
-
-  @Field()
-  author!: string;
-
-  @Field(() => GraphQLISODateTime, { description: 'Publication time; midnight UTC of published_on for written reviews.' })
-  publishedAt!: Date;
-
   @Field(() => Int)
   rating!: number;
-
-  @Field(() => String, { nullable: true })
-  title!: string | null;
 
   @Field()
   message!: string;
@@ -35,6 +24,27 @@ export class ReviewType {
 
   @Field(() => GraphQLISODateTime, { nullable: true })
   replyDate!: Date | null;
+
+  @Field(() => GraphQLISODateTime)
+  createdAt!: Date;
+
+  @Field(() => GraphQLISODateTime)
+  updatedAt!: Date;
+}
+
+@ObjectType('Review', { description: 'A review from any source.' })
+export class ReviewType extends RatedMessageFields {
+  @Field(() => Int, { description: 'The review source integration.' })
+  integrationId!: number;
+
+  @Field()
+  author!: string;
+
+  @Field(() => GraphQLISODateTime, { description: 'Publication time; midnight UTC of published_on for written reviews.' })
+  publishedAt!: Date;
+
+  @Field(() => String, { nullable: true })
+  title!: string | null;
 
   @Field()
   hidden!: boolean;
@@ -66,12 +76,6 @@ export class ReviewType {
       'Where the sentiment, language and aspects come from: `local` (the built-in analyser) or `ai` (the configured chat model, whose labels are taken only where valid and not contradicting the stars without reason). An edit of the text or rating makes it `local` again until the model is asked about the new text.',
   })
   sentimentSource!: string;
-
-  @Field(() => GraphQLISODateTime)
-  createdAt!: Date;
-
-  @Field(() => GraphQLISODateTime)
-  updatedAt!: Date;
 }
 
 @ObjectType('ReviewAspect', { description: 'An aspect the review talks about and its tone there.' })

@@ -2,6 +2,7 @@ import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { ArgsType, Field, Float, InputType, Int } from 'type-graphql';
 import { PageArgs } from '../common';
 import { msg } from '../validation';
+import { ScanGridFields } from './scan.type';
 
 @ArgsType()
 export class ScanListArgs extends PageArgs {
@@ -59,24 +60,12 @@ export class DataPointArgs extends PageArgs {
 }
 
 @InputType()
-export class CreateScanInput {
+export class CreateScanInput extends ScanGridFields {
   @Field()
   location!: string;
 
   @Field(() => String, { nullable: true })
   address?: string | null;
-
-  @Field(() => [String])
-  keywords!: string[];
-
-  @Field(() => Int)
-  gridSize!: number;
-
-  @Field(() => Float)
-  distance!: number;
-
-  @Field()
-  distanceUnit!: string;
 
   @Field(() => String, { nullable: true })
   type?: string | null;

@@ -1,17 +1,10 @@
-import { Field, Float, GraphQLISODateTime, Int, ObjectType } from 'type-graphql';
+import { Field, Float, GraphQLISODateTime, InputType, Int, ObjectType } from 'type-graphql';
 import { Paginated } from '../common';
 
-@ObjectType('Scan', { description: 'A Local Search Grid scan: an N x N grid of pins ranked for keywords.' })
-export class ScanType {
-  @Field()
-  uuid!: string;
-
-  @Field({ description: 'Display name of the scanned business.' })
-  location!: string;
-
-  @Field({ description: 'The primary (first) keyword.' })
-  keyword!: string;
-
+/** The grid a scan draws: the same fields in a scan and in the input that creates one (a base class: type-graphql emits only the types a resolver reaches). */
+@ObjectType('ScanGridBase')
+@InputType('ScanGridBaseInput')
+export abstract class ScanGridFields {
   @Field(() => [String])
   keywords!: string[];
 
@@ -23,6 +16,18 @@ export class ScanType {
 
   @Field()
   distanceUnit!: string;
+}
+
+@ObjectType('Scan', { description: 'A Local Search Grid scan: an N x N grid of pins ranked for keywords.' })
+export class ScanType extends ScanGridFields {
+  @Field()
+  uuid!: string;
+
+  @Field({ description: 'Display name of the scanned business.' })
+  location!: string;
+
+  @Field({ description: 'The primary (first) keyword.' })
+  keyword!: string;
 
   @Field({ description: '`business` or `sab`.' })
   type!: string;

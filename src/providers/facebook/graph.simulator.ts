@@ -1,4 +1,5 @@
 import express, { type Request, type Response, type Router } from 'express';
+import { PlatformSimulator, type PlatformSimulatorOptions } from '../platform-simulator';
 import { decodeOffset, encodeOffset, hash32, initialReviewCount, simulatedReview, simulatedTimeline } from '../sim-data';
 
 /**
@@ -39,13 +40,8 @@ interface SimPage {
   grown: number;
 }
 
-export interface FacebookSimulatorOptions {
-  seed?: boolean;
-  growEveryMs?: number | null;
-  now?: () => Date;
-  /** Largest page of ratings served (tests lower it to exercise cursor paging). */
-  maxPageSize?: number;
-}
+/** `maxPageSize` defaults to 25 ratings (cursor paging). */
+export type FacebookSimulatorOptions = PlatformSimulatorOptions;
 
 /** Graph timestamps: `2026-11-01T10:00:00+0000`. */
 export const graphTime = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, '+0000');
@@ -53,25 +49,15 @@ export const graphTime = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$
 const graphError = (res: Response, status: number, code: number, message: string, type = 'OAuthException') =>
   res.status(status).json({ error: { message, type, code, fbtrace_id: `Sim${hash32(message).toString(36)}` } });
 
-export class FacebookGraphSimulator {
+export class FacebookGraphSimulator extends PlatformSimulator {
   readonly router: Router;
   private readonly pages = new Map<string, SimPage>();
   private readonly userPages: string[] = [];
-  private readonly revoked = new Set<string>();
   private replyRejection: { status: number; code: number; message: string } | null = null;
-  private failures: Array<{ status: number; retryAfter?: string }> = [];
-  private counter = 0;
-  private readonly seed: boolean;
-  private readonly growEveryMs: number | null;
-  private readonly now: () => Date;
-  private readonly maxPageSize: number;
   readonly requests: Array<{ method: string; path: string; token: string | null }> = [];
 
   constructor(opts: FacebookSimulatorOptions = {}) {
-    this.seed = opts.seed ?? true;
-    this.growEveryMs = opts.growEveryMs === undefined ? 6 * 60 * 60 * 1000 : opts.growEveryMs;
-    this.now = opts.now ?? (() => new Date());
-    this.maxPageSize = opts.maxPageSize ?? 25;
+    super(opts, 25);
     if (this.seed) {
       this.addPage('1010000000000001', { name: 'Simulated Page 1', seeded: true });
       this.addPage('1010000000000002', { name: 'Simulated Page 2', seeded: true });
@@ -146,14 +132,6 @@ export class FacebookGraphSimulator {
   /** Refuses every comment from now on with this Graph error (null: accept again). */
   rejectReplies(message: string | null, opts: { status?: number; code?: number } = {}): void {
     this.replyRejection = message === null ? null : { status: opts.status ?? 403, code: opts.code ?? 200, message };
-  }
-
-  failNext(...failures: Array<{ status: number; retryAfter?: string }>): void {
-    this.failures.push(...failures);
-  }
-
-  revokeToken(token: string): void {
-    this.revoked.add(token);
   }
 
   // ---- the wire -----------------------------------------------------------------------------------

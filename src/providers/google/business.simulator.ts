@@ -1,4 +1,5 @@
 import express, { type Request, type Response, type Router } from 'express';
+import { PlatformSimulator, type PlatformSimulatorOptions } from '../platform-simulator';
 import { decodeOffset, encodeOffset, hash32, initialReviewCount, simulatedReview, simulatedTimeline } from '../sim-data';
 
 /**
@@ -35,39 +36,24 @@ interface SimLocation {
   grown: number;
 }
 
-export interface GoogleSimulatorOptions {
-  seed?: boolean;
-  growEveryMs?: number | null;
-  now?: () => Date;
-  /** Largest page the reviews list serves (Google's is 50; tests lower it to exercise paging). */
-  maxPageSize?: number;
-}
+/** `maxPageSize` defaults to Google's 50. */
+export type GoogleSimulatorOptions = PlatformSimulatorOptions;
 
 export const SIM_GOOGLE_ACCOUNT = 'accounts/100000000000000000001';
 
 const googleError = (res: Response, code: number, status: string, message: string) =>
   res.status(code).json({ error: { code, message, status } });
 
-export class GoogleBusinessSimulator {
+export class GoogleBusinessSimulator extends PlatformSimulator {
   readonly router: Router;
   private readonly accounts = new Map<string, { accountName: string; locations: string[] }>();
   private readonly locations = new Map<string, SimLocation>();
-  private readonly revoked = new Set<string>();
   private replyRejection: { status: number; message: string } | null = null;
-  private failures: Array<{ status: number; retryAfter?: string }> = [];
-  private counter = 0;
-  private readonly seed: boolean;
-  private readonly growEveryMs: number | null;
-  private readonly now: () => Date;
-  private readonly maxPageSize: number;
   /** Every request the simulator answered (method and path), for tests that check what was called. */
   readonly requests: Array<{ method: string; path: string; authorization: string | undefined }> = [];
 
   constructor(opts: GoogleSimulatorOptions = {}) {
-    this.seed = opts.seed ?? true;
-    this.growEveryMs = opts.growEveryMs === undefined ? 6 * 60 * 60 * 1000 : opts.growEveryMs;
-    this.now = opts.now ?? (() => new Date());
-    this.maxPageSize = opts.maxPageSize ?? 50;
+    super(opts, 50);
     if (this.seed) {
       const ids = [1, 2, 3].map((n) => `${SIM_GOOGLE_ACCOUNT}/locations/200000000000000000${n}`);
       this.accounts.set(SIM_GOOGLE_ACCOUNT, { accountName: 'Simulated Business Account', locations: ids });
@@ -151,15 +137,6 @@ export class GoogleBusinessSimulator {
   /** Refuses every reply from now on with this status and message (null: accept again). */
   rejectReplies(message: string | null, status = 400): void {
     this.replyRejection = message === null ? null : { status, message };
-  }
-
-  /** The next requests fail with these statuses (5xx, 429), one per request. */
-  failNext(...failures: Array<{ status: number; retryAfter?: string }>): void {
-    this.failures.push(...failures);
-  }
-
-  revokeToken(token: string): void {
-    this.revoked.add(token);
   }
 
   // ---- the wire -----------------------------------------------------------------------------------

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { fixedClock } from '../../../src/domain/clock';
 import { Invite } from '../../../src/models';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { connectTemporal, disconnectTemporal, ensureInviteDispatcher, inviteDispatcherWorkflowId, temporal } from '../../../workflows/client';
+import { temporal } from '../../../workflows/client';
 import { inviteWorkflowId } from '../../../workflows/invites/client';
 import { useApp } from '../../support/app';
 import { makeWorld } from '../../support/factories';
+import { useInviteDispatcher } from '../../support/invite-dispatcher';
 import { makeCampaign } from '../../campaigns/factories';
 
 process.env.LOG_LEVEL ??= 'silent';
@@ -22,30 +23,7 @@ const HOUR = 3_600_000;
 describe('POST /api/v1/request-reviews/campaigns/{campaign}/invite hands the invite to Temporal', () => {
   const clock = fixedClock(NOW);
   const t = useApp({ clock });
-  let dispatcherId = '';
-
-  beforeAll(async () => {
-    const address = process.env.REVIEWGRID_TEST_TEMPORAL;
-    if (!address) throw new Error('no Temporal dev server: global setup sets REVIEWGRID_TEST_TEMPORAL');
-    await connectTemporal({
-      address,
-      namespace: 'default',
-      taskQueue: `test-campaigns-${randomUUID().slice(0, 8)}`,
-      webhookRetry: { maximumAttempts: 1, initialIntervalMs: 10, maximumIntervalMs: 10, timeoutMs: 1000 },
-      dispatcher: { pollMs: 1000, batchSize: 10 },
-    });
-    await ensureInviteDispatcher();
-    dispatcherId = inviteDispatcherWorkflowId(temporal().settings.taskQueue);
-  }, 60_000);
-
-  async function cleanUp(): Promise<void> {
-    await temporal().client.workflow.getHandle(dispatcherId).terminate('test finished').catch(() => undefined);
-    await disconnectTemporal();
-  }
-
-  afterAll(async () => {
-    await cleanUp().catch(() => undefined); // the last test disconnected already
-  });
+  const { workflowId: dispatcherId, stop: cleanUp } = useInviteDispatcher(`test-campaigns-${randomUUID().slice(0, 8)}`);
 
   /** How many `nudge` signals the dispatcher received. */
   async function nudges(): Promise<number> {

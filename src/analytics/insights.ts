@@ -255,29 +255,53 @@ export function narrativeOf(f: InsightFacts): string {
 
 /** Numbers a text quotes ("4.5", "60%", "2026-10-01" gives 2026, 10 and 1). */
 export function figuresOf(text: string): number[] {
-  return [...text.matchAll(/\d+(?:[.,]\d+)?/g)].map((m) => Number(m[0].replace(',', '.')));
+  return quotedFigures(text).map((f) => f.value);
+}
+
+/** The figures of a text as written: their value and how many decimals they were given with. */
+function quotedFigures(text: string): Array<{ value: number; decimals: number }> {
+  return [...text.matchAll(/\d+(?:[.,]\d+)?/g)].map((m) => ({ value: Number(m[0].replace(',', '.')), decimals: m[0].split(/[.,]/)[1]?.length ?? 0 }));
+}
+
+/** Every number value of the facts (names, dates and example texts are strings: their digits are not figures). */
+function factValues(value: unknown, into: Set<number>): void {
+  if (typeof value === 'number') {
+    if (Number.isFinite(value)) into.add(value);
+  } else if (Array.isArray(value)) {
+    for (const v of value) factValues(v, into);
+  } else if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) factValues(v, into);
+  }
 }
 
 /**
  * Whether a narrative (the chat API's) quotes only figures of the facts: every number in it must be one the facts or
- * the rules' texts state, or a rounding of one (a share of 33.3% may read "33%"). A narrative inventing a count, a
- * rate or a share is refused, and the rules' narrative is used instead.
+ * the rules' texts state, or a rounding of one to the precision it is quoted with (a share of 33.3% may read "33%",
+ * an average of 4.67 "4.7"; a count of 5 is not "4.9"). Names (the business, its location, the themes) are not
+ * figures, nor are the review excerpts quoted as examples: their digits count neither as facts nor as quotes. A narrative inventing a count, a rate or a share is
+ * refused, and the rules' narrative is used instead.
  */
 export function quotesOnlyFacts(narrative: string, facts: InsightFacts, texts: InsightTexts): boolean {
+  // Names and the reviews' own words quoted as examples: their digits are not figures.
+  const names = [facts.subject, ...facts.themes.flatMap((th) => [th.theme, th.example ?? '']), ...facts.faded.map((th) => th.theme)]
+    .filter(Boolean)
+    .sort((a, b) => b.length - a.length);
+  const withoutNames = (text: string) => names.reduce((t, name) => t.split(name).join(' '), text);
   const known = new Set<number>();
-  const add = (n: number | null | undefined) => {
-    if (n !== null && n !== undefined && Number.isFinite(n)) known.add(n);
-  };
-  for (const n of figuresOf(JSON.stringify(facts))) add(n);
+  factValues(facts, known);
   for (const text of [texts.narrative, ...texts.changes.map((c) => c.text), ...texts.strengths, ...texts.complaints, ...texts.suggestedActions]) {
-    for (const n of figuresOf(text)) add(n);
+    for (const n of figuresOf(withoutNames(text))) known.add(n);
   }
   for (const totals of [facts.current.totals, facts.previous.totals]) {
     const t = totals.totalReviews;
-    for (const part of [totals.sentimentDistribution.positive, totals.sentimentDistribution.neutral, totals.sentimentDistribution.negative, totals.responded]) add(pct(part, t));
+    for (const part of [totals.sentimentDistribution.positive, totals.sentimentDistribution.neutral, totals.sentimentDistribution.negative, totals.responded]) known.add(pct(part, t));
   }
   const values = [...known];
-  return figuresOf(narrative).every((n) => values.some((k) => Math.abs(k - n) < 0.5 || Math.round(k) === n || Math.floor(k) === n));
+  const roundings = (k: number, decimals: number) => {
+    const scale = 10 ** decimals;
+    return [Math.round(k * scale) / scale, Math.floor(k * scale) / scale];
+  };
+  return quotedFigures(withoutNames(narrative)).every(({ value, decimals }) => values.some((k) => k === value || roundings(k, decimals).includes(value)));
 }
 
 export function insightTexts(f: InsightFacts): InsightTexts {

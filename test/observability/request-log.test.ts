@@ -1,0 +1,71 @@
+import { Writable } from 'node:stream';
+import request from 'supertest';
+import { createLogger } from '../../src/bootstrap';
+import { getSchema } from '../../src/graphql/schema';
+import { createApp } from '../../src/http/app';
+import { useDatabase } from '../support/db';
+import { makeWorld, tokenFor } from '../support/factories';
+
+/**
+ * The request log (README, `LOG_LEVEL`): one JSON line per request with its id, method, URL, status and time, and the
+ * request id on every line the request logs. The id is the caller's `X-Request-Id` when it is a safe token, and is
+ * echoed in the answer.
+ */
+describe('request log', () => {
+  useDatabase();
+  const lines: string[] = [];
+  const appAt = async (level: string) =>
+    createApp({
+      config: { RATE_LIMIT_PER_MINUTE: 100_000, AGENCY_RATE_LIMIT_PER_MINUTE: 100_000, BODY_LIMIT: '1mb', TRUST_PROXY: 'false' },
+      schema: await getSchema(),
+      logger: createLogger(
+        { LOG_LEVEL: level as 'info', NODE_ENV: 'test' },
+        new Writable({
+          write(chunk, _enc, done) {
+            lines.push(...String(chunk).split('\n').filter(Boolean));
+            done();
+          },
+        }),
+      ),
+    });
+  const logged = () => lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+
+  beforeEach(() => {
+    lines.length = 0;
+  });
+
+  it('writes one line per request with its id, method, URL, status and time', async () => {
+    const app = await appAt('info');
+    try {
+      const w = await makeWorld();
+      const token = await tokenFor(w.owner);
+      const ok = await request(app.app).get('/api/v1/reviews?page=1').set('Authorization', `Bearer ${token}`).set('X-Request-Id', 'trace-ok-1');
+      expect(ok.status).toBe(200);
+      expect(ok.headers['x-request-id']).toBe('trace-ok-1');
+      const missing = await request(app.app).get('/api/v1/reviews/999999999').set('Authorization', `Bearer ${token}`);
+      expect(missing.status).toBe(404);
+      const generated = missing.headers['x-request-id'] as string;
+      expect(generated).toMatch(/^[0-9a-f-]{36}$/);
+
+      const done = logged().filter((l) => l.msg === 'request completed');
+      expect(done).toEqual([
+        expect.objectContaining({ reqId: 'trace-ok-1', req: { id: 'trace-ok-1', method: 'GET', url: '/api/v1/reviews?page=1' }, res: { statusCode: 200 }, responseTime: expect.any(Number) }),
+        expect.objectContaining({ reqId: generated, req: { id: generated, method: 'GET', url: '/api/v1/reviews/999999999' }, res: { statusCode: 404 } }),
+      ]);
+    } finally {
+      await app.stop();
+    }
+  });
+
+  it('logs nothing of a served request above the info level', async () => {
+    const app = await appAt('warn');
+    try {
+      const w = await makeWorld();
+      const res = await request(app.app).get('/api/v1/reviews').set('Authorization', `Bearer ${await tokenFor(w.owner)}`);
+      expect(res.status).toBe(200);
+      expect(logged().filter((l) => l.msg === 'request completed')).toEqual([]);
+    } finally {
+      await app.stop();
+    }
+  });
+});

@@ -107,6 +107,14 @@ const schema = z.object({
   WEBHOOK_HANDOFF_MS: z.coerce.number().int().min(1).default(250),
   WEBHOOK_SLOW_RECEIVER_MS: z.coerce.number().int().min(0).default(60_000),
   /**
+   * Every attempt a worker makes: at most WEBHOOK_RECEIVER_MAX_IN_FLIGHT POSTs open to one receiver at once; once all
+   * of them have waited WEBHOOK_RECEIVER_STALE_MS, further attempts to it are not sent (retried on the schedule).
+   * Retries are handed to one workflow per receiver and WEBHOOK_RETRY_WINDOW_MS of hand-overs.
+   */
+  WEBHOOK_RECEIVER_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(16),
+  WEBHOOK_RECEIVER_STALE_MS: z.coerce.number().int().min(1).default(5_000),
+  WEBHOOK_RETRY_WINDOW_MS: z.coerce.number().int().min(1).default(10_000),
+  /**
    * Receivers on private, loopback and link-local addresses are refused (SSRF) unless this is "true"
    * (local development, and tests whose receiver runs on this machine).
    */

@@ -14,7 +14,7 @@ import type { DispatchOutboxInput } from './outbox/dispatch.workflow';
 import type { RescoreSentimentInput } from './reviews/rescore.workflow';
 import type { DispatchInvitesInput } from './invites/dispatch.workflow';
 import type { DeliveryRetry, DeliverWebhookInput } from './webhooks/deliver.workflow';
-import type { RetryDeliveriesInput } from './webhooks/retry-group.workflow';
+import type { ReceiverRetriesInput, RetryCohort } from './webhooks/receiver-retries.workflow';
 import { ownedBy, startMetadata, urlForSummary, type Owner } from '../src/temporal/search-attributes';
 
 /**
@@ -26,6 +26,8 @@ export interface TemporalSettings {
   namespace: string;
   taskQueue: string;
   webhookRetry: DeliveryRetry;
+  /** One retry run per receiver and this long a window of hand-overs (`retryReceiverDeliveries`); default 10 s. */
+  webhookRetryWindowMs?: number;
   dispatcher: DispatchOutboxInput;
   /** The invite dispatcher's poll and batch; absent: every second, 100 per kind. */
   inviteDispatcher?: DispatchInvitesInput;
@@ -140,44 +142,51 @@ export async function startDeliveryWorkflow(deliveryId: string, opts: { again?: 
   }
 }
 
-/** The retry group of one receiver's deliveries, named after its first delivery. */
-export const retryGroupWorkflowId = (firstDeliveryId: string): string => `webhook-retries:${firstDeliveryId}`;
+/** The retry run of one receiver's deliveries handed over in the window that starts at `windowStart` (epoch ms). */
+export const receiverRetriesWorkflowId = (taskQueue: string, endpointId: number, windowStart: number): string =>
+  `webhook-retries:${taskQueue}:${endpointId}:${windowStart}`;
+
+/** A group of one receiver's deliveries to retry, as a dispatcher batch hands it over. */
+export type RetryGroup = RetryCohort & { endpointId: number };
 
 /**
- * Starts the retry workflow of a group of one receiver's deliveries (`retryWebhookDeliveries`). Starting the same
- * group again (a dispatcher retry after a crash) is a no-op. `startDelayMs`: the run begins that much later unless
- * signalled (first attempts still waiting for their answer).
+ * Hands a group of one receiver's deliveries to the retry run of that receiver and the current window
+ * (`retryReceiverDeliveries`), by signal-with-start: the window's first group starts the run, the others join it, a
+ * group handed over twice (a dispatcher batch retried after a crash) counts once. Answers the run's workflow id, where
+ * `signalFirstAttemptsEnded` goes.
  */
-export async function startRetryGroup(
-  group: Pick<RetryDeliveriesInput, 'endpointId' | 'deliveryIds' | 'after' | 'awaitingFirstAttempts'>,
-  opts: { label: DeliveryLabel; startDelayMs?: number },
-): Promise<void> {
+export async function startRetryGroup(group: RetryGroup, opts: { label: DeliveryLabel }): Promise<string> {
   const { client, settings } = temporal();
-  const input: RetryDeliveriesInput = { ...group, retry: settings.webhookRetry, activityQueue: webhookRetryQueue(settings.taskQueue) };
-  const first = group.deliveryIds[0];
-  try {
-    await client.workflow.start('retryWebhookDeliveries', {
-      workflowId: retryGroupWorkflowId(first),
-      taskQueue: settings.taskQueue,
-      args: [input],
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      ...(opts.startDelayMs ? { startDelay: opts.startDelayMs } : {}),
-      ...startMetadata(
-        ownedBy(opts.label.owner, 'webhook-delivery', first),
-        `Webhook retries: ${deliveries(group.deliveryIds.length)} to ${urlForSummary(opts.label.url)} (first ${first})`,
-      ),
-    });
-  } catch (e) {
-    if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
-  }
+  const windowMs = settings.webhookRetryWindowMs ?? 10_000;
+  const windowStart = Math.floor(Date.now() / windowMs) * windowMs;
+  const workflowId = receiverRetriesWorkflowId(settings.taskQueue, group.endpointId, windowStart);
+  const input: ReceiverRetriesInput = {
+    endpointId: group.endpointId,
+    retry: settings.webhookRetry,
+    activityQueue: webhookRetryQueue(settings.taskQueue),
+    acceptUntil: windowStart + windowMs,
+  };
+  const { endpointId: _receiver, ...cohort } = group;
+  await client.workflow.signalWithStart('retryReceiverDeliveries', {
+    workflowId,
+    taskQueue: settings.taskQueue,
+    args: [input],
+    signal: 'add-retries',
+    signalArgs: [cohort satisfies RetryCohort],
+    ...startMetadata(
+      ownedBy(opts.label.owner, 'webhook-delivery', `receiver-${group.endpointId}`),
+      `Webhook retries to ${urlForSummary(opts.label.url)} (receiver ${group.endpointId}, handed over from ${new Date(windowStart).toISOString()})`,
+    ),
+  });
+  return workflowId;
 }
 
 /** `1 delivery`, `3 deliveries`. */
 export const deliveries = (n: number): string => `${n} ${n === 1 ? 'delivery' : 'deliveries'}`;
 
-/** Tells a group standing by that the dispatcher's first attempts have all ended (its start delay ends too). */
-export async function signalFirstAttemptsDone(firstDeliveryId: string): Promise<void> {
-  await temporal().client.workflow.getHandle(retryGroupWorkflowId(firstDeliveryId)).signal('first-attempts-done');
+/** Tells a receiver's retry run that the dispatcher's first attempts of `deliveryIds` have ended. */
+export async function signalFirstAttemptsEnded(workflowId: string, deliveryIds: string[]): Promise<void> {
+  await temporal().client.workflow.getHandle(workflowId).signal('first-attempts-ended', deliveryIds);
 }
 
 /**
@@ -429,6 +438,7 @@ export function temporalSettings(config: {
   WEBHOOK_RETRY_INITIAL_MS: number;
   WEBHOOK_RETRY_MAX_INTERVAL_MS: number;
   WEBHOOK_TIMEOUT_MS: number;
+  WEBHOOK_RETRY_WINDOW_MS?: number;
   OUTBOX_POLL_MS: number;
   INVITE_POLL_MS?: number;
   REVIEW_SYNC_INTERVAL_MINUTES?: number;
@@ -443,6 +453,7 @@ export function temporalSettings(config: {
       maximumIntervalMs: config.WEBHOOK_RETRY_MAX_INTERVAL_MS,
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     },
+    webhookRetryWindowMs: config.WEBHOOK_RETRY_WINDOW_MS ?? 10_000,
     dispatcher: { pollMs: config.OUTBOX_POLL_MS, batchSize: 100 },
     inviteDispatcher: { pollMs: config.INVITE_POLL_MS ?? 1_000, batchSize: 100 },
     reviewSync: { intervalMs: (config.REVIEW_SYNC_INTERVAL_MINUTES ?? 60) * 60_000 },

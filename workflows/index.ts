@@ -10,6 +10,7 @@ export { autoRespond } from './auto-respond/respond.workflow';
 export { purgeExpiredData } from './retention/purge.workflow';
 export { engineProbe } from './probe/engine-probe.workflow';
 export { retryWebhookDeliveries } from './webhooks/retry-group.workflow';
+export { retryReceiverDeliveries } from './webhooks/receiver-retries.workflow';
 export { rescoreSentiment } from './reviews/rescore.workflow';
 export { labelSentimentWithAi } from './reviews/ai-label.workflow';
 export { sendMonthlyReports } from './reports/monthly.workflow';

@@ -42,6 +42,8 @@ export function useTemporalWorker(opts: { retry?: Partial<DeliveryRetry> } = {})
       namespace: 'default',
       taskQueue: `test-${process.env.JEST_WORKER_ID ?? '1'}-${randomUUID().slice(0, 8)}`,
       webhookRetry: retry,
+      // Short windows: a receiver's retry run ends soon after its last delivery, so tests can wait for it.
+      webhookRetryWindowMs: 1_000,
       dispatcher: { pollMs: 200, batchSize: 100 },
     };
     state.settings = settings;

@@ -4,7 +4,7 @@ import { useApp } from '../support/app';
 import { makeWorld, testimonialsOf } from '../support/factories';
 import { startReceiver } from '../support/receiver';
 import { recordHistory, useTemporalWorker } from '../support/temporal';
-import { deliveryWorkflowId, retryGroupWorkflowId, temporal } from '../../workflows/client';
+import { deliveryWorkflowId, temporal } from '../../workflows/client';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { waitUntil } from '../support/wait';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process';
@@ -56,7 +56,7 @@ describe('outbound webhooks on Temporal', () => {
       expect(got.headers['webhook-id']).toBe(delivery.id);
       await waitUntil(async () => (await WebhookDelivery.findByPk(delivery.id))!.status === 'succeeded');
       // Delivered by the dispatcher's first attempt in bulk: no retry workflow was needed.
-      expect(await anyRunFor(delivery.id)).toBeNull();
+      expect(await anyRunFor(delivery)).toEqual([]);
     } finally {
       await receiver.close();
     }
@@ -69,13 +69,13 @@ describe('outbound webhooks on Temporal', () => {
       await receiver.waitFor(4);
       const [delivery] = await deliveriesOf('review-created', res.body.data.id);
       await waitUntil(async () => (await WebhookDelivery.findByPk(delivery.id))!.status === 'succeeded');
-      await recordHistory(retryGroupWorkflowId(delivery.id), 'webhook-retries-succeed');
+      await recordHistory((await retryRunsOf(delivery.endpointId))[0], 'receiver-retries-succeed');
       const ids = new Set(receiver.received.map((r) => r.headers['webhook-id']));
       expect(ids).toEqual(new Set([delivery.id]));
       for (const r of receiver.received) new Webhook(secret).verify(r.body, r.headers as Record<string, string>);
       const attempts = await WebhookAttempt.findAll({ where: { deliveryId: delivery.id }, order: [['attempt', 'ASC']] });
       expect(attempts.map((a) => a.statusCode)).toEqual([503, 503, 503, 200]);
-      await retriesEnded([delivery.id]);
+      await retriesEnded([delivery.endpointId]);
       expect(receiver.received).toHaveLength(4); // nothing after the success
     } finally {
       await receiver.close();
@@ -90,8 +90,8 @@ describe('outbound webhooks on Temporal', () => {
       const [delivery] = await deliveriesOf('review-created', res.body.data.id);
       await waitUntil(async () => (await WebhookDelivery.findByPk(delivery.id))!.status === 'failed');
       expect(await WebhookAttempt.count({ where: { deliveryId: delivery.id } })).toBe(11);
-      await recordHistory(retryGroupWorkflowId(delivery.id), 'webhook-retries-give-up');
-      await retriesEnded([delivery.id]);
+      await recordHistory((await retryRunsOf(delivery.endpointId))[0], 'receiver-retries-give-up');
+      await retriesEnded([delivery.endpointId]);
       expect(receiver.received).toHaveLength(11);
     } finally {
       await receiver.close();
@@ -139,7 +139,7 @@ describe('outbound webhooks on Temporal', () => {
       expect(receiver.received).toHaveLength(1);
       expect((await WebhookDelivery.findByPk(delivery.id))!.lastError).toBe('The receiver answered 410');
       // The first attempt settled it for good: no retry workflow.
-      expect(await anyRunFor(delivery.id)).toBeNull();
+      expect(await anyRunFor(delivery)).toEqual([]);
     } finally {
       await receiver.close();
     }
@@ -208,15 +208,25 @@ async function runOf(workflowId: string) {
   }
 }
 
-/** Whether any workflow was started for the delivery: its own (a redelivery) or a retry group it leads. */
-const anyRunFor = async (deliveryId: string) => (await runOf(deliveryWorkflowId(deliveryId))) ?? (await runOf(retryGroupWorkflowId(deliveryId)));
+/** The workflows started for a delivery: its own (a redelivery) and its receiver's retry runs. */
+const anyRunFor = async (d: { id: string; endpointId: number }) =>
+  [...((await runOf(deliveryWorkflowId(d.id))) ? [deliveryWorkflowId(d.id)] : []), ...(await retryRunsOf(d.endpointId))];
+
+/** The retry runs of a receiver (`retryReceiverDeliveries`, one per window of hand-overs), oldest first. */
+async function retryRunsOf(endpointId: number): Promise<string[]> {
+  const { client, settings } = temporal();
+  const ids: Array<{ id: string; start: number }> = [];
+  const query = `WorkflowType = 'retryReceiverDeliveries' AND TaskQueue = '${settings.taskQueue}' AND RgBusinessId = 'receiver-${endpointId}'`;
+  for await (const run of client.workflow.list({ query })) ids.push({ id: run.workflowId, start: run.startTime.getTime() });
+  return ids.sort((a, b) => a.start - b.start).map((r) => r.id);
+}
 
 const deliveriesOf = async (event: string, reviewId: number) =>
   (await WebhookDelivery.findAll({ where: { event } })).filter((d) => JSON.parse(d.payload).id === reviewId);
 
-/** Waits for the retry groups these deliveries lead, where started, to end: after the first attempt, they alone POST. */
-async function retriesEnded(deliveryIds: string[]): Promise<void> {
-  for (const id of deliveryIds) if (await runOf(retryGroupWorkflowId(id))) await temporal().client.workflow.getHandle(retryGroupWorkflowId(id)).result();
+/** Waits for the retry runs of these receivers to end: after the first attempt, they alone POST. */
+async function retriesEnded(endpointIds: number[]): Promise<void> {
+  for (const endpointId of endpointIds) for (const id of await retryRunsOf(endpointId)) await temporal().client.workflow.getHandle(id).result();
 }
 
 /**
@@ -292,12 +302,13 @@ describe('first attempts in bulk: a receiver that hangs never holds the others (
       const slowDeliveries = await WebhookDelivery.findAll({ where: { endpointId: slowHook }, order: [['outboxEventId', 'ASC']] });
       expect(slowDeliveries).toHaveLength(6);
       await waitUntil(async () => (await WebhookDelivery.count({ where: { endpointId: slowHook, status: 'succeeded' } })) === 6, 30_000);
-      // The first one was handed to a retry group standing by (started with a delay); told its attempt ended, the
-      // group found it delivered and POSTed nothing more.
-      const standby = temporal().client.workflow.getHandle(retryGroupWorkflowId(slowDeliveries[0].id));
-      expect(await standby.result()).toEqual({ succeeded: expect.any(Number), failed: 0 });
-      await recordHistory(retryGroupWorkflowId(slowDeliveries[0].id), 'webhook-retries-standby');
-      await retriesEnded(slowDeliveries.map((d) => d.id));
+      // The first ones were handed over waiting for their answers; told their attempts ended, the receiver's retry run
+      // found them delivered and POSTed nothing more.
+      await waitUntil(async () => (await retryRunsOf(slowHook)).length > 0);
+      const runs = await retryRunsOf(slowHook);
+      for (const id of runs) expect(await temporal().client.workflow.getHandle(id).result()).toEqual({ succeeded: expect.any(Number), failed: 0 });
+      await recordHistory(runs[0], 'receiver-retries-standby');
+      await retriesEnded([slowHook]);
       expect(slow.received.map((r) => r.headers['webhook-id']).sort()).toEqual(slowDeliveries.map((d) => d.id).sort()); // one POST each
       expect(await WebhookAttempt.count({ where: { deliveryId: slowDeliveries.map((d) => d.id) } })).toBe(6);
     } finally {

@@ -3,10 +3,11 @@ import { claimForDelivery, loadDeliveriesForAttempt, loadDeliveryForAttempt, mar
 import { signatureHeaders, WEBHOOK_USER_AGENT } from '../../src/webhooks/signing';
 import { guardedFetch, refusedCause, UnresolvableHost } from '../../src/net/guarded-fetch';
 import { assertDeliverableUrl } from '../../src/webhooks/url';
-import { signalFirstAttemptsDone, startRetryGroup, temporal } from '../client';
+import { signalFirstAttemptsEnded, startRetryGroup, temporal } from '../client';
 import { Context } from '@temporalio/activity';
 import { createOutboxActivities } from './outbox';
 import { createDeliveryAttempt, createWebhookActivities, type WebhookActivityDeps } from './webhooks';
+import { receiverGate } from './receiver-gate';
 import { platformClient } from '../../src/providers';
 import { accessTokenFor } from '../../src/services/provider-connections.service';
 import { loadSyncTarget, recordSyncResult, upsertProviderReviews } from '../../src/jobs/review-sync';
@@ -35,7 +36,13 @@ import { attemptBucket, scanPins, scanRuns, webhookDeliveries } from '../../src/
 export { WEBHOOK_USER_AGENT };
 
 /** How the dispatcher makes first attempts (`WEBHOOK_BULK_*`); defaults where a caller (a test) gives none. */
-type BulkConfig = Partial<Pick<Config, 'WEBHOOK_BULK_CONCURRENCY' | 'WEBHOOK_BULK_PER_RECEIVER' | 'WEBHOOK_HANDOFF_MS' | 'WEBHOOK_SLOW_RECEIVER_MS' | 'INVITE_SEND_CONCURRENCY'>>;
+type BulkConfig = Partial<
+  Pick<
+    Config,
+    | 'WEBHOOK_BULK_CONCURRENCY' | 'WEBHOOK_BULK_PER_RECEIVER' | 'WEBHOOK_HANDOFF_MS' | 'WEBHOOK_SLOW_RECEIVER_MS'
+    | 'WEBHOOK_RECEIVER_MAX_IN_FLIGHT' | 'WEBHOOK_RECEIVER_STALE_MS' | 'INVITE_SEND_CONCURRENCY'
+  >
+>;
 
 /** Every activity of the worker, wired to the services (the workflows only ever see their types). */
 export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_ALLOW_PRIVATE_URLS'> & BulkConfig) {
@@ -63,6 +70,8 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     userAgent: WEBHOOK_USER_AGENT,
     now: () => new Date(),
+    // One per worker process: both of its workers (the main queue's and the retries') share these activities.
+    gate: receiverGate({ maxInFlight: config.WEBHOOK_RECEIVER_MAX_IN_FLIGHT ?? 16, staleMs: config.WEBHOOK_RECEIVER_STALE_MS ?? 5_000 }),
   };
   return {
     ...createWebhookActivities(webhookDeps),
@@ -76,7 +85,7 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
         }),
       // The run's tags give operators the receiver's owner and URL in the Temporal UI.
       startRetryGroup: (group, opts) => startRetryGroup(group, opts),
-      firstAttemptsDone: (group) => signalFirstAttemptsDone(group.deliveryIds[0]),
+      firstAttemptsEnded: (workflowId, deliveryIds) => signalFirstAttemptsEnded(workflowId, deliveryIds),
       fail: (deliveryId, reason) => markDeliveryFailed(deliveryId, reason),
       markDispatched: (eventIds) => markEventsDispatched(eventIds),
       heartbeat: () => Context.current().heartbeat(),

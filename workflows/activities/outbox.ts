@@ -1,7 +1,7 @@
 import type { DeliveryLabel } from '../client';
 import type { DeliveryRetry } from '../webhooks/deliver.workflow';
 import { intervalAfter } from '../webhooks/deliver.workflow';
-import type { RetryDeliveriesInput } from '../webhooks/retry-group.workflow';
+import type { RetryCohort } from '../webhooks/receiver-retries.workflow';
 import { runBatches, type BatchLoopSettings } from './batches';
 import { limiter } from './limiter';
 import { GONE, type AttemptOutcome, type AttemptRecord, type LoadedDelivery } from './webhooks';
@@ -27,8 +27,8 @@ export interface BulkSettings extends BatchLoopSettings {
   slowForMs: number;
 }
 
-/** A group of one receiver's deliveries to retry, as the retry workflow takes it (`retry` and queue added by the starter). */
-export type RetryGroup = Pick<RetryDeliveriesInput, 'endpointId' | 'deliveryIds' | 'after' | 'awaitingFirstAttempts'>;
+/** A group of one receiver's deliveries to retry, as its receiver's retry run takes it (`retryReceiverDeliveries`). */
+export type RetryGroup = RetryCohort & { endpointId: number };
 
 export interface OutboxActivityDeps {
   /**
@@ -42,9 +42,13 @@ export interface OutboxActivityDeps {
   record(deliveryId: string, attempt: AttemptRecord): Promise<void>;
   /** Logs a batch's attempts at once. */
   recordMany(records: Array<{ deliveryId: string; attempt: AttemptRecord }>): Promise<void>;
-  /** Starts the group's retry workflow (`webhook-retries:<first delivery id>`; a second start of that id is a no-op). */
-  startRetryGroup(group: RetryGroup, opts: { label: DeliveryLabel; startDelayMs?: number }): Promise<void>;
-  firstAttemptsDone(group: RetryGroup): Promise<void>;
+  /**
+   * Hands the group to the retry run of its receiver and the current window (started by the first group, joined by
+   * the others; a group handed over twice counts once); answers that run's workflow id.
+   */
+  startRetryGroup(group: RetryGroup, opts: { label: DeliveryLabel }): Promise<string>;
+  /** Tells that run the first attempts of these deliveries have ended (their retries may begin). */
+  firstAttemptsEnded(workflowId: string, deliveryIds: string[]): Promise<void>;
   fail(deliveryId: string, reason: string): Promise<void>;
   markDispatched(eventIds: number[]): Promise<void>;
   /** Tells Temporal the activity is alive (a killed worker's batch is retried elsewhere within the heartbeat timeout). */
@@ -87,19 +91,18 @@ export function createOutboxActivities(deps: OutboxActivityDeps) {
     ...(awaitingFirstAttempts ? { awaitingFirstAttempts } : {}),
   });
 
-  /** A retry group a lane asks for: started once the batch's attempts are logged. `running`: attempts it stands by for. */
+  /** A retry group a lane asks for: handed over once the batch's attempts are logged. `running`: attempts it waits for. */
   interface Handover {
     group: RetryGroup;
     label: DeliveryLabel;
-    startDelayMs?: number;
     running?: Promise<unknown>[];
   }
 
   /**
    * One receiver's share of a batch, in claim order: first attempts at most `perReceiver` at once (and the worker's
    * total); what failed and may be retried becomes one retry group. If the receiver has not answered everything
-   * within the hand-off, the lane lets go: attempts in flight go on in the background with a group standing by for
-   * them (started with a delay, signalled when they end), those not begun go to a group of their own.
+   * within the hand-off, the lane lets go: attempts in flight go on in the background, handed over as waiting for
+   * their end (signalled when they end), those not begun are handed over to be tried at once.
    */
   async function lane(deliveries: BulkDelivery[], total: ReturnType<typeof limiter>, record: Recorder['record']): Promise<Handover[]> {
     const { settings } = deps;
@@ -144,9 +147,9 @@ export function createOutboxActivities(deps: OutboxActivityDeps) {
       if (notBegun.length) out.push({ group: group(notBegun, { attempts: 0, delayMs: 0 }), label });
       const waiting = deliveries.filter((d) => inFlight.has(d.id));
       if (waiting.length) {
-        // Its start is delayed past the attempts' own timeout; the signal when they all end starts it at once.
+        // Their retries wait for the signal that they all ended (or, without it, for their own timeout).
         const standby = group(waiting, { attempts: 1, delayMs: intervalAfter(deps.retry(), 1) }, true);
-        out.push({ group: standby, label, startDelayMs: deps.retry().timeoutMs + 5_000, running: [...inFlight.values()] });
+        out.push({ group: standby, label, running: [...inFlight.values()] });
       }
     } else {
       await attempts;
@@ -186,11 +189,12 @@ export function createOutboxActivities(deps: OutboxActivityDeps) {
     const outcomes = new Map<number, PromiseSettledResult<unknown>>();
     await Promise.all(
       handovers.map(async (h) => {
-        const [started] = await Promise.allSettled([deps.startRetryGroup(h.group, { label: h.label, startDelayMs: h.startDelayMs })]);
+        const [started] = await Promise.allSettled([deps.startRetryGroup(h.group, { label: h.label })]);
         if (started.status === 'rejected' || !outcomes.has(h.group.endpointId)) outcomes.set(h.group.endpointId, started);
         if (started.status === 'fulfilled' && h.running) {
-          const standby = h.group;
-          void Promise.allSettled(h.running).then(() => deps.firstAttemptsDone(standby).catch(() => undefined));
+          const { value: workflowId } = started;
+          const ids = h.group.deliveryIds;
+          void Promise.allSettled(h.running).then(() => deps.firstAttemptsEnded(workflowId, ids).catch(() => undefined));
         }
       }),
     );

@@ -1,6 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { AttemptInput } from '../../src/jobs/webhook-delivery';
 import { loggedHeaders, readExcerpt, type LoggedHeaders } from '../../src/webhooks/delivery-log';
+import type { ReceiverGate } from './receiver-gate';
 
 /** What one attempt needs: the delivery's stored body and id, where it goes, and the secrets that sign it now. */
 export interface LoadedDelivery {
@@ -33,6 +34,8 @@ export interface WebhookActivityDeps {
   timeoutMs: number;
   userAgent: string;
   now(): Date;
+  /** The worker's slots per receiver (`receiverGate`): absent, every attempt POSTs at once. */
+  gate?: ReceiverGate;
 }
 
 /** Why nothing may be sent for a delivery any more. */
@@ -95,12 +98,20 @@ export function createDeliveryAttempt(deps: WebhookActivityDeps) {
       'User-Agent': deps.userAgent,
       ...deps.sign({ id: delivery.id, timestamp: deps.now(), body: delivery.body, secrets: delivery.secrets }),
     };
+    // A receiver that leaves this worker's requests unanswered gets no more of them (`receiverGate`).
+    const release = deps.gate ? await deps.gate.enter(delivery.url) : () => undefined;
+    if (!release) {
+      const message = 'Not sent: the receiver has left every request this worker may have open to it unanswered for seconds';
+      await record(null, message, null);
+      return { kind: 'retry', message, delayMs: null };
+    }
     // Exactly what was sent: the signature may be shown to the receiver's owner; the secret is never in a header.
     requestHeaders = loggedHeaders(Object.entries(headers));
     let response: Response;
     try {
       response = await deps.post(delivery.url, { headers, body: delivery.body, signal: AbortSignal.timeout(deps.timeoutMs) });
     } catch (e) {
+      release();
       const refused = deps.refused(e);
       if (refused) {
         await record(null, refused.message, null);
@@ -111,7 +122,7 @@ export function createDeliveryAttempt(deps: WebhookActivityDeps) {
       return { kind: 'retry', message, delayMs: null };
     }
     responseHeaders = loggedHeaders(response.headers.entries());
-    const text = await readExcerpt(response);
+    const text = await readExcerpt(response).finally(release);
     if (response.status >= 200 && response.status < 300) {
       await record(response.status, null, text || null);
       return { kind: 'succeeded' };
@@ -122,6 +133,12 @@ export function createDeliveryAttempt(deps: WebhookActivityDeps) {
     if (response.status >= 400 && response.status < 500 && response.status !== 408) return { kind: 'permanent', message };
     return { kind: 'retry', message, delayMs: null };
   };
+}
+
+/** What a round of retries did: succeeded, and worth another try (with the receiver's Retry-After); the rest failed. */
+export interface RoundOutcome {
+  succeeded: string[];
+  retry: Array<{ id: string; retryAfterMs: number | null }>;
 }
 
 export function createWebhookActivities(deps: WebhookActivityDeps) {
@@ -172,6 +189,37 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
         const order = new Map(deliveryIds.map((id, i) => [id, i]));
         retry.sort((a, b) => order.get(a)! - order.get(b)!);
         return { succeeded, retry, retryAfterMs };
+      } finally {
+        clearInterval(beat);
+      }
+    },
+
+    /**
+     * One round of a receiver's retries (`retryReceiverDeliveries`): each delivery still pending POSTed with its own
+     * attempt number, side by side (the worker's slots per receiver bound how many at once). Answers what succeeded
+     * (now or before) and what may be retried, with the receiver's Retry-After where it gave one; the rest failed for
+     * good (or the delivery or its receiver is gone) and is marked failed here.
+     */
+    async attemptWebhookDeliveryRound(items: Array<{ id: string; attempt: number }>): Promise<RoundOutcome> {
+      const beat = setInterval(() => deps.heartbeat(), 1_000);
+      try {
+        const loaded = await deps.loadMany(items.map((i) => i.id));
+        const outcome: RoundOutcome = { succeeded: [], retry: [] };
+        await Promise.all(
+          items.map(async ({ id, attempt }) => {
+            const delivery = loaded.get(id);
+            if (!delivery) return deps.fail(id, GONE);
+            if (delivery.status !== 'pending') {
+              if (delivery.status === 'succeeded') outcome.succeeded.push(id);
+              return;
+            }
+            const result = await attemptDelivery(delivery, attempt);
+            if (result.kind === 'succeeded') outcome.succeeded.push(id);
+            else if (result.kind === 'permanent') await deps.fail(id, result.message);
+            else outcome.retry.push({ id, retryAfterMs: result.delayMs });
+          }),
+        );
+        return outcome;
       } finally {
         clearInterval(beat);
       }

@@ -96,8 +96,8 @@ describe('operators find workflows in the Temporal UI', () => {
     expect(await ensureSearchAttributes(client, namespace)).toEqual([]);
   });
 
-  it("finds a tenant's webhook deliveries by RgTenant and RgKind, with the receiver and delivery in the summary", async () => {
-    // Deliveries become a (retry group) workflow when their first attempt, the dispatcher's in bulk, fails: each fails once here.
+  it("finds a tenant's webhook retries by RgTenant and RgKind, with the receiver in the summary", async () => {
+    // Deliveries go to their receiver's retry run (a workflow) when their first attempt, the dispatcher's in bulk, fails: each fails once here.
     const tried = new Set<string>();
     const receiver = await startReceiver((_n, r) => {
       const id = String(r.headers['webhook-id']);
@@ -128,15 +128,17 @@ describe('operators find workflows in the Temporal UI', () => {
 
       const [w] = worlds;
       const found = await list(`RgTenant = '${w.tenant.id}' AND RgKind = 'webhook-delivery'`);
-      expect(found.map((wf) => wf.workflowId)).toEqual([`webhook-retries:${deliveries[0].id}`]); // the other tenant's is not listed
-      expect(attrs(found[0])).toEqual({ tenant: String(w.tenant.id), account: String(w.org.customerId), organization: undefined, kind: 'webhook-delivery', businessId: deliveries[0].id });
+      // The receiver's retry run (one per receiver and window of hand-overs); the other tenant's is not listed.
+      const runId = `webhook-retries:${temporal().settings.taskQueue}:${deliveries[0].endpointId}:`;
+      expect(found.map((wf) => wf.workflowId)).toEqual([expect.stringMatching(new RegExp(`^${runId}\\d+$`))]);
+      expect(attrs(found[0])).toEqual({ tenant: String(w.tenant.id), account: String(w.org.customerId), organization: undefined, kind: 'webhook-delivery', businessId: `receiver-${deliveries[0].endpointId}` });
       // "All deliveries of customer account Y": the account alone finds it too.
-      expect((await list(`RgAccount = '${w.org.customerId}' AND RgKind = 'webhook-delivery' AND RgTenant = '${w.tenant.id}'`)).map((wf) => wf.workflowId)).toEqual([`webhook-retries:${deliveries[0].id}`]);
+      expect((await list(`RgAccount = '${w.org.customerId}' AND RgKind = 'webhook-delivery' AND RgTenant = '${w.tenant.id}'`)).map((wf) => wf.workflowId)).toEqual([found[0].workflowId]);
 
-      const description = await temporal().client.workflow.getHandle(`webhook-retries:${deliveries[0].id}`).describe();
+      const description = await temporal().client.workflow.getHandle(found[0].workflowId).describe();
       // The query string (which may carry the receiver's secret) is left out of the summary.
-      expect(await description.staticSummary()).toBe(`Webhook retries: 1 delivery to ${receiver.url} (first ${deliveries[0].id})`);
-      expect(await activitySummaries(`webhook-retries:${deliveries[0].id}`)).toEqual([`POST 1 delivery to receiver ${deliveries[0].endpointId} (attempt 2)`]);
+      expect(await description.staticSummary()).toMatch(new RegExp(`^Webhook retries to ${receiver.url.replace(/[.]/g, '\\.')} \\(receiver ${deliveries[0].endpointId}, handed over from \\d{4}-\\d\\d-\\d\\dT`));
+      expect(await activitySummaries(found[0].workflowId)).toEqual([`POST 1 delivery to receiver ${deliveries[0].endpointId} (attempts 2)`]);
     } finally {
       await receiver.close();
     }

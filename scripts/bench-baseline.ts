@@ -106,6 +106,11 @@ export function baselineApp(pool: Pool): Express {
     return map;
   }
 
+  /** The cheapest answer: what bare Express costs per request before any route's own work (the facade's is /health). */
+  app.get('/baseline/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+
   app.get('/baseline/reviews', async (req, res) => {
     try {
       const caller = await authenticate(req, res);

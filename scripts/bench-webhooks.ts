@@ -78,8 +78,8 @@ interface RunResult {
   committed: number;
   direct: LatencySummary;
   ceiling: number;
-  steady: LatencySummary;
-  withSleeper: LatencySummary;
+  steady: LatencySummary & { slowest?: number[][] };
+  withSleeper: LatencySummary & { slowest?: number[][] };
   duplicates: number;
 }
 
@@ -132,12 +132,18 @@ async function main(): Promise<void> {
     for (const id of ids) committedAt.set(id, at);
   };
   /** Waits until `count` webhooks reached the receiver (or 3 minutes), then sums up commit-to-arrival latency. */
-  const received = async (receiver: Receiver, count: number, started: number): Promise<LatencySummary> => {
+  const received = async (receiver: Receiver, count: number, started: number): Promise<LatencySummary & { slowest: number[][] }> => {
     const deadline = Date.now() + 180_000;
     while (receiver.arrivals().size < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     const arrived = [...receiver.arrivals().values()];
-    const latencies = arrived.map((a) => a.at - committedAt.get(JSON.parse(a.body).id as number)!);
-    return summary(latencies, (Math.max(...arrived.map((a) => a.at)) - started) / 1000);
+    const timed = arrived.map((a) => ({ committed: committedAt.get(JSON.parse(a.body).id as number)!, at: a.at }));
+    const latencies = timed.map((t) => t.at - t.committed);
+    // When the slowest were committed (seconds into the phase): stalls show as clusters.
+    const slowest = timed
+      .sort((a, b) => b.at - b.committed - (a.at - a.committed))
+      .slice(0, 30)
+      .map((t) => [Number(((t.committed - started) / 1000).toFixed(2)), t.at - t.committed]);
+    return { ...summary(latencies, (Math.max(...arrived.map((a) => a.at)) - started) / 1000), slowest };
   };
   /** RATE events a second for STEADY_SECONDS, each committed on its tick whatever the previous ones are doing. */
   const steady = async (): Promise<number> => {

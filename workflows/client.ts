@@ -243,20 +243,23 @@ async function nudge(workflowId: string, spacingMs = 0): Promise<void> {
 
 /** Wakes the outbox dispatcher (events committed). */
 export async function nudgeDispatcher(): Promise<void> {
-  if (current) await nudge(dispatcherWorkflowId(current.settings.taskQueue));
+  if (current) await nudge(dispatcherWorkflowId(current.settings.taskQueue), NUDGE_SPACING_MS);
 }
 
 /** Wakes the invite dispatcher (invites committed or moved). */
 export async function nudgeInviteDispatcher(): Promise<void> {
-  if (current) await nudge(inviteDispatcherWorkflowId(current.settings.taskQueue), INVITE_NUDGE_SPACING_MS);
+  if (current) await nudge(inviteDispatcherWorkflowId(current.settings.taskQueue), NUDGE_SPACING_MS);
 }
 
 /**
- * Invites are accepted one request at a time (bench:invites: about 50 a second on two cores) and their dispatcher's
- * activity keeps polling for a second after its last batch, so one nudge per quarter second wakes it as well as one
- * per request does, with a fraction of the signals in its history.
+ * At most one nudge a second per dispatcher: what its activity's linger is (`runBatches`: it keeps polling every
+ * 25 ms while there is work and for a second after), so a commit while it runs needs no nudge, and the first commit
+ * after it stopped comes more than a second after the last nudge and goes at once. A nudge per commit was a signal, a
+ * workflow task and four history events each (50 a second in bench:webhooks): the run continued as new every 20 s, and
+ * signals arriving while its continue-as-new was being completed made the server refuse the completion again and
+ * again (measured: 3.2 s without a round, every event of those seconds late). Invites had 250 ms before.
  */
-const INVITE_NUDGE_SPACING_MS = 250;
+const NUDGE_SPACING_MS = 1_000;
 
 /** One invite dispatcher per task queue, like the outbox's. */
 export const inviteDispatcherWorkflowId = (taskQueue: string): string => `invite-dispatcher:${taskQueue}`;

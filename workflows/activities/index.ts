@@ -56,6 +56,10 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
     gaveUp: (ids) => markDeliveriesGaveUp(ids),
     heartbeat: () => Context.current().heartbeat(),
     record: (deliveryId, attempt) => recordAttempt(deliveryId, attempt).then(() => void webhookDeliveries.inc({ outcome: attempt.succeeded ? 'succeeded' : 'failed', attempt: attemptBucket(attempt.attempt) })),
+    recordMany: (records) =>
+      recordAttempts(records).then(() => {
+        for (const r of records) webhookDeliveries.inc({ outcome: r.attempt.succeeded ? 'succeeded' : 'failed', attempt: attemptBucket(r.attempt.attempt) });
+      }),
     fail: (deliveryId, reason) => markDeliveryFailed(deliveryId, reason),
     sign: (input) => ({ ...signatureHeaders(input) }),
     async checkUrl(url) {
@@ -79,10 +83,7 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
       claim: (limit) => claimForDelivery(limit),
       attempt: (delivery, attempt, record) => createDeliveryAttempt({ ...webhookDeps, record })(delivery, attempt),
       record: webhookDeps.record,
-      recordMany: (records) =>
-        recordAttempts(records).then(() => {
-          for (const r of records) webhookDeliveries.inc({ outcome: r.attempt.succeeded ? 'succeeded' : 'failed', attempt: attemptBucket(r.attempt.attempt) });
-        }),
+      recordMany: (records) => webhookDeps.recordMany!(records),
       // The run's tags give operators the receiver's owner and URL in the Temporal UI.
       startRetryGroup: (group, opts) => startRetryGroup(group, opts),
       firstAttemptsEnded: (workflowId, deliveryIds) => signalFirstAttemptsEnded(workflowId, deliveryIds),

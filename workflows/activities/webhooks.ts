@@ -23,6 +23,8 @@ export interface WebhookActivityDeps {
   gaveUp(deliveryIds: string[]): Promise<void>;
   heartbeat(): void;
   record(deliveryId: string, attempt: AttemptRecord): Promise<void>;
+  /** Logs many attempts at once (a round's): absent, each is logged as it ends. */
+  recordMany?(records: Array<{ deliveryId: string; attempt: AttemptRecord }>): Promise<void>;
   fail(deliveryId: string, reason: string): Promise<void>;
   sign(input: { id: string; timestamp: Date; body: string; secrets: string[] }): Record<string, string>;
   /** Refuses malformed URLs and private literal addresses before the attempt (names are checked as they connect). */
@@ -202,23 +204,32 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
      */
     async attemptWebhookDeliveryRound(items: Array<{ id: string; attempt: number }>): Promise<RoundOutcome> {
       const beat = setInterval(() => deps.heartbeat(), 1_000);
+      // The round's attempts are logged together when it ends (a receiver that does not answer makes a round of
+      // hundreds of attempts not sent at the same moment: one transaction each was a burst the others waited for).
+      const logged: Array<{ deliveryId: string; attempt: AttemptRecord }> = [];
+      const { recordMany } = deps;
+      const attempt = recordMany ? createDeliveryAttempt({ ...deps, record: async (deliveryId, a) => void logged.push({ deliveryId, attempt: a }) }) : attemptDelivery;
       try {
         const loaded = await deps.loadMany(items.map((i) => i.id));
         const outcome: RoundOutcome = { succeeded: [], retry: [] };
+        const failed: Array<{ id: string; reason: string }> = [];
         await Promise.all(
-          items.map(async ({ id, attempt }) => {
+          items.map(async ({ id, attempt: n }) => {
             const delivery = loaded.get(id);
             if (!delivery) return deps.fail(id, GONE);
             if (delivery.status !== 'pending') {
               if (delivery.status === 'succeeded') outcome.succeeded.push(id);
               return;
             }
-            const result = await attemptDelivery(delivery, attempt);
+            const result = await attempt(delivery, n);
             if (result.kind === 'succeeded') outcome.succeeded.push(id);
-            else if (result.kind === 'permanent') await deps.fail(id, result.message);
+            else if (result.kind === 'permanent') failed.push({ id, reason: result.message });
             else outcome.retry.push({ id, retryAfterMs: result.delayMs });
           }),
         );
+        if (recordMany) await recordMany(logged);
+        // After the log, so the failure's reason is the last word on the delivery.
+        for (const f of failed) await deps.fail(f.id, f.reason);
         return outcome;
       } finally {
         clearInterval(beat);

@@ -227,6 +227,8 @@ export const de: Messages = {
     noResultsLater: "Sobald sie abgeschlossen ist, zeigt diese Seite die Position des Unternehmens im gesamten Raster {{size}} x {{size}}. Bitte schauen Sie in Kürze wieder vorbei.",
     showLatest: "Neuesten Bericht anzeigen",
     errorText: "Der Bericht konnte nicht angezeigt werden. Bitte versuchen Sie es später erneut.",
+    busyTitle: "Ausgelastet",
+    busyText: "Gerade werden zu viele Berichte erstellt. Bitte versuchen Sie es in einer Minute erneut.",
     problems: {
       scan: { title: "Bericht nicht gefunden", message: "Unter dieser Adresse gibt es keinen Bericht. Bitte prüfen Sie den Link, den Sie erhalten haben." },
       keyword: { title: "Suchbegriff nicht gefunden", message: "Dieser Bericht hat keine Ergebnisse für diesen Suchbegriff." },

@@ -229,6 +229,8 @@ export const en = {
     noResultsLater: "Once it has, this page shows how the business ranks across the {{size}} x {{size}} grid. Please check back shortly.",
     showLatest: "Show the latest report",
     errorText: "The report could not be shown. Please try again later.",
+    busyTitle: "Busy",
+    busyText: "Too many reports are being drawn right now. Please try again in a minute.",
     problems: {
       scan: { title: "Report not found", message: "There is no report at this address. Please check the link you were given." },
       keyword: { title: "Keyword not found", message: "This report has no results for that keyword." },

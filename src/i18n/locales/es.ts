@@ -227,6 +227,8 @@ export const es: Messages = {
     noResultsLater: "Cuando termine, esta página mostrará la posición del negocio en toda la cuadrícula de {{size}} x {{size}}. Vuelve a consultarla en breve.",
     showLatest: "Ver el informe más reciente",
     errorText: "No se pudo mostrar el informe. Vuelve a intentarlo más tarde.",
+    busyTitle: "Ocupado",
+    busyText: "Ahora mismo se están generando demasiados informes. Vuelve a intentarlo en un minuto.",
     problems: {
       scan: { title: "Informe no encontrado", message: "No hay ningún informe en esta dirección. Comprueba el enlace que te dieron." },
       keyword: { title: "Palabra clave no encontrada", message: "Este informe no tiene resultados para esa palabra clave." },

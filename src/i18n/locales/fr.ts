@@ -227,6 +227,8 @@ export const fr: Messages = {
     noResultsLater: "Une fois le relevé terminé, cette page montrera la position de l'établissement sur toute la grille de {{size}} x {{size}}. Revenez un peu plus tard.",
     showLatest: "Afficher le rapport le plus récent",
     errorText: "Le rapport n'a pas pu être affiché. Veuillez réessayer plus tard.",
+    busyTitle: "Service occupé",
+    busyText: "Trop de rapports sont en cours de création. Veuillez réessayer dans une minute.",
     problems: {
       scan: { title: "Rapport introuvable", message: "Il n'y a pas de rapport à cette adresse. Vérifiez le lien que vous avez reçu." },
       keyword: { title: "Mot-clé introuvable", message: "Ce rapport n'a aucun résultat pour ce mot-clé." },

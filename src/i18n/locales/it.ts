@@ -227,6 +227,8 @@ export const it: Messages = {
     noResultsLater: "Al termine, questa pagina mostrerà la posizione dell'attività in tutta la griglia {{size}} x {{size}}. Torni a controllare tra poco.",
     showLatest: "Mostra il report più recente",
     errorText: "Non è stato possibile mostrare il report. Riprovi più tardi.",
+    busyTitle: "Occupato",
+    busyText: "In questo momento si stanno generando troppi report. Riprovi tra un minuto.",
     problems: {
       scan: { title: "Report non trovato", message: "A questo indirizzo non c'è alcun report. Controlli il link che ha ricevuto." },
       keyword: { title: "Parola chiave non trovata", message: "Questo report non ha risultati per quella parola chiave." },

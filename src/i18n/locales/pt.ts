@@ -227,6 +227,8 @@ export const pt: Messages = {
     noResultsLater: "Quando terminar, esta página mostrará a posição do negócio em toda a grelha de {{size}} x {{size}}. Volte a consultar em breve.",
     showLatest: "Ver o relatório mais recente",
     errorText: "Não foi possível mostrar o relatório. Tente novamente mais tarde.",
+    busyTitle: "Ocupado",
+    busyText: "Muitos relatórios estão sendo gerados neste momento. Tente novamente em um minuto.",
     problems: {
       scan: { title: "Relatório não encontrado", message: "Não existe nenhum relatório neste endereço. Verifique a ligação que recebeu." },
       keyword: { title: "Palavra-chave não encontrada", message: "Este relatório não tem resultados para essa palavra-chave." },

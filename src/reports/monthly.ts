@@ -66,8 +66,11 @@ export function reportContent(report: MonthlyReport): ReportContent {
   const mentioned = aspects.filter((a) => a.mentions >= 2);
   const praised = [...mentioned].filter((a) => a.positive > a.negative).sort((a, b) => b.positive / b.mentions - a.positive / a.mentions || b.mentions - a.mentions)[0];
   const criticised = [...mentioned].filter((a) => a.negative > 0).sort((a, b) => b.negative / b.mentions - a.negative / a.mentions || b.mentions - a.mentions)[0];
-  if (praised) changes.push(tr.t('report.praised', { aspect: praised.name, positive: praised.positive, mentions: praised.mentions }));
-  if (criticised && criticised !== praised) changes.push(tr.t('report.criticised', { aspect: criticised.name, negative: criticised.negative, mentions: criticised.mentions }));
+  // The count agrees with the noun after it where a language says so ("1 mention positive", "2 mentions positives").
+  if (praised) changes.push(tr.t('report.praised', { count: praised.positive, aspect: praised.name, positive: praised.positive, mentions: praised.mentions }));
+  if (criticised && criticised !== praised) {
+    changes.push(tr.t('report.criticised', { count: criticised.negative, aspect: criticised.name, negative: criticised.negative, mentions: criticised.mentions }));
+  }
 
   const name = monthName(tr, report.month);
   const anyMonth = report.months.some((m) => m.totalReviews > 0);

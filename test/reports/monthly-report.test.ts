@@ -101,6 +101,10 @@ describe('monthly organisation reports', () => {
       const page = await t.as(w.tokens.orgOwner).get(url('2026-10'));
       expect(page.text).toContain('header{background:#f4c20d;color:#1f2328;');
       expect(text).toContain('ottobre 2026');
+      // What changed, with the noun agreeing with its count: one negative mention, two positive ones.
+      const flat = text.replace(/\s+/g, ' ');
+      expect(flat).toContain('(2 menzioni positive su 2)');
+      expect(flat).toContain('(1 menzione negativa su 3)');
       // Between the blocks the page is white where nothing was laid out: the right margin of every page is empty.
       for (const page of pages) expect(inkIn(page, { x: page.widthPt - 40, y: BAND_HEIGHT + 4, width: 40, height: page.heightPt - BAND_HEIGHT - 4 })).toBe(0);
     } finally {

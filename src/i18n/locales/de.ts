@@ -83,6 +83,14 @@ export const de: Messages = {
     alreadyText: 'Ihr Feedback für {{business}} ist bereits beim Team angekommen. Vielen Dank, dass Sie sich die Zeit genommen haben.',
     notFoundText: 'Diesen Bewertungslink gibt es nicht. Bitte prüfen Sie die Adresse in der Nachricht, die Sie erhalten haben.',
     brandless: 'Bewertungsanfrage',
+    errors: {
+      rating: 'Bitte wählen Sie eine Bewertung von 1 bis 5 Sternen.',
+      messageRequired: 'Bitte schildern Sie uns, was passiert ist.',
+      messageTooLong: 'Die Nachricht darf höchstens {{max}} Zeichen lang sein.',
+      nameTooLong: 'Der Name darf höchstens {{max}} Zeichen lang sein.',
+      email: 'Bitte geben Sie eine gültige E-Mail-Adresse ein oder lassen Sie das Feld leer.',
+      phone: 'Bitte geben Sie eine gültige Telefonnummer ein (mit Ländervorwahl, z. B. +49 151 23456789) oder lassen Sie das Feld leer.',
+    },
   },
   invite: {
     subject: 'Wie war Ihr Besuch bei {business_name}?',

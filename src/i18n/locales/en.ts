@@ -85,6 +85,14 @@ export const en = {
     alreadyText: 'Your feedback for {{business}} has already reached the team. Thank you for taking the time.',
     notFoundText: 'This review link does not exist. Please check the address in the message you received.',
     brandless: 'Review request',
+    errors: {
+      rating: 'Choose a rating from 1 to 5 stars.',
+      messageRequired: 'Please tell us what happened.',
+      messageTooLong: 'The message may not be greater than {{max}} characters.',
+      nameTooLong: 'The name may not be greater than {{max}} characters.',
+      email: 'Enter a valid email address, or leave it empty.',
+      phone: 'Enter a valid phone number (with the country code, e.g. +1 415 555 2671), or leave it empty.',
+    },
   },
   invite: {
     subject: 'How was your visit to {business_name}?',

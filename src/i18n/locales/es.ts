@@ -83,6 +83,14 @@ export const es: Messages = {
     alreadyText: 'Tus comentarios para {{business}} ya han llegado al equipo. Gracias por dedicarnos tu tiempo.',
     notFoundText: 'Este enlace de reseña no existe. Comprueba la dirección en el mensaje que recibiste.',
     brandless: 'Solicitud de reseña',
+    errors: {
+      rating: 'Elige una valoración de 1 a 5 estrellas.',
+      messageRequired: 'Cuéntanos qué pasó.',
+      messageTooLong: 'El mensaje no puede tener más de {{max}} caracteres.',
+      nameTooLong: 'El nombre no puede tener más de {{max}} caracteres.',
+      email: 'Introduce una dirección de correo electrónico válida o deja el campo vacío.',
+      phone: 'Introduce un número de teléfono válido (con el prefijo del país, p. ej. +34 612 345 678) o deja el campo vacío.',
+    },
   },
   invite: {
     subject: '¿Cómo fue tu visita a {business_name}?',

@@ -83,6 +83,14 @@ export const fr: Messages = {
     alreadyText: "Vos commentaires pour {{business}} sont déjà parvenus à l'équipe. Merci d'avoir pris le temps de les partager.",
     notFoundText: "Ce lien d'avis n'existe pas. Veuillez vérifier l'adresse dans le message que vous avez reçu.",
     brandless: "Demande d'avis",
+    errors: {
+      rating: 'Veuillez choisir une note de 1 à 5 étoiles.',
+      messageRequired: "Veuillez nous dire ce qui s'est passé.",
+      messageTooLong: 'Le message ne peut pas dépasser {{max}} caractères.',
+      nameTooLong: 'Le nom ne peut pas dépasser {{max}} caractères.',
+      email: 'Veuillez saisir une adresse e-mail valide, ou laisser le champ vide.',
+      phone: "Veuillez saisir un numéro de téléphone valide (avec l'indicatif du pays, par ex. +33 6 12 34 56 78), ou laisser le champ vide.",
+    },
   },
   invite: {
     subject: "Comment s'est passée votre visite chez {business_name} ?",

@@ -83,6 +83,14 @@ export const it: Messages = {
     alreadyText: 'Il suo feedback per {{business}} è già arrivato al team. Grazie per il tempo che ci ha dedicato.',
     notFoundText: "Questo link di recensione non esiste. Verifichi l'indirizzo nel messaggio ricevuto.",
     brandless: 'Richiesta di recensione',
+    errors: {
+      rating: 'Scelga una valutazione da 1 a 5 stelle.',
+      messageRequired: 'Ci racconti che cosa è successo.',
+      messageTooLong: 'Il messaggio non può superare i {{max}} caratteri.',
+      nameTooLong: 'Il nome non può superare i {{max}} caratteri.',
+      email: 'Inserisca un indirizzo e-mail valido oppure lasci vuoto il campo.',
+      phone: 'Inserisca un numero di telefono valido (con il prefisso internazionale, ad es. +39 312 345 6789) oppure lasci vuoto il campo.',
+    },
   },
   invite: {
     subject: "Com'è andata la sua visita da {business_name}?",

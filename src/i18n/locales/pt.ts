@@ -83,6 +83,14 @@ export const pt: Messages = {
     alreadyText: 'O seu comentário para {{business}} já foi recebido. Obrigado pelo seu tempo.',
     notFoundText: 'Este link de avaliação não existe. Verifique o endereço na mensagem que você recebeu.',
     brandless: 'Pedido de avaliação',
+    errors: {
+      rating: 'Escolha uma avaliação de 1 a 5 estrelas.',
+      messageRequired: 'Conte-nos o que aconteceu.',
+      messageTooLong: 'A mensagem não pode ter mais de {{max}} caracteres.',
+      nameTooLong: 'O nome não pode ter mais de {{max}} caracteres.',
+      email: 'Informe um endereço de e-mail válido ou deixe o campo em branco.',
+      phone: 'Informe um número de telefone válido (com o código do país, por exemplo +55 11 91234-5678) ou deixe o campo em branco.',
+    },
   },
   invite: {
     subject: 'Como foi a sua visita a {business_name}?',

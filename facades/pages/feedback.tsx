@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { ComponentChildren, VNode } from 'preact';
 import type { Clock } from '../../src/domain/clock';
 import { DomainError } from '../../src/domain/errors';
+import { MAX_FEEDBACK_MESSAGE_CHARS, MAX_NAME_CHARS } from '../../src/domain/limits';
 import { translator, type Translator } from '../../src/i18n';
 import { execute, type Operation } from '../shared/execute';
 import { graphql } from '../shared/graphql';
@@ -121,10 +122,25 @@ function FieldError({ errors, field }: { errors: Record<string, string[]>; field
   ) : null;
 }
 
+/**
+ * The form's errors in the page's language: the service names the fields it refuses (its texts are the API's,
+ * in English), the page says why in the customer's words. A field the page does not know keeps the service's text.
+ */
+function localErrors(tr: Translator, errors: Record<string, string[]>, values: FeedbackFormValues): Record<string, string[]> {
+  const said: Record<string, string> = {
+    rating: tr.t('feedback.errors.rating'),
+    message: values.message.trim() ? tr.t('feedback.errors.messageTooLong', { max: tr.number(MAX_FEEDBACK_MESSAGE_CHARS) }) : tr.t('feedback.errors.messageRequired'),
+    name: tr.t('feedback.errors.nameTooLong', { max: tr.number(MAX_NAME_CHARS) }),
+    email: tr.t('feedback.errors.email'),
+    phone: tr.t('feedback.errors.phone'),
+  };
+  return Object.fromEntries(Object.entries(errors).map(([field, texts]) => [field, field in said ? [said[field]] : texts]));
+}
+
 function FeedbackFormPage(props: { brand: Brand; businessName: string; action: string; values: FeedbackFormValues; errors?: Record<string, string[]> }): VNode {
   const tr = translator(props.brand.language);
-  const e = props.errors ?? {};
   const v = props.values;
+  const e = localErrors(tr, props.errors ?? {}, v);
   return (
     <FeedbackLayout brand={props.brand} title={tr.t('feedback.formTitle')}>
       <h1>{tr.t('feedback.formHeading')}</h1>
@@ -142,7 +158,7 @@ function FeedbackFormPage(props: { brand: Brand; businessName: string; action: s
         </fieldset>
         <FieldError errors={e} field="rating" />
         <label for="message">{tr.t('feedback.yourMessage')}</label>
-        <textarea id="message" name="message" maxLength={5000} required>
+        <textarea id="message" name="message" maxLength={MAX_FEEDBACK_MESSAGE_CHARS} required>
           {v.message}
         </textarea>
         <FieldError errors={e} field="message" />

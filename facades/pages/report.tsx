@@ -23,6 +23,8 @@ export interface ReportPageDeps {
   schema: GraphQLSchema;
   logger: Logger;
   clock?: Clock;
+  /** PDFs drawn at once and waiting (default PDF_RENDERS and PDF_QUEUE). */
+  pdfLimits?: { renders: number; queue: number };
 }
 
 graphql(`fragment ScanSnapshotFields on ScanSnapshot {
@@ -134,7 +136,7 @@ export function renderGate(limit: number, queue: number) {
 }
 
 export function reportPages(deps: ReportPageDeps): Router {
-  const pdfGate = renderGate(PDF_RENDERS, PDF_QUEUE);
+  const pdfGate = renderGate(deps.pdfLimits?.renders ?? PDF_RENDERS, deps.pdfLimits?.queue ?? PDF_QUEUE);
   const router = express.Router();
 
   router.use((_req, res, next) => {
@@ -150,7 +152,10 @@ export function reportPages(deps: ReportPageDeps): Router {
   // The same report as an A4 PDF (`/reports/scans/{uuid}.pdf`, the page's query), drawn by pdfkit: no browser.
   router.get('/scans/:uuid.pdf', (req, res) => show(req, res, async (report) => {
     const body = await pdfGate.run(async () => scanReportPdf(report, { logo: await logoImage(report.brand.logoUrl) }));
-    if (!body) return sendPage(res, 503, <ReportMessagePage brand={report.brand} title="Busy" message="Too many reports are being drawn right now. Please try again in a minute." />);
+    if (!body) {
+      const tr = translator(report.brand.language);
+      return sendPage(res, 503, <ReportMessagePage brand={report.brand} title={tr.t('scanReport.busyTitle')} message={tr.t('scanReport.busyText')} />);
+    }
     res.status(200).type('application/pdf').set('Content-Disposition', `inline; filename="scan-report-${report.scan.uuid}.pdf"`).send(body);
   }));
   router.get('/scans/:uuid', (req, res) => show(req, res, async (report) => sendPage(res, 200, <ReportPage report={report} />)));

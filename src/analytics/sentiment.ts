@@ -35,9 +35,10 @@ export const CLEAR_TEXT = 0.6;
 
 /**
  * Version of the analyser; a review scored by an older one is re-scored by the `rescoreSentiment` workflow after an
- * upgrade (1: wink-nlp English only; 2: languages, rating prior, aspects).
+ * upgrade (1: wink-nlp English only; 2: languages, rating prior, aspects; 3: a text in a language outside the six,
+ * read with the English lexicons, never overturns the stars).
  */
-export const SENTIMENT_VERSION = 2;
+export const SENTIMENT_VERSION = 3;
 
 export const SENTIMENT_REASONS = ['text', 'rating', 'text_and_rating', 'rating_outweighs_text', 'text_outweighs_rating'] as const;
 /**
@@ -364,22 +365,27 @@ export function textScore(text: string): number {
   return text.trim() ? readText(text).score : 0;
 }
 
-/** Combines the text's score with the rating's prior: the sentiment, its score and the reason. */
-export function withRating(text: { score: number; hits: number }, rating: number): { score: number; reason: SentimentReason } {
+/**
+ * Combines the text's score with the rating's prior: the sentiment, its score and the reason. `canOutweigh` false (a
+ * text in a language outside the six, read with the English lexicons) never lets the text decide against the stars:
+ * a foreign word that happens to be an English one ("twee" in Dutch) is no clear reading.
+ */
+export function withRating(text: { score: number; hits: number }, rating: number, canOutweigh = true): { score: number; reason: SentimentReason } {
   const prior = clamp((rating - 3) / 2);
   if (text.hits === 0) return { score: prior, reason: 'rating' };
   const textSide = classify(text.score);
   const priorSide = classify(prior);
+  const clear = canOutweigh && Math.abs(text.score) >= CLEAR_TEXT;
   if (prior === 0) {
     // Three stars lean nowhere: a clear text decides, a lukewarm one stays neutral (kept inside the neutral band).
-    return Math.abs(text.score) >= CLEAR_TEXT ? { score: text.score, reason: 'text' } : { score: text.score / 25, reason: 'rating_outweighs_text' };
+    return clear ? { score: text.score, reason: 'text' } : { score: text.score / 25, reason: 'rating_outweighs_text' };
   }
   if (textSide === priorSide || textSide === 'neutral') {
     // Both lean the same way (or the text does not lean): the mean, kept on the rating's side.
     const mean = (prior + text.score) / 2;
     return { score: classify(mean) === priorSide ? mean : prior / 2, reason: 'text_and_rating' };
   }
-  if (Math.abs(text.score) >= CLEAR_TEXT) return { score: text.score, reason: 'text_outweighs_rating' };
+  if (clear) return { score: text.score, reason: 'text_outweighs_rating' };
   return { score: prior / 2 + text.score / 4, reason: 'rating_outweighs_text' };
 }
 
@@ -424,13 +430,16 @@ export function reviewSentiment(review: { title?: string | null; message?: strin
   const hasWords = /\p{L}/u.test(text);
   const detection: Detection = hasWords ? detectLanguage(text) : { guesses: [], confident: false };
   const reading = text ? readText(text, detection) : { score: 0, hits: 0, language: 'en' as Language, clauses: [] };
-  const { score, reason } = withRating(reading, review.rating);
+  const language = recordedLanguage(detection, reading);
+  // A language outside the six is read with the English lexicons (the fallback): their hits may be chance, so the
+  // stars stay the prior the text cannot overturn.
+  const { score, reason } = withRating(reading, review.rating, language === null || isLanguage(language));
   const rounded = round3(score);
   const sentiment = classify(rounded);
   return {
     sentiment,
     score: rounded,
-    language: recordedLanguage(detection, reading),
+    language,
     reason,
     aspects: aspectsOf(reading, sentiment),
   };

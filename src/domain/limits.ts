@@ -1,6 +1,8 @@
 /** Limits of the interface that more than one layer needs to know. */
 export const MAX_IMAGE_BYTES = 250 * 1024;
 export const MAX_NAME_CHARS = 255;
+/** A private feedback's message (the service checks it; the feedback page says it in the account's language). */
+export const MAX_FEEDBACK_MESSAGE_CHARS = 5000;
 /** Largest body the inbound contact webhook reads (spec: Limits > Inbound body size). */
 export const MAX_INBOUND_BODY_BYTES = 256 * 1024;
 

@@ -21,7 +21,8 @@ export interface ReportContent {
   kpis: Kpi[];
   changes: string[];
   hasData: boolean;
-  charts: { trend: string; sentiment: string; aspects: string | null };
+  /** Null when there is nothing to draw (no review in the twelve months, or none naming an aspect this month): "no data". */
+  charts: { trend: string | null; sentiment: string | null; aspects: string | null };
   aspects: { name: string; positive: number; neutral: number; negative: number }[];
 }
 
@@ -54,7 +55,8 @@ export function reportContent(report: MonthlyReport): ReportContent {
     const key = now === before ? same : now > before ? up : down;
     changes.push(tr.t(key, { before: show(before), now: show(now) }));
   };
-  compare(prev.totalReviews, cur.totalReviews, ['report.reviewsUp', 'report.reviewsDown', 'report.reviewsSame'], (v) => tr.number(v ?? 0));
+  // Reviews are compared whenever either month has some (0 to 3 is a change); two empty months leave "no data".
+  if (prev.totalReviews || cur.totalReviews) compare(prev.totalReviews, cur.totalReviews, ['report.reviewsUp', 'report.reviewsDown', 'report.reviewsSame'], (v) => tr.number(v ?? 0));
   compare(prev.avgRating, cur.avgRating, ['report.ratingUp', 'report.ratingDown', 'report.ratingSame'], rating);
   compare(prev.responseRate, cur.responseRate, ['report.responseUp', 'report.responseDown', 'report.responseSame'], percent);
   const aspects = ASPECTS.map((aspect) => {
@@ -64,10 +66,14 @@ export function reportContent(report: MonthlyReport): ReportContent {
   const mentioned = aspects.filter((a) => a.mentions >= 2);
   const praised = [...mentioned].filter((a) => a.positive > a.negative).sort((a, b) => b.positive / b.mentions - a.positive / a.mentions || b.mentions - a.mentions)[0];
   const criticised = [...mentioned].filter((a) => a.negative > 0).sort((a, b) => b.negative / b.mentions - a.negative / a.mentions || b.mentions - a.mentions)[0];
-  if (praised) changes.push(tr.t('report.praised', { aspect: praised.name, positive: praised.positive, mentions: praised.mentions }));
-  if (criticised && criticised !== praised) changes.push(tr.t('report.criticised', { aspect: criticised.name, negative: criticised.negative, mentions: criticised.mentions }));
+  // The count agrees with the noun after it where a language says so ("1 mention positive", "2 mentions positives").
+  if (praised) changes.push(tr.t('report.praised', { count: praised.positive, aspect: praised.name, positive: praised.positive, mentions: praised.mentions }));
+  if (criticised && criticised !== praised) {
+    changes.push(tr.t('report.criticised', { count: criticised.negative, aspect: criticised.name, negative: criticised.negative, mentions: criticised.mentions }));
+  }
 
   const name = monthName(tr, report.month);
+  const anyMonth = report.months.some((m) => m.totalReviews > 0);
   return {
     tr,
     title: tr.t('report.title', { business: report.organizationName, month: name }),
@@ -77,7 +83,7 @@ export function reportContent(report: MonthlyReport): ReportContent {
     kpis,
     changes,
     hasData: cur.totalReviews > 0,
-    charts: { trend: trendChart(report, tr), sentiment: sentimentChart(report, tr), aspects: aspectsChart(report, tr) },
+    charts: { trend: anyMonth ? trendChart(report, tr) : null, sentiment: anyMonth ? sentimentChart(report, tr) : null, aspects: aspectsChart(report, tr) },
     aspects,
   };
 }
@@ -96,7 +102,7 @@ export function reportHtml(report: MonthlyReport, content: ReportContent = repor
     .filter((a) => a.positive + a.neutral + a.negative > 0)
     .map((a) => `<tr><th scope="row">${esc(a.name)}</th><td>${a.positive}</td><td>${a.neutral}</td><td>${a.negative}</td></tr>`)
     .join('\n');
-  const figure = (svg: string, caption: string) => `<figure>${svg}<figcaption>${esc(caption)}</figcaption></figure>`;
+  const figure = (svg: string | null, caption: string) => (svg ? `<figure>${svg}<figcaption>${esc(caption)}</figcaption></figure>` : noData);
   const band = brandColors(report.brandColor);
   return `<!doctype html>
 <html lang="${tr.language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -2,7 +2,7 @@ import { accountLanguage } from './page-language';
 import type { CountryCode } from 'libphonenumber-js';
 import { Op, type Transaction, type WhereOptions } from 'sequelize';
 import { NotFound, Validation, type FieldErrors } from '../domain/errors';
-import { charCount, MAX_NAME_CHARS } from '../domain/limits';
+import { charCount, MAX_FEEDBACK_MESSAGE_CHARS, MAX_NAME_CHARS } from '../domain/limits';
 import { canSeeLocated } from '../domain/permissions';
 import type { Principal } from '../domain/principal';
 import { Campaign, Contact, Customer, Invite, InviteMessage, Location, Organization, PrivateFeedback, Tenant } from '../models';
@@ -21,7 +21,7 @@ import { UUID } from '../domain/ids';
  * an edit that changes something.
  */
 
-export const MAX_MESSAGE_CHARS = 5000;
+export const MAX_MESSAGE_CHARS = MAX_FEEDBACK_MESSAGE_CHARS;
 export const MAX_REPLY_CHARS = 4096;
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SENTIMENT_VERSION } from '../../src/analytics/sentiment';
 import { Review } from '../../src/models';
 import { makeReview, testimonialsOf } from '../support/factories';
 import { connect, mcpWorld, useMcpApp } from '../mcp/support';
@@ -50,7 +51,7 @@ describe('review languages and aspects through GraphQL and MCP', () => {
     const fr = await gql(`query ($id: Int!) { review(id: $id) { language sentiment sentimentReason } }`, { id: ids.fr });
     expect(fr.data.review).toEqual({ language: 'fr', sentiment: 'positive', sentimentReason: 'text_outweighs_rating' });
     const stored = (await Review.findByPk(ids.de))!;
-    expect(stored).toMatchObject({ language: 'de', sentiment: 'positive', aspectStaff: 'positive', aspectCleanliness: 'positive', sentimentVersion: 2 });
+    expect(stored).toMatchObject({ language: 'de', sentiment: 'positive', aspectStaff: 'positive', aspectCleanliness: 'positive', sentimentVersion: SENTIMENT_VERSION });
   });
 
   it('filters reviews by aspect, and by aspect and tone (GraphQL)', async () => {

@@ -43,6 +43,21 @@ describe('review sentiment storage', () => {
     expect(listed.body.data.reviews.items).toEqual([{ id, sentiment: 'positive', sentimentScore: (await stored(id)).score }]);
   });
 
+  it('records the detected language of a review outside the six and answers it (GraphQL Review.language), the stars deciding its tone', async () => {
+    const w = await makeWorld();
+    const source = await testimonialsOf(w.home);
+    const message = 'Heel onvriendelijk personeel en we hebben twee uur gewacht. Nooit meer hierheen.';
+    const created = await gql(
+      w.tokens.orgOwner,
+      `mutation C($input: CreateReviewInput!) { createReview(input: $input) { id language sentiment sentimentReason } }`,
+      { input: { author: 'Bram', rating: 1, publishedOn: '2026-11-01', organizationId: w.org.id, locationId: w.home.id, source: source.id, message } },
+    );
+    expect(created.body.errors).toBeUndefined();
+    expect(created.body.data.createReview).toMatchObject({ language: 'nl', sentiment: 'negative', sentimentReason: 'rating_outweighs_text' });
+    const row = (await Review.findByPk(created.body.data.createReview.id))!;
+    expect([row.language, row.sentiment]).toEqual(['nl', 'negative']);
+  });
+
   it('recomputes only when the text or rating changes', async () => {
     const w = await makeWorld();
     const review = await makeReview(await testimonialsOf(w.home), { message: 'Terrible.', rating: 1 });

@@ -1,4 +1,4 @@
-import { classify, NEGATIVE_THRESHOLD, POSITIVE_THRESHOLD, reviewSentiment, textScore } from '../../src/analytics/sentiment';
+import { classify, CLEAR_TEXT, NEGATIVE_THRESHOLD, POSITIVE_THRESHOLD, readText, reviewSentiment, textScore, withRating } from '../../src/analytics/sentiment';
 import { analysable, MAX_ANALYSED_CHARS, MAX_WORD_CHARS } from '../../src/analytics/nlp';
 import { LABELLED_REVIEWS } from './sentiment-sample';
 
@@ -71,6 +71,20 @@ describe('review sentiment', () => {
     expect(dutch.sentiment).toBe('positive');
     // Too short to detect: the language whose lexicon knows the words.
     expect(reviewSentiment({ message: 'Ottimo!', rating: 5 }).language).toBe('it');
+  });
+
+  it('reads a language outside the six with the English lexicons, and never lets that reading overturn the stars', () => {
+    // Dutch "twee" (two) is an English word of warm tone: read in English, this complaint scores clearly positive...
+    const complaint = 'Heel onvriendelijk personeel en we hebben twee uur gewacht. Nooit meer hierheen.';
+    expect(readText(complaint)).toMatchObject({ language: 'en', hits: 1 });
+    expect(readText(complaint).score).toBeGreaterThanOrEqual(CLEAR_TEXT);
+    // ...but the stars stay the prior: one star is negative, the language recorded as detected.
+    expect(reviewSentiment({ message: complaint, rating: 1 })).toMatchObject({ language: 'nl', sentiment: 'negative', reason: 'rating_outweighs_text' });
+    // Three stars stay neutral rather than taking the chance reading.
+    expect(reviewSentiment({ message: complaint, rating: 3 })).toMatchObject({ language: 'nl', sentiment: 'neutral' });
+    // The same strength of text in one of the six still outweighs the stars.
+    expect(reviewSentiment({ message: 'Amazing team, thank you so much! Highly recommend.', rating: 1 })).toMatchObject({ language: 'en', reason: 'text_outweighs_rating' });
+    expect(withRating({ score: 0.9, hits: 2 }, 1, false)).toEqual({ score: -0.275, reason: 'rating_outweighs_text' });
   });
 
   it('gives each aspect the tone of the clause that names it', () => {

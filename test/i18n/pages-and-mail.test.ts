@@ -3,6 +3,7 @@ import { renderEmail, renderText } from '../../src/messaging/templates';
 import { unsubscribeTokenOf } from '../../src/messaging/links';
 import { Customer, OutboxEvent } from '../../src/models';
 import { issueConnectLink } from '../../src/services/connect-links.service';
+import { escapeHtml } from '../../src/domain/html';
 import { CATALOGUES } from '../../src/i18n';
 import { useDatabase } from '../support/db';
 import { makeWorld } from '../support/factories';
@@ -53,6 +54,21 @@ describe('pages and messages in the account language', () => {
     expect(form.text).toContain('<html lang="fr">');
     expect(form.text).toContain(CATALOGUES.fr.feedback.send);
     expect(form.text).toContain(CATALOGUES.fr.feedback.yourMessage);
+  });
+
+  it("says what is wrong with the feedback form in the account's language", async () => {
+    const w = await speaking('pt');
+    const campaign = await makeCampaign(w.org, w.home, { reviewUrl: 'https://g.page/r/x/review', feedbackThreshold: 3 });
+    const { invite } = await makeSentInvite(campaign, { firstName: 'João', email: `j-${randomUUID().slice(0, 6)}@example.test` });
+    const pt = CATALOGUES.pt.feedback.errors;
+    const res = await t.http().post(`/r/${invite.uuid}/feedback`).type('form').send({ name: 'x'.repeat(300), email: 'not-an-email', phone: '12', message: '   ', rating: '7' });
+    expect(res.status).toBe(422);
+    expect(res.text).toContain('<html lang="pt">');
+    const alerts = [...res.text.matchAll(/<p class="error" role="alert">([^<]*)<\/p>/g)].map((m) => m[1]);
+    expect(alerts).toEqual([pt.rating, pt.messageRequired, pt.nameTooLong.replace('{{max}}', '255'), pt.email, pt.phone].map(escapeHtml));
+    const long = await t.http().post(`/r/${invite.uuid}/feedback`).type('form').send({ name: '', email: '', phone: '', message: 'a'.repeat(5001), rating: '2' });
+    expect(long.status).toBe(422);
+    expect(long.text).toContain(escapeHtml(pt.messageTooLong.replace('{{max}}', '5.000')));
   });
 
   it('shows the connect-link page in German', async () => {

@@ -1,6 +1,7 @@
 import { failInviteStep, planInvite, sendInviteStep, StepInFlight } from '../../src/messaging/delivery';
 import { configureInviteDelivery, resetInviteDelivery } from '../../src/messaging/settings';
 import { MessagingRejected, type ChannelSender, type OutgoingMessage } from '../../src/messaging/types';
+import { CATALOGUES } from '../../src/i18n';
 import { Customer, Invite, InviteMessage } from '../../src/models';
 import { creditBalance } from '../../src/services/credits.service';
 import { useDatabase } from '../support/db';
@@ -100,6 +101,25 @@ describe('invite delivery rules', () => {
     expect(slow.sent).toHaveLength(1);
     expect(await InviteMessage.count({ where: { inviteId: invite.id } })).toBe(1);
     expect(await creditBalance(w.org.customerId, 'email')).toBe(2);
+  });
+
+  it("writes a step without its own text in the account's language (issue 19): default subject and body, footer, SMS opt-out", async () => {
+    const w = await makeWorld();
+    await Customer.update({ language: 'es' }, { where: { id: w.org.customerId } });
+    await giveCredits(w, 'email', 1);
+    await giveCredits(w, 'sms', 1);
+    const campaign = await makeCampaign(w, { steps: [{ channel: 'email', delayHours: 0, subject: '', body: '' }, { channel: 'sms', delayHours: 1, body: '' }] });
+    const invite = await makeInvite(campaign, await makeContact(campaign, { phone: phoneNumber(), firstName: 'Lucía' }), past());
+    const rec = recorder();
+    expect((await sendInviteStep({ inviteId: invite.id, stepIndex: 0, first: true }, { senderFor: rec.senderFor })).outcome).toBe('sent');
+    expect((await sendInviteStep({ inviteId: invite.id, stepIndex: 1, first: false }, { senderFor: rec.senderFor })).outcome).toBe('sent');
+    const [mail, sms] = rec.sent;
+    const es = CATALOGUES.es.invite;
+    expect(mail.subject).toBe(es.subject.replace('{business_name}', w.org.name));
+    expect(mail.body).toContain(es.body.split(',')[0].replace('{first_name}', 'Lucía'));
+    expect(mail.body).toContain(es.textFooter.replace('{{link}}', ''));
+    expect(mail.html).toContain('<html lang="es">');
+    expect(sms.body).toContain(es.smsStop.split(':')[0]);
   });
 
   it('gives the credit back and fails the invite when the provider refuses; a later follow-up failure leaves it sent', async () => {

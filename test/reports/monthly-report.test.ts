@@ -101,6 +101,10 @@ describe('monthly organisation reports', () => {
       const page = await t.as(w.tokens.orgOwner).get(url('2026-10'));
       expect(page.text).toContain('header{background:#f4c20d;color:#1f2328;');
       expect(text).toContain('ottobre 2026');
+      // What changed, with the noun agreeing with its count: one negative mention, two positive ones.
+      const flat = text.replace(/\s+/g, ' ');
+      expect(flat).toContain('(2 menzioni positive su 2)');
+      expect(flat).toContain('(1 menzione negativa su 3)');
       // Between the blocks the page is white where nothing was laid out: the right margin of every page is empty.
       for (const page of pages) expect(inkIn(page, { x: page.widthPt - 40, y: BAND_HEIGHT + 4, width: 40, height: page.heightPt - BAND_HEIGHT - 4 })).toBe(0);
     } finally {
@@ -122,9 +126,32 @@ describe('monthly organisation reports', () => {
   it('renders a month without reviews with "no data" sections, never an error', async () => {
     const res = await t.as(w.tokens.orgOwner).get(url('2025-01'));
     expect(res.status).toBe(200);
-    expect(res.text).toContain('No reviews in this period.');
+    // Every section says so: summary, what changed, the two twelve-month charts (no review in any of them), aspects.
+    const noData = '<p class="empty">No reviews in this period.</p>';
+    expect(res.text.split(noData).length - 1).toBe(5);
+    expect(res.text).not.toContain('<svg');
+    // An empty month after one with reviews: the fall is a change, the twelve months have something to draw.
+    const after = await t.as(w.tokens.orgOwner).get(url('2026-11'));
+    expect(after.status).toBe(200);
+    expect(after.text).toContain('<li>Reviews fell from 4 to 0.</li>');
+    expect(after.text.split(noData).length - 1).toBe(2);
+    expect((after.text.match(/<svg role="img"/g) ?? []).length).toBe(2);
     const pdf = await t.as(w.tokens.orgOwner).get(url('2025-01.pdf'));
     expect(pdf.status).toBe(200);
+    // The PDF too, in the account's language, with no chart drawn.
+    await Customer.update({ language: 'fr' }, { where: { id: w.org.customerId } });
+    try {
+      const reader = await principalFor(w.orgOwner, { id: 0, kind: 'customer', permissions: [...ALL_PERMISSIONS] });
+      const report = await organizationReport(reader, w.org.id, '2025-01', { clock: fixedClock(new Date('2026-11-25T12:00:00Z')) });
+      const layout: PdfBox[] = [];
+      const drawn = await reportPdf(report, reportContent(report), { layout });
+      expect(layout.map((b) => b.name)).toEqual(['band', 'summary']);
+      const text = (await pdfText(drawn)).replace(/\s+/g, ' ');
+      expect(text.split(CATALOGUES.fr.report.noData).length - 1).toBe(5);
+      expect(text).toContain('janvier 2025');
+    } finally {
+      await Customer.update({ language: 'en' }, { where: { id: w.org.customerId } });
+    }
   });
 
   it('is 404 for an organisation outside the token, and 422 for a malformed or future month', async () => {

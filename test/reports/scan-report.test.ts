@@ -6,7 +6,13 @@ import { JSDOM } from 'jsdom';
 import { scanReportPdf } from '../../src/reports/scan';
 import type { PdfBox } from '../../src/reports/pdf';
 import { reportOf } from '../../src/services/scan-report.service';
-import { renderGate } from '../../facades/pages/report';
+import express from 'express';
+import pino from 'pino';
+import request from 'supertest';
+import { renderGate, reportPages } from '../../facades/pages/report';
+import { getSchema } from '../../src/graphql/schema';
+import { pageSecurity } from '../../src/http/security-headers';
+import { CATALOGUES } from '../../src/i18n';
 import { waitUntil } from '../support/wait';
 import { ScanPin, ScanResult, ScanSnapshot } from '../../src/models';
 import { useApp } from '../support/app';
@@ -256,6 +262,18 @@ describe('scan report history', () => {
     releases.splice(0).forEach((release) => release());
     expect(await Promise.all(runs)).toEqual(['drawn', 'drawn', 'drawn']);
     expect(peak).toBe(2);
+  });
+
+  it("answers a PDF beyond the limits with a 503 page in the agency's language", async () => {
+    const { scan } = await seed('de');
+    const app = express().use('/reports', pageSecurity(), reportPages({ schema: await getSchema(), logger: pino({ level: 'silent' }), pdfLimits: { renders: 0, queue: 0 } }));
+    const res = await request(app).get(`/reports/scans/${scan.uuid}.pdf`);
+    expect(res.status).toBe(503);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.text).toContain('<html lang="de">');
+    expect(res.text).toContain(CATALOGUES.de.scanReport.busyTitle);
+    expect(res.text).toContain(CATALOGUES.de.scanReport.busyText);
+    expect(res.text).toContain('Harbour Marketing');
   });
 
   it('escapes hostile competitor names in the history: chart legends, the overtakers list', async () => {

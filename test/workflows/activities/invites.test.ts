@@ -116,8 +116,8 @@ describe('invite activities', () => {
         queue: { concurrency: 3, budgetMs: 60_000, lingerMs: 0, pollMs: 1 },
         async sendDue(dues, run) {
           const delivered = Promise.allSettled(
-            dues.map((): Promise<DueOutcome> =>
-              run(async () => {
+            dues.map(() =>
+              run(async (): Promise<DueOutcome> => {
                 active++;
                 most = Math.max(most, active);
                 await gate.promise;

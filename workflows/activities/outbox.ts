@@ -108,7 +108,7 @@ export function createOutboxActivities(deps: OutboxActivityDeps) {
     const { settings } = deps;
     const label = deliveries[0].label;
     if (isSlow(deliveries[0].endpointId)) return [{ group: group(deliveries, { attempts: 0, delayMs: 0 }), label }];
-    const retry: BulkDelivery[] = [];
+    const retry = new Set<BulkDelivery>();
     let retryAfterMs = 0;
     let handedOff = false;
     const inFlight = new Map<string, Promise<void>>();
@@ -116,7 +116,7 @@ export function createOutboxActivities(deps: OutboxActivityDeps) {
     const settle = (d: BulkDelivery, outcome: AttemptOutcome): Promise<void> | void => {
       if (outcome.kind === 'permanent') return deps.fail(d.id, outcome.message);
       if (outcome.kind === 'retry' && !handedOff) {
-        retry.push(d);
+        retry.add(d);
         retryAfterMs = Math.max(retryAfterMs, outcome.delayMs ?? 0);
       }
     };
@@ -154,8 +154,10 @@ export function createOutboxActivities(deps: OutboxActivityDeps) {
     } else {
       await attempts;
     }
-    // What failed before any hand-off: one group, after the schedule's first interval or the longest Retry-After.
-    if (retry.length) out.push({ group: group(retry, { attempts: 1, delayMs: Math.max(retryAfterMs, intervalAfter(deps.retry(), 1)) }), label });
+    // What failed before any hand-off: one group, after the schedule's first interval or the longest Retry-After. In
+    // claim order, not as the answers came: the group's workflow id is its first delivery's, and a dispatcher retry
+    // after a crash hands the same deliveries over in claim order, which must name the same group (a no-op start).
+    if (retry.size) out.push({ group: group(deliveries.filter((d) => retry.has(d)), { attempts: 1, delayMs: Math.max(retryAfterMs, intervalAfter(deps.retry(), 1)) }), label });
     return out;
   }
 

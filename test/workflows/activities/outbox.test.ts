@@ -54,10 +54,10 @@ describe('outbox activities', () => {
     const attempts: Array<[string, number]> = [];
     const recordedOne: Array<{ deliveryId: string; attempt: AttemptRecord }> = [];
     const recordedMany: Array<Array<{ deliveryId: string; attempt: AttemptRecord }>> = [];
-    const groups: Array<{ group: RetryGroup; label: BulkDelivery['label']; startDelayMs?: number }> = [];
+    const groups: Array<{ group: RetryGroup; label: BulkDelivery['label'] }> = [];
     const failed: Array<[string, string]> = [];
     const dispatched: number[][] = [];
-    const done: RetryGroup[] = [];
+    const done: Array<{ workflowId: string; deliveryIds: string[] }> = [];
     const deps: OutboxActivityDeps = {
       async claim(limit) {
         claims.push(limit);
@@ -81,9 +81,11 @@ describe('outbox activities', () => {
       async startRetryGroup(group, opts) {
         calls.push(`group ${group.deliveryIds.join(',')}`);
         groups.push({ group, ...opts });
+        // The receiver's retry run (one per receiver and window): its id comes back for the first-attempts signal.
+        return `retries-${group.endpointId}`;
       },
-      async firstAttemptsDone(group) {
-        done.push(group);
+      async firstAttemptsEnded(workflowId, deliveryIds) {
+        done.push({ workflowId, deliveryIds });
       },
       async fail(deliveryId, reason) {
         failed.push([deliveryId, reason]);
@@ -177,8 +179,8 @@ describe('outbox activities', () => {
       );
       expect(await env().run(o.activities.dispatchPendingEvents, 10)).toBe(3);
       expect(o.groups.sort((x, y) => x.group.endpointId - y.group.endpointId)).toEqual([
-        { group: { endpointId: 1, deliveryIds: ['a1', 'a2'], after: { attempts: 1, delayMs: 5_000 } }, label: delivery('a1', 1).label, startDelayMs: undefined },
-        { group: { endpointId: 2, deliveryIds: ['b1'], after: { attempts: 1, delayMs: retry.initialIntervalMs } }, label: delivery('b1', 2).label, startDelayMs: undefined },
+        { group: { endpointId: 1, deliveryIds: ['a1', 'a2'], after: { attempts: 1, delayMs: 5_000 } }, label: delivery('a1', 1).label },
+        { group: { endpointId: 2, deliveryIds: ['b1'], after: { attempts: 1, delayMs: retry.initialIntervalMs } }, label: delivery('b1', 2).label },
       ]);
       expect(o.failed).toEqual([['b2', 'The receiver answered 410']]);
       // Every event's deliveries are settled or in a group: all dispatched, after the attempts are logged.
@@ -210,7 +212,7 @@ describe('outbox activities', () => {
       expect(await env().run(o.activities.dispatchPendingEvents, 10)).toBe(1);
       expect(o.attempts).toEqual([['f1', 1]]);
       // From the fewest attempts any of them had, at once (the group's schedule goes on from there).
-      expect(o.groups).toEqual([{ group: { endpointId: 5, deliveryIds: ['r1', 'r2'], after: { attempts: 2, delayMs: 0 } }, label: delivery('r1', 5).label, startDelayMs: undefined }]);
+      expect(o.groups).toEqual([{ group: { endpointId: 5, deliveryIds: ['r1', 'r2'], after: { attempts: 2, delayMs: 0 } }, label: delivery('r1', 5).label }]);
       expect(o.dispatched).toEqual([[4]]);
     });
 
@@ -268,7 +270,7 @@ describe('outbox activities', () => {
   });
 
   describe('a slow receiver', () => {
-    it('is handed off once an attempt waits `handoffMs`: its attempts in flight to a group standing by, those not begun to another; the batch does not wait', async () => {
+    it('is handed off once an attempt waits `handoffMs`: its attempts in flight handed over waiting for their end, those not begun to be tried at once; the batch does not wait', async () => {
       let clock = 1_000_000;
       const answers = new Map<string, ReturnType<typeof deferred<AttemptOutcome>>>();
       const o = outbox(
@@ -299,22 +301,21 @@ describe('outbox activities', () => {
         ['slow1', 1],
       ]);
       expect(o.groups).toEqual([
-        { group: { endpointId: 2, deliveryIds: ['slow2', 'slow3'], after: { attempts: 0, delayMs: 0 } }, label: delivery('slow2', 2).label, startDelayMs: undefined },
-        // Started with a delay past the attempt's own timeout unless told earlier that the attempt ended.
+        { group: { endpointId: 2, deliveryIds: ['slow2', 'slow3'], after: { attempts: 0, delayMs: 0 } }, label: delivery('slow2', 2).label },
+        // Handed over waiting for the attempt's end (the run waits for the signal, or the attempt's timeout).
         {
           group: { endpointId: 2, deliveryIds: ['slow1'], after: { attempts: 1, delayMs: retry.initialIntervalMs }, awaitingFirstAttempts: true },
           label: delivery('slow1', 2).label,
-          startDelayMs: retry.timeoutMs + 5_000,
         },
       ]);
       expect(o.dispatched).toEqual([[1, 2]]);
       expect(o.recordedMany[0].map((r) => r.deliveryId)).toEqual(['fast']);
       expect(o.done).toEqual([]);
 
-      // The attempt ends after its batch: logged on its own, and the group standing by is told.
+      // The attempt ends after its batch: logged on its own, and the receiver's retry run is told it ended.
       answers.get('slow1')!.resolve({ kind: 'retry', message: 'The receiver answered 503', delayMs: null });
       await waitUntil(async () => o.done.length === 1, 5_000, 5);
-      expect(o.done[0].deliveryIds).toEqual(['slow1']);
+      expect(o.done[0]).toEqual({ workflowId: 'retries-2', deliveryIds: ['slow1'] });
       expect(o.recordedOne).toEqual([{ deliveryId: 'slow1', attempt: logged(1, false) }]);
 
       // Within `slowForMs` the receiver's next deliveries go straight to a group, untried; another receiver's are tried.

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
-import { createDeliveryAttempt, createWebhookActivities, GONE, type AttemptRecord, type LoadedDelivery, type WebhookActivityDeps } from '../../../workflows/activities/webhooks';
+import { createDeliveryAttempt, createWebhookActivities, GONE, type AttemptRecord, type LoadedDelivery, type RoundOutcome, type WebhookActivityDeps } from '../../../workflows/activities/webhooks';
 
 /**
  * The webhook delivery activities with their dependencies injected (no database, no network): what one attempt sends
@@ -259,6 +259,59 @@ describe('webhook activities', () => {
       } finally {
         jest.useRealTimers();
       }
+    });
+  });
+
+  describe("a receiver's retry round (attemptWebhookDeliveryRound)", () => {
+    it('POSTs each pending delivery with its own attempt number, fails the gone and the refused, and answers what succeeded and what to retry with each Retry-After', async () => {
+      const statuses: Record<string, number> = { ok: 200, busy: 429, down: 503, refused: 404 };
+      const r = receiver({
+        loadMany: async (ids) => new Map(ids.filter((id) => id !== 'gone').map((id) => [id, pending(id, { status: id === 'done' ? 'succeeded' : 'pending' })])),
+        post: async (url) => {
+          const id = url.split('/').pop()!;
+          return new Response(null, { status: statuses[id], headers: id === 'busy' ? { 'Retry-After': '20' } : {} });
+        },
+      });
+      const items = [
+        { id: 'ok', attempt: 2 },
+        { id: 'busy', attempt: 4 },
+        { id: 'down', attempt: 7 },
+        { id: 'refused', attempt: 3 },
+        { id: 'gone', attempt: 2 },
+        { id: 'done', attempt: 5 },
+      ];
+      const round: RoundOutcome = await env().run(createWebhookActivities(r.deps).attemptWebhookDeliveryRound, items);
+      expect(round.succeeded.sort()).toEqual(['done', 'ok']);
+      expect(round.retry.sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+        { id: 'busy', retryAfterMs: 20_000 },
+        { id: 'down', retryAfterMs: null },
+      ]);
+      // Each POST is logged as its delivery's own attempt; the settled one is not sent again.
+      expect(Object.fromEntries(r.recorded.map(([id, a]) => [id, a.attempt]))).toEqual({ ok: 2, busy: 4, down: 7, refused: 3 });
+      expect(r.failed.sort()).toEqual([
+        ['gone', GONE],
+        ['refused', 'The receiver answered 404'],
+      ]);
+    });
+
+    it('logs the whole round in one call once every POST has ended, before failing what failed for good', async () => {
+      const order: string[] = [];
+      const batches: Array<Array<{ deliveryId: string; attempt: AttemptRecord }>> = [];
+      const r = receiver({
+        post: async (url) => new Response(null, { status: url.endsWith('/bad') ? 410 : 204 }),
+        record: async () => void order.push('record one'),
+        recordMany: async (records) => void (batches.push(records), order.push('record many')),
+        fail: async (id) => void order.push(`fail ${id}`),
+      });
+      const items = ['a', 'b', 'bad'].map((id) => ({ id, attempt: 3 }));
+      const round: RoundOutcome = await env().run(createWebhookActivities(r.deps).attemptWebhookDeliveryRound, items);
+      expect([round.succeeded.sort(), round.retry]).toEqual([['a', 'b'], []]);
+      expect(order).toEqual(['record many', 'fail bad']);
+      expect(batches[0].map((b) => [b.deliveryId, b.attempt.attempt, b.attempt.succeeded]).sort()).toEqual([
+        ['a', 3, true],
+        ['b', 3, true],
+        ['bad', 3, false],
+      ]);
     });
   });
 

@@ -123,8 +123,8 @@ describe('retryReceiverDeliveries (mocked activities)', () => {
     await temporal.withWorker(r.activities, async (q) => {
       const id = workflowId('receiver-retries');
       const handle = await handOver(q, id, { deliveryIds: ['slow'], after: { attempts: 1, delayMs: 0 }, awaitingFirstAttempts: true }, 100);
-      // Past the window and the gathering allowance: nothing is tried before the signal (the fallback is 6.5 s away).
-      await new Promise((resolve) => setTimeout(resolve, 600));
+      // Once the run waits on its timer (the fallback, 6.5 s away), nothing more happens before the signal.
+      await waitUntil(async () => ((await handle.fetchHistory()).events ?? []).some((e) => e.timerStartedEventAttributes), 20_000, 20);
       expect(r.rounds).toEqual([]);
       const signalled = Date.now();
       await handle.signal('first-attempts-ended', ['slow']);

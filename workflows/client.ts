@@ -181,8 +181,6 @@ export async function startRetryGroup(group: RetryGroup, opts: { label: Delivery
   return workflowId;
 }
 
-/** `1 delivery`, `3 deliveries`. */
-export const deliveries = (n: number): string => `${n} ${n === 1 ? 'delivery' : 'deliveries'}`;
 
 /** Tells a receiver's retry run that the dispatcher's first attempts of `deliveryIds` have ended. */
 export async function signalFirstAttemptsEnded(workflowId: string, deliveryIds: string[]): Promise<void> {

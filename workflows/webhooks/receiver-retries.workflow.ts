@@ -142,6 +142,7 @@ export async function retryReceiverDeliveries(input: ReceiverRetriesInput): Prom
   return { succeeded, failed };
 }
 
+/** `1 delivery`, `3 deliveries` (for summaries). */
 const deliveries = (n: number): string => `${n} ${n === 1 ? 'delivery' : 'deliveries'}`;
 
 function attemptRange(due: Array<{ attempt: number }>): string {

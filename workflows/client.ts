@@ -202,41 +202,44 @@ export async function awaitDeliveryClosed(deliveryId: string, timeoutMs = 10_000
   clearTimeout(timer);
 }
 
-/** Signals in flight per workflow id, and whether another was asked for meanwhile. */
+/** Dispatchers whose last nudge holds its place (see `nudge`), and whether another was asked for meanwhile. */
 const nudges = new Map<string, { again: boolean }>();
 
 /**
- * Wakes a dispatcher after a commit, so its work leaves at once rather than at its next poll. Nudges coalesce:
- * while one signal is on its way, further commits ask for just one more after it (a burst of commits costs two
- * signals, not one per commit, and the dispatcher's history stays short). With `spacingMs`, the one more waits until
- * that long after the last: a steady stream of commits then costs a signal per spacing, not one per round trip.
- * Best effort: the dispatcher polls anyway.
+ * Wakes a dispatcher after a commit, so its work leaves at once rather than at its next poll. A nudge goes at once
+ * unless the last one to the same dispatcher went less than `spacingMs` ago; then one more goes when the spacing is up,
+ * however many were asked for meanwhile (the caller does not wait for it). Best effort: the dispatcher polls anyway.
  */
-async function nudge(workflowId: string, spacingMs = 0): Promise<void> {
+async function nudge(workflowId: string, spacingMs: number): Promise<void> {
   if (!current) return;
-  const inFlight = nudges.get(workflowId);
-  if (inFlight) {
-    inFlight.again = true;
+  const held = nudges.get(workflowId);
+  if (held) {
+    held.again = true;
     return;
   }
   const { client } = current;
   const state = { again: false };
   nudges.set(workflowId, state);
-  try {
-    do {
-      state.again = false;
-      const sentAt = Date.now();
-      try {
-        await client.workflow.getHandle(workflowId).signal('nudge');
-      } catch {
-        // It may be starting or continuing as new; its poll finds the work.
+  const signal = () =>
+    client.workflow
+      .getHandle(workflowId)
+      .signal('nudge')
+      // It may be starting or continuing as new; its poll finds the work.
+      .catch(() => undefined);
+  const spaced = () => new Promise((resolve) => setTimeout(resolve, spacingMs).unref());
+  await signal();
+  void (async () => {
+    try {
+      for (;;) {
+        await spaced();
+        if (!state.again) return;
+        state.again = false;
+        await signal();
       }
-      const wait = sentAt + spacingMs - Date.now();
-      if (state.again && wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    } while (state.again);
-  } finally {
-    nudges.delete(workflowId);
-  }
+    } finally {
+      nudges.delete(workflowId);
+    }
+  })();
 }
 
 /** Wakes the outbox dispatcher (events committed). */
@@ -250,12 +253,12 @@ export async function nudgeInviteDispatcher(): Promise<void> {
 }
 
 /**
- * At most one nudge a second per dispatcher: what its activity's linger is (`runBatches`: it keeps polling every
- * 25 ms while there is work and for a second after), so a commit while it runs needs no nudge, and the first commit
- * after it stopped comes more than a second after the last nudge and goes at once. A nudge per commit was a signal, a
- * workflow task and four history events each (50 a second in bench:webhooks): the run continued as new every 20 s, and
- * signals arriving while its continue-as-new was being completed made the server refuse the completion again and
- * again (measured: 3.2 s without a round, every event of those seconds late). Invites had 250 ms before.
+ * A nudge asked for while one is on its way goes a second after it (what the dispatcher activity's linger is:
+ * `runBatches` keeps polling every 25 ms while there is work and for a second after, so it is not needed sooner); a
+ * nudge after a quiet spell goes at once. Nudges coalesced per round trip only (a signal, a workflow task and four
+ * history events each, up to one per commit: 50 a second in bench:webhooks) made the outbox dispatcher continue as new
+ * every 20 s under a steady stream, and one continue-as-new took 3.2 s between rounds, every event of those seconds
+ * late. Invites had 250 ms before.
  */
 const NUDGE_SPACING_MS = 1_000;
 

@@ -131,13 +131,6 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
       },
       // Probes and scrapes every few seconds would drown the request log.
       autoLogging: { ignore: (req) => req.url === '/health' || req.url === '/health/ready' || req.url === '/metrics' },
-      // Every line a request logs carries its id (`reqId`), the line that ends it also `req` (id, method, url), `res`
-      // and the time. pino-http's default binds the whole `req` to a child logger made for each request, serialised
-      // and redacted then whether anything is logged or not: about 5 % of a cheap request's CPU.
-      quietReqLogger: true,
-      quietResLogger: true,
-      customSuccessObject: (req, _res, val: object) => ({ req, ...val }),
-      customErrorObject: (req, _res, _err, val: object) => ({ req, ...val }),
       // One short line per request; the full header dump of the default serialisers costs more than the request.
       serializers: {
         req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: logSafeUrl(req.url) }),

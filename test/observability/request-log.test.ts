@@ -7,9 +7,9 @@ import { useDatabase } from '../support/db';
 import { makeWorld, tokenFor } from '../support/factories';
 
 /**
- * The request log (README, `LOG_LEVEL`): one JSON line per request with its id, method, URL, status and time, and the
- * request id on every line the request logs. The id is the caller's `X-Request-Id` when it is a safe token, and is
- * echoed in the answer.
+ * The request log (README, `LOG_LEVEL`): one JSON line per request with its id, method, URL, status and time (`req`, on
+ * every line the request logs). The id is the caller's `X-Request-Id` when it is a safe token, and is echoed in the
+ * answer.
  */
 describe('request log', () => {
   useDatabase();
@@ -49,8 +49,8 @@ describe('request log', () => {
 
       const done = logged().filter((l) => l.msg === 'request completed');
       expect(done).toEqual([
-        expect.objectContaining({ reqId: 'trace-ok-1', req: { id: 'trace-ok-1', method: 'GET', url: '/api/v1/reviews?page=1' }, res: { statusCode: 200 }, responseTime: expect.any(Number) }),
-        expect.objectContaining({ reqId: generated, req: { id: generated, method: 'GET', url: '/api/v1/reviews/999999999' }, res: { statusCode: 404 } }),
+        expect.objectContaining({ req: { id: 'trace-ok-1', method: 'GET', url: '/api/v1/reviews?page=1' }, res: { statusCode: 200 }, responseTime: expect.any(Number) }),
+        expect.objectContaining({ req: { id: generated, method: 'GET', url: '/api/v1/reviews/999999999' }, res: { statusCode: 404 } }),
       ]);
     } finally {
       await app.stop();

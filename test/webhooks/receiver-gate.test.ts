@@ -53,6 +53,32 @@ describe('receiverGate', () => {
     expect(await gate.enter('fine')).not.toBeNull();
   });
 
+  it('hands a released slot to the attempt that waited for it, not to a newcomer', async () => {
+    const gate = receiverGate({ maxInFlight: 1, staleMs: 5_000 }, now);
+    const first = (await gate.enter('r'))!;
+    const waiting = gate.enter('r');
+    first();
+    // A newcomer in the same tick finds the slot taken by the waiter.
+    let newcomer: (() => void) | null | undefined;
+    const late = gate.enter('r').then((r) => (newcomer = r));
+    const handed = await waiting;
+    expect(typeof handed).toBe('function');
+    expect(newcomer).toBeUndefined();
+    expect(gate.inFlight('r')).toBe(1);
+    handed!();
+    expect(typeof (await late)).toBe('function');
+  });
+
+  it('lets an attempt wait at most staleMs for a slot, even while the holders are young', async () => {
+    const gate = receiverGate({ maxInFlight: 1, staleMs: 30 }, () => Date.now());
+    const holder = (await gate.enter('busy'))!;
+    const started = Date.now();
+    expect(await gate.enter('busy')).toBeNull();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(25);
+    holder();
+    expect(gate.inFlight('busy')).toBe(0);
+  });
+
   it('answers null to an attempt that waited until the slots went stale', async () => {
     const gate = receiverGate({ maxInFlight: 1, staleMs: 30 }, () => Date.now());
     await gate.enter('hang');

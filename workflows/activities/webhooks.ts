@@ -103,7 +103,7 @@ export function createDeliveryAttempt(deps: WebhookActivityDeps) {
     // A receiver that leaves this worker's requests unanswered gets no more of them (`receiverGate`).
     const release = deps.gate ? await deps.gate.enter(delivery.url) : () => undefined;
     if (!release) {
-      const message = 'Not sent: the receiver has left every request this worker may have open to it unanswered for seconds';
+      const message = 'Not sent: every request this worker may have open to the receiver was still unanswered (it answers slowly or not at all)';
       await record(null, message, null);
       return { kind: 'retry', message, delayMs: null };
     }

@@ -1,17 +1,16 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { MockActivityEnvironment } from '@temporalio/testing';
-import { DefaultLogger } from '@temporalio/worker';
 import { createGbpActivities, type GbpActivityDeps } from '../../../workflows/activities/gbp';
 import { createRetentionActivities } from '../../../workflows/activities/retention';
 import { ProviderRejected, ProviderUnavailable } from '../../../src/providers/types';
 import type { GbpPerformanceClient } from '../../../src/providers/google/performance.client';
+import { activityEnv } from './support';
 
 /**
  * The business-profile and retention activities with their dependencies injected (no database, no Google): what they
  * pass on, heartbeat, and how Google's errors become the failures the sync workflow's retry policy knows.
  */
 describe('business-profile and retention activities', () => {
-  const env = () => new MockActivityEnvironment({}, { logger: new DefaultLogger('ERROR', () => undefined) });
+  const env = activityEnv;
 
   describe('business-profile sync', () => {
     const target = { integrationId: 9, locationId: 3, location: 'locations/9' };

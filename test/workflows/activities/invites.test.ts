@@ -1,12 +1,10 @@
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
-import { MockActivityEnvironment } from '@temporalio/testing';
-import { DefaultLogger } from '@temporalio/worker';
 import { createInviteActivities, MESSAGING_UNAVAILABLE, STEP_IN_FLIGHT, type InviteActivityDeps } from '../../../workflows/activities/invites';
 import { StepInFlight, type InvitePlan, type StepResult } from '../../../src/messaging/delivery';
 import type { DueOutcome, DueStep } from '../../../src/messaging/send-queue';
 import { MessagingUnavailable } from '../../../src/messaging/types';
 import { waitUntil } from '../../support/wait';
+import { activityEnv, failureOf } from './support';
 
 /**
  * The invite activities with their dependencies injected (no database, no providers): the invite dispatcher's
@@ -15,7 +13,7 @@ import { waitUntil } from '../../support/wait';
  * the per-step activities of the legacy `inviteDelivery` with the failures its retry policy knows.
  */
 describe('invite activities', () => {
-  const env = () => new MockActivityEnvironment({}, { logger: new DefaultLogger('ERROR', () => undefined) });
+  const env = activityEnv;
   const step = (inviteId: number, kind: DueStep['kind'] = 'first', stepIndex: number | null = kind === 'first' ? null : 1): DueStep => ({ inviteId, stepIndex, kind });
   const sent = (dues: DueStep[]): Array<PromiseSettledResult<DueOutcome>> => dues.map(() => ({ status: 'fulfilled', value: 'sent' }));
 
@@ -227,14 +225,6 @@ describe('invite activities', () => {
 
   describe('the per-step activities of inviteDelivery', () => {
     const input = { inviteId: 12, stepIndex: 1, first: false };
-    const failureOf = async (run: Promise<unknown>): Promise<ApplicationFailure> => {
-      const err = await run.then(
-        () => null,
-        (e: unknown) => e,
-      );
-      expect(err).toBeInstanceOf(ApplicationFailure);
-      return err as ApplicationFailure;
-    };
 
     it("answers the stored invite's plan, a step's result, and a failed step's record", async () => {
       const calls: unknown[] = [];

@@ -1,10 +1,9 @@
 import { Context } from '@temporalio/activity';
-import { MockActivityEnvironment } from '@temporalio/testing';
-import { DefaultLogger } from '@temporalio/worker';
 import { createOutboxActivities, type BulkDelivery, type BulkSettings, type OutboxActivityDeps, type RetryGroup } from '../../../workflows/activities/outbox';
 import { GONE, type AttemptOutcome, type AttemptRecord } from '../../../workflows/activities/webhooks';
 import type { DeliveryRetry } from '../../../workflows/webhooks/deliver.workflow';
 import { waitUntil } from '../../support/wait';
+import { activityEnv } from './support';
 
 /**
  * The outbox dispatcher's activity (`dispatchPendingEvents`) with its dependencies injected (no database, no
@@ -13,7 +12,7 @@ import { waitUntil } from '../../support/wait';
  * the batch; which events it marks dispatched; and its loop of batches (linger, budget, heartbeat, shutdown).
  */
 describe('outbox activities', () => {
-  const env = () => new MockActivityEnvironment({}, { logger: new DefaultLogger('ERROR', () => undefined) });
+  const env = activityEnv;
   const retry: DeliveryRetry = { maximumAttempts: 11, initialIntervalMs: 1_000, maximumIntervalMs: 59_000, timeoutMs: 30_000 };
   /** The hand-off and the linger are out of the way unless a test sets them. */
   const settings: BulkSettings = { concurrency: 64, perReceiver: 8, handoffMs: 60_000, slowForMs: 60_000, budgetMs: 60_000, lingerMs: 0, pollMs: 1 };

@@ -1,10 +1,8 @@
-import { ApplicationFailure } from '@temporalio/common';
-import { MockActivityEnvironment } from '@temporalio/testing';
-import { DefaultLogger } from '@temporalio/worker';
 import { createAutoRespondActivities, type AutoRespondActivityDeps } from '../../../workflows/activities/auto-respond';
 import { createReviewSyncActivities, type ReviewSyncActivityDeps } from '../../../workflows/activities/reviews';
 import { Forbidden, NotFound, Upstream } from '../../../src/domain/errors';
 import { ProviderRejected, ProviderUnavailable, type ReviewPlatformClient } from '../../../src/providers/types';
+import { activityEnv, failureOf } from './support';
 
 /**
  * The review-sync and auto-respond activities with their dependencies injected (no database, no platform): what they
@@ -12,15 +10,7 @@ import { ProviderRejected, ProviderUnavailable, type ReviewPlatformClient } from
  */
 describe('review-sync and auto-respond activities', () => {
   // Failed activities are logged by the environment: kept out of the test output.
-  const env = () => new MockActivityEnvironment({}, { logger: new DefaultLogger('ERROR', () => undefined) });
-  const failureOf = async (run: Promise<unknown>): Promise<ApplicationFailure> => {
-    const err = await run.then(
-      () => null,
-      (e: unknown) => e,
-    );
-    expect(err).toBeInstanceOf(ApplicationFailure);
-    return err as ApplicationFailure;
-  };
+  const env = activityEnv;
 
   describe('review sync', () => {
     const target = { integrationId: 5, provider: 'google' as const, externalId: 'locations/1' };

@@ -1,8 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { MockActivityEnvironment } from '@temporalio/testing';
-import { DefaultLogger } from '@temporalio/worker';
 import { createScanActivities, type PinQuery, type ScanActivityDeps } from '../../../workflows/activities/scans';
 import { GridProviderRejected, GridProviderUnavailable, type MapResult } from '../../../src/providers/ranking/types';
+import { activityEnv } from './support';
 
 /**
  * The scan activities with their dependencies injected (no database, no ranking provider): a pin query stores what
@@ -10,7 +9,7 @@ import { GridProviderRejected, GridProviderUnavailable, type MapResult } from '.
  * provider's errors become the failures the run's retry policy knows.
  */
 describe('scan activities', () => {
-  const env = () => new MockActivityEnvironment({}, { logger: new DefaultLogger('ERROR', () => undefined) });
+  const env = activityEnv;
   const query = (tenantId: number, pinId: number): PinQuery => ({ tenantId, snapshotId: 1, pinId, keyword: 'dentist', lat: 52.5, lng: 13.4, targetPlaceId: 'p1' });
   const result: MapResult[] = [{ placeId: 'p1', name: 'Main Street Dental', rank: 1 } as MapResult];
   const deps = (over: Partial<ScanActivityDeps>): ScanActivityDeps => ({

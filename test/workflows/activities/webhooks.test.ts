@@ -1,7 +1,5 @@
-import { ApplicationFailure } from '@temporalio/common';
-import { MockActivityEnvironment } from '@temporalio/testing';
-import { DefaultLogger } from '@temporalio/worker';
 import { createDeliveryAttempt, createWebhookActivities, GONE, type AttemptRecord, type LoadedDelivery, type RoundOutcome, type WebhookActivityDeps } from '../../../workflows/activities/webhooks';
+import { activityEnv, failureOf } from './support';
 
 /**
  * The webhook delivery activities with their dependencies injected (no database, no network): what one attempt sends
@@ -10,7 +8,7 @@ import { createDeliveryAttempt, createWebhookActivities, GONE, type AttemptRecor
  * round (side by side, in the group's order, heartbeating).
  */
 describe('webhook activities', () => {
-  const env = (attempt = 1) => new MockActivityEnvironment({ attempt }, { logger: new DefaultLogger('ERROR', () => undefined) });
+  const env = activityEnv;
   const NOW = new Date('2026-10-01T12:00:00.000Z');
   const pending = (id: string, over: Partial<LoadedDelivery> = {}): LoadedDelivery => ({
     id,
@@ -147,14 +145,6 @@ describe('webhook activities', () => {
   });
 
   describe('a redelivery attempt (attemptWebhookDelivery)', () => {
-    const failureOf = async (run: Promise<unknown>): Promise<ApplicationFailure> => {
-      const err = await run.then(
-        () => null,
-        (e: unknown) => e,
-      );
-      expect(err).toBeInstanceOf(ApplicationFailure);
-      return err as ApplicationFailure;
-    };
 
     it("POSTs the stored delivery as Temporal's attempt number and completes on success", async () => {
       const loaded: string[] = [];

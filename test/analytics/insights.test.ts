@@ -145,16 +145,19 @@ describe('AI insights', () => {
       expect(out.narrative).toContain('They praise the staff (5 of 6 positive). Complaints centre on the prices (2 of 3 negative) and the parking (2 of 2 negative).');
     });
 
+    /** October's facts of a business with 3 reviews (2 positive, 1 with a reply) after a September without any. */
+    const october = (subject: string, avgRating: number, themes: InsightFacts['themes'] = []): InsightFacts => ({
+      subject,
+      current: { from: '2026-10-01', to: '2026-10-31', totals: { totalReviews: 3, avgRating, responded: 1, responseRate: 33.3, sentimentDistribution: { positive: 2, neutral: 0, negative: 1 } }, unansweredNegative: 1 },
+      previous: { from: '2026-08-31', to: '2026-09-30', totals: { totalReviews: 0, avgRating: null, responded: 0, responseRate: null, sentimentDistribution: { positive: 0, neutral: 0, negative: 0 } }, unansweredNegative: 0 },
+      analysedReviews: 3,
+      previousAnalysedReviews: 0,
+      themes,
+      faded: [],
+    });
+
     it('accepts a narrative only if every figure it quotes is one of the facts (or a rounding of one)', () => {
-      const facts: InsightFacts = {
-        subject: 'Main Street Dental',
-        current: { from: '2026-10-01', to: '2026-10-31', totals: { totalReviews: 3, avgRating: 4.33, responded: 1, responseRate: 33.3, sentimentDistribution: { positive: 2, neutral: 0, negative: 1 } }, unansweredNegative: 1 },
-        previous: { from: '2026-08-31', to: '2026-09-30', totals: { totalReviews: 0, avgRating: null, responded: 0, responseRate: null, sentimentDistribution: { positive: 0, neutral: 0, negative: 0 } }, unansweredNegative: 0 },
-        analysedReviews: 3,
-        previousAnalysedReviews: 0,
-        themes: [],
-        faded: [],
-      };
+      const facts = october('Main Street Dental', 4.33);
       const texts = insightTexts(facts);
       expect(quotesOnlyFacts('Three reviews in October, 2 of them positive (66.7%), an average of 4.33 stars; only 33% have a reply.', facts, texts)).toBe(true);
       expect(quotesOnlyFacts('All reviews were glowing: 100% positive.', facts, texts)).toBe(false);
@@ -167,15 +170,9 @@ describe('AI insights', () => {
     });
 
     it('does not take the digits of a name for figures, in the facts or in the narrative', () => {
-      const named: InsightFacts = {
-        subject: 'Clinic 92 (Route 49)',
-        current: { from: '2026-10-01', to: '2026-10-31', totals: { totalReviews: 3, avgRating: 4, responded: 1, responseRate: 33.3, sentimentDistribution: { positive: 2, neutral: 0, negative: 1 } }, unansweredNegative: 1 },
-        previous: { from: '2026-08-31', to: '2026-09-30', totals: { totalReviews: 0, avgRating: null, responded: 0, responseRate: null, sentimentDistribution: { positive: 0, neutral: 0, negative: 0 } }, unansweredNegative: 0 },
-        analysedReviews: 3,
-        previousAnalysedReviews: 0,
-        themes: [{ theme: '24 hour service', mentions: 2, positive: 2, neutral: 0, negative: 0, previousMentions: 0, example: 'Open 24/7, 92 stars if I could' }] as InsightFacts['themes'],
-        faded: [],
-      };
+      const named = october('Clinic 92 (Route 49)', 4, [
+        { theme: '24 hour service', mentions: 2, positive: 2, neutral: 0, negative: 0, previousMentions: 0, example: 'Open 24/7, 92 stars if I could' },
+      ] as InsightFacts['themes']);
       const texts = insightTexts(named);
       expect(quotesOnlyFacts('92% of the reviews were positive.', named, texts)).toBe(false);
       expect(quotesOnlyFacts('Clinic 92 (Route 49) had 3 reviews; the 24 hour service drew 2 mentions.', named, texts)).toBe(true);

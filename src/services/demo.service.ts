@@ -1,4 +1,6 @@
+import { DAY_MS, dayAt } from '../domain/days';
 import { reviewSentiment, type SentimentResult } from '../analytics/sentiment';
+import { systemClock, type Clock } from '../domain/clock';
 import { CUSTOMER_PERMISSIONS } from '../domain/permissions';
 import type { TokenKind } from '../domain/principal';
 import { Integration, Location, Organization, Review, User } from '../models';
@@ -28,11 +30,14 @@ const LAST = ['Smith', 'Garcia', 'Nguyen', 'Patel', 'Müller', 'Rossi', 'Kim', '
 export interface SeedOptions {
   reviews?: number;
   domain?: string;
+  /** "Now" for the demo's dates (reviews and business-profile data end the day before it). */
+  clock?: Clock;
 }
 
 /** The demo tenant: an agency, one customer account with three organisations, a team member, reviews, tokens. */
 export async function seedDemo(opts: SeedOptions = {}) {
   const reviewCount = opts.reviews ?? 250;
+  const clock = opts.clock ?? systemClock;
   const { tenant, owner } = await createTenant({
     name: 'Demo Agency',
     brandName: 'Demo Reviews',
@@ -77,7 +82,7 @@ export async function seedDemo(opts: SeedOptions = {}) {
     password: 'demo-password',
   });
 
-  await insertReviews(tenant.id, reviewCount);
+  await insertReviews(tenant.id, reviewCount, 42, clock);
 
   await seedDemoOrders(tenant.id, customerOwner.customerId);
 
@@ -86,7 +91,7 @@ export async function seedDemo(opts: SeedOptions = {}) {
   await seedDemoScan(tenant.id, owner.customerId);
 
   // Business-profile performance of the Google locations (540 days of metrics, 18 months of keywords).
-  await seedDemoGbpPerformance(tenant.id);
+  await seedDemoGbpPerformance(tenant.id, clock);
 
   const tokens: DemoToken[] = [];
   const add = async (label: string, user: User, kind: TokenKind, permissions: string[]) => {
@@ -101,8 +106,14 @@ export async function seedDemo(opts: SeedOptions = {}) {
   return { tenant, tokens, customIntegrationId: custom.id };
 }
 
-/** Bulk reviews over every integration of the tenant, in chunks (100,000 for the benchmark). */
-export async function insertReviews(tenantId: number, count: number, seed = 42): Promise<void> {
+/** Days of history the demo's reviews spread over, ending the day before the seeding (about 34 months). */
+export const DEMO_REVIEW_DAYS = 1035;
+
+/**
+ * Bulk reviews over every integration of the tenant, in chunks (100,000 for the benchmark), published over the
+ * DEMO_REVIEW_DAYS before the clock's day: a demo seeded today has reviews in "the last 30 days" like a live one.
+ */
+export async function insertReviews(tenantId: number, count: number, seed = 42, clock: Clock = systemClock): Promise<void> {
   // Seeded, so every demo database looks the same.
   const rand = prng(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)];
@@ -114,8 +125,9 @@ export async function insertReviews(tenantId: number, count: number, seed = 42):
     const name = names.get(organizationId) ?? '';
     return DEMO_BUSINESSES.find((b) => b.name === name) ?? { trade: tradeOfName(name) ?? 'dentist', languages: { en: 1 } };
   };
-  const start = Date.UTC(2024, 0, 1);
-  const span = Date.UTC(2026, 10, 1) - start;
+  const end = dayAt(clock.now()) * DAY_MS;
+  const span = DEMO_REVIEW_DAYS * DAY_MS;
+  const start = end - span;
   const CHUNK = 2000;
   const sentimentCache = new Map<string, SentimentResult>();
   for (let done = 0; done < count; done += CHUNK) {

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Op } from 'sequelize';
 import { figuresOf } from '../../src/analytics/insights';
 import { GbpSearchKeyword, Organization, Review, Scan, ScanResult, ScanSnapshot } from '../../src/models';
+import { dayAt, isoOf } from '../../src/domain/days';
 import { DEMO_BUSINESSES } from '../../src/services/demo-content';
-import { seedDemo } from '../../src/services/demo.service';
+import { DEMO_REVIEW_DAYS, seedDemo } from '../../src/services/demo.service';
 import { useApp } from '../support/app';
 
 /**
@@ -60,13 +61,23 @@ describe('the demo tenant reads true', () => {
     }
   });
 
+  it('dates the reviews over the years up to the day before it was seeded, so "the last 30 days" has some', async () => {
+    const today = dayAt(new Date());
+    const dates = (await Review.findAll({ where: { tenantId: seeded.tenant.id }, attributes: ['publishedAt'] })).map((r) => dayAt(r.publishedAt));
+    // The seeding ran today or (across midnight) yesterday.
+    expect(Math.max(...dates)).toBeLessThan(today);
+    expect(Math.min(...dates)).toBeGreaterThanOrEqual(today - 1 - DEMO_REVIEW_DAYS);
+    expect(dates.filter((d) => d >= today - 30).length).toBeGreaterThan(5);
+  });
+
   it('gives every insight sentence its figures, and no figure the totals contradict', async () => {
+    const yesterday = dayAt(new Date()) - 1;
     for (const org of orgs) {
       const res = await t
         .http()
         .post('/graphql')
         .set('Authorization', `Bearer ${seeded.tokens[0].token}`)
-        .send({ query: QUERY, variables: { organizationId: org.id, periodStart: '2025-06-01', periodEnd: '2026-10-31' } });
+        .send({ query: QUERY, variables: { organizationId: org.id, periodStart: isoOf(yesterday - 500), periodEnd: isoOf(yesterday) } });
       expect(res.body.errors).toBeUndefined();
       const i = res.body.data.aiInsights;
       expect(i.narrativeSource).toBe('deterministic');

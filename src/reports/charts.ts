@@ -1,8 +1,9 @@
 import type * as Echarts from 'echarts';
 import type { Translator } from '../i18n';
 import type { MonthlyReport } from './types';
-import { ASPECTS } from '../analytics/lexicon';
-import { brandColors } from './brand';
+import { ASPECTS, type Aspect } from '../analytics/lexicon';
+import { mentionedAspects } from './aspect-trend';
+import { brandColors, contrast } from './brand';
 
 /**
  * The report's charts, rendered on the server as SVG by ECharts' server-side renderer (no browser, no script in the
@@ -10,6 +11,11 @@ import { brandColors } from './brand';
  */
 
 export const COLORS = { line: '#f29900', positive: '#2e7d32', neutral: '#9aa0a6', negative: '#c5221f', text: '#3c4043', grid: '#e3e5e8' };
+
+/** One colour per aspect in the trend lines, told apart by hue and lightness (Tableau 10's first six, deepened). */
+const ASPECT_COLORS: Record<Aspect, string> = {
+  staff: '#1f77b4', price: '#d95f02', wait_time: '#7b3294', cleanliness: '#1b9e77', quality: '#b8860b', communication: '#c51b7d',
+};
 
 const FONT = 'Helvetica, Arial, sans-serif';
 
@@ -33,10 +39,15 @@ export function svgChart(option: Echarts.EChartsCoreOption, width: number, heigh
   }
 }
 
+/** The first day of a `YYYY-MM` month, 00:00 UTC. */
+export function monthStart(month: string): Date {
+  const [y, m] = month.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, 1));
+}
+
 /** "Oct 26" in the report's language. */
 export function monthLabel(tr: Translator, month: string): string {
-  const [y, m] = month.split('-').map(Number);
-  return new Intl.DateTimeFormat(tr.language, { month: 'short', year: '2-digit', timeZone: 'UTC' }).format(new Date(Date.UTC(y, m - 1, 1)));
+  return new Intl.DateTimeFormat(tr.language, { month: 'short', year: '2-digit', timeZone: 'UTC' }).format(monthStart(month));
 }
 
 const axisLabel = { color: COLORS.text, fontSize: 11 };
@@ -62,6 +73,64 @@ export function trendChart(report: MonthlyReport, tr: Translator): string {
     680,
     260,
     tr.t('report.trendTitle'),
+  );
+}
+
+/** A line over the trend months that breaks at null (a month without data is a gap), with a dot on every value. */
+function gapLine(name: string, data: (number | null)[], color: string) {
+  return { name, type: 'line', data, connectNulls: false, showSymbol: true, symbol: 'circle', symbolSize: 6, itemStyle: { color }, lineStyle: { color, width: 2 } };
+}
+
+/** A percent axis label in the report's language ("50%", "50 %"); `signed` writes "+50%" and "-50%". */
+const percentLabel = (tr: Translator, signed = false) => ({
+  ...axisLabel,
+  formatter: (v: number) => tr.number(v / 100, { style: 'percent', maximumFractionDigits: 0, ...(signed ? { signDisplay: 'exceptZero' as const } : {}) }),
+});
+
+/** The brand colour for a line on white when it shows (3:1, WCAG's contrast for graphics), else the text colour. */
+function lineColor(brand: string | null): string {
+  const { band } = brandColors(brand);
+  return contrast(band, '#ffffff') >= 3 ? band : COLORS.text;
+}
+
+/** The response rate per month (line, 0-100 %); months without reviews are gaps. */
+export function responseChart(report: MonthlyReport, tr: Translator): string {
+  return svgChart(
+    {
+      grid: { left: 48, right: 16, top: 36, bottom: 28 },
+      legend: { top: 4, textStyle: axisLabel },
+      xAxis: { type: 'category', data: report.months.map((m) => monthLabel(tr, m.month)), axisLabel },
+      yAxis: { type: 'value', min: 0, max: 100, interval: 25, axisLabel: percentLabel(tr), splitLine },
+      series: [gapLine(tr.t('report.responseRate'), report.months.map((m) => m.responseRate), lineColor(report.brandColor))],
+    },
+    680,
+    200,
+    tr.t('report.responseTrendTitle'),
+  );
+}
+
+/**
+ * Net sentiment per month (-100..100 %) of each aspect named in the twelve months, a line each; a month without a
+ * mention of the aspect is a gap. Null when no review of the twelve months names any aspect: "no data".
+ */
+export function aspectTrendChart(report: MonthlyReport, tr: Translator): string | null {
+  const aspects = mentionedAspects(report.months);
+  if (!aspects.length) return null;
+  const net = (aspect: Aspect) => report.months.map((m) => m.aspects.find((a) => a.aspect === aspect)?.netSentiment ?? null);
+  return svgChart(
+    {
+      grid: { left: 56, right: 16, top: 44, bottom: 28 },
+      legend: { top: 4, textStyle: axisLabel },
+      xAxis: { type: 'category', data: report.months.map((m) => monthLabel(tr, m.month)), axisLabel },
+      yAxis: {
+        type: 'value', min: -100, max: 100, interval: 50, axisLabel: percentLabel(tr, true), splitLine,
+        name: tr.t('report.netSentiment'), nameLocation: 'middle', nameGap: 44, nameTextStyle: axisLabel,
+      },
+      series: aspects.map((aspect) => gapLine(tr.t(`report.aspects.${aspect}`), net(aspect), ASPECT_COLORS[aspect])),
+    },
+    680,
+    260,
+    tr.t('report.aspectTrendTitle'),
   );
 }
 

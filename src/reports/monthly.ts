@@ -2,7 +2,8 @@ import { escapeHtml as esc } from '../domain/html';
 import { translator, type MessageKey, type Translator } from '../i18n';
 import type { MonthlyReport } from './types';
 import { ASPECTS } from '../analytics/lexicon';
-import { aspectsChart, monthLabel, sentimentChart, trendChart } from './charts';
+import { aspectMoves, type AspectWindow } from './aspect-trend';
+import { aspectsChart, aspectTrendChart, monthLabel, monthStart, responseChart, sentimentChart, trendChart } from './charts';
 import { brandColors } from './brand';
 import { pdfDocument, type Kpi, type PdfOptions } from './pdf';
 
@@ -21,14 +22,21 @@ export interface ReportContent {
   kpis: Kpi[];
   changes: string[];
   hasData: boolean;
-  /** Null when there is nothing to draw (no review in the twelve months, or none naming an aspect this month): "no data". */
-  charts: { trend: string | null; sentiment: string | null; aspects: string | null };
+  /**
+   * Null when there is nothing to draw: "no data" (trend, response, sentiment: no review in the twelve months;
+   * aspects: none naming an aspect this month; aspectTrend: none naming one in the twelve months).
+   */
+  charts: { trend: string | null; response: string | null; sentiment: string | null; aspects: string | null; aspectTrend: string | null };
   aspects: { name: string; positive: number; neutral: number; negative: number }[];
 }
 
 function monthName(tr: Translator, month: string): string {
-  const [y, m] = month.split('-').map(Number);
-  return new Intl.DateTimeFormat(tr.language, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(y, m - 1, 1)));
+  return new Intl.DateTimeFormat(tr.language, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(monthStart(month));
+}
+
+/** "Aug – Oct 2026" in the report's language. */
+function monthRange(tr: Translator, from: string, to: string): string {
+  return new Intl.DateTimeFormat(tr.language, { month: 'short', year: 'numeric', timeZone: 'UTC' }).formatRange(monthStart(from), monthStart(to));
 }
 
 /** What the page and the PDF both say. */
@@ -71,6 +79,20 @@ export function reportContent(report: MonthlyReport): ReportContent {
   if (criticised && criticised !== praised) {
     changes.push(tr.t('report.criticised', { count: criticised.negative, aspect: criticised.name, negative: criticised.negative, mentions: criticised.mentions }));
   }
+  // An aspect whose net sentiment moved clearly over the last three months (src/reports/aspect-trend.ts): both
+  // windows' counts are quoted, so the two net figures can be worked out from the sentence.
+  const net = (v: number) => tr.number(v / 100, { style: 'percent', maximumFractionDigits: 0, signDisplay: 'exceptZero' });
+  const quoted = (prefix: 'before' | 'now', w: AspectWindow) => ({
+    [prefix]: net(w.net),
+    [`${prefix}Period`]: monthRange(tr, w.from, w.to),
+    [`${prefix}Mentions`]: tr.number(w.mentions),
+    [`${prefix}Positive`]: tr.number(w.positive),
+    [`${prefix}Negative`]: tr.number(w.negative),
+  });
+  for (const move of aspectMoves(report.months)) {
+    const key = move.now.net > move.before.net ? 'report.aspectUp' : 'report.aspectDown';
+    changes.push(tr.t(key, { aspect: tr.t(`report.aspects.${move.aspect}`), ...quoted('before', move.before), ...quoted('now', move.now) }));
+  }
 
   const name = monthName(tr, report.month);
   const anyMonth = report.months.some((m) => m.totalReviews > 0);
@@ -83,7 +105,13 @@ export function reportContent(report: MonthlyReport): ReportContent {
     kpis,
     changes,
     hasData: cur.totalReviews > 0,
-    charts: { trend: anyMonth ? trendChart(report, tr) : null, sentiment: anyMonth ? sentimentChart(report, tr) : null, aspects: aspectsChart(report, tr) },
+    charts: {
+      trend: anyMonth ? trendChart(report, tr) : null,
+      response: anyMonth ? responseChart(report, tr) : null,
+      sentiment: anyMonth ? sentimentChart(report, tr) : null,
+      aspects: aspectsChart(report, tr),
+      aspectTrend: aspectTrendChart(report, tr),
+    },
     aspects,
   };
 }
@@ -135,6 +163,9 @@ ${content.changes.length ? `<ul>${content.changes.map((c) => `<li>${esc(c)}</li>
 <section aria-labelledby="trend"><h2 id="trend">${esc(tr.t('report.trendTitle'))}</h2>
 ${figure(content.charts.trend, tr.t('report.trendTitle'))}
 </section>
+<section aria-labelledby="response"><h2 id="response">${esc(tr.t('report.responseTrendTitle'))}</h2>
+${figure(content.charts.response, tr.t('report.responseTrendTitle'))}
+</section>
 <section aria-labelledby="sentiment"><h2 id="sentiment">${esc(tr.t('report.sentimentTitle'))}</h2>
 ${figure(content.charts.sentiment, tr.t('report.sentimentTitle'))}
 </section>
@@ -147,6 +178,9 @@ ${
 <tbody>${aspectRows}</tbody></table>`
     : noData
 }
+</section>
+<section aria-labelledby="aspect-trend"><h2 id="aspect-trend">${esc(tr.t('report.aspectTrendTitle'))}</h2>
+${figure(content.charts.aspectTrend, tr.t('report.aspectTrendIntro'))}
 </section>
 </main></body></html>`;
 }
@@ -164,14 +198,16 @@ export function reportPdf(report: MonthlyReport, content: ReportContent = report
   pdf.heading(tr.t('report.changesTitle', { month: content.previousMonthName }));
   if (content.changes.length) doc.fillColor('#1f2328').fontSize(10).list(content.changes, { bulletRadius: 1.5 });
   else pdf.muted(tr.t('report.noData'));
-  const chart = (name: string, title: string, svg: string | null, height: number) => {
-    if (svg) return pdf.chart(name, title, svg, height);
+  const chart = (name: string, title: string, svg: string | null, height: number, caption?: string) => {
+    if (svg) return pdf.chart(name, title, svg, height, caption);
     pdf.heading(title);
     pdf.muted(tr.t('report.noData'));
   };
   chart('trend', tr.t('report.trendTitle'), content.charts.trend, 200);
+  chart('response', tr.t('report.responseTrendTitle'), content.charts.response, 150);
   chart('sentiment', tr.t('report.sentimentTitle'), content.charts.sentiment, 185);
   chart('aspects', tr.t('report.aspectsTitle'), content.charts.aspects, 185);
+  chart('aspect-trend', tr.t('report.aspectTrendTitle'), content.charts.aspectTrend, 200, tr.t('report.aspectTrendIntro'));
   return pdf.end();
 }
 

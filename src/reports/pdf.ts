@@ -99,9 +99,13 @@ export function pdfDocument(opts: { title: string; brand: string; color: string 
     heading1(text: string) {
       doc.font('Helvetica-Bold').fontSize(18).fillColor(TEXT).text(text, left, doc.y, { width });
     },
-    heading(text: string) {
+    /** A section heading (a new page first when 40 points do not fit); answers where its text went. */
+    heading(text: string): { y: number; height: number } {
       room(40);
-      doc.moveDown(1).font('Helvetica-Bold').fontSize(12).fillColor(TEXT).text(text, left, doc.y, { width }).font('Helvetica').fontSize(10);
+      doc.moveDown(1).font('Helvetica-Bold').fontSize(12).fillColor(TEXT);
+      const y = doc.y;
+      doc.text(text, left, y, { width }).font('Helvetica').fontSize(10);
+      return { y, height: doc.y - y };
     },
     muted(text: string) {
       doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(text, left, doc.y, { width });
@@ -128,14 +132,20 @@ export function pdfDocument(opts: { title: string; brand: string; color: string 
       SVGtoPDF(doc, svg, x, y, { width: w, height: h });
       record(name, x, y, w, h);
     },
-    /** A heading and a full-width chart under it, on a new page when it does not fit. */
-    chart(name: string, title: string, svg: string, height: number) {
-      room(height + 40);
-      frame.heading(title);
+    /**
+     * A heading, a full-width chart under it and an optional caption under the chart, all on a new page when they do
+     * not fit. The heading's text is recorded as `<name>-heading`, so a test can see that it kept with its chart.
+     */
+    chart(name: string, title: string, svg: string, height: number, caption?: string) {
+      const captionHeight = caption ? doc.font('Helvetica').fontSize(9).heightOfString(caption, { width }) + 4 : 0;
+      room(height + 40 + captionHeight);
+      const head = frame.heading(title);
+      record(`${name}-heading`, left, head.y, width, head.height);
       const y = doc.y + 4;
       frame.svg(name, svg, left, y, width, height);
       doc.x = left;
       doc.y = y + height + 4;
+      if (caption) frame.muted(caption);
     },
     end(): Promise<Buffer> {
       doc.end();

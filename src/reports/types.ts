@@ -1,4 +1,5 @@
-import type { MetricsTotals } from '../services/review-analytics.service';
+import type { Aspect } from '../analytics/lexicon';
+import type { AspectDistribution, MetricsTotals } from '../services/review-analytics.service';
 
 /** The figures of an organisation's monthly report (src/services/monthly-report.service.ts computes them). */
 export interface ReportMonth {
@@ -10,6 +11,17 @@ export interface ReportMonth {
   positive: number;
   neutral: number;
   negative: number;
+  /** Each of the six aspects, in ASPECTS order: the month's reviews naming it, by tone. */
+  aspects: ReportMonthAspect[];
+}
+
+/** One aspect in one month of the trend. */
+export interface ReportMonthAspect extends AspectDistribution {
+  aspect: Aspect;
+  /** Reviews naming the aspect (positive + neutral + negative). */
+  mentions: number;
+  /** (positive - negative) / mentions x 100, 1 decimal (-100..100); null in a month without a mention (a gap, not a zero). */
+  netSentiment: number | null;
 }
 
 export interface MonthlyReport {

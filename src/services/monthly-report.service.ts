@@ -7,14 +7,15 @@ import type { Principal } from '../domain/principal';
 import { Organization, Review, Tenant } from '../models';
 import { clockOf, type ServiceOptions } from './common';
 import { customerLanguage } from './page-language';
-import { metricsWhere, num, rates, RESPONDED, totalsFor, type MetricsScope } from './review-analytics.service';
+import { ASPECT_SUMS, aspectsOf, metricsWhere, num, rates, RESPONDED, totalsFor, type MetricsScope, type SentimentSumsRow } from './review-analytics.service';
+import { monthAspect } from '../reports/aspect-trend';
 import type { MonthlyReport, ReportMonth } from '../reports/types';
 
 /**
  * The monthly report of an organisation (issue 19, item 5): the month's review totals against the month before
- * (volume, rating, response rate, sentiment, aspects) and the twelve months up to it, in the account's language and
- * the agency's brand. Rendered by src/reports as an HTML page with SVG charts and as a PDF. A month without reviews
- * is a report with empty sections, never an error.
+ * (volume, rating, response rate, sentiment, aspects) and the twelve months up to it (the same figures, each aspect
+ * with its net sentiment), in the account's language and the agency's brand. Rendered by src/reports as an HTML page
+ * with SVG charts and as a PDF. A month without reviews is a report with empty sections, never an error.
  */
 
 export const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
@@ -41,16 +42,22 @@ export function shiftMonth(month: string, by: number): string {
   return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
 }
 
+interface MonthRow extends SentimentSumsRow {
+  m: string;
+}
+
+/** The trend months in one grouped statement: volume, rating, replies, sentiment and each aspect by tone, per month. */
 async function monthlySeries(p: Principal, scope: MetricsScope, last: string, opts: ServiceOptions): Promise<ReportMonth[]> {
   const first = shiftMonth(last, -(TREND_MONTHS - 1));
   const period = periodOf(monthPeriod(first).fromDay, monthPeriod(last).toDay);
   const values: unknown[] = [];
   const where = metricsWhere(p, scope, period, values);
-  const rows = await readRows<{ m: string; total: number | string; ratingSum: number | string | null; responded: number | string | null; positive: number | string | null; neutral: number | string | null; negative: number | string | null }>(
+  const rows = await readRows<MonthRow>(
     Review.sequelize as Sequelize,
     `SELECT DATE_FORMAT(r.published_at, '%Y-%m') AS m, COUNT(*) AS total, SUM(r.rating) AS ratingSum,
         ${RESPONDED} AS responded,
-        SUM(r.sentiment = 'positive') AS positive, SUM(r.sentiment = 'neutral') AS neutral, SUM(r.sentiment = 'negative') AS negative
+        SUM(r.sentiment = 'positive') AS positive, SUM(r.sentiment = 'neutral') AS neutral, SUM(r.sentiment = 'negative') AS negative,
+        ${ASPECT_SUMS}
       FROM reviews r WHERE ${where} GROUP BY m`,
     values,
     opts.transaction,
@@ -67,6 +74,7 @@ async function monthlySeries(p: Principal, scope: MetricsScope, last: string, op
       positive: num(r?.positive),
       neutral: num(r?.neutral),
       negative: num(r?.negative),
+      aspects: aspectsOf(r).map(monthAspect),
     };
   });
 }

@@ -131,24 +131,29 @@ export function metricsWhere(p: Principal, scope: MetricsScope, period: Period, 
   return clauses.join(' AND ');
 }
 
-type AspectTones = { [K in `${Aspect}_${Sentiment}`]?: string | number | null };
+/** The per-aspect, per-tone sums of ASPECT_SUMS in a row. */
+export type AspectTones = { [K in `${Aspect}_${Sentiment}`]?: string | number | null };
 
-interface TotalsRow extends AspectTones {
+/** The sums a totals row shares with a report month's row: volume, ratings, replies, sentiment and the aspects. */
+export interface SentimentSumsRow extends AspectTones {
   total: number | string;
   ratingSum: number | string | null;
   responded: number | string | null;
-  s5: string | number | null;
-  s4: string | number | null;
-  s3: string | number | null;
-  s2: string | number | null;
-  s1: string | number | null;
   positive: string | number | null;
   neutral: string | number | null;
   negative: string | number | null;
 }
 
-/** One SUM per aspect and tone: `staff_positive`, ... */
-const ASPECT_SUMS = ASPECTS.flatMap((a) => SENTIMENTS.map((s) => `SUM(r.${ASPECT_COLUMNS[a]} = '${s}') AS ${a}_${s}`)).join(', ');
+interface TotalsRow extends SentimentSumsRow {
+  s5: string | number | null;
+  s4: string | number | null;
+  s3: string | number | null;
+  s2: string | number | null;
+  s1: string | number | null;
+}
+
+/** One SUM per aspect and tone: `staff_positive`, ... (read back with `aspectsOf`). */
+export const ASPECT_SUMS = ASPECTS.flatMap((a) => SENTIMENTS.map((s) => `SUM(r.${ASPECT_COLUMNS[a]} = '${s}') AS ${a}_${s}`)).join(', ');
 
 export async function totalsFor(p: Principal, scope: MetricsScope, period: Period, opts: ServiceOptions = {}): Promise<MetricsTotals> {
   const values: unknown[] = [];
@@ -170,13 +175,18 @@ export async function totalsFor(p: Principal, scope: MetricsScope, period: Perio
     responded,
     starDistribution: [5, 4, 3, 2, 1].map((rating) => ({ rating, count: num(row?.[`s${rating}` as 's5']) })),
     sentimentDistribution: { positive: num(row?.positive), neutral: num(row?.neutral), negative: num(row?.negative) },
-    aspects: ASPECTS.map((aspect) => ({
-      aspect,
-      positive: num(row?.[`${aspect}_positive`]),
-      neutral: num(row?.[`${aspect}_neutral`]),
-      negative: num(row?.[`${aspect}_negative`]),
-    })),
+    aspects: aspectsOf(row),
   };
+}
+
+/** The six aspects, in ASPECTS order, from a row that selected ASPECT_SUMS (no row: all zero). */
+export function aspectsOf(row: AspectTones | undefined): AspectDistribution[] {
+  return ASPECTS.map((aspect) => ({
+    aspect,
+    positive: num(row?.[`${aspect}_positive`]),
+    neutral: num(row?.[`${aspect}_neutral`]),
+    negative: num(row?.[`${aspect}_negative`]),
+  }));
 }
 
 interface GroupRow {

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
+import { CATALOGUES, type UiLanguage } from '../../src/i18n';
 import { Customer } from '../../src/models';
 import { serveApp, type ServedApp } from '../support/app';
 import { launchChromium } from '../support/browser';
@@ -8,7 +9,8 @@ import { useDatabase } from '../support/db';
 import { makeReview, makeWorld, testimonialsOf } from '../support/factories';
 
 /**
- * Issue 19, item 5: the monthly report page in headless Chromium: it renders its three charts, axe-core finds no
+ * Issue 19, item 5: the monthly report page in headless Chromium: it renders its five charts (reviews and rating,
+ * response rate, sentiment, the month's aspects, the aspects over twelve months), axe-core finds no
  * accessibility violation, nothing is requested from another host, and a full-page screenshot is kept as a CI
  * artifact (artifacts/report-monthly-<language>.png), in English and in Spanish.
  */
@@ -57,7 +59,15 @@ describe('monthly report in a browser', () => {
     expect(res?.status()).toBe(200);
     expect(res?.headers()['content-security-policy']).toMatch(/script-src 'none'/);
     expect(await page.locator('html').getAttribute('lang')).toBe(language);
-    expect(await page.locator('figure svg[role="img"]').count()).toBe(3);
+    expect(await page.locator('figure svg[role="img"]').count()).toBe(5);
+    // The twelve-month lines, labelled in the page's language: the response rate, and each aspect's net sentiment
+    // (the reviews name staff, price and wait time; a month without a mention is a gap).
+    const t = CATALOGUES[language as UiLanguage].report;
+    await expect(page.locator(`#response + figure svg[aria-label="${t.responseTrendTitle}"]`).count()).resolves.toBe(1);
+    const aspectTrend = page.locator(`#aspect-trend + figure svg[aria-label="${t.aspectTrendTitle}"]`);
+    await expect(aspectTrend.count()).resolves.toBe(1);
+    expect(await aspectTrend.locator('text').allTextContents()).toEqual(expect.arrayContaining([t.netSentiment, t.aspects.staff]));
+    await expect(page.locator('#aspect-trend + figure figcaption').textContent()).resolves.toBe(t.aspectTrendIntro);
     // The trend chart draws a bar per month with reviews (ECharts paths), and the KPIs show October's 3 reviews.
     expect(await page.locator('.kpi .value').first().textContent()).toBe('3');
     await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });

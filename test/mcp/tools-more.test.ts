@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ASPECTS } from '../../src/analytics/lexicon';
 import { fixedClock } from '../../src/domain/clock';
 import { McpAuditEntry, ReplyDraft, Review } from '../../src/models';
 import { principalFor } from '../../src/services/auth.service';
@@ -231,6 +232,21 @@ describe('MCP tools: analytics, campaigns, contacts, feedback, auto-respond, bus
       expect(r.months).toHaveLength(12);
       expect(r.months[11]).toMatchObject({ month: '2026-01', total_reviews: 3 });
       expect(r.months[0].month).toBe('2025-02');
+      // Each month's aspects, keyed like the totals' aspect_distribution, with mentions and net sentiment: January's
+      // are the month's totals; a month without reviews has no mention and a null net sentiment (the SDK client has
+      // checked the whole result against the listed outputSchema, which declares them).
+      const months = r.months as unknown as Array<{ aspect_distribution: Record<string, { mentions: number; positive: number; neutral: number; negative: number; net_sentiment: number | null }> }>;
+      const totals = (r.totals as { aspect_distribution: Record<string, { positive: number; neutral: number; negative: number }> }).aspect_distribution;
+      expect(Object.keys(months[11].aspect_distribution)).toEqual([...ASPECTS]);
+      for (const aspect of ASPECTS) {
+        const { mentions, net_sentiment, ...tones } = months[11].aspect_distribution[aspect];
+        expect({ aspect, tones, mentions }).toEqual({ aspect, tones: totals[aspect], mentions: tones.positive + tones.neutral + tones.negative });
+        expect(net_sentiment).toBe(mentions ? Math.round(((tones.positive - tones.negative) / mentions) * 1000) / 10 : null);
+        expect(months[0].aspect_distribution[aspect]).toEqual({ mentions: 0, positive: 0, neutral: 0, negative: 0, net_sentiment: null });
+      }
+      expect(Object.values(months[11].aspect_distribution).some((a) => a.mentions > 0)).toBe(true);
+      const listed = (await client.listTools()).tools.find((t) => t.name === 'get_report')!.outputSchema as unknown as { properties: { months: { items: { properties: Record<string, unknown> } } } };
+      expect(listed.properties.months.items.properties.aspect_distribution).toMatchObject({ type: 'object', required: [...ASPECTS] });
       expect(r.changes).toContain('Reviews rose from 0 to 3.');
       const foreign = await client.callTool({ name: 'get_report', arguments: { organization_id: other.org.id, month: '2026-01' } }).catch((e: { code?: number }) => e);
       expect(foreign).toMatchObject({ code: -32002 });

@@ -225,13 +225,31 @@ export const getAiInsights = defineTool({
 
 const MONTH = '^[0-9]{4}-(0[1-9]|1[0-2])$';
 
+/** One month's aspects in get_report: keyed by aspect like the totals' aspect_distribution, with mentions and net sentiment. */
+const monthAspectsSchema = object(
+  Object.fromEntries(
+    ASPECTS.map((a) => [
+      a,
+      object({
+        mentions: count(),
+        positive: count(),
+        neutral: count(),
+        negative: count(),
+        net_sentiment: nullable(num({ minimum: -100, maximum: 100, description: '(positive - negative) / mentions x 100, 1 decimal; null in a month without a mention.' })),
+      }),
+    ]),
+  ),
+  { description: "The month's reviews naming each aspect, by tone (staff, price, wait_time, cleanliness, quality, communication)." },
+);
+
 /** The monthly report (GraphQL `organizationReport`, issue 19 item 5; additive to the spec's tools). */
 export const getReport = defineTool({
   name: 'get_report',
   title: 'Monthly review report',
   description:
     "The monthly review report of an organisation, as its owners get it by mail: the month's totals (reviews, rating, " +
-    'response rate, sentiment, aspects) against the month before, the twelve months up to it, and what changed, a ' +
+    'response rate, sentiment, aspects) against the month before, the twelve months up to it (each with its aspects ' +
+    'and their net sentiment, null in a month without a mention), and what changed, a ' +
     "sentence each in the account's language. html_url and pdf_url are the REST paths of the branded page and PDF " +
     '(with charts) for the same month. A month without reviews has empty totals; a future month is invalid.',
   inputSchema: input(
@@ -260,6 +278,7 @@ export const getReport = defineTool({
         positive: count(),
         neutral: count(),
         negative: count(),
+        aspect_distribution: monthAspectsSchema,
       }),
       { description: 'Twelve months ending with the report\'s, oldest first.' },
     ),
@@ -274,7 +293,7 @@ export const getReport = defineTool({
     organizationReport(organizationId: $organizationId, month: $month) {
       organizationId organizationName language month previousMonth title period { from to }
       totals { ...MetricsTotalsFields } previousTotals { ...MetricsTotalsFields }
-      months { month totalReviews avgRating responseRate positive neutral negative }
+      months { month totalReviews avgRating responseRate positive neutral negative aspects { aspect mentions positive neutral negative netSentiment } }
       changes
     }
   }`),
@@ -299,6 +318,9 @@ export const getReport = defineTool({
         positive: m.positive,
         neutral: m.neutral,
         negative: m.negative,
+        aspect_distribution: Object.fromEntries(
+          m.aspects.map((a) => [a.aspect, { mentions: a.mentions, positive: a.positive, neutral: a.neutral, negative: a.negative, net_sentiment: a.netSentiment }]),
+        ),
       })),
       changes: r.changes,
       html_url: path,

@@ -55,7 +55,7 @@ export const reportRoutes = [
         organizationId organizationName brandName brandLogoUrl brandColor language month previousMonth generatedAt
         period { from to }
         totals { ...ReportTotalsFields } previousTotals { ...ReportTotalsFields }
-        months { month totalReviews avgRating responseRate positive neutral negative }
+        months { month totalReviews avgRating responseRate positive neutral negative aspects { aspect mentions positive neutral negative netSentiment } }
       }
     }`),
     variables: ({ params }) => ({ id: params.id, month: monthOf(params.month).month }),

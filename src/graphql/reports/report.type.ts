@@ -1,5 +1,12 @@
 import { Field, Float, GraphQLISODateTime, Int, ObjectType } from 'type-graphql';
-import { MetricsPeriodType, MetricsTotalsType } from '../analytics/analytics.type';
+import { AspectDistributionType, MetricsPeriodType, MetricsTotalsType } from '../analytics/analytics.type';
+
+@ObjectType('ReportMonthAspect', { description: "One aspect in one month of the report's trend: the month's reviews naming it, by tone." })
+export class ReportMonthAspectType extends AspectDistributionType {
+  @Field(() => Int, { description: 'Reviews naming the aspect (positive + neutral + negative).' }) mentions!: number;
+  @Field(() => Float, { nullable: true, description: '(positive - negative) / mentions x 100, 1 decimal (-100 to 100); null in a month without a mention.' })
+  netSentiment!: number | null;
+}
 
 @ObjectType('ReportMonth', { description: 'One month of the report\'s trend.' })
 export class ReportMonthType {
@@ -10,6 +17,8 @@ export class ReportMonthType {
   @Field(() => Int) positive!: number;
   @Field(() => Int) neutral!: number;
   @Field(() => Int) negative!: number;
+  @Field(() => [ReportMonthAspectType], { description: 'Each of the six aspects (staff, price, wait_time, cleanliness, quality, communication), in that order.' })
+  aspects!: ReportMonthAspectType[];
 }
 
 @ObjectType('OrganizationReport', {

@@ -136,7 +136,7 @@ function assertManagesTeam(p: Principal): void {
 /** Team members of the organisations the caller manages (a tenant owner: the whole tenant). */
 export async function listTeam(p: Principal): Promise<User[]> {
   assertManagesTeam(p);
-  const where: Record<string, unknown> = { tenantId: p.tenantId, role: 'team_member' };
+  const where: Record<string, unknown> = { ...tenantScoped(p), role: 'team_member' };
   if (p.role !== 'tenant_owner') where.customerId = p.customerId ?? -1;
   return User.findAll({ where, order: [['id', 'ASC']] });
 }
@@ -180,7 +180,7 @@ export async function setTeamMemberAccess(
   const unknown = input.permissions.filter((x) => !(ORGANIZATION_PERMISSIONS as readonly string[]).includes(x));
   if (unknown.length) throw new Validation({ permissions: [`Unknown organization permissions: ${unknown.join(', ')}.`] });
   return inTransaction(opts, async (transaction) => {
-    const member = await User.findOne({ where: { id: input.userId, tenantId: p.tenantId, role: 'team_member' }, transaction });
+    const member = await User.findOne({ where: { id: input.userId, ...tenantScoped(p), role: 'team_member' }, transaction });
     if (!member || member.customerId == null || !inAccount(p, { tenantId: member.tenantId, customerId: member.customerId })) {
       throw new NotFound('Team member');
     }

@@ -4,7 +4,7 @@ import { Forbidden, Validation } from '../domain/errors';
 import { isTenantOwner } from '../domain/permissions';
 import type { Principal } from '../domain/principal';
 import { AgencyAuditEvent, User, type ApiToken, type ConnectLink } from '../models';
-import { clockOf, offset, type Page, type PageArgs, type ServiceOptions } from './common';
+import { clockOf, offset, type Page, type PageArgs, type ServiceOptions, tenantScoped } from './common';
 
 /**
  * The agency side's audit trail (issue 14; docs/security.md "Audit trail"): every change to a tenant's accounts and
@@ -149,7 +149,7 @@ export async function listAgencyEvents(p: Principal, f: AgencyAuditFilter): Prom
   if (f.action && !(AGENCY_AUDIT_ACTIONS as readonly string[]).includes(f.action)) {
     throw new Validation({ action: [`The selected action is invalid. It must be one of ${AGENCY_AUDIT_ACTIONS.join(', ')}.`] });
   }
-  const where: WhereOptions = { tenantId: p.tenantId };
+  const where: WhereOptions = tenantScoped(p);
   if (f.action) Object.assign(where, { action: f.action });
   if (f.subjectType) Object.assign(where, { subjectType: f.subjectType });
   if (f.subjectId) Object.assign(where, { subjectId: f.subjectId });

@@ -8,7 +8,7 @@ import { sendSafely } from '../providers/smtp/platform-mailer';
 import { Country, Customer, Location, Organization, Plan, StoredFile, Tenant, User } from '../models';
 import { createUser } from './admin.service';
 import { principalFor } from './auth.service';
-import { clockOf, inTransaction, offset, parseDate, type Page, type PageArgs, type ServiceOptions } from './common';
+import { clockOf, inTransaction, offset, type Page, type PageArgs, parseDate, type ServiceOptions, tenantScoped } from './common';
 import { recordAgencyEvent, recordConnectLink } from './agency-audit.service';
 import { connectUrlOf, issueConnectLink } from './connect-links.service';
 import { creditBalance, grantCredits, isCreditType } from './credits.service';
@@ -60,7 +60,7 @@ async function ownAccountIds(tenantId: number, transaction?: Transaction): Promi
 async function customerOf(p: Principal, id: number, transaction?: Transaction, lock = false): Promise<Customer> {
   assertAgency(p);
   const customer = await Customer.findOne({
-    where: { id, tenantId: p.tenantId },
+    where: { id, ...tenantScoped(p) },
     transaction,
     lock: lock && transaction ? transaction.LOCK.UPDATE : undefined,
   });
@@ -111,7 +111,7 @@ export async function getCustomer(p: Principal, id: number): Promise<CustomerVie
 /** Customers of the tenant, newest first; `search` matches the name or the e-mail (substring, any case). */
 export async function listCustomers(p: Principal, f: PageArgs & { search?: string | null }): Promise<Page<CustomerView>> {
   assertAgency(p);
-  const where: Record<string | symbol, unknown> = { tenantId: p.tenantId, id: { [Op.notIn]: [...(await ownAccountIds(p.tenantId)), 0] } };
+  const where: Record<string | symbol, unknown> = { ...tenantScoped(p), id: { [Op.notIn]: [...(await ownAccountIds(p.tenantId)), 0] } };
   const search = f.search?.trim();
   if (search) {
     const like = containsPattern(search);
@@ -124,13 +124,13 @@ export async function listCustomers(p: Principal, f: PageArgs & { search?: strin
 /** The agency's custom plans, in creation order (hidden ones included: the agency assigns them too). */
 export async function listPlans(p: Principal): Promise<Plan[]> {
   assertAgency(p);
-  return Plan.findAll({ where: { tenantId: p.tenantId }, order: [['id', 'ASC']] });
+  return Plan.findAll({ where: tenantScoped(p), order: [['id', 'ASC']] });
 }
 
 async function planOf(p: Principal, ref: string, transaction?: Transaction): Promise<Plan | null> {
   const id = ref.trim();
   if (!/^\d{1,10}$/.test(id)) return null;
-  return Plan.findOne({ where: { id: Number(id), tenantId: p.tenantId }, transaction });
+  return Plan.findOne({ where: { id: Number(id), ...tenantScoped(p) }, transaction });
 }
 
 const INVALID_PLAN = 'The selected custom plan id is invalid.';
@@ -185,7 +185,7 @@ async function validateCreate(p: Principal, input: CreateCustomerInput, tenant: 
   const email = input.email.trim().toLowerCase();
   if (!email) add('email', 'The email field is required.');
   else if (!EMAIL.test(email) || email.length > 255) add('email', 'The email must be a valid email address.');
-  else if (await User.count({ where: { tenantId: p.tenantId, email } })) add('email', 'The email has already been taken.');
+  else if (await User.count({ where: { ...tenantScoped(p), email } })) add('email', 'The email has already been taken.');
   if (!input.password) add('password', 'The password field is required.');
   else if (input.password.length < 8) add('password', 'The password must be at least 8 characters.');
   else if (input.password.length > 255) add('password', 'The password may not be greater than 255 characters.');

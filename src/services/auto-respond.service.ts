@@ -16,7 +16,7 @@ import {
   Review,
 } from '../models';
 import { KEYWORD_MATCHES, type KeywordMatch } from '../models/auto-respond-rule.model';
-import { inTransaction, offset, type Page, type PageArgs, type ServiceOptions } from './common';
+import { inTransaction, offset, type Page, type PageArgs, type ServiceOptions, tenantScoped } from './common';
 import { MAX_REPLY_CHARS } from './replies.service';
 import { LOG_REDACTION } from '../observability/log-redaction';
 
@@ -297,7 +297,7 @@ export interface RuleFilter extends PageArgs {
  */
 export async function listRules(p: Principal, f: RuleFilter): Promise<Page<AutoRespondRule>> {
   const empty: Page<AutoRespondRule> = { items: [], total: 0, page: f.page, perPage: f.perPage };
-  const and: WhereOptions[] = [isTenantOwner(p) ? { tenantId: p.tenantId } : { tenantId: p.tenantId, customerId: p.customerId ?? -1 }];
+  const and: WhereOptions[] = [isTenantOwner(p) ? tenantScoped(p) : { ...tenantScoped(p), customerId: p.customerId ?? -1 }];
   if (isRestricted(p)) {
     and.push({ organizationId: { [Op.in]: [...p.assignedOrganizationIds, -1] } });
     and.push({ [Op.or]: [{ locationId: null }, { locationId: { [Op.in]: [...p.assignedLocationIds, -1] } }] });

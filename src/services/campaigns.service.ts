@@ -7,7 +7,7 @@ import type { Principal } from '../domain/principal';
 import { Campaign, Contact, ContactList, Invite, Location, Organization } from '../models';
 import { CHANNELS, type CampaignStep, type Channel } from '../models/campaign.model';
 import type { ActivityType } from '../models/contact-activity.model';
-import { cleanName, clockOf, escape, inTransaction, offset, parseDate, scopeSql, type Page, type PageArgs, type ServiceOptions } from './common';
+import { cleanName, clockOf, escape, inTransaction, offset, type Page, type PageArgs, parseDate, scopeSql, type ServiceOptions, tenantScoped } from './common';
 import { minutesOf, requestInvite, type ContactDetails, type InviteRequestResult } from './invites.service';
 import { containsPattern } from '../db/like';
 import { UUID } from '../domain/ids';
@@ -67,7 +67,7 @@ function assertManager(p: Principal, row: Owned): void {
 export async function findVisible(p: Principal, uuid: string, opts: { transaction?: Transaction; lock?: boolean } = {}): Promise<Campaign> {
   if (typeof uuid !== 'string' || !UUID.test(uuid)) throw new NotFound('Campaign');
   const campaign = await Campaign.findOne({
-    where: { uuid: uuid.toLowerCase(), tenantId: p.tenantId },
+    where: { uuid: uuid.toLowerCase(), ...tenantScoped(p) },
     transaction: opts.transaction,
     lock: opts.lock && opts.transaction ? opts.transaction.LOCK.UPDATE : undefined,
   });

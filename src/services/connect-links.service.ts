@@ -9,7 +9,7 @@ import type { Principal } from '../domain/principal';
 import { ConnectLink, Integration, Location, Tenant } from '../models';
 import { platformClient } from '../providers';
 import { ProviderRejected, ProviderUnavailable, SIGN_IN_PROVIDERS, type ProviderBusiness, type ReviewPlatformClient, type SignInProvider } from '../providers/types';
-import { clockOf, inTransaction, offset, type Page, type PageArgs, type ServiceOptions } from './common';
+import { clockOf, inTransaction, offset, type Page, type PageArgs, type ServiceOptions, tenantScoped } from './common';
 import { recordConnectLink } from './agency-audit.service';
 import { attachSynced } from './integrations.service';
 import {
@@ -152,7 +152,7 @@ export interface ConnectLinkFilter extends PageArgs {
 export async function listConnectLinks(p: Principal, f: ConnectLinkFilter, opts: ServiceOptions = {}): Promise<Page<ConnectLink>> {
   assertTenantOwner(p);
   const now = clockOf(opts).now();
-  const where: WhereOptions<ConnectLink> & Record<string | symbol, unknown> = { tenantId: p.tenantId };
+  const where: WhereOptions<ConnectLink> & Record<string | symbol, unknown> = tenantScoped(p);
   if (f.locationId != null) where.locationId = f.locationId;
   if (f.provider != null) where.provider = checkProvider(f.provider);
   if (f.active === true) Object.assign(where, activeWhere(now));
@@ -175,7 +175,7 @@ async function ownLink(p: Principal, token: string, transaction?: Transaction, l
   assertTenantOwner(p);
   if (!UUID.test(token)) throw new NotFound('Connect link');
   const link = await ConnectLink.findOne({
-    where: { token: token.toLowerCase(), tenantId: p.tenantId },
+    where: { token: token.toLowerCase(), ...tenantScoped(p) },
     transaction,
     lock: lock && transaction ? transaction.LOCK.UPDATE : undefined,
   });

@@ -99,7 +99,7 @@ function assertOwner(p: Principal): void {
 async function campaignOf(p: Principal, uuid: string, transaction?: Transaction): Promise<Campaign> {
   assertOwner(p);
   if (!UUID.test(uuid)) throw new NotFound('Campaign');
-  const campaign = await Campaign.findOne({ where: { uuid: uuid.toLowerCase(), tenantId: p.tenantId }, transaction });
+  const campaign = await Campaign.findOne({ where: { uuid: uuid.toLowerCase(), ...tenantScoped(p) }, transaction });
   if (!campaign || !inAccount(p, campaign)) throw new NotFound('Campaign');
   return campaign;
 }
@@ -108,7 +108,7 @@ async function connectionOf(p: Principal, uuid: string, transaction?: Transactio
   assertOwner(p);
   if (!UUID.test(uuid)) throw new NotFound('Inbound connection');
   const connection = await InboundConnection.findOne({
-    where: { uuid: uuid.toLowerCase(), tenantId: p.tenantId },
+    where: { uuid: uuid.toLowerCase(), ...tenantScoped(p) },
     transaction,
     lock: lock && transaction ? transaction.LOCK.UPDATE : undefined,
   });
@@ -153,7 +153,7 @@ export interface ConnectionFilter extends PageArgs {
 /** The caller's connections (every account of the tenant for a tenant owner), newest first. */
 export async function listConnections(p: Principal, f: ConnectionFilter, opts: ServiceOptions = {}): Promise<Page<ConnectionView>> {
   assertOwner(p);
-  const where: Record<string, unknown> = { tenantId: p.tenantId };
+  const where: Record<string, unknown> = tenantScoped(p);
   if (p.role !== 'tenant_owner') where.customerId = p.customerId ?? -1;
   if (f.campaignId != null) where.campaignId = (await campaignOf(p, f.campaignId, opts.transaction)).id;
   const { rows, count } = await InboundConnection.findAndCountAll({

@@ -5,7 +5,7 @@ import type { McpAuditRecord, McpAuditSink } from '../domain/mcp-audit';
 import { isTenantOwner } from '../domain/permissions';
 import type { Principal } from '../domain/principal';
 import { McpAuditEntry } from '../models';
-import { offset, type Page, type ServiceOptions } from './common';
+import { offset, type Page, type ServiceOptions, tenantScoped } from './common';
 
 export interface AuditWriter extends McpAuditSink {
   /** Writes what is buffered now. */
@@ -112,7 +112,7 @@ export interface AuditFilter {
 /** The tenant's MCP calls, newest first: the agency (tenant owner) reads the log of every account. */
 export async function listAuditLog(p: Principal, f: AuditFilter, _opts: ServiceOptions = {}): Promise<Page<McpAuditEntry>> {
   if (!isTenantOwner(p)) throw new Forbidden('Only the agency (tenant owner) can read the MCP audit log.', 'tenant_owner_required');
-  const where: WhereOptions = { tenantId: p.tenantId };
+  const where: WhereOptions = tenantScoped(p);
   if (f.tokenId != null) Object.assign(where, { tokenId: f.tokenId });
   if (f.tool) Object.assign(where, { tool: f.tool });
   if (f.correlationId) Object.assign(where, { correlationId: f.correlationId });

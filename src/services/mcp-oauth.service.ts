@@ -10,7 +10,7 @@ import { ApiToken, Location, Organization, TenantDomain, User } from '../models'
 import { findAccessToken, OAuthAdapter } from '../oauth/adapter';
 import { MCP_SCOPES } from '../oauth/provider';
 import { hashToken, principalFor } from './auth.service';
-import { clockOf, inTransaction, organizationScoped, type ServiceOptions } from './common';
+import { clockOf, inTransaction, organizationScoped, type ServiceOptions, tenantScoped } from './common';
 
 /**
  * MCP sign-in with OAuth (issue 16): who may sign in where, what a user granted a client, and how a client's access
@@ -171,7 +171,7 @@ export async function principalOfAccessToken(bearer: string, resource: string, o
  */
 async function restrictToOrganizations(p: Principal, organizationIds: number[]): Promise<Principal> {
   const orgs = isRestricted(p) ? organizationIds.filter((id) => p.assignedOrganizationIds.has(id)) : organizationIds;
-  const locations = orgs.length ? await Location.findAll({ where: { tenantId: p.tenantId, organizationId: { [Op.in]: orgs } }, attributes: ['id'] }) : [];
+  const locations = orgs.length ? await Location.findAll({ where: { ...tenantScoped(p), organizationId: { [Op.in]: orgs } }, attributes: ['id'] }) : [];
   const locationIds = locations.map((l) => l.id).filter((id) => !isRestricted(p) || p.assignedLocationIds.has(id));
   return { ...p, grantRestricted: true, assignedOrganizationIds: new Set(orgs), assignedLocationIds: new Set(locationIds) };
 }

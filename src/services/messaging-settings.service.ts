@@ -13,7 +13,7 @@ import { CHANNELS, type Channel } from '../models/campaign.model';
 import { SIMULATOR_ACCOUNT, TWILIO_SIMULATOR_PATH } from '../providers/twilio/simulator';
 import { outboundResolver, resolveChecked } from '../net/guarded-fetch';
 import { assertDeliverableUrl } from '../webhooks/url';
-import { inTransaction, type ServiceOptions } from './common';
+import { inTransaction, type ServiceOptions, tenantScoped } from './common';
 import { parseE164 } from './invites.service';
 
 /**
@@ -148,7 +148,7 @@ function viewOf(channel: Channel, row: MessagingSetting | null): MessagingSettin
 
 export async function listMessagingSettings(p: Principal, opts: ServiceOptions = {}): Promise<MessagingSettingView[]> {
   const customerId = accountOf(p);
-  const rows = await MessagingSetting.findAll({ where: { tenantId: p.tenantId, customerId }, transaction: opts.transaction });
+  const rows = await MessagingSetting.findAll({ where: { ...tenantScoped(p), customerId }, transaction: opts.transaction });
   return CHANNELS.map((channel) => viewOf(channel, rows.find((r) => r.channel === channel) ?? null));
 }
 
@@ -161,7 +161,7 @@ async function store(
 ): Promise<MessagingSettingView> {
   const customerId = accountOf(p);
   return inTransaction(opts, async (transaction) => {
-    const row = await MessagingSetting.findOne({ where: { tenantId: p.tenantId, customerId, channel }, transaction, lock: transaction.LOCK.UPDATE });
+    const row = await MessagingSetting.findOne({ where: { ...tenantScoped(p), customerId, channel }, transaction, lock: transaction.LOCK.UPDATE });
     const secretEncrypted = 'keep' in secret ? (row?.secretEncrypted ?? null) : secret.value ? encryptSecret(secret.value) : null;
     if (row) {
       row.set({ config, secretEncrypted });
@@ -225,7 +225,7 @@ export async function setSmsSettings(p: Principal, input: SmsSettingsInput, opts
     }
   }
   if (!fields.auth_token && !token) {
-    const existing = await MessagingSetting.findOne({ where: { tenantId: p.tenantId, customerId, channel }, transaction: opts.transaction });
+    const existing = await MessagingSetting.findOne({ where: { ...tenantScoped(p), customerId, channel }, transaction: opts.transaction });
     if (!existing?.secretEncrypted) fields.auth_token = ['The auth token field is required.'];
   }
   if (Object.keys(fields).length) throw new Validation(fields, reason);
@@ -237,7 +237,7 @@ export async function setSmsSettings(p: Principal, input: SmsSettingsInput, opts
 export async function clearMessagingSettings(p: Principal, channel: string, opts: ServiceOptions = {}): Promise<MessagingSettingView> {
   const customerId = accountOf(p);
   const c = checkChannel(channel);
-  await MessagingSetting.destroy({ where: { tenantId: p.tenantId, customerId, channel: c }, transaction: opts.transaction });
+  await MessagingSetting.destroy({ where: { ...tenantScoped(p), customerId, channel: c }, transaction: opts.transaction });
   return viewOf(c, null);
 }
 
@@ -321,7 +321,7 @@ export async function sendTestMessage(p: Principal, input: { channel: string; to
   const [customer, tenant, org] = await Promise.all([
     Customer.findByPk(customerId, { transaction: opts.transaction }),
     Tenant.findByPk(p.tenantId, { transaction: opts.transaction }),
-    Organization.findOne({ where: { customerId, tenantId: p.tenantId }, order: [['id', 'ASC']], transaction: opts.transaction }),
+    Organization.findOne({ where: { customerId, ...tenantScoped(p) }, order: [['id', 'ASC']], transaction: opts.transaction }),
   ]);
   if (!customer) throw new NotFound('Account');
   const name = org?.name ?? customer.name ?? tenant?.brandName ?? 'Your business';

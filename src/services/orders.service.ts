@@ -4,7 +4,7 @@ import { Conflict, Forbidden, NotFound, Validation, type FieldErrors } from '../
 import type { Principal } from '../domain/principal';
 import { Country, Customer, NfcOrder, NfcOrderItem } from '../models';
 import type { NfcOrderStatus } from '../models/nfc-order.model';
-import { clockOf, inTransaction, type ServiceOptions } from './common';
+import { clockOf, inTransaction, type ServiceOptions, tenantScoped } from './common';
 
 /**
  * NFC product orders of the agency's storefront (spec: NFC order). The storefront itself is not part of the
@@ -46,7 +46,7 @@ const ordered = { include: [NfcOrderItem], order: [['items', 'position', 'ASC']]
 export async function list(p: Principal): Promise<NfcOrder[]> {
   assertAgency(p);
   return NfcOrder.findAll({
-    where: { tenantId: p.tenantId },
+    where: tenantScoped(p),
     include: [NfcOrderItem],
     order: [
       ['createdAt', 'DESC'],
@@ -84,7 +84,7 @@ export async function transition(
   const rule = TRANSITIONS[action];
   const now = clockOf(opts).now();
   await inTransaction(opts, async (transaction) => {
-    const order = await NfcOrder.findOne({ where: { id, tenantId: p.tenantId }, transaction, lock: transaction.LOCK.UPDATE });
+    const order = await NfcOrder.findOne({ where: { id, ...tenantScoped(p) }, transaction, lock: transaction.LOCK.UPDATE });
     if (!order) throw new NotFound('Order');
     if (!rule.from.includes(order.status)) {
       throw new Conflict(`The order is ${order.status}; it cannot be ${rule.done}.`, 'invalid_order_transition');

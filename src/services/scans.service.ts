@@ -39,7 +39,7 @@ async function ownScan(p: Principal, uuid: string, opts: { transaction?: Transac
   assertTenantOwner(p);
   if (!UUID.test(uuid)) throw new NotFound('Scan');
   const scan = await Scan.findOne({
-    where: { uuid: uuid.toLowerCase(), tenantId: p.tenantId },
+    where: { uuid: uuid.toLowerCase(), ...tenantScoped(p) },
     transaction: opts.transaction,
     lock: opts.lock && opts.transaction ? opts.transaction.LOCK.UPDATE : undefined,
   });
@@ -215,7 +215,7 @@ export async function createScan(p: Principal, input: CreateScanInput, opts: Ser
   const { scan, runId, delayMs, startAt } = await inTransaction(opts, async (transaction) => {
     // Serialise a tenant's creations so the burst count is exact.
     await Scan.sequelize!.query('SELECT id FROM tenants WHERE id = ? FOR UPDATE', { replacements: [p.tenantId], transaction, type: QueryTypes.SELECT });
-    const recent = await Scan.count({ where: { tenantId: p.tenantId, createdAt: { [Op.gt]: new Date(now.getTime() - BURST.windowMs) } }, transaction });
+    const recent = await Scan.count({ where: { ...tenantScoped(p), createdAt: { [Op.gt]: new Date(now.getTime() - BURST.windowMs) } }, transaction });
     const position = recent + 1;
     const delayMs = position > BURST.freeScans ? (position - BURST.freeScans) * loadConfig().SCAN_BURST_STAGGER_SECONDS * 1000 : 0;
     const startAt = new Date(now.getTime() + delayMs);
@@ -284,7 +284,7 @@ export async function scanRun(p: Principal, runId: string, opts: ServiceOptions 
   assertTenantOwner(p);
   if (!UUID.test(runId)) throw new NotFound('Scan run');
   const snaps = await ScanSnapshot.findAll({ where: { ...tenantScoped(p), runId: runId.toLowerCase() }, transaction: opts.transaction });
-  const scan = snaps.length ? await Scan.findOne({ where: { id: snaps[0].scanId, tenantId: p.tenantId }, transaction: opts.transaction }) : null;
+  const scan = snaps.length ? await Scan.findOne({ where: { id: snaps[0].scanId, ...tenantScoped(p) }, transaction: opts.transaction }) : null;
   if (!scan) throw new NotFound('Scan run');
   const status = snaps.some((s) => s.status === 'running') ? 'running' : snaps.some((s) => s.status === 'failed') ? 'failed' : 'completed';
   const { pinsDone, pinsTotal } = await runProgress(snaps, opts.transaction);
@@ -498,7 +498,7 @@ export interface ScanListFilter {
 
 export async function listScans(p: Principal, f: ScanListFilter, opts: ServiceOptions = {}): Promise<Page<Scan>> {
   assertTenantOwner(p);
-  const and: WhereOptions[] = [{ tenantId: p.tenantId }];
+  const and: WhereOptions[] = [tenantScoped(p)];
   if (f.archivedOnly) and.push({ archivedAt: { [Op.ne]: null } });
   else if (!f.includeArchived) and.push({ archivedAt: null });
   if (f.search?.trim()) {

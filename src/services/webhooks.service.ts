@@ -57,7 +57,7 @@ function accountOf(p: Principal): number {
 async function endpointOf(p: Principal, id: number, transaction?: Transaction, lock = false): Promise<WebhookEndpoint> {
   const customerId = accountOf(p);
   const endpoint = await WebhookEndpoint.findOne({
-    where: { id, tenantId: p.tenantId, customerId },
+    where: { id, ...tenantScoped(p), customerId },
     transaction,
     lock: lock && transaction ? transaction.LOCK.UPDATE : undefined,
   });
@@ -101,7 +101,7 @@ export function signingSecrets(endpoint: Pick<WebhookEndpoint, 'secret' | 'previ
 export async function listEndpoints(p: Principal, f: PageArgs, opts: ServiceOptions = {}): Promise<Page<WebhookEndpoint>> {
   const customerId = accountOf(p);
   const { rows, count } = await WebhookEndpoint.findAndCountAll({
-    where: { tenantId: p.tenantId, customerId },
+    where: { ...tenantScoped(p), customerId },
     order: [['id', 'ASC']],
     transaction: opts.transaction,
     ...offset(f),
@@ -278,7 +278,7 @@ export interface DeliveryFilter extends PageArgs {
 /** The account's deliveries, newest first; a receiver of another account is 404 (it names a resource). */
 export async function listDeliveries(p: Principal, f: DeliveryFilter, opts: ServiceOptions = {}): Promise<Page<WebhookDelivery>> {
   const customerId = accountOf(p);
-  const where: Record<string, unknown> = { tenantId: p.tenantId, customerId };
+  const where: Record<string, unknown> = { ...tenantScoped(p), customerId };
   const invalid: Record<string, string[]> = {};
   if (f.status != null) {
     if ((DELIVERY_STATUSES as readonly string[]).includes(f.status)) where.status = f.status;
@@ -310,7 +310,7 @@ export async function getDelivery(p: Principal, id: string, opts: ServiceOptions
   const customerId = accountOf(p);
   if (!UUID.test(id)) throw new NotFound('Webhook delivery');
   const delivery = await WebhookDelivery.findOne({
-    where: { id: id.toLowerCase(), tenantId: p.tenantId, customerId },
+    where: { id: id.toLowerCase(), ...tenantScoped(p), customerId },
     transaction: opts.transaction,
     lock: opts.transaction ? opts.transaction.LOCK.UPDATE : undefined,
   });

@@ -38,7 +38,11 @@ export const reportUrlOf = (uuid: string, q: Parameters<typeof scanReportPath>[1
   `${publicBaseUrl()}${scanReportPath(uuid, q, format)}`;
 export const reportPathOf = (uuid: string): string => scanReportPath(uuid);
 
-async function ownScan(p: Principal, uuid: string, opts: { transaction?: Transaction; lock?: boolean; active?: boolean } = {}): Promise<Scan> {
+/**
+ * A scan of the caller's tenant, which every scan read and command goes through: tenant owners only (FORBIDDEN
+ * `tenant_owner_required`), another tenant's, an unknown or a malformed UUID NOT_FOUND.
+ */
+export async function ownScan(p: Principal, uuid: string, opts: { transaction?: Transaction; lock?: boolean; active?: boolean } = {}): Promise<Scan> {
   assertTenantOwner(p);
   if (!UUID.test(uuid)) throw new NotFound('Scan');
   const scan = await Scan.findOne({

@@ -9,6 +9,7 @@ import type { ReportBrand, ReportProblem, ScanReport, SnapshotRow } from '../../
 import { translator } from '../../src/i18n';
 import { edgeContext } from '../shared/auth';
 import { execute } from '../shared/execute';
+import { distanceUnit, pinChange } from '../shared/scans';
 import { graphql } from '../shared/graphql';
 import type { ScanReportFieldsFragment, ScanReportProblem, ScanSnapshotFieldsFragment } from '../shared/graphql/graphql';
 import { latestReportHref, ReportMessagePage, ReportPage } from './report.views';
@@ -27,9 +28,7 @@ export interface ReportPageDeps {
   pdfLimits?: { renders: number; queue: number };
 }
 
-graphql(`fragment ScanSnapshotFields on ScanSnapshot {
-  snapshotAt label shortLabel monthYear avgRank changeFromPrevious top3Count top10Count belowTop10Count notRankingCount totalPins visibilityScore
-}`);
+// ScanSnapshotFields: the snapshot row of every scan facade (facades/shared/scans.ts).
 graphql(`fragment ScanReportBrandFields on ScanReportBrand { name logoUrl color language }`);
 graphql(`fragment ScanReportFields on ScanReport {
   brand { ...ScanReportBrandFields }
@@ -54,14 +53,13 @@ const REPORT = graphql(`query ScanReportPage($uuid: String!, $keyword: String, $
 }`);
 
 const row = (s: ScanSnapshotFieldsFragment): SnapshotRow => ({ ...s, snapshotAt: new Date(s.snapshotAt) });
-const change = (c: string): 'gained' | 'lost' | 'same' => (c === 'gained' || c === 'lost' ? c : 'same');
 
 /** The operation's report with its times as dates: what the page and src/reports draw (ScanReport). */
 function reportOf(r: ScanReportFieldsFragment): ScanReport {
   const h = r.history;
   return {
     ...r,
-    scan: { ...r.scan, distanceUnit: r.scan.distanceUnit === 'miles' ? 'miles' : 'km' },
+    scan: { ...r.scan, distanceUnit: distanceUnit(r.scan.distanceUnit) },
     snapshots: r.snapshots.map(row),
     snapshot: r.snapshot ? row(r.snapshot) : null,
     summary: r.summary ? { ...r.summary, previousSnapshotAt: r.summary.previousSnapshotAt ? new Date(r.summary.previousSnapshotAt) : null } : null,
@@ -71,7 +69,7 @@ function reportOf(r: ScanReportFieldsFragment): ScanReport {
           heatmaps: h.heatmaps.map((m) => ({ ...m, snapshot: row(m.snapshot) })),
           trend: h.trend.map(row),
           changes: h.changes
-            ? { ...h.changes, previousSnapshotAt: new Date(h.changes.previousSnapshotAt), cells: h.changes.cells.map((c) => ({ ...c, change: change(c.change) })) }
+            ? { ...h.changes, previousSnapshotAt: new Date(h.changes.previousSnapshotAt), cells: h.changes.cells.map((c) => ({ ...c, change: pinChange(c.change) })) }
             : null,
         }
       : null,

@@ -2,6 +2,7 @@ import type { ComponentChildren, VNode } from 'preact';
 import { translator, type MessageKey, type Translator } from '../../src/i18n';
 import { brandColors } from '../../src/reports/brand';
 import { CHANGE_COLORS, RANK_COLORS, scanCharts, shortDate, snapshotTime, type ScanCharts } from '../../src/reports/scan';
+import { scanReportPath } from '../../src/reports/links';
 import type { ReportBrand, ReportPin, ScanReport, SnapshotRow } from '../../src/reports/types';
 import { Layout, Msg, safeUrl } from './layout';
 
@@ -142,14 +143,6 @@ function ReportLayout({ brand, title, children }: { brand: ReportBrand | null; t
     </Layout>
   );
 }
-
-const reportHref = (uuid: string, q: { keyword?: string; snapshotAt?: Date }): string => {
-  const params = new URLSearchParams();
-  if (q.keyword !== undefined) params.set('keyword', q.keyword);
-  if (q.snapshotAt) params.set('snapshot_at', q.snapshotAt.toISOString());
-  const query = params.toString();
-  return `/reports/scans/${encodeURIComponent(uuid)}${query ? `?${query}` : ''}`;
-};
 
 // ---- the map ---------------------------------------------------------------------------------------------
 
@@ -308,7 +301,7 @@ function KeywordPicker({ report, tr }: { report: ScanReport; tr: Translator }): 
     <nav class="keywords" aria-label={tr.t('scanReport.keywords')}>
       <span class="label">{tr.t('scanReport.keyword')}</span>
       {report.scan.keywords.map((k) => (
-        <a href={reportHref(report.scan.uuid, { keyword: k })} aria-current={k === report.keyword ? 'page' : undefined}>
+        <a href={scanReportPath(report.scan.uuid, { keyword: k })} aria-current={k === report.keyword ? 'page' : undefined}>
           {k}
         </a>
       ))}
@@ -321,7 +314,7 @@ const sameSnapshot = (report: ScanReport, s: SnapshotRow): boolean => !!report.s
 /** The snapshots to choose from: their times as the language writes them, their values ISO timestamps (the links'). */
 function SnapshotPicker({ report, tr }: { report: ScanReport; tr: Translator }): VNode {
   return (
-    <form class="picker card" method="get" action={reportHref(report.scan.uuid, {})}>
+    <form class="picker card" method="get" action={scanReportPath(report.scan.uuid, {})}>
       <input type="hidden" name="keyword" value={report.keyword} />
       <label for="snapshot_at">{tr.t('scanReport.snapshotPicker', { count: report.snapshots.length })}</label>
       <div class="row">
@@ -460,7 +453,7 @@ function HistoryCard({ report, tr }: { report: ScanReport; tr: Translator }): VN
             return (
               <tr class={sameSnapshot(report, s) ? 'current' : undefined}>
                 <td>
-                  <a href={reportHref(report.scan.uuid, { keyword: report.keyword, snapshotAt: s.snapshotAt })}>{snapshotTime(tr, s.snapshotAt)}</a>
+                  <a href={scanReportPath(report.scan.uuid, { keyword: report.keyword, snapshotAt: s.snapshotAt })}>{snapshotTime(tr, s.snapshotAt)}</a>
                 </td>
                 <td class="num">{num(tr, s.avgRank)}</td>
                 <td class="num">{change}</td>
@@ -580,11 +573,8 @@ function OverTime({ report, tr }: { report: ScanReport; tr: Translator }): VNode
 }
 
 /** The PDF of the report as shown (same keyword and snapshot). */
-export const pdfHref = (report: ScanReport): string => {
-  const page = reportHref(report.scan.uuid, { keyword: report.keyword, snapshotAt: report.snapshot?.snapshotAt });
-  const [path, query] = page.split('?');
-  return `${path}.pdf${query ? `?${query}` : ''}`;
-};
+export const pdfHref = (report: ScanReport): string =>
+  scanReportPath(report.scan.uuid, { keyword: report.keyword, snapshotAt: report.snapshot?.snapshotAt }, 'pdf');
 
 export function ReportPage({ report }: { report: ScanReport }): VNode {
   const tr = translator(report.brand.language);
@@ -651,4 +641,4 @@ export function ReportMessagePage(props: { brand: ReportBrand | null; title: str
   );
 }
 
-export const latestReportHref = (uuid: string): string => reportHref(uuid, {});
+export const latestReportHref = (uuid: string): string => scanReportPath(uuid, {});

@@ -7,7 +7,7 @@
  */
 import { timestamp, z } from './presenters/zod';
 import { graphql } from './graphql';
-import type { PinFieldsFragment, RunStartedFieldsFragment, ScanDataPointsQuery, ScanDetailQuery, ScanInsightsQuery, ScanPinChangesQuery, ScanRowFieldsFragment, ScanSnapshotsQuery, ScheduleFieldsFragment } from './graphql/graphql';
+import type { PinFieldsFragment, RunStartedFieldsFragment, ScanDataPointsQuery, ScanDetailQuery, ScanInsightsQuery, ScanPinChangesQuery, ScanRowFieldsFragment, ScanSnapshotFieldsFragment, ScheduleFieldsFragment } from './graphql/graphql';
 
 // ---- list row -------------------------------------------------------------------------------------------
 
@@ -152,6 +152,11 @@ export const PinChanges = z
   })
   .openapi('ScanPinChanges');
 
+/** A pin's change as GraphQL writes it (a string), typed. */
+export const pinChange = (c: string): 'gained' | 'lost' | 'same' => (c === 'gained' || c === 'lost' ? c : 'same');
+/** A scan's distance unit as GraphQL writes it (a string), typed. */
+export const distanceUnit = (u: string): 'km' | 'miles' => (u === 'miles' ? 'miles' : 'km');
+
 export const pinChanges = (d: PinChangesData): z.infer<typeof PinChanges> => ({
   scan_uuid: d.scanUuid,
   keyword: d.keyword,
@@ -165,7 +170,7 @@ export const pinChanges = (d: PinChangesData): z.infer<typeof PinChanges> => ({
     lng: x.lng,
     rank: x.rank,
     previous_rank: x.previousRank,
-    change: x.change as 'gained',
+    change: pinChange(x.change),
     overtaken_by: x.overtakenBy.map(place),
     overtook: x.overtook.map(place),
   })),
@@ -187,12 +192,12 @@ export const dataPointsMeta = (d: DataPointsData): z.infer<typeof DataPointsMeta
 
 // ---- snapshots ------------------------------------------------------------------------------------------
 
-export type SnapshotData = ScanSnapshotsQuery['scanSnapshots'][number];
-export const SCAN_SNAPSHOTS_QUERY = graphql(`query ScanSnapshots($uuid: String!, $keyword: String) {
-  scanSnapshots(uuid: $uuid, keyword: $keyword) {
-    snapshotAt label shortLabel monthYear avgRank changeFromPrevious top3Count top10Count belowTop10Count notRankingCount totalPins visibilityScore
-  }
+/** A snapshot row as every scan facade reads it (the snapshots list, the report page, the MCP scan report). */
+graphql(`fragment ScanSnapshotFields on ScanSnapshot {
+  snapshotAt label shortLabel monthYear avgRank changeFromPrevious top3Count top10Count belowTop10Count notRankingCount totalPins visibilityScore
 }`);
+export type SnapshotData = ScanSnapshotFieldsFragment;
+export const SCAN_SNAPSHOTS_QUERY = graphql(`query ScanSnapshots($uuid: String!, $keyword: String) { scanSnapshots(uuid: $uuid, keyword: $keyword) { ...ScanSnapshotFields } }`);
 
 export const Snapshot = z
   .object({

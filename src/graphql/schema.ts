@@ -5,7 +5,7 @@ import { AccountResolver } from './account/account.resolver';
 import { AgencyResolver } from './agency/agency.resolver';
 import { AnalyticsResolver } from './analytics/analytics.resolver';
 import { ReportResolver } from './reports/report.resolver';
-import { ScanReportPageResolver } from './reports/scan-report.resolver';
+import { ScanReportPageResolver, ScanReportResolver } from './reports/scan-report.resolver';
 import { authChecker } from './auth-checker';
 import { CampaignResolver } from './campaigns/campaign.resolver';
 import { ConnectLinkResolver } from './connect-links/connect-link.resolver';
@@ -38,6 +38,7 @@ import { InboundWebhookResolver } from './inbound/inbound-webhook.resolver';
 export const RESOLVERS = [
   ReportResolver,
   ScanReportPageResolver,
+  ScanReportResolver,
   ReviewResolver,
   WritableSourceResolver,
   AiAuthorizationResolver,

@@ -3,7 +3,7 @@ import type { Principal } from '../domain/principal';
 import { Scan, Tenant, User } from '../models';
 import { principalFor } from './auth.service';
 import type { ServiceOptions } from './common';
-import { dataPoints, listSnapshots, pinChanges, scanInsights, type Insights, type PinChange } from './scans.service';
+import { dataPoints, listSnapshots, ownScan, pinChanges, reportUrlOf, scanInsights, type Insights, type PinChange } from './scans.service';
 import { UUID } from '../domain/ids';
 import type { ReportBrand, ReportPin, ScanReport, ScanHistory, ReportProblem, SnapshotRow } from '../reports/types';
 
@@ -12,7 +12,8 @@ export type { ReportBrand, ReportPin, ReportCompetitor, ReportSummary, ScanRepor
 /**
  * The data of the public, white-label scan report (`/reports/scans/{uuid}`). The scan's UUID is the credential
  * (unguessable, like a share link), so there is no caller: the report reads through the ordinary scan services
- * as the scan tenant's owner, with no token permissions, and only calls read functions.
+ * as the scan tenant's owner, with no token permissions, and only calls read functions. The same report on demand
+ * (`scanReport`: GraphQL, the MCP tool get_scan_report) is read as its caller, under the scan services' rules.
  */
 
 /** Every pin of one keyword fits in one data-point page (15 x 15 = 225 pins). */
@@ -53,6 +54,12 @@ async function readerOf(tenantId: number, opts: ServiceOptions): Promise<Princip
   return owner ? principalFor(owner, { id: 0, kind: 'agency', permissions: [] }) : null;
 }
 
+/** The scan's own spelling of an asked keyword (letter case and spacing aside; default: its first); undefined when it has none such. */
+function keywordOf(scan: Scan, asked: string | null | undefined): string | undefined {
+  const wanted = asked?.trim().replace(/\s+/g, ' ');
+  return wanted ? scan.keywords.find((k) => k.toLowerCase() === wanted.toLowerCase()) : scan.keywords[0];
+}
+
 /**
  * Everything the report page shows for one keyword and one snapshot time of a scan (archived scans included).
  * `keyword` defaults to the scan's first, `snapshotAt` to the keyword's latest completed snapshot.
@@ -66,21 +73,44 @@ export async function reportOf(uuid: string, args: { snapshotAt?: string | null;
   const brand = brandOf(tenant);
   const unavailable = (problem: ReportProblem) => new ReportUnavailable(problem, brand, scan.uuid);
 
-  const askedKeyword = args.keyword?.trim().replace(/\s+/g, ' ');
-  const keyword = askedKeyword ? scan.keywords.find((k) => k.toLowerCase() === askedKeyword.toLowerCase()) : scan.keywords[0];
+  const keyword = keywordOf(scan, args.keyword);
   if (keyword === undefined) throw unavailable('keyword');
+  try {
+    return await composeReport(reader, scan, brand, keyword, args.snapshotAt || null, opts);
+  } catch (e) {
+    if (e instanceof DomainError && e.code === 'VALIDATION') throw unavailable('snapshot_at');
+    if (e instanceof DomainError && e.code === 'NOT_FOUND') throw unavailable('snapshot');
+    throw e;
+  }
+}
 
-  const read = async <T>(fn: () => Promise<T>): Promise<T> => {
-    try {
-      return await fn();
-    } catch (e) {
-      if (e instanceof DomainError && e.code === 'VALIDATION') throw unavailable('snapshot_at');
-      if (e instanceof DomainError && e.code === 'NOT_FOUND') throw unavailable('snapshot');
-      throw e;
-    }
-  };
-  const snapshotAt = args.snapshotAt || null;
-  const insights = await read(() => scanInsights(reader, scan.uuid, { keyword, snapshotAt }, opts));
+/**
+ * The same report for a caller of the API (GraphQL `scanReport`), under the rules of every scan read: tenant owners
+ * only (FORBIDDEN `tenant_owner_required`), another tenant's or an unknown scan NOT_FOUND, a malformed `snapshotAt`
+ * VALIDATION, one that is not a completed snapshot of the keyword NOT_FOUND. A keyword the scan does not have is, as
+ * for `scanInsights` and `scanSnapshots`, a filter that matches no snapshot: the report without one (no summary, no
+ * pins), and no page to link to (`reportLinks` is null).
+ */
+export async function scanReport(p: Principal, uuid: string, args: { snapshotAt?: string | null; keyword?: string | null }, opts: ServiceOptions = {}): Promise<ScanReport> {
+  const scan = await ownScan(p, uuid, { transaction: opts.transaction });
+  const tenant = await Tenant.findByPk(scan.tenantId, { rejectOnEmpty: true, transaction: opts.transaction });
+  const keyword = keywordOf(scan, args.keyword) ?? args.keyword?.trim() ?? '';
+  return composeReport(p, scan, brandOf(tenant), keyword, args.snapshotAt || null, opts);
+}
+
+/**
+ * The public page and PDF of a report as answered (its keyword and shown snapshot, so the figures stay the same after
+ * later runs); null when its keyword is not one of the scan's, which the page does not show.
+ */
+export function reportLinks(report: Pick<ScanReport, 'scan' | 'keyword' | 'snapshot'>): { html: string; pdf: string } | null {
+  if (!report.scan.keywords.includes(report.keyword)) return null;
+  const q = { keyword: report.keyword, snapshotAt: report.snapshot?.snapshotAt };
+  return { html: reportUrlOf(report.scan.uuid, q), pdf: reportUrlOf(report.scan.uuid, q, 'pdf') };
+}
+
+/** The report of one keyword (one of the scan's, or one matching no snapshot) at `snapshotAt`, read as `reader`. */
+async function composeReport(reader: Principal, scan: Scan, brand: ReportBrand, keyword: string, snapshotAt: string | null, opts: ServiceOptions): Promise<ScanReport> {
+  const insights = await scanInsights(reader, scan.uuid, { keyword, snapshotAt }, opts);
   const snapshots = await listSnapshots(reader, scan.uuid, { keyword }, opts);
   const at = insights.snapshotAt;
   const snapshot = at ? (snapshots.find((s) => s.snapshotAt.getTime() === at.getTime()) ?? null) : null;
@@ -109,7 +139,7 @@ export async function reportOf(uuid: string, args: { snapshotAt?: string | null;
   };
   if (!at || !insights.summary) return base;
 
-  const points = await read(() => dataPoints(reader, scan.uuid, { snapshotAt: at.toISOString(), keyword, topN: 20, page: 1, perPage: ALL_PINS }, opts));
+  const points = await dataPoints(reader, scan.uuid, { snapshotAt: at.toISOString(), keyword, topN: 20, page: 1, perPage: ALL_PINS }, opts);
   const pins: ReportPin[] = points.items.map((p) => ({
     lat: p.lat,
     lng: p.lng,

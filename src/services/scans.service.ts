@@ -16,6 +16,7 @@ import { cleanName, clockOf, inTransaction, offset, tenantScoped, type Page, typ
 import { requireGridProviders } from './grid-providers.service';
 import { containsPattern } from '../db/like';
 import { UUID } from '../domain/ids';
+import { scanReportPath } from '../reports/links';
 
 /**
  * Local Search Grid scans (spec: Scan, States > Scan, Endpoints > Local Search Grid scans). Tenant owners only.
@@ -32,10 +33,16 @@ function assertTenantOwner(p: Principal): void {
   if (!isTenantOwner(p)) throw new Forbidden('Only the agency (tenant owner) can use the Local Search Grid.', 'tenant_owner_required');
 }
 
-export const reportUrlOf = (uuid: string): string => `${publicBaseUrl()}/reports/scans/${uuid}`;
-export const reportPathOf = (uuid: string): string => `/reports/scans/${uuid}`;
+/** The public report of a scan (`report_url`), or of one keyword and snapshot of it, or its PDF (`format` pdf). */
+export const reportUrlOf = (uuid: string, q: Parameters<typeof scanReportPath>[1] = {}, format: 'html' | 'pdf' = 'html'): string =>
+  `${publicBaseUrl()}${scanReportPath(uuid, q, format)}`;
+export const reportPathOf = (uuid: string): string => scanReportPath(uuid);
 
-async function ownScan(p: Principal, uuid: string, opts: { transaction?: Transaction; lock?: boolean; active?: boolean } = {}): Promise<Scan> {
+/**
+ * A scan of the caller's tenant, which every scan read and command goes through: tenant owners only (FORBIDDEN
+ * `tenant_owner_required`), another tenant's, an unknown or a malformed UUID NOT_FOUND.
+ */
+export async function ownScan(p: Principal, uuid: string, opts: { transaction?: Transaction; lock?: boolean; active?: boolean } = {}): Promise<Scan> {
   assertTenantOwner(p);
   if (!UUID.test(uuid)) throw new NotFound('Scan');
   const scan = await Scan.findOne({

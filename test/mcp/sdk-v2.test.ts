@@ -59,6 +59,7 @@ function everyCall(w: World): Array<[string, Record<string, unknown>, (sc: Recor
     ['get_scan_data_points', { uuid: w.scan.uuid, keyword: 'dentist', per_page: 5 }, (sc) => expect(sc).toMatchObject({ pagination: { total: 49, per_page: 5 } })],
     ['list_scan_snapshots', { uuid: w.scan.uuid }, (sc) => expect(sc).toMatchObject({ data: [{ total_pins: 49 }] })],
     ['get_scan_insights', { uuid: w.scan.uuid }, (sc) => expect(sc).toMatchObject({ scan_uuid: w.scan.uuid })],
+    ['get_scan_report', { uuid: w.scan.uuid }, (sc) => expect(sc).toMatchObject({ keyword: 'dentist', summary: { total_pins: 49 }, html_url: expect.stringContaining(`/reports/scans/${w.scan.uuid}?keyword=dentist`) })],
     ['create_scan', { location: 'V2 Dental', keywords: ['dentist'], grid_size: 3, distance: 1, distance_unit: 'km', lat: 30.27, lng: -97.74 }, (sc) => expect(sc).toMatchObject({ is_running: true })],
     ['run_scan', { uuid: w.scan.uuid }, (sc) => expect(sc).toMatchObject({ uuid: w.scan.uuid, is_running: true })],
     ['schedule_scan', { uuid: w.scan.uuid, is_scheduled: true, frequency: 'weekly', scheduled_from: '09:00', scheduled_to: '17:00' }, (sc) => expect(sc).toMatchObject({ is_scheduled: true })],

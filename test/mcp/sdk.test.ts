@@ -15,7 +15,7 @@ jest.setTimeout(60_000);
 /** The tools of test/mcp/tools-more.test.ts: those after list_locations, and those reviews:read alone opens. */
 const MORE_READ = ['get_metrics', 'list_campaigns', 'get_ai_insights', 'get_report', 'list_private_feedback', 'list_contacts', 'get_contact_activity', 'list_auto_respond_rules', 'list_gbp_metrics', 'list_gbp_search_terms'];
 const MORE_READ_REVIEWS = ['get_metrics', 'get_ai_insights', 'get_report', 'list_private_feedback', 'list_gbp_metrics', 'list_gbp_search_terms'];
-const LSG = ['list_scans', 'get_scan', 'get_scan_data_points', 'list_scan_snapshots', 'get_scan_insights', 'create_scan', 'run_scan', 'schedule_scan'];
+const LSG = ['list_scans', 'get_scan', 'get_scan_data_points', 'list_scan_snapshots', 'get_scan_insights', 'get_scan_report', 'create_scan', 'run_scan', 'schedule_scan'];
 
 describe('MCP endpoint through the official SDK client', () => {
   const app = useMcpApp();

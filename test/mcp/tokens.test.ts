@@ -30,7 +30,7 @@ describe('MCP tokens and scope', () => {
   });
 
   it('filters tools/list by abilities and permissions', async () => {
-    expect(await toolNames(await tokenFor(world.owner, ['mcp:access'], 'ai'))).toEqual(['list_scans', 'get_scan', 'get_scan_data_points', 'list_scan_snapshots', 'get_scan_insights']);
+    expect(await toolNames(await tokenFor(world.owner, ['mcp:access'], 'ai'))).toEqual(['list_scans', 'get_scan', 'get_scan_data_points', 'list_scan_snapshots', 'get_scan_insights', 'get_scan_report']);
     expect(await toolNames(await tokenFor(world.owner, ['mcp:access', 'mcp:writes'], 'ai'))).toContain('create_scan');
     expect(await toolNames(await tokenFor(world.orgOwner, ['mcp:access', 'mcp:writes'], 'ai'))).toEqual([]);
     // Without organizations:read, no organisation or location lists.

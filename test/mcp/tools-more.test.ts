@@ -125,6 +125,7 @@ describe('MCP tools: analytics, campaigns, contacts, feedback, auto-respond, bus
         'get_scan_data_points',
         'list_scan_snapshots',
         'get_scan_insights',
+        'get_scan_report',
         'create_scan',
         'run_scan',
         'schedule_scan',

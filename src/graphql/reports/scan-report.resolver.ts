@@ -1,8 +1,8 @@
-import { Arg, Authorized, Ctx, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context';
-import { reportOf, ReportUnavailable } from '../../services/scan-report.service';
+import { reportLinks, reportOf, ReportUnavailable, scanReport, type ScanReport } from '../../services/scan-report.service';
 import { LINK } from '../auth-checker';
-import { ScanReportPageType, ScanReportProblem } from './scan-report.type';
+import { ScanReportPageType, ScanReportProblem, ScanReportType } from './scan-report.type';
 
 /**
  * The public, white-label scan report (facades/pages/report): the unguessable scan UUID is the share key, so there is
@@ -26,5 +26,40 @@ export class ScanReportPageResolver {
       if (!(e instanceof ReportUnavailable)) throw e;
       return { report: null, problem: e.problem as ScanReportProblem, brand: e.brand };
     }
+  }
+}
+
+/**
+ * The same report on demand (issue 19, item 5) for the agency: the scan queries' rules (the service lets only tenant
+ * owners in, FORBIDDEN otherwise; another tenant's scan is not found), plus the links of its public page and PDF.
+ * The links need a caller like the query: the report page's own operation never asks for them.
+ */
+@Authorized()
+@Resolver(() => ScanReportType)
+export class ScanReportResolver {
+  @Query(() => ScanReportType, {
+    description:
+      "A scan's report, as its public page shows it, for one keyword (default: the first; one the scan does not have matches no snapshot) and snapshot time (default: the keyword's latest); archived scans included.",
+  })
+  scanReport(
+    @Arg('uuid') uuid: string,
+    @Arg('keyword', () => String, { nullable: true }) keyword: string | null,
+    @Arg('snapshotAt', () => String, { nullable: true }) snapshotAt: string | null,
+    @Ctx() ctx: Context,
+  ): Promise<ScanReport> {
+    return scanReport(ctx.principal!, uuid, { keyword, snapshotAt }, { clock: ctx.clock });
+  }
+
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: 'The public, white-label page of this report (its keyword and shown snapshot); null when the keyword is not one of the scan\'s.',
+  })
+  htmlUrl(@Root() report: ScanReport): string | null {
+    return reportLinks(report)?.html ?? null;
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: 'The same report as a PDF; null when the keyword is not one of the scan\'s.' })
+  pdfUrl(@Root() report: ScanReport): string | null {
+    return reportLinks(report)?.pdf ?? null;
   }
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { isLoopbackHost } from './net/address-policy';
 
 /** Every setting comes from the environment and is validated once, here. */
 const schema = z.object({
@@ -223,7 +224,7 @@ export function tileTemplateProblem(template: string): string | null {
   } catch {
     return 'not a URL';
   }
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  const loopback = isLoopbackHost(url.hostname);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) return 'not https (http only on loopback)';
   if (!['{z}', '{x}', '{y}'].every((p) => template.includes(p))) return 'without {z}, {x} and {y}';
   return null;

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ErrorCodes, errorEnvelope, McpError } from '../../facades/mcp/protocol';
+import { isLoopbackHost } from '../net/address-policy';
 import { isTenantDomain as tenantDomainExists } from '../services/admin.service';
 
 /**
@@ -25,7 +26,6 @@ export interface OriginGuardOptions {
   domainsTtlMs?: number;
 }
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 const list = (s: string | undefined) => (s ?? '').split(',').map((x) => x.trim().toLowerCase()).filter(Boolean);
 
 /** `host[:port]` → host, lower case (an IPv6 literal keeps its brackets). */
@@ -63,7 +63,7 @@ export function mcpOriginGuard(opts: OriginGuardOptions): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     void (async () => {
       const host = hostnameOf(req.headers.host ?? '');
-      if (!anyHost && !LOOPBACK.has(host) && !hosts.has(host) && !(await isTenantDomain(host))) {
+      if (!anyHost && !isLoopbackHost(host) && !hosts.has(host) && !(await isTenantDomain(host))) {
         return refuse(res, 'host_not_allowed', `Forbidden: this server does not answer for the host "${host.slice(0, 100)}" (DNS rebinding protection; MCP_ALLOWED_HOSTS).`);
       }
       const origin = req.headers.origin;
@@ -86,6 +86,6 @@ async function originAllowed(origin: string, origins: Set<string>, isTenantDomai
     return false;
   }
   if (url.origin !== o) return false; // a path, credentials or anything else an origin does not carry
-  if (LOOPBACK.has(url.hostname)) return true;
+  if (isLoopbackHost(url.hostname)) return true;
   return url.protocol === 'https:' && (await isTenantDomain(url.hostname));
 }

@@ -47,3 +47,14 @@ export function isRefusedHostname(hostname: string): boolean {
   const name = hostname.toLowerCase().replace(/\.$/, '');
   return /(^|\.)localhost$/.test(name) || METADATA_HOSTNAMES.has(name);
 }
+
+/**
+ * A host name of this machine's loopback: `localhost`, or an IPv4 or IPv6 loopback literal (`127.0.0.1`, `::1`, also
+ * in URL brackets `[::1]`). Where plain http or any origin is allowed for local development and tests.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const name = hostname.toLowerCase();
+  if (name === 'localhost') return true;
+  const text = bare(name);
+  return (ipaddr.IPv6.isValid(text) || ipaddr.IPv4.isValidFourPartDecimal(text)) && rangeOf(ipaddr.parse(text)) === 'loopback';
+}

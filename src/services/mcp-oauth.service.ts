@@ -3,6 +3,7 @@ import bcrypt from 'bcryptjs';
 import { Op, QueryTypes } from 'sequelize';
 import type { Sequelize } from 'sequelize-typescript';
 import { readRows } from '../db/read';
+import { isLoopbackHost } from '../net/address-policy';
 import { Forbidden, NotFound, Unauthenticated } from '../domain/errors';
 import { CUSTOMER_PERMISSIONS, isRestricted, isTenantOwner } from '../domain/permissions';
 import type { Principal } from '../domain/principal';
@@ -26,7 +27,7 @@ const db = (): Sequelize => ApiToken.sequelize as Sequelize;
 function platformHost(hostname: string, publicUrl: string): boolean {
   const own = new URL(publicUrl).hostname.toLowerCase();
   const h = hostname.toLowerCase();
-  return h === own || h === 'localhost' || h === '127.0.0.1' || h === '[::1]' || h === '::1';
+  return h === own || isLoopbackHost(h);
 }
 
 /** The tenant a white-label host belongs to (null: the platform's own host, where every tenant signs in). */

@@ -84,10 +84,4 @@ export function distanceKm(a: { lat: number; lng: number }, b: { lat: number; ln
   return Geodesic.WGS84.Inverse(a.lat, a.lng, b.lat, b.lng).s12! / 1000;
 }
 
-/** Initial bearing in degrees (0 = north, clockwise) from a to b. */
-export function bearingDeg(a: { lat: number; lng: number }, b: { lat: number; lng: number }): number {
-  const azi = Geodesic.WGS84.Inverse(a.lat, a.lng, b.lat, b.lng).azi1!;
-  return (azi + 360) % 360;
-}
-
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;

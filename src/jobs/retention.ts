@@ -1,7 +1,7 @@
 import { QueryTypes } from 'sequelize';
 import type { Config } from '../config';
 import { OutboxEvent } from '../models';
-import { RETENTION_KINDS, type RetentionKind, type RetentionPurgeResult } from '../../workflows/retention/kinds';
+import { type RetentionKind, type RetentionPurgeResult } from '../../workflows/retention/kinds';
 
 /**
  * Data retention: rows of the pure log tables older than their kind's age setting are deleted, in bounded batches
@@ -128,9 +128,3 @@ export async function purgeExpired(kind: RetentionKind, opts: PurgeOptions): Pro
   return { kind, cutoff: cutoff.toISOString(), deleted, batches, more };
 }
 
-/** Purges every kind with its own age (the whole policy at once; the workflow goes kind by kind instead). */
-export async function purgeAllExpired(now: Date, days: RetentionDays, opts: Omit<PurgeOptions, 'now' | 'days'> = {}): Promise<RetentionPurgeResult[]> {
-  const results: RetentionPurgeResult[] = [];
-  for (const kind of RETENTION_KINDS) results.push(await purgeExpired(kind, { ...opts, now, days: days[kind] }));
-  return results;
-}

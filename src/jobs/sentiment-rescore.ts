@@ -40,14 +40,6 @@ export const SENTIMENT_COLUMNS: [column: string, attribute: keyof ReturnType<typ
   ...ASPECTS.map((a): [string, (typeof ASPECT_ATTRIBUTES)[typeof a]] => [ASPECT_COLUMNS[a], ASPECT_ATTRIBUTES[a]]),
 ];
 
-/** How many reviews are scored by an older analyser (or none): what the upgrade still has to do. */
-export async function staleSentimentCount(): Promise<number> {
-  const [row] = await Review.sequelize!.query<{ n: number }>(
-    'SELECT COUNT(*) AS n FROM reviews WHERE sentiment_version IS NULL OR sentiment_version < :version',
-    { replacements: { version: SENTIMENT_VERSION }, type: QueryTypes.SELECT },
-  );
-  return Number(row?.n ?? 0);
-}
 
 export async function rescoreStaleReviews(opts: RescoreOptions): Promise<RescoreResult> {
   const sequelize = Review.sequelize!;

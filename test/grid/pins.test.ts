@@ -1,5 +1,11 @@
-import { bearingDeg, distanceKm, generatePins, pinSpacingKm } from '../../src/grid/pins';
+import { Geodesic } from 'geographiclib-geodesic';
+import { distanceKm, generatePins, pinSpacingKm } from '../../src/grid/pins';
 import { reasonOf } from './support';
+
+/** Initial bearing in degrees (0 = north, clockwise) from a to b. */
+function bearingDeg(a: { lat: number; lng: number }, b: { lat: number; lng: number }): number {
+  return (Geodesic.WGS84.Inverse(a.lat, a.lng, b.lat, b.lng).azi1! + 360) % 360;
+}
 
 describe('pin grid', () => {
   const centre = { lat: 51.5, lng: -0.1 };

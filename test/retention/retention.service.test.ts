@@ -3,7 +3,7 @@ import { Op } from 'sequelize';
 import { loadConfig } from '../../src/config';
 import { fixedClock } from '../../src/domain/clock';
 import { InboundConnection, InboundSubmission, McpAuditEntry, OutboxEvent, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../../src/models';
-import { purgeAllExpired, purgeExpired, retentionCutoff, retentionDays } from '../../src/jobs/retention';
+import { purgeExpired, retentionCutoff, retentionDays } from '../../src/jobs/retention';
 import type { RetentionKind } from '../../workflows/retention/kinds';
 import { useDatabase } from '../support/db';
 import { makeWorld } from '../support/factories';
@@ -231,19 +231,6 @@ describe('data retention purge (service)', () => {
 
       expect(await InboundSubmission.count({ where: { id: { [Op.in]: [old, oldSent] } } })).toBe(0);
       expect(await exists(InboundSubmission, [young, oldButSendsLater])).toBe(true);
-    });
-  });
-
-  describe('every kind at once', () => {
-    it('applies each kind its own age', async () => {
-      const to = await endpoint();
-      const event = await outboxEvent(ago(20));
-      const d = await delivery(to, 'succeeded', ago(20));
-      const results = await purgeAllExpired(clock.now(), { outbox: 7, webhookDeliveries: 30, mcpAudit: 365, inboundSubmissions: 30 });
-
-      expect(results.map((r) => r.kind)).toEqual(['outbox', 'webhookDeliveries', 'mcpAudit', 'inboundSubmissions']);
-      expect(await OutboxEvent.findByPk(event)).toBeNull(); // 20 days > 7
-      expect(await WebhookDelivery.findByPk(d)).not.toBeNull(); // 20 days < 30
     });
   });
 });

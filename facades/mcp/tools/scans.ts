@@ -426,15 +426,6 @@ export const runScan = defineTool({
   view: SCAN_GRID_URI,
 });
 
-interface ScheduleArgs {
-  uuid: string;
-  is_scheduled: boolean;
-  frequency?: 'weekly' | 'bi-weekly' | 'monthly';
-  scheduled_from?: string;
-  scheduled_to?: string;
-  scheduled_days?: number[];
-  timezone?: string;
-}
 const HHMM = '^([01][0-9]|2[0-3]):[0-5][0-9]$';
 
 export const scheduleScan = defineTool({
@@ -463,7 +454,7 @@ export const scheduleScan = defineTool({
   tenantOwnerOnly: true,
   document: scans.SET_SCAN_SCHEDULE_MUTATION,
   // The window and timezone rules (invalid_schedule_window, invalid_timezone) are the service's, as for REST.
-  variables: (a: ScheduleArgs) => ({ uuid: a.uuid, input: scans.scheduleInput(a) }),
+  variables: (a: scans.ScheduleArgs & { uuid: string }) => ({ uuid: a.uuid, input: scans.scheduleInput(a) }),
   result: (d) => scans.schedule(d.setScanSchedule),
 });
 

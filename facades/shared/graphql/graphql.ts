@@ -79,6 +79,7 @@ export type CreateReviewInput = {
 export type CreateScanInput = {
   address?: string | null | undefined;
   distance: number;
+  /** `km` or `miles`. */
   distanceUnit: string;
   gridSize: number;
   keywords: Array<string>;

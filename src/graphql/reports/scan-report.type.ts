@@ -1,5 +1,5 @@
 import { Field, Float, GraphQLISODateTime, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { PlaceType, SnapshotRowType } from '../scans/scan.type';
+import { PinCountFields, PlaceType, ScanGridFields, SnapshotRowType } from '../scans/scan.type';
 
 /** The shape of src/reports/types.ts (ScanReport), which the page and the PDF are drawn from. */
 
@@ -19,7 +19,7 @@ export class ScanReportBrandType {
 }
 
 @ObjectType('ScanReportScan')
-export class ScanReportScanType {
+export class ScanReportScanType extends ScanGridFields {
   @Field()
   uuid!: string;
 
@@ -31,18 +31,6 @@ export class ScanReportScanType {
 
   @Field({ description: '`gbp` or `sab`.' })
   type!: string;
-
-  @Field(() => [String])
-  keywords!: string[];
-
-  @Field(() => Int)
-  gridSize!: number;
-
-  @Field(() => Float)
-  distance!: number;
-
-  @Field({ description: '`km` or `miles`.' })
-  distanceUnit!: 'km' | 'miles';
 
   @Field(() => Float)
   lat!: number;
@@ -175,18 +163,9 @@ export class ScanReportChangedCellType extends ScanReportCellType {
 }
 
 @ObjectType('ScanReportChanges', { description: 'Pin by pin against the snapshot before the shown one.' })
-export class ScanReportChangesType {
+export class ScanReportChangesType extends PinCountFields {
   @Field(() => GraphQLISODateTime)
   previousSnapshotAt!: Date;
-
-  @Field(() => Int)
-  gained!: number;
-
-  @Field(() => Int)
-  lost!: number;
-
-  @Field(() => Int)
-  same!: number;
 
   @Field(() => [ScanReportChangedCellType])
   cells!: ScanReportChangedCellType[];

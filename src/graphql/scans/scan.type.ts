@@ -14,8 +14,21 @@ export abstract class ScanGridFields {
   @Field(() => Float)
   distance!: number;
 
-  @Field()
+  @Field({ description: '`km` or `miles`.' })
   distanceUnit!: string;
+}
+
+/** Pins that gained, lost or kept their rank against the snapshot before: the pin changes and the scan report's. */
+@ObjectType('ScanPinCountsBase')
+export abstract class PinCountFields {
+  @Field(() => Int)
+  gained!: number;
+
+  @Field(() => Int)
+  lost!: number;
+
+  @Field(() => Int)
+  same!: number;
 }
 
 @ObjectType('Scan', { description: 'A Local Search Grid scan: an N x N grid of pins ranked for keywords.' })
@@ -142,7 +155,7 @@ export class PinChangeType {
 }
 
 @ObjectType('ScanPinChanges')
-export class PinChangesType {
+export class PinChangesType extends PinCountFields {
   @Field()
   scanUuid!: string;
 
@@ -154,15 +167,6 @@ export class PinChangesType {
 
   @Field(() => GraphQLISODateTime, { nullable: true, description: 'The snapshot compared with; null when there is none.' })
   previousSnapshotAt!: Date | null;
-
-  @Field(() => Int)
-  gained!: number;
-
-  @Field(() => Int)
-  lost!: number;
-
-  @Field(() => Int)
-  same!: number;
 
   @Field(() => [PinChangeType])
   pins!: PinChangeType[];

@@ -201,7 +201,7 @@ const schema = z.object({
   RETENTION_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(1_000),
   RETENTION_INTERVAL_MINUTES: z.coerce.number().int().min(1).default(1_440),
 
-  /** The hour (UTC) on the 1st of each month when the `monthly-reports` schedule mails last month's reports. */
+  /** The hour (UTC) on the 1st of each month when the `monthly-reports` and `monthly-scan-reports` schedules mail last month's reports. */
   MONTHLY_REPORT_HOUR_UTC: z.coerce.number().int().min(0).max(23).default(6),
 
   /**

@@ -14,3 +14,4 @@ export { retryReceiverDeliveries } from './webhooks/receiver-retries.workflow';
 export { rescoreSentiment } from './reviews/rescore.workflow';
 export { labelSentimentWithAi } from './reviews/ai-label.workflow';
 export { sendMonthlyReports } from './reports/monthly.workflow';
+export { sendMonthlyScanReports } from './reports/scan-reports.workflow';

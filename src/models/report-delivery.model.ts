@@ -2,14 +2,20 @@ import { Column, DataType, Table } from 'sequelize-typescript';
 import type { CreationOptional } from 'sequelize';
 import { TenantRow } from './owned';
 
-/** A monthly report mailed to one owner of an organisation's account (src/jobs/report-mail.ts). */
+/**
+ * A monthly report mailed to one owner: an organisation's to an owner of its account (src/jobs/report-mail.ts), or a
+ * scan's to an owner of its agency (src/jobs/scan-report-mail.ts). Exactly one of `organizationId` and `scanId` is set.
+ */
 @Table({ tableName: 'report_deliveries' })
 export class ReportDelivery extends TenantRow<ReportDelivery> {
   @Column({ type: DataType.BIGINT.UNSIGNED, primaryKey: true, autoIncrement: true })
   declare id: CreationOptional<number>;
 
-  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
-  declare organizationId: number;
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: true })
+  declare organizationId: number | null;
+
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: true })
+  declare scanId: number | null;
 
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false })
   declare userId: number;

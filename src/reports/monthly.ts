@@ -30,7 +30,8 @@ export interface ReportContent {
   aspects: { name: string; positive: number; neutral: number; negative: number }[];
 }
 
-function monthName(tr: Translator, month: string): string {
+/** `YYYY-MM` as the language names it ("February 2025", "febrero de 2025"). */
+export function monthName(tr: Translator, month: string): string {
   return new Intl.DateTimeFormat(tr.language, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(monthStart(month));
 }
 

@@ -50,7 +50,10 @@ export async function setAccountLanguage(p: Principal, language: string, opts: S
   return accountOf(p);
 }
 
-/** Whether the account's owners get the monthly report by mail (src/jobs/report-mail.ts). Account owners. */
+/**
+ * Whether the account's owners get the monthly report by mail (src/jobs/report-mail.ts); on the agency's own account,
+ * whether its owners get the monthly scan reports too (src/jobs/scan-report-mail.ts). Account owners.
+ */
 export async function setAccountReportEmails(p: Principal, enabled: boolean, opts: ServiceOptions = {}) {
   if (p.customerId == null) throw new NotFound('Account');
   if (isTeamMember(p)) throw new Forbidden('Only the account owner turns the monthly report mail on or off.');

@@ -35,6 +35,9 @@ export function monthPeriod(month: string): Period {
   return periodOf(from, to);
 }
 
+/** The instant a `YYYY-MM` month ends (the next month's first midnight, UTC). */
+export const monthEnd = (month: string): Date => new Date((monthPeriod(month).toDay + 1) * 86_400_000);
+
 /** `YYYY-MM` shifted by whole months. */
 export function shiftMonth(month: string, by: number): string {
   const [y, m] = month.split('-').map(Number);

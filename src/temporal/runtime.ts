@@ -15,7 +15,7 @@ import { configureGbpSync, ensureGbpSyncSchedule } from '../../workflows/gbp/cli
 import { configureRetention, ensureRetentionSchedule } from '../../workflows/retention/client';
 import { SENTIMENT_VERSION } from '../analytics/sentiment';
 import { ensureAiLabelSchedule } from '../../workflows/reviews/ai-label-schedule';
-import { configureMonthlyReports, ensureMonthlyReportSchedule } from '../../workflows/reports/schedule';
+import { configureMonthlyReports, ensureMonthlyReportSchedule, ensureMonthlyScanReportSchedule } from '../../workflows/reports/schedule';
 
 export interface TemporalRuntime {
   address: string;
@@ -89,9 +89,11 @@ export async function startTemporal(config: Config, logger: Logger, opts: { work
     // Data retention: one daily schedule purges old log rows; its interval follows RETENTION_INTERVAL_MINUTES.
     configureRetention({ everyMs: config.RETENTION_INTERVAL_MINUTES * 60_000 });
     await ensureRetentionSchedule();
-    // Monthly reports: on the 1st at MONTHLY_REPORT_HOUR_UTC, last month's report goes to every organisation's owners.
+    // Monthly reports: on the 1st at MONTHLY_REPORT_HOUR_UTC, last month's report goes to every organisation's owners,
+    // and each scan's to its agency's owners.
     configureMonthlyReports({ hourUtc: config.MONTHLY_REPORT_HOUR_UTC });
     await ensureMonthlyReportSchedule();
+    await ensureMonthlyScanReportSchedule();
     if (opts.worker) {
       // Every connected integration keeps its review sync schedule (say, after Temporal's state was lost).
       reconcileReviewSyncSchedules()

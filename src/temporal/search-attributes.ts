@@ -44,7 +44,8 @@ export type WorkflowKind =
   | 'retention'
   | 'sentiment-rescore'
   | 'sentiment-ai-labels'
-  | 'monthly-reports';
+  | 'monthly-reports'
+  | 'monthly-scan-reports';
 
 /** Platform-wide workflows (dispatcher, sweeps, retention) carry this as tenant and account. */
 export const PLATFORM = 'platform';

@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { publicBaseUrl } from '../../src/config';
-import { Customer, Organization, ReportDelivery } from '../../src/models';
-import { pendingReportRecipients, ReportMailInFlight, sendReportMail, STALE_CLAIM_MS } from '../../src/jobs/report-mail';
-import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
+import { Customer, ReportDelivery } from '../../src/models';
+import { pendingReportRecipients, sendReportMail } from '../../src/jobs/report-mail';
+import { ReportMailInFlight, STALE_CLAIM_MS } from '../../src/jobs/report-deliveries';
 import { temporal } from '../../workflows/client';
-import { previousMonthOf, type MonthlyReportsInput, type MonthlyReportsResult } from '../../workflows/reports/monthly.workflow';
+import { previousMonthOf, type MonthlyReportsResult } from '../../workflows/reports/monthly.workflow';
 import { configureMonthlyReports, ensureMonthlyReportSchedule, monthlyReportScheduleId, removeMonthlyReportSchedule } from '../../workflows/reports/schedule';
-import { useApp } from '../support/app';
 import { makeReview, makeWorld, testimonialsOf } from '../support/factories';
-import { addressesOf, startSmtpServer, useSmtpServer } from '../support/providers/smtp';
-import { recordHistory, useTemporalWorker } from '../support/temporal';
+import { addressesOf, startSmtpServer } from '../support/providers/smtp';
+import { useMonthlyMail } from '../support/report-mail';
 import { waitUntil } from '../support/wait';
 
 /**
@@ -22,25 +21,7 @@ jest.setTimeout(180_000);
 const MONTH = '2025-02';
 
 describe('monthly report mail (sendMonthlyReports)', () => {
-  const t = useApp();
-  const smtp = useSmtpServer();
-  const worker = useTemporalWorker();
-
-  beforeAll(async () => {
-    await ensureSearchAttributes(temporal().client, worker.settings().namespace);
-    configureMonthlyReports({ idScope: worker.settings().taskQueue });
-  });
-  afterAll(async () => {
-    await removeMonthlyReportSchedule().catch(() => undefined);
-  });
-
-  async function run(input: MonthlyReportsInput, history?: string): Promise<MonthlyReportsResult> {
-    const { client, settings } = temporal();
-    const workflowId = `monthly-reports-test:${randomUUID()}`;
-    const result = (await client.workflow.execute('sendMonthlyReports', { workflowId, taskQueue: settings.taskQueue, args: [input] })) as MonthlyReportsResult;
-    if (history) await recordHistory(workflowId, history);
-    return result;
-  }
+  const { t, worker, run, mine, settle } = useMonthlyMail('sendMonthlyReports', pendingReportRecipients, removeMonthlyReportSchedule);
 
   /** A world whose organisation has two reviews in `month` (one answered) and one the month before. */
   async function world(month = MONTH, language = 'en') {
@@ -56,25 +37,8 @@ describe('monthly report mail (sendMonthlyReports)', () => {
     return w;
   }
 
-  const mine = (email: string) => smtp().to(email);
-
-  /**
-   * Organisations other test files of this Jest worker left in its database are pending recipients too (any review
-   * before the month's end): mark them sent, so a run mails only this file's owners and takes no longer for them.
-   */
-  async function settleOthers(month: string): Promise<void> {
-    for (let page = await pendingReportRecipients(month, null, 500); page.length; page = await pendingReportRecipients(month, null, 500)) {
-      const orgs = await Organization.findAll({ where: { id: page.map((r) => r.organizationId) } });
-      const tenantOf = new Map(orgs.map((o) => [o.id, o.tenantId]));
-      await ReportDelivery.bulkCreate(
-        page.map((r) => ({ ...r, tenantId: tenantOf.get(r.organizationId)!, month, messageId: `<settled.${r.organizationId}.${r.userId}@test>`, status: 'sent' })),
-        { ignoreDuplicates: true },
-      );
-    }
-  }
-
   it("mails each organisation's owner the month's report as a PDF with the figures in the body, in the account's language, once", async () => {
-    await settleOthers(MONTH);
+    await settle(MONTH);
     const es = await world(MONTH, 'es');
     const en = await world();
     const result = await run({ month: MONTH, pageSize: 1, concurrency: 2 }, 'monthly-reports-mailed');
@@ -109,7 +73,7 @@ describe('monthly report mail (sendMonthlyReports)', () => {
   });
 
   it('skips accounts that turned the mail off (GraphQL), paused accounts and organisations without reviews by then', async () => {
-    await settleOthers(MONTH);
+    await settle(MONTH);
     const off = await world();
     const toggled = await t
       .http()
@@ -194,7 +158,7 @@ describe('monthly report mail (sendMonthlyReports)', () => {
 
     // A run the schedule starts (triggered now) mails last month's report.
     const last = previousMonthOf(new Date());
-    await settleOthers(last);
+    await settle(last);
     const w = await world(last);
     await handle.trigger();
     await waitUntil(async () => (await handle.describe()).info.recentActions.length > 0);

@@ -30,7 +30,8 @@ import { rescoreStaleReviews } from '../../src/jobs/sentiment-rescore';
 import { labelUnaskedReviews } from '../../src/jobs/sentiment-labels';
 import { createSentimentActivities } from './sentiment';
 import { pendingReportRecipients, sendReportMail } from '../../src/jobs/report-mail';
-import { createReportActivities } from './reports';
+import { pendingScanReportRecipients, sendScanReportMail } from '../../src/jobs/scan-report-mail';
+import { createReportActivities, createScanReportActivities } from './reports';
 import { attemptBucket, scanPins, scanRuns, webhookDeliveries } from '../../src/observability/metrics';
 
 export { WEBHOOK_USER_AGENT };
@@ -149,5 +150,6 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
     ...createProbeActivities(),
     ...createSentimentActivities({ rescore: (opts) => rescoreStaleReviews(opts), label: (opts) => labelUnaskedReviews(opts) }),
     ...createReportActivities({ pending: (month, after, limit) => pendingReportRecipients(month, after, limit), send: (recipient, month) => sendReportMail(recipient, month) }),
+    ...createScanReportActivities({ pending: (month, after, limit) => pendingScanReportRecipients(month, after, limit), send: (recipient, month) => sendScanReportMail(recipient, month) }),
   };
 }

@@ -1,19 +1,27 @@
-import type { ScheduleOptionsStartWorkflowAction } from '@temporalio/client';
-import { startMetadata } from '../../src/temporal/search-attributes';
+import type { ScheduleOptionsStartWorkflowAction, ScheduleSpecDescription } from '@temporalio/client';
+import { startMetadata, type WorkflowKind } from '../../src/temporal/search-attributes';
 import { deleteSchedule, ensureSchedule, temporal } from '../client';
-import type { MonthlyReportsInput, sendMonthlyReports } from './monthly.workflow';
+import type { MonthlyMailInput, MonthlyMailResult } from './mail-run';
 
 /**
- * The Temporal Schedule `monthly-reports`: `sendMonthlyReports` on the 1st of every month at `hourUtc` (06:00 UTC by
- * default), overlapping runs skipped, a missed run (Temporal down at that hour) still started within a day. Every API
- * and worker process brings it in line at boot.
+ * The Temporal Schedules of the monthly mails, on the 1st of every month at `hourUtc` (06:00 UTC by default),
+ * overlapping runs skipped, a missed run (Temporal down at that hour) still started within a day: `monthly-reports`
+ * starts `sendMonthlyReports` (each organisation's report to its owners), `monthly-scan-reports` starts
+ * `sendMonthlyScanReports` (each scan's report to its agency's owners). Every API and worker process brings both in
+ * line at boot.
  */
 export interface MonthlyReportScheduleSettings {
   hourUtc: number;
-  /** Appended to the schedule id: tests sharing one dev server scope it by task queue. */
+  /** Appended to the schedule ids: tests sharing one dev server scope them by task queue. */
   idScope?: string;
-  input?: MonthlyReportsInput;
+  /** Page size and mails in flight of both schedules' runs. */
+  input?: ScheduledInput;
 }
+
+/** What a schedule's run is given: never a month (the run mails the month before its start) nor a place. */
+type ScheduledInput = Pick<MonthlyMailInput<unknown>, 'pageSize' | 'concurrency'>;
+/** `sendMonthlyReports` and `sendMonthlyScanReports` as their schedules start them. */
+type MonthlyMailWorkflow = (input?: ScheduledInput) => Promise<MonthlyMailResult>;
 
 let settings: MonthlyReportScheduleSettings = { hourUtc: 6 };
 
@@ -21,39 +29,49 @@ export function configureMonthlyReports(next: Partial<MonthlyReportScheduleSetti
   settings = { ...settings, ...next };
 }
 
-export const MONTHLY_REPORT_SCHEDULE = 'monthly-reports';
-export const monthlyReportScheduleId = (): string => (settings.idScope ? `${MONTHLY_REPORT_SCHEDULE}:${settings.idScope}` : MONTHLY_REPORT_SCHEDULE);
+export const MONTHLY_REPORT_SCHEDULE = 'monthly-reports' satisfies WorkflowKind;
+export const MONTHLY_SCAN_REPORT_SCHEDULE = 'monthly-scan-reports' satisfies WorkflowKind;
 
 const calendar = () => ({ dayOfMonth: 1, hour: settings.hourUtc, minute: 0, second: 0, comment: 'the 1st of each month' });
 
-function action(taskQueue: string): ScheduleOptionsStartWorkflowAction<typeof sendMonthlyReports> {
-  return {
+const atTheHour = (spec: ScheduleSpecDescription): boolean => {
+  const calendars = spec.calendars ?? [];
+  const hours = calendars.length === 1 ? calendars[0].hour : undefined;
+  return calendars.length === 1 && Array.isArray(hours) && hours.length === 1 && hours[0].start === settings.hourUtc && !spec.intervals?.length;
+};
+
+/** One monthly schedule (its id is also its runs' `RgKind`): the id (scoped), its ensure at boot and its removal. */
+function monthlySchedule(id: WorkflowKind, workflowType: 'sendMonthlyReports' | 'sendMonthlyScanReports', summary: string) {
+  const scheduleId = (): string => (settings.idScope ? `${id}:${settings.idScope}` : id);
+  const action = (taskQueue: string): ScheduleOptionsStartWorkflowAction<MonthlyMailWorkflow> => ({
     type: 'startWorkflow',
-    workflowType: 'sendMonthlyReports',
-    workflowId: monthlyReportScheduleId(),
+    workflowType,
+    workflowId: scheduleId(),
     taskQueue,
     args: [settings.input ?? {}],
-    ...startMetadata({ kind: 'monthly-reports', businessId: monthlyReportScheduleId() }, "Monthly reports: mail last month's report to the owners of every organisation"),
+    ...startMetadata({ kind: id, businessId: scheduleId() }, summary),
+  });
+  return {
+    scheduleId,
+    /** `created`, `updated` (another hour or task queue was configured) or `unchanged`. */
+    ensure: (): Promise<'created' | 'updated' | 'unchanged'> =>
+      ensureSchedule<MonthlyMailWorkflow>(
+        { scheduleId: scheduleId(), spec: { calendars: [calendar()] }, action: action(temporal().settings.taskQueue), policies: { overlap: 'SKIP', catchupWindow: '1 day' } },
+        atTheHour,
+      ),
+    remove: async (): Promise<void> => {
+      await deleteSchedule(scheduleId());
+    },
   };
 }
 
-/** `created`, `updated` (another hour or task queue was configured) or `unchanged`. */
-export async function ensureMonthlyReportSchedule(): Promise<'created' | 'updated' | 'unchanged'> {
-  return ensureSchedule(
-    {
-      scheduleId: monthlyReportScheduleId(),
-      spec: { calendars: [calendar()] },
-      action: action(temporal().settings.taskQueue),
-      policies: { overlap: 'SKIP', catchupWindow: '1 day' },
-    },
-    (spec) => {
-      const calendars = spec.calendars ?? [];
-      const hours = calendars.length === 1 ? calendars[0].hour : undefined;
-      return calendars.length === 1 && Array.isArray(hours) && hours.length === 1 && hours[0].start === settings.hourUtc && !spec.intervals?.length;
-    },
-  );
-}
-
-export async function removeMonthlyReportSchedule(): Promise<void> {
-  await deleteSchedule(monthlyReportScheduleId());
-}
+export const { scheduleId: monthlyReportScheduleId, ensure: ensureMonthlyReportSchedule, remove: removeMonthlyReportSchedule } = monthlySchedule(
+  MONTHLY_REPORT_SCHEDULE,
+  'sendMonthlyReports',
+  "Monthly reports: mail last month's report to the owners of every organisation",
+);
+export const { scheduleId: monthlyScanReportScheduleId, ensure: ensureMonthlyScanReportSchedule, remove: removeMonthlyScanReportSchedule } = monthlySchedule(
+  MONTHLY_SCAN_REPORT_SCHEDULE,
+  'sendMonthlyScanReports',
+  "Monthly scan reports: mail last month's report of every scan to its agency's owners",
+);

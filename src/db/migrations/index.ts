@@ -52,6 +52,7 @@ import * as z1300 from './20261207000100-add-tenant-brand-color';
 import * as z1400 from './20261208000100-add-report-deliveries';
 import * as z1410 from './20261208000200-add-customer-report-emails';
 import * as z1500 from './20261209000100-add-child-tenant-ids';
+import * as z1600 from './20261210000100-add-report-delivery-scans';
 /** Ordered list: names are the file names, so the table `schema_migrations` reads like the folder. */
 export const migrations: ReadonlyArray<{ name: string; up: Migration; down: Migration }> = [
   { name: '20261121000100-create-tenants', ...m0100 },
@@ -106,4 +107,5 @@ export const migrations: ReadonlyArray<{ name: string; up: Migration; down: Migr
   { name: '20261208000100-add-report-deliveries', ...z1400 },
   { name: '20261208000200-add-customer-report-emails', ...z1410 },
   { name: '20261209000100-add-child-tenant-ids', ...z1500 },
+  { name: '20261210000100-add-report-delivery-scans', ...z1600 },
 ];

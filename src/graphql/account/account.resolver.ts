@@ -25,7 +25,7 @@ class AccountType {
   @Field() email!: string;
   @Field({ description: '`active`, `paused` or `canceled`.' }) subscriptionStatus!: string;
   @Field({ description: 'ISO 639-1: the language of the pages, review requests and reports the account and its customers read.' }) language!: string;
-  @Field({ description: "Whether the account's owners get each organisation's monthly report by mail on the 1st (PDF attached)." }) reportEmails!: boolean;
+  @Field({ description: "Whether the account's owners get each organisation's monthly report by mail on the 1st (PDF attached); for the agency's own account, also each scan's report." }) reportEmails!: boolean;
   @Field(() => String, { nullable: true }) planName!: string | null;
   @Field(() => Int) locationLimit!: number;
   @Field(() => Int) memberLimit!: number;
@@ -118,7 +118,7 @@ export class AccountResolver {
     return account.setAccountLanguage(ctx.principal!, language);
   }
 
-  @Mutation(() => AccountType, { description: "Turns the monthly report mail of the account's owners on or off. Account owners only." })
+  @Mutation(() => AccountType, { description: "Turns the monthly report mail of the account's owners on or off (on the agency's own account: the scan reports' too). Account owners only." })
   setAccountReportEmails(@Arg('enabled') enabled: boolean, @Ctx() ctx: Context) {
     return account.setAccountReportEmails(ctx.principal!, enabled);
   }

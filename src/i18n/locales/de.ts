@@ -260,4 +260,15 @@ export const de: Messages = {
     changes: "Was sich seit {{month}} geändert hat",
     why: "Sie erhalten diese E-Mail als Inhaber des Kontos von {{business}}. Monatsberichte lassen sich in den Kontoeinstellungen abschalten.",
   },
+  scanReportMail: {
+    subject: "{{location}}: Ihr Bericht zum lokalen Suchraster für {{month}} („{{keyword}}“)",
+    intro: "hier ist der Bericht zum lokalen Suchraster von {{location}} für {{month}}, erstellt von {{brand}}: der Suchbegriff „{{keyword}}“ in der Messung vom {{date}}. Der vollständige Bericht mit Heatmaps und Wettbewerbern ist als PDF angehängt.",
+    figures: "Das Raster auf einen Blick",
+    pinsGained: "Gewonnene Punkte",
+    pinsLost: "Verlorene Punkte",
+    since: "seit dem {{date}}",
+    open: "Bericht online öffnen",
+    otherKeywords: "Die Berichtsseite zeigt auch die anderen Suchbegriffe dieses Scans: {{keywords}}.",
+    why: "Sie erhalten diese E-Mail als Inhaber des Agenturkontos von {{brand}}, einmal im Monat für jeden Scan mit Ergebnissen. Monatsberichte lassen sich in den Kontoeinstellungen abschalten.",
+  },
 };

@@ -262,6 +262,17 @@ export const en = {
     changes: "What changed since {{month}}",
     why: "You receive this mail as an owner of {{business}}'s account. Monthly reports can be turned off in the account settings.",
   },
+  scanReportMail: {
+    subject: "{{location}}: your local search grid report for {{month}} (“{{keyword}}”)",
+    intro: "here is the local search grid report of {{location}} for {{month}}, prepared by {{brand}}: the keyword “{{keyword}}” in the snapshot of {{date}}. The full report with its heat maps and competitors is attached as a PDF.",
+    figures: "The grid at a glance",
+    pinsGained: "Pins gained",
+    pinsLost: "Pins lost",
+    since: "since {{date}}",
+    open: "Open the report online",
+    otherKeywords: "The report page also shows this scan's other keywords: {{keywords}}.",
+    why: "You receive this mail as an owner of {{brand}}'s agency account, once a month for each scan with results. Monthly reports can be turned off in the account settings.",
+  },
 };
 
 /** The shape every catalogue has: en's keys, string values. */

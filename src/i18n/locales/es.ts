@@ -260,4 +260,15 @@ export const es: Messages = {
     changes: "Qué cambió desde {{month}}",
     why: "Recibe este correo como propietario de la cuenta de {{business}}. Los informes mensuales se pueden desactivar en los ajustes de la cuenta.",
   },
+  scanReportMail: {
+    subject: "{{location}}: su informe de cuadrícula de búsqueda local de {{month}} («{{keyword}}»)",
+    intro: "le enviamos el informe de cuadrícula de búsqueda local de {{location}} de {{month}}, preparado por {{brand}}: la palabra clave «{{keyword}}» en la instantánea del {{date}}. El informe completo con sus mapas de calor y competidores va adjunto en PDF.",
+    figures: "La cuadrícula de un vistazo",
+    pinsGained: "Puntos ganados",
+    pinsLost: "Puntos perdidos",
+    since: "desde el {{date}}",
+    open: "Abrir el informe en línea",
+    otherKeywords: "La página del informe también muestra las demás palabras clave de este análisis: {{keywords}}.",
+    why: "Recibe este correo como propietario de la cuenta de agencia de {{brand}}, una vez al mes por cada análisis con resultados. Los informes mensuales se pueden desactivar en los ajustes de la cuenta.",
+  },
 };

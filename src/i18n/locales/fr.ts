@@ -260,4 +260,15 @@ export const fr: Messages = {
     changes: "Ce qui a changé depuis {{month}}",
     why: "Vous recevez ce message en tant que propriétaire du compte de {{business}}. Les rapports mensuels peuvent être désactivés dans les paramètres du compte.",
   },
+  scanReportMail: {
+    subject: "{{location}} : votre rapport de grille de recherche locale de {{month}} (« {{keyword}} »)",
+    intro: "voici le rapport de grille de recherche locale de {{location}} pour {{month}}, préparé par {{brand}} : le mot-clé « {{keyword}} » dans le relevé du {{date}}. Le rapport complet avec ses cartes de chaleur et ses concurrents est joint au format PDF.",
+    figures: "La grille en un coup d’œil",
+    pinsGained: "Points gagnés",
+    pinsLost: "Points perdus",
+    since: "depuis le {{date}}",
+    open: "Ouvrir le rapport en ligne",
+    otherKeywords: "La page du rapport montre aussi les autres mots-clés de cette analyse : {{keywords}}.",
+    why: "Vous recevez ce message en tant que propriétaire du compte d’agence de {{brand}}, une fois par mois pour chaque analyse avec des résultats. Les rapports mensuels peuvent être désactivés dans les paramètres du compte.",
+  },
 };

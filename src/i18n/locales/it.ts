@@ -260,4 +260,15 @@ export const it: Messages = {
     changes: "Cosa è cambiato da {{month}}",
     why: "Ricevi questa e-mail come titolare dell'account di {{business}}. I report mensili si possono disattivare nelle impostazioni dell'account.",
   },
+  scanReportMail: {
+    subject: "{{location}}: il tuo report della griglia di ricerca locale di {{month}} («{{keyword}}»)",
+    intro: "ecco il report della griglia di ricerca locale di {{location}} di {{month}}, preparato da {{brand}}: la parola chiave «{{keyword}}» nella rilevazione del {{date}}. Il report completo con le mappe di calore e i concorrenti è allegato in PDF.",
+    figures: "La griglia in sintesi",
+    pinsGained: "Punti guadagnati",
+    pinsLost: "Punti persi",
+    since: "dal {{date}}",
+    open: "Apri il report online",
+    otherKeywords: "La pagina del report mostra anche le altre parole chiave di questa scansione: {{keywords}}.",
+    why: "Ricevi questa e-mail come titolare dell'account di agenzia di {{brand}}, una volta al mese per ogni scansione con risultati. I report mensili si possono disattivare nelle impostazioni dell'account.",
+  },
 };

@@ -260,4 +260,15 @@ export const pt: Messages = {
     changes: "O que mudou desde {{month}}",
     why: "Recebe este e-mail como proprietário da conta de {{business}}. Os relatórios mensais podem ser desativados nas definições da conta.",
   },
+  scanReportMail: {
+    subject: "{{location}}: o seu relatório da grelha de pesquisa local de {{month}} («{{keyword}}»)",
+    intro: "segue o relatório da grelha de pesquisa local de {{location}} de {{month}}, preparado por {{brand}}: a palavra-chave «{{keyword}}» na medição de {{date}}. O relatório completo com os mapas de calor e os concorrentes vai em anexo em PDF.",
+    figures: "A grelha num relance",
+    pinsGained: "Pontos ganhos",
+    pinsLost: "Pontos perdidos",
+    since: "desde {{date}}",
+    open: "Abrir o relatório online",
+    otherKeywords: "A página do relatório mostra também as outras palavras-chave desta análise: {{keywords}}.",
+    why: "Recebe este e-mail como proprietário da conta de agência de {{brand}}, uma vez por mês por cada análise com resultados. Os relatórios mensais podem ser desativados nas definições da conta.",
+  },
 };

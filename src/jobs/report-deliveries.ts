@@ -1,0 +1,136 @@
+import { QueryTypes, UniqueConstraintError } from 'sequelize';
+import { ReportDelivery } from '../models';
+import { platformMessageId } from '../messaging/links';
+import { platformMailer } from '../providers/smtp/platform-mailer';
+import type { ServiceOptions } from '../services/common';
+import { monthEnd } from '../services/monthly-report.service';
+
+/**
+ * Once per report, month and owner: the `report_deliveries` rule both monthly mails share (the organisation's,
+ * src/jobs/report-mail.ts, and the scan's, src/jobs/scan-report-mail.ts). The mail is claimed before the send (a
+ * `sending` row under the unique key) and marked `sent` after it; a concurrent attempt finds the claim and is retried
+ * later; a send that fails releases the claim; a claim an attempt left by dying mid-send is taken over after
+ * STALE_CLAIM_MS and the mail sent again (under the same Message-ID, which the caller derives from the key).
+ */
+
+/** What a mail is the report of: an organisation or a scan (a row has exactly one, checked by the table). */
+export type ReportSubject = { organizationId: number; scanId?: undefined } | { scanId: number; organizationId?: undefined };
+
+export interface DeliveryKey {
+  subject: ReportSubject;
+  userId: number;
+  /** `YYYY-MM`. */
+  month: string;
+}
+
+/** What a monthly report mail came to: sent now, sent before, or nothing to send (the owner or the report is gone). */
+export type ReportMailOutcome = 'sent' | 'already_sent' | 'gone';
+
+/** A claim older than this is taken to be left by an attempt that died (a send takes seconds): it is taken over. */
+export const STALE_CLAIM_MS = 10 * 60_000;
+
+const subjectName = (subject: ReportSubject): string => (subject.scanId !== undefined ? `scan ${subject.scanId}` : `organisation ${subject.organizationId}`);
+
+/** Another attempt holds the claim and may be sending right now: retry later (the activity's retry policy does). */
+export class ReportMailInFlight extends Error {
+  constructor(readonly key: DeliveryKey) {
+    super(`The report of ${subjectName(key.subject)} for ${key.month} is being sent to user ${key.userId} by another attempt.`);
+    this.name = 'ReportMailInFlight';
+  }
+}
+
+const rowOf = ({ subject, userId, month }: DeliveryKey) =>
+  subject.scanId !== undefined ? { scanId: subject.scanId, userId, month } : { organizationId: subject.organizationId, userId, month };
+
+/**
+ * A page of (report, owner) pairs still to mail `month`'s report to, in (report, user) order after `after`: the pairs
+ * `eligible` selects (SQL from FROM to WHERE over the report's row as `x` and the owner as `u`; `:end` is the month's
+ * end), less those mailed already.
+ */
+export async function pendingPairs(
+  column: 'organization_id' | 'scan_id',
+  eligible: string,
+  month: string,
+  after: { reportId: number; userId: number } | null,
+  limit: number,
+  opts: ServiceOptions = {},
+): Promise<Array<{ reportId: number; userId: number }>> {
+  const rows = await ReportDelivery.sequelize!.query<{ reportId: number; userId: number }>(
+    `SELECT x.id AS reportId, u.id AS userId
+       ${eligible}
+        AND NOT EXISTS (SELECT 1 FROM report_deliveries d WHERE d.${column} = x.id AND d.month = :month AND d.user_id = u.id AND d.status = 'sent')
+        AND (x.id > :afterReport OR (x.id = :afterReport AND u.id > :afterUser))
+      ORDER BY x.id, u.id
+      LIMIT :limit`,
+    {
+      type: QueryTypes.SELECT,
+      replacements: { end: monthEnd(month), month, afterReport: after?.reportId ?? 0, afterUser: after?.userId ?? 0, limit },
+      transaction: opts.transaction,
+    },
+  );
+  return rows.map((r) => ({ reportId: Number(r.reportId), userId: Number(r.userId) }));
+}
+
+/** The claim of one mail: a `sending` row under the unique key, or the take-over of a stale one. Null when it went already. */
+async function claim(key: DeliveryKey, tenantId: number, messageId: string, opts: ServiceOptions): Promise<ReportDelivery | null> {
+  const where = rowOf(key);
+  try {
+    return await ReportDelivery.create({ tenantId, organizationId: null, scanId: null, ...where, messageId, status: 'sending' }, { transaction: opts.transaction });
+  } catch (e) {
+    if (!(e instanceof UniqueConstraintError)) throw e;
+  }
+  const held = await ReportDelivery.findOne({ where, transaction: opts.transaction });
+  if (!held) throw new ReportMailInFlight(key); // released between the two statements: the next attempt claims
+  if (held.status === 'sent') return null;
+  const cutoff = new Date(Date.now() - STALE_CLAIM_MS);
+  const [, taken] = await ReportDelivery.sequelize!.query(
+    "UPDATE report_deliveries SET updated_at = NOW(3) WHERE id = :id AND status = 'sending' AND updated_at < :cutoff",
+    { type: QueryTypes.UPDATE, replacements: { id: held.id, cutoff }, transaction: opts.transaction },
+  );
+  if (!taken) throw new ReportMailInFlight(key);
+  return held;
+}
+
+/** A report mail ready to go: its owner, body, brand and PDF. */
+export interface ReportMail {
+  tenantId: number;
+  to: string;
+  body: { subject: string; text: string; html: string };
+  /** The agency's brand name: the sender's display name. */
+  fromName: string;
+  /** `X-Mail-Kind`. */
+  kind: 'monthly-report' | 'scan-report';
+  /** The local part of the Message-ID, from the key: the same on every attempt (`report.{organisation}.{month}.{user}`). */
+  messageKey: string;
+  pdf: { filename: string; content: Buffer };
+}
+
+/**
+ * Mails one report exactly once for its key: `already_sent` when it went before (checked before `prepare`, which
+ * draws the report: the expensive part), `gone` when `prepare` finds nothing to send (null); else claims it, sends,
+ * marks it sent. ReportMailInFlight while another attempt holds a fresh claim; a failed send releases the claim and
+ * throws, so the retry (or the next run) claims it again.
+ */
+export async function mailOnce(key: DeliveryKey, prepare: () => Promise<ReportMail | null>, opts: ServiceOptions = {}): Promise<ReportMailOutcome> {
+  if (await ReportDelivery.count({ where: { ...rowOf(key), status: 'sent' }, transaction: opts.transaction })) return 'already_sent';
+  const mail = await prepare();
+  if (!mail) return 'gone';
+  const messageId = platformMessageId(mail.messageKey);
+  const claimed = await claim(key, mail.tenantId, messageId, opts);
+  if (!claimed) return 'already_sent';
+  try {
+    await platformMailer().send({
+      to: mail.to,
+      ...mail.body,
+      fromName: mail.fromName,
+      kind: mail.kind,
+      messageId,
+      attachments: [{ ...mail.pdf, contentType: 'application/pdf' }],
+    });
+  } catch (e) {
+    await ReportDelivery.destroy({ where: { id: claimed.id, status: 'sending' }, transaction: opts.transaction });
+    throw e;
+  }
+  await ReportDelivery.update({ status: 'sent' }, { where: { id: claimed.id }, transaction: opts.transaction });
+  return 'sent';
+}

@@ -1,6 +1,6 @@
 import { labelBatch, labelMessages, outcomesFromAnswer, type LabelReview } from '../../src/analytics/ai-labels';
 import { reviewSentiment } from '../../src/analytics/sentiment';
-import { completion, startChatServer } from './chat-server';
+import { completion, startChatServer } from '../support/providers/ai';
 
 /**
  * Issue 19, item 1: "with the AI provider configured (AI_API_URL), the model's labels, falling back to the local

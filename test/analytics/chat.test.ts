@@ -1,5 +1,5 @@
 import { ChatError, chatComplete, chatConfigured } from '../../src/providers/ai/chat.client';
-import { completion, startChatServer } from './chat-server';
+import { completion, startChatServer } from '../support/providers/ai';
 
 describe('src/providers/ai/chat.client.ts (OpenAI-compatible chat completions)', () => {
   let server: Awaited<ReturnType<typeof startChatServer>>;

@@ -4,7 +4,7 @@ import { indexTerms, nameStopWords, topThemes } from '../../src/analytics/themes
 import type { Integration } from '../../src/models';
 import { useApp } from '../support/app';
 import { makeReview, makeWorld, testimonialsOf } from '../support/factories';
-import { completion, startChatServer } from './chat-server';
+import { completion, startChatServer } from '../support/providers/ai';
 
 const QUERY = `query I($organizationId: Int!, $locationId: Int, $periodStart: String, $periodEnd: String) {
   aiInsights(organizationId: $organizationId, locationId: $locationId, periodStart: $periodStart, periodEnd: $periodEnd) {

@@ -11,7 +11,7 @@ import { customSourceOf, makeReview, makeWorld, testimonialsOf } from '../suppor
 import { useProviderApis } from '../support/providers/review-platforms';
 import { recordHistory, useTemporalWorker } from '../support/temporal';
 import { waitUntil } from '../support/wait';
-import { completion, startChatServer } from '../analytics/chat-server';
+import { completion, startChatServer } from '../support/providers/ai';
 import { graphql, setAutoRespondFeature } from './support';
 
 /**

@@ -7,7 +7,7 @@ import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
 import { temporal } from '../../workflows/client';
 import { aiLabelScheduleId, configureAiLabels, ensureAiLabelSchedule, removeAiLabelSchedule } from '../../workflows/reviews/ai-label-schedule';
 import type { LabelSentimentInput, LabelSentimentResult } from '../../workflows/reviews/ai-label.workflow';
-import { completion, startChatServer, type ChatReply, type ChatRequest } from '../analytics/chat-server';
+import { completion, startChatServer, type ChatReply, type ChatRequest } from '../support/providers/ai';
 import { useApp } from '../support/app';
 import { makeReview, makeWorld, testimonialsOf } from '../support/factories';
 import { useTemporalWorker } from '../support/temporal';

@@ -4,11 +4,12 @@ import { renderToString } from 'preact-render-to-string';
 import { translator, type MessageKey, type Translator } from '../../src/i18n';
 
 /**
- * The one layout of the server-rendered pages (unsubscribe, feedback, connect, the scan report, and the MCP OAuth
- * and developer pages of src/http) and what they share: the brand they wear, the CSP nonce of their inline styles,
- * and messages of the catalogue with values placed inside them. Pages are Preact components rendered to a string on
- * the server: every text and attribute is escaped by the renderer, so no page writes HTML by hand (the exceptions,
- * each marked where it is: the report's SVG charts drawn by src/reports, and the API reference's inline script).
+ * The one layout of the server-rendered pages (unsubscribe, feedback, connect, the scan report, the MCP OAuth and
+ * developer pages of src/http, and the monthly report of src/reports) and what they share: the brand they wear, the
+ * CSP nonce of their inline styles, and messages of the catalogue with values placed inside them. Pages are Preact
+ * components rendered to a string on the server: every text and attribute is escaped by the renderer, so no page
+ * writes HTML by hand (the exceptions, each marked where it is: the reports' SVG charts drawn by src/reports
+ * (`Chart`), and the API reference's inline script).
  */
 
 export interface Brand {
@@ -32,6 +33,22 @@ export function Style({ css }: { css: string }): VNode {
   // An escaped `"` would break the rule silently (a font name, an attribute selector): fail where it is written.
   if (/[&<"]/.test(css)) throw new Error('A page stylesheet must not contain &, < or ".');
   return <style nonce={useContext(CspNonce)}>{css}</style>;
+}
+
+/**
+ * A chart of src/reports with its caption, in the scan report and the monthly report. Trusted markup, taken as it is:
+ * SVG drawn on the server by src/reports/charts (ECharts' SSR renderer, which escapes the labels it is given), never
+ * a user's text. Its bare `<style>` (ECharts' class rules) carries the response's nonce, like the pages' own styles.
+ */
+export function Chart({ svg, caption }: { svg: string; caption: string }): VNode {
+  const nonce = useContext(CspNonce);
+  const html = nonce ? svg.replace(/<style>/g, `<style nonce="${nonce}">`) : svg;
+  return (
+    <figure>
+      <div class="chart" dangerouslySetInnerHTML={{ __html: html }} />
+      <figcaption>{caption}</figcaption>
+    </figure>
+  );
 }
 
 /** A logo's URL when it is http(s) (or, with `local`, a path of this origin); nothing else reaches an `src`. */

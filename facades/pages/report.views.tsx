@@ -4,7 +4,7 @@ import { brandColors } from '../../src/reports/brand';
 import { CHANGE_COLORS, RANK_COLORS, scanCharts, shortDate, snapshotTime, type ScanCharts } from '../../src/reports/scan';
 import { scanReportPath } from '../../src/reports/links';
 import type { ReportBrand, ReportPin, ScanReport, SnapshotRow } from '../../src/reports/types';
-import { Layout, Msg, safeUrl } from './layout';
+import { Chart, Layout, Msg, safeUrl } from './layout';
 
 /**
  * The white-label scan report as Preact components in the pages' Layout: the grid as inline SVG on a map-like
@@ -481,18 +481,6 @@ function Intro({ report, tr }: { report: ScanReport; tr: Translator }): VNode {
       <h1>{s.location}</h1>
       <p class="meta">{parts.join(' \u00B7 ')}</p>
     </section>
-  );
-}
-
-/** A chart of src/reports with its caption. */
-function Chart({ svg, caption }: { svg: string; caption: string }): VNode {
-  return (
-    <figure>
-      {/* Trusted markup: SVG drawn on the server by src/reports/charts (ECharts' SSR renderer, which escapes the
-          labels it is given; its bare <style> gets the nonce from pageSecurity); never a user's text as it is. */}
-      <div class="chart" dangerouslySetInnerHTML={{ __html: svg }} />
-      <figcaption>{caption}</figcaption>
-    </figure>
   );
 }
 

@@ -70,8 +70,8 @@ export function pageCsp(nonce: string, formTargets: readonly string[] = []): str
 
 /**
  * Page routers: a nonce per response, set in the CSP header and on the page's `<style>` elements when the HTML is
- * sent (the pages' components write it themselves; the report's ECharts SVG and the simulators' pages write a bare
- * `<style>`, which escaped text never contains). `connect` adds the providers'
+ * sent (the pages' components write it themselves, on the reports' ECharts SVG too; the simulators' pages write a
+ * bare `<style>`, which escaped text never contains). `connect` adds the providers'
  * authorization origins to `form-action` (read per request, like the rest of the configuration).
  */
 export function pageSecurity(opts: { connect?: boolean } = {}): RequestHandler {

@@ -31,8 +31,8 @@ export function svgChart(option: Echarts.EChartsCoreOption, width: number, heigh
     chart.setOption({ animation: false, textStyle: { fontFamily: FONT, color: COLORS.text }, ...option });
     const svg = chart.renderToSVGString();
     const escaped = label.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
-    // ECharts writes its class rules as `<style >`: bare `<style>`, so the pages' nonce (set on every bare `<style>`
-    // when the page is sent) admits them under the CSP.
+    // ECharts writes its class rules as `<style >`: a bare `<style>`, which the pages' `Chart` (facades/pages/layout.tsx)
+    // gives the response's nonce, so the CSP admits them.
     return svg.replace('<svg ', `<svg role="img" aria-label="${escaped}" `).replace(/<style\s+>/g, '<style>');
   } finally {
     chart.dispose();

@@ -1,16 +1,14 @@
-import { escapeHtml as esc } from '../domain/html';
 import { translator, type MessageKey, type Translator } from '../i18n';
 import type { MonthlyReport } from './types';
 import { ASPECTS } from '../analytics/lexicon';
 import { aspectMoves, type AspectWindow } from './aspect-trend';
-import { aspectsChart, aspectTrendChart, monthLabel, monthStart, responseChart, sentimentChart, trendChart } from './charts';
-import { brandColors } from './brand';
+import { aspectsChart, aspectTrendChart, monthStart, responseChart, sentimentChart, trendChart } from './charts';
 import { pdfDocument, type Kpi, type PdfOptions } from './pdf';
 
 /**
- * The monthly report of an organisation as an HTML page and as a PDF, from the same figures, sentences and SVG
- * charts, in the account's language and the agency's brand. Nothing is fetched: the charts are inline SVG, the
- * PDF draws them with its own fonts (the agency's logo is shown on the page, its name in the PDF).
+ * The monthly report of an organisation as an HTML page (monthly.views.tsx) and as a PDF, from the same figures,
+ * sentences and SVG charts, in the account's language and the agency's brand. Nothing is fetched: the charts are
+ * inline SVG, the PDF draws them with its own fonts (the agency's logo is shown on the page, its name in the PDF).
  */
 
 export interface ReportContent {
@@ -117,75 +115,6 @@ export function reportContent(report: MonthlyReport): ReportContent {
   };
 }
 
-const safeUrl = (url: string | null): string | null => (url && /^https?:\/\//i.test(url) ? url : null);
-
-/** The report as a page: white-label, inline SVG charts, no script. */
-export function reportHtml(report: MonthlyReport, content: ReportContent = reportContent(report)): string {
-  const { tr } = content;
-  const logo = safeUrl(report.brandLogoUrl);
-  const kpis = content.kpis
-    .map((k) => `<div class="kpi"><div class="label">${esc(k.label)}</div><div class="value">${esc(k.value)}</div><div class="previous">${esc(k.previous)}</div></div>`)
-    .join('\n');
-  const noData = `<p class="empty">${esc(tr.t('report.noData'))}</p>`;
-  const aspectRows = content.aspects
-    .filter((a) => a.positive + a.neutral + a.negative > 0)
-    .map((a) => `<tr><th scope="row">${esc(a.name)}</th><td>${a.positive}</td><td>${a.neutral}</td><td>${a.negative}</td></tr>`)
-    .join('\n');
-  const figure = (svg: string | null, caption: string) => (svg ? `<figure>${svg}<figcaption>${esc(caption)}</figcaption></figure>` : noData);
-  const band = brandColors(report.brandColor);
-  return `<!doctype html>
-<html lang="${tr.language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>${esc(content.title)} - ${esc(report.brandName)}</title>
-<style>
-body{font-family:system-ui,-apple-system,sans-serif;background:#f5f6f8;margin:0;color:#1f2328;line-height:1.5}
-header{background:${band.band};color:${band.onBand};padding:1rem 1.5rem;display:flex;align-items:center;gap:.8rem}
-header img{background:#fff;border-radius:4px;padding:2px}
-header img{max-height:40px;max-width:160px}header .brand{font-weight:600;font-size:1.1rem}
-main{max-width:52rem;margin:1.5rem auto;background:#fff;border-radius:10px;padding:2rem;box-shadow:0 1px 4px #0001}
-h1{font-size:1.5rem;margin:0 0 .2rem}h2{font-size:1.15rem;margin:2rem 0 .6rem}.prepared{color:#5b6470;margin:0}
-.kpis{display:grid;grid-template-columns:repeat(auto-fit,minmax(10rem,1fr));gap:.8rem;margin-top:1.2rem}
-.kpi{border:1px solid #e3e5e8;border-radius:8px;padding:.8rem}.kpi .label{color:#5b6470;font-size:.9rem}
-.kpi .value{font-size:1.6rem;font-weight:600}.kpi .previous{color:#5b6470;font-size:.85rem}
-figure{margin:0}figure svg{max-width:100%;height:auto}figcaption{color:#5b6470;font-size:.85rem}
-table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #e3e5e8}
-td{font-variant-numeric:tabular-nums}.empty{color:#5b6470;font-style:italic}
-</style></head><body>
-<header>${logo ? `<img src="${esc(logo)}" alt="${esc(tr.t('common.logo', { brand: report.brandName }))}">` : ''}<span class="brand">${esc(report.brandName)}</span></header>
-<main>
-<h1>${esc(content.title)}</h1>
-<p class="prepared">${esc(content.prepared)}</p>
-<section aria-labelledby="summary"><h2 id="summary">${esc(tr.t('report.summary'))}</h2>
-<div class="kpis">${kpis}</div>
-${content.hasData ? '' : noData}
-</section>
-<section aria-labelledby="changes"><h2 id="changes">${esc(tr.t('report.changesTitle', { month: content.previousMonthName }))}</h2>
-${content.changes.length ? `<ul>${content.changes.map((c) => `<li>${esc(c)}</li>`).join('')}</ul>` : noData}
-</section>
-<section aria-labelledby="trend"><h2 id="trend">${esc(tr.t('report.trendTitle'))}</h2>
-${figure(content.charts.trend, tr.t('report.trendTitle'))}
-</section>
-<section aria-labelledby="response"><h2 id="response">${esc(tr.t('report.responseTrendTitle'))}</h2>
-${figure(content.charts.response, tr.t('report.responseTrendTitle'))}
-</section>
-<section aria-labelledby="sentiment"><h2 id="sentiment">${esc(tr.t('report.sentimentTitle'))}</h2>
-${figure(content.charts.sentiment, tr.t('report.sentimentTitle'))}
-</section>
-<section aria-labelledby="aspects"><h2 id="aspects">${esc(tr.t('report.aspectsTitle'))}</h2>
-<p>${esc(tr.t('report.aspectsIntro', { month: content.monthName }))}</p>
-${
-  content.charts.aspects
-    ? `${figure(content.charts.aspects, tr.t('report.aspectsTitle'))}
-<table><thead><tr><td></td><th scope="col">${esc(tr.t('report.positive'))}</th><th scope="col">${esc(tr.t('report.neutral'))}</th><th scope="col">${esc(tr.t('report.negative'))}</th></tr></thead>
-<tbody>${aspectRows}</tbody></table>`
-    : noData
-}
-</section>
-<section aria-labelledby="aspect-trend"><h2 id="aspect-trend">${esc(tr.t('report.aspectTrendTitle'))}</h2>
-${figure(content.charts.aspectTrend, tr.t('report.aspectTrendIntro'))}
-</section>
-</main></body></html>`;
-}
-
 /** The report as an A4 PDF (pdfkit): the same sentences and charts as the page; `opts.layout` receives where each block went. */
 export function reportPdf(report: MonthlyReport, content: ReportContent = reportContent(report), opts: PdfOptions = {}): Promise<Buffer> {
   const { tr } = content;
@@ -211,5 +140,3 @@ export function reportPdf(report: MonthlyReport, content: ReportContent = report
   chart('aspect-trend', tr.t('report.aspectTrendTitle'), content.charts.aspectTrend, 200, tr.t('report.aspectTrendIntro'));
   return pdf.end();
 }
-
-export { monthLabel };

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { pageCsp } from '../../../src/http/security-headers';
 import { logoImage } from '../../../src/reports/logo';
-import { reportContent, reportHtml, reportPdf } from '../../../src/reports/monthly';
+import { reportContent, reportPdf } from '../../../src/reports/monthly';
+import { reportHtml } from '../../../src/reports/monthly.views';
 import type { MonthlyReport } from '../../../src/reports/types';
 import { z } from '../../shared/presenters/zod';
 import { pathId, pathString, route, type Answer } from '../route';
@@ -66,10 +67,9 @@ export const reportRoutes = [
         const filename = `report-${report.organizationId}-${report.month}.pdf`;
         return { type: 'application/pdf', body: await reportPdf(report, content, { logo: await logoImage(report.brandLogoUrl) }), headers: { 'Content-Disposition': `inline; filename="${filename}"` } };
       }
-      // A page, not JSON: its own CSP (no script; the inline style by nonce, as every page of the app).
+      // A page, not JSON: its own CSP (no script; the inline styles by nonce, as every page of the app).
       const nonce = randomBytes(16).toString('base64');
-      const html = reportHtml(report, content).replace(/<style\s*>/g, `<style nonce="${nonce}">`);
-      return { type: 'html', body: html, headers: { 'Content-Security-Policy': pageCsp(nonce) } };
+      return { type: 'html', body: reportHtml(report, { content, nonce }), headers: { 'Content-Security-Policy': pageCsp(nonce) } };
     },
   }),
 ];

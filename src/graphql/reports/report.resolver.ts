@@ -1,6 +1,7 @@
 import { Arg, Authorized, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context';
-import { reportContent, reportHtml } from '../../reports/monthly';
+import { reportContent } from '../../reports/monthly';
+import { reportHtml } from '../../reports/monthly.views';
 import * as reports from '../../services/monthly-report.service';
 import type { MonthlyReport } from '../../reports/types';
 import { OrganizationReportType } from './report.type';

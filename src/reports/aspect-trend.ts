@@ -1,6 +1,6 @@
 import { ASPECTS, type Aspect } from '../analytics/lexicon';
 import type { AspectDistribution } from '../services/review-analytics.service';
-import type { ReportMonth, ReportMonthAspect } from './types';
+import type { ReportFigures, ReportMonthAspect } from './types';
 
 /**
  * The aspects over the report's twelve months: each month's net sentiment per aspect (what the aspect trend chart
@@ -28,8 +28,11 @@ export function monthAspect(a: AspectDistribution): ReportMonthAspect {
   return { ...a, mentions, netSentiment: netSentiment(a.positive, a.negative, mentions) };
 }
 
+/** The twelve months as the renderers read them (the service's, or GraphQL's answer). */
+type Months = ReportFigures['months'];
+
 /** The aspects named at least once in the twelve months, in ASPECTS order (none: the chart is "no data"). */
-export function mentionedAspects(months: ReportMonth[]): Aspect[] {
+export function mentionedAspects(months: Months): Aspect[] {
   return ASPECTS.filter((aspect) => months.some((m) => m.aspects.some((a) => a.aspect === aspect && a.mentions > 0)));
 }
 
@@ -50,7 +53,7 @@ export interface AspectMove {
   now: AspectWindow;
 }
 
-function windowOf(months: ReportMonth[], aspect: Aspect): AspectWindow | null {
+function windowOf(months: Months, aspect: Aspect): AspectWindow | null {
   let mentions = 0;
   let positive = 0;
   let negative = 0;
@@ -69,7 +72,7 @@ function windowOf(months: ReportMonth[], aspect: Aspect): AspectWindow | null {
  * three to the last three (the report's month included), each window with at least TREND_MIN_MENTIONS mentions;
  * the largest moves first (ties in ASPECTS order), at most TREND_MAX_SENTENCES.
  */
-export function aspectMoves(months: ReportMonth[]): AspectMove[] {
+export function aspectMoves(months: Months): AspectMove[] {
   if (months.length < 2 * TREND_WINDOW) return [];
   const now = months.slice(-TREND_WINDOW);
   const before = months.slice(-2 * TREND_WINDOW, -TREND_WINDOW);

@@ -1,6 +1,6 @@
 import type * as Echarts from 'echarts';
 import type { Translator } from '../i18n';
-import type { MonthlyReport } from './types';
+import type { ReportFigures } from './types';
 import { ASPECTS, type Aspect } from '../analytics/lexicon';
 import { mentionedAspects } from './aspect-trend';
 import { brandColors, contrast } from './brand';
@@ -54,7 +54,7 @@ const axisLabel = { color: COLORS.text, fontSize: 11 };
 const splitLine = { lineStyle: { color: COLORS.grid } };
 
 /** Reviews per month (bars) and the average rating (line, 1-5) over the trend months. */
-export function trendChart(report: MonthlyReport, tr: Translator): string {
+export function trendChart(report: ReportFigures, tr: Translator): string {
   const labels = report.months.map((m) => monthLabel(tr, m.month));
   return svgChart(
     {
@@ -94,7 +94,7 @@ function lineColor(brand: string | null): string {
 }
 
 /** The response rate per month (line, 0-100 %); months without reviews are gaps. */
-export function responseChart(report: MonthlyReport, tr: Translator): string {
+export function responseChart(report: ReportFigures, tr: Translator): string {
   return svgChart(
     {
       grid: { left: 48, right: 16, top: 36, bottom: 28 },
@@ -113,7 +113,7 @@ export function responseChart(report: MonthlyReport, tr: Translator): string {
  * Net sentiment per month (-100..100 %) of each aspect named in the twelve months, a line each; a month without a
  * mention of the aspect is a gap. Null when no review of the twelve months names any aspect: "no data".
  */
-export function aspectTrendChart(report: MonthlyReport, tr: Translator): string | null {
+export function aspectTrendChart(report: ReportFigures, tr: Translator): string | null {
   const aspects = mentionedAspects(report.months);
   if (!aspects.length) return null;
   const net = (aspect: Aspect) => report.months.map((m) => m.aspects.find((a) => a.aspect === aspect)?.netSentiment ?? null);
@@ -135,7 +135,7 @@ export function aspectTrendChart(report: MonthlyReport, tr: Translator): string 
 }
 
 /** Positive, neutral and negative reviews per month, stacked. */
-export function sentimentChart(report: MonthlyReport, tr: Translator): string {
+export function sentimentChart(report: ReportFigures, tr: Translator): string {
   const labels = report.months.map((m) => monthLabel(tr, m.month));
   const series = (['positive', 'neutral', 'negative'] as const).map((s) => ({
     name: tr.t(`report.${s}`),
@@ -159,8 +159,8 @@ export function sentimentChart(report: MonthlyReport, tr: Translator): string {
 }
 
 /** The month's mentions of each aspect by tone (horizontal, stacked); null when no review names any. */
-export function aspectsChart(report: MonthlyReport, tr: Translator): string | null {
-  const rows = ASPECTS.map((aspect) => report.totals.aspects.find((a) => a.aspect === aspect) ?? { aspect, positive: 0, neutral: 0, negative: 0 });
+export function aspectsChart(report: ReportFigures, tr: Translator): string | null {
+  const rows = ASPECTS.map((aspect) => ({ ...(report.totals.aspects.find((a) => a.aspect === aspect) ?? { positive: 0, neutral: 0, negative: 0 }), aspect }));
   if (rows.every((r) => r.positive + r.neutral + r.negative === 0)) return null;
   const names = rows.map((r) => tr.t(`report.aspects.${r.aspect}`));
   return svgChart(

@@ -1,5 +1,5 @@
 import { translator, type MessageKey, type Translator } from '../i18n';
-import type { MonthlyReport } from './types';
+import type { ReportFigures } from './types';
 import { ASPECTS } from '../analytics/lexicon';
 import { aspectMoves, type AspectWindow } from './aspect-trend';
 import { aspectsChart, aspectTrendChart, monthStart, responseChart, sentimentChart, trendChart } from './charts';
@@ -39,7 +39,7 @@ function monthRange(tr: Translator, from: string, to: string): string {
 }
 
 /** What the page and the PDF both say. */
-export function reportContent(report: MonthlyReport): ReportContent {
+export function reportContent(report: ReportFigures): ReportContent {
   const tr = translator(report.language);
   const cur = report.totals;
   const prev = report.previousTotals;
@@ -100,7 +100,7 @@ export function reportContent(report: MonthlyReport): ReportContent {
     title: tr.t('report.title', { business: report.organizationName, month: name }),
     monthName: name,
     previousMonthName,
-    prepared: tr.t('report.prepared', { brand: report.brandName, date: tr.date(report.generatedAt) }),
+    prepared: tr.t('report.prepared', { brand: report.brandName, date: tr.date(new Date(report.generatedAt)) }),
     kpis,
     changes,
     hasData: cur.totalReviews > 0,
@@ -116,7 +116,7 @@ export function reportContent(report: MonthlyReport): ReportContent {
 }
 
 /** The report as an A4 PDF (pdfkit): the same sentences and charts as the page; `opts.layout` receives where each block went. */
-export function reportPdf(report: MonthlyReport, content: ReportContent = reportContent(report), opts: PdfOptions = {}): Promise<Buffer> {
+export function reportPdf(report: ReportFigures, content: ReportContent = reportContent(report), opts: PdfOptions = {}): Promise<Buffer> {
   const { tr } = content;
   const pdf = pdfDocument({ title: content.title, brand: report.brandName, color: report.brandColor, ...opts });
   const { doc } = pdf;

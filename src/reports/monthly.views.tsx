@@ -3,7 +3,7 @@ import { Chart, Layout, renderPage } from '../../facades/pages/layout';
 import type { Translator } from '../i18n';
 import { brandColors } from './brand';
 import { reportContent, type ReportContent } from './monthly';
-import type { MonthlyReport } from './types';
+import type { ReportFigures } from './types';
 
 /**
  * The monthly report as a page: Preact components in the pages' Layout, white-label (the agency's name, logo and
@@ -93,7 +93,7 @@ function Aspects({ content }: { content: ReportContent }): VNode {
   );
 }
 
-export function MonthlyReportPage({ report, content }: { report: MonthlyReport; content: ReportContent }): VNode {
+export function MonthlyReportPage({ report, content }: { report: ReportFigures; content: ReportContent }): VNode {
   const { tr } = content;
   const brand = { name: report.brandName, logoUrl: report.brandLogoUrl, language: tr.language };
   return (
@@ -138,6 +138,6 @@ export function MonthlyReportPage({ report, content }: { report: MonthlyReport; 
 }
 
 /** The page as HTML; `nonce`: the response's CSP nonce, on every inline style (the charts' too). */
-export function reportHtml(report: MonthlyReport, opts: { content?: ReportContent; nonce?: string } = {}): string {
+export function reportHtml(report: ReportFigures, opts: { content?: ReportContent; nonce?: string } = {}): string {
   return renderPage(<MonthlyReportPage report={report} content={opts.content ?? reportContent(report)} />, opts.nonce);
 }

@@ -43,6 +43,16 @@ export interface MonthlyReport {
   generatedAt: Date;
 }
 
+/**
+ * What the report's renderers (reportContent, the charts, the page, the PDF) read: a MonthlyReport as the service
+ * computes it, or as GraphQL answers it to a facade (`organizationReport`: an aspect named by text, the time as ISO
+ * text). The renderers look each of ASPECTS up by name and read the time with `new Date()`, so both are drawn as they
+ * come, without a conversion: a field that a facade's document leaves out fails its type check.
+ */
+export type ReportFigures = AsAnswered<MonthlyReport>;
+
+/** A type as GraphQL answers it: an aspect as any text, a time as a Date or ISO text (the rest as it is). */
+type AsAnswered<T> = T extends Date ? Date | string : T extends Aspect ? string : T extends object ? { [K in keyof T]: AsAnswered<T[K]> } : T;
 
 /** The totals a report shows (the review metrics' totals, as GraphQL answers them too). */
 export type ReportTotals = Pick<MetricsTotals, 'totalReviews' | 'avgRating' | 'responded' | 'responseRate' | 'sentimentDistribution' | 'aspects'>;

@@ -3,7 +3,6 @@ import { pageCsp } from '../../../src/http/security-headers';
 import { logoImage } from '../../../src/reports/logo';
 import { reportContent, reportPdf } from '../../../src/reports/monthly';
 import { reportHtml } from '../../../src/reports/monthly.views';
-import type { MonthlyReport } from '../../../src/reports/types';
 import { z } from '../../shared/presenters/zod';
 import { pathId, pathString, route, type Answer } from '../route';
 import { graphql } from '../../shared/graphql';
@@ -23,8 +22,6 @@ function monthOf(value: string): { month: string; pdf: boolean } {
   const pdf = value.toLowerCase().endsWith('.pdf');
   return { month: pdf ? value.slice(0, -4) : value, pdf };
 }
-
-type ReportData = Omit<MonthlyReport, 'generatedAt'> & { generatedAt: string };
 
 export const reportRoutes = [
   route({
@@ -60,8 +57,9 @@ export const reportRoutes = [
       }
     }`),
     variables: ({ params }) => ({ id: params.id, month: monthOf(params.month).month }),
-    respond: async (d: { organizationReport: ReportData }, req): Promise<Answer> => {
-      const report: MonthlyReport = { ...d.organizationReport, generatedAt: new Date(d.organizationReport.generatedAt) };
+    // The data is the document's GetOrganizationReportQuery; the renderers take it as it is (ReportFigures in
+    // src/reports/types.ts), so a field the document leaves out fails the type check here.
+    respond: async ({ organizationReport: report }, req): Promise<Answer> => {
       const content = reportContent(report);
       if (monthOf(String(req.params.month)).pdf) {
         const filename = `report-${report.organizationId}-${report.month}.pdf`;

@@ -363,6 +363,10 @@ describe('invite dispatcher on Temporal', () => {
       await sink().waitFor(before + 30, 90_000);
       await child.kill();
       const atKill = sink().messages.length - before;
+      // What the kill may send twice: the steps claimed and not yet recorded sent (a batch records its sends together
+      // once the last of them is done, so this is up to a batch or two, not only the sends on the wire).
+      const campaignInvites = (await Invite.findAll({ where: { campaignId: campaign.id }, attributes: ['id'] })).map((i) => i.id);
+      const unsettled = await InviteMessage.count({ where: { inviteId: campaignInvites, status: 'sending' } });
       await posting;
       await worker.start();
       await waitUntil(
@@ -373,9 +377,10 @@ describe('invite dispatcher on Temporal', () => {
       const invites = await Invite.findAll({ where: { campaignId: campaign.id } });
       const expected = new Set(invites.map((i) => `<invite.${i.uuid}.0@reviews.agency.test>`));
       const arrived = sink().messages.filter((m) => expected.has(m.messageId ?? ''));
-      // Every invite arrived, under its one Message-ID; a copy sent again is only one of those in flight at the kill.
+      // Every invite arrived, under its one Message-ID; a copy sent again is only one of those claimed and not yet
+      // recorded at the kill (one recorded sent is never sent again).
       expect(new Set(arrived.map((m) => m.messageId))).toEqual(expected);
-      expect(arrived.length - BURST).toBeLessThanOrEqual(32);
+      expect(arrived.length - BURST).toBeLessThanOrEqual(unsettled);
       expect(atKill).toBeLessThan(BURST); // the kill did land in the middle
       expect(await creditBalance(w.org.customerId, 'email')).toBe(0);
       expect(await InviteMessage.count({ where: { inviteId: invites.map((i) => i.id) } })).toBe(BURST);

@@ -56,5 +56,9 @@ export function isLoopbackHost(hostname: string): boolean {
   const name = hostname.toLowerCase();
   if (name === 'localhost') return true;
   const text = bare(name);
-  return (ipaddr.IPv6.isValid(text) || ipaddr.IPv4.isValidFourPartDecimal(text)) && rangeOf(ipaddr.parse(text)) === 'loopback';
+  if (!ipaddr.IPv6.isValid(text) && !ipaddr.IPv4.isValidFourPartDecimal(text)) return false;
+  // The address itself, or the IPv4 one an IPv4-mapped form names; not NAT64 or 6to4 forms (they reach another host).
+  const address = ipaddr.parse(text);
+  const own = address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress() ? (address as ipaddr.IPv6).toIPv4Address() : address;
+  return own.range() === 'loopback';
 }

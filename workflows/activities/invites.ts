@@ -76,9 +76,12 @@ export function createInviteActivities(deps: InviteActivityDeps) {
    * (at most one batch sending, one claimed); returns how many were due. A claimed step is no longer due, so the next
    * claim never takes it again; one still due (its plan said wait, say) waits for the next activity.
    */
-  async function sendBatch(limit: number, seen: Set<string>, total: ReturnType<typeof limiter>, inFlight: InFlight): Promise<number> {
-    const due = (await deps.claimDue(limit)).filter((d) => !seen.has(`${d.kind}:${d.inviteId}:${d.stepIndex}`));
-    for (const d of due) seen.add(`${d.kind}:${d.inviteId}:${d.stepIndex}`);
+  async function sendBatch(limit: number, seen: Set<number>, total: ReturnType<typeof limiter>, inFlight: InFlight): Promise<number> {
+    // Once per invite and activity: a step claimed here and still waiting for a send slot (or on the wire) past the
+    // in-flight grace looks stale to the next claim, and its 'stale' row (kind and step index of its own) must not send
+    // it a second time beside the first.
+    const due = (await deps.claimDue(limit)).filter((d) => !seen.has(d.inviteId));
+    for (const d of due) seen.add(d.inviteId);
     const { delivered } = await deps.sendDue(due, total);
     // A step that fails unexpectedly is put back with a backoff, so it never holds up the others; if even that fails
     // (the database went away) the activity fails and Temporal retries it; what was sent is recorded.
@@ -110,7 +113,7 @@ export function createInviteActivities(deps: InviteActivityDeps) {
      */
     async sendDueInvites(limit: number): Promise<number> {
       const total = limiter(deps.queue.concurrency);
-      const seen = new Set<string>();
+      const seen = new Set<number>();
       const inFlight: InFlight = { last: Promise.resolve(), error: null };
       // The last batch's sends finish (and are recorded) before the activity answers, whatever ended it.
       let handled: number;

@@ -31,6 +31,14 @@ export class ReportDelivery extends TenantRow<ReportDelivery> {
   @Column({ type: DataType.ENUM('sending', 'sent'), allowNull: false, defaultValue: 'sending' })
   declare status: CreationOptional<'sending' | 'sent'>;
 
+  /**
+   * The claim's own token (a random UUID), set by the claim and replaced by a take-over: the attempt that holds it
+   * releases or marks the row only while it is still there (src/jobs/report-deliveries.ts). Null on rows from before
+   * tokens and on a `sent` row a late mark inserted.
+   */
+  @Column({ type: DataType.CHAR(36), allowNull: true })
+  declare claimToken: CreationOptional<string | null>;
+
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 }

@@ -53,6 +53,7 @@ import * as z1400 from './20261208000100-add-report-deliveries';
 import * as z1410 from './20261208000200-add-customer-report-emails';
 import * as z1500 from './20261209000100-add-child-tenant-ids';
 import * as z1600 from './20261210000100-add-report-delivery-scans';
+import * as z1700 from './20261211000100-add-report-delivery-claim-token';
 /** Ordered list: names are the file names, so the table `schema_migrations` reads like the folder. */
 export const migrations: ReadonlyArray<{ name: string; up: Migration; down: Migration }> = [
   { name: '20261121000100-create-tenants', ...m0100 },
@@ -108,4 +109,5 @@ export const migrations: ReadonlyArray<{ name: string; up: Migration; down: Migr
   { name: '20261208000200-add-customer-report-emails', ...z1410 },
   { name: '20261209000100-add-child-tenant-ids', ...z1500 },
   { name: '20261210000100-add-report-delivery-scans', ...z1600 },
+  { name: '20261211000100-add-report-delivery-claim-token', ...z1700 },
 ];

@@ -44,8 +44,36 @@ export interface Mailer {
   close?(): void;
 }
 
-/** Bounds on a slow or silent server, so a send that cannot succeed gives up in seconds, not minutes. */
-const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+/**
+ * Bounds on a slow or silent server, so a send that cannot succeed gives up in seconds, not minutes: connecting (DNS
+ * and TCP) 10 s, the server's greeting 10 s, then 20 s of silence on the socket at any point (nodemailer's defaults
+ * are 2 min, 30 s and 10 min). Each bounds a phase or a silence, not a whole send: see SMTP_SEND_DEADLINE_MS.
+ */
+export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as const;
+
+/**
+ * The most one SMTP send may take, all told: an AbortSignal on the message, on which nodemailer drops it from the
+ * pool's queue or closes the connection that carries it, and the send fails (`EABORT`). The timeouts above do not bound
+ * a send: it may wait in the pool's queue behind other messages, be requeued on a fresh connection (up to five times)
+ * when one closes before the greeting, or be kept alive by a server that trickles its replies; and a `socketTimeout`
+ * in `SMTP_URL`'s query would override the one above. A send that gave up may still have been accepted by the server
+ * (nodemailer cannot tell), as with any timeout.
+ *
+ * The monthly report mail's claim counts on this bound: its stale window (STALE_CLAIM_MS, src/jobs/report-deliveries.ts)
+ * is at least four times as long, so an attempt still sending is never taken over (test/jobs/report-deliveries.test.ts
+ * checks the relation). Raise this and that window with it.
+ */
+export const SMTP_SEND_DEADLINE_MS = 2 * 60_000;
+
+/** What bounds a platform SMTP send: the transport's timeouts (ms) and the deadline of each send. */
+export interface SmtpLimits {
+  connectionTimeout: number;
+  greetingTimeout: number;
+  socketTimeout: number;
+  sendDeadlineMs: number;
+}
+
+export const PLATFORM_SMTP_LIMITS: SmtpLimits = { ...SMTP_TIMEOUTS, sendDeadlineMs: SMTP_SEND_DEADLINE_MS };
 
 /**
  * Pooled SMTP: at most `SMTP_POOL_SIZE` connections per server (8 by default), each used for up to 100 messages
@@ -74,19 +102,26 @@ function envelopeOf(message: MailMessage, from: string) {
   };
 }
 
+/** The nodemailer transport options of `smtpMailer`: the URL, the timeouts of `limits` and the pool's options. */
+export function smtpTransportOptions(url: string, pool = smtpPoolOptions(), limits: SmtpLimits = PLATFORM_SMTP_LIMITS) {
+  const { connectionTimeout, greetingTimeout, socketTimeout } = limits;
+  return { url, connectionTimeout, greetingTimeout, socketTimeout, ...pool };
+}
+
 /**
  * Sends through an SMTP server given as a nodemailer connection URL, over a pool of connections kept open between
- * messages (`smtpPoolOptions`), so a campaign does not pay a TCP (and TLS, AUTH) handshake per message.
+ * messages (`smtpPoolOptions`), so a campaign does not pay a TCP (and TLS, AUTH) handshake per message. Each send gives
+ * up after `limits.sendDeadlineMs` (SMTP_SEND_DEADLINE_MS); `limits` is for tests, which cannot wait that long.
  */
-export function smtpMailer(url: string, from: string, pool = smtpPoolOptions()): Mailer {
-  const transport = createTransport({ url, ...SMTP_TIMEOUTS, ...pool });
+export function smtpMailer(url: string, from: string, pool = smtpPoolOptions(), limits: SmtpLimits = PLATFORM_SMTP_LIMITS): Mailer {
+  const transport = createTransport(smtpTransportOptions(url, pool, limits));
   // An idle pooled connection that breaks is reported as an event (the next message gets a new connection); without
   // a listener it would end the process.
   transport.on('error', () => undefined);
   return {
     close: () => transport.close(),
     async send(message) {
-      const info = await transport.sendMail(envelopeOf(message, from));
+      const info = await transport.sendMail({ ...envelopeOf(message, from), signal: AbortSignal.timeout(limits.sendDeadlineMs) });
       return { messageId: String(info.messageId) };
     },
   };

@@ -8,7 +8,7 @@ import { loadConfig } from '../src/config';
 import { Review, Tenant, User } from '../src/models';
 import { issueToken } from '../src/services/auth.service';
 import { insertReviews, seedDemo } from '../src/services/demo.service';
-import { alignedTable, assertBenchDatabase, benchPeakRssMb, markdownTable, startBenchApi, startBenchTemporal } from './bench-support';
+import { alignedTable, assertBenchDatabase, benchPeakRssMb, markdownTable, processCpuMs, startBenchApi, startBenchTemporal } from './bench-support';
 
 /**
  * `npm run bench:mcp`: the MCP endpoint against the customer REST API on the same data, in the same run, through
@@ -68,6 +68,8 @@ interface Target {
 }
 interface Figures {
   requestsPerSecond: number;
+  /** CPU (user + system, every thread) of the API process per answered request: steadier than req/s on a shared machine. */
+  apiCpuMsPerRequest: number | null;
   p50Ms: number;
   p99Ms: number;
   completed: number;
@@ -80,6 +82,26 @@ const median = (values: number[]): number => {
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 };
 
+/** Requests autocannon gave up on are let finish before the next target: the API is done once its CPU stops moving. */
+async function settle(pid: number, limitMs = 30_000): Promise<number | null> {
+  const until = Date.now() + limitMs;
+  let last = processCpuMs(pid);
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 100));
+    const now = processCpuMs(pid);
+    if (now === last || Date.now() > until) return now;
+    last = now;
+  }
+}
+
+async function measure(origin: string, apiPid: number, target: Target, duration: number): Promise<Figures> {
+  const before = await settle(apiPid);
+  const figures = await run(origin, target, duration);
+  const after = await settle(apiPid);
+  figures.apiCpuMsPerRequest = before === null || after === null || !figures.completed ? null : (after - before) / figures.completed;
+  return figures;
+}
+
 function run(origin: string, target: Target, duration: number): Promise<Figures> {
   return new Promise((resolve, reject) => {
     autocannon(
@@ -87,7 +109,7 @@ function run(origin: string, target: Target, duration: number): Promise<Figures>
       (err, r) =>
         err
           ? reject(err)
-          : resolve({ requestsPerSecond: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, completed: r.latency.totalCount, failed: r.errors + r.timeouts + r.non2xx }),
+          : resolve({ requestsPerSecond: r.requests.average, apiCpuMsPerRequest: null, p50Ms: r.latency.p50, p99Ms: r.latency.p99, completed: r.latency.totalCount, failed: r.errors + r.timeouts + r.non2xx }),
     );
   });
 }
@@ -180,23 +202,30 @@ async function main(): Promise<void> {
       for (const t of targets) {
         process.stdout.write(`  ${t.name.padEnd(36)} `);
         await run(origin, t, WARMUP);
-        const f = await run(origin, t, DURATION);
+        const f = await measure(origin, api.pid, t, DURATION);
         if (f.failed) throw new Error(`${t.name}: ${f.failed} failed requests`);
         rounds.get(t.name)!.push(f);
-        console.log(`${f.requestsPerSecond.toFixed(0)} req/s, p99 ${f.p99Ms} ms`);
+        console.log(`${f.requestsPerSecond.toFixed(0)} req/s, p99 ${f.p99Ms} ms, API CPU ${f.apiCpuMsPerRequest?.toFixed(2) ?? 'n/a'} ms/req`);
       }
     }
     const figures = targets.map((t) => {
       const all = rounds.get(t.name)!;
-      return { ...t, requestsPerSecond: median(all.map((f) => f.requestsPerSecond)), p50Ms: median(all.map((f) => f.p50Ms)), p99Ms: median(all.map((f) => f.p99Ms)) };
+      const cpu = all.flatMap((f) => (f.apiCpuMsPerRequest === null ? [] : [f.apiCpuMsPerRequest]));
+      return { ...t, requestsPerSecond: median(all.map((f) => f.requestsPerSecond)), apiCpuMsPerRequest: cpu.length ? median(cpu) : null, p50Ms: median(all.map((f) => f.p50Ms)), p99Ms: median(all.map((f) => f.p99Ms)) };
     });
     const ratio = (f: (typeof figures)[number]) => {
       const r = figures.find((x) => x.endpoint === f.endpoint && x.kind === 'rest');
       return r ? `${((f.requestsPerSecond / r.requestsPerSecond) * 100).toFixed(1)} %` : '-';
     };
+    // The same ratio by CPU: REST's API CPU per request over MCP's (100 % = an MCP call costs the API what a REST request does).
+    const cpuRatio = (f: (typeof figures)[number]) => {
+      const r = figures.find((x) => x.endpoint === f.endpoint && x.kind === 'rest');
+      return r?.apiCpuMsPerRequest && f.apiCpuMsPerRequest ? `${((r.apiCpuMsPerRequest / f.apiCpuMsPerRequest) * 100).toFixed(1)} %` : '-';
+    };
+    const cpuCell = (v: number | null) => (v === null ? 'n/a' : v.toFixed(2));
     const rows = [
-      ['target', 'req/s', 'p50 ms', 'p99 ms', 'MCP / REST'],
-      ...figures.map((f) => [f.name, f.requestsPerSecond.toFixed(0), String(f.p50Ms), String(f.p99Ms), f.kind === 'rest' ? '' : ratio(f)]),
+      ['target', 'req/s', 'p50 ms', 'p99 ms', 'API CPU ms/req', 'MCP / REST (req/s)', 'MCP / REST (CPU)'],
+      ...figures.map((f) => [f.name, f.requestsPerSecond.toFixed(0), String(f.p50Ms), String(f.p99Ms), cpuCell(f.apiCpuMsPerRequest), f.kind === 'rest' ? '' : ratio(f), f.kind === 'rest' ? '' : cpuRatio(f)]),
     ];
     console.log(`\n${alignedTable(rows)}\n\n${markdownTable(rows)}`);
     console.log(`\n${engine.processes.peakRssLine()}; this process (load generator): ${benchPeakRssMb()} MB.`);

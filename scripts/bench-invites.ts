@@ -8,6 +8,7 @@ import { QueryTypes } from 'sequelize';
 import { SMTPServer } from 'smtp-server';
 import { openDatabase } from '../src/bootstrap';
 import { closeSmtpPools } from '../src/providers/smtp/account-sender';
+import { SMTP_TIMEOUTS } from '../src/providers/smtp/platform-mailer';
 import { loadConfig } from '../src/config';
 import { Campaign, Invite, Organization, Tenant, User } from '../src/models';
 import { issueToken } from '../src/services/auth.service';
@@ -269,7 +270,7 @@ async function main(): Promise<void> {
     const ceilingPerSecond = await engineCeiling();
     const eagerCeilingPerSecond = await engineCeiling(400, 32, { eager: true, taskQueue: eagerProbe.taskQueue });
     // Baselines: the same messages, straight through nodemailer to the same server at the same concurrency.
-    const smtp = { host: '127.0.0.1', port: sink.port, secure: false, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+    const smtp = { host: '127.0.0.1', port: sink.port, secure: false, ...SMTP_TIMEOUTS };
     const pooled = await baseline(sink, arrivals, createTransport({ ...smtp, pool: true, maxConnections: CONCURRENCY, maxMessages: Infinity }));
     const noPool = await baseline(sink, arrivals, createTransport(smtp));
     const result: RunResult = {

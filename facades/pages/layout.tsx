@@ -37,8 +37,9 @@ export function Style({ css }: { css: string }): VNode {
 
 /**
  * A chart of src/reports with its caption, in the scan report and the monthly report. Trusted markup, taken as it is:
- * SVG drawn on the server by src/reports/charts (ECharts' SSR renderer, which escapes the labels it is given), never
- * a user's text. Its bare `<style>` (ECharts' class rules) carries the response's nonce, like the pages' own styles.
+ * SVG drawn on the server by src/reports/charts (ECharts' SSR renderer, which escapes the labels it is given, and
+ * `svgChart` its aria-label; test/reports/scan-report.test.ts pins both with hostile names), never a user's markup.
+ * Its bare `<style>` (ECharts' class rules) carries the response's nonce, like the pages' own styles.
  */
 export function Chart({ svg, caption }: { svg: string; caption: string }): VNode {
   const nonce = useContext(CspNonce);

@@ -4,7 +4,7 @@ import { ReportDelivery } from '../models';
 import { platformMessageId } from '../messaging/links';
 import { platformMailer } from '../providers/smtp/platform-mailer';
 import type { ServiceOptions } from '../services/common';
-import { monthEnd } from '../services/monthly-report.service';
+import { monthEnd, monthStart } from '../services/monthly-report.service';
 
 /**
  * Once per report, month and owner: the `report_deliveries` rule both monthly mails share (the organisation's,
@@ -68,8 +68,8 @@ const rowOf = ({ subject, userId, month }: DeliveryKey) =>
 
 /**
  * A page of (report, owner) pairs still to mail `month`'s report to, in (report, user) order after `after`: the pairs
- * `eligible` selects (SQL from FROM to WHERE over the report's row as `x` and the owner as `u`; `:end` is the month's
- * end), less those mailed already.
+ * `eligible` selects (SQL from FROM to WHERE over the report's row as `x` and the owner as `u`; `:start` and `:end`
+ * are the month's bounds, UTC, `:start` in it and `:end` not), less those mailed already.
  */
 export async function pendingPairs(
   column: 'organization_id' | 'scan_id',
@@ -88,7 +88,7 @@ export async function pendingPairs(
       LIMIT :limit`,
     {
       type: QueryTypes.SELECT,
-      replacements: { end: monthEnd(month), month, afterReport: after?.reportId ?? 0, afterUser: after?.userId ?? 0, limit },
+      replacements: { start: monthStart(month), end: monthEnd(month), month, afterReport: after?.reportId ?? 0, afterUser: after?.userId ?? 0, limit },
       transaction: opts.transaction,
     },
   );

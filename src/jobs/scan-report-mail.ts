@@ -8,16 +8,18 @@ import type { Kpi } from '../reports/pdf';
 import { scanReportPdf, snapshotTime } from '../reports/scan';
 import type { ScanReport } from '../reports/types';
 import type { ServiceOptions } from '../services/common';
-import { monthEnd } from '../services/monthly-report.service';
+import { monthEnd, monthStart } from '../services/monthly-report.service';
 import { reportOf } from '../services/scan-report.service';
 import { reportUrlOf } from '../services/scans.service';
 import { mailOnce, pendingPairs, type ReportMailOutcome } from './report-deliveries';
 
 /**
  * The scan report by mail (issue 19, item 5): on the first of each month the `sendMonthlyScanReports` workflow mails
- * each scan's report as of its latest completed snapshot of the month (or before), as a PDF with the summary figures
- * and the link to the public page in the body, to the owners of the scan's agency (scans are the agency's: tenant
- * owners only, as the spec's Local Search Grid), in the agency's language and brand. Once per scan, month and owner:
+ * the report of each scan that completed a snapshot within the month (UTC), as of its latest snapshot of the month, as
+ * a PDF with the summary figures and the link to the public page in the body, to the owners of the scan's agency
+ * (scans are the agency's: tenant owners only, as the spec's Local Search Grid), in the agency's language and brand.
+ * A scan without a snapshot in the month (it stopped running, or runs less often than monthly) gets no mail for it:
+ * it has nothing new to say, and its last snapshot went out in its own month's mail. Once per scan, month and owner:
  * the organisation mail's rule and code (src/jobs/report-deliveries.ts).
  */
 
@@ -29,7 +31,7 @@ export interface ScanReportRecipient {
 /**
  * Owners still to mail `month`'s scan reports to, after `after` in (scan, user) order: the tenant owners of the
  * scan's agency, unless their own account has report mail off (`customers.report_emails`, the switch of the
- * organisation mail), for every scan not archived with a completed snapshot before the month ended, not yet mailed.
+ * organisation mail), for every scan not archived with a snapshot completed within the month, not yet mailed.
  */
 export async function pendingScanReportRecipients(month: string, after: ScanReportRecipient | null, limit: number, opts: ServiceOptions = {}): Promise<ScanReportRecipient[]> {
   const rows = await pendingPairs(
@@ -39,7 +41,7 @@ export async function pendingScanReportRecipients(month: string, after: ScanRepo
        LEFT JOIN customers c ON c.id = u.customer_id
       WHERE x.archived_at IS NULL
         AND (c.id IS NULL OR c.report_emails = 1)
-        AND EXISTS (SELECT 1 FROM scan_snapshots ss WHERE ss.scan_id = x.id AND ss.status = 'completed' AND ss.snapshot_at < :end)`,
+        AND EXISTS (SELECT 1 FROM scan_snapshots ss WHERE ss.scan_id = x.id AND ss.status = 'completed' AND ss.snapshot_at >= :start AND ss.snapshot_at < :end)`,
     month,
     after && { reportId: after.scanId, userId: after.userId },
     limit,
@@ -49,16 +51,18 @@ export async function pendingScanReportRecipients(month: string, after: ScanRepo
 }
 
 /**
- * The keyword and snapshot a month's mail shows: the scan's first keyword (in its order) with a completed snapshot
- * before `end`, at its latest such snapshot. Null when no keyword of the scan has one (its keywords were replaced
- * since).
+ * The keyword and snapshot `month`'s mail shows: the scan's first keyword (in its order) with a snapshot completed
+ * within the month (UTC), at its latest such snapshot. Null when no keyword of the scan has one (the scan did not run
+ * in the month, or its keywords were replaced since). The report compares it with the keyword's snapshot before,
+ * whenever that was taken (`reportOf`'s history), so the first run of a month is compared with the last of an
+ * earlier one.
  */
-export async function snapshotForMonth(scan: Scan, end: Date, opts: ServiceOptions = {}): Promise<{ keyword: string; snapshotAt: Date } | null> {
+export async function snapshotForMonth(scan: Scan, month: string, opts: ServiceOptions = {}): Promise<{ keyword: string; snapshotAt: Date } | null> {
   const rows = await Scan.sequelize!.query<{ keyword: string; at: Date }>(
     `SELECT keyword, MAX(snapshot_at) AS at FROM scan_snapshots
-      WHERE scan_id = :scanId AND status = 'completed' AND snapshot_at < :end
+      WHERE scan_id = :scanId AND status = 'completed' AND snapshot_at >= :start AND snapshot_at < :end
       GROUP BY keyword`,
-    { type: QueryTypes.SELECT, replacements: { scanId: scan.id, end }, transaction: opts.transaction },
+    { type: QueryTypes.SELECT, replacements: { scanId: scan.id, start: monthStart(month), end: monthEnd(month) }, transaction: opts.transaction },
   );
   const latest = new Map(rows.map((r) => [r.keyword.toLowerCase(), new Date(r.at)]));
   const keyword = scan.keywords.find((k) => latest.has(k.toLowerCase()));
@@ -111,7 +115,7 @@ export function scanReportMailBody(report: ScanReport, who: { name: string; mont
 
 /**
  * Mails `month`'s report of one scan to one owner of its agency, unless it went already (`already_sent`) or the
- * owner, the scan (archived meanwhile) or its report for the month is gone (`gone`). The report is the public page's
+ * owner, the scan (archived meanwhile) or its report for the month (no snapshot in the month) is gone (`gone`). The report is the public page's
  * (`reportOf`) at the keyword and snapshot `snapshotForMonth` picks. Exactly once by `mailOnce`, as the
  * organisation mail, under the Message-ID `<scan-report.{uuid}.{month}.{user}@host>`.
  */
@@ -120,7 +124,7 @@ export async function sendScanReportMail(recipient: ScanReportRecipient, month: 
   return mailOnce({ subject: { scanId }, userId, month }, async () => {
     const [user, scan] = await Promise.all([User.findByPk(userId, { transaction: opts.transaction }), Scan.findByPk(scanId, { transaction: opts.transaction })]);
     if (!user || !scan || scan.archivedAt || user.tenantId !== scan.tenantId || user.role !== 'tenant_owner') return null;
-    const shown = await snapshotForMonth(scan, monthEnd(month), opts);
+    const shown = await snapshotForMonth(scan, month, opts);
     if (!shown) return null;
     const report = await reportOf(scan.uuid, { keyword: shown.keyword, snapshotAt: shown.snapshotAt.toISOString() }, opts);
     return {

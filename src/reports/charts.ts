@@ -24,7 +24,12 @@ let lib: typeof Echarts | null = null;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const echarts = (): typeof Echarts => (lib ??= require('echarts') as typeof Echarts);
 
-/** One chart as an SVG document string, labelled for assistive technology. */
+/**
+ * One chart as an SVG document string, labelled for assistive technology. Pages insert it as markup (the pages'
+ * `Chart`), so its text must be escaped here: ECharts' SSR renderer escapes the labels it draws (legend and axis text,
+ * series names: competitor names and locations come from providers and users), and `label` is escaped below; pinned
+ * with hostile names by test/reports/scan-report.test.ts.
+ */
 export function svgChart(option: Echarts.EChartsCoreOption, width: number, height: number, label: string): string {
   const chart = echarts().init(null, null, { renderer: 'svg', ssr: true, width, height });
   try {

@@ -35,6 +35,9 @@ export function monthPeriod(month: string): Period {
   return periodOf(from, to);
 }
 
+/** The instant a `YYYY-MM` month begins (its first midnight, UTC): with `monthEnd`, the month is [monthStart, monthEnd). */
+export const monthStart = (month: string): Date => new Date(monthPeriod(month).fromDay * 86_400_000);
+
 /** The instant a `YYYY-MM` month ends (the next month's first midnight, UTC). */
 export const monthEnd = (month: string): Date => new Date((monthPeriod(month).toDay + 1) * 86_400_000);
 

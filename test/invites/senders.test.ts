@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { contactUuidOfUnsubscribeToken, reviewLinkOf, unsubscribeLinkOf, unsubscribeTokenOf } from '../../src/messaging/links';
-import { smtpSender, platformEmailSender } from '../../src/providers/smtp/account-sender';
+import { classifySmtpError, smtpSender, platformEmailSender } from '../../src/providers/smtp/account-sender';
+import { SMTP_SEND_DEADLINE_MS, SMTP_TIMEOUTS } from '../../src/providers/smtp/platform-mailer';
+import { inviteDeliverySettings } from '../../src/messaging/settings';
 import { renderEmail, renderText } from '../../src/messaging/templates';
 import { twilioSender } from '../../src/providers/twilio/client';
 import { MessagingRejected, MessagingUnavailable } from '../../src/messaging/types';
-import { startSmtpServer, useSmtpServer } from '../support/providers/smtp';
+import { startSilentSmtpServer, startSmtpServer, useSmtpServer } from '../support/providers/smtp';
 import { startTwilioServer, type TwilioSink } from '../support/providers/twilio';
 import { waitUntil } from '../support/wait';
 import { rawHeader } from './fixtures';
@@ -114,6 +116,44 @@ describe('channel senders', () => {
     }
     const down = smtpSender({ host: '127.0.0.1', port: 1, secure: false, username: null, password: null, fromEmail: 'a@b.test', fromName: null });
     await expect(down.send({ to: 'x@example.test', subject: 's', body: 'b' })).rejects.toBeInstanceOf(MessagingUnavailable);
+  });
+
+  describe("an account's SMTP server that stops answering (the platform mailer's bounds)", () => {
+    const LONG = 60_000;
+    const account = (port: number) => ({ host: '127.0.0.1', port, secure: false, username: null, password: null, fromEmail: 'a@b.test', fromName: null });
+
+    it('gives up on a server that greets and then goes silent, on the send deadline, as MessagingUnavailable (sent again later)', async () => {
+      const silent = await startSilentSmtpServer('220 silent.test ESMTP\r\n');
+      try {
+        // Only the deadline is short: the timeouts of each phase would let the send hang on for a minute.
+        const sender = smtpSender(account(silent.port), { connectionTimeout: LONG, greetingTimeout: LONG, socketTimeout: LONG, sendDeadlineMs: 200 });
+        const e = await sender.send({ to: 'x@example.test', subject: 's', body: 'b' }).then(() => null, (err: unknown) => err);
+        expect(e).toBeInstanceOf(MessagingUnavailable);
+        expect((e as Error).message).toContain('(EABORT)');
+      } finally {
+        await silent.close();
+      }
+    });
+
+    it('has the same timeouts on each phase (a server that greets and goes silent fails on the socket timeout)', async () => {
+      const silent = await startSilentSmtpServer('220 silent.test ESMTP\r\n');
+      try {
+        const sender = smtpSender(account(silent.port), { connectionTimeout: LONG, greetingTimeout: LONG, socketTimeout: 200, sendDeadlineMs: LONG });
+        const e = await sender.send({ to: 'x@example.test', subject: 's', body: 'b' }).then(() => null, (err: unknown) => err);
+        expect(e).toBeInstanceOf(MessagingUnavailable);
+        expect((e as Error).message).toContain('(ETIMEDOUT)');
+      } finally {
+        await silent.close();
+      }
+    });
+
+    it('sorts an aborted send as unavailable, not refused, and keeps the deadline under the dispatcher\'s in-flight grace', () => {
+      const aborted = Object.assign(new Error('Message sending aborted'), { name: 'AbortError', code: 'EABORT' });
+      expect(classifySmtpError(aborted)).toBeInstanceOf(MessagingUnavailable);
+      // A step claimed longer ago than the grace is taken for an attempt that died: a send must have ended by then.
+      expect(SMTP_SEND_DEADLINE_MS).toBeLessThan(inviteDeliverySettings().inFlightGraceMs);
+      for (const timeout of Object.values(SMTP_TIMEOUTS)) expect(timeout).toBeLessThan(SMTP_SEND_DEADLINE_MS);
+    });
   });
 
   describe('Twilio-style SMS client', () => {

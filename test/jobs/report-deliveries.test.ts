@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { ReportDelivery } from '../../src/models';
 import { mailOnce, ReportMailInFlight, STALE_CLAIM_MS, type DeliveryKey, type ReportMail } from '../../src/jobs/report-deliveries';
-import { closePlatformMailers, PLATFORM_SMTP_LIMITS, SMTP_SEND_DEADLINE_MS, SMTP_TIMEOUTS } from '../../src/providers/smtp/platform-mailer';
+import { closePlatformMailers, SMTP_LIMITS, SMTP_SEND_DEADLINE_MS, SMTP_TIMEOUTS } from '../../src/providers/smtp/platform-mailer';
 import { useDatabase } from '../support/db';
 import { useEnv } from '../support/env';
 import { makeWorld } from '../support/factories';
@@ -187,7 +187,7 @@ describe('report mail claim (mailOnce): a take-over while the attempt it was tak
 
 describe('report mail claim: the stale window against the longest send', () => {
   it('takes over a claim only well after the longest an SMTP send may take, each of whose phases is bounded shorter still', () => {
-    expect(PLATFORM_SMTP_LIMITS).toEqual({ ...SMTP_TIMEOUTS, sendDeadlineMs: SMTP_SEND_DEADLINE_MS });
+    expect(SMTP_LIMITS).toEqual({ ...SMTP_TIMEOUTS, sendDeadlineMs: SMTP_SEND_DEADLINE_MS });
     expect(STALE_CLAIM_MS).toBeGreaterThanOrEqual(4 * SMTP_SEND_DEADLINE_MS);
     for (const timeout of Object.values(SMTP_TIMEOUTS)) expect(timeout).toBeLessThan(SMTP_SEND_DEADLINE_MS);
   });

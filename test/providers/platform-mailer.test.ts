@@ -1,15 +1,15 @@
-import { createServer, type AddressInfo, type Socket } from 'node:net';
 import * as nodemailer from 'nodemailer';
 import {
   closePlatformMailers,
   platformMailer,
-  PLATFORM_SMTP_LIMITS,
+  SMTP_LIMITS,
   SMTP_SEND_DEADLINE_MS,
   SMTP_TIMEOUTS,
   smtpMailer,
   smtpTransportOptions,
   type SmtpLimits,
 } from '../../src/providers/smtp/platform-mailer';
+import { startSilentSmtpServer } from '../support/providers/smtp';
 
 /**
  * The platform mailer's bounds on a slow or silent SMTP server (src/providers/smtp/platform-mailer.ts): the transport's
@@ -17,25 +17,6 @@ import {
  * nothing (or only the greeting). The bounds are made small through `smtpMailer`'s `limits`; the tests wait for the
  * send to fail, they do not time it.
  */
-
-/** A TCP server on loopback that accepts every connection, writes `greeting` if given, and then never answers. */
-async function startSilentServer(greeting?: string) {
-  const sockets = new Set<Socket>();
-  const server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => undefined);
-    if (greeting) socket.write(greeting);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `smtp://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => {
-      for (const s of sockets) s.destroy();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 const message = { to: 'owner@example.test', subject: 'Report', text: 'Figures' };
 const POOL = { pool: true as const, maxConnections: 1, maxMessages: 1 };
@@ -56,11 +37,11 @@ describe('platform mailer bounds', () => {
     } finally {
       made.mockRestore();
     }
-    expect(PLATFORM_SMTP_LIMITS.sendDeadlineMs).toBe(SMTP_SEND_DEADLINE_MS);
+    expect(SMTP_LIMITS.sendDeadlineMs).toBe(SMTP_SEND_DEADLINE_MS);
   });
 
   const fails = async (greeting: string | undefined, limits: SmtpLimits) => {
-    const server = await startSilentServer(greeting);
+    const server = await startSilentSmtpServer(greeting);
     const mailer = smtpMailer(server.url, 'no-reply@example.test', POOL, limits);
     try {
       return await mailer.send(message).then(

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { JSDOM } from 'jsdom';
-import { scanReportPdf } from '../../src/reports/scan';
+import { scanCharts, scanReportPdf } from '../../src/reports/scan';
 import type { PdfBox } from '../../src/reports/pdf';
 import { reportOf } from '../../src/services/scan-report.service';
 import express from 'express';
@@ -295,6 +295,65 @@ describe('scan report history', () => {
     expect(section.querySelector('.overtakers li')!.textContent).toContain(hostile);
     expect([...section.querySelectorAll(':scope > figure svg')].some((svg) => svg.textContent!.includes('<script>alert(1)</script>'))).toBe(true);
     expect(res.text).not.toContain('<script>alert(1)</script>');
+  });
+
+  it("keeps hostile names and keywords text in the chart SVGs (ECharts' SSR escaping and the aria-label), taken as markup by the page", async () => {
+    // Competitor names come from the ranking provider, the location and keyword from the agency's scan.
+    const closing = '</text><script>alert(1)</script><text>';
+    const quoting = '"onload="x';
+    const location = `Main ${quoting} ${closing}`;
+    const keyword = `dentist ${quoting}`;
+    const { tenant } = await makeTenant();
+    const scan = await seedReportScan({
+      tenantId: tenant.id,
+      location,
+      keywords: [keyword],
+      rivals: [
+        { placeId: 'p-closing', name: closing },
+        { placeId: 'p-quoting', name: quoting },
+      ],
+      snapshots: [
+        { at: AT[0], rank: (p) => p.col + 1 },
+        { at: AT[1], rank: (p) => p.col + 2 },
+      ],
+    });
+    const report = await reportOf(scan.uuid, {});
+    expect(report.keyword).toBe(keyword);
+    const charts = scanCharts(report)!;
+    const svgs = [...charts.heatmaps.map((h) => h.svg), charts.changes, charts.rankTrend, charts.visibilityTrend].map((svg) => svg!);
+    expect(svgs).toHaveLength(5);
+    const business = CATALOGUES.en.scanReport.theBusiness.replace('{{location}}', location);
+
+    for (const svg of svgs) {
+      // As the page takes it (the pages' `Chart` inserts it as markup into the HTML) and as an SVG document (the PDF's
+      // svg-to-pdfkit parses it; a malformed document throws here).
+      const asHtml = () => new JSDOM(`<!doctype html><body><div class="chart">${svg}</div></body>`).window.document;
+      const asXml = () => new JSDOM(svg, { contentType: 'image/svg+xml' }).window.document;
+      for (const parse of [asHtml, asXml]) {
+        const d = parse();
+        expect(d.querySelectorAll('script')).toHaveLength(0);
+        // No attribute out of the data: every name a plain one (an unescaped quote would make `"onload` or `x"`), no
+        // event handler.
+        const root = d.querySelector('svg')!;
+        const names = new Set([root, ...root.querySelectorAll('*')].flatMap((e) => e.getAttributeNames()));
+        expect([...names].filter((n) => !/^[a-z][a-z_:-]*$/i.test(n) || /^on/i.test(n))).toEqual([]);
+        // The hostile text is text: no `<text>` holds an element of its own.
+        expect([...d.querySelectorAll('text *')].map((e) => e.tagName)).toEqual([]);
+      }
+      expect(asHtml().querySelector('svg')!.getAttribute('role')).toBe('img');
+    }
+
+    // The heat maps' labels carry the keyword, literally, read either way.
+    const label = CATALOGUES.en.scanReport.heatmapLabel.replace('{{keyword}}', keyword).replace('{{date}}', charts.heatmaps[0].when);
+    expect(new JSDOM(`<!doctype html><body>${charts.heatmaps[0].svg}</body>`).window.document.querySelector('svg')!.getAttribute('aria-label')).toBe(label);
+    expect(new JSDOM(charts.heatmaps[0].svg, { contentType: 'image/svg+xml' }).window.document.documentElement.getAttribute('aria-label')).toBe(label);
+    // The trend legends name the business and each competitor: each one text node, equal to the hostile string.
+    for (const svg of [charts.rankTrend!, charts.visibilityTrend!]) {
+      for (const d of [new JSDOM(`<!doctype html><body>${svg}</body>`).window.document, new JSDOM(svg, { contentType: 'image/svg+xml' }).window.document]) {
+        const texts = [...d.querySelectorAll('text')].map((x) => x.textContent);
+        expect(texts).toEqual(expect.arrayContaining([closing, quoting, business]));
+      }
+    }
   });
 
   it('serves the PDF at the same path with .pdf, and 404 for an unknown scan', async () => {

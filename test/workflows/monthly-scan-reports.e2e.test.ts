@@ -16,9 +16,10 @@ import { waitUntil } from '../support/wait';
 
 /**
  * Issue 19, item 5, per scan: each month `sendMonthlyScanReports` (Temporal Schedule `monthly-scan-reports`) mails the
- * report of every scan with results to its agency's owners (real Temporal dev server, real MariaDB, a real SMTP server
- * on loopback): the PDF of the latest snapshot of the month, the summary and the link in the body, in the agency's
- * language and brand; each owner gets a scan's month once.
+ * report of every scan with a snapshot completed in the month to its agency's owners (real Temporal dev server, real
+ * MariaDB, a real SMTP server on loopback): the PDF of the latest snapshot of the month, the summary and the link in
+ * the body, in the agency's language and brand; each owner gets a scan's month once, and a scan that did not run in
+ * the month gets none.
  */
 jest.setTimeout(180_000);
 
@@ -100,6 +101,32 @@ describe('monthly scan report mail (sendMonthlyScanReports)', () => {
     expect(await sendScanReportMail({ scanId: scan.id, userId: owner.id }, MONTH)).toBe('already_sent');
     // The month before the first snapshot has nothing to mail.
     expect((await pendingScanReportRecipients('2025-01', null, 500)).filter((r) => r.scanId === scan.id)).toEqual([]);
+  });
+
+  it('mails a scan for the month only when it has a snapshot completed within it: one that stopped running is not mailed its old snapshot again', async () => {
+    await settle(MONTH);
+    // Stopped running in January (its last snapshot a second before February began): nothing new to say in February.
+    const stopped = await agency('en', [new Date('2025-01-10T09:00:00Z'), new Date('2025-01-31T23:59:59Z')]);
+    // Ran in January and again at February's first instant: mailed, its February snapshot against January's.
+    const running = await agency('en', [new Date('2025-01-20T09:00:00Z'), new Date('2025-02-01T00:00:00Z')]);
+
+    expect(await run({ month: MONTH })).toEqual({ month: MONTH, sent: 1, alreadySent: 0, gone: 0, failed: 0 });
+    expect(mine(stopped.owner.email)).toHaveLength(0);
+    expect(await ReportDelivery.count({ where: { scanId: stopped.scan.id } })).toBe(0);
+    const pending = await pendingScanReportRecipients(MONTH, null, 500);
+    expect(pending.filter((r) => r.scanId === stopped.scan.id)).toEqual([]);
+    // Sent directly (a recipient paged before the rule changed): nothing of the month to show.
+    expect(await sendScanReportMail({ scanId: stopped.scan.id, userId: stopped.owner.id }, MONTH)).toBe('gone');
+    expect(mine(stopped.owner.email)).toHaveLength(0);
+    // January's mail is still its own.
+    expect(await pendingScanReportRecipients('2025-01', null, 500)).toContainEqual({ scanId: stopped.scan.id, userId: stopped.owner.id });
+
+    expect(mine(running.owner.email)).toHaveLength(1);
+    const [mail] = mine(running.owner.email);
+    expect(mail.text).toContain('“dentist” in the snapshot of Feb 1, 2025');
+    // Against the snapshot before, from the month before.
+    expect(mail.text).toContain('- Average rank: 3.4 (January 20, 2025: 3)');
+    expect(mail.text).toContain('- Pins lost: 5 (since January 20, 2025)');
   });
 
   it('skips agencies whose owner turned report mail off (their own account, GraphQL) and answers gone for a scan archived since', async () => {

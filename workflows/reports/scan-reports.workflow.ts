@@ -11,9 +11,9 @@ const { sendMonthlyScanReport } = proxyActivities<ScanReportActivities>({ ...SEN
 
 /**
  * The monthly scan report mail (Temporal Schedule `monthly-scan-reports`, the 1st of each month at the hour of
- * `monthly-reports`): mails last month's report of every scan with results to its agency's owners, a page of
- * recipients at a time, a few mails in flight, as the organisation mail (workflows/reports/mail-run.ts). Each mail is
- * idempotent by scan, month and owner (src/jobs/scan-report-mail.ts). A workflow of its own rather than a phase of
+ * `monthly-reports`): mails last month's report of every scan with a snapshot in that month to its agency's owners,
+ * a page of recipients at a time, a few mails in flight, as the organisation mail (workflows/reports/mail-run.ts). Each
+ * mail is idempotent by scan, month and owner (src/jobs/scan-report-mail.ts). A workflow of its own rather than a phase of
  * `sendMonthlyReports`: the runs recorded of that one replay as they were, and either mail can be run again alone.
  */
 export async function sendMonthlyScanReports(input: MonthlyScanReportsInput = {}): Promise<MonthlyScanReportsResult> {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createTransport, type Transporter } from 'nodemailer';
-import { closePlatformMailers, platformMailer, smtpPoolOptions } from './platform-mailer';
+import { closePlatformMailers, platformMailer, sendDeadline, SMTP_LIMITS, smtpPoolOptions, smtpTimeoutOptions, type SmtpLimits } from './platform-mailer';
 import { MessagingRejected, MessagingUnavailable, type ChannelSender, type OutgoingMessage, type SendReceipt } from '../../messaging/types';
 
 /** The account's own SMTP server (`messaging_settings`, channel `email`). */
@@ -17,9 +17,6 @@ export interface SmtpAccount {
   connectTo?: string;
 }
 
-/** Bounds on a slow or silent server: a send that cannot succeed gives up in seconds. */
-const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
-
 /** A display name that cannot become a second address (quotes, commas and line breaks removed). */
 export function fromHeader(address: string, name: string | null | undefined): string {
   const clean = (name ?? '').replace(/["\\\r\n]/g, '').trim();
@@ -31,7 +28,9 @@ const NOT_ACCEPTED_CODES = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS
 
 /**
  * Sorts a nodemailer failure: an SMTP 5xx reply (unknown recipient, relay denied, bad credentials) is a refusal;
- * a 4xx reply ("try again later") and connection failures mean nothing was accepted.
+ * a 4xx reply ("try again later") and connection failures mean nothing was accepted. A send that ran out of its
+ * deadline (`EABORT`, SMTP_SEND_DEADLINE_MS) is a server that did not answer in time, as a timeout is, not a refusal:
+ * the message may be offered again.
  */
 export function classifySmtpError(err: unknown): MessagingRejected | MessagingUnavailable {
   const e = err as { message?: string; code?: string; responseCode?: number; response?: string };
@@ -41,6 +40,7 @@ export function classifySmtpError(err: unknown): MessagingRejected | MessagingUn
     if (e.responseCode >= 400) return new MessagingUnavailable(`The mail server deferred the message (${e.responseCode}): ${text}`);
   }
   if (e.code === 'EAUTH') return new MessagingRejected(`The mail server refused the sign-in: ${text}`, 'EAUTH');
+  if (e.code === 'EABORT') return new MessagingUnavailable(`The mail server did not take the message in time (EABORT): ${text}`);
   if (e.code && NOT_ACCEPTED_CODES.has(e.code)) return new MessagingUnavailable(`The mail server could not be reached (${e.code}): ${text}`);
   return new MessagingRejected(`The mail server refused the message: ${text}`, e.code ?? null);
 }
@@ -53,9 +53,10 @@ function mailOf(message: OutgoingMessage, from: string) {
 const transports = new Map<string, Transporter>();
 const MAX_TRANSPORTS = 200;
 
-function transportKey(account: SmtpAccount): string {
+function transportKey(account: SmtpAccount, limits: SmtpLimits): string {
   const secret = createHash('sha256').update(account.password ?? '').digest('base64url');
-  return JSON.stringify([account.host, account.connectTo ?? null, account.port, account.secure, account.username, secret]);
+  const timeouts = Object.values(smtpTimeoutOptions(limits));
+  return JSON.stringify([account.host, account.connectTo ?? null, account.port, account.secure, account.username, secret, timeouts]);
 }
 
 /**
@@ -63,8 +64,8 @@ function transportKey(account: SmtpAccount): string {
  * campaign's messages share connections instead of a TCP, TLS and AUTH handshake each. The least recently used of
  * more than 200 servers is closed. A settings change is a new key, so it takes effect at the next message.
  */
-function pooledTransport(account: SmtpAccount): Transporter {
-  const key = transportKey(account);
+function pooledTransport(account: SmtpAccount, limits: SmtpLimits): Transporter {
+  const key = transportKey(account, limits);
   const found = transports.get(key);
   if (found) {
     transports.delete(key);
@@ -77,7 +78,7 @@ function pooledTransport(account: SmtpAccount): Transporter {
     port: account.port,
     secure: account.secure,
     auth: account.username ? { user: account.username, pass: account.password ?? '' } : undefined,
-    ...SMTP_TIMEOUTS,
+    ...smtpTimeoutOptions(limits),
     ...smtpPoolOptions(),
   });
   // A pooled connection that breaks while idle (the server closed it, a reset) is reported here, not to a send: the
@@ -99,15 +100,25 @@ export function closeSmtpPools(): void {
   closePlatformMailers();
 }
 
-/** Email through the account's own SMTP server with nodemailer, over its pooled transport. */
-export function smtpSender(account: SmtpAccount): ChannelSender {
-  const transport = pooledTransport(account);
+/**
+ * Email through the account's own SMTP server with nodemailer, over its pooled transport, under the platform mailer's
+ * bounds (SMTP_LIMITS, src/providers/smtp/platform-mailer.ts): the timeouts of each phase, and a deadline on the whole
+ * send (SMTP_SEND_DEADLINE_MS, 2 min), after which it fails as MessagingUnavailable. `limits` is for tests.
+ *
+ * The deadline is below the invite dispatcher's in-flight grace (`inFlightGraceMs`, 3 min, src/messaging/settings.ts),
+ * after which a step's claim still `sending` is settled as the work of an attempt that died: a send that starts
+ * within the minute between the two after its claim (a batch's step may wait for a send slot first) has ended, sent
+ * or failed, before its claim looks stale, so a slow server no longer keeps one on the wire past it.
+ * test/invites/senders.test.ts keeps the deadline below the grace.
+ */
+export function smtpSender(account: SmtpAccount, limits: SmtpLimits = SMTP_LIMITS): ChannelSender {
+  const transport = pooledTransport(account, limits);
   const from = fromHeader(account.fromEmail, account.fromName);
   return {
     label: 'account SMTP',
     async send(message): Promise<SendReceipt> {
       try {
-        const info = await transport.sendMail(mailOf(message, from));
+        const info = await transport.sendMail({ ...mailOf(message, from), ...sendDeadline(limits) });
         return { providerMessageId: info.messageId ? String(info.messageId) : null, status: 'accepted' };
       } catch (err) {
         throw classifySmtpError(err);

@@ -47,25 +47,30 @@ export interface Mailer {
 /**
  * Bounds on a slow or silent server, so a send that cannot succeed gives up in seconds, not minutes: connecting (DNS
  * and TCP) 10 s, the server's greeting 10 s, then 20 s of silence on the socket at any point (nodemailer's defaults
- * are 2 min, 30 s and 10 min). Each bounds a phase or a silence, not a whole send: see SMTP_SEND_DEADLINE_MS.
+ * are 2 min, 30 s and 10 min). Each bounds a phase or a silence, not a whole send: see SMTP_SEND_DEADLINE_MS. Every
+ * SMTP transport of the platform has them: the platform mailer's and the accounts' own servers'
+ * (src/providers/smtp/account-sender.ts), through SMTP_LIMITS.
  */
 export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as const;
 
 /**
- * The most one SMTP send may take, all told: an AbortSignal on the message, on which nodemailer drops it from the
- * pool's queue or closes the connection that carries it, and the send fails (`EABORT`). The timeouts above do not bound
- * a send: it may wait in the pool's queue behind other messages, be requeued on a fresh connection (up to five times)
- * when one closes before the greeting, or be kept alive by a server that trickles its replies; and a `socketTimeout`
- * in `SMTP_URL`'s query would override the one above. A send that gave up may still have been accepted by the server
- * (nodemailer cannot tell), as with any timeout.
+ * The most one SMTP send may take, all told, the platform mailer's and an account server's alike (`sendDeadline`): an
+ * AbortSignal on the message, on which nodemailer drops it from the pool's queue or closes the connection that carries
+ * it, and the send fails (`EABORT`). The timeouts above do not bound a send: it may wait in the pool's queue behind
+ * other messages, be requeued on a fresh connection (up to five times) when one closes before the greeting, or be kept
+ * alive by a server that trickles its replies; and a `socketTimeout` in `SMTP_URL`'s query would override the one
+ * above. A send that gave up may still have been accepted by the server (nodemailer cannot tell), as with any
+ * timeout.
  *
  * The monthly report mail's claim counts on this bound: its stale window (STALE_CLAIM_MS, src/jobs/report-deliveries.ts)
  * is at least four times as long, so an attempt still sending is never taken over (test/jobs/report-deliveries.test.ts
- * checks the relation). Raise this and that window with it.
+ * checks the relation). So does the invite dispatcher's in-flight grace (`inFlightGraceMs`, 3 min,
+ * src/messaging/settings.ts), after which a review request step still `sending` is taken for the work of an attempt
+ * that died: it must stay above this deadline (test/invites/senders.test.ts checks). Raise this and both with it.
  */
 export const SMTP_SEND_DEADLINE_MS = 2 * 60_000;
 
-/** What bounds a platform SMTP send: the transport's timeouts (ms) and the deadline of each send. */
+/** What bounds an SMTP send: the transport's timeouts (ms) and the deadline of each send. */
 export interface SmtpLimits {
   connectionTimeout: number;
   greetingTimeout: number;
@@ -73,7 +78,19 @@ export interface SmtpLimits {
   sendDeadlineMs: number;
 }
 
-export const PLATFORM_SMTP_LIMITS: SmtpLimits = { ...SMTP_TIMEOUTS, sendDeadlineMs: SMTP_SEND_DEADLINE_MS };
+/** The bounds of every SMTP send, the platform mailer's and the accounts' servers'; other limits are for tests. */
+export const SMTP_LIMITS: SmtpLimits = { ...SMTP_TIMEOUTS, sendDeadlineMs: SMTP_SEND_DEADLINE_MS };
+
+/** The transport options that bound each phase of a connection: the timeouts of `limits`. */
+export function smtpTimeoutOptions(limits: SmtpLimits = SMTP_LIMITS): { connectionTimeout: number; greetingTimeout: number; socketTimeout: number } {
+  const { connectionTimeout, greetingTimeout, socketTimeout } = limits;
+  return { connectionTimeout, greetingTimeout, socketTimeout };
+}
+
+/** The deadline of one send (SMTP_SEND_DEADLINE_MS, or `limits`'), to spread into nodemailer's `sendMail` message. */
+export function sendDeadline(limits: SmtpLimits = SMTP_LIMITS): { signal: AbortSignal } {
+  return { signal: AbortSignal.timeout(limits.sendDeadlineMs) };
+}
 
 /**
  * Pooled SMTP: at most `SMTP_POOL_SIZE` connections per server (8 by default), each used for up to 100 messages
@@ -103,9 +120,8 @@ function envelopeOf(message: MailMessage, from: string) {
 }
 
 /** The nodemailer transport options of `smtpMailer`: the URL, the timeouts of `limits` and the pool's options. */
-export function smtpTransportOptions(url: string, pool = smtpPoolOptions(), limits: SmtpLimits = PLATFORM_SMTP_LIMITS) {
-  const { connectionTimeout, greetingTimeout, socketTimeout } = limits;
-  return { url, connectionTimeout, greetingTimeout, socketTimeout, ...pool };
+export function smtpTransportOptions(url: string, pool = smtpPoolOptions(), limits: SmtpLimits = SMTP_LIMITS) {
+  return { url, ...smtpTimeoutOptions(limits), ...pool };
 }
 
 /**
@@ -113,7 +129,7 @@ export function smtpTransportOptions(url: string, pool = smtpPoolOptions(), limi
  * messages (`smtpPoolOptions`), so a campaign does not pay a TCP (and TLS, AUTH) handshake per message. Each send gives
  * up after `limits.sendDeadlineMs` (SMTP_SEND_DEADLINE_MS); `limits` is for tests, which cannot wait that long.
  */
-export function smtpMailer(url: string, from: string, pool = smtpPoolOptions(), limits: SmtpLimits = PLATFORM_SMTP_LIMITS): Mailer {
+export function smtpMailer(url: string, from: string, pool = smtpPoolOptions(), limits: SmtpLimits = SMTP_LIMITS): Mailer {
   const transport = createTransport(smtpTransportOptions(url, pool, limits));
   // An idle pooled connection that breaks is reported as an event (the next message gets a new connection); without
   // a listener it would end the process.
@@ -121,7 +137,7 @@ export function smtpMailer(url: string, from: string, pool = smtpPoolOptions(), 
   return {
     close: () => transport.close(),
     async send(message) {
-      const info = await transport.sendMail({ ...envelopeOf(message, from), signal: AbortSignal.timeout(limits.sendDeadlineMs) });
+      const info = await transport.sendMail({ ...envelopeOf(message, from), ...sendDeadline(limits) });
       return { messageId: String(info.messageId) };
     },
   };

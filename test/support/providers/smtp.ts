@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { closeSmtpPools } from '../../../src/providers/smtp/account-sender';
@@ -92,6 +92,30 @@ export async function startSmtpServer(opts: { reject?: boolean } = {}): Promise<
     // The platform's SMTP connections are pooled (open between messages): closed first, or the server would wait for them.
     close: () => {
       closeSmtpPools();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * A TCP server on loopback that accepts every connection, writes `greeting` if given (an SMTP `220` line), and then
+ * never answers: the slow or silent server the SMTP bounds are for (src/providers/smtp/platform-mailer.ts).
+ */
+export async function startSilentSmtpServer(greeting?: string): Promise<{ url: string; port: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+    if (greeting) socket.write(greeting);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    port,
+    close: () => {
+      for (const s of sockets) s.destroy();
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

@@ -107,3 +107,22 @@ export function timeBuckets(p: Period, unit: TimeUnit): TimeBucket[] {
   }
   return out;
 }
+
+export const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
+
+/** The days of a `YYYY-MM` month. */
+export function monthPeriod(month: string): Period {
+  const m = MONTH.exec(month);
+  if (!m) throw new Validation({ month: ['The month must be a month in the form YYYY-MM (for example 2026-10).'] });
+  const year = Number(m[1]);
+  const index = Number(m[2]) - 1;
+  const from = dayOf(`${month}-01`)!;
+  const to = Math.round(Date.UTC(year, index + 1, 1) / 86_400_000) - 1;
+  return periodOf(from, to);
+}
+
+/** The instant a `YYYY-MM` month begins (its first midnight, UTC): with `monthEnd`, the month is [monthStart, monthEnd). */
+export const monthStart = (month: string): Date => new Date(monthPeriod(month).fromDay * 86_400_000);
+
+/** The instant a `YYYY-MM` month ends (the next month's first midnight, UTC). */
+export const monthEnd = (month: string): Date => new Date((monthPeriod(month).toDay + 1) * 86_400_000);

@@ -4,7 +4,7 @@ import { ReportDelivery } from '../models';
 import { platformMessageId } from '../messaging/links';
 import { platformMailer } from '../providers/smtp/platform-mailer';
 import type { ServiceOptions } from '../services/common';
-import { monthEnd, monthStart } from '../services/monthly-report.service';
+import { monthEnd, monthStart } from '../analytics/periods';
 
 /**
  * Once per report, month and owner: the `report_deliveries` rule both monthly mails share (the organisation's,

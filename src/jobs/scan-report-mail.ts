@@ -8,7 +8,7 @@ import type { Kpi } from '../reports/pdf';
 import { scanReportPdf, snapshotTime } from '../reports/scan';
 import type { ScanReport } from '../reports/types';
 import type { ServiceOptions } from '../services/common';
-import { monthEnd, monthStart } from '../services/monthly-report.service';
+import { monthEnd, monthStart } from '../analytics/periods';
 import { reportOf } from '../services/scan-report.service';
 import { reportUrlOf } from '../services/scans.service';
 import { mailOnce, pendingPairs, type ReportMailOutcome } from './report-deliveries';

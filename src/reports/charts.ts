@@ -2,6 +2,7 @@ import type * as Echarts from 'echarts';
 import type { Translator } from '../i18n';
 import type { ReportFigures } from './types';
 import { ASPECTS, type Aspect } from '../analytics/lexicon';
+import { monthStart } from '../analytics/periods';
 import { mentionedAspects } from './aspect-trend';
 import { brandColors, contrast } from './brand';
 
@@ -44,11 +45,6 @@ export function svgChart(option: Echarts.EChartsCoreOption, width: number, heigh
   }
 }
 
-/** The first day of a `YYYY-MM` month, 00:00 UTC. */
-export function monthStart(month: string): Date {
-  const [y, m] = month.split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1, 1));
-}
 
 /** "Oct 26" in the report's language. */
 export function monthLabel(tr: Translator, month: string): string {

@@ -2,7 +2,8 @@ import { translator, type MessageKey, type Translator } from '../i18n';
 import type { ReportFigures } from './types';
 import { ASPECTS } from '../analytics/lexicon';
 import { aspectMoves, type AspectWindow } from './aspect-trend';
-import { aspectsChart, aspectTrendChart, monthStart, responseChart, sentimentChart, trendChart } from './charts';
+import { monthStart } from '../analytics/periods';
+import { aspectsChart, aspectTrendChart, responseChart, sentimentChart, trendChart } from './charts';
 import { pdfDocument, type Kpi, type PdfOptions } from './pdf';
 
 /**

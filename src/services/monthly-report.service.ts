@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize-typescript';
-import { periodOf, dayOf, dayAt, type Period } from '../analytics/periods';
+import { monthPeriod, periodOf, dayAt } from '../analytics/periods';
 import { readRows } from '../db/read';
 import { NotFound, Validation } from '../domain/errors';
 import { canSeeOrganization } from '../domain/permissions';
@@ -18,28 +18,10 @@ import type { MonthlyReport, ReportMonth } from '../reports/types';
  * with SVG charts and as a PDF. A month without reviews is a report with empty sections, never an error.
  */
 
-export const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
 /** Months of the trend charts, the report's month last. */
 export const TREND_MONTHS = 12;
 
 export type { MonthlyReport, ReportMonth };
-
-/** The days of a `YYYY-MM` month. */
-export function monthPeriod(month: string): Period {
-  const m = MONTH.exec(month);
-  if (!m) throw new Validation({ month: ['The month must be a month in the form YYYY-MM (for example 2026-10).'] });
-  const year = Number(m[1]);
-  const index = Number(m[2]) - 1;
-  const from = dayOf(`${month}-01`)!;
-  const to = Math.round(Date.UTC(year, index + 1, 1) / 86_400_000) - 1;
-  return periodOf(from, to);
-}
-
-/** The instant a `YYYY-MM` month begins (its first midnight, UTC): with `monthEnd`, the month is [monthStart, monthEnd). */
-export const monthStart = (month: string): Date => new Date(monthPeriod(month).fromDay * 86_400_000);
-
-/** The instant a `YYYY-MM` month ends (the next month's first midnight, UTC). */
-export const monthEnd = (month: string): Date => new Date((monthPeriod(month).toDay + 1) * 86_400_000);
 
 /** `YYYY-MM` shifted by whole months. */
 export function shiftMonth(month: string, by: number): string {

@@ -200,19 +200,24 @@ export async function claimPendingEvents(limit: number, opts: { clock?: Clock; t
  * already in hand, so they are not read back): what the dispatcher's batch runs on. Deliveries whose receiver is gone
  * or disabled are not in `deliveries`.
  */
-export async function claimForDelivery(limit: number, opts: { clock?: Clock; transaction?: Transaction } = {}): Promise<{ events: ClaimedEvent[]; deliveries: Map<string, DeliveryForBulk> }> {
+export async function claimForDelivery(
+  limit: number,
+  opts: { clock?: Clock; transaction?: Transaction; skip?: readonly number[] } = {},
+): Promise<{ events: ClaimedEvent[]; deliveries: Map<string, DeliveryForBulk> }> {
   return claim(limit, opts);
 }
 
-async function claim(limit: number, opts: { clock?: Clock; transaction?: Transaction }): Promise<{ events: ClaimedEvent[]; deliveries: Map<string, DeliveryForBulk> }> {
+async function claim(limit: number, opts: { clock?: Clock; transaction?: Transaction; skip?: readonly number[] }): Promise<{ events: ClaimedEvent[]; deliveries: Map<string, DeliveryForBulk> }> {
   const sequelize = OutboxEvent.sequelize!;
   const now = clockOf(opts).now();
   const transaction = opts.transaction;
   const n = Math.max(1, Math.min(1000, Math.trunc(limit)));
+  // `skip`: events an earlier batch of the same dispatcher still hands over (not yet marked dispatched).
+  const skip = opts.skip?.length ? [...opts.skip] : null;
   const events = await sequelize.query<PendingRow>(
     `SELECT id, tenant_id AS tenantId, customer_id AS customerId, event, payload, occurred_at AS occurredAt
-       FROM outbox_events WHERE dispatched_at IS NULL ORDER BY id LIMIT ${n}`,
-    { type: QueryTypes.SELECT, transaction },
+       FROM outbox_events WHERE dispatched_at IS NULL${skip ? ' AND id NOT IN (?)' : ''} ORDER BY id LIMIT ${n}`,
+    { type: QueryTypes.SELECT, transaction, replacements: skip ? [skip] : undefined },
   );
   if (events.length === 0) return { events: [], deliveries: new Map() };
   const eventIds = events.map((e) => Number(e.id));

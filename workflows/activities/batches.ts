@@ -13,6 +13,8 @@ export interface BatchLoopDeps {
   /** The activity was asked to stop (its worker is shutting down). */
   stopping(): boolean;
   now(): number;
+  /** Waits for work the batches left going (a pipelined batch's tail) before the activity ends, still beating. */
+  settle?(): Promise<void>;
 }
 
 /**
@@ -39,6 +41,10 @@ export async function runBatches(limit: number, settings: BatchLoopSettings, dep
       if (n === 0) await new Promise((r) => setTimeout(r, settings.pollMs));
     }
   } finally {
-    clearInterval(beat);
+    try {
+      await deps.settle?.();
+    } finally {
+      clearInterval(beat);
+    }
   }
 }

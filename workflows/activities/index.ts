@@ -81,7 +81,7 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
   return {
     ...createWebhookActivities(webhookDeps),
     ...createOutboxActivities({
-      claim: (limit) => claimForDelivery(limit),
+      claim: (limit, skip) => claimForDelivery(limit, { skip }),
       attempt: (delivery, attempt, record) => createDeliveryAttempt({ ...webhookDeps, record })(delivery, attempt),
       record: webhookDeps.record,
       recordMany: (records) => webhookDeps.recordMany!(records),
@@ -98,6 +98,10 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
         perReceiver: config.WEBHOOK_BULK_PER_RECEIVER ?? 8,
         handoffMs: config.WEBHOOK_HANDOFF_MS ?? 250,
         slowForMs: config.WEBHOOK_SLOW_RECEIVER_MS ?? 60_000,
+        // A receiver's retry run gets a hand-over at most every 250 ms per schedule (its rounds gather 250 ms anyway),
+        // and batches go on while up to ten batches' events are still being handed over.
+        handoverSpacingMs: 250,
+        maxEventsInHand: 1_000,
         // One activity runs batches for up to 30 s and stays 1 s after the outbox empties, looking every 25 ms.
         budgetMs: 30_000,
         lingerMs: 1_000,

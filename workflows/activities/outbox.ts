@@ -3,6 +3,7 @@ import type { DeliveryRetry } from '../webhooks/deliver.workflow';
 import { intervalAfter } from '../webhooks/deliver.workflow';
 import type { RetryCohort } from '../webhooks/receiver-retries.workflow';
 import { runBatches, type BatchLoopSettings } from './batches';
+import { handoverPump } from './handovers';
 import { limiter } from './limiter';
 import { GONE, type AttemptOutcome, type AttemptRecord, type LoadedDelivery } from './webhooks';
 
@@ -25,6 +26,13 @@ export interface BulkSettings extends BatchLoopSettings {
   handoffMs: number;
   /** A receiver that needed a hand-off gets its deliveries straight as a retry group for this long. */
   slowForMs: number;
+  /** A receiver's retry run gets at most one hand-over per schedule this often; groups meanwhile go together. */
+  handoverSpacingMs: number;
+  /**
+   * Events of batches still handing over (their retry groups and marks), at most: the next batches go on meanwhile
+   * (their claims skip those events); beyond it a batch waits for the oldest to finish.
+   */
+  maxEventsInHand: number;
 }
 
 /** A group of one receiver's deliveries to retry, as its receiver's retry run takes it (`retryReceiverDeliveries`). */
@@ -32,10 +40,10 @@ export type RetryGroup = RetryCohort & { endpointId: number };
 
 export interface OutboxActivityDeps {
   /**
-   * Undispatched events with one delivery per enabled receiver (the same ids on a retry), and those deliveries as the
+   * Undispatched events (but those in `skip`, which a batch still hands over) with one delivery per enabled receiver (the same ids on a retry), and those deliveries as the
    * attempts need them (absent: the receiver is gone or disabled).
    */
-  claim(limit: number): Promise<{ events: Array<{ eventId: number; deliveryIds: string[] }>; deliveries: Map<string, BulkDelivery> }>;
+  claim(limit: number, skip: readonly number[]): Promise<{ events: Array<{ eventId: number; deliveryIds: string[] }>; deliveries: Map<string, BulkDelivery> }>;
   /** One POST (`createDeliveryAttempt`), logged through `record`. */
   attempt(delivery: BulkDelivery, attempt: number, record: (deliveryId: string, attempt: AttemptRecord) => Promise<void>): Promise<AttemptOutcome>;
   /** Logs one attempt now (an attempt that ends after its batch let go of it). */
@@ -80,7 +88,49 @@ function recorder(deps: Pick<OutboxActivityDeps, 'record' | 'recordMany'>) {
 }
 type Recorder = ReturnType<typeof recorder>;
 
+/**
+ * The batches of one activity that are still handing over: their events (which the next claims skip) and the first
+ * failure among them (which ends the activity at the next batch, as a failed hand-over always did).
+ */
+function inHand(maxEvents: number) {
+  const tails = new Map<Promise<void>, number[]>();
+  let count = 0;
+  let failure: { reason: unknown } | null = null;
+  const check = () => {
+    if (failure) throw failure.reason;
+  };
+  return {
+    eventIds: (): number[] => [...tails.values()].flat(),
+    add(eventIds: number[], tail: Promise<void>): void {
+      count += eventIds.length;
+      const settled: Promise<void> = tail
+        .catch((reason: unknown) => {
+          failure ??= { reason };
+        })
+        .finally(() => {
+          tails.delete(settled);
+          count -= eventIds.length;
+        });
+      tails.set(settled, eventIds);
+    },
+    /** Before a claim: throws a batch's failure; waits while the events in hand are at the bound. */
+    async room(): Promise<void> {
+      check();
+      while (count >= maxEvents && tails.size) {
+        await Promise.race(tails.keys());
+        check();
+      }
+    },
+    /** Every batch's hand-over ended (never throws: `check` after it). */
+    settle: async (): Promise<void> => void (await Promise.all(tails.keys())),
+    check,
+  };
+}
+type InHand = ReturnType<typeof inHand>;
+
 export function createOutboxActivities(deps: OutboxActivityDeps) {
+  /** One per worker process: every activity's hand-overs to a receiver's retry run share its spacing. */
+  const pump = handoverPump(deps, deps.settings.handoverSpacingMs);
   /** Receivers that recently kept a batch waiting, until when (per worker process). */
   const slow = new Map<number, number>();
   const isSlow = (endpointId: number) => (slow.get(endpointId) ?? 0) > deps.now();
@@ -161,9 +211,13 @@ export function createOutboxActivities(deps: OutboxActivityDeps) {
     return out;
   }
 
-  /** One batch: claim, first attempts, hand-overs, events marked. Answers how many events it claimed. */
-  async function deliverBatch(limit: number): Promise<number> {
-    const { events, deliveries: loaded } = await deps.claim(limit);
+  /**
+   * One batch: claim, first attempts; then, while the next batches go on, its hand-overs and its events marked
+   * (`finish`, in `held`). Answers how many events it claimed.
+   */
+  async function deliverBatch(limit: number, held: InHand): Promise<number> {
+    await held.room();
+    const { events, deliveries: loaded } = await deps.claim(limit, held.eventIds());
     if (events.length === 0) return 0;
     const fresh = new Map<number, BulkDelivery[]>();
     const resumed = new Map<number, BulkDelivery[]>();
@@ -185,13 +239,25 @@ export function createOutboxActivities(deps: OutboxActivityDeps) {
       const attempts = Math.min(...deliveries.map((d) => d.attempts));
       handovers.push({ group: group(deliveries, { attempts, delayMs: 0 }), label: deliveries[0].label });
     }
+    held.add(
+      events.map((e) => e.eventId),
+      finish(events, loaded, handovers, gone, log),
+    );
+    return events.length;
+  }
+
+  /**
+   * The rest of a batch: what is gone failed, the attempts logged, the retry groups handed over (through the pump), and
+   * the events marked dispatched. A hand-over that failed leaves its receiver's events to a later claim and fails.
+   */
+  async function finish(events: Array<{ eventId: number; deliveryIds: string[] }>, loaded: Map<string, BulkDelivery>, handovers: Handover[], gone: string[], log: Recorder): Promise<void> {
     await Promise.all(gone.map((id) => deps.fail(id, GONE)));
     // The attempts are logged before any group can look at them.
     await log.flush();
     const outcomes = new Map<number, PromiseSettledResult<unknown>>();
     await Promise.all(
       handovers.map(async (h) => {
-        const [started] = await Promise.allSettled([deps.startRetryGroup(h.group, { label: h.label })]);
+        const [started] = await Promise.allSettled([pump.handOver(h.group, h.label)]);
         if (started.status === 'rejected' || !outcomes.has(h.group.endpointId)) outcomes.set(h.group.endpointId, started);
         if (started.status === 'fulfilled' && h.running) {
           const { value: workflowId } = started;
@@ -208,7 +274,6 @@ export function createOutboxActivities(deps: OutboxActivityDeps) {
     if (dispatched.length) await deps.markDispatched(dispatched);
     const failure = [...outcomes.values()].find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failure) throw failure.reason;
-    return events.length;
   }
 
   return {
@@ -222,7 +287,10 @@ export function createOutboxActivities(deps: OutboxActivityDeps) {
      * retry claims the same deliveries (same `webhook-id`), skips what is settled and hands what was tried to a group.
      */
     async dispatchPendingEvents(limit: number): Promise<number> {
-      return runBatches(limit, deps.settings, deps, () => deliverBatch(limit));
+      const held = inHand(deps.settings.maxEventsInHand);
+      const handled = await runBatches(limit, deps.settings, { ...deps, settle: held.settle }, () => deliverBatch(limit, held));
+      held.check();
+      return handled;
     },
   };
 }

@@ -15,7 +15,17 @@ describe('outbox activities', () => {
   const env = activityEnv;
   const retry: DeliveryRetry = { maximumAttempts: 11, initialIntervalMs: 1_000, maximumIntervalMs: 59_000, timeoutMs: 30_000 };
   /** The hand-off and the linger are out of the way unless a test sets them. */
-  const settings: BulkSettings = { concurrency: 64, perReceiver: 8, handoffMs: 60_000, slowForMs: 60_000, budgetMs: 60_000, lingerMs: 0, pollMs: 1 };
+  const settings: BulkSettings = {
+    concurrency: 64,
+    perReceiver: 8,
+    handoffMs: 60_000,
+    slowForMs: 60_000,
+    handoverSpacingMs: 0,
+    maxEventsInHand: 1_000,
+    budgetMs: 60_000,
+    lingerMs: 0,
+    pollMs: 1,
+  };
 
   const delivery = (id: string, endpointId: number, over: Partial<BulkDelivery> = {}): BulkDelivery => ({
     id,
@@ -50,6 +60,8 @@ describe('outbox activities', () => {
     const { answer = () => ({ kind: 'succeeded' as const }), ...rest } = over;
     const calls: string[] = [];
     const claims: number[] = [];
+    /** The events each claim was told to skip (a batch still handing them over). */
+    const skips: number[][] = [];
     const attempts: Array<[string, number]> = [];
     const recordedOne: Array<{ deliveryId: string; attempt: AttemptRecord }> = [];
     const recordedMany: Array<Array<{ deliveryId: string; attempt: AttemptRecord }>> = [];
@@ -58,8 +70,9 @@ describe('outbox activities', () => {
     const dispatched: number[][] = [];
     const done: Array<{ workflowId: string; deliveryIds: string[] }> = [];
     const deps: OutboxActivityDeps = {
-      async claim(limit) {
+      async claim(limit, skip) {
         claims.push(limit);
+        skips.push([...skip]);
         calls.push('claim');
         const batch = batches.shift() ?? { events: [], deliveries: [] };
         return { events: batch.events, deliveries: new Map(batch.deliveries.map((d) => [d.id, d])) };
@@ -100,7 +113,7 @@ describe('outbox activities', () => {
       now: () => 1_000_000,
       ...rest,
     };
-    return { deps, activities: createOutboxActivities(deps), calls, claims, attempts, recordedOne, recordedMany, groups, failed, dispatched, done };
+    return { deps, activities: createOutboxActivities(deps), calls, claims, skips, attempts, recordedOne, recordedMany, groups, failed, dispatched, done };
   }
 
   /** A promise settled from outside. */
@@ -137,7 +150,11 @@ describe('outbox activities', () => {
       expect(o.groups).toEqual([]);
       expect(o.failed).toEqual([]);
       expect(o.dispatched).toEqual([[1, 2]]);
-      expect(o.calls).toEqual(['claim', 'recordMany', 'markDispatched', 'claim']);
+      // The batch's logs go before its events are marked; the next claim does not wait for them, and skips the events
+      // still being handed over.
+      expect(o.calls.filter((c) => c !== 'claim')).toEqual(['recordMany', 'markDispatched']);
+      expect(o.skips[0]).toEqual([]);
+      expect(o.skips[1]).toEqual(o.calls.indexOf('markDispatched') < o.calls.lastIndexOf('claim') ? [] : [1, 2]);
     });
 
     it('fails a delivery whose receiver is gone (absent from the load) and still marks its event dispatched', async () => {
@@ -235,7 +252,9 @@ describe('outbox activities', () => {
       await expect(env().run(o.activities.dispatchPendingEvents, 10)).rejects.toThrow('Temporal unavailable');
       // Event 2 and 3 went to receiver 2: claimed again by the retry (whose deliveries then go to a group as tried).
       expect(o.dispatched).toEqual([[1]]);
-      expect(o.claims).toHaveLength(1);
+      // The next batch may be claimed while this one hands over (skipping its events); no batch after the failure is.
+      expect(o.claims.length).toBeLessThanOrEqual(2);
+      if (o.claims.length === 2) expect(o.skips[1]).toEqual([1, 2, 3]);
       expect(o.recordedMany[0]).toHaveLength(4);
     });
   });
@@ -349,7 +368,7 @@ describe('outbox activities', () => {
       });
       const o = outbox(batches, { settings: { ...settings, ...loop }, now: () => clock });
       const claim = o.deps.claim;
-      o.deps.claim = (limit) => ((clock += stepMs), claim(limit));
+      o.deps.claim = (limit, skip) => ((clock += stepMs), claim(limit, skip));
       return o;
     }
 
@@ -376,7 +395,7 @@ describe('outbox activities', () => {
         const claimed = deferred();
         const o = outbox([], { heartbeat: () => void beats++ });
         const claim = o.deps.claim;
-        o.deps.claim = async (limit) => (await claimed.promise, claim(limit));
+        o.deps.claim = async (limit, skip) => (await claimed.promise, claim(limit, skip));
         const run = env().run(o.activities.dispatchPendingEvents, 10);
         await jest.advanceTimersByTimeAsync(3_000);
         expect(beats).toBe(3);
@@ -404,6 +423,64 @@ describe('outbox activities', () => {
       expect(await e.run(o.activities.dispatchPendingEvents, 10)).toBe(1);
       expect(o.claims).toHaveLength(1);
       expect(o.dispatched).toEqual([[1]]);
+    });
+  });
+
+  describe('batches that hand over while the next go on', () => {
+    /** `n` batches of one event each, to receiver 1 (answers) and receiver 2 (answers 500: a retry group each). */
+    const failingStream = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        events: [{ eventId: i + 1, deliveryIds: [`ok${i + 1}`, `bad${i + 1}`] }],
+        deliveries: [delivery(`ok${i + 1}`, 1), delivery(`bad${i + 1}`, 2)],
+      }));
+    const failing = (d: BulkDelivery): AttemptOutcome => (d.endpointId === 2 ? { kind: 'retry', message: 'The receiver answered 500', delayMs: null } : { kind: 'succeeded' });
+
+    it("makes the next batch's first attempts while a batch's retry group is still being handed over, its claim skipping that batch's events; marks each once its group is in", async () => {
+      const started = deferred();
+      const o = outbox(failingStream(2), {
+        answer: failing,
+        startRetryGroup: async (group) => (await started.promise, `retries-${group.endpointId}`),
+      });
+      const run = env().run(o.activities.dispatchPendingEvents, 10);
+      // The second batch's healthy delivery goes out although the first batch's hand-over has not ended.
+      await waitUntil(() => o.attempts.some(([id]) => id === 'ok2'));
+      expect(o.dispatched).toEqual([]);
+      expect(o.skips[1]).toEqual([1]);
+      started.resolve();
+      expect(await run).toBe(2);
+      expect(o.dispatched.flat().sort()).toEqual([1, 2]);
+    });
+
+    it('hands the groups of one receiver and schedule that come within `handoverSpacingMs` over together, each batch learning the run', async () => {
+      const handedOver: string[][] = [];
+      const o = outbox(failingStream(5), {
+        answer: failing,
+        settings: { ...settings, handoverSpacingMs: 200 },
+        startRetryGroup: async (group) => (handedOver.push(group.deliveryIds), `retries-${group.endpointId}`),
+      });
+      expect(await env().run(o.activities.dispatchPendingEvents, 10)).toBe(5);
+      // The first goes at once; the batches claimed within its spacing (all four, unless the machine stalls) go together.
+      expect(handedOver[0]).toEqual(['bad1']);
+      expect(handedOver.length).toBeLessThan(5);
+      expect(handedOver.flat()).toEqual(['bad1', 'bad2', 'bad3', 'bad4', 'bad5']);
+      expect(o.dispatched.flat().sort()).toEqual([1, 2, 3, 4, 5]);
+    });
+
+    it('claims no more while `maxEventsInHand` events are being handed over: it waits for the oldest batch', async () => {
+      const started = deferred();
+      const o = outbox(failingStream(3), {
+        answer: failing,
+        settings: { ...settings, maxEventsInHand: 2 },
+        startRetryGroup: async (group) => (await started.promise, `retries-${group.endpointId}`),
+      });
+      const run = env().run(o.activities.dispatchPendingEvents, 10);
+      await waitUntil(() => o.claims.length === 2 && o.attempts.some(([id]) => id === 'bad2'));
+      // Two events in hand: the third batch is not claimed until a hand-over ends.
+      await new Promise((r) => setImmediate(r));
+      expect(o.claims).toHaveLength(2);
+      started.resolve();
+      expect(await run).toBe(3);
+      expect(o.skips[2]).not.toContain(1);
     });
   });
 });

@@ -443,7 +443,7 @@ describe('outbox activities', () => {
       });
       const run = env().run(o.activities.dispatchPendingEvents, 10);
       // The second batch's healthy delivery goes out although the first batch's hand-over has not ended.
-      await waitUntil(() => o.attempts.some(([id]) => id === 'ok2'));
+      await waitUntil(async () => o.attempts.some(([id]) => id === 'ok2'));
       expect(o.dispatched).toEqual([]);
       expect(o.skips[1]).toEqual([1]);
       started.resolve();
@@ -474,7 +474,7 @@ describe('outbox activities', () => {
         startRetryGroup: async (group) => (await started.promise, `retries-${group.endpointId}`),
       });
       const run = env().run(o.activities.dispatchPendingEvents, 10);
-      await waitUntil(() => o.claims.length === 2 && o.attempts.some(([id]) => id === 'bad2'));
+      await waitUntil(async () => o.claims.length === 2 && o.attempts.some(([id]) => id === 'bad2'));
       // Two events in hand: the third batch is not claimed until a hand-over ends.
       await new Promise((r) => setImmediate(r));
       expect(o.claims).toHaveLength(2);

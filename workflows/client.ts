@@ -167,7 +167,9 @@ export async function startRetryGroup(group: RetryGroup, opts: { label: Delivery
     acceptUntil: windowStart + windowMs,
   };
   const { endpointId: _receiver, ...cohort } = group;
-  await client.workflow.signalWithStart('retryReceiverDeliveries', {
+  // A deadline of its own: the SDK's call has none, and a hand-over that hung would hold every later one of this
+  // receiver in the dispatcher's pump (workflows/activities/handovers.ts), and so its batches.
+  await client.connection.withDeadline(Date.now() + HANDOVER_DEADLINE_MS, () => client.workflow.signalWithStart('retryReceiverDeliveries', {
     workflowId,
     taskQueue: settings.taskQueue,
     args: [input],
@@ -177,14 +179,18 @@ export async function startRetryGroup(group: RetryGroup, opts: { label: Delivery
       ownedBy(opts.label.owner, 'webhook-delivery', `receiver-${group.endpointId}`),
       `Webhook retries to ${urlForSummary(opts.label.url)} (receiver ${group.endpointId}, handed over from ${new Date(windowStart).toISOString()})`,
     ),
-  });
+  }));
   return workflowId;
 }
+
+/** How long a hand-over to a retry run (and the first-attempts signal) may take before it fails. */
+export const HANDOVER_DEADLINE_MS = 30_000;
 
 
 /** Tells a receiver's retry run that the dispatcher's first attempts of `deliveryIds` have ended. */
 export async function signalFirstAttemptsEnded(workflowId: string, deliveryIds: string[]): Promise<void> {
-  await temporal().client.workflow.getHandle(workflowId).signal('first-attempts-ended', deliveryIds);
+  const { client } = temporal();
+  await client.connection.withDeadline(Date.now() + HANDOVER_DEADLINE_MS, () => client.workflow.getHandle(workflowId).signal('first-attempts-ended', deliveryIds));
 }
 
 /**

@@ -43,7 +43,10 @@ export function handoverPump(deps: HandoverDeps, spacingMs: number) {
     lane.busy = true;
     lane.lastAt = deps.now();
     const group: RetryGroup = { ...template, deliveryIds: batch.flatMap((w) => w.deliveryIds) };
-    deps.startRetryGroup(group, { label: lane.label }).then(
+    // A synchronous throw of the hand-over answers its groups like a rejection (the lane must not stay busy).
+    Promise.resolve()
+      .then(() => deps.startRetryGroup(group, { label: lane.label }))
+      .then(
       (workflowId) => batch.forEach((w) => w.resolve(workflowId)),
       (err: unknown) => batch.forEach((w) => w.reject(err)),
     ).finally(() => {
@@ -73,6 +76,7 @@ export function handoverPump(deps: HandoverDeps, spacingMs: number) {
       if (lanes.size > 1_000) prune();
       let lane = lanes.get(key);
       if (!lane) lanes.set(key, (lane = { waiting: [], label, lastAt: -Infinity, busy: false, timer: null }));
+      lane.label = label; // the receiver's latest URL and owner for the run's summary
       const answer = new Promise<string>((resolve, reject) => lane.waiting.push({ deliveryIds: group.deliveryIds, resolve, reject }));
       schedule(key, group);
       return answer;

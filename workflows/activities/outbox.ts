@@ -113,10 +113,10 @@ function inHand(maxEvents: number) {
         });
       tails.set(settled, eventIds);
     },
-    /** Before a claim: throws a batch's failure; waits while the events in hand are at the bound. */
-    async room(): Promise<void> {
+    /** Before a claim of up to `limit`: throws a batch's failure; waits while the claim could pass the bound. */
+    async room(limit: number): Promise<void> {
       check();
-      while (count >= maxEvents && tails.size) {
+      while (count + limit > maxEvents && tails.size) {
         await Promise.race(tails.keys());
         check();
       }
@@ -216,8 +216,11 @@ export function createOutboxActivities(deps: OutboxActivityDeps) {
    * (`finish`, in `held`). Answers how many events it claimed.
    */
   async function deliverBatch(limit: number, held: InHand): Promise<number> {
-    await held.room();
+    await held.room(limit);
     const { events, deliveries: loaded } = await deps.claim(limit, held.eventIds());
+    // A batch that failed meanwhile left the skip list: its events may be in this claim. End here (the activity fails
+    // and its retry claims them again), rather than hand them over twice.
+    held.check();
     if (events.length === 0) return 0;
     const fresh = new Map<number, BulkDelivery[]>();
     const resumed = new Map<number, BulkDelivery[]>();

@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { createOutboxActivities, type BulkDelivery, type BulkSettings, type OutboxActivityDeps, type RetryGroup } from '../../../workflows/activities/outbox';
+import { handoverPump } from '../../../workflows/activities/handovers';
 import { GONE, type AttemptOutcome, type AttemptRecord } from '../../../workflows/activities/webhooks';
 import type { DeliveryRetry } from '../../../workflows/webhooks/deliver.workflow';
 import { waitUntil } from '../../support/wait';
@@ -466,16 +467,35 @@ describe('outbox activities', () => {
       expect(o.dispatched.flat().sort()).toEqual([1, 2, 3, 4, 5]);
     });
 
+    it('answers the groups of a hand-over that throws at once with its error, and the next group of that receiver still goes', async () => {
+      let calls = 0;
+      const pump = handoverPump(
+        {
+          startRetryGroup: (group) => {
+            if (++calls === 1) throw new Error('no client');
+            return Promise.resolve(`retries-${group.endpointId}`);
+          },
+          now: () => 0,
+        },
+        0,
+      );
+      const group = (id: string): RetryGroup => ({ endpointId: 2, deliveryIds: [id], after: { attempts: 1, delayMs: 1_000 } });
+      const label = delivery('x', 2).label;
+      await expect(pump.handOver(group('bad1'), label)).rejects.toThrow('no client');
+      await expect(pump.handOver(group('bad2'), label)).resolves.toBe('retries-2');
+    });
+
     it('claims no more while `maxEventsInHand` events are being handed over: it waits for the oldest batch', async () => {
       const started = deferred();
       const o = outbox(failingStream(3), {
         answer: failing,
-        settings: { ...settings, maxEventsInHand: 2 },
+        // Room for one claim of 10 (the limit) beside one event in hand, not beside two.
+        settings: { ...settings, maxEventsInHand: 11 },
         startRetryGroup: async (group) => (await started.promise, `retries-${group.endpointId}`),
       });
       const run = env().run(o.activities.dispatchPendingEvents, 10);
       await waitUntil(async () => o.claims.length === 2 && o.attempts.some(([id]) => id === 'bad2'));
-      // Two events in hand: the third batch is not claimed until a hand-over ends.
+      // Two events in hand: a third claim of up to 10 could pass 11, so it waits until a hand-over ends.
       await new Promise((r) => setImmediate(r));
       expect(o.claims).toHaveLength(2);
       started.resolve();

@@ -5,6 +5,11 @@ import { getSchema } from '../../src/graphql/schema';
 import { createApp } from '../../src/http/app';
 import { useDatabase } from '../support/db';
 import { makeWorld, tokenFor } from '../support/factories';
+import { parse } from 'graphql';
+import type { Operation } from '../../facades/shared/execute';
+import { defineTool, READ_ONLY } from '../../facades/mcp/tool';
+import { input, object, str } from '../../facades/mcp/schema';
+import { AI_READ, call, TOOLS } from '../mcp/support';
 
 /**
  * The request log (README, `LOG_LEVEL`): one JSON line per request with its id, method, URL, status and time (`req`, on
@@ -14,8 +19,9 @@ import { makeWorld, tokenFor } from '../support/factories';
 describe('request log', () => {
   useDatabase();
   const lines: string[] = [];
-  const appAt = async (level: string) =>
+  const appAt = async (level: string, mcpTools?: typeof TOOLS) =>
     createApp({
+      ...(mcpTools ? { mcp: { perToken: 100_000, perWorkspace: 100_000, auditFlushMs: 20, tools: mcpTools } } : {}),
       config: { RATE_LIMIT_PER_MINUTE: 100_000, AGENCY_RATE_LIMIT_PER_MINUTE: 100_000, BODY_LIMIT: '1mb', TRUST_PROXY: 'false' },
       schema: await getSchema(),
       logger: createLogger(
@@ -64,6 +70,41 @@ describe('request log', () => {
       const res = await request(app.app).get('/api/v1/reviews').set('Authorization', `Bearer ${await tokenFor(w.owner)}`);
       expect(res.status).toBe(200);
       expect(logged().filter((l) => l.msg === 'request completed')).toEqual([]);
+    } finally {
+      await app.stop();
+    }
+  });
+
+  it("logs an MCP call's internal error once, with the call's correlation id, and answers without its detail", async () => {
+    const throwing = defineTool<Record<string, never>, unknown>({
+      name: 'fixture_throwing_mapper',
+      title: 'Throwing',
+      description: 'A test fixture whose result mapping throws.',
+      inputSchema: input({}),
+      outputSchema: object({ x: str() }),
+      annotations: READ_ONLY,
+      permission: null,
+      document: parse('{ tenant { id } }') as Operation<unknown>,
+      variables: () => ({}),
+      result: () => {
+        throw new Error('mapping failed: SELECT secret');
+      },
+    });
+    const app = await appAt('info', [...TOOLS, throwing]);
+    try {
+      const w = await makeWorld();
+      const token = await tokenFor(w.owner, AI_READ, 'ai');
+      const res = await request(app.app)
+        .post('/api/mcp')
+        .set('Authorization', `Bearer ${token}`)
+        .set('X-Correlation-Id', 'corr-internal-1')
+        .set('Content-Type', 'application/json')
+        .set('Accept', 'application/json, text/event-stream')
+        .send(call('fixture_throwing_mapper'));
+      expect(res.status).toBe(500);
+      expect(res.text).not.toContain('SELECT');
+      const errors = logged().filter((l) => l.msg === 'MCP internal error');
+      expect(errors).toEqual([expect.objectContaining({ correlationId: 'corr-internal-1', err: expect.objectContaining({ message: 'mapping failed: SELECT secret' }) })]);
     } finally {
       await app.stop();
     }

@@ -208,6 +208,9 @@ export async function awaitDeliveryClosed(deliveryId: string, timeoutMs = 10_000
   clearTimeout(timer);
 }
 
+/** How long a nudge signal may take before it is given up (best effort: the dispatcher polls anyway). */
+const NUDGE_DEADLINE_MS = 10_000;
+
 /** Dispatchers whose last nudge holds its place (see `nudge`), and whether another was asked for meanwhile. */
 const nudges = new Map<string, { again: boolean }>();
 
@@ -226,10 +229,11 @@ async function nudge(workflowId: string, spacingMs: number): Promise<void> {
   const { client } = current;
   const state = { again: false };
   nudges.set(workflowId, state);
+  // A deadline of its own (the SDK's call has none): a nudge that hung would hold this dispatcher's place in `nudges`
+  // and so stop its nudges, leaving its work to the poll.
   const signal = () =>
-    client.workflow
-      .getHandle(workflowId)
-      .signal('nudge')
+    client.connection
+      .withDeadline(Date.now() + NUDGE_DEADLINE_MS, () => client.workflow.getHandle(workflowId).signal('nudge'))
       // It may be starting or continuing as new; its poll finds the work.
       .catch(() => undefined);
   const spaced = () => new Promise((resolve) => setTimeout(resolve, spacingMs).unref());

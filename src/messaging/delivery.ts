@@ -8,6 +8,7 @@ import { tenantScoped } from '../services/common';
 import { consumeCredits } from '../services/credits.service';
 import { sendTimeFor } from '../services/invites.service';
 import { senderFor } from '../services/messaging-settings.service';
+import { publicBaseUrl } from '../config';
 import { messageIdOf, reviewLinkOf, unsubscribeLinkOf } from './links';
 import { inviteDeliverySettings } from './settings';
 import { render } from './templates';
@@ -285,15 +286,17 @@ export async function prepareStep(
   const organization = org === undefined ? await Organization.findByPk(l.campaign.organizationId, { transaction }) : org;
   const businessName = organization?.name ?? l.customer?.name ?? 'us';
   const sender = await resolve(l.invite.customerId, channel, { fromName: businessName, transaction });
+  // Read once for the step's three links (each read parses the configuration's fingerprint of the environment).
+  const base = publicBaseUrl();
   const rendered = render(channel, step, {
     firstName: l.contact.firstName,
     lastName: l.contact.lastName,
     businessName,
-    reviewLink: reviewLinkOf(l.invite.uuid),
-    unsubscribeLink: unsubscribeLinkOf(l.contact.uuid),
+    reviewLink: reviewLinkOf(l.invite.uuid, base),
+    unsubscribeLink: unsubscribeLinkOf(l.contact.uuid, base),
     language: l.customer?.language ?? 'en',
   });
-  return { sender, rendered: channel === 'email' ? { ...rendered, messageId: messageIdOf(l.invite.uuid, stepIndex) } : rendered };
+  return { sender, rendered: channel === 'email' ? { ...rendered, messageId: messageIdOf(l.invite.uuid, stepIndex, base) } : rendered };
 }
 
 /**

@@ -1,33 +1,7 @@
-import { input, object, str } from '../../facades/mcp/schema';
-import { defineTool, READ_ONLY } from '../../facades/mcp/tool';
 import { revokeToken } from '../../src/services/auth.service';
 import { ApiToken } from '../../src/models';
 import { makeTenant, makeWorld, tokenFor } from '../support/factories';
-import { AI_READ, call, mcpWorld, rpc, TOOLS, useMcpApp, type RawAnswer } from './support';
-import { parse } from 'graphql';
-import type { Operation } from '../../facades/shared/execute';
-
-/** Fixtures for the internal-error row: a document the schema refuses, and a mapping that throws. */
-const brokenDocument = defineTool<Record<string, never>, unknown>({
-  name: 'fixture_broken_document',
-  title: 'Broken',
-  description: 'A test fixture whose GraphQL document does not validate against the schema.',
-  inputSchema: input({}),
-  outputSchema: object({ x: str() }),
-  annotations: READ_ONLY,
-  permission: null,
-  document: parse('{ noSuchField }') as Operation<unknown>,
-  variables: () => ({}),
-  result: () => ({ x: 'never' }),
-});
-const throwingMapper = defineTool<Record<string, never>, unknown>({
-  ...brokenDocument,
-  name: 'fixture_throwing_mapper',
-  document: parse('{ tenant { id } }') as Operation<unknown>,
-  result: () => {
-    throw new Error('SELECT * FROM secret_table WHERE password = 42');
-  },
-});
+import { AI_READ, brokenDocument, call, mcpWorld, rpc, throwingMapper, TOOLS, useMcpApp, type RawAnswer } from './support';
 
 /** The spec's "MCP errors" table over raw HTTP: every code, its HTTP status, and never an HTML page. */
 describe('MCP errors at POST /api/mcp', () => {

@@ -1,7 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type Redis from 'ioredis';
-import type { AnyTool } from '../../facades/mcp/tool';
+import { parse } from 'graphql';
+import { input, object, str } from '../../facades/mcp/schema';
+import { defineTool, READ_ONLY, type AnyTool } from '../../facades/mcp/tool';
+import type { Operation } from '../../facades/shared/execute';
 import { TOOLS } from '../../facades/mcp/tools';
 import { McpAuditEntry, Tenant } from '../../src/models';
 import { configureGridProviders } from '../../src/services/grid-providers.service';
@@ -128,3 +131,25 @@ export async function auditRows(tenantId: number, n: number): Promise<McpAuditEn
 }
 
 export { TOOLS };
+
+/** Fixtures for the internal-error row: a document the schema refuses, and a mapping that throws. */
+export const brokenDocument = defineTool<Record<string, never>, unknown>({
+  name: 'fixture_broken_document',
+  title: 'Broken',
+  description: 'A test fixture whose GraphQL document does not validate against the schema.',
+  inputSchema: input({}),
+  outputSchema: object({ x: str() }),
+  annotations: READ_ONLY,
+  permission: null,
+  document: parse('{ noSuchField }') as Operation<unknown>,
+  variables: () => ({}),
+  result: () => ({ x: 'never' }),
+});
+export const throwingMapper = defineTool<Record<string, never>, unknown>({
+  ...brokenDocument,
+  name: 'fixture_throwing_mapper',
+  document: parse('{ tenant { id } }') as Operation<unknown>,
+  result: () => {
+    throw new Error('SELECT * FROM secret_table WHERE password = 42');
+  },
+});

@@ -5,11 +5,7 @@ import { getSchema } from '../../src/graphql/schema';
 import { createApp } from '../../src/http/app';
 import { useDatabase } from '../support/db';
 import { makeWorld, tokenFor } from '../support/factories';
-import { parse } from 'graphql';
-import type { Operation } from '../../facades/shared/execute';
-import { defineTool, READ_ONLY } from '../../facades/mcp/tool';
-import { input, object, str } from '../../facades/mcp/schema';
-import { AI_READ, call, TOOLS } from '../mcp/support';
+import { AI_READ, call, throwingMapper, TOOLS } from '../mcp/support';
 
 /**
  * The request log (README, `LOG_LEVEL`): one JSON line per request with its id, method, URL, status and time (`req`, on
@@ -76,21 +72,7 @@ describe('request log', () => {
   });
 
   it("logs an MCP call's internal error once, with the call's correlation id, and answers without its detail", async () => {
-    const throwing = defineTool<Record<string, never>, unknown>({
-      name: 'fixture_throwing_mapper',
-      title: 'Throwing',
-      description: 'A test fixture whose result mapping throws.',
-      inputSchema: input({}),
-      outputSchema: object({ x: str() }),
-      annotations: READ_ONLY,
-      permission: null,
-      document: parse('{ tenant { id } }') as Operation<unknown>,
-      variables: () => ({}),
-      result: () => {
-        throw new Error('mapping failed: SELECT secret');
-      },
-    });
-    const app = await appAt('info', [...TOOLS, throwing]);
+    const app = await appAt('info', [...TOOLS, throwingMapper]);
     try {
       const w = await makeWorld();
       const token = await tokenFor(w.owner, AI_READ, 'ai');
@@ -104,7 +86,7 @@ describe('request log', () => {
       expect(res.status).toBe(500);
       expect(res.text).not.toContain('SELECT');
       const errors = logged().filter((l) => l.msg === 'MCP internal error');
-      expect(errors).toEqual([expect.objectContaining({ correlationId: 'corr-internal-1', err: expect.objectContaining({ message: 'mapping failed: SELECT secret' }) })]);
+      expect(errors).toEqual([expect.objectContaining({ correlationId: 'corr-internal-1', err: expect.objectContaining({ message: 'SELECT * FROM secret_table WHERE password = 42' }) })]);
     } finally {
       await app.stop();
     }

@@ -110,11 +110,17 @@ describe('report mail claim (mailOnce): a take-over while the attempt it was tak
   const age = (id: number) =>
     ReportDelivery.sequelize!.query('UPDATE report_deliveries SET updated_at = ? WHERE id = ?', { replacements: [new Date(Date.now() - STALE_CLAIM_MS - 1_000), id] });
 
-  it("keeps the take-over's claim when the send of the attempt it was taken from fails", async () => {
+  /** Two attempts of one mail, both holding their message in the SMTP server: the first's claim taken over by the second. */
+  async function takenOver() {
     const s = await subject();
     const first = await sendingAttempt(s);
     await age(first.claim.id);
     const second = await sendingAttempt(s);
+    return { s, first, second };
+  }
+
+  it("keeps the take-over's claim when the send of the attempt it was taken from fails", async () => {
+    const { s, first, second } = await takenOver();
     expect(second.claim.id).toBe(first.claim.id);
     expect(second.claim.claimToken).not.toBe(first.claim.claimToken);
 
@@ -132,10 +138,7 @@ describe('report mail claim (mailOnce): a take-over while the attempt it was tak
   });
 
   it('marks the mail sent when the attempt it was taken from succeeds, and a failing take-over leaves it so', async () => {
-    const s = await subject();
-    const first = await sendingAttempt(s);
-    await age(first.claim.id);
-    const second = await sendingAttempt(s);
+    const { s, first, second } = await takenOver();
 
     first.held.accept();
     expect(await first.done).toBe('sent');
@@ -152,10 +155,7 @@ describe('report mail claim (mailOnce): a take-over while the attempt it was tak
   });
 
   it('records the mail sent when the take-over failed and released the claim before the attempt it was taken from succeeded', async () => {
-    const s = await subject();
-    const first = await sendingAttempt(s);
-    await age(first.claim.id);
-    const second = await sendingAttempt(s);
+    const { s, first, second } = await takenOver();
 
     second.held.refuse();
     await expect(second.done).rejects.toThrow(/Try again later/);
@@ -170,10 +170,7 @@ describe('report mail claim (mailOnce): a take-over while the attempt it was tak
   });
 
   it('sends a second copy under the same Message-ID when both succeed (what the claim cannot exclude), and ends sent', async () => {
-    const s = await subject();
-    const first = await sendingAttempt(s);
-    await age(first.claim.id);
-    const second = await sendingAttempt(s);
+    const { s, first, second } = await takenOver();
     expect(second.held.messageId).toBe(first.held.messageId);
 
     first.held.accept();

@@ -6,6 +6,7 @@ import { assertDeliverableUrl } from '../../src/webhooks/url';
 import { signalFirstAttemptsEnded, startRetryGroup, temporal } from '../client';
 import { Context } from '@temporalio/activity';
 import { createOutboxActivities } from './outbox';
+import { ROUND_GATHER_MS } from '../webhooks/receiver-retries.workflow';
 import { createDeliveryAttempt, createWebhookActivities, type WebhookActivityDeps } from './webhooks';
 import { receiverGate } from './receiver-gate';
 import { platformClient } from '../../src/providers';
@@ -98,9 +99,9 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
         perReceiver: config.WEBHOOK_BULK_PER_RECEIVER ?? 8,
         handoffMs: config.WEBHOOK_HANDOFF_MS ?? 250,
         slowForMs: config.WEBHOOK_SLOW_RECEIVER_MS ?? 60_000,
-        // A receiver's retry run gets a hand-over at most every 250 ms per schedule (its rounds gather 250 ms anyway),
-        // and batches go on while up to ten batches' events are still being handed over.
-        handoverSpacingMs: 250,
+        // A receiver's retry run gets a hand-over at most once per its rounds' gathering time per schedule (250 ms), and
+        // batches go on while up to ten batches' events are still being handed over.
+        handoverSpacingMs: ROUND_GATHER_MS,
         maxEventsInHand: 1_000,
         // One activity runs batches for up to 30 s and stays 1 s after the outbox empties, looking every 25 ms.
         budgetMs: 30_000,

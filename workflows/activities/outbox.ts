@@ -94,7 +94,7 @@ type Recorder = ReturnType<typeof recorder>;
  */
 function inHand(maxEvents: number) {
   const tails = new Map<Promise<void>, number[]>();
-  let count = 0;
+  const count = () => [...tails.values()].reduce((n, ids) => n + ids.length, 0);
   let failure: { reason: unknown } | null = null;
   const check = () => {
     if (failure) throw failure.reason;
@@ -102,21 +102,17 @@ function inHand(maxEvents: number) {
   return {
     eventIds: (): number[] => [...tails.values()].flat(),
     add(eventIds: number[], tail: Promise<void>): void {
-      count += eventIds.length;
       const settled: Promise<void> = tail
         .catch((reason: unknown) => {
           failure ??= { reason };
         })
-        .finally(() => {
-          tails.delete(settled);
-          count -= eventIds.length;
-        });
+        .finally(() => tails.delete(settled));
       tails.set(settled, eventIds);
     },
     /** Before a claim of up to `limit`: throws a batch's failure; waits while the claim could pass the bound. */
     async room(limit: number): Promise<void> {
       check();
-      while (count + limit > maxEvents && tails.size) {
+      while (count() + limit > maxEvents && tails.size) {
         await Promise.race(tails.keys());
         check();
       }

@@ -17,3 +17,6 @@ export const charCount = (s: string): number => [...s].length;
 export const MAX_PAGE_DEPTH = 10_000;
 
 export const maxPageFor = (perPage: number): number => Math.max(1, Math.floor(MAX_PAGE_DEPTH / Math.max(1, perPage)));
+
+/** Contacts in one batch invite (`POST .../campaigns/{campaign}/invites`, GraphQL `inviteContacts`). */
+export const MAX_BATCH_INVITES = 1000;

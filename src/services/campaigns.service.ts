@@ -9,6 +9,7 @@ import { CHANNELS, type CampaignStep, type Channel } from '../models/campaign.mo
 import type { ActivityType } from '../models/contact-activity.model';
 import { cleanName, clockOf, escape, inTransaction, offset, type Page, type PageArgs, parseDate, scopeSql, type ServiceOptions, tenantScoped } from './common';
 import { minutesOf, requestInvite, type ContactDetails, type InviteRequestResult } from './invites.service';
+import { requestInvites, type BatchInviteResult } from './invite-batches';
 import { containsPattern } from '../db/like';
 import { UUID } from '../domain/ids';
 
@@ -390,6 +391,16 @@ export async function inviteContact(p: Principal, uuid: string, input: InviteCon
   const campaign = await findVisible(p, uuid);
   const details: ContactDetails = { email: input.email, phone: input.phone, firstName: input.firstName, lastName: input.lastName };
   return requestInvite(campaign, details, { sendAfterHours: input.sendAfterHours, source: 'api', clock: opts.clock, transaction: opts.transaction });
+}
+
+/**
+ * POST .../campaigns/{campaign}/invites below the schema: the single invite's checks, then up to
+ * MAX_BATCH_INVITES contacts applied as consecutive single invites would be (src/services/invite-batches.ts).
+ */
+export async function inviteContacts(p: Principal, uuid: string, inputs: InviteContactInput[], opts: ServiceOptions = {}): Promise<BatchInviteResult[]> {
+  const campaign = await findVisible(p, uuid);
+  const entries = inputs.map((i) => ({ email: i.email, phone: i.phone, firstName: i.firstName, lastName: i.lastName, sendAfterHours: i.sendAfterHours }));
+  return requestInvites(campaign, entries, { source: 'api', clock: opts.clock });
 }
 
 // ---- campaigns: reads -----------------------------------------------------------------------------------

@@ -111,6 +111,7 @@ export const BODIES: Record<string, (i: Ids) => Record<string, unknown>> = {
   'POST /webhooks/:id/test': () => ({}),
   'POST /webhook-deliveries/:id/redeliver': () => ({}),
   'POST /request-reviews/campaigns/:campaign/invite': () => ({ email: 'sweep@example.test', first_name: 'Sweep' }),
+  'POST /request-reviews/campaigns/:campaign/invites': () => ({ contacts: [{ email: 'sweep@example.test', first_name: 'Sweep' }, { phone: '+14155552671' }] }),
   'POST /customers': (i) => ({ name: 'Sweep', company: 'Sweep Co', password: 'correct-horse-battery-9', email: `sweep-${randomUUID().slice(0, 8)}@example.test`, custom_plan_id: i.plan }),
   'PUT /customers/:customer': (i) => ({ custom_plan_id: i.plan }),
   'PUT /customers/:customer/location-limit': () => ({ location_limit: 99 }),

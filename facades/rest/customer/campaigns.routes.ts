@@ -1,10 +1,11 @@
-import { integer, text } from '../../shared/input';
+import { integer, presentOnly, text } from '../../shared/input';
 import { envelope } from '../../shared/pagination';
 import { pageOf } from '../../shared/presenters/common';
 import { campaign, Campaign, InviteAccepted } from '../../shared/presenters/reference';
 import { z } from '../../shared/presenters/zod';
 import { pathString, route } from '../route';
 import { graphql } from '../../shared/graphql';
+import { MAX_BATCH_INVITES } from '../../../src/domain/limits';
 
 /**
  * Review-request campaigns (spec: Endpoints > Campaigns and invites). Campaign = {id: uuid, name}; the invite
@@ -22,6 +23,26 @@ const inviteBody = z.object({
   first_name: scalarText('first_name').nullish().openapi({ maxLength: 255 }),
   last_name: scalarText('last_name').nullish().openapi({ maxLength: 255 }),
   send_after_hours: integer('send_after_hours').nullish().openapi({ description: '0 = as soon as possible within the send window; null = the campaign default.' }),
+});
+
+/** The single invite's body as one entry of a batch (its fields and rules are the same). */
+const invitesBody = z.object({
+  contacts: z
+    // Blank fields count as absent, as in the single invite's body.
+    .array(z.preprocess((v) => (v && typeof v === 'object' && !Array.isArray(v) ? presentOnly(v as Record<string, unknown>) : v), inviteBody))
+    .min(1, 'The contacts must hold at least one contact.')
+    .max(MAX_BATCH_INVITES, `The contacts may not hold more than ${MAX_BATCH_INVITES} contacts.`)
+    .openapi({ description: `1 to ${MAX_BATCH_INVITES} contacts, each with the fields of the single invite.` }),
+});
+
+const InvitesAccepted = z.object({ data: z.array(InviteAccepted) }).openapi('InvitesAccepted');
+
+const inputOf = (b: z.infer<typeof inviteBody>) => ({
+  email: b.email ?? null,
+  phone: b.phone ?? null,
+  firstName: b.first_name ?? null,
+  lastName: b.last_name ?? null,
+  sendAfterHours: b.send_after_hours ?? null,
 });
 
 export const campaignRoutes = [
@@ -66,16 +87,31 @@ export const campaignRoutes = [
     document: graphql(`mutation InviteContact($campaign: String!, $input: InviteContactInput!) {
       inviteContact(campaign: $campaign, input: $input) { id message }
     }`),
-    variables: ({ params, body: b }) => ({
-      campaign: params.campaign,
-      input: {
-        email: b.email ?? null,
-        phone: b.phone ?? null,
-        firstName: b.first_name ?? null,
-        lastName: b.last_name ?? null,
-        sendAfterHours: b.send_after_hours ?? null,
-      },
-    }),
+    variables: ({ params, body }) => ({ campaign: params.campaign, input: inputOf(body) }),
     respond: (d) => ({ status: 202, body: { id: d.inviteContact.id, message: d.inviteContact.message } }),
+  }),
+  // An addition to the contract (docs/decisions/review-requests.md "Invites in batches"): a campaign's list in a few
+  // requests instead of one per contact.
+  route({
+    method: 'post',
+    path: '/request-reviews/campaigns/:campaign/invites',
+    operationId: 'inviteContacts',
+    summary: 'Invite many contacts to review',
+    description:
+      `Up to ${MAX_BATCH_INVITES} contacts in one request, each accepted exactly as the single invite would accept it, in the order ` +
+      'given (a contact listed twice is matched and rescheduled as a resent invite is). The answer lists each contact\'s id in the ' +
+      'same order. A validation error in any entry answers 422 naming it (`contacts.<i>.<field>`) and stores nothing.',
+    tag: TAG,
+    permissions: ['request:read', 'request:create'],
+    params: { campaign: pathString('Campaign', 'The campaign UUID.') },
+    // As the single invite (rule 9): sending the batch again matches its contacts and reschedules their waiting invites.
+    idempotencyKey: false,
+    body: invitesBody,
+    responses: { 202: { description: 'Accepted: each contact\'s id, in the order sent.', schema: InvitesAccepted } },
+    document: graphql(`mutation InviteContacts($campaign: String!, $inputs: [InviteContactInput!]!) {
+      inviteContacts(campaign: $campaign, inputs: $inputs) { id message }
+    }`),
+    variables: ({ params, body }) => ({ campaign: params.campaign, inputs: body.contacts.map(inputOf) }),
+    respond: (d) => ({ status: 202, body: { data: d.inviteContacts.map((a) => ({ id: a.id, message: a.message })) } }),
   }),
 ];

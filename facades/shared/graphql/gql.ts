@@ -91,6 +91,7 @@ type Documents = {
     "mutation RevokeAiAuthorization($id: Int!) { revokeAiAuthorization(id: $id) { ...AiAuthorizationFields } }": typeof types.RevokeAiAuthorizationDocument,
     "query ListCampaigns($organizationId: Int, $search: String, $page: Int!, $perPage: Int!) {\n      campaigns(organizationId: $organizationId, search: $search, page: $page, perPage: $perPage) {\n        total page perPage items { id name }\n      }\n    }": typeof types.ListCampaignsDocument,
     "mutation InviteContact($campaign: String!, $input: InviteContactInput!) {\n      inviteContact(campaign: $campaign, input: $input) { id message }\n    }": typeof types.InviteContactDocument,
+    "mutation InviteContacts($campaign: String!, $inputs: [InviteContactInput!]!) {\n      inviteContacts(campaign: $campaign, inputs: $inputs) { id message }\n    }": typeof types.InviteContactsDocument,
     "query ListLocations($organizationId: Int, $search: String, $page: Int!, $perPage: Int!) {\n      locations(organizationId: $organizationId, search: $search, page: $page, perPage: $perPage) {\n        total page perPage items { ...LocationFields }\n      }\n    }": typeof types.ListLocationsDocument,
     "query GetLocation($id: Int!) { location(id: $id) { ...LocationFields } }": typeof types.GetLocationDocument,
     "mutation CreateLocation($input: CreateLocationInput!) { createLocation(input: $input) { ...LocationFields } }": typeof types.CreateLocationDocument,
@@ -233,6 +234,7 @@ const documents: Documents = {
     "mutation RevokeAiAuthorization($id: Int!) { revokeAiAuthorization(id: $id) { ...AiAuthorizationFields } }": types.RevokeAiAuthorizationDocument,
     "query ListCampaigns($organizationId: Int, $search: String, $page: Int!, $perPage: Int!) {\n      campaigns(organizationId: $organizationId, search: $search, page: $page, perPage: $perPage) {\n        total page perPage items { id name }\n      }\n    }": types.ListCampaignsDocument,
     "mutation InviteContact($campaign: String!, $input: InviteContactInput!) {\n      inviteContact(campaign: $campaign, input: $input) { id message }\n    }": types.InviteContactDocument,
+    "mutation InviteContacts($campaign: String!, $inputs: [InviteContactInput!]!) {\n      inviteContacts(campaign: $campaign, inputs: $inputs) { id message }\n    }": types.InviteContactsDocument,
     "query ListLocations($organizationId: Int, $search: String, $page: Int!, $perPage: Int!) {\n      locations(organizationId: $organizationId, search: $search, page: $page, perPage: $perPage) {\n        total page perPage items { ...LocationFields }\n      }\n    }": types.ListLocationsDocument,
     "query GetLocation($id: Int!) { location(id: $id) { ...LocationFields } }": types.GetLocationDocument,
     "mutation CreateLocation($input: CreateLocationInput!) { createLocation(input: $input) { ...LocationFields } }": types.CreateLocationDocument,
@@ -620,6 +622,10 @@ export function graphql(source: "query ListCampaigns($organizationId: Int, $sear
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "mutation InviteContact($campaign: String!, $input: InviteContactInput!) {\n      inviteContact(campaign: $campaign, input: $input) { id message }\n    }"): (typeof documents)["mutation InviteContact($campaign: String!, $input: InviteContactInput!) {\n      inviteContact(campaign: $campaign, input: $input) { id message }\n    }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation InviteContacts($campaign: String!, $inputs: [InviteContactInput!]!) {\n      inviteContacts(campaign: $campaign, inputs: $inputs) { id message }\n    }"): (typeof documents)["mutation InviteContacts($campaign: String!, $inputs: [InviteContactInput!]!) {\n      inviteContacts(campaign: $campaign, inputs: $inputs) { id message }\n    }"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -4,6 +4,7 @@ import type { Campaign, ContactList } from '../../models';
 import * as campaigns from '../../services/campaigns.service';
 import type { CampaignMetrics, ContactWithEngagement } from '../../services/campaigns.service';
 import { Deleted } from '../common';
+import { MAX_BATCH_INVITES } from '../../domain/limits';
 import {
   CampaignListArgs,
   ContactActivityArgs,
@@ -141,6 +142,19 @@ export class CampaignResolver {
   async inviteContact(@Arg('campaign', { description: 'Campaign UUID.' }) campaign: string, @Arg('input') input: InviteContactInput, @Ctx() ctx: Context) {
     const result = await campaigns.inviteContact(ctx.principal!, campaign, input, { clock: ctx.clock });
     return { id: result.contact.uuid, message: INVITE_ACCEPTED_MESSAGE, outcome: result.outcome };
+  }
+
+  @Authorized('request:read', 'request:create')
+  @Mutation(() => [InviteAcceptedType], {
+    description: `Accepts up to ${MAX_BATCH_INVITES} contacts for the campaign at once, each as inviteContact would, in the order given (one answer per contact, same order). A validation error in any entry stores nothing.`,
+  })
+  async inviteContacts(
+    @Arg('campaign', { description: 'Campaign UUID.' }) campaign: string,
+    @Arg('inputs', () => [InviteContactInput]) inputs: InviteContactInput[],
+    @Ctx() ctx: Context,
+  ): Promise<InviteAcceptedType[]> {
+    const results = await campaigns.inviteContacts(ctx.principal!, campaign, inputs, { clock: ctx.clock });
+    return results.map((r) => ({ id: r.contact.uuid, message: INVITE_ACCEPTED_MESSAGE, outcome: r.outcome }));
   }
 
   @Authorized('request:read')

@@ -303,4 +303,75 @@ describe('review-request campaigns (customer REST)', () => {
       });
     });
   });
+
+  describe('POST /api/v1/request-reviews/campaigns/{campaign}/invites (a batch; an addition to the contract)', () => {
+    const batchPath = (uuid: string) => `/api/v1/request-reviews/campaigns/${uuid}/invites`;
+    async function setup(overrides: Parameters<typeof makeCampaign>[2] = {}) {
+      const w = await makeWorld();
+      return { ...w, campaign: await makeCampaign(w.orgOwner, w.org, overrides) };
+    }
+
+    it('answers 202 {data: [{id, message}]} in the order sent, one contact per person, each invite as the single route stores it', async () => {
+      const s = await setup({ sendAfterHours: 2 });
+      const single = await as(s.tokens.orgOwner).post(invitePath(s.campaign.uuid)).send({ email: 'known@example.com' });
+      const res = await as(s.tokens.orgOwner)
+        .post(batchPath(s.campaign.uuid))
+        .send({
+          contacts: [
+            { email: 'Ada@Example.com', first_name: 'Ada', send_after_hours: 0 },
+            { phone: '+447911123456', first_name: 'Bo', email: '' }, // blank counts as absent
+            { email: 'known@example.com', last_name: 'Known', reference: 'ignored' },
+            { email: 'ada@example.com', last_name: 'Lovelace' },
+          ],
+          unlisted: true,
+        });
+      expect(res.status).toBe(202);
+      expect(res.body).toEqual({ data: Array(4).fill({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), message: ACCEPTED }) });
+      const ids = res.body.data.map((d: { id: string }) => d.id);
+      expect(ids[2]).toBe(single.body.id);
+      expect(ids[3]).toBe(ids[0]);
+      expect(await contactByUuid(ids[0])).toMatchObject({ email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace' });
+      expect(await contactByUuid(ids[1])).toMatchObject({ phone: '+447911123456', email: null, firstName: 'Bo' });
+      expect(await contactByUuid(ids[2])).toMatchObject({ lastName: 'Known' });
+      const ada = await contactByUuid(ids[0]);
+      // Ada's second entry moves her waiting invite (rule 4) to the campaign default, as a second request would.
+      expect(await activityTypes(ada.id)).toEqual(['scheduled', 'rescheduled']);
+      const invites = await invitesOf(s.campaign.id);
+      expect(invites.map((i) => i.status)).toEqual(['scheduled', 'scheduled', 'scheduled']);
+      expect(invites.find((i) => i.contactId === ada.id)!.sendAt).toEqual(new Date(NOW.getTime() + 2 * HOUR));
+      expect(await activityTypes((await contactByUuid(ids[2])).id)).toEqual(['scheduled', 'rescheduled']);
+    });
+
+    it('answers 422 naming contacts.<i>.<field> and stores nothing when any entry is invalid', async () => {
+      const s = await setup();
+      const post = (body: unknown) => as(s.tokens.orgOwner).post(batchPath(s.campaign.uuid)).send(body as object);
+      const bad = await post({ contacts: [{ email: 'fine@example.com' }, { phone: '+1 415 555 2671' }, { first_name: 'Nobody' }, { email: 'x@example.com', send_after_hours: -1 }] });
+      expect(bad.status).toBe(422);
+      expect(bad.body).toEqual({ message: expect.any(String), errors: expect.any(Object) });
+      expect(Object.keys(bad.body.errors).sort()).toEqual(['contacts.1.phone', 'contacts.2.email', 'contacts.2.phone', 'contacts.3.send_after_hours']);
+      for (const body of [{}, { contacts: [] }, { contacts: 'a@example.com' }, { contacts: [{ email: { nested: true } }] }, { contacts: Array.from({ length: 1001 }, (_, i) => ({ email: `p${i}@example.com` })) }]) {
+        const res = await post(body);
+        expect(res.status).toBe(422);
+        expect(Object.keys(res.body.errors)[0]).toMatch(/^contacts/);
+      }
+      expect(await Contact.count({ where: { contactListId: s.campaign.contactListId } })).toBe(0);
+      expect(await Invite.count({ where: { campaignId: s.campaign.id } })).toBe(0);
+    });
+
+    it('answers 401, 403 and 404 as the single invite does', async () => {
+      const s = await setup();
+      const body = { contacts: [{ email: 'x@example.com' }] };
+      expect((await t.http().post(batchPath(s.campaign.uuid)).send(body)).status).toBe(401);
+      for (const missing of ['request:create', 'request:read']) {
+        const res = await as(await tokenFor(s.orgOwner, without(missing))).post(batchPath(s.campaign.uuid)).send(body);
+        expect(res.status).toBe(403);
+        expect(res.body.message).toContain(missing);
+      }
+      const member = await as(s.tokens.member).post(batchPath(s.campaign.uuid)).send(body);
+      expect(member.status).toBe(403);
+      expect(member.body.code).toBe('location_access_denied');
+      expect((await as(s.tokens.orgOwner).post(batchPath('3f1c9a4e-2b7d-4c1e-9a8f-0d6e5b4c3a21')).send(body)).status).toBe(404);
+      expect(await Invite.count({ where: { campaignId: s.campaign.id } })).toBe(0);
+    });
+  });
 });

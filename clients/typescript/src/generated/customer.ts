@@ -534,6 +534,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/request-reviews/campaigns/{campaign}/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite many contacts to review
+         * @description Up to 1000 contacts in one request, each accepted exactly as the single invite would accept it, in the order given (a contact listed twice is matched and rescheduled as a resent invite is). The answer lists each contact's id in the same order. A validation error in any entry answers 422 naming it (`contacts.<i>.<field>`) and stores nothing.
+         *
+         *     Needs the token permissions `request:read` and `request:create`.
+         */
+        post: operations["inviteContacts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/gbp/metrics": {
         parameters: {
             query?: never;
@@ -1144,6 +1166,9 @@ export interface components {
              */
             id: string;
             message: string;
+        };
+        InvitesAccepted: {
+            data: components["schemas"]["InviteAccepted"][];
         };
         MetricTotals: {
             /** @description Search and Maps impressions on desktop and mobile. */
@@ -4601,6 +4626,131 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InviteAccepted"];
+                };
+            };
+            /** @description The request could not be read (for example a path that is not valid percent-encoding). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A plan limit or plan feature is needed (`upgrade_required`), or the account is paused (`subscription_paused`). */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks a needed permission, or the resource is outside the caller's scope (`code` says which where named). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or outside the caller's scope. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's content encoding or charset is not supported. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed, the body is not a JSON object, or a named rule (`code`) refused the request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    inviteContacts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 1000 contacts, each with the fields of the single invite. */
+                    contacts: {
+                        /** @description Required when `phone` is absent. */
+                        email?: string | null;
+                        /**
+                         * @description E.164; required when `email` is absent.
+                         * @example +14155550123
+                         */
+                        phone?: string | null;
+                        first_name?: string | null;
+                        last_name?: string | null;
+                        /** @description 0 = as soon as possible within the send window; null = the campaign default. */
+                        send_after_hours?: number | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: each contact's id, in the order sent. */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": string;
+                    "X-RateLimit-Remaining": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitesAccepted"];
                 };
             };
             /** @description The request could not be read (for example a path that is not valid percent-encoding). */

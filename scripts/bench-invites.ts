@@ -27,6 +27,8 @@ import { assertBenchDatabase, benchPeakRssMb, engineCeiling, markdownTable, pct,
  *
  * Each of BENCH_RUNS (3) runs measures, in this order on the same server:
  * - end to end: the clock runs from the first POST until the last message reaches the SMTP server;
+ * - end to end in batches: the same through the batch route (`POST .../campaigns/{uuid}/invites`, BENCH_BATCH contacts a
+ *   request, BENCH_BATCH_CONCURRENCY requests at a time), as an integrator sending a campaign's list would;
  * - queued: the worker is stopped, BENCH_INVITES more invites are posted, and the clock runs from the worker's start
  *   until the last message arrives (the durable path alone, a backlog such as a campaign's send window opening);
  * - the engine ceiling: trivial one-activity workflows per second on this server and worker;
@@ -36,12 +38,14 @@ import { assertBenchDatabase, benchPeakRssMb, engineCeiling, markdownTable, pct,
  * process (`node dist/src/main.js`, `node dist/src/worker-main.js`), and their peak RSS is printed; this process holds
  * the load generator and the SMTP sink. "Stopping the worker" stops its process; "queued" starts a new one.
  *
- * Environment: BENCH_INVITES, BENCH_CONCURRENCY, BENCH_RUNS, BENCH_DATABASE_URL (default `reviewgrid_bench_invites`).
+ * Environment: BENCH_INVITES, BENCH_CONCURRENCY, BENCH_BATCH (250), BENCH_BATCH_CONCURRENCY (2), BENCH_RUNS, BENCH_DATABASE_URL (default `reviewgrid_bench_invites`).
  */
 const INVITES = Number(process.env.BENCH_INVITES ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'mysql://root@127.0.0.1:3306/reviewgrid_bench_invites';
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const BATCH = Number(process.env.BENCH_BATCH ?? 250);
+const BATCH_CONCURRENCY = Number(process.env.BENCH_BATCH_CONCURRENCY ?? 2);
 const DEADLINE_MS = 20 * 60_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -139,6 +143,9 @@ interface RunResult {
   post202: { p50: number; p99: number };
   endToEndMs: number;
   postToMessage: { p50: number; p99: number };
+  /** The batch route's phase: all posted, and first POST to last message. */
+  batchPostedMs: number;
+  batchedMs: number;
   queuedMs: number;
   /** First to last message of the queued phase (without the worker's start and first poll). */
   queuedSpanMs: number;
@@ -224,6 +231,23 @@ async function main(): Promise<void> {
     );
     return { answered: answered.sort((a, b) => a - b), postedAt };
   };
+  /** POSTs the invites through the batch route, BATCH contacts a request, BATCH_CONCURRENCY requests at a time. */
+  const postBatches = async (url: string, prefix: string) => {
+    const postedAt = new Map<string, number>();
+    const chunks = Array.from({ length: Math.ceil(INVITES / BATCH) }, (_, c) => c);
+    await pool(chunks, BATCH_CONCURRENCY, async (c) => {
+      const contacts = Array.from({ length: Math.min(BATCH, INVITES - c * BATCH) }, (_, k) => {
+        const i = c * BATCH + k;
+        return { email: `${prefix}-${i}@bench-invites.test`, first_name: `Guest${i}`, send_after_hours: 0 };
+      });
+      const now = Date.now();
+      for (const contact of contacts) postedAt.set(contact.email, now);
+      const res = await fetch(`${url}s`, { method: 'POST', headers, body: JSON.stringify({ contacts }) });
+      const text = await res.text();
+      if (res.status !== 202) throw new Error(`batch ${c} answered ${res.status}: ${text}`);
+    });
+    return { postedAt };
+  };
   const checkSent = async (campaign: Campaign, arrivals: Arrival[], postedAt: Map<string, number>) => {
     const distinct = new Set(arrivals.filter((a) => a.to.some((t) => postedAt.has(t))).flatMap((a) => a.to)).size;
     const sent = await Invite.count({ where: { campaignId: campaign.id, status: 'sent' } });
@@ -255,6 +279,16 @@ async function main(): Promise<void> {
     const delays = arrivals.map((a) => a.at - posted.postedAt.get(a.to[0])!).sort((a, b) => a - b);
     sizes = arrivals.map((a) => a.raw.length).sort((a, b) => a - b);
 
+    // End to end in batches: the same, through the batch route.
+    const batched = await newCampaign(`Bench ${run} batched`);
+    sink.reset();
+    const b0 = Date.now();
+    const batchPosts = await postBatches(batched.url, `batched-${run}`);
+    const batchPostedMs = Date.now() - b0;
+    await waitForArrivals(sink, INVITES, 'batched');
+    const batchedMs = Math.max(...sink.arrivals.map((a) => a.at)) - b0;
+    await checkSent(batched.campaign, [...sink.arrivals], batchPosts.postedAt);
+
     // Queued: the invites wait in the table while the worker is down; the clock runs from its start.
     const queued = await newCampaign(`Bench ${run} queued`);
     await engine.stopWorker();
@@ -278,6 +312,8 @@ async function main(): Promise<void> {
       post202: { p50: pct(posted.answered, 50), p99: pct(posted.answered, 99) },
       endToEndMs,
       postToMessage: { p50: pct(delays, 50), p99: pct(delays, 99) },
+      batchPostedMs,
+      batchedMs,
       queuedMs,
       queuedSpanMs,
       ceilingPerSecond,
@@ -292,7 +328,8 @@ async function main(): Promise<void> {
     };
     runs.push(result);
     console.log(
-      `  run ${r + 1}: posted in ${s1(postedMs)} s, last message ${s1(endToEndMs)} s after the first POST; queued ${s1(queuedMs)} s; ` +
+      `  run ${r + 1}: posted in ${s1(postedMs)} s, last message ${s1(endToEndMs)} s after the first POST; in batches: posted in ${s1(batchPostedMs)} s, ` +
+        `last message after ${s1(batchedMs)} s; queued ${s1(queuedMs)} s; ` +
         `pooled nodemailer ${s1(pooled.lastMs)} s, no pool ${s1(noPool.lastMs)} s; ceiling ${ceilingPerSecond.toFixed(0)} workflows/s`,
     );
   }
@@ -312,6 +349,16 @@ async function main(): Promise<void> {
       `**${s1(m((r) => r.endToEndMs))}**`,
       `**${(m((r) => r.endToEndMs) / pooledMs).toFixed(1)} x**`,
       `${(INVITES / (m((r) => r.endToEndMs) / 1000) / ceiling).toFixed(1)} x`,
+    ],
+    [`REST batch invite (${BATCH} contacts a request, ${BATCH_CONCURRENCY} at a time): posting`, '', '', `${rate(m((r) => r.batchPostedMs))} posted`, `(posting: ${s1(m((r) => r.batchPostedMs))})`, '', ''],
+    [
+      'platform end to end in batches: first POST to last message',
+      '',
+      '',
+      `${rate(m((r) => r.batchedMs))} delivered`,
+      `**${s1(m((r) => r.batchedMs))}**`,
+      `**${(m((r) => r.batchedMs) / pooledMs).toFixed(1)} x**`,
+      `${(INVITES / (m((r) => r.batchedMs) / 1000) / ceiling).toFixed(1)} x`,
     ],
     ['platform queued: worker start to last message', '', '', `${rate(m((r) => r.queuedMs))} delivered`, `**${s1(m((r) => r.queuedMs))}**`, `**${(m((r) => r.queuedMs) / pooledMs).toFixed(1)} x**`, `${(INVITES / (m((r) => r.queuedMs) / 1000) / ceiling).toFixed(1)} x`],
     ['platform queued: first to last message', '', '', `${rate(m((r) => r.queuedSpanMs))} delivered`, s1(m((r) => r.queuedSpanMs)), `${(m((r) => r.queuedSpanMs) / pooledMs).toFixed(1)} x`, `${(INVITES / (m((r) => r.queuedSpanMs) / 1000) / ceiling).toFixed(1)} x`],

@@ -178,7 +178,7 @@ async function main(): Promise<void> {
     kind: 'customer',
     permissions: ['request:read', 'request:create', 'organizations:read', 'organizations:update'],
   });
-  await grantCredits({ id: owner.customerId!, tenantId: owner.tenantId }, { type: 'email', credits: 2 * INVITES * RUNS, expiresAt: null, notes: 'bench:invites' });
+  await grantCredits({ id: owner.customerId!, tenantId: owner.tenantId }, { type: 'email', credits: 3 * INVITES * RUNS, expiresAt: null, notes: 'bench:invites' });
 
   const sink = await startSmtpSink();
   const engine = await startBenchTemporal(config, 27_935, env);

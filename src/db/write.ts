@@ -6,7 +6,10 @@ interface DriverConnection {
 }
 
 export interface InsertResult {
-  /** The first row's AUTO_INCREMENT id; a multi-row insert's rows have consecutive ids (innodb_autoinc_lock_mode 1 or 0). */
+  /**
+   * The first row's AUTO_INCREMENT id. The others' are not derived from it: they are consecutive only with
+   * innodb_autoinc_lock_mode 0 or 1 and an auto_increment_increment of 1 (not on Galera, say); `idsByUuid` reads them.
+   */
   insertId: number;
   affectedRows: number;
 }
@@ -33,9 +36,23 @@ export async function insertRows(
   if (sequelize.hasHook('beforeQuery')) {
     await (sequelize as unknown as { runHooks(name: string, ...args: unknown[]): Promise<void> }).runHooks('beforeQuery', { type: 'INSERT' }, { sql });
   }
-  const connection = (transaction as unknown as { connection: DriverConnection }).connection;
-  const values = rows.flat();
-  const result = await new Promise<unknown>((resolve, reject) => connection.query(sql, values, (err, r) => (err ? reject(err) : resolve(r))));
-  const { insertId, affectedRows } = result as InsertResult;
+  const { insertId, affectedRows } = (await run(transaction, sql, rows.flat())) as InsertResult;
   return { insertId: Number(insertId), affectedRows };
+}
+
+/** The ids of the table's rows with these uuids (rows just inserted by `insertRows`, say), by uuid. */
+export async function idsByUuid(sequelize: Sequelize, table: string, uuids: readonly string[], transaction: Transaction): Promise<Map<string, number>> {
+  if (uuids.length === 0) return new Map();
+  const sql = `SELECT id, uuid FROM \`${table}\` WHERE uuid IN (${uuids.map(() => '?').join(',')})`;
+  if (sequelize.hasHook('beforeQuery')) {
+    await (sequelize as unknown as { runHooks(name: string, ...args: unknown[]): Promise<void> }).runHooks('beforeQuery', { type: 'SELECT' }, { sql });
+  }
+  const rows = (await run(transaction, sql, [...uuids])) as { id: number; uuid: string }[];
+  return new Map(rows.map((r) => [r.uuid, Number(r.id)]));
+}
+
+/** A statement on the transaction's connection, text protocol (no prepared statement per row count). */
+function run(transaction: Transaction, sql: string, values: unknown[]): Promise<unknown> {
+  const connection = (transaction as unknown as { connection: DriverConnection }).connection;
+  return new Promise<unknown>((resolve, reject) => connection.query(sql, values, (err, r) => (err ? reject(err) : resolve(r))));
 }

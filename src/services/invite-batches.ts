@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Op, type Transaction } from 'sequelize';
 import { Validation, type FieldErrors } from '../domain/errors';
 import { MAX_BATCH_INVITES } from '../domain/limits';
-import { insertRows } from '../db/write';
+import { idsByUuid, insertRows } from '../db/write';
 import { Contact, Invite, type Campaign } from '../models';
 import type { ActivityType } from '../models/contact-activity.model';
 import { nudgeInviteDispatcher } from '../../workflows/client';
@@ -120,9 +120,10 @@ function validate(campaign: Campaign, inputs: BatchInviteInput[]): Entry[] {
 async function apply(campaign: Campaign, all: Entry[], opts: BatchInviteOptions, transaction: Transaction): Promise<BatchInviteResult[]> {
   const now = clockOf(opts).now();
   const entries: Entry[] = all.map(({ index, details, hours }) => ({ index, details, hours, match: null, phoneHolder: null }));
-  await matchStored(campaign, entries, transaction);
+  const exact = (await matchStored(campaign, entries, transaction)) && entries.every((e) => !e.details.email || PRINTABLE_ASCII.test(e.details.email));
 
-  // Set-wise: entries that touch nobody an earlier entry touches. The rest follow, in order, one by one.
+  // Set-wise: entries that touch nobody an earlier entry touches. The rest follow, in order, one by one; all of them
+  // when keys are equal only by the column's collation (see PRINTABLE_ASCII).
   const set: Entry[] = [];
   const later: Entry[] = [];
   const emails = new Set<string>();
@@ -130,6 +131,10 @@ async function apply(campaign: Campaign, all: Entry[], opts: BatchInviteOptions,
   const contacts = new Set<number>();
   for (const e of entries) {
     const { email, phone } = e.details;
+    if (!exact) {
+      later.push(e);
+      continue;
+    }
     const touched = [e.match?.id, e.phoneHolder?.id].filter((id): id is number => id !== undefined);
     const overlaps = (email && emails.has(email)) || (phone && phones.has(phone)) || touched.some((id) => contacts.has(id));
     (overlaps ? later : set).push(e);
@@ -153,8 +158,19 @@ async function apply(campaign: Campaign, all: Entry[], opts: BatchInviteOptions,
   }));
 }
 
-/** One look-up per key of the list's contacts the batch names, locked for the transaction (as `matchContact` does). */
-async function matchStored(campaign: Campaign, entries: Entry[], transaction: Transaction): Promise<void> {
+/**
+ * Emails the set-wise part may compare as strings. The contacts' columns compare by utf8mb4_unicode_ci, under which
+ * `andré` is `andre` and `straße` is `strasse`, and `requestInvite`'s look-ups match that way; for printable ASCII
+ * (lower-cased, as stored) that collation's equality is the strings' own. A batch naming any other email goes through
+ * `requestInvite` entry by entry (rare: the batch is then as fast as single requests, and as exact).
+ */
+const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
+
+/**
+ * One look-up per key of the list's contacts the batch names, locked for the transaction (as `matchContact` does).
+ * False when a stored contact came back that no entry names exactly (it matched by the collation only).
+ */
+async function matchStored(campaign: Campaign, entries: Entry[], transaction: Transaction): Promise<boolean> {
   const emails = [...new Set(entries.flatMap((e) => (e.details.email ? [e.details.email] : [])))];
   const phones = [...new Set(entries.flatMap((e) => (e.details.phone ? [e.details.phone] : [])))];
   const lock = transaction.LOCK.UPDATE;
@@ -167,6 +183,9 @@ async function matchStored(campaign: Campaign, entries: Entry[], transaction: Tr
     e.match = email ?? phone ?? null;
     e.phoneHolder = email && phone && phone.id !== email.id ? phone : null;
   }
+  const named = new Set(emails);
+  const dialled = new Set(phones);
+  return [...byEmail.keys()].every((k) => named.has(k)) && [...byPhone.keys()].every((k) => dialled.has(k));
 }
 
 /**
@@ -176,7 +195,7 @@ async function matchStored(campaign: Campaign, entries: Entry[], transaction: Tr
 async function saveContacts(campaign: Campaign, entries: Entry[], now: Date, transaction: Transaction): Promise<void> {
   const sequelize = Contact.sequelize!;
   const fresh = entries.filter((e) => !e.match);
-  const row = (c: { uuid: string; firstName: string | null; lastName: string | null; email: string | null; phone: string | null; createdAt: Date }, id: number | null) => [
+  const row = (c: { uuid: string; firstName: string | null; lastName: string | null; email: string | null; phone: string | null; createdAt: Date }, id: number | null, updatedAt: Date) => [
     id,
     c.uuid,
     campaign.tenantId,
@@ -187,12 +206,13 @@ async function saveContacts(campaign: Campaign, entries: Entry[], now: Date, tra
     c.email,
     c.phone,
     c.createdAt,
-    now,
+    updatedAt,
   ];
   if (fresh.length) {
     const made = fresh.map((e) => ({ uuid: randomUUID(), ...e.details, createdAt: now }));
-    const { insertId } = await insertRows(sequelize, 'contacts', CONTACT_COLUMNS, made.map((c) => row(c, null)), transaction);
-    fresh.forEach((e, i) => (e.contact = { id: insertId + i, uuid: made[i].uuid, email: made[i].email, phone: made[i].phone, unsubscribedAt: null }));
+    await insertRows(sequelize, 'contacts', CONTACT_COLUMNS, made.map((c) => row(c, null, now)), transaction);
+    const ids = await idsByUuid(sequelize, 'contacts', made.map((c) => c.uuid), transaction);
+    fresh.forEach((e, i) => (e.contact = { id: ids.get(made[i].uuid)!, uuid: made[i].uuid, email: made[i].email, phone: made[i].phone, unsubscribedAt: null }));
   }
   const changed = [];
   for (const e of entries.filter((x) => x.match)) {
@@ -205,7 +225,8 @@ async function saveContacts(campaign: Campaign, entries: Entry[], now: Date, tra
       phone: d.phone && !e.phoneHolder ? d.phone : match!.phone,
       createdAt: match!.createdAt,
     };
-    if (next.firstName !== match!.firstName || next.lastName !== match!.lastName || next.email !== match!.email || next.phone !== match!.phone) changed.push(row(next, match!.id));
+    // Saved as `match.save()` saves a changed contact: updated_at from the wall clock.
+    if (next.firstName !== match!.firstName || next.lastName !== match!.lastName || next.email !== match!.email || next.phone !== match!.phone) changed.push(row(next, match!.id, new Date()));
     e.contact = { id: match!.id, uuid: match!.uuid, email: next.email, phone: next.phone, unsubscribedAt: match!.unsubscribedAt };
   }
   // Every unique key of a changed row (id, uuid, the list's email and phone) is that row's own: the upsert updates it.
@@ -299,9 +320,10 @@ async function store(campaign: Campaign, entries: Entry[], opts: BatchInviteOpti
     if (scheduled) e.sendAt = sendAtOf(e);
     return [randomUUID(), campaign.tenantId, campaign.customerId, campaign.id, e.contact!.id, scheduled ? 'scheduled' : 'ignored', opts.source, now, e.sendAt ?? null, reasonOf(e), stamped, stamped];
   });
-  const { insertId } = await insertRows(sequelize, 'invites', INVITE_COLUMNS, rows, transaction);
+  await insertRows(sequelize, 'invites', INVITE_COLUMNS, rows, transaction);
+  const ids = await idsByUuid(sequelize, 'invites', rows.map((r) => r[0] as string), transaction);
   inserted.forEach((e, i) => {
-    const id = insertId + i;
+    const id = ids.get(rows[i][0] as string)!;
     if (e.outcome === 'scheduled') {
       e.invite = { id };
       activity(e, id, 'scheduled', `Scheduled for ${e.sendAt!.toISOString()}.`);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { fixedClock, type Clock } from '../../src/domain/clock';
 import { Validation } from '../../src/domain/errors';
 import { MAX_BATCH_INVITES } from '../../src/domain/limits';
@@ -189,16 +190,55 @@ describe('requestInvites: a batch leaves what consecutive single invites leave',
     for (const a of activities) expect(byId.get(a.inviteId!)!.contactId).toBe(a.contactId);
   });
 
-  it('serialises two simultaneous batches naming the same new person: one contact, one waiting invite', async () => {
-    const { batch } = await twoCampaigns();
+  it('compares emails as the column does: andré is the stored andre, one person by the collation', async () => {
+    const { one, batch } = await twoCampaigns();
     const clock = fixedClock(NOW);
-    const results = await Promise.all([
-      requestInvites(batch, [{ email: 'race@example.com' }, { email: 'left@example.com' }], { source: 'api', clock }),
-      requestInvites(batch, [{ email: 'right@example.com' }, { email: 'race@example.com' }], { source: 'api', clock }),
-    ]);
-    expect(results[0][0].contact.uuid).toBe(results[1][1].contact.uuid);
-    expect([results[0][0].outcome, results[1][1].outcome].sort()).toEqual(['rescheduled', 'scheduled']);
-    expect(await contactsOfList(batch.contactListId)).toHaveLength(3);
-    expect(await Invite.count({ where: { campaignId: batch.id, status: 'scheduled' } })).toBe(3);
+    for (const c of [one, batch]) await requestInvite(c, { email: 'andré@example.com', firstName: 'André' }, { source: 'api', clock });
+    const answers = await both(one, batch, [{ email: 'andre@example.com', lastName: 'Stored' }, { email: 'fresh@example.com' }], clock);
+    expect(answers.batched).toEqual(answers.single);
+    expect(answers.batched.map((a) => a.outcome)).toEqual(['rescheduled', 'scheduled']);
+    expect(await state(batch)).toEqual(await state(one));
+    expect(await contactsOfList(batch.contactListId)).toHaveLength(2);
+  });
+
+  it('compares emails as the column does: straße and strasse in one batch are one person, the later entry moving the invite', async () => {
+    const { one, batch } = await twoCampaigns();
+    const clock = fixedClock(NOW);
+    const entries: BatchInviteInput[] = [{ email: 'straße@example.de', firstName: 'Eins' }, { email: 'other@example.de' }, { email: 'strasse@example.de', lastName: 'Zwei' }];
+    const answers = await both(one, batch, entries, clock);
+    expect(answers.batched).toEqual(answers.single);
+    expect(answers.batched.map((a) => a.outcome)).toEqual(['scheduled', 'scheduled', 'rescheduled']);
+    expect(answers.ids[2]).toBe(answers.ids[0]);
+    expect(await state(batch)).toEqual(await state(one));
+  });
+
+  it('applies the batch again when a concurrent request stored one of its new people first (the unique key race)', async () => {
+    const { batch } = await twoCampaigns();
+    const sequelize = Contact.sequelize!;
+    // Between the batch's look-up (nobody is race@) and its insert, another request stores race@ and commits: the
+    // insert fails on the list's unique email (the driver's ER_DUP_ENTRY), and the batch is applied again.
+    let inserts = 0;
+    let theirs = false;
+    sequelize.addHook('beforeQuery', 'race', (async (_options: unknown, query: { sql?: string }) => {
+      // The batch's inserts of new people (not its upsert of the matched ones' details).
+      if (theirs || !query?.sql?.startsWith('INSERT INTO `contacts`') || query.sql.includes('ON DUPLICATE KEY')) return;
+      if (++inserts > 1) return;
+      theirs = true;
+      await Contact.create({ uuid: randomUUID(), tenantId: batch.tenantId, customerId: batch.customerId, contactListId: batch.contactListId, email: 'race@example.com', createdAt: NOW, updatedAt: NOW });
+      theirs = false;
+    }) as never);
+    try {
+      const results = await requestInvites(batch, [{ email: 'left@example.com' }, { email: 'race@example.com', firstName: 'Race' }], { source: 'api', clock: fixedClock(NOW) });
+      expect(inserts).toBe(2); // the first attempt's insert, rolled back, and the second's (left@ only)
+      const stored = await contactsOfList(batch.contactListId);
+      expect(stored.map((c) => c.email).sort()).toEqual(['left@example.com', 'race@example.com']);
+      const race = stored.find((c) => c.email === 'race@example.com')!;
+      expect(results[1].contact.uuid).toBe(race.uuid);
+      expect(race.firstName).toBe('Race');
+      expect(results.map((r) => r.outcome)).toEqual(['scheduled', 'scheduled']);
+      expect(await Invite.count({ where: { campaignId: batch.id, status: 'scheduled' } })).toBe(2);
+    } finally {
+      sequelize.removeHook('beforeQuery', 'race');
+    }
   });
 });

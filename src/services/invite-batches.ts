@@ -59,7 +59,6 @@ export interface BatchInviteOptions {
 }
 
 interface Entry {
-  index: number;
   details: CleanContactDetails;
   hours: number;
   /** The stored contact the details match before the batch (email first, then phone), if any. */
@@ -92,13 +91,10 @@ export async function requestInvites(campaign: Campaign, inputs: BatchInviteInpu
     } catch (e) {
       // A concurrent request created one of the batch's new people first (or a deadlock on the look-ups' locks): the
       // whole batch is applied again and finds that contact, as a single request does.
-      if (!(isRace(e) || DRIVER_RACES.has((e as { code?: string }).code ?? '')) || tries >= 3) throw e;
+      if (!isRace(e) || tries >= 3) throw e;
     }
   }
 }
-
-/** isRace's codes as the driver reports them for the multi-row inserts (src/db/write.ts), which Sequelize does not wrap. */
-const DRIVER_RACES = new Set(['ER_DUP_ENTRY', 'ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT']);
 
 function validate(campaign: Campaign, inputs: BatchInviteInput[]): Entry[] {
   const fields: FieldErrors = {};
@@ -107,7 +103,7 @@ function validate(campaign: Campaign, inputs: BatchInviteInput[]): Entry[] {
     const hours = input.sendAfterHours ?? campaign.sendAfterHours;
     if (!Number.isInteger(hours) || hours < 0) fields[`contacts.${index}.send_after_hours`] = ['The send after hours must be an integer of at least 0.'];
     try {
-      entries.push({ index, details: cleanContactDetails(input), hours, match: null, phoneHolder: null });
+      entries.push({ details: cleanContactDetails(input), hours, match: null, phoneHolder: null });
     } catch (e) {
       if (!(e instanceof Validation) || !e.fields) throw e;
       for (const [field, messages] of Object.entries(e.fields)) fields[`contacts.${index}.${field}`] = messages;
@@ -119,29 +115,11 @@ function validate(campaign: Campaign, inputs: BatchInviteInput[]): Entry[] {
 
 async function apply(campaign: Campaign, all: Entry[], opts: BatchInviteOptions, transaction: Transaction): Promise<BatchInviteResult[]> {
   const now = clockOf(opts).now();
-  const entries: Entry[] = all.map(({ index, details, hours }) => ({ index, details, hours, match: null, phoneHolder: null }));
+  const entries: Entry[] = all.map(({ details, hours }) => ({ details, hours, match: null, phoneHolder: null }));
   const exact = (await matchStored(campaign, entries, transaction)) && entries.every((e) => !e.details.email || PRINTABLE_ASCII.test(e.details.email));
 
-  // Set-wise: entries that touch nobody an earlier entry touches. The rest follow, in order, one by one; all of them
-  // when keys are equal only by the column's collation (see PRINTABLE_ASCII).
-  const set: Entry[] = [];
-  const later: Entry[] = [];
-  const emails = new Set<string>();
-  const phones = new Set<string>();
-  const contacts = new Set<number>();
-  for (const e of entries) {
-    const { email, phone } = e.details;
-    if (!exact) {
-      later.push(e);
-      continue;
-    }
-    const touched = [e.match?.id, e.phoneHolder?.id].filter((id): id is number => id !== undefined);
-    const overlaps = (email && emails.has(email)) || (phone && phones.has(phone)) || touched.some((id) => contacts.has(id));
-    (overlaps ? later : set).push(e);
-    if (email) emails.add(email);
-    if (phone) phones.add(phone);
-    touched.forEach((id) => contacts.add(id));
-  }
+  // Keys equal only by the column's collation (see PRINTABLE_ASCII): every entry one by one.
+  const { set, later } = exact ? partition(entries) : { set: [], later: entries };
 
   await saveContacts(campaign, set, now, transaction);
   await decide(campaign, set, now, transaction);
@@ -156,6 +134,25 @@ async function apply(campaign: Campaign, all: Entry[], opts: BatchInviteOptions,
     invite: invite ? { id: Number(invite.id) } : null,
     outcome: outcome!,
   }));
+}
+
+/** Set-wise: the entries that touch nobody an earlier entry touches. The rest follow, in order, one by one. */
+function partition(entries: Entry[]): { set: Entry[]; later: Entry[] } {
+  const set: Entry[] = [];
+  const later: Entry[] = [];
+  const emails = new Set<string>();
+  const phones = new Set<string>();
+  const contacts = new Set<number>();
+  for (const e of entries) {
+    const { email, phone } = e.details;
+    const touched = [e.match?.id, e.phoneHolder?.id].filter((id): id is number => id !== undefined);
+    const overlaps = (email && emails.has(email)) || (phone && phones.has(phone)) || touched.some((id) => contacts.has(id));
+    (overlaps ? later : set).push(e);
+    if (email) emails.add(email);
+    if (phone) phones.add(phone);
+    touched.forEach((id) => contacts.add(id));
+  }
+  return { set, later };
 }
 
 /**

@@ -403,11 +403,14 @@ export function inReadCommitted<T>(fn: (t: Transaction) => Promise<T>): Promise<
   return sequelize.transaction({ isolationLevel: Transaction.ISOLATION_LEVELS.READ_COMMITTED }, fn);
 }
 
-/** A lost race between two first requests for one person: the loser may retry and find the winner's contact. */
+/**
+ * A lost race between two first requests for one person: the loser may retry and find the winner's contact. Errors
+ * come wrapped by Sequelize or, from the multi-row inserts of src/db/write.ts, as the driver raised them.
+ */
 export function isRace(e: unknown): boolean {
   if (e instanceof UniqueConstraintError) return true;
-  const code = (e as { parent?: { code?: string } }).parent?.code;
-  return code === 'ER_LOCK_DEADLOCK' || code === 'ER_LOCK_WAIT_TIMEOUT';
+  const code = (e as { parent?: { code?: string } }).parent?.code ?? (e as { code?: string }).code;
+  return code === 'ER_DUP_ENTRY' || code === 'ER_LOCK_DEADLOCK' || code === 'ER_LOCK_WAIT_TIMEOUT';
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Transaction } from 'sequelize';
 import type { Sequelize } from 'sequelize';
+import { beforeQuery } from './read';
 
 interface DriverConnection {
   query(sql: string, values: unknown[], callback: (err: Error | null, result: unknown) => void): void;
@@ -19,7 +20,7 @@ export interface InsertResult {
  * UTC timezone), without Sequelize's model layer: building and formatting a thousand rows through `bulkCreate` cost
  * about half a second of CPU (a model instance per row and moment.js per date), the statement itself a few tens of
  * milliseconds. `onDuplicate` names the columns an `ON DUPLICATE KEY UPDATE` takes from the row sent. The `beforeQuery`
- * hooks still run, as for `readRows` (src/db/read.ts).
+ * hooks still run (`beforeQuery`, src/db/read.ts).
  */
 export async function insertRows(
   sequelize: Sequelize,
@@ -33,9 +34,7 @@ export async function insertRows(
   const one = `(${columns.map(() => '?').join(',')})`;
   let sql = `INSERT INTO \`${table}\` (${columns.map((c) => `\`${c}\``).join(',')}) VALUES ${rows.map(() => one).join(',')}`;
   if (opts.onDuplicate?.length) sql += ` ON DUPLICATE KEY UPDATE ${opts.onDuplicate.map((c) => `\`${c}\` = VALUES(\`${c}\`)`).join(', ')}`;
-  if (sequelize.hasHook('beforeQuery')) {
-    await (sequelize as unknown as { runHooks(name: string, ...args: unknown[]): Promise<void> }).runHooks('beforeQuery', { type: 'INSERT' }, { sql });
-  }
+  await beforeQuery(sequelize, 'INSERT', sql);
   const { insertId, affectedRows } = (await run(transaction, sql, rows.flat())) as InsertResult;
   return { insertId: Number(insertId), affectedRows };
 }
@@ -44,9 +43,7 @@ export async function insertRows(
 export async function idsByUuid(sequelize: Sequelize, table: string, uuids: readonly string[], transaction: Transaction): Promise<Map<string, number>> {
   if (uuids.length === 0) return new Map();
   const sql = `SELECT id, uuid FROM \`${table}\` WHERE uuid IN (${uuids.map(() => '?').join(',')})`;
-  if (sequelize.hasHook('beforeQuery')) {
-    await (sequelize as unknown as { runHooks(name: string, ...args: unknown[]): Promise<void> }).runHooks('beforeQuery', { type: 'SELECT' }, { sql });
-  }
+  await beforeQuery(sequelize, 'SELECT', sql);
   const rows = (await run(transaction, sql, [...uuids])) as { id: number; uuid: string }[];
   return new Map(rows.map((r) => [r.uuid, Number(r.id)]));
 }

@@ -9,7 +9,9 @@ import { nudgeInviteDispatcher } from '../../workflows/client';
 import { clockOf } from './common';
 import {
   cleanContactDetails,
+  detailsToSave,
   inReadCommitted,
+  INVITE_WORDS,
   isRace,
   requestInvite,
   sendTimeFor,
@@ -214,14 +216,7 @@ async function saveContacts(campaign: Campaign, entries: Entry[], now: Date, tra
   const changed = [];
   for (const e of entries.filter((x) => x.match)) {
     const { details: d, match } = e;
-    const next = {
-      uuid: match!.uuid,
-      firstName: d.firstName ?? match!.firstName,
-      lastName: d.lastName ?? match!.lastName,
-      email: d.email ?? match!.email,
-      phone: d.phone && !e.phoneHolder ? d.phone : match!.phone,
-      createdAt: match!.createdAt,
-    };
+    const next = { uuid: match!.uuid, firstName: match!.firstName, lastName: match!.lastName, email: match!.email, phone: match!.phone, createdAt: match!.createdAt, ...detailsToSave(d, e.phoneHolder !== null) };
     // Saved as `match.save()` saves a changed contact: updated_at from the wall clock.
     if (next.firstName !== match!.firstName || next.lastName !== match!.lastName || next.email !== match!.email || next.phone !== match!.phone) changed.push(row(next, match!.id, new Date()));
     e.contact = { id: match!.id, uuid: match!.uuid, email: next.email, phone: next.phone, unsubscribedAt: match!.unsubscribedAt };
@@ -294,7 +289,7 @@ async function store(campaign: Campaign, entries: Entry[], opts: BatchInviteOpti
   for (const e of entries.filter((x) => x.outcome === 'rescheduled')) {
     const sendAt = sendAtOf(e);
     moves.set(sendAt.getTime(), [...(moves.get(sendAt.getTime()) ?? []), e.invite!.id]);
-    activity(e, e.invite!.id, 'rescheduled', `Send time moved to ${sendAt.toISOString()}.`);
+    activity(e, e.invite!.id, 'rescheduled', INVITE_WORDS.moved(sendAt));
   }
   for (const [at, ids] of moves) {
     await Invite.update({ requestedAt: now, sendAt: new Date(at), source: opts.source }, { where: { id: ids }, transaction });
@@ -303,11 +298,9 @@ async function store(campaign: Campaign, entries: Entry[], opts: BatchInviteOpti
   const inserted = entries.filter((e) => e.outcome !== 'rescheduled');
   for (const e of inserted) e.outcome ??= 'scheduled';
   const reasonOf = (e: Entry): string | null => {
-    if (e.outcome === 'ignored_unsubscribed') return 'Contact is unsubscribed.';
-    if (e.outcome === 'ignored_paused') return 'Campaign is paused.';
-    if (e.outcome === 'ignored_duplicate') {
-      return `Duplicate: an invite was sent ${e.duplicateOf!.toISOString()}, within the ${campaign.duplicateWindowDays}-day duplicate window.`;
-    }
+    if (e.outcome === 'ignored_unsubscribed') return INVITE_WORDS.unsubscribed;
+    if (e.outcome === 'ignored_paused') return INVITE_WORDS.paused;
+    if (e.outcome === 'ignored_duplicate') return INVITE_WORDS.duplicate(e.duplicateOf!, campaign.duplicateWindowDays);
     return null;
   };
   // Timestamps as Sequelize's create sets them (the wall clock); the request's times from the request's clock.
@@ -323,7 +316,7 @@ async function store(campaign: Campaign, entries: Entry[], opts: BatchInviteOpti
     const id = ids.get(rows[i][0] as string)!;
     if (e.outcome === 'scheduled') {
       e.invite = { id };
-      activity(e, id, 'scheduled', `Scheduled for ${e.sendAt!.toISOString()}.`);
+      activity(e, id, 'scheduled', INVITE_WORDS.scheduled(e.sendAt!));
     } else {
       e.invite = null;
       activity(e, id, 'ignored', reasonOf(e)!);

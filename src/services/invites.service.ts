@@ -156,6 +156,30 @@ export function sendTimeFor(campaign: Pick<Campaign, 'sendWindowStart' | 'sendWi
   return new Date(minute < start ? today : today + MINUTES_PER_DAY * 60_000);
 }
 
+// ---- what the timeline and the ignored rows say ---------------------------------------------------------
+
+/** The words of an invite request's outcome, shared by the single invite and the batch (src/services/invite-batches.ts). */
+export const INVITE_WORDS = {
+  unsubscribed: 'Contact is unsubscribed.',
+  paused: 'Campaign is paused.',
+  duplicate: (sentAt: Date, days: number) => `Duplicate: an invite was sent ${sentAt.toISOString()}, within the ${days}-day duplicate window.`,
+  scheduled: (sendAt: Date) => `Scheduled for ${sendAt.toISOString()}.`,
+  moved: (sendAt: Date) => `Send time moved to ${sendAt.toISOString()}.`,
+};
+
+/**
+ * The details a request saves on the contact it matched: the names and email sent, and the phone sent unless another
+ * contact of the list holds it (`phoneHeldElsewhere`: the email matched one contact, the phone another).
+ */
+export function detailsToSave(d: CleanContactDetails, phoneHeldElsewhere: boolean): Partial<CleanContactDetails> {
+  const changes: Partial<CleanContactDetails> = {};
+  if (d.firstName) changes.firstName = d.firstName;
+  if (d.lastName) changes.lastName = d.lastName;
+  if (d.email) changes.email = d.email; // matched by email (same) or by phone (the email is nobody's in the list)
+  if (d.phone && !phoneHeldElsewhere) changes.phone = d.phone;
+  return changes;
+}
+
 // ---- activities -----------------------------------------------------------------------------------------
 
 export interface ActivityRow {
@@ -224,12 +248,7 @@ async function matchContact(campaign: Campaign, d: CleanContactDetails, now: Dat
       { transaction },
     );
   }
-  const changes: Partial<CleanContactDetails> = {};
-  if (d.firstName) changes.firstName = d.firstName;
-  if (d.lastName) changes.lastName = d.lastName;
-  if (d.email) changes.email = d.email; // matched by email (same) or by phone (the email is nobody's in the list)
-  if (d.phone && !(byEmail && byPhone && byPhone.id !== byEmail.id)) changes.phone = d.phone;
-  match.set(changes);
+  match.set(detailsToSave(d, Boolean(byEmail && byPhone && byPhone.id !== byEmail.id)));
   if (match.changed()) await match.save({ transaction });
   return match;
 }
@@ -302,11 +321,11 @@ export async function requestInvite(campaign: Campaign, details: ContactDetails,
         );
 
       if (contact.unsubscribedAt) {
-        await storeIgnored(campaign, contact, 'Contact is unsubscribed.', opts, now, transaction);
+        await storeIgnored(campaign, contact, INVITE_WORDS.unsubscribed, opts, now, transaction);
         return { contact, invite: null, outcome: 'ignored_unsubscribed' as const };
       }
       if (campaign.pausedAt) {
-        await storeIgnored(campaign, contact, 'Campaign is paused.', opts, now, transaction);
+        await storeIgnored(campaign, contact, INVITE_WORDS.paused, opts, now, transaction);
         return { contact, invite: null, outcome: 'ignored_paused' as const };
       }
 
@@ -321,7 +340,7 @@ export async function requestInvite(campaign: Campaign, details: ContactDetails,
       if (waiting) {
         waiting.set({ requestedAt: now, sendAt, source: opts.source, inboundSubmissionId: opts.inboundSubmissionId ?? waiting.inboundSubmissionId });
         await waiting.save({ transaction });
-        await activity('rescheduled', waiting.id, `Send time moved to ${sendAt.toISOString()}.`);
+        await activity('rescheduled', waiting.id, INVITE_WORDS.moved(sendAt));
         return { contact, invite: waiting, outcome: 'rescheduled' as const };
       }
 
@@ -330,7 +349,7 @@ export async function requestInvite(campaign: Campaign, details: ContactDetails,
         await storeIgnored(
           campaign,
           contact,
-          `Duplicate: an invite was sent ${previous.sentAt!.toISOString()}, within the ${campaign.duplicateWindowDays}-day duplicate window.`,
+          INVITE_WORDS.duplicate(previous.sentAt!, campaign.duplicateWindowDays),
           opts,
           now,
           transaction,
@@ -353,7 +372,7 @@ export async function requestInvite(campaign: Campaign, details: ContactDetails,
         },
         { transaction },
       );
-      await activity('scheduled', invite.id, `Scheduled for ${sendAt.toISOString()}.`);
+      await activity('scheduled', invite.id, INVITE_WORDS.scheduled(sendAt));
       // The new invite takes over: follow-ups still due of the pair's earlier invites stop.
       await Invite.update(
         { nextStepIndex: null, nextStepAt: null },

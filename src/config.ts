@@ -174,6 +174,11 @@ const schema = z.object({
   SMTP_URL: z.string().url().optional(),
   /** SMTP connections kept open per server (the platform's and each account's own), reused message after message. */
   SMTP_POOL_SIZE: z.coerce.number().int().min(1).max(64).default(8),
+  /**
+   * "true" (default): SMTP messages are composed and sent by one mail thread per process, off the main thread
+   * (src/providers/smtp/mail-thread.ts); "false": on the main thread.
+   */
+  SMTP_SEND_THREAD: z.enum(['true', 'false']).default('true'),
   /** Sender address of platform mail; the display name is the tenant's brand name. */
   MAIL_FROM: z.string().email().default('no-reply@reviewgrid.localhost'),
 

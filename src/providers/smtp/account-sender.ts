@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createTransport, type Transporter } from 'nodemailer';
-import { closePlatformMailers, platformMailer, sendDeadline, SMTP_LIMITS, smtpPoolOptions, smtpTimeoutOptions, type SmtpLimits } from './platform-mailer';
+import { mailTransport, type MailTransport } from './mail-thread';
+import { closePlatformMailers, platformMailer, SMTP_LIMITS, smtpPoolOptions, smtpTimeoutOptions, type SmtpLimits } from './platform-mailer';
 import { MessagingRejected, MessagingUnavailable, type ChannelSender, type OutgoingMessage, type SendReceipt } from '../../messaging/types';
 
 /** The account's own SMTP server (`messaging_settings`, channel `email`). */
@@ -50,7 +50,7 @@ function mailOf(message: OutgoingMessage, from: string) {
 }
 
 /** Pooled transports of account SMTP servers, by connection settings (the password by its hash), least recently used last. */
-const transports = new Map<string, Transporter>();
+const transports = new Map<string, MailTransport>();
 const MAX_TRANSPORTS = 200;
 
 function transportKey(account: SmtpAccount, limits: SmtpLimits): string {
@@ -64,7 +64,7 @@ function transportKey(account: SmtpAccount, limits: SmtpLimits): string {
  * campaign's messages share connections instead of a TCP, TLS and AUTH handshake each. The least recently used of
  * more than 200 servers is closed. A settings change is a new key, so it takes effect at the next message.
  */
-function pooledTransport(account: SmtpAccount, limits: SmtpLimits): Transporter {
+function pooledTransport(account: SmtpAccount, limits: SmtpLimits): MailTransport {
   const key = transportKey(account, limits);
   const found = transports.get(key);
   if (found) {
@@ -72,7 +72,7 @@ function pooledTransport(account: SmtpAccount, limits: SmtpLimits): Transporter 
     transports.set(key, found);
     return found;
   }
-  const transport = createTransport({
+  const transport = mailTransport({
     host: account.connectTo ?? account.host,
     ...(account.connectTo && account.connectTo !== account.host ? { tls: { servername: account.host } } : {}),
     port: account.port,
@@ -81,12 +81,9 @@ function pooledTransport(account: SmtpAccount, limits: SmtpLimits): Transporter 
     ...smtpTimeoutOptions(limits),
     ...smtpPoolOptions(),
   });
-  // A pooled connection that breaks while idle (the server closed it, a reset) is reported here, not to a send: the
-  // pool opens a new one for the next message. Without a listener the event would end the process.
-  transport.on('error', () => undefined);
   transports.set(key, transport);
   if (transports.size > MAX_TRANSPORTS) {
-    const [oldestKey, oldest] = transports.entries().next().value as [string, Transporter];
+    const [oldestKey, oldest] = transports.entries().next().value as [string, MailTransport];
     transports.delete(oldestKey);
     oldest.close();
   }
@@ -118,8 +115,8 @@ export function smtpSender(account: SmtpAccount, limits: SmtpLimits = SMTP_LIMIT
     label: 'account SMTP',
     async send(message): Promise<SendReceipt> {
       try {
-        const info = await transport.sendMail({ ...mailOf(message, from), ...sendDeadline(limits) });
-        return { providerMessageId: info.messageId ? String(info.messageId) : null, status: 'accepted' };
+        const info = await transport.sendMail(mailOf(message, from), limits.sendDeadlineMs);
+        return { providerMessageId: info.messageId, status: 'accepted' };
       } catch (err) {
         throw classifySmtpError(err);
       }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createTransport } from 'nodemailer';
 import pino, { type Logger } from 'pino';
 import { loadConfig } from '../../config';
+import { mailTransport } from './mail-thread';
 import { LOG_REDACTION } from '../../observability/log-redaction';
 
 /**
@@ -54,12 +55,12 @@ export interface Mailer {
 export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as const;
 
 /**
- * The most one SMTP send may take, all told, the platform mailer's and an account server's alike (`sendDeadline`): an
- * AbortSignal on the message, on which nodemailer drops it from the pool's queue or closes the connection that carries
- * it, and the send fails (`EABORT`). The timeouts above do not bound a send: it may wait in the pool's queue behind
- * other messages, be requeued on a fresh connection (up to five times) when one closes before the greeting, or be kept
- * alive by a server that trickles its replies; and a `socketTimeout` in `SMTP_URL`'s query would override the one
- * above. A send that gave up may still have been accepted by the server (nodemailer cannot tell), as with any
+ * The most one SMTP send may take, all told, the platform mailer's and an account server's alike (the `deadlineMs` of
+ * `MailTransport.sendMail`, src/providers/smtp/mail-thread.ts): an AbortSignal on the message, on which nodemailer
+ * drops it from the pool's queue or closes the connection that carries it, and the send fails (`EABORT`). The
+ * timeouts above do not bound a send: it may wait in the pool's queue behind other messages, be requeued on a fresh
+ * connection (up to five times) when one closes before the greeting, or be kept alive by a server that trickles its
+ * replies; and a `socketTimeout` in `SMTP_URL`'s query would override the one above. A send that gave up may still have been accepted by the server (nodemailer cannot tell), as with any
  * timeout.
  *
  * The monthly report mail's claim counts on this bound: its stale window (STALE_CLAIM_MS, src/jobs/report-deliveries.ts)
@@ -85,11 +86,6 @@ export const SMTP_LIMITS: SmtpLimits = { ...SMTP_TIMEOUTS, sendDeadlineMs: SMTP_
 export function smtpTimeoutOptions(limits: SmtpLimits = SMTP_LIMITS): { connectionTimeout: number; greetingTimeout: number; socketTimeout: number } {
   const { connectionTimeout, greetingTimeout, socketTimeout } = limits;
   return { connectionTimeout, greetingTimeout, socketTimeout };
-}
-
-/** The deadline of one send (SMTP_SEND_DEADLINE_MS, or `limits`'), to spread into nodemailer's `sendMail` message. */
-export function sendDeadline(limits: SmtpLimits = SMTP_LIMITS): { signal: AbortSignal } {
-  return { signal: AbortSignal.timeout(limits.sendDeadlineMs) };
 }
 
 /**
@@ -130,14 +126,11 @@ export function smtpTransportOptions(url: string, pool = smtpPoolOptions(), limi
  * up after `limits.sendDeadlineMs` (SMTP_SEND_DEADLINE_MS); `limits` is for tests, which cannot wait that long.
  */
 export function smtpMailer(url: string, from: string, pool = smtpPoolOptions(), limits: SmtpLimits = SMTP_LIMITS): Mailer {
-  const transport = createTransport(smtpTransportOptions(url, pool, limits));
-  // An idle pooled connection that breaks is reported as an event (the next message gets a new connection); without
-  // a listener it would end the process.
-  transport.on('error', () => undefined);
+  const transport = mailTransport(smtpTransportOptions(url, pool, limits));
   return {
     close: () => transport.close(),
     async send(message) {
-      const info = await transport.sendMail({ ...envelopeOf(message, from), ...sendDeadline(limits) });
+      const info = await transport.sendMail(envelopeOf(message, from), limits.sendDeadlineMs);
       return { messageId: String(info.messageId) };
     },
   };

@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import * as nodemailer from 'nodemailer';
 import { classifySmtpError, smtpSender } from '../../src/providers/smtp/account-sender';
 import { mailTransport, stopMailThread } from '../../src/providers/smtp/mail-thread';
@@ -113,6 +116,23 @@ describe('mail thread', () => {
       transport.close();
       await silent.close();
     }
+  });
+
+  it('keeps a process that has nothing else to do alive until its send is answered (a CLI command that mails and ends)', async () => {
+    // A fresh process whose only work is sending through the thread: a first message, a pause with the thread idle
+    // (not holding the process), and a second; the process must not exit before the second's answer.
+    const script = `const t = require('./src/providers/smtp/mail-thread').mailTransport({ url: '${sink.url}', pool: true, maxConnections: 1 });
+      const mail = (subject) => ({ from: 'cli@example.test', to: 'owner@example.test', subject, text: 'x' });
+      t.sendMail(mail('First'), 60000)
+        .then(() => new Promise((resolve) => setTimeout(resolve, 300)))
+        .then(() => t.sendMail(mail('Second'), 60000))
+        .then((info) => console.log('answered ' + info.messageId));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['-r', '@swc-node/register', '-e', script], {
+      cwd: path.resolve(__dirname, '../..'),
+      env: { ...process.env, SMTP_SEND_THREAD: 'true' },
+    });
+    expect(stdout).toMatch(/^answered <.+@.+>$/m);
+    expect((await sink.waitFor(2)).map((m) => m.subject)).toEqual(['First', 'Second']);
   });
 
   it('sends on this thread with SMTP_SEND_THREAD=false', async () => {

@@ -82,8 +82,9 @@ class MailThread {
     const ts = path.extname(__filename) === '.ts';
     const worker = new Worker(path.join(__dirname, `mail-thread.worker${ts ? '.ts' : '.js'}`), {
       execArgv: ts ? ['-r', '@swc-node/register'] : [],
-      // A thread's heap for transports and messages in flight; the main thread's limit does not apply to it.
-      resourceLimits: { maxOldGenerationSizeMb: 96 },
+      // Its own heap bounds (the process's flags do not apply to it): it keeps transports and the messages in flight, and
+      // a small young generation holds its garbage to a few MB of RSS (Node's default let it add about 25 MB).
+      resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 },
       name: 'mail',
     });
     worker.unref();

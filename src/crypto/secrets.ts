@@ -38,7 +38,7 @@ export interface Keyring {
   newest: RingKey;
 }
 
-let cached: { source: string; ring: Keyring } | null = null;
+let cached: { source: string; ring: Keyring; env: NodeJS.ProcessEnv; raw: string } | null = null;
 
 function parseKey(text: string, origin: string): Buffer {
   const key = Buffer.from(text.trim(), 'base64');
@@ -89,9 +89,16 @@ export function parseKeyring(text: string): Keyring {
  * else `APP_KEY` as a ring of one (its id derived from the key); else, outside production, the key file.
  */
 export function keyring(env: NodeJS.ProcessEnv = process.env): Keyring {
+  // The variables the ring comes from, as they are now: unchanged, so is the ring, without reading every variable
+  // (`loadConfig`'s check; the links' HMACs ask per message).
+  const raw = [env.APP_KEYS, env.APP_KEY, env.DATA_DIR, env.NODE_ENV].map((v) => v ?? '\u0000').join('\u0001');
+  if (cached && cached.env === env && cached.raw === raw) return cached.ring;
   const config = loadConfig(env);
   const source = config.APP_KEYS ? `keys:${config.APP_KEYS}` : config.APP_KEY ? `env:${config.APP_KEY}` : `file:${path.join(config.DATA_DIR, 'app.key')}`;
-  if (cached?.source === source) return cached.ring;
+  if (cached?.source === source) {
+    cached = { ...cached, env, raw };
+    return cached.ring;
+  }
   if (!config.APP_KEYS && !config.APP_KEY && config.NODE_ENV === 'production') {
     // A generated per-container key file would give every process its own key: nothing one encrypts, another reads.
     throw new Error('APP_KEY is not set: in production every API and worker process must share one key (base64 of 32 bytes, e.g. `openssl rand -base64 32`, in .env), or a ring in APP_KEYS.');
@@ -103,7 +110,7 @@ export function keyring(env: NodeJS.ProcessEnv = process.env): Keyring {
     const one = { id: appKeyId(key), key, fingerprint: appKeyId(key) };
     ring = { keys: [one], newest: one };
   }
-  cached = { source, ring };
+  cached = { source, ring, env, raw };
   return ring;
 }
 

@@ -27,6 +27,25 @@ describe('review-request links', () => {
     expect(reviewLinkOf(uuid)).toBe(`https://reviews.agency.test/r/${uuid}`);
   });
 
+  it('follows PUBLIC_URL and PORT as they change (read per message, answered from memory while they stay)', () => {
+    const uuid = randomUUID();
+    const savedPort = process.env.PORT;
+    try {
+      process.env.PUBLIC_URL = 'https://other.agency.test/';
+      expect(reviewLinkOf(uuid)).toBe(`https://other.agency.test/r/${uuid}`);
+      delete process.env.PUBLIC_URL;
+      process.env.PORT = '4123';
+      expect(reviewLinkOf(uuid)).toBe(`http://127.0.0.1:4123/r/${uuid}`);
+      process.env.PORT = '4124';
+      expect(reviewLinkOf(uuid)).toBe(`http://127.0.0.1:4124/r/${uuid}`);
+    } finally {
+      process.env.PUBLIC_URL = 'https://reviews.agency.test';
+      if (savedPort === undefined) delete process.env.PORT;
+      else process.env.PORT = savedPort;
+    }
+    expect(reviewLinkOf(uuid)).toBe(`https://reviews.agency.test/r/${uuid}`);
+  });
+
   it('gives each contact an unsubscribe token that names it and checks out', () => {
     const uuid = randomUUID();
     const link = unsubscribeLinkOf(uuid);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { contactUuidOfUnsubscribeToken, reviewLinkOf, unsubscribeLinkOf, unsubscribeTokenOf } from '../../src/messaging/links';
 import { classifySmtpError, smtpSender, platformEmailSender } from '../../src/providers/smtp/account-sender';
 import { SMTP_SEND_DEADLINE_MS, SMTP_TIMEOUTS } from '../../src/providers/smtp/platform-mailer';
+import { MAIL_THREAD_GRACE_MS } from '../../src/providers/smtp/mail-thread';
 import { inviteDeliverySettings } from '../../src/messaging/settings';
 import { renderEmail, renderText } from '../../src/messaging/templates';
 import { twilioSender } from '../../src/providers/twilio/client';
@@ -169,8 +170,10 @@ describe('channel senders', () => {
     it('sorts an aborted send as unavailable, not refused, and keeps the deadline under the dispatcher\'s in-flight grace', () => {
       const aborted = Object.assign(new Error('Message sending aborted'), { name: 'AbortError', code: 'EABORT' });
       expect(classifySmtpError(aborted)).toBeInstanceOf(MessagingUnavailable);
+      // A pool closed with the message still queued sent nothing: offered again, not refused.
+      expect(classifySmtpError(new Error('Connection pool was closed'))).toBeInstanceOf(MessagingUnavailable);
       // A step claimed longer ago than the grace is taken for an attempt that died: a send must have ended by then.
-      expect(SMTP_SEND_DEADLINE_MS).toBeLessThan(inviteDeliverySettings().inFlightGraceMs);
+      expect(SMTP_SEND_DEADLINE_MS + MAIL_THREAD_GRACE_MS).toBeLessThan(inviteDeliverySettings().inFlightGraceMs);
       for (const timeout of Object.values(SMTP_TIMEOUTS)) expect(timeout).toBeLessThan(SMTP_SEND_DEADLINE_MS);
     });
   });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import * as nodemailer from 'nodemailer';
 import { classifySmtpError, smtpSender } from '../../src/providers/smtp/account-sender';
-import { mailTransport, stopMailThread } from '../../src/providers/smtp/mail-thread';
+import { MailThread, mailTransport, stopMailThread } from '../../src/providers/smtp/mail-thread';
 import { smtpMailer, SMTP_LIMITS } from '../../src/providers/smtp/platform-mailer';
 import { MessagingRejected, MessagingUnavailable } from '../../src/messaging/types';
 import { startSilentSmtpServer, startSmtpServer, type SmtpSink } from '../support/providers/smtp';
@@ -133,6 +133,77 @@ describe('mail thread', () => {
     });
     expect(stdout).toMatch(/^answered <.+@.+>$/m);
     expect((await sink.waitFor(2)).map((m) => m.subject)).toEqual(['First', 'Second']);
+  });
+
+  it('closes a transport after the sends already made on it, and refuses later ones as not sent', async () => {
+    const transport = mailTransport({ url: sink.url, ...POOL });
+    const sends = ['one', 'two', 'three'].map((subject) => transport.sendMail({ from: 'a@example.test', to: `${subject}@example.test`, subject, text: 'x' }, 60_000));
+    transport.close();
+    await expect(Promise.all(sends)).resolves.toHaveLength(3);
+    expect((await sink.waitFor(3)).map((m) => m.subject).sort()).toEqual(['one', 'three', 'two']);
+    const late = await transport.sendMail({ from: 'a@example.test', to: 'late@example.test', subject: 'late', text: 'x' }, 60_000).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect((late as { code?: string }).code).toBe('ECONNECTION');
+    expect(classifySmtpError(late)).toBeInstanceOf(MessagingUnavailable);
+  });
+
+  it('fails a message that cannot cross to the thread, and the transport goes on sending', async () => {
+    const transport = mailTransport({ url: sink.url, ...POOL });
+    try {
+      const bad = await transport.sendMail({ from: 'a@example.test', to: 'b@example.test', subject: 'bad', text: 'x', headers: { 'X-Fn': (() => 'no') as unknown as string } }, 60_000).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(bad).toBeInstanceOf(Error);
+      await transport.sendMail({ from: 'a@example.test', to: 'good@example.test', subject: 'good', text: 'x' }, 60_000);
+      expect((await sink.waitFor(1)).map((m) => m.subject)).toEqual(['good']);
+    } finally {
+      transport.close();
+    }
+  });
+
+  describe('a thread that misbehaves (test/fixtures/mail-thread-faults.ts)', () => {
+    const faulty = (graceMs = 5_000) => new MailThread(() => ({ file: path.resolve(__dirname, '../fixtures/mail-thread-faults.ts'), execArgv: ['-r', '@swc-node/register'] }), graceMs);
+    const mail = (subject: string) => ({ from: 'a@example.test', to: 'b@example.test', subject, text: 'x' });
+
+    it('keeps the answers it gave before it failed (sent, not retried); fails only the rest, then starts anew', async () => {
+      const thread = faulty();
+      const transport = thread.transport({});
+      const hanging = transport.sendMail(mail('hang'), 60_000).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      const answered = await transport.sendMail(mail('answer then crash'), 60_000);
+      expect(answered.messageId).toMatch(/answer-then-crash@fixture\.test>$/);
+      const err = await hanging;
+      expect((err as { code?: string }).code).toBe('EABORT');
+      expect((err as Error).message).toContain('the thread failed after answering');
+      await expect(transport.sendMail(mail('after'), 60_000)).resolves.toMatchObject({ messageId: expect.stringMatching(/after@fixture/) });
+      await thread.stop();
+    });
+
+    it('gives up on a thread that does not answer, the grace after the deadline (EABORT)', async () => {
+      const thread = faulty(50);
+      const err = await thread.transport({}).sendMail(mail('hang'), 100).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect((err as { code?: string }).code).toBe('EABORT');
+      expect((err as Error).message).toContain('did not answer within');
+      await thread.stop();
+    });
+
+    it('fails sends to a thread that cannot start as not sent (ECONNECTION), not as maybe sent', async () => {
+      const thread = new MailThread(() => ({ file: path.resolve(__dirname, '../fixtures/no-such-thread.js'), execArgv: [] }));
+      const err = await thread.transport({}).sendMail(mail('nowhere'), 60_000).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect((err as { code?: string }).code).toBe('ECONNECTION');
+      expect(classifySmtpError(err)).toBeInstanceOf(MessagingUnavailable);
+    });
   });
 
   it('sends on this thread with SMTP_SEND_THREAD=false', async () => {

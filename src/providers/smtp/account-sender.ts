@@ -42,6 +42,8 @@ export function classifySmtpError(err: unknown): MessagingRejected | MessagingUn
   if (e.code === 'EAUTH') return new MessagingRejected(`The mail server refused the sign-in: ${text}`, 'EAUTH');
   if (e.code === 'EABORT') return new MessagingUnavailable(`The mail server did not take the message in time (EABORT): ${text}`);
   if (e.code && NOT_ACCEPTED_CODES.has(e.code)) return new MessagingUnavailable(`The mail server could not be reached (${e.code}): ${text}`);
+  // nodemailer's pool, closed with messages still queued (its settings changed, or it was evicted): none was sent.
+  if (!e.code && e.message === 'Connection pool was closed') return new MessagingUnavailable(`The mail server connection was closed before sending: ${text}`);
   return new MessagingRejected(`The mail server refused the message: ${text}`, e.code ?? null);
 }
 

@@ -14,15 +14,20 @@ export type { TransportOptions };
  * the server's answer, so sending runs on a second core.
  *
  * The thread sees only transport options and messages (plain data); the deadline of each send (`deadlineMs`, as
- * SMTP_SEND_DEADLINE_MS) is an AbortSignal made in the thread. A failure comes back with nodemailer's fields (`code`,
- * `responseCode`, `response`, `command`), so it is sorted as before (`classifySmtpError`). A thread that stops with
- * sends in flight fails them as a deadline does (`EABORT`: the server may have taken the message), and the next
+ * SMTP_SEND_DEADLINE_MS) is an AbortSignal made in the thread, and a timer here a few seconds later answers for a
+ * thread that does not (`EABORT`). A failure comes back with nodemailer's fields (`code`, `responseCode`,
+ * `response`, `command`), so it is sorted as before (`classifySmtpError`). A thread that ends with sends in flight
+ * fails them once it has exited (its last answers arrive first): as a deadline does (`EABORT`: the server may have
+ * taken the message), or, if it never started, as a connection failure (`ECONNECTION`: nothing was sent). The next
  * send starts a new thread.
  */
 export interface MailTransport {
   /** Sends one message; `deadlineMs` bounds the whole send. Answers nodemailer's message id. */
   sendMail(mail: SendMailOptions, deadlineMs: number): Promise<{ messageId: string | null }>;
-  /** Closes the transport's pooled connections. */
+  /**
+   * Closes the transport's pooled connections once the sends already made on it are answered; a send made after it
+   * fails as not sent (`ECONNECTION`).
+   */
   close(): void;
 }
 
@@ -32,103 +37,171 @@ function errorOf(fields: ErrorFields): Error {
   return Object.assign(new Error(message), rest);
 }
 
+const closedError = () => errorOf({ message: 'The SMTP transport was closed (its settings changed or it was evicted); nothing was sent.', code: 'ECONNECTION' });
+
 interface Pending {
+  transport: number;
+  timer: NodeJS.Timeout;
   resolve(value: { messageId: string | null }): void;
   reject(err: Error): void;
 }
 
-/** The process's mail thread: started at the first send, again after it stopped. */
-class MailThread {
-  private worker: Worker | null = null;
-  /** Transports the current thread has opened (a new thread opens them again at their next send). */
-  private opened = new Set<number>();
-  private pending = new Map<number, Pending>();
-  private seq = 0;
+/** One thread and what it holds: the sends waiting for its answer and the transports it has opened. */
+interface Thread {
+  worker: Worker;
+  pending: Map<number, Pending>;
+  opened: Set<number>;
+  /** The thread has loaded its code and takes messages (its `ready`). */
+  online: boolean;
+  why: string | null;
+}
 
-  send(transport: number, options: TransportOptions, mail: SendMailOptions, deadlineMs: number): Promise<{ messageId: string | null }> {
-    const worker = this.started();
+/**
+ * How long after a send's deadline this side stops waiting for the thread's answer: the thread's own AbortSignal ends
+ * the send at the deadline; this only answers for a thread that hangs. Deadline and grace stay under the invite
+ * dispatcher's in-flight grace (test/invites/senders.test.ts).
+ */
+export const MAIL_THREAD_GRACE_MS = 5_000;
+
+/** Where the thread's code is: the compiled .js beside this file; under Jest (TypeScript sources) the .ts through swc. */
+function defaultEntry(): { file: string; execArgv: string[] } {
+  const ts = path.extname(__filename) === '.ts';
+  return { file: path.join(__dirname, `mail-thread.worker${ts ? '.ts' : '.js'}`), execArgv: ts ? ['-r', '@swc-node/register'] : [] };
+}
+
+/**
+ * The mail thread of a process: started at the first send, again after it ended. `entry` and `graceMs` (how long
+ * after a send's deadline this side gives up on the thread's answer) are for tests.
+ */
+export class MailThread {
+  private current: Thread | null = null;
+  private seq = 0;
+  private transports = 0;
+  /** Sends in flight per transport, and the transports closed while some were. */
+  private inFlight = new Map<number, number>();
+  private closing = new Set<number>();
+
+  constructor(
+    private readonly entry: () => { file: string; execArgv: string[] } = defaultEntry,
+    private readonly graceMs = MAIL_THREAD_GRACE_MS,
+  ) {}
+
+  /** A pooled transport in this thread. */
+  transport(options: TransportOptions): MailTransport {
+    const id = ++this.transports;
+    let closed = false;
+    return {
+      sendMail: (mail, deadlineMs) => (closed ? Promise.reject(closedError()) : this.send(id, options, mail, deadlineMs)),
+      close: () => {
+        if (closed) return;
+        closed = true;
+        if (this.inFlight.has(id)) this.closing.add(id);
+        else this.closeNow(id);
+      },
+    };
+  }
+
+  /** Ends the thread (tests, shutdown); its sends in flight fail as stopped. */
+  async stop(): Promise<void> {
+    const thread = this.current;
+    if (thread) await thread.worker.terminate();
+  }
+
+  private send(transport: number, options: TransportOptions, mail: SendMailOptions, deadlineMs: number): Promise<{ messageId: string | null }> {
+    const thread = this.started();
     const seq = ++this.seq;
-    const message: ToThread = { type: 'send', seq, transport, mail, deadlineMs };
-    if (!this.opened.has(transport)) {
-      message.options = options;
-      this.opened.add(transport);
-    }
+    const opening = !thread.opened.has(transport);
+    const message: ToThread = { type: 'send', seq, transport, mail, deadlineMs, ...(opening ? { options } : {}) };
     return new Promise((resolve, reject) => {
-      this.pending.set(seq, { resolve, reject });
+      const timer = setTimeout(
+        () => this.settle(thread, seq, (p) => p.reject(errorOf({ message: `The mail thread did not answer within the send's deadline (${deadlineMs} ms).`, code: 'EABORT' }))),
+        deadlineMs + this.graceMs,
+      );
+      timer.unref();
+      thread.pending.set(seq, { transport, timer, resolve, reject });
+      this.inFlight.set(transport, (this.inFlight.get(transport) ?? 0) + 1);
       // Kept alive while a send is on its way (a CLI command that sends and ends waits for the answer).
-      if (this.pending.size === 1) worker.ref();
+      if (thread.pending.size === 1) thread.worker.ref();
       try {
-        worker.postMessage(message);
+        thread.worker.postMessage(message);
+        // Opened only once the thread has the options (a message that cannot be copied never reached it).
+        if (opening) thread.opened.add(transport);
       } catch (err) {
-        this.settle(seq, (p) => p.reject(err instanceof Error ? err : new Error(String(err))));
+        this.settle(thread, seq, (p) => p.reject(err instanceof Error ? err : new Error(String(err))));
       }
     });
   }
 
-  close(transport: number): void {
-    if (this.opened.delete(transport)) this.worker?.postMessage({ type: 'close', transport } satisfies ToThread);
-  }
-
-  /** Ends the thread (shutdown, tests); sends still in flight fail as stopped. */
-  async stop(): Promise<void> {
-    const worker = this.worker;
-    if (!worker) return;
-    await worker.terminate();
-  }
-
-  private started(): Worker {
-    if (this.worker) return this.worker;
-    // dist: the compiled .js beside this file; under Jest (TypeScript sources) the .ts through swc.
-    const ts = path.extname(__filename) === '.ts';
-    const worker = new Worker(path.join(__dirname, `mail-thread.worker${ts ? '.ts' : '.js'}`), {
-      execArgv: ts ? ['-r', '@swc-node/register'] : [],
-      // Its own heap bounds (the process's flags do not apply to it): it keeps transports and the messages in flight, and
-      // a small young generation holds its garbage to a few MB of RSS (Node's default let it add about 25 MB).
-      resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 },
-      name: 'mail',
-    });
-    worker.unref();
-    worker.on('message', (m: FromThread) =>
-      this.settle(m.seq, (p) => (m.type === 'sent' ? p.resolve({ messageId: m.messageId }) : p.reject(errorOf(m.error)))),
-    );
-    const stopped = (why: string) => {
-      if (this.worker !== worker) return;
-      this.worker = null;
-      this.opened.clear();
-      const waiting = [...this.pending.values()];
-      this.pending.clear();
-      for (const p of waiting) p.reject(errorOf({ message: `The mail thread stopped before the server answered (${why}).`, code: 'EABORT' }));
+  private started(): Thread {
+    if (this.current) return this.current;
+    const { file, execArgv } = this.entry();
+    const thread: Thread = {
+      worker: new Worker(file, {
+        execArgv,
+        // Its own heap bounds (the process's flags do not apply to it): it keeps transports and the messages in
+        // flight, and a small young generation holds its garbage to a few MB of RSS (Node's default let it add about
+        // 25 MB).
+        resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 },
+        name: 'mail',
+      }),
+      pending: new Map(),
+      opened: new Set(),
+      online: false,
+      why: null,
     };
-    worker.on('error', (err) => stopped(err.message));
-    worker.on('exit', (code) => stopped(`exit ${code}`));
-    this.worker = worker;
-    this.opened.clear();
-    return worker;
+    const { worker } = thread;
+    worker.unref();
+    worker.on('message', (m: FromThread) => {
+      if (m.type === 'ready') thread.online = true;
+      else this.settle(thread, m.seq, (p) => (m.type === 'sent' ? p.resolve({ messageId: m.messageId }) : p.reject(errorOf(m.error))));
+    });
+    // An error ends the thread: new sends go to a new one at once, but the sends in flight are failed only at the exit,
+    // after the answers the thread posted before it failed (a message the server took must not be retried).
+    worker.on('error', (err) => {
+      thread.why = err.message;
+      if (this.current === thread) this.current = null;
+    });
+    worker.on('exit', (code) => {
+      if (this.current === thread) this.current = null;
+      const why = thread.why ?? `exit ${code}`;
+      const fields: ErrorFields = thread.online
+        ? { message: `The mail thread stopped before the server answered (${why}).`, code: 'EABORT' }
+        : { message: `The mail thread could not start (${why}); nothing was sent.`, code: 'ECONNECTION' };
+      for (const seq of [...thread.pending.keys()]) this.settle(thread, seq, (p) => p.reject(errorOf(fields)));
+    });
+    this.current = thread;
+    return thread;
   }
 
-  private settle(seq: number, how: (p: Pending) => void): void {
-    const p = this.pending.get(seq);
+  private settle(thread: Thread, seq: number, how: (p: Pending) => void): void {
+    const p = thread.pending.get(seq);
     if (!p) return;
-    this.pending.delete(seq);
-    if (this.pending.size === 0) this.worker?.unref();
+    thread.pending.delete(seq);
+    clearTimeout(p.timer);
+    if (thread.pending.size === 0) thread.worker.unref();
+    const left = (this.inFlight.get(p.transport) ?? 1) - 1;
+    if (left > 0) this.inFlight.set(p.transport, left);
+    else {
+      this.inFlight.delete(p.transport);
+      if (this.closing.delete(p.transport)) this.closeNow(p.transport);
+    }
     how(p);
+  }
+
+  private closeNow(transport: number): void {
+    const thread = this.current;
+    if (thread?.opened.delete(transport)) thread.worker.postMessage({ type: 'close', transport } satisfies ToThread);
   }
 }
 
 const thread = new MailThread();
-let transports = 0;
 
 /**
  * A pooled SMTP transport: in the mail thread (SMTP_SEND_THREAD, default) or on this thread. `options` are
  * nodemailer's SMTP transport options as plain data.
  */
 export function mailTransport(options: TransportOptions, env: NodeJS.ProcessEnv = process.env): MailTransport {
-  if (loadConfig(env).SMTP_SEND_THREAD === 'false') return localTransport(options);
-  const id = ++transports;
-  return {
-    sendMail: (mail, deadlineMs) => thread.send(id, options, mail, deadlineMs),
-    close: () => thread.close(id),
-  };
+  return loadConfig(env).SMTP_SEND_THREAD === 'false' ? localTransport(options) : thread.transport(options);
 }
 
 /** The same transport on the calling thread. */
@@ -146,7 +219,7 @@ function localTransport(options: TransportOptions): MailTransport {
   };
 }
 
-/** Ends the mail thread (the process's shutdown, after its transports were closed). */
+/** Ends the process's mail thread (tests after their last send; the next send starts a new one). */
 export function stopMailThread(): Promise<void> {
   return thread.stop();
 }

@@ -14,8 +14,9 @@ export type ToThread =
   | { type: 'send'; seq: number; transport: number; options?: TransportOptions; mail: SendMailOptions; deadlineMs: number }
   | { type: 'close'; transport: number };
 
-/** What the thread answers, per send. */
+/** What the thread answers: that it loaded (`ready`, once), and each send's outcome. */
 export type FromThread =
+  | { type: 'ready' }
   | { type: 'sent'; seq: number; messageId: string | null }
   | { type: 'failed'; seq: number; error: ErrorFields };
 
@@ -68,7 +69,13 @@ port.on('message', (m: ToThread) => {
       answer({ type: 'failed', seq: m.seq, error: { message: 'The mail thread has no such transport.', code: 'ECONNECTION' } });
       return;
     }
-    transport = createTransport(m.options);
+    try {
+      transport = createTransport(m.options);
+    } catch (err) {
+      // Settings nodemailer refuses: this send fails as theirs (the thread goes on for every other transport).
+      answer({ type: 'failed', seq: m.seq, error: errorFields(err) });
+      return;
+    }
     // An idle pooled connection that breaks is an event, not a send's failure (the next message opens a new one).
     transport.on('error', () => undefined);
     transports.set(m.transport, transport);
@@ -78,3 +85,5 @@ port.on('message', (m: ToThread) => {
     (err: unknown) => answer({ type: 'failed', seq: m.seq, error: errorFields(err) }),
   );
 });
+
+answer({ type: 'ready' });

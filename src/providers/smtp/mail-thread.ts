@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { createTransport, type SendMailOptions, type Transporter } from 'nodemailer';
+import type { SendMailOptions } from 'nodemailer';
 import { loadConfig } from '../../config';
 import type { ErrorFields, FromThread, ToThread, TransportOptions } from './mail-thread.worker';
+import { openTransport, sendWithin } from './nodemailer-send';
 
 export type { TransportOptions };
 
@@ -206,17 +207,8 @@ export function mailTransport(options: TransportOptions, env: NodeJS.ProcessEnv 
 
 /** The same transport on the calling thread. */
 function localTransport(options: TransportOptions): MailTransport {
-  const transport: Transporter = createTransport(options);
-  // A pooled connection that breaks while idle (the server closed it, a reset) is reported here, not to a send: the
-  // pool opens a new one for the next message. Without a listener the event would end the process.
-  transport.on('error', () => undefined);
-  return {
-    async sendMail(mail, deadlineMs) {
-      const info = await transport.sendMail({ ...mail, signal: AbortSignal.timeout(deadlineMs) } as SendMailOptions);
-      return { messageId: info.messageId ? String(info.messageId) : null };
-    },
-    close: () => transport.close(),
-  };
+  const transport = openTransport(options);
+  return { sendMail: (mail, deadlineMs) => sendWithin(transport, mail, deadlineMs), close: () => transport.close() };
 }
 
 /** Ends the process's mail thread (tests after their last send; the next send starts a new one). */

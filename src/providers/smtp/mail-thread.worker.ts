@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
-import { createTransport, type SendMailOptions, type Transporter } from 'nodemailer';
+import type { SendMailOptions, Transporter } from 'nodemailer';
+import { openTransport, sendWithin } from './nodemailer-send';
 
 /*
  * The mail thread (src/providers/smtp/mail-thread.ts): nodemailer's pooled transports, opened at their first message,
@@ -70,18 +71,16 @@ port.on('message', (m: ToThread) => {
       return;
     }
     try {
-      transport = createTransport(m.options);
+      transport = openTransport(m.options);
     } catch (err) {
       // Settings nodemailer refuses: this send fails as theirs (the thread goes on for every other transport).
       answer({ type: 'failed', seq: m.seq, error: errorFields(err) });
       return;
     }
-    // An idle pooled connection that breaks is an event, not a send's failure (the next message opens a new one).
-    transport.on('error', () => undefined);
     transports.set(m.transport, transport);
   }
-  transport.sendMail({ ...withBuffers(m.mail), signal: AbortSignal.timeout(m.deadlineMs) } as SendMailOptions).then(
-    (info) => answer({ type: 'sent', seq: m.seq, messageId: info.messageId ? String(info.messageId) : null }),
+  sendWithin(transport, withBuffers(m.mail), m.deadlineMs).then(
+    (info) => answer({ type: 'sent', seq: m.seq, messageId: info.messageId }),
     (err: unknown) => answer({ type: 'failed', seq: m.seq, error: errorFields(err) }),
   );
 });

@@ -60,8 +60,8 @@ export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_00
  * drops it from the pool's queue or closes the connection that carries it, and the send fails (`EABORT`). The
  * timeouts above do not bound a send: it may wait in the pool's queue behind other messages, be requeued on a fresh
  * connection (up to five times) when one closes before the greeting, or be kept alive by a server that trickles its
- * replies; and a `socketTimeout` in `SMTP_URL`'s query would override the one above. A send that gave up may still have been accepted by the server (nodemailer cannot tell), as with any
- * timeout.
+ * replies; and a `socketTimeout` in `SMTP_URL`'s query would override the one above. A send that gave up may still
+ * have been accepted by the server (nodemailer cannot tell), as with any timeout.
  *
  * The monthly report mail's claim counts on this bound: its stale window (STALE_CLAIM_MS, src/jobs/report-deliveries.ts)
  * is at least four times as long, so an attempt still sending is never taken over (test/jobs/report-deliveries.test.ts

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { systemClock } from '../domain/clock';
 import { Campaign, Contact, Customer, Invite, InviteMessage, Organization } from '../models';
 import type { CampaignStep } from '../models/campaign.model';
@@ -185,6 +186,7 @@ export async function claimBatch(dues: readonly DueStep[], opts: DeliveryOptions
         stepIndex: r.input.stepIndex,
         channel: r.step.channel,
         status: 'sending' as const,
+        claimToken: randomUUID(),
         recipient: r.recipient,
         sentAt: now,
       })),

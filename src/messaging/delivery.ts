@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Op, type Transaction } from 'sequelize';
 import { systemClock, type Clock } from '../domain/clock';
 import { DomainError } from '../domain/errors';
@@ -27,7 +28,9 @@ import { invitesFailed, invitesSent } from '../observability/metrics';
  * one that finds it still `sending` waits out `inFlightGraceMs` (another attempt may still be talking to the
  * provider) and then counts it as sent: the worker died between the provider call and the settle, and the
  * provider most likely has the message. So a step is sent at most once, and a crash in that window can at
- * worst lose it while it is recorded as sent (the delivery log says "outcome unknown").
+ * worst lose it while it is recorded as sent (the delivery log says "outcome unknown"). The claim carries a token
+ * of its own (replaced by a take-over), and an attempt undoes its claim or records a refusal only while the row is
+ * still `sending` under that token: one that stalled past the grace and was taken over leaves the step alone.
  */
 
 export const REASONS = {
@@ -348,7 +351,8 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
       if (existing.channel === 'email' && step?.channel === 'email' && existing.recipient) {
         const prepared = await prepareStep(l, step, input.stepIndex, resolve, transaction).catch(() => null);
         if (prepared) {
-          await existing.update({ sentAt: now }, { transaction });
+          // The take-over's own token: the stalled attempt, should it fail later, no longer undoes this claim.
+          await existing.update({ sentAt: now, claimToken: randomUUID() }, { transaction });
           return { loaded: l, message: existing, ...prepared, recipient: existing.recipient, channel: 'email', again: true };
         }
       }
@@ -406,7 +410,7 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
       throw e;
     }
     const message = await InviteMessage.create(
-      { tenantId: invite.tenantId, inviteId: invite.id, stepIndex: input.stepIndex, channel, status: 'sending', recipient, sentAt: now },
+      { tenantId: invite.tenantId, inviteId: invite.id, stepIndex: input.stepIndex, channel, status: 'sending', claimToken: randomUUID(), recipient, sentAt: now },
       { transaction },
     );
     // Claimed: from here on, a resubmission sees a sent invite (duplicate window), not a waiting one; the queue's
@@ -436,7 +440,11 @@ export interface SentStep {
   providerMessageId: string | null;
 }
 
-const messageKey = (loaded: Loaded, stepIndex: number) => ({ inviteId: loaded.invite.id, stepIndex });
+/**
+ * The claim's row while it is still this attempt's: `sending` under its token. An attempt that stalled past the
+ * in-flight grace may find it taken over (a new token) or already settled by the take-over.
+ */
+const ownClaim = (claim: Claimed, stepIndex: number) => ({ inviteId: claim.loaded.invite.id, stepIndex, status: 'sending' as const, claimToken: claim.message.claimToken });
 
 /**
  * Calls the provider for a claimed step. Answers what `settleSent` records, or the step's result when the provider
@@ -447,7 +455,9 @@ const messageKey = (loaded: Loaded, stepIndex: number) => ({ inviteId: loaded.in
 export async function sendClaimed(claim: Claimed, input: StepInput, opts: DeliveryOptions = {}): Promise<SentStep | StepResult> {
   const clock = opts.clock ?? systemClock;
   const { loaded, sender, rendered, recipient, channel, again } = claim;
-  const key = messageKey(loaded, input.stepIndex);
+  const own = ownClaim(claim, input.stepIndex);
+  /** The claim was taken over while this attempt stalled: the take-over decides the step (retried later, as in flight). */
+  const takenOver = () => new StepInFlight(loaded.invite.id, input.stepIndex);
   let providerMessageId: string | null;
   try {
     const receipt = await sender.send({ to: recipient, ...rendered });
@@ -457,30 +467,36 @@ export async function sendClaimed(claim: Claimed, input: StepInput, opts: Delive
     // refusal settles the step as sent with the outcome unknown, a provider still away is tried again later.
     if (again) {
       if (e instanceof MessagingUnavailable) throw e;
-      await InviteMessage.update({ status: 'sent', error: clip(`Outcome unknown: the attempt stopped while sending, and sending again failed: ${(e as Error).message}`) }, { where: key });
+      const [settled] = await InviteMessage.update({ status: 'sent', error: clip(`Outcome unknown: the attempt stopped while sending, and sending again failed: ${(e as Error).message}`) }, { where: own });
+      if (settled === 0) throw takenOver();
       invitesSent.inc({ channel });
       return { outcome: 'sent', reason: null, sendAt: null };
     }
     if (e instanceof MessagingRejected) {
       const reason = `${REASONS.providerRejected}: ${e.message}`;
-      await db().transaction(async (transaction) => {
-        await InviteMessage.update({ status: 'failed', error: clip(reason) }, { where: key, transaction });
+      const recorded = await db().transaction(async (transaction) => {
+        const [failed] = await InviteMessage.update({ status: 'failed', error: clip(reason) }, { where: own, transaction });
+        if (failed === 0) return false;
         await refundCredit(loaded.invite, input.stepIndex, creditTypeOf(channel), transaction, clock.now());
         if (input.first) await failInvite(loaded, reason, channel, transaction, clock);
         else await activity(loaded, 'failed', channel, `Step ${input.stepIndex + 1} (${channel}) could not be sent: ${reason}`, transaction, clock);
+        return true;
       });
+      if (!recorded) throw takenOver();
       invitesFailed.inc({ channel });
       return { outcome: 'failed', reason, sendAt: null };
     }
     if (e instanceof MessagingUnavailable) {
-      // Nothing was accepted: undo the claim (and give the credit back), so the retry starts clean.
-      await db().transaction(async (transaction) => {
-        await InviteMessage.destroy({ where: key, transaction });
+      // Nothing was accepted: undo the claim (and give the credit back), so the retry starts clean; a claim taken over
+      // meanwhile is the take-over's (removing it would let a third attempt send the step again).
+      const undone = await db().transaction(async (transaction) => {
+        if ((await InviteMessage.destroy({ where: own, transaction })) === 0) return false;
         await refundCredit(loaded.invite, input.stepIndex, creditTypeOf(channel), transaction, clock.now());
         const undo = input.first ? { status: 'scheduled' as const, sentAt: null, nextStepIndex: null, nextStepAt: null } : { nextStepIndex: input.stepIndex, nextStepAt: clock.now() };
         await Invite.update(undo, { where: { id: loaded.invite.id }, transaction });
+        return true;
       });
-      throw e;
+      throw undone ? e : takenOver();
     }
     // Unknown: the claim stays, so a retry does not send again (it settles the step once the grace has passed).
     throw e;

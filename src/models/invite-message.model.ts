@@ -22,6 +22,13 @@ export class InviteMessage extends TenantRow<InviteMessage> {
   @Column({ type: DataType.ENUM('sending', 'sent', 'failed'), allowNull: false })
   declare status: 'sending' | 'sent' | 'failed';
 
+  /**
+   * The claim's own token (a random UUID): set by the claim and replaced by a take-over of a stale claim; an attempt
+   * undoes the row or records a refusal only while it is `sending` under its token (migration 20261212000100).
+   */
+  @Column({ type: DataType.CHAR(36), allowNull: true })
+  declare claimToken: CreationOptional<string | null>;
+
   @Column({ type: DataType.STRING(255), allowNull: true })
   declare recipient: string | null;
 

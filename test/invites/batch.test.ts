@@ -59,6 +59,10 @@ describe('the send queue, a batch at a time', () => {
     expect(await creditBalance(w.org.customerId, 'email')).toBe(4);
     // Each message is the invite's own (its review link carries the invite's uuid).
     expect(new Set(sent.map((m) => m.to)).size).toBe(6);
+    // Each claim its own token (what an attempt's undo or refusal matches, src/messaging/delivery.ts).
+    const tokens = (await InviteMessage.findAll({ where: { inviteId: invites.map((i) => i.id) } })).map((m) => m.claimToken);
+    expect(tokens.every((t) => /^[0-9a-f-]{36}$/.test(t ?? ''))).toBe(true);
+    expect(new Set(tokens).size).toBe(6);
 
     // Again: nothing is due any more, nothing is sent twice.
     expect(await sendDueSteps(invites.map((i) => first(i.id)), run, opts)).toEqual(invites.map(() => ({ status: 'fulfilled', value: 'done' })));

@@ -1,7 +1,8 @@
 import { failInviteStep, planInvite, sendInviteStep, StepInFlight } from '../../src/messaging/delivery';
 import { configureInviteDelivery, resetInviteDelivery } from '../../src/messaging/settings';
-import { MessagingRejected, type ChannelSender, type OutgoingMessage } from '../../src/messaging/types';
+import { MessagingRejected, MessagingUnavailable, type ChannelSender, type OutgoingMessage } from '../../src/messaging/types';
 import { CATALOGUES } from '../../src/i18n';
+import { fixedClock } from '../../src/domain/clock';
 import { Customer, Invite, InviteMessage } from '../../src/models';
 import { creditBalance } from '../../src/services/credits.service';
 import { useDatabase } from '../support/db';
@@ -101,6 +102,92 @@ describe('invite delivery rules', () => {
     expect(slow.sent).toHaveLength(1);
     expect(await InviteMessage.count({ where: { inviteId: invite.id } })).toBe(1);
     expect(await creditBalance(w.org.customerId, 'email')).toBe(2);
+  });
+
+  /**
+   * A sender whose first call waits until `release` and then answers as `outcome` says (an attempt that stalled past
+   * the in-flight grace with its send still open), and whose later calls are recorded and accepted.
+   */
+  function stallingSender(outcome: 'unavailable' | 'rejected' | 'accepted') {
+    const sent: OutgoingMessage[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let calls = 0;
+    let stalling!: () => void;
+    const stalled = new Promise<void>((r) => (stalling = r));
+    const sender: ChannelSender = {
+      label: 'stalling',
+      async send(message) {
+        calls += 1;
+        if (calls === 1) {
+          stalling();
+          await released;
+          if (outcome === 'unavailable') throw new MessagingUnavailable('The mail server could not be reached (ECONNECTION)');
+          if (outcome === 'rejected') throw new MessagingRejected('Mailbox unavailable', 550);
+        }
+        sent.push(message);
+        return { providerMessageId: `id-${calls}` };
+      },
+    };
+    return { sent, stalled, release, senderFor: async () => sender };
+  }
+
+  describe('a claim taken over while its attempt stalled stays the take-over\'s', () => {
+    async function stalledThenTakenOver(outcome: 'unavailable' | 'rejected') {
+      const w = await makeWorld();
+      await giveCredits(w, 'email', 3);
+      const campaign = await makeCampaign(w);
+      const invite = await makeInvite(campaign, await makeContact(campaign), past());
+      const input = { inviteId: invite.id, stepIndex: 0, first: true };
+      const stall = stallingSender(outcome);
+      const first = sendInviteStep(input, { senderFor: stall.senderFor });
+      await stall.stalled;
+      const claim = await InviteMessage.findOne({ where: { inviteId: invite.id } });
+      // Past the grace (60 s here): the queue's stale kind takes the claim over and sends the email again, same Message-ID.
+      const later = fixedClock(new Date(Date.now() + 61_000));
+      expect(await sendInviteStep(input, { senderFor: stall.senderFor, clock: later })).toEqual({ outcome: 'sent', reason: null, sendAt: null });
+      stall.release();
+      return { w, invite, input, stall, first, claim: claim! };
+    }
+
+    it('the stalled attempt failing as not sent neither removes the claim nor puts the invite back for a third send', async () => {
+      const { w, invite, input, stall, first, claim } = await stalledThenTakenOver('unavailable');
+      await expect(first).rejects.toBeInstanceOf(StepInFlight);
+      const row = (await InviteMessage.findOne({ where: { inviteId: invite.id } }))!;
+      expect(row).toMatchObject({ status: 'sent', providerMessageId: 'id-2' });
+      expect(row.claimToken).toMatch(/^[0-9a-f-]{36}$/);
+      expect(row.claimToken).not.toBe(claim.claimToken);
+      expect(await Invite.findByPk(invite.id)).toMatchObject({ status: 'sent' });
+      expect(await creditBalance(w.org.customerId, 'email')).toBe(2);
+      // A later attempt answers what the row says and sends nothing.
+      expect(await sendInviteStep(input, { senderFor: stall.senderFor })).toEqual({ outcome: 'sent', reason: null, sendAt: null });
+      expect(stall.sent).toHaveLength(1);
+      expect(stall.sent[0].messageId).toBeTruthy();
+    });
+
+    it('the stalled attempt refused by the provider leaves the step sent and its credit taken', async () => {
+      const { w, invite, stall, first } = await stalledThenTakenOver('rejected');
+      await expect(first).rejects.toBeInstanceOf(StepInFlight);
+      expect(await InviteMessage.findOne({ where: { inviteId: invite.id } })).toMatchObject({ status: 'sent', providerMessageId: 'id-2', error: null });
+      expect(await Invite.findByPk(invite.id)).toMatchObject({ status: 'sent', reason: null });
+      expect(await creditBalance(w.org.customerId, 'email')).toBe(2);
+      expect(stall.sent).toHaveLength(1);
+    });
+
+    it('an attempt that still holds its claim undoes it when nothing was sent', async () => {
+      const w = await makeWorld();
+      await giveCredits(w, 'email', 1);
+      const campaign = await makeCampaign(w);
+      const invite = await makeInvite(campaign, await makeContact(campaign), past());
+      const stall = stallingSender('unavailable');
+      const attempt = sendInviteStep({ inviteId: invite.id, stepIndex: 0, first: true }, { senderFor: stall.senderFor });
+      await stall.stalled;
+      stall.release();
+      await expect(attempt).rejects.toBeInstanceOf(MessagingUnavailable);
+      expect(await InviteMessage.count({ where: { inviteId: invite.id } })).toBe(0);
+      expect(await Invite.findByPk(invite.id)).toMatchObject({ status: 'scheduled', sentAt: null });
+      expect(await creditBalance(w.org.customerId, 'email')).toBe(1);
+    });
   });
 
   it("writes a step without its own text in the account's language (issue 19): default subject and body, footer, SMS opt-out", async () => {

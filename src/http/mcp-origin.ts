@@ -60,18 +60,34 @@ export function mcpOriginGuard(opts: OriginGuardOptions): RequestHandler {
   const refuse = (res: Response, reason: 'host_not_allowed' | 'origin_not_allowed', message: string) =>
     res.status(403).json(errorEnvelope(null, new McpError(ErrorCodes.UNAUTHORIZED, message, { reason }, 403)));
 
+  // Host names this server answers for without a look-up (configured, loopback), remembered as they are seen: the
+  // check runs on every MCP call and a client sends the same Host each time.
+  const plainHosts = new Set<string>();
+  const hostAllowed = (host: string): boolean | Promise<boolean> => {
+    if (anyHost || plainHosts.has(host)) return true;
+    if (hosts.has(host) || isLoopbackHost(host)) {
+      if (plainHosts.size < 1_000) plainHosts.add(host);
+      return true;
+    }
+    return isTenantDomain(host);
+  };
+  const check = async (req: Request, res: Response, next: NextFunction, host: string, hostOk: boolean | Promise<boolean>) => {
+    if (!(await hostOk)) {
+      return refuse(res, 'host_not_allowed', `Forbidden: this server does not answer for the host "${host.slice(0, 100)}" (DNS rebinding protection; MCP_ALLOWED_HOSTS).`);
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && !(await originAllowed(origin, origins, isTenantDomain))) {
+      return refuse(res, 'origin_not_allowed', `Forbidden: requests from the origin "${origin.slice(0, 100)}" are not allowed (DNS rebinding protection; MCP_ALLOWED_ORIGINS).`);
+    }
+    next();
+  };
+
   return (req: Request, res: Response, next: NextFunction) => {
-    void (async () => {
-      const host = hostnameOf(req.headers.host ?? '');
-      if (!anyHost && !isLoopbackHost(host) && !hosts.has(host) && !(await isTenantDomain(host))) {
-        return refuse(res, 'host_not_allowed', `Forbidden: this server does not answer for the host "${host.slice(0, 100)}" (DNS rebinding protection; MCP_ALLOWED_HOSTS).`);
-      }
-      const origin = req.headers.origin;
-      if (origin !== undefined && !(await originAllowed(origin, origins, isTenantDomain))) {
-        return refuse(res, 'origin_not_allowed', `Forbidden: requests from the origin "${origin.slice(0, 100)}" are not allowed (DNS rebinding protection; MCP_ALLOWED_ORIGINS).`);
-      }
-      next();
-    })().catch(next);
+    const host = hostnameOf(req.headers.host ?? '');
+    const hostOk = hostAllowed(host);
+    // The common call (a server-side client: a known Host, no Origin) goes on at once; anything else is checked in full.
+    if (hostOk === true && req.headers.origin === undefined) return next();
+    check(req, res, next, host, hostOk).catch(next);
   };
 }
 

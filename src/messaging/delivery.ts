@@ -312,6 +312,17 @@ export function claimedInvite(l: Loaded, input: StepInput, now: Date): Partial<I
   return input.first ? { status: 'sent', sentAt: now, reason: null, ...next } : next;
 }
 
+/**
+ * The step's row. Read under the invite's lock, it is the last committed one: the settle of an attempt that stalled
+ * (`settleSent`, which takes no invite lock) upserts the row, and the foreign key check of that upsert waits for the
+ * invite's lock, so it commits before this transaction took it or after it ends, never between.
+ */
+const stepRow = (invite: Invite, stepIndex: number, transaction: Transaction) =>
+  InviteMessage.findOne({ where: { ...tenantScoped(invite), inviteId: invite.id, stepIndex }, transaction });
+
+/** Locks the invite: the first lock of every transaction that writes a step's row and its invite (one order, no deadlock). */
+const lockInvite = (id: number, transaction: Transaction) => Invite.findByPk(id, { attributes: ['id'], transaction, lock: transaction.LOCK.UPDATE });
+
 const resultOf = (m: InviteMessage): StepResult =>
   m.status === 'failed' ? { outcome: 'failed', reason: m.error, sendAt: null } : { outcome: 'sent', reason: null, sendAt: null };
 
@@ -341,7 +352,7 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
     if (!l) return { outcome: 'stopped', reason: 'missing', sendAt: null };
     const { invite, campaign, contact, customer } = l;
     const now = clock.now();
-    const existing = await InviteMessage.findOne({ where: { ...tenantScoped(invite), inviteId: invite.id, stepIndex: input.stepIndex }, transaction });
+    const existing = await stepRow(invite, input.stepIndex, transaction);
     if (existing) {
       if (existing.status !== 'sending') return resultOf(existing);
       if (existing.sentAt.getTime() + settings.inFlightGraceMs > now.getTime()) throw new StepInFlight(invite.id, input.stepIndex);
@@ -475,6 +486,7 @@ export async function sendClaimed(claim: Claimed, input: StepInput, opts: Delive
     if (e instanceof MessagingRejected) {
       const reason = `${REASONS.providerRejected}: ${e.message}`;
       const recorded = await db().transaction(async (transaction) => {
+        await lockInvite(loaded.invite.id, transaction);
         const [failed] = await InviteMessage.update({ status: 'failed', error: clip(reason) }, { where: own, transaction });
         if (failed === 0) return false;
         await refundCredit(loaded.invite, input.stepIndex, creditTypeOf(channel), transaction, clock.now());
@@ -490,6 +502,7 @@ export async function sendClaimed(claim: Claimed, input: StepInput, opts: Delive
       // Nothing was accepted: undo the claim (and give the credit back), so the retry starts clean; a claim taken over
       // meanwhile is the take-over's (removing it would let a third attempt send the step again).
       const undone = await db().transaction(async (transaction) => {
+        await lockInvite(loaded.invite.id, transaction);
         if ((await InviteMessage.destroy({ where: own, transaction })) === 0) return false;
         await refundCredit(loaded.invite, input.stepIndex, creditTypeOf(channel), transaction, clock.now());
         const undo = input.first ? { status: 'scheduled' as const, sentAt: null, nextStepIndex: null, nextStepAt: null } : { nextStepIndex: input.stepIndex, nextStepAt: clock.now() };
@@ -542,14 +555,19 @@ export async function settleSent(steps: SentStep[], clock: Clock = systemClock):
   for (const { claim } of steps) invitesSent.inc({ channel: claim.channel });
 }
 
-/** Records a step as failed after the provider stayed unavailable through every retry. */
+/**
+ * Records a step as failed after the provider stayed unavailable through every retry. A `sending` row still within
+ * its grace is another attempt's claim in flight (a take-over's, say): StepInFlight, looked at again later.
+ */
 export async function failInviteStep(input: StepInput & { reason: string }, opts: DeliveryOptions = {}): Promise<StepResult> {
   const clock = opts.clock ?? systemClock;
   return db().transaction(async (transaction) => {
     const l = await load(input.inviteId, transaction, true);
     if (!l) return { outcome: 'stopped', reason: 'missing', sendAt: null };
-    const existing = await InviteMessage.findOne({ where: { ...tenantScoped(l.invite), inviteId: l.invite.id, stepIndex: input.stepIndex }, transaction });
+    const existing = await stepRow(l.invite, input.stepIndex, transaction);
     if (existing && existing.status !== 'sending') return resultOf(existing);
+    // Another attempt's claim, still within its grace: it may yet be sent (the take-over of a stalled one, say).
+    if (existing && existing.sentAt.getTime() + inviteDeliverySettings().inFlightGraceMs > clock.now().getTime()) throw new StepInFlight(l.invite.id, input.stepIndex);
     const channel = l.campaign.steps?.[input.stepIndex]?.channel ?? existing?.channel ?? 'email';
     const reason = `${REASONS.providerUnavailable}: ${input.reason}`;
     if (existing) await existing.update({ status: 'failed', error: clip(reason) }, { transaction });

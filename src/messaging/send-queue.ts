@@ -1,5 +1,5 @@
 import { QueryTypes } from 'sequelize';
-import { systemClock } from '../domain/clock';
+import { systemClock, type Clock } from '../domain/clock';
 import { Invite } from '../models';
 import { claimBatch, type BatchClaim } from './batch';
 import { DUE_TOLERANCE_MS, failInviteStep, planInvite, sendClaimed, sendInviteStep, settleSent, StepInFlight, type DeliveryOptions, type SentStep, type StepResult } from './delivery';
@@ -99,15 +99,27 @@ export async function sendDueStep(due: DueStep, opts: DeliveryOptions = {}): Pro
  */
 async function stepFailed(inviteId: number, stepIndex: number | null, first: boolean, e: unknown, opts: DeliveryOptions): Promise<DueOutcome> {
   const clock = opts.clock ?? systemClock;
-  if (e instanceof StepInFlight) {
-    await Invite.update({ retryAt: new Date(clock.now().getTime() + Math.min(inviteDeliverySettings().inFlightGraceMs, 30_000)) }, { where: { id: inviteId } });
-    return 'in_flight';
-  }
+  if (e instanceof StepInFlight) return waitForClaim(inviteId, clock);
   if (!(e instanceof MessagingUnavailable)) throw e;
   const attempts = await postpone(inviteId, e.retryAfterMs ?? null, clock.now());
   if (attempts < MAX_SEND_ATTEMPTS) return 'retry';
-  const result = await failInviteStep({ inviteId, stepIndex: stepIndex!, first, reason: e.message.slice(0, 400) }, opts);
-  return result.outcome;
+  return failStep({ inviteId, stepIndex: stepIndex!, first, reason: e.message.slice(0, 400) }, opts);
+}
+
+/** Another attempt holds the step's claim: the invite is looked at again after the grace (30 s at most). */
+async function waitForClaim(inviteId: number, clock: Clock): Promise<DueOutcome> {
+  await Invite.update({ retryAt: new Date(clock.now().getTime() + Math.min(inviteDeliverySettings().inFlightGraceMs, 30_000)) }, { where: { id: inviteId } });
+  return 'in_flight';
+}
+
+/** Records the step failed after its last attempt, unless another attempt's claim of it is still in flight. */
+async function failStep(input: Parameters<typeof failInviteStep>[0], opts: DeliveryOptions): Promise<DueOutcome> {
+  try {
+    return (await failInviteStep(input, opts)).outcome;
+  } catch (e) {
+    if (e instanceof StepInFlight) return waitForClaim(input.inviteId, opts.clock ?? systemClock);
+    throw e;
+  }
 }
 
 /** Runs one piece of work within the caller's limit of sends at once. */
@@ -159,7 +171,7 @@ export async function deferDueStep(due: DueStep, err: unknown, opts: DeliveryOpt
   const attempts = await postpone(due.inviteId, null, clock.now());
   if (attempts < MAX_SEND_ATTEMPTS || due.stepIndex === null) return 'retry';
   const reason = `internal_error: ${err instanceof Error ? err.message : String(err)}`.slice(0, 400);
-  return (await failInviteStep({ inviteId: due.inviteId, stepIndex: due.stepIndex, first: false, reason }, opts)).outcome;
+  return failStep({ inviteId: due.inviteId, stepIndex: due.stepIndex, first: false, reason }, opts);
 }
 
 /** Counts a failed attempt of the invite's current step and sets when it is tried again; returns the count. */

@@ -174,6 +174,61 @@ describe('invite delivery rules', () => {
       expect(stall.sent).toHaveLength(1);
     });
 
+    it("a stalled attempt's settle waits for the invite's lock, so a take-over under that lock reads the row as last committed", async () => {
+      const w = await makeWorld();
+      await giveCredits(w, 'email', 1);
+      const campaign = await makeCampaign(w);
+      const invite = await makeInvite(campaign, await makeContact(campaign), past());
+      const stall = stallingSender('accepted');
+      const attempt = sendInviteStep({ inviteId: invite.id, stepIndex: 0, first: true }, { senderFor: stall.senderFor });
+      await stall.stalled;
+      const sequelize = Invite.sequelize!;
+      // A transaction holding the invite's lock, as a take-over does from its first statement.
+      const holder = await sequelize.transaction();
+      try {
+        await Invite.findByPk(invite.id, { transaction: holder, lock: holder.LOCK.UPDATE });
+        stall.release();
+        // The attempt's settle (the upsert of the step's row: its foreign key check on the invite) waits for that lock:
+        // its statement is seen still running after half a second (it takes milliseconds otherwise).
+        const waiting = async () => {
+          const [rows] = (await sequelize.query(
+            "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE 'INSERT INTO `invite_messages`%' AND TIME_MS > 500",
+          )) as [Array<{ n: number }>, unknown];
+          return Number(rows[0].n) > 0;
+        };
+        let seen = false;
+        for (let i = 0; i < 100 && !seen; i++) {
+          seen = await waiting();
+          if (!seen) await new Promise((r) => setTimeout(r, 50));
+        }
+        expect(seen).toBe(true);
+        expect(await InviteMessage.findOne({ where: { inviteId: invite.id } })).toMatchObject({ status: 'sending' });
+      } finally {
+        await holder.commit();
+      }
+      await expect(attempt).resolves.toMatchObject({ outcome: 'sent' });
+      expect(await InviteMessage.findOne({ where: { inviteId: invite.id } })).toMatchObject({ status: 'sent', providerMessageId: 'id-1' });
+    });
+
+    it('recording the step failed after its last attempt waits for another attempt\'s claim still in flight', async () => {
+      const w = await makeWorld();
+      await giveCredits(w, 'email', 1);
+      const campaign = await makeCampaign(w);
+      const invite = await makeInvite(campaign, await makeContact(campaign), past());
+      const stall = stallingSender('accepted');
+      const attempt = sendInviteStep({ inviteId: invite.id, stepIndex: 0, first: true }, { senderFor: stall.senderFor });
+      await stall.stalled;
+      const failing = { inviteId: invite.id, stepIndex: 0, first: true, reason: 'The mail server could not be reached (ECONNECTION)' };
+      await expect(failInviteStep(failing)).rejects.toBeInstanceOf(StepInFlight);
+      stall.release();
+      await expect(attempt).resolves.toMatchObject({ outcome: 'sent' });
+      expect(await Invite.findByPk(invite.id)).toMatchObject({ status: 'sent', reason: null });
+      // A claim left past its grace (the attempt died) is still recorded failed, as before.
+      const stale = await makeInvite(campaign, await makeContact(campaign), past());
+      await InviteMessage.create({ tenantId: stale.tenantId, inviteId: stale.id, stepIndex: 0, channel: 'email', status: 'sending', recipient: 'x@example.test', sentAt: new Date(Date.now() - 120_000) });
+      expect(await failInviteStep({ ...failing, inviteId: stale.id })).toMatchObject({ outcome: 'failed' });
+    });
+
     it('an attempt that still holds its claim undoes it when nothing was sent', async () => {
       const w = await makeWorld();
       await giveCredits(w, 'email', 1);

@@ -30,17 +30,14 @@ describe('platform mailer bounds', () => {
     expect(smtpTransportOptions('smtp://mail.example.test:587', POOL)).toEqual({ url: 'smtp://mail.example.test:587', ...SMTP_TIMEOUTS, ...POOL });
 
     // The transport the platform mailer makes from SMTP_URL carries them (nodemailer itself, watched, not replaced): on
-    // this thread with SMTP_SEND_THREAD=false; the mail thread gets the same options as data (test/providers/mail-thread.test.ts).
+    // this thread with SMTP_SEND_THREAD=false, read from the environment the mailer is given like its other settings;
+    // the mail thread gets the same options as data (test/providers/mail-thread.test.ts).
     const made = jest.spyOn(nodemailer, 'createTransport');
-    const saved = process.env.SMTP_SEND_THREAD;
-    process.env.SMTP_SEND_THREAD = 'false';
     try {
-      platformMailer({ ...process.env, SMTP_URL: 'smtp://mail.example.test:587', SMTP_POOL_SIZE: '3' });
+      platformMailer({ ...process.env, SMTP_URL: 'smtp://mail.example.test:587', SMTP_POOL_SIZE: '3', SMTP_SEND_THREAD: 'false' });
       expect(made).toHaveBeenCalledWith({ url: 'smtp://mail.example.test:587', ...SMTP_TIMEOUTS, pool: true, maxConnections: 3, maxMessages: 100 });
     } finally {
       made.mockRestore();
-      if (saved === undefined) delete process.env.SMTP_SEND_THREAD;
-      else process.env.SMTP_SEND_THREAD = saved;
     }
     expect(SMTP_LIMITS.sendDeadlineMs).toBe(SMTP_SEND_DEADLINE_MS);
   });

@@ -148,7 +148,13 @@ export function createInviteActivities(deps: InviteActivityDeps) {
 
     /** Records the step as failed once every retry found the provider unavailable. */
     async failInviteStep(input: StepInput & { reason: string }): Promise<StepResult> {
-      return deps.failStep(input);
+      try {
+        return await deps.failStep(input);
+      } catch (e) {
+        // Another attempt's claim of the step is still within its grace: looked at again later.
+        if (e instanceof StepInFlight) throw ApplicationFailure.retryable(e.message, STEP_IN_FLIGHT);
+        throw e;
+      }
     },
   };
 }

@@ -125,8 +125,8 @@ export function smtpTransportOptions(url: string, pool = smtpPoolOptions(), limi
  * messages (`smtpPoolOptions`), so a campaign does not pay a TCP (and TLS, AUTH) handshake per message. Each send gives
  * up after `limits.sendDeadlineMs` (SMTP_SEND_DEADLINE_MS); `limits` is for tests, which cannot wait that long.
  */
-export function smtpMailer(url: string, from: string, pool = smtpPoolOptions(), limits: SmtpLimits = SMTP_LIMITS): Mailer {
-  const transport = mailTransport(smtpTransportOptions(url, pool, limits));
+export function smtpMailer(url: string, from: string, pool = smtpPoolOptions(), limits: SmtpLimits = SMTP_LIMITS, env: NodeJS.ProcessEnv = process.env): Mailer {
+  const transport = mailTransport(smtpTransportOptions(url, pool, limits), env);
   return {
     close: () => transport.close(),
     async send(message) {
@@ -171,11 +171,11 @@ export function setMailLogger(logger: Logger): void {
  */
 export function platformMailer(env: NodeJS.ProcessEnv = process.env): Mailer {
   const config = loadConfig(env);
-  const key = `${config.SMTP_URL ?? `file:${config.DATA_DIR}`}|${config.MAIL_FROM}`;
+  const key = `${config.SMTP_URL ?? `file:${config.DATA_DIR}`}|${config.MAIL_FROM}|${config.SMTP_SEND_THREAD}`;
   let mailer = cache.get(key);
   if (!mailer) {
     mailer = config.SMTP_URL
-      ? smtpMailer(config.SMTP_URL, config.MAIL_FROM, smtpPoolOptions(env))
+      ? smtpMailer(config.SMTP_URL, config.MAIL_FROM, smtpPoolOptions(env), SMTP_LIMITS, env)
       : fileMailer(path.join(config.DATA_DIR, 'mail'), config.MAIL_FROM, mailLogger());
     cache.set(key, mailer);
   }

@@ -133,21 +133,27 @@ describe('invite delivery rules', () => {
   }
 
   describe('a claim taken over while its attempt stalled stays the take-over\'s', () => {
-    async function stalledThenTakenOver(outcome: 'unavailable' | 'rejected') {
+    /** A first step whose attempt has claimed it and is stalled in its send (`attempt`, settled once released). */
+    async function stalledAttempt(outcome: 'unavailable' | 'rejected' | 'accepted', credits = 1) {
       const w = await makeWorld();
-      await giveCredits(w, 'email', 3);
+      await giveCredits(w, 'email', credits);
       const campaign = await makeCampaign(w);
       const invite = await makeInvite(campaign, await makeContact(campaign), past());
       const input = { inviteId: invite.id, stepIndex: 0, first: true };
       const stall = stallingSender(outcome);
-      const first = sendInviteStep(input, { senderFor: stall.senderFor });
+      const attempt = sendInviteStep(input, { senderFor: stall.senderFor });
       await stall.stalled;
+      return { w, campaign, invite, input, stall, attempt };
+    }
+
+    async function stalledThenTakenOver(outcome: 'unavailable' | 'rejected') {
+      const { w, invite, input, stall, attempt } = await stalledAttempt(outcome, 3);
       const claim = await InviteMessage.findOne({ where: { inviteId: invite.id } });
       // Past the grace (60 s here): the queue's stale kind takes the claim over and sends the email again, same Message-ID.
       const later = fixedClock(new Date(Date.now() + 61_000));
       expect(await sendInviteStep(input, { senderFor: stall.senderFor, clock: later })).toEqual({ outcome: 'sent', reason: null, sendAt: null });
       stall.release();
-      return { w, invite, input, stall, first, claim: claim! };
+      return { w, invite, input, stall, first: attempt, claim: claim! };
     }
 
     it('the stalled attempt failing as not sent neither removes the claim nor puts the invite back for a third send', async () => {
@@ -175,13 +181,7 @@ describe('invite delivery rules', () => {
     });
 
     it("a stalled attempt's settle waits for the invite's lock, so a take-over under that lock reads the row as last committed", async () => {
-      const w = await makeWorld();
-      await giveCredits(w, 'email', 1);
-      const campaign = await makeCampaign(w);
-      const invite = await makeInvite(campaign, await makeContact(campaign), past());
-      const stall = stallingSender('accepted');
-      const attempt = sendInviteStep({ inviteId: invite.id, stepIndex: 0, first: true }, { senderFor: stall.senderFor });
-      await stall.stalled;
+      const { invite, stall, attempt } = await stalledAttempt('accepted');
       const sequelize = Invite.sequelize!;
       // A transaction holding the invite's lock, as a take-over does from its first statement.
       const holder = await sequelize.transaction();
@@ -211,13 +211,7 @@ describe('invite delivery rules', () => {
     });
 
     it('recording the step failed after its last attempt waits for another attempt\'s claim still in flight', async () => {
-      const w = await makeWorld();
-      await giveCredits(w, 'email', 1);
-      const campaign = await makeCampaign(w);
-      const invite = await makeInvite(campaign, await makeContact(campaign), past());
-      const stall = stallingSender('accepted');
-      const attempt = sendInviteStep({ inviteId: invite.id, stepIndex: 0, first: true }, { senderFor: stall.senderFor });
-      await stall.stalled;
+      const { campaign, invite, stall, attempt } = await stalledAttempt('accepted');
       const failing = { inviteId: invite.id, stepIndex: 0, first: true, reason: 'The mail server could not be reached (ECONNECTION)' };
       await expect(failInviteStep(failing)).rejects.toBeInstanceOf(StepInFlight);
       stall.release();
@@ -230,13 +224,7 @@ describe('invite delivery rules', () => {
     });
 
     it('an attempt that still holds its claim undoes it when nothing was sent', async () => {
-      const w = await makeWorld();
-      await giveCredits(w, 'email', 1);
-      const campaign = await makeCampaign(w);
-      const invite = await makeInvite(campaign, await makeContact(campaign), past());
-      const stall = stallingSender('unavailable');
-      const attempt = sendInviteStep({ inviteId: invite.id, stepIndex: 0, first: true }, { senderFor: stall.senderFor });
-      await stall.stalled;
+      const { w, invite, stall, attempt } = await stalledAttempt('unavailable');
       stall.release();
       await expect(attempt).rejects.toBeInstanceOf(MessagingUnavailable);
       expect(await InviteMessage.count({ where: { inviteId: invite.id } })).toBe(0);

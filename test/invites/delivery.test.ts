@@ -210,6 +210,40 @@ describe('invite delivery rules', () => {
       expect(await InviteMessage.findOne({ where: { inviteId: invite.id } })).toMatchObject({ status: 'sent', providerMessageId: 'id-1' });
     });
 
+    it('a stalled attempt failing while its take-over holds the invite waits for it (one lock order, no deadlock)', async () => {
+      const { w, invite, input, stall, attempt } = await stalledAttempt('unavailable', 3);
+      const sequelize = Invite.sequelize!;
+      // In the take-over's transaction, after it locked the invite and before it touches the step's row: the stalled
+      // attempt gets its "not sent" and starts its undo, which must wait for the invite before it takes the row.
+      let once = true;
+      const undoWaits = async () => {
+        if (!once) return;
+        once = false;
+        stall.release();
+        for (let i = 0; i < 100; i++) {
+          const [rows] = (await sequelize.query(
+            "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE '%`invites`%' AND TIME_MS > 300",
+          )) as [Array<{ n: number }>, unknown];
+          if (Number(rows[0].n) > 0) return;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        throw new Error('The stalled attempt never waited for the invite.');
+      };
+      InviteMessage.addHook('beforeFind', 'undo-waits', undoWaits);
+      try {
+        const later = fixedClock(new Date(Date.now() + 61_000));
+        expect(await sendInviteStep(input, { senderFor: stall.senderFor, clock: later })).toEqual({ outcome: 'sent', reason: null, sendAt: null });
+      } finally {
+        InviteMessage.removeHook('beforeFind', 'undo-waits');
+      }
+      expect(once).toBe(false);
+      await expect(attempt).rejects.toBeInstanceOf(StepInFlight);
+      expect(await InviteMessage.findOne({ where: { inviteId: invite.id } })).toMatchObject({ status: 'sent', providerMessageId: 'id-2' });
+      expect(await Invite.findByPk(invite.id)).toMatchObject({ status: 'sent' });
+      expect(await creditBalance(w.org.customerId, 'email')).toBe(2);
+      expect(stall.sent).toHaveLength(1);
+    });
+
     it('recording the step failed after its last attempt waits for another attempt\'s claim still in flight', async () => {
       const { campaign, invite, stall, attempt } = await stalledAttempt('accepted');
       const failing = { inviteId: invite.id, stepIndex: 0, first: true, reason: 'The mail server could not be reached (ECONNECTION)' };

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { isLoopbackHost } from './net/address-policy';
+import { parseTrustProxy } from './net/trust-proxy';
 
 /** Every setting comes from the environment and is validated once, here. */
 const schema = z.object({
@@ -57,7 +58,11 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `npm start` seeds the demo tenant into an empty database unless this is "false". */
   SEED_DEMO: z.enum(['true', 'false']).default('true'),
-  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  /** false, true (one proxy in front), a number of proxies, or the proxies' addresses / CIDR ranges (src/net/trust-proxy.ts). */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .refine((v) => parseTrustProxy(v) !== null, 'TRUST_PROXY must be false, true (one proxy in front), a number of proxies, or a comma-separated list of proxy addresses or CIDR ranges.'),
 
   /** A Temporal cluster to use; unset, `npm start` runs the Temporal CLI dev server itself. */
   TEMPORAL_ADDRESS: z.string().optional(),

@@ -6,6 +6,7 @@ import { installTemporalMetrics } from './observability/temporal-metrics';
 import { startObservabilityServer, type ObservabilityServer } from './observability/worker-http';
 import { startTemporal, type TemporalRuntime } from './temporal/runtime';
 import { temporal as temporalClient } from '../workflows/client';
+import { trustProxyOf } from './net/trust-proxy';
 
 /**
  * `npm run worker`: a Temporal worker on its own (production; scale by running more). It needs
@@ -25,7 +26,7 @@ async function main(): Promise<void> {
     http = await startObservabilityServer({
       port: config.WORKER_HTTP_PORT,
       host: config.HOST,
-      trustProxy: config.TRUST_PROXY === 'true',
+      trustProxy: trustProxyOf(config.TRUST_PROXY),
       metricsToken: config.METRICS_TOKEN,
       temporalMetricsUrl,
       readiness: () => ({

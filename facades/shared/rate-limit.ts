@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
-import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
+import { ipKeyGenerator, MemoryStore, rateLimit, type Options, type Store } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type Redis from 'ioredis';
 import { bearerOf } from './auth';
@@ -97,4 +97,33 @@ export function pageRateLimit(opts: { perMinute: number; postsPerMinute: number;
   const reads = limiter(opts.perMinute, 'read');
   const posts = limiter(opts.postsPerMinute, 'post');
   return (req, res, next) => (req.method === 'POST' ? posts : reads)(req, res, next);
+}
+
+/**
+ * Failed sign-ins per account on a sign-in page (the OAuth one of MCP clients): the per-address page limit alone does
+ * not stop a guesser with many addresses. Counted per host and lower-cased email (hashed, as tokens are); past `limit`
+ * failures in a window the email is refused on that host, its password no longer checked, until the window passes.
+ * A correct password does not reset the count. Redis-shared when configured, like the other limits.
+ */
+export interface SignInFailures {
+  /** Seconds until the email may try again, or null when it may now. */
+  refusedFor(host: string, email: string): Promise<number | null>;
+  /** Counts a failed sign-in; answers like `refusedFor` for the next attempt. */
+  failed(host: string, email: string): Promise<number | null>;
+}
+
+export function signInFailures(opts: { limit: number; windowMs: number; redis?: Redis | null; prefix: string }): SignInFailures {
+  const client = opts.redis;
+  const store: Store = client
+    ? new RedisStore({ prefix: `${opts.prefix}:`, sendCommand: (command: string, ...args: string[]) => client.call(command, ...args) as Promise<RedisReply> })
+    : new MemoryStore();
+  void store.init?.({ windowMs: opts.windowMs } as Options);
+  const keyOf = (host: string, email: string) => createHash('sha256').update(`${host.toLowerCase()}\0${email.trim().toLowerCase()}`).digest('hex');
+  const verdict = (info: { totalHits: number; resetTime?: Date } | undefined): number | null =>
+    info && info.totalHits >= opts.limit ? Math.max(1, Math.ceil(((info.resetTime?.getTime() ?? Date.now() + opts.windowMs) - Date.now()) / 1000)) : null;
+  // A broken store must not lock everyone out: sign-in goes on as without the limit.
+  return {
+    refusedFor: async (host, email) => verdict(await Promise.resolve(store.get?.(keyOf(host, email))).catch(() => undefined)),
+    failed: async (host, email) => verdict(await Promise.resolve(store.increment(keyOf(host, email))).catch(() => undefined)),
+  };
 }

@@ -46,6 +46,7 @@ import { observabilityRoutes } from '../observability/routes';
 import { logSafeUrl } from '../observability/log-redaction';
 import { idempotentPosts } from './idempotency';
 import { mcpOriginGuard } from './mcp-origin';
+import { trustProxyOf } from '../net/trust-proxy';
 
 export interface AppDeps {
   config: Pick<Config, 'RATE_LIMIT_PER_MINUTE' | 'BODY_LIMIT' | 'TRUST_PROXY'> &
@@ -114,7 +115,8 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
   // API answers are not cached by validators; hashing every body for an ETag is cost without use.
   app.set('etag', false);
   app.set('query parser', 'extended');
-  app.set('trust proxy', deps.config.TRUST_PROXY === 'true');
+  const trustProxy = trustProxyOf(deps.config.TRUST_PROXY);
+  app.set('trust proxy', trustProxy);
 
   // First, so the latency histogram covers every middleware of the request.
   app.use(httpMetrics());
@@ -143,7 +145,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
     observabilityRoutes({
       readiness: deps.observability?.readiness ?? (() => ({ sequelize: modelsDatabase(), redis: deps.redis, role: 'api' })),
       metricsToken: deps.config.METRICS_TOKEN,
-      trustProxy: deps.config.TRUST_PROXY === 'true',
+      trustProxy: trustProxy !== false,
       temporalMetricsUrl: deps.observability?.temporalMetricsUrl,
     }),
   );
@@ -281,9 +283,10 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
     oauthRoutes({
       logger: deps.logger,
       publicUrl: deps.config.PUBLIC_URL ?? `http://127.0.0.1`,
-      trustProxy: deps.config.TRUST_PROXY === 'true',
+      trustProxy: trustProxy !== false,
       accessTokenTtl: deps.oauth?.accessTokenTtl,
       fetch: deps.oauth?.fetch,
+      redis: deps.redis,
     }),
   );
   app.use(['/connect', '/reports', '/u', '/r'], pageLimit);

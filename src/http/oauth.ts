@@ -16,6 +16,8 @@ import {
 import { pageCsp } from './security-headers';
 import { renderPage } from '../../facades/pages/layout';
 import { consentPage, loginPage, type OAuthBrand } from './oauth.views';
+import type Redis from 'ioredis';
+import { signInFailures } from '../../facades/shared/rate-limit';
 
 /**
  * OAuth 2.1 for MCP clients over HTTP (issue 16): the metadata documents (RFC 9728 protected resource, RFC 8414
@@ -32,9 +34,16 @@ export interface OAuthDeps {
   accessTokenTtl?: number;
   /** How client metadata documents are fetched (default: the guarded, public-only client; tests trust a local CA). */
   fetch?: ProviderOptions['fetch'];
+  /** Shares the failed sign-ins per email between API processes (REDIS_URL); in memory otherwise. */
+  redis?: Redis | null;
 }
 
-const originOf = (req: Request): string => `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+/** Failed sign-ins per email and host within SIGN_IN_WINDOW_MS before that email is refused there (the rest of the window). */
+const SIGN_IN_FAILURES = 10;
+const SIGN_IN_WINDOW_MS = 15 * 60_000;
+
+/** The origin the client used, lower case (host names are case-insensitive; one issuer per origin). */
+const originOf = (req: Request): string => `${req.protocol}://${(req.get('host') ?? 'localhost').toLowerCase()}`;
 
 const PLATFORM: OAuthBrand = { name: 'Reviewgrid', logoUrl: null };
 
@@ -76,16 +85,18 @@ function sendPage(res: Response, page: VNode, formTargets: string[] = [], status
 export function oauthRoutes(deps: OAuthDeps): Router {
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 });
+  const signInLimit = signInFailures({ limit: SIGN_IN_FAILURES, windowMs: SIGN_IN_WINDOW_MS, redis: deps.redis, prefix: 'rl:sign-in-failures' });
 
   const provider = async (req: Request) => {
     const tenant = await tenantOfHost(req.hostname, deps.publicUrl);
     if (tenant === 'unknown') return null;
     const origin = originOf(req);
+    const hostname = req.hostname;
     return providerFor(origin, {
       trustProxy: deps.trustProxy,
       accessTokenTtl: deps.accessTokenTtl,
       fetch: deps.fetch,
-      accountAllowed: (userId) => accountAllowedOnHost(userId, req.hostname, deps.publicUrl),
+      accountAllowed: (userId) => accountAllowedOnHost(userId, hostname, deps.publicUrl),
     });
   };
   const notFound = (res: Response) => res.status(404).json({ message: 'Not found.' });
@@ -167,16 +178,21 @@ export function oauthRoutes(deps: OAuthDeps): Router {
       if (!p) return notFound(res);
       const details = await p.interactionDetails(req, res);
       const body = (req.body ?? {}) as Record<string, unknown>;
-      const user = await signIn(req.hostname, deps.publicUrl, String(body.email ?? ''), String(body.password ?? ''));
-      if (!user) {
+      const email = String(body.email ?? '');
+      const again = async (error: string, status: number, retryAfter: number | null) => {
         const brand = await brandOf(req);
         const client = await p.Client.find(String(details.params.client_id));
-        return sendPage(
-          res,
-          loginPage({ brand, uid: details.uid, clientName: client?.clientName ?? String(details.params.client_id), error: 'The email or password is not right.' }),
-          [],
-          401,
-        );
+        if (retryAfter !== null) res.setHeader('Retry-After', String(retryAfter));
+        return sendPage(res, loginPage({ brand, uid: details.uid, clientName: client?.clientName ?? String(details.params.client_id), error }), [], status);
+      };
+      const tooMany = (seconds: number) =>
+        again(`Too many failed sign-ins for this email. Try again in ${Math.ceil(seconds / 60)} minute${seconds > 60 ? 's' : ''}.`, 429, seconds);
+      const refused = await signInLimit.refusedFor(req.hostname, email);
+      if (refused !== null) return tooMany(refused);
+      const user = await signIn(req.hostname, deps.publicUrl, email, String(body.password ?? ''));
+      if (!user) {
+        const next = await signInLimit.failed(req.hostname, email);
+        return next !== null ? tooMany(next) : again('The email or password is not right.', 401, null);
       }
       await p.interactionFinished(req, res, { login: { accountId: String(user.id) } }, { mergeWithLastSubmission: false });
     } catch (err) {

@@ -126,19 +126,33 @@ async function configuration(origin: string, opts: ProviderOptions): Promise<Con
   };
 }
 
+/**
+ * Providers by origin, the most recently used last. Every name of the platform's host (any loopback address, any port)
+ * and every tenant domain has its own issuer, and the Host header is the client's to choose: past MAX_PROVIDERS the
+ * least recently used one is dropped. Dropping loses nothing: its keys, clients, grants and interactions are stored
+ * (OAuthAdapter), and the next request to that origin builds it again.
+ */
+const MAX_PROVIDERS = 50;
 const providers = new Map<string, Promise<Provider>>();
 
-/** The provider of one public origin (`https://reviews.agency.example`), built once per process. */
+/** The provider of one public origin (`https://reviews.agency.example`, lower case), built once per process. */
 export function providerFor(origin: string, opts: ProviderOptions): Promise<Provider> {
   let p = providers.get(origin);
-  if (!p) {
-    p = Promise.all([configuration(origin, opts), oidc()]).then(([config, { Provider }]) => {
-      const provider = new Provider(issuerOf(origin), config);
-      provider.proxy = opts.trustProxy;
-      return provider;
-    });
-    p.catch(() => providers.delete(origin));
+  if (p) {
+    providers.delete(origin);
     providers.set(origin, p);
+    return p;
   }
+  p = Promise.all([configuration(origin, opts), oidc()]).then(([config, { Provider }]) => {
+    const provider = new Provider(issuerOf(origin), config);
+    provider.proxy = opts.trustProxy;
+    return provider;
+  });
+  p.catch(() => providers.get(origin) === p && providers.delete(origin));
+  providers.set(origin, p);
+  if (providers.size > MAX_PROVIDERS) providers.delete(providers.keys().next().value!);
   return p;
 }
+
+/** How many providers this process holds (tests). */
+export const providerCount = (): number => providers.size;

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import type { TrustProxy } from '../net/trust-proxy';
 import { observabilityRoutes, type ObservabilityOptions } from './routes';
 
 export interface ObservabilityServer {
@@ -12,12 +13,14 @@ export interface ObservabilityServer {
  * The worker process's small HTTP server (WORKER_HTTP_PORT): `/health`, `/health/ready` and `/metrics` only, so
  * orchestrators probe workers and Prometheus scrapes their activity and Temporal SDK metrics.
  */
-export async function startObservabilityServer(opts: ObservabilityOptions & { port: number; host: string }): Promise<ObservabilityServer> {
+export async function startObservabilityServer(
+  opts: Omit<ObservabilityOptions, 'trustProxy'> & { port: number; host: string; trustProxy: TrustProxy },
+): Promise<ObservabilityServer> {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', opts.trustProxy);
-  app.use(observabilityRoutes(opts));
+  app.use(observabilityRoutes({ ...opts, trustProxy: opts.trustProxy !== false }));
   app.use((_req, res) => {
     res.status(404).json({ message: 'Not found.' });
   });

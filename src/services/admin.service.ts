@@ -1,6 +1,7 @@
 import bcrypt from 'bcryptjs';
 import { Op } from 'sequelize';
 import { NotFound, Validation } from '../domain/errors';
+import { charCount } from '../domain/limits';
 import { ORGANIZATION_PERMISSIONS, type OrganizationPermission } from '../domain/permissions';
 import type { Role } from '../domain/principal';
 import { Customer, Location, LocationUser, Organization, OrganizationMember, Plan, Tenant, TenantDomain, User } from '../models';
@@ -38,7 +39,7 @@ export interface CreateTenantInput {
 /** An agency with its domains, a default plan, the owner's own workspace account and the owner. */
 export async function createTenant(input: CreateTenantInput, opts: ServiceOptions = {}) {
   const name = input.name.trim();
-  if (!name || name.length > 255) throw new Validation({ name: ['The name must be between 1 and 255 characters.'] });
+  if (!name || charCount(name) > 255) throw new Validation({ name: ['The name must be between 1 and 255 characters.'] });
   const domains = input.domains.map((d) => d.trim().toLowerCase()).filter(Boolean);
   for (const d of domains) if (!DOMAIN.test(d)) throw new Validation({ domain: [`"${d}" is not a valid domain name.`] });
   const email = assertEmail(input.ownerEmail);
@@ -89,7 +90,7 @@ export interface CreateUserInput {
 export async function createUser(input: CreateUserInput, opts: ServiceOptions = {}): Promise<User> {
   const email = assertEmail(input.email);
   const name = input.name.trim();
-  if (!name || name.length > 255) throw new Validation({ name: ['The name must be between 1 and 255 characters.'] });
+  if (!name || charCount(name) > 255) throw new Validation({ name: ['The name must be between 1 and 255 characters.'] });
   const unknownPerms = (input.organizationPermissions ?? []).filter((p) => !(ORGANIZATION_PERMISSIONS as readonly string[]).includes(p));
   if (unknownPerms.length) {
     throw new Validation({ permissions: [`Unknown organization permissions: ${unknownPerms.join(', ')}. Known: ${ORGANIZATION_PERMISSIONS.join(', ')}.`] });

@@ -52,8 +52,9 @@ export async function signIn(hostname: string, publicUrl: string, email: string,
   for (const user of candidates) {
     if (user.passwordHash && (await bcrypt.compare(password, user.passwordHash))) return user;
   }
-  // The same work when no user matched, so timing does not tell which emails exist.
-  if (!candidates.length) await bcrypt.compare(password, '$2a$10$CwTycUXWue0Thq9StjUM0uJ8.9xvNqC6nD1FYe6X0xUoX2k3mPjKe');
+  // The same work when no user with a password matched (none, or one made without a password), so timing does not
+  // tell which emails exist.
+  if (!candidates.some((user) => user.passwordHash)) await bcrypt.compare(password, '$2a$10$CwTycUXWue0Thq9StjUM0uJ8.9xvNqC6nD1FYe6X0xUoX2k3mPjKe');
   return null;
 }
 

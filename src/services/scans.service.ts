@@ -16,6 +16,7 @@ import { cleanName, clockOf, inTransaction, offset, tenantScoped, type Page, typ
 import { requireGridProviders } from './grid-providers.service';
 import { containsPattern } from '../db/like';
 import { UUID } from '../domain/ids';
+import { charCount } from '../domain/limits';
 import { scanReportPath } from '../reports/links';
 
 /**
@@ -95,6 +96,13 @@ function checkCoords(lat: number | null | undefined, lng: number | null | undefi
   if ((lat == null) !== (lng == null)) (fields[lat == null ? 'lat' : 'lng'] ??= []).push('The lat and lng fields must be given together.');
 }
 
+/** The business's place id as stored (scans.target_place_id holds 255 characters); blank is none. */
+function checkTargetPlaceId(value: string | null | undefined, fields: FieldErrors): string | null {
+  const id = value?.trim() || null;
+  if (id && charCount(id) > 255) fields.target_place_id = ['The target place id may not be greater than 255 characters.'];
+  return id;
+}
+
 // ---- runs ----------------------------------------------------------------------------------------------
 
 /**
@@ -154,7 +162,7 @@ export interface CreateScanInput {
 }
 
 /** The create rules that need no provider: field errors (422 with fields), then the grid's size and spacing. */
-function checkCreate(input: CreateScanInput): { location: string; keywords: string[]; type: ScanType; unit: DistanceUnit } {
+function checkCreate(input: CreateScanInput): { location: string; keywords: string[]; type: ScanType; unit: DistanceUnit; targetPlaceId: string | null } {
   const fields: FieldErrors = {};
   let location = '';
   try {
@@ -167,10 +175,11 @@ function checkCreate(input: CreateScanInput): { location: string; keywords: stri
   const unit = checkUnit(input.distanceUnit, fields);
   checkCoords(input.lat, input.lng, fields);
   if (input.address != null && input.address.length > 500) fields.address = ['The address may not be greater than 500 characters.'];
+  const targetPlaceId = checkTargetPlaceId(input.targetPlaceId, fields);
   if (Object.keys(fields).length) throw new Validation(fields);
   // Size and distance first (no centre needed), so a bad grid is told before any geocoding.
   assertGridParams({ lat: 0, lng: 0, gridSize: input.gridSize, distance: input.distance, unit: unit! });
-  return { location, keywords, type, unit: unit! };
+  return { location, keywords, type, unit: unit!, targetPlaceId };
 }
 
 /** Runs a year at each schedule frequency (weekly: 52, bi-weekly: 26, monthly: 12). */
@@ -204,7 +213,7 @@ export function scanCost(p: Principal, input: CreateScanInput): ScanCost {
 
 export async function createScan(p: Principal, input: CreateScanInput, opts: ServiceOptions = {}): Promise<RunStarted> {
   assertTenantOwner(p);
-  const { location, keywords, type, unit } = checkCreate(input);
+  const { location, keywords, type, unit, targetPlaceId: givenTarget } = checkCreate(input);
   const providers = await requireGridProviders(p.tenantId, opts);
 
   let centre: { lat: number; lng: number } | null = null;
@@ -215,7 +224,7 @@ export async function createScan(p: Principal, input: CreateScanInput, opts: Ser
   }
   if (!centre) throw ruleViolation('The grid centre could not be found: geocoding the address failed and no lat/lng were given.', 'missing_coords');
   const pins = generatePins({ ...centre, gridSize: input.gridSize, distance: input.distance, unit: unit! });
-  const targetPlaceId = input.targetPlaceId?.trim() || (await simulatedTargetOf(providers, keywords[0], centre));
+  const targetPlaceId = givenTarget ?? (await simulatedTargetOf(providers, keywords[0], centre));
 
   const clock = clockOf(opts);
   const now = clock.now();
@@ -358,7 +367,7 @@ export async function updateScan(p: Principal, uuid: string, input: UpdateScanIn
       else changes.address = input.address?.trim() || null;
     }
     if (input.keywords != null) changes.keywords = cleanKeywords(input.keywords, fields);
-    if (input.targetPlaceId !== undefined) changes.targetPlaceId = input.targetPlaceId?.trim() || null;
+    if (input.targetPlaceId !== undefined) changes.targetPlaceId = checkTargetPlaceId(input.targetPlaceId, fields);
     const type = checkType(input.type, fields);
     if (type) changes.type = type;
     const unit = checkUnit(input.distanceUnit, fields);

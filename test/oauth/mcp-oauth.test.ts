@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { QueryTypes } from 'sequelize';
 import { ApiToken } from '../../src/models';
+import { providerCount } from '../../src/oauth/provider';
 import { auditRows } from '../mcp/support';
 import { useServedApp } from '../support/app';
 import { makeOrganization, tokenFor } from '../support/factories';
@@ -160,6 +162,29 @@ describe('MCP OAuth', () => {
     expect((await mcp(refreshed.json.access_token, { jsonrpc: '2.0', id: 3, method: 'tools/list' })).status).toBe(401);
   });
 
+  it('keeps a bounded number of issuers however many names of the host clients send, each answering as its own origin', async () => {
+    const port = new URL(app.origin).port;
+    const metadata = (host: string) =>
+      new Promise<{ status: number; body: { issuer?: string } }>((resolve, reject) => {
+        const req = http.get({ host: '127.0.0.1', port, path: '/.well-known/oauth-authorization-server/oauth', headers: { host } }, (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : {} }));
+        });
+        req.on('error', reject);
+      });
+    // Every loopback address is the platform's host; letter case does not make another issuer.
+    for (let i = 1; i <= 60; i++) {
+      const answer = await metadata(`127.0.0.${i}:${port}`);
+      expect(answer.status).toBe(200);
+      expect(answer.body.issuer).toBe(`http://127.0.0.${i}:${port}/oauth`);
+    }
+    expect(providerCount()).toBeLessThanOrEqual(50);
+    expect((await metadata(`LOCALHOST:${port}`)).body.issuer).toBe(`http://localhost:${port}/oauth`);
+    expect((await metadata(`127.0.0.1:${port}`)).body.issuer).toBe(`${app.origin}/oauth`);
+    expect(providerCount()).toBeLessThanOrEqual(50);
+  });
+
   it('refuses authorization without PKCE or with another resource, and a wrong password', async () => {
     const w = await world();
     const client = await register();
@@ -178,6 +203,35 @@ describe('MCP OAuth', () => {
     const wrong = await b.fetch(`${app.origin}/oauth/interaction/${uid}/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `email=${encodeURIComponent(w.owner.email)}&password=nope-nope` });
     expect(wrong.status).toBe(401);
     expect(await wrong.text()).toContain('The email or password is not right.');
+  });
+
+  it('refuses an email after 10 failed sign-ins (counted per account, not per address), its right password included, until the window passes', async () => {
+    const w = await world();
+    const client = await register();
+    const b = new Browser();
+    const q = new URLSearchParams({ client_id: client.client_id, response_type: 'code', redirect_uri: 'http://127.0.0.1:7777/callback', scope: 'mcp:access', code_challenge: pkce().challenge, code_challenge_method: 'S256' });
+    const start = await b.fetch(`${app.origin}/oauth/auth?${q}`);
+    const page = await (await b.fetch(new URL(start.headers.get('location')!, app.origin).toString())).text();
+    const uid = /\/oauth\/interaction\/([^/"]+)\/login/.exec(page)![1];
+    const login = (email: string, password: string) =>
+      b.fetch(`${app.origin}/oauth/interaction/${uid}/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ email, password }).toString(),
+      });
+    const statuses: number[] = [];
+    // The email as typed varies: the count is per account, not per spelling.
+    for (let i = 0; i < 10; i++) statuses.push((await login(i % 2 ? w.owner.email.toUpperCase() : ` ${w.owner.email}`, `guess-${i}`)).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 401, 401, 401, 429]);
+    const refused = await login(w.owner.email, w.password);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(800);
+    const text = await refused.text();
+    expect(text).toContain('Too many failed sign-ins for this email.');
+    expect(text).toContain('Test Assistant');
+    // Another account on the same page and address is not affected.
+    const other = await world();
+    expect((await login(other.owner.email, 'wrong')).status).toBe(401);
   });
 
   async function issue(w: Awaited<ReturnType<typeof world>>, consent: Record<string, string | string[]>) {

@@ -111,6 +111,24 @@ describe('who may read /metrics', () => {
     expect(isLoopbackClient({ remoteAddress: '10.1.2.3', ip: '10.1.2.3', trustProxy: false })).toBe(false);
   });
 
+  it('behind a trusted proxy on this machine, a client cannot pass as local by writing 127.0.0.1 into X-Forwarded-For', async () => {
+    const built = await createApp({
+      config: { RATE_LIMIT_PER_MINUTE: 100_000, BODY_LIMIT: '1mb', TRUST_PROXY: 'true' },
+      schema: await getSchema(),
+      logger: pino({ level: 'silent' }),
+    });
+    try {
+      // The proxy appends the address it saw: the client's own entry stands left of it and is not read.
+      const spoofed = await request(built.app).get('/metrics').set('X-Forwarded-For', '127.0.0.1, 203.0.113.9');
+      expect(spoofed.status).toBe(403);
+      expect(spoofed.body).toMatchObject({ code: 'metrics_forbidden' });
+      // A scraper on this machine, through the local proxy.
+      expect((await request(built.app).get('/metrics').set('X-Forwarded-For', '127.0.0.1')).status).toBe(200);
+    } finally {
+      await built.stop();
+    }
+  });
+
   describe('over the network (a non-loopback address of this machine)', () => {
     const token = 'metrics-token-for-the-test-0123456789';
     let server: Server;

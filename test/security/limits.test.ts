@@ -71,6 +71,17 @@ describe('rate limits where abuse happens', () => {
     expect((await request(proxied).get('/u/aaa').set('X-Forwarded-For', '203.0.113.1')).status).not.toBe(429);
     expect((await request(proxied).get('/u/aaa').set('X-Forwarded-For', '203.0.113.1')).status).toBe(429);
     expect((await request(proxied).get('/u/aaa').set('X-Forwarded-For', '203.0.113.2')).status).not.toBe(429);
+    // The client cannot choose its address: what it writes into the header stands left of what the proxy appends.
+    expect((await request(proxied).get('/u/aaa').set('X-Forwarded-For', '198.51.100.7, 203.0.113.3')).status).not.toBe(429);
+    expect((await request(proxied).get('/u/aaa').set('X-Forwarded-For', '198.51.100.8, 203.0.113.3')).status).toBe(429);
+    // Two proxies (a CDN, then the load balancer): the client is the entry the outer one appended.
+    const twoHops = await app({ TRUST_PROXY: '2' }, { pages: { perMinute: 1, postsPerMinute: 1 } });
+    expect((await request(twoHops).get('/u/aaa').set('X-Forwarded-For', '198.51.100.7, 203.0.113.4, 10.0.0.5')).status).not.toBe(429);
+    expect((await request(twoHops).get('/u/aaa').set('X-Forwarded-For', '198.51.100.9, 203.0.113.4, 10.0.0.6')).status).toBe(429);
+    // The proxies by address: hops from loopback are trusted, the first address outside it is the client.
+    const listed = await app({ TRUST_PROXY: 'loopback' }, { pages: { perMinute: 1, postsPerMinute: 1 } });
+    expect((await request(listed).get('/u/aaa').set('X-Forwarded-For', '198.51.100.7, 203.0.113.5')).status).not.toBe(429);
+    expect((await request(listed).get('/u/aaa').set('X-Forwarded-For', '198.51.100.8, 203.0.113.5')).status).toBe(429);
   });
 
   it('the inbound contact webhook: one source over many endpoints is limited per address', async () => {

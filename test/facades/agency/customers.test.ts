@@ -90,6 +90,15 @@ describe('agency API: customers', () => {
       expect(own.body.data.map((o: { name: string }) => o.name)).toEqual(['Bright Smiles Dental']);
     });
 
+    it('counts a name in characters, not UTF-16 units: 200 emoji make a 201, the owner login named alike', async () => {
+      const w = await agencyWorld();
+      const name = '\u{1F600}'.repeat(200);
+      const res = await as(w.token).post('/api/agency/v1/customers').send(body(w.plan.id, { name }));
+      expect(res.status).toBe(201);
+      expect(res.body.data.name).toBe(name);
+      expect((await User.findOne({ where: { customerId: res.body.data.id } }))!.name).toBe(name);
+    });
+
     it('takes custom_plan_id as a JSON number too and leaves limits to the plan when not given', async () => {
       const w = await agencyWorld();
       const res = await as(w.token).post('/api/agency/v1/customers').send({ ...body(w.plan.id), custom_plan_id: w.plan.id });

@@ -248,6 +248,22 @@ describe('scans at /api/agency/v1/scans', () => {
       expect(many.body.errors.keywords).toBeDefined();
       expect((await w.agency.post('/scans', body({ grid_size: 'x' }))).body.errors.grid_size).toBeDefined();
     });
+
+    it('answers 422 for a target_place_id over the 255 characters it is stored in, on create and update, and stores one of 255', async () => {
+      const w = await agency();
+      const long = await w.agency.post('/scans', body({ target_place_id: 'x'.repeat(256) }));
+      expect(long.status).toBe(422);
+      expect(long.body.errors.target_place_id).toEqual(['The target place id may not be greater than 255 characters.']);
+      expect(await Scan.count({ where: { tenantId: w.tenant.id } })).toBe(0);
+
+      const uuid = (await w.agency.post('/scans', body({ target_place_id: '\u{1F600}'.repeat(255) }))).body.data.uuid;
+      expect((await Scan.findOne({ where: { uuid } }))!.targetPlaceId).toBe('\u{1F600}'.repeat(255));
+      await idle(uuid);
+      const update = await w.agency.put(`/scans/${uuid}`, { location: 'Renamed', target_place_id: 'y'.repeat(256) });
+      expect(update.status).toBe(422);
+      expect(Object.keys(update.body.errors)).toEqual(['target_place_id']);
+      expect((await Scan.findOne({ where: { uuid } }))!).toMatchObject({ location: 'Main Street Dental', targetPlaceId: '\u{1F600}'.repeat(255) });
+    });
   });
 
   describe('runs: 409 while running, failure -> scan-failed', () => {

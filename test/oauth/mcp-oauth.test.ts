@@ -1,11 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { QueryTypes } from 'sequelize';
-import { ApiToken } from '../../src/models';
+import bcrypt from 'bcryptjs';
+import { ApiToken, User } from '../../src/models';
+import { signIn } from '../../src/services/mcp-oauth.service';
 import { providerCount } from '../../src/oauth/provider';
 import { auditRows } from '../mcp/support';
 import { useServedApp } from '../support/app';
-import { makeOrganization, tokenFor } from '../support/factories';
+import { makeOrganization, makeOrgOwner, tokenFor } from '../support/factories';
 import { Browser, oauthWorld } from './mcp-support';
 
 const sequelizeOf = () => ApiToken.sequelize!;
@@ -203,6 +205,22 @@ describe('MCP OAuth', () => {
     const wrong = await b.fetch(`${app.origin}/oauth/interaction/${uid}/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `email=${encodeURIComponent(w.owner.email)}&password=nope-nope` });
     expect(wrong.status).toBe(401);
     expect(await wrong.text()).toContain('The email or password is not right.');
+  });
+
+  it('spends one bcrypt comparison on a wrong sign-in whether the email is unknown, has no password or has one', async () => {
+    const w = await world();
+    const passwordless = await makeOrgOwner(w.tenant.id);
+    await User.update({ passwordHash: null }, { where: { id: passwordless.id } });
+    const compare = jest.spyOn(bcrypt, 'compare');
+    try {
+      for (const email of [`nobody-${randomBytes(4).toString('hex')}@example.test`, passwordless.email, w.owner.email]) {
+        compare.mockClear();
+        expect(await signIn('127.0.0.1', app.origin, email, 'wrong-password')).toBeNull();
+        expect(compare).toHaveBeenCalledTimes(1);
+      }
+    } finally {
+      compare.mockRestore();
+    }
   });
 
   it('refuses an email after 10 failed sign-ins (counted per account, not per address), its right password included, until the window passes', async () => {

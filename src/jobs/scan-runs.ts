@@ -6,7 +6,7 @@ import { nextRunAt } from '../grid/schedule';
 import type { MapResult } from '../providers/ranking/types';
 import { Scan, ScanPin, ScanResult, ScanSnapshot } from '../models';
 import { writeEvent } from '../outbox/writer';
-import { scanLabel, startScanRunWorkflow } from '../../workflows/scans/client';
+import { scanLabel, scanRunWorkflowState, startScanRunWorkflow } from '../../workflows/scans/client';
 import type { PinQuery, ScanRunPlan } from '../../workflows/activities/scans';
 import { clockOf, inTransaction, tenantScoped, type ServiceOptions } from '../services/common';
 import { gridProvidersFor } from '../services/grid-providers.service';
@@ -136,11 +136,43 @@ export async function completeRun(runId: string, opts: ServiceOptions = {}): Pro
   });
 }
 
+/** How long after its (planned) start a queued run must have had its workflow started by whoever queued it. */
+const START_GRACE_MS = 2 * 60_000;
+
 /**
- * The tick: every active scheduled scan whose `next_run_at` has passed gets a run (unless one is going) and its
- * `next_run_at` advanced to the next window at least one period later. Scheduled runs are never staggered.
+ * Runs whose workflow is not going. A run's rows are committed before its workflow is started (`queueRun`, then
+ * `launch` or the tick below), so a process killed in between, or a tick activity retried after its commit, leaves
+ * the scan `running` with no workflow: nothing would ever finish the run, and every new run would be refused with
+ * scan_running. The tick starts each such run's workflow (the run resumes from its stored results; one that is no
+ * longer the scan's current run ends as `superseded`). A run whose workflow closed without finishing it (terminated
+ * in the Temporal UI rather than canceled) is stored failed, so the scan can run again. Answers how many it started.
+ */
+export async function resumeStalledRuns(opts: ServiceOptions = {}): Promise<number> {
+  const before = new Date(clockOf(opts).now().getTime() - START_GRACE_MS);
+  const running = await Scan.findAll({
+    where: { isRunning: true, currentRunId: { [Op.ne]: null }, lastRunAt: { [Op.lte]: before } },
+    attributes: ['id', 'uuid', 'currentRunId', 'tenantId', 'customerId', 'ownerCustomerId', 'location'],
+  });
+  let started = 0;
+  for (const scan of running) {
+    const runId = scan.currentRunId!;
+    const state = await scanRunWorkflowState(scan.uuid, runId);
+    if (state === 'missing') {
+      if (await startScanRunWorkflow(scan.uuid, runId, 0, scanLabel(scan))) started++;
+    } else if (state !== 'running') {
+      await failRun(runId, `The run's workflow ended (${state.toLowerCase().replace(/_/g, ' ')}) without finishing the run.`, opts);
+    }
+  }
+  return started;
+}
+
+/**
+ * The tick: first the runs queued but never started (`resumeStalledRuns`); then every active scheduled scan whose
+ * `next_run_at` has passed gets a run (unless one is going) and its `next_run_at` advanced to the next window at least
+ * one period later. Scheduled runs are never staggered.
  */
 export async function startDueScheduledScans(opts: ServiceOptions = {}): Promise<number> {
+  await resumeStalledRuns(opts);
   const now = clockOf(opts).now();
   const due = await Scan.findAll({ where: { isScheduled: true, archivedAt: null, nextRunAt: { [Op.lte]: now } }, attributes: ['id'], order: [['nextRunAt', 'ASC']] });
   let started = 0;

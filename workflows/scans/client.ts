@@ -1,4 +1,4 @@
-import { ScheduleAlreadyRunning, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { ScheduleAlreadyRunning, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { requestedStart, temporal } from '../client';
 import type { ScanRunInput, ScanRunRetry } from './run.workflow';
 import { ownedBy, shortId, startMetadata, type Owner } from '../../src/temporal/search-attributes';
@@ -41,8 +41,11 @@ export const scanLabel = (scan: { tenantId: number; customerId: number | null; o
   business: scan.location,
 });
 
-/** Starts the run's workflow (a second start of the same run is a no-op). `delayMs` staggers the first run of a burst. */
-export async function startScanRunWorkflow(scanUuid: string, runId: string, delayMs = 0, label: ScanLabel | null = null): Promise<void> {
+/**
+ * Starts the run's workflow (a second start of the same run is a no-op); answers whether this call started it.
+ * `delayMs` staggers the first run of a burst.
+ */
+export async function startScanRunWorkflow(scanUuid: string, runId: string, delayMs = 0, label: ScanLabel | null = null): Promise<boolean> {
   const { settings } = temporal();
   // A run asked for now starts eagerly where a local worker can take it; a staggered one waits its delay.
   const { client, options } = delayMs > 0 ? { client: temporal().client, options: {} } : requestedStart();
@@ -55,8 +58,21 @@ export async function startScanRunWorkflow(scanUuid: string, runId: string, dela
       ...(delayMs > 0 ? { startDelay: delayMs } : options),
       ...startMetadata(ownedBy(label?.owner, 'scan-run', scanUuid), `Scan ${shortId(scanUuid)} run ${shortId(runId)}${label ? ` for ${label.business}` : ''}`),
     });
+    return true;
   } catch (e) {
     if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
+    return false;
+  }
+}
+
+/** Where a run's workflow is: never started, still going, or closed (Temporal's status name: TERMINATED, ...). */
+export async function scanRunWorkflowState(scanUuid: string, runId: string): Promise<'missing' | 'running' | string> {
+  try {
+    const { status } = await temporal().client.workflow.getHandle(scanRunWorkflowId(scanUuid, runId)).describe();
+    return status.name === 'RUNNING' ? 'running' : status.name;
+  } catch (e) {
+    if (e instanceof WorkflowNotFoundError) return 'missing';
+    throw e;
   }
 }
 

@@ -6,8 +6,10 @@ import { SimulatedMarket } from '../../../src/providers/ranking/simulator';
 import { gridProviderSimulator } from '../../../src/providers/ranking/simulator-http';
 import { OutboxEvent, Scan, ScanPin, ScanResult, ScanSnapshot } from '../../../src/models';
 import { configureGridProviders } from '../../../src/services/grid-providers.service';
-import { startDueScheduledScans } from '../../../src/jobs/scan-runs';
-import { configureScanEngine } from '../../../workflows/scans/client';
+import { resumeStalledRuns, startDueScheduledScans } from '../../../src/jobs/scan-runs';
+import { queueRun } from '../../../src/services/scans.service';
+import { temporal } from '../../../workflows/client';
+import { configureScanEngine, scanRunWorkflowId } from '../../../workflows/scans/client';
 import { useApp } from '../../support/app';
 import { agencyTokenFor, makeWorld, tokenFor } from '../../support/factories';
 import { useTemporalWorker } from '../../support/temporal';
@@ -285,6 +287,37 @@ describe('scans at /api/agency/v1/scans', () => {
       expect(run.body.data).toEqual({ uuid, started_at: expect.any(String), is_running: true });
       await idle(uuid);
       expect((await w.agency.get(`/scans/${uuid}/snapshots`)).body.data).toHaveLength(2);
+    });
+
+    it('the tick starts a run queued but never started (its process died after the commit) and fails one whose workflow was terminated', async () => {
+      const w = await agency('live');
+      const uuid = (await w.agency.post('/scans', body({ keywords: ['dentist'] }))).body.data.uuid;
+      await idle(uuid);
+      // Queued as POST /run queues it, but its workflow never started: the API died between the commit and the start.
+      const scan = (await Scan.findOne({ where: { uuid } }))!;
+      const queuedAt = new Date(Date.now() - 5 * 60_000);
+      const orphan = await Scan.sequelize!.transaction((transaction) => queueRun(scan, queuedAt, transaction, queuedAt));
+      expect((await w.agency.post(`/scans/${uuid}/run`)).status).toBe(409);
+      expect(await resumeStalledRuns()).toBeGreaterThanOrEqual(1);
+      await idle(uuid);
+      expect(await ScanSnapshot.count({ where: { runId: orphan, status: 'completed' } })).toBe(1);
+      expect((await w.agency.get(`/scans/${uuid}/snapshots`)).body.data).toHaveLength(2);
+
+      // A run going on (the provider held), its workflow terminated by an operator: the tick lets the scan run again.
+      gate = new Promise((r) => (release = r));
+      expect((await w.agency.post(`/scans/${uuid}/run`)).status).toBe(202);
+      const runId = (await Scan.findOne({ where: { uuid } }))!.currentRunId!;
+      // Within the grace a run's workflow may still be starting: left alone.
+      await resumeStalledRuns();
+      expect((await Scan.findOne({ where: { uuid } }))!).toMatchObject({ isRunning: true, currentRunId: runId });
+      await temporal().client.workflow.getHandle(scanRunWorkflowId(uuid, runId)).terminate('operator');
+      release();
+      const { fixedClock } = await import('../../../src/domain/clock');
+      await resumeStalledRuns({ clock: fixedClock(new Date(Date.now() + 5 * 60_000)) });
+      expect((await Scan.findOne({ where: { uuid } }))!).toMatchObject({ isRunning: false, currentRunId: null, lastRunFailed: true, lastError: "The run's workflow ended (terminated) without finishing the run." });
+      expect(await ScanSnapshot.count({ where: { runId, status: 'failed' } })).toBe(1);
+      expect((await w.agency.post(`/scans/${uuid}/run`)).status).toBe(202);
+      await idle(uuid);
     });
 
     it('fails the run on a provider refusal: scan-failed, last run failed, no snapshot (empty data points, null summary)', async () => {

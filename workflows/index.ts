@@ -6,7 +6,7 @@ export { runScan, scanScheduleTick } from './scans/run.workflow';
 export { inviteDelivery } from './invites/delivery.workflow';
 export { dispatchInvites } from './invites/dispatch.workflow';
 export { syncGbpPerformance, syncGbpPerformanceSweep } from './gbp/sync.workflow';
-export { autoRespond } from './auto-respond/respond.workflow';
+export { autoRespond, autoRespondSweep } from './auto-respond/respond.workflow';
 export { purgeExpiredData } from './retention/purge.workflow';
 export { engineProbe } from './probe/engine-probe.workflow';
 export { retryWebhookDeliveries } from './webhooks/retry-group.workflow';

@@ -16,7 +16,7 @@ import {
   Review,
 } from '../models';
 import { KEYWORD_MATCHES, type KeywordMatch } from '../models/auto-respond-rule.model';
-import { inTransaction, offset, type Page, type PageArgs, type ServiceOptions, tenantScoped } from './common';
+import { clockOf, inTransaction, offset, type Page, type PageArgs, type ServiceOptions, tenantScoped } from './common';
 import { MAX_REPLY_CHARS } from './replies.service';
 import { LOG_REDACTION } from '../observability/log-redaction';
 
@@ -363,11 +363,15 @@ export async function queueAutoRespond(
 }
 
 /**
- * Worker start: every run still pending (its workflow never started, say Temporal was down at the commit) gets its
- * workflow; one already running is left alone. Returns how many were handed over.
+ * Runs still pending (their workflow never started: Temporal was down at the commit, or the process died right after
+ * it) get their workflow; one already running is left alone. A worker's start hands over every pending run; the
+ * sweep (schedule `auto-respond-sweep`) those stored at least `olderThanMs` ago, so it never races the start after a
+ * commit. Returns how many were handed over.
  */
-export async function resumePendingAutoResponses(): Promise<number> {
-  const runs = await AutoRespondRun.findAll({ where: { status: 'pending' }, attributes: ['reviewId', 'tenantId', 'customerId'], order: [['id', 'ASC']] });
+export async function resumePendingAutoResponses(opts: ServiceOptions & { olderThanMs?: number } = {}): Promise<number> {
+  const where: WhereOptions<AutoRespondRun> = { status: 'pending' };
+  if (opts.olderThanMs !== undefined) where.createdAt = { [Op.lte]: new Date(clockOf(opts).now().getTime() - opts.olderThanMs) };
+  const runs = await AutoRespondRun.findAll({ where, attributes: ['reviewId', 'tenantId', 'customerId'], order: [['id', 'ASC']] });
   for (const run of runs) await startAutoRespondWorkflow(run.reviewId, run);
   return runs.length;
 }

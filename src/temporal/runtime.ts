@@ -8,6 +8,7 @@ import { findTemporalCli, startDevServer, type DevServer } from './dev-server';
 import { ensureSearchAttributes } from './search-attributes';
 import { reconcileReviewSyncSchedules } from '../jobs/review-sync';
 import { resumePendingAutoResponses } from '../services/auto-respond.service';
+import { ensureAutoRespondSweep } from '../../workflows/auto-respond/client';
 import { configureScanEngine, ensureScanScheduleTick } from '../../workflows/scans/client';
 import { removeInviteRedispatchSchedule } from '../../workflows/invites/schedule';
 import { closeSmtpPools } from '../providers/smtp/account-sender';
@@ -74,6 +75,8 @@ export async function startTemporal(config: Config, logger: Logger, opts: { work
     // Local Search Grid: runs fan out SCAN_CONCURRENCY queries; the 15-minute tick starts scheduled runs.
     configureScanEngine({ concurrency: config.SCAN_CONCURRENCY });
     await ensureScanScheduleTick();
+    // Auto-respond: runs whose workflow did not start after their review's commit are started by a 5-minute sweep.
+    await ensureAutoRespondSweep();
     // Review requests: the invite dispatcher sends from the invites table; the re-dispatch schedule of the
     // workflow-per-invite design before it has nothing left to do (an upgraded installation drops it).
     await ensureInviteDispatcher();

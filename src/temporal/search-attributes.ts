@@ -41,6 +41,7 @@ export type WorkflowKind =
   | 'review-sync'
   | 'gbp-sync'
   | 'auto-respond'
+  | 'auto-respond-sweep'
   | 'retention'
   | 'sentiment-rescore'
   | 'sentiment-ai-labels'

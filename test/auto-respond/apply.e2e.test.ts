@@ -3,7 +3,7 @@ import { AutoRespondRule, AutoRespondRun, Integration, OutboxEvent, Review } fro
 import { resumePendingAutoResponses } from '../../src/services/auto-respond.service';
 import { attachSynced } from '../../src/services/integrations.service';
 import { saveConnection } from '../../src/services/provider-connections.service';
-import { autoRespondWorkflowId, configureAutoRespond, startAutoRespondWorkflow } from '../../workflows/auto-respond/client';
+import { autoRespondSweepScheduleId, autoRespondWorkflowId, configureAutoRespond, ensureAutoRespondSweep, startAutoRespondWorkflow } from '../../workflows/auto-respond/client';
 import { temporal } from '../../workflows/client';
 import type { AutoRespondOutcome } from '../../workflows/activities/auto-respond';
 import { useApp } from '../support/app';
@@ -195,6 +195,33 @@ describe('auto-respond on Temporal', () => {
     expect(await resumePendingAutoResponses()).toBeGreaterThanOrEqual(1);
     expect(await outcomeOf(review.id)).toEqual({ status: 'replied', reason: null });
     expect(await replyOf(review.id)).toBe(`Thank you, Lost! - ${w.org.name} (Testimonials, 5 stars)`);
+  });
+
+  it('the sweep schedule starts a run left pending a minute after it was stored, and leaves one just stored to its own start', async () => {
+    const w = await world();
+    const ruleId = await addRule(w);
+    const lost = await makeReview(await testimonialsOf(w.home), { author: 'Swept Up', rating: 5 });
+    const fresh = await makeReview(await testimonialsOf(w.home), { author: 'Just Now', rating: 5 });
+    for (const review of [lost, fresh]) {
+      await AutoRespondRun.create({ tenantId: w.tenant.id, customerId: w.orgOwner.customerId!, reviewId: review.id, ruleId, status: 'pending' });
+    }
+    // Stored two minutes ago, its start after the commit never came (the API died right after the commit).
+    await AutoRespondRun.update({ createdAt: new Date(Date.now() - 120_000) }, { where: { reviewId: lost.id }, silent: true });
+    configureAutoRespond({ sweepEveryMs: 1_000 });
+    try {
+      expect(await ensureAutoRespondSweep()).toBe('created');
+      expect(await outcomeOf(lost.id)).toEqual({ status: 'replied', reason: null });
+      expect(await replyOf(lost.id)).toBe(`Thank you, Swept! - ${w.org.name} (Testimonials, 5 stars)`);
+      // A few more sweeps: the run stored a moment ago is not theirs (its own start after the commit may still come).
+      const sweeps = async () => (await temporal().client.schedule.getHandle(autoRespondSweepScheduleId()).describe()).info.numActionsTaken;
+      const taken = await sweeps();
+      await waitUntil(async () => (await sweeps()) >= taken + 2, 15_000, 200);
+      expect(await noWorkflow(fresh.id)).toBe(true);
+      expect((await AutoRespondRun.findOne({ where: { reviewId: fresh.id } }))!.status).toBe('pending');
+    } finally {
+      await temporal().client.schedule.getHandle(autoRespondSweepScheduleId()).delete();
+      configureAutoRespond({ sweepEveryMs: undefined });
+    }
   });
 
   it('publishes the reply of a synced review to Google; the backlog of the first sync is left alone', async () => {

@@ -18,6 +18,8 @@ export interface AutoRespondActivityDeps {
   prepare(reviewId: number): Promise<AutoResponsePlan>;
   publish(input: PublishAutoResponseInput): Promise<AutoRespondOutcome>;
   fail(reviewId: number, reason: string): Promise<void>;
+  /** Starts the workflows of runs left `pending` without one; how many. */
+  resumePending(): Promise<number>;
 }
 
 /** Failure type the workflow does not retry: the platform (or a rule of the reply path) refused the reply. */
@@ -55,6 +57,11 @@ export function createAutoRespondActivities(deps: AutoRespondActivityDeps) {
     /** Records why the run ended without a reply (a refusal, or retries exhausted). */
     async failAutoResponse(reviewId: number, reason: string): Promise<void> {
       await deps.fail(reviewId, reason);
+    },
+
+    /** The sweep: starts the workflow of each run stored `pending` whose start after the commit never happened. */
+    async resumePendingAutoResponses(): Promise<number> {
+      return deps.resumePending();
     },
   };
 }

@@ -20,6 +20,7 @@ import { failRun } from '../../src/services/scans.service';
 import { createScanActivities } from './scans';
 import { createInviteActivities, inviteActivityDeps } from './invites';
 import { failAutoResponse, prepareAutoResponse, publishAutoResponse } from '../../src/jobs/auto-respond-runs';
+import { resumePendingAutoResponses } from '../../src/services/auto-respond.service';
 import { createAutoRespondActivities } from './auto-respond';
 import { gbpPerformanceClient } from '../../src/providers/google/performance.client';
 import { gbpSyncIntegrationIds, loadGbpSyncTarget, planGbpSync, storeDailyMetrics, storeKeywordMonth } from '../../src/jobs/gbp-sync';
@@ -134,6 +135,7 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
       prepare: (reviewId) => prepareAutoResponse(reviewId),
       publish: (input) => publishAutoResponse(input),
       fail: (reviewId, reason) => failAutoResponse(reviewId, reason),
+      resumePending: () => resumePendingAutoResponses({ olderThanMs: 60_000 }),
     }),
     ...createGbpActivities({
       plan: (integrationId) => planGbpSync(integrationId),

@@ -1,5 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { requestedStart, temporal } from '../client';
+import { ensureSchedule, isEvery, requestedStart, storedEvery, temporal } from '../client';
 import type { AutoRespondInput, AutoRespondRetry } from './respond.workflow';
 import { ownedBy, startMetadata, type Owner } from '../../src/temporal/search-attributes';
 
@@ -16,6 +16,8 @@ export interface AutoRespondEngineSettings {
   idScope?: string;
   /** Retries of the publish step while the platform is unavailable; absent = the workflow's default. */
   retry?: AutoRespondRetry;
+  /** How often the sweep looks for runs whose workflow never started (default five minutes). */
+  sweepEveryMs?: number;
 }
 
 let engine: AutoRespondEngineSettings = {};
@@ -42,4 +44,34 @@ export async function startAutoRespondWorkflow(reviewId: number, owner: Owner | 
   } catch (e) {
     if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
   }
+}
+
+export const AUTO_RESPOND_SWEEP_SCHEDULE = 'auto-respond-sweep';
+export const autoRespondSweepScheduleId = (): string =>
+  engine.idScope ? `${AUTO_RESPOND_SWEEP_SCHEDULE}:${engine.idScope}` : AUTO_RESPOND_SWEEP_SCHEDULE;
+
+/**
+ * The sweep's Temporal Schedule (every five minutes, overlapping runs skipped) starts `autoRespondSweep`: a run is
+ * stored `pending` in the review's transaction and its workflow started after the commit, so a start that failed
+ * (Temporal unreachable for a moment) or a process killed in between left the run waiting for the next worker start.
+ * Every API and worker process makes sure it exists at boot.
+ */
+export async function ensureAutoRespondSweep(): Promise<'created' | 'updated' | 'unchanged'> {
+  const every = storedEvery(engine.sweepEveryMs ?? 5 * 60_000);
+  return ensureSchedule(
+    {
+      scheduleId: autoRespondSweepScheduleId(),
+      spec: { intervals: [{ every }] },
+      action: {
+        type: 'startWorkflow',
+        workflowType: 'autoRespondSweep',
+        workflowId: autoRespondSweepScheduleId(),
+        taskQueue: temporal().settings.taskQueue,
+        args: [],
+        ...startMetadata({ kind: 'auto-respond-sweep', businessId: autoRespondSweepScheduleId() }, 'Starts the auto-respond runs whose workflow never started'),
+      },
+      policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
+    },
+    isEvery(every),
+  );
 }

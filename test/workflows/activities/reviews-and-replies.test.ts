@@ -70,6 +70,7 @@ describe('review-sync and auto-respond activities', () => {
       prepare: async () => ({ action: 'skip', reason: 'x' }),
       publish,
       fail: async () => undefined,
+      resumePending: async () => 0,
     });
     const input = { reviewId: 7, message: 'Thanks!', usedAi: false };
 

@@ -32,6 +32,9 @@ describe('autoRespond (mocked activities)', () => {
       async failAutoResponse(reviewId, reason) {
         failed.push([reviewId, reason]);
       },
+      async resumePendingAutoResponses() {
+        return 0;
+      },
     };
     return { composed, published, failed, activities };
   }

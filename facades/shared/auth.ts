@@ -3,6 +3,8 @@ import { authenticatedContext, makeContext, type Context, type Seams } from '../
 import type { Clock } from '../../src/domain/clock';
 import type { TokenKind } from '../../src/domain/principal';
 import { sendError } from './errors';
+import type { FailedAuthentications } from './rate-limit';
+import { Unauthenticated } from '../../src/domain/errors';
 import { baseUrlOf } from './pagination';
 
 export function bearerOf(req: Request): string | null {
@@ -14,22 +16,37 @@ export function bearerOf(req: Request): string | null {
 
 /**
  * Authenticates before anything else reads the request (a bad body from an unknown caller is a 401, not a 422)
- * and leaves the GraphQL context in `res.locals.ctx` for the routes.
+ * and leaves the GraphQL context in `res.locals.ctx` for the routes. A failed authentication counts against its
+ * address (`failures`): past the limit the answer is 429, and the address is refused before authenticating.
+ * `anonymous` (`/graphql`): a request without a token, or whose token failed (counted all the same), goes on with
+ * an anonymous context, which the schema answers 401 for anything but introspection.
  */
-export function authenticateRequests(opts: { kinds: readonly TokenKind[]; clock?: Clock }): RequestHandler {
+export function authenticateRequests(opts: { kinds?: readonly TokenKind[]; clock?: Clock; failures: FailedAuthentications; anonymous?: boolean }): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    authenticatedContext({
-      bearer: bearerOf(req),
-      baseUrl: baseUrlOf(req),
-      kinds: opts.kinds,
-      clock: opts.clock,
-      requestId: req.id === undefined ? undefined : String(req.id),
-    }).then(
+    const blocked = opts.failures.blocked(req);
+    if (blocked !== null) return opts.failures.refuse(res, blocked);
+    const bearer = bearerOf(req);
+    const requestId = req.id === undefined ? undefined : String(req.id);
+    if (opts.anonymous && !bearer) {
+      res.locals.ctx = makeContext({ principal: null, baseUrl: baseUrlOf(req), requestId, clock: opts.clock });
+      return next();
+    }
+    authenticatedContext({ bearer, baseUrl: baseUrlOf(req), kinds: opts.kinds, clock: opts.clock, requestId }).then(
       (ctx) => {
         res.locals.ctx = ctx;
         next();
       },
-      (err) => sendError(res, err, req.log),
+      async (err: unknown) => {
+        if (err instanceof Unauthenticated) {
+          const wait = await opts.failures.failed(req);
+          if (wait !== null) return opts.failures.refuse(res, wait);
+          if (opts.anonymous) {
+            res.locals.ctx = makeContext({ principal: null, baseUrl: baseUrlOf(req), requestId, clock: opts.clock });
+            return next();
+          }
+        }
+        sendError(res, err, req.log);
+      },
     );
   };
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, MemoryStore, rateLimit, type Options, type Store } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type Redis from 'ioredis';
@@ -51,26 +51,59 @@ export function restRateLimit(opts: RateLimitOptions): RequestHandler {
 }
 
 /**
- * Made-up tokens each get a fresh per-token budget, so failed authentications are also counted per client
- * address: past the limit, that address gets 429 until the window passes. Successful requests do not count.
+ * Made-up tokens each get a fresh per-token budget, so failed authentications are also counted per client address:
+ * past the limit, that address gets 429 until the window passes. Counted where authentication fails, as the MCP
+ * endpoint counts them (facades/mcp/limits.ts), so a request with a good token touches no counter of this limit: it
+ * used to be counted before every request and taken back after every success, two store round trips per request.
+ * An address past the limit is also remembered in this process until its window ends and refused before
+ * authentication, whatever it sends (a flood of guesses costs no token look-ups); another process learns it from the
+ * next failure it sees.
  */
-export function failedAuthLimit(opts: RateLimitOptions): RequestHandler {
-  return rateLimit({
-    windowMs: 60_000,
-    limit: opts.perMinute,
-    legacyHeaders: false,
-    standardHeaders: false,
-    keyGenerator: (req) => `ip:${ipKeyGenerator(req.ip ?? '0.0.0.0')}`,
-    store: storeFor(opts),
-    passOnStoreError: true,
-    skipSuccessfulRequests: true,
-    requestWasSuccessful: (_req, res) => res.statusCode !== 401,
-    handler: (_req, res, _next, options) => {
-      rateLimited('auth_failures');
-      res.setHeader('Retry-After', String(Math.ceil(options.windowMs / 1000)));
-      res.status(options.statusCode).json({ message: 'Too Many Attempts.' });
+export interface FailedAuthentications {
+  /** Seconds the request's address must still wait, when this process saw it go past the limit; else null. */
+  blocked(req: Request): number | null;
+  /** Counts a failed authentication of the request's address: seconds to wait when that went past the limit, else null. */
+  failed(req: Request): Promise<number | null>;
+  /** The answer to an address past the limit: 429 `{message}` with `Retry-After`. */
+  refuse(res: Response, seconds: number): void;
+}
+
+/** Addresses remembered as past the limit, at most this many (the oldest go first). */
+const MAX_BLOCKED = 10_000;
+
+export function failedAuthentications(opts: RateLimitOptions): FailedAuthentications {
+  const windowMs = 60_000;
+  const store: Store = storeFor(opts) ?? new MemoryStore();
+  void store.init?.({ windowMs } as Options);
+  const until = new Map<string, number>();
+  const keyOf = (req: Request) => `ip:${ipKeyGenerator(req.ip ?? '0.0.0.0')}`;
+  const wait = (ms: number) => Math.max(1, Math.ceil((ms - Date.now()) / 1000));
+  return {
+    blocked(req) {
+      const key = keyOf(req);
+      const end = until.get(key);
+      if (end === undefined) return null;
+      if (end > Date.now()) return wait(end);
+      until.delete(key);
+      return null;
     },
-  });
+    async failed(req) {
+      const key = keyOf(req);
+      // A broken store must not take the API down: the failure is answered 401 as without the limit.
+      const info = await Promise.resolve(store.increment(key)).catch(() => undefined);
+      if (!info || info.totalHits <= opts.perMinute) return null;
+      const end = info.resetTime?.getTime() ?? Date.now() + windowMs;
+      until.delete(key);
+      until.set(key, end);
+      if (until.size > MAX_BLOCKED) until.delete(until.keys().next().value!);
+      return wait(end);
+    },
+    refuse(res, seconds) {
+      rateLimited('auth_failures');
+      res.setHeader('Retry-After', String(seconds));
+      res.status(429).json({ message: 'Too Many Attempts.' });
+    },
+  };
 }
 
 /**

@@ -3,7 +3,7 @@ import { ApolloServer, type ApolloServerPlugin, type BaseContext } from '@apollo
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { expressMiddleware } from '@as-integrations/express5';
-import express, { type Express, type Request } from 'express';
+import express, { type Express, type Response } from 'express';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
@@ -13,15 +13,14 @@ import { tilesFromConfig, type TileConfig } from '../../facades/mcp/apps';
 import { agencyApi } from '../../facades/rest/agency';
 import { customerApi } from '../../facades/rest/customer';
 import { jsonBody } from '../../facades/rest/route';
-import { authenticateRequests, bearerOf } from '../../facades/shared/auth';
+import { authenticateRequests, contextOf } from '../../facades/shared/auth';
 import { jsonErrorHandler, loggable } from '../../facades/shared/errors';
-import { baseUrlOf } from '../../facades/shared/pagination';
-import { failedAuthLimit, pageRateLimit, restRateLimit } from '../../facades/shared/rate-limit';
+import { failedAuthentications, pageRateLimit, restRateLimit } from '../../facades/shared/rate-limit';
 import type { Config } from '../config';
 import { graphqlLimits, introspectionForSignedInOnly, tokenLimit, type GraphQLLimitsConfig } from '../graphql/limits';
-import { authenticatedContext, makeContext, type Context } from '../context';
+import type { Context } from '../context';
 import type { Clock } from '../domain/clock';
-import { DomainError, Unauthenticated } from '../domain/errors';
+import { DomainError } from '../domain/errors';
 import { createAuditWriter } from '../services/mcp-audit.service';
 import { assetRoutes } from './assets';
 import { apiCors, defaultCsp, pageSecurity, securityHeaders } from './security-headers';
@@ -184,29 +183,18 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
     formatError: (formatted, error) => formatGraphQLError(formatted, error, deps.logger),
   });
   await apollo.start();
-  const limits = [
-    restRateLimit({ perMinute: deps.config.RATE_LIMIT_PER_MINUTE, redis: deps.redis, prefix: 'rl:rest' }),
-    failedAuthLimit({ perMinute: deps.config.RATE_LIMIT_PER_MINUTE, redis: deps.redis, prefix: 'rl:auth-failures' }),
-  ];
+  const restLimit = restRateLimit({ perMinute: deps.config.RATE_LIMIT_PER_MINUTE, redis: deps.redis, prefix: 'rl:rest' });
+  const failures = failedAuthentications({ perMinute: deps.config.RATE_LIMIT_PER_MINUTE, redis: deps.redis, prefix: 'rl:auth-failures' });
   app.use(
     '/graphql',
-    ...limits,
+    restLimit,
+    // Anonymous callers go on (the schema answers UNAUTHENTICATED for anything but introspection).
+    authenticateRequests({ clock: deps.clock, failures, anonymous: true }),
     // A browser's GET (Accept prefers HTML): the GraphiQL page; anything else goes on to Apollo.
     graphiqlPages({ logger: deps.logger }),
     jsonBody(deps.config.BODY_LIMIT),
     tokenLimit(deps.config.GRAPHQL_MAX_TOKENS),
-    expressMiddleware<BaseContext & Context>(apollo, {
-      context: async ({ req }) => {
-        const base = { baseUrl: baseUrlOf(req as Request), clock: deps.clock, requestId: String(req.id) };
-        try {
-          return await authenticatedContext({ ...base, bearer: bearerOf(req as Request) });
-        } catch (e) {
-          // Anonymous: the schema answers UNAUTHENTICATED for anything but introspection.
-          if (e instanceof Unauthenticated) return makeContext({ ...base, principal: null });
-          throw e;
-        }
-      },
-    }),
+    expressMiddleware<BaseContext & Context>(apollo, { context: async ({ res }) => contextOf(res as Response) }),
   );
 
   // The contract of both REST APIs, generated from their route records: public JSON and YAML (facades/rest/openapi.ts).
@@ -214,8 +202,8 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
   if (deps.observeApiResponse) app.use(['/api/v1', '/api/agency/v1'], observeJsonAnswers(deps.observeApiResponse));
 
   const rest = express.Router();
-  rest.use(...limits);
-  rest.use(authenticateRequests({ kinds: ['customer'], clock: deps.clock }));
+  rest.use(restLimit);
+  rest.use(authenticateRequests({ kinds: ['customer'], clock: deps.clock, failures }));
   rest.use(jsonBody(deps.config.BODY_LIMIT), express.urlencoded({ extended: true, limit: deps.config.BODY_LIMIT, parameterLimit: 200 }));
   rest.use(idempotentPosts({ logger: deps.logger, clock: deps.clock, ignore: NO_IDEMPOTENCY_KEY }));
   rest.use(customerApi({ schema: deps.schema, logger: deps.logger, clock: deps.clock }));
@@ -228,9 +216,8 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
   const agencyRest = express.Router();
   agencyRest.use(
     restRateLimit({ perMinute: deps.config.AGENCY_RATE_LIMIT_PER_MINUTE ?? deps.config.RATE_LIMIT_PER_MINUTE, redis: deps.redis, prefix: 'rl:agency', limiter: 'agency' }),
-    limits[1],
   );
-  agencyRest.use(authenticateRequests({ kinds: ['agency'], clock: deps.clock }));
+  agencyRest.use(authenticateRequests({ kinds: ['agency'], clock: deps.clock, failures }));
   agencyRest.use(jsonBody(deps.config.BODY_LIMIT), express.urlencoded({ extended: true, limit: deps.config.BODY_LIMIT, parameterLimit: 200 }));
   agencyRest.use(idempotentPosts({ logger: deps.logger, clock: deps.clock }));
   agencyRest.use(agencyApi({ schema: deps.schema, logger: deps.logger, clock: deps.clock }));

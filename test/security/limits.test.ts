@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import pino from 'pino';
 import request from 'supertest';
@@ -94,12 +94,13 @@ describe('rate limits where abuse happens', () => {
     expect(statuses[3]).toBe(429);
   });
 
+  const redis = () => {
+    const c = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
+    clients.push(c);
+    return c;
+  };
+
   it('with Redis, two API processes share the page budget of an address', async () => {
-    const redis = () => {
-      const c = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
-      clients.push(c);
-      return c;
-    };
     const prefix = `rl:pages-test-${randomUUID()}`;
     const a = await app({}, { redis: redis(), pages: { perMinute: 3, postsPerMinute: 3, redisPrefix: prefix } });
     const b = await app({}, { redis: redis(), pages: { perMinute: 3, postsPerMinute: 3, redisPrefix: prefix } });
@@ -107,5 +108,33 @@ describe('rate limits where abuse happens', () => {
     expect((await request(b).get('/u/two')).status).not.toBe(429);
     expect((await request(a).get('/u/three')).status).not.toBe(429);
     expect((await request(b).get('/u/four')).status).toBe(429);
+  });
+
+  it('with Redis, failed authentications count where they fail, shared by API processes; a good token stores nothing', async () => {
+    const store = redis();
+    const a = await app({ RATE_LIMIT_PER_MINUTE: 3, TRUST_PROXY: 'true' }, { redis: redis() });
+    const b = await app({ RATE_LIMIT_PER_MINUTE: 3, TRUST_PROXY: 'true' }, { redis: redis() });
+    const w = await makeWorld();
+    // An address of this test only (the counter lives in the shared Redis for a minute).
+    const ip = `198.18.${randomInt(256)}.${randomInt(1, 255)}`;
+    const key = `rl:auth-failures:ip:${ip}`;
+    const get = (on: Express, token: string) => request(on).get('/api/v1/me').set('X-Forwarded-For', ip).set('Authorization', `Bearer ${token}`);
+    expect((await get(a, w.tokens.owner)).status).toBe(200);
+    expect((await get(b, w.tokens.owner)).status).toBe(200);
+    expect(await store.exists(key)).toBe(0);
+
+    const statuses = [];
+    for (const on of [a, b, a, b]) statuses.push((await get(on, `rg_made-up-${randomUUID()}`)).status);
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    expect(Number(await store.get(key))).toBe(4);
+    // The process that answered 429 refuses the address before authenticating, its good token included.
+    const refused = await get(b, w.tokens.owner);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ message: 'Too Many Attempts.' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // /graphql counts a token that fails as well (anonymous callers without one go on to the schema).
+    const graphql = await request(a).post('/graphql').set('X-Forwarded-For', ip).set('Authorization', 'Bearer rg_made-up').send({ query: '{ me { id } }' });
+    expect(graphql.status).toBe(429);
+    expect(Number(await store.get(key))).toBe(5);
   });
 });

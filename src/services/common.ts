@@ -70,7 +70,8 @@ export function tenantScoped(owner: { readonly tenantId: number }): { tenantId: 
 
 /**
  * Row scope of the caller as SQL, for any table carrying tenant_id, customer_id and a location column:
- * a tenant owner sees the tenant, an organisation owner their account, a team member their assigned locations.
+ * a tenant owner sees the tenant, an organisation owner their account, a team member their assigned locations; an
+ * OAuth grant to some organisations narrows either to the grant's locations (a tenant owner's may span accounts).
  * Every value is one of the principal's own integers, so the fragment is safe to inline; with `bind` they become
  * parameters instead, so the statement text is the same for every caller of a role (prepared statements are
  * cached per text: inlined ids would make one per account).
@@ -78,8 +79,7 @@ export function tenantScoped(owner: { readonly tenantId: number }): { tenantId: 
 export function scopeSql(p: Principal, alias = '', locationColumn = 'location_id', bind?: (value: number) => string): string {
   const a = alias ? `${alias}.` : '';
   const v = (n: number | null) => (bind ? bind(n ?? -1) : String(Math.trunc(Number(n ?? -1))));
-  if (isTenantOwner(p)) return `${a}tenant_id = ${v(p.tenantId)}`;
-  let sql = `${a}tenant_id = ${v(p.tenantId)} AND ${a}customer_id = ${v(p.customerId)}`;
+  let sql = isTenantOwner(p) ? `${a}tenant_id = ${v(p.tenantId)}` : `${a}tenant_id = ${v(p.tenantId)} AND ${a}customer_id = ${v(p.customerId)}`;
   if (isRestricted(p)) sql += ` AND ${a}${locationColumn} IN ${restrictedLocationsSql(p, v)}`;
   return sql;
 }
@@ -90,8 +90,7 @@ export function locationScoped(p: Principal, locationColumn = 'location_id'): Wh
 }
 
 export function organizationScoped(p: Principal): WhereOptions {
-  if (isTenantOwner(p)) return tenantScoped(p);
-  const where: Record<string, unknown> = { ...tenantScoped(p), customerId: p.customerId ?? -1 };
+  const where: Record<string, unknown> = isTenantOwner(p) ? tenantScoped(p) : { ...tenantScoped(p), customerId: p.customerId ?? -1 };
   if (isRestricted(p)) where.id = { [Op.in]: [...p.assignedOrganizationIds, -1] };
   return where;
 }

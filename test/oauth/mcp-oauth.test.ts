@@ -7,7 +7,8 @@ import { signIn } from '../../src/services/mcp-oauth.service';
 import { providerCount } from '../../src/oauth/provider';
 import { auditRows } from '../mcp/support';
 import { useServedApp } from '../support/app';
-import { makeOrganization, makeOrgOwner, tokenFor } from '../support/factories';
+import { makeLocation, makeOrganization, makeOrgOwner, makeReview, testimonialsOf, tokenFor } from '../support/factories';
+import { hashPassword } from '../../src/services/admin.service';
 import { Browser, oauthWorld } from './mcp-support';
 
 const sequelizeOf = () => ApiToken.sequelize!;
@@ -296,6 +297,28 @@ describe('MCP OAuth', () => {
     // Without mcp:writes a write tool is refused (-32001), like a static token without the ability.
     const write = await mcp(issued.access_token, { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'tag_reviews', arguments: { review_ids: [1], attach_tags: ['x'] } } });
     expect(write.json.error).toMatchObject({ code: -32001 });
+  });
+
+  it("limits a tenant owner's grant to the organisations chosen as well: no list reaches the rest of the agency", async () => {
+    const w = await world();
+    const password = `pw-${randomBytes(6).toString('hex')}`;
+    await User.update({ passwordHash: await hashPassword(password) }, { where: { id: w.tenantOwner.id } });
+    const florist = await makeOrganization(w.owner, 'Florist');
+    const [bakeryShop, floristShop] = [await makeLocation(w.org, 'Bakery Shop'), await makeLocation(florist, 'Florist Shop')];
+    await makeReview(await testimonialsOf(bakeryShop), { author: 'Bakery Fan', message: 'Crusty bread.' });
+    await makeReview(await testimonialsOf(floristShop), { author: 'Flower Fan', message: 'Fresh tulips.' });
+    const issued = await issue({ ...w, owner: w.tenantOwner, password }, { scope: [], organizations: 'some', organization: [String(florist.id)] });
+    const call = async (name: string, args: Record<string, unknown> = {}) =>
+      JSON.stringify((await mcp(issued.access_token, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } })).json);
+    const orgs = await call('list_organizations');
+    expect(orgs).toContain('Florist');
+    expect(orgs).not.toContain('Bakery');
+    const locations = await call('list_locations');
+    expect(locations).toContain('Florist Shop');
+    expect(locations).not.toContain('Bakery Shop');
+    const reviews = await call('list_reviews');
+    expect(reviews).toContain('Fresh tulips.');
+    expect(reviews).not.toContain('Crusty bread.');
   });
 
   it('lists authorizations to the user and the tenant owner over REST and GraphQL, and revoking ends the tokens at once', async () => {

@@ -4,7 +4,7 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { unwrapResolverError } from '@apollo/server/errors';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type Express, type Response } from 'express';
-import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
@@ -108,6 +108,20 @@ function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown, lo
   return formatted;
 }
 
+/**
+ * The context of a `/graphql` request. AI tokens are the MCP endpoint's: their abilities (`mcp:writes` for write
+ * tools, `reviews:pii` for personal data) are enforced there, by the tool catalogue and its redaction, which
+ * `/graphql` does not go through; so here they are refused (403 FORBIDDEN `wrong_token_kind`).
+ */
+function graphqlContext(ctx: Context): Context {
+  if (ctx.principal?.tokenKind === 'ai') {
+    throw new GraphQLError('GraphQL takes customer and agency tokens; this is an ai token (use the MCP endpoint, /api/mcp).', {
+      extensions: { code: 'FORBIDDEN', reason: 'wrong_token_kind', http: { status: 403 } },
+    });
+  }
+  return ctx;
+}
+
 export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: () => Promise<void> }> {
   const app = express();
   app.disable('x-powered-by');
@@ -194,7 +208,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
     graphiqlPages({ logger: deps.logger }),
     jsonBody(deps.config.BODY_LIMIT),
     tokenLimit(deps.config.GRAPHQL_MAX_TOKENS),
-    expressMiddleware<BaseContext & Context>(apollo, { context: async ({ res }) => contextOf(res as Response) }),
+    expressMiddleware<BaseContext & Context>(apollo, { context: async ({ res }) => graphqlContext(contextOf(res as Response)) }),
   );
 
   // The contract of both REST APIs, generated from their route records: public JSON and YAML (facades/rest/openapi.ts).

@@ -1,7 +1,11 @@
 import { OutboxEvent, ReplyDraft, Review } from '../../src/models';
 import { attachSynced } from '../../src/services/integrations.service';
 import { saveConnection } from '../../src/services/provider-connections.service';
-import { errorOf, graphql } from '../auto-respond/support';
+import { graphql as runGraphql } from 'graphql';
+import { authenticatedContext } from '../../src/context';
+import type { DomainError } from '../../src/domain/errors';
+import { getSchema } from '../../src/graphql/schema';
+import { errorOf, graphql, type GqlResult } from '../auto-respond/support';
 import { useApp } from '../support/app';
 import { countStatements } from '../support/db';
 import { ALL, makeReview, makeWorld, testimonialsOf, tokenFor, without } from '../support/factories';
@@ -129,17 +133,40 @@ describe('reply drafts and the approvals queue (GraphQL)', () => {
     expect(errorOf(await gql(w.tokens.orgOwner, QUEUE, { status: 'lost' })).code).toBe('VALIDATION');
   });
 
+  /** An AI token's operation as the MCP endpoint runs it: in-process, in the token's context (`/graphql` refuses AI tokens). */
+  async function asAi(token: string, source: string, variableValues: Record<string, unknown>): Promise<GqlResult> {
+    const contextValue = await authenticatedContext({ bearer: token, baseUrl: 'http://127.0.0.1', kinds: ['ai'] });
+    const result = await runGraphql({ schema: await getSchema(), source, variableValues, contextValue });
+    const errors = result.errors?.map((e) => {
+      const domain = e.originalError as DomainError;
+      return { message: e.message, extensions: { code: domain.code, reason: domain.reason } };
+    });
+    return { status: 200, data: (result.data as GqlResult['data']) ?? null, errors };
+  }
+
   it('lets an AI token draft but never approve or reject', async () => {
     const w = await makeWorld();
     const review = await writtenReview(w);
     const ai = await tokenFor(w.orgOwner, [...ALL, 'mcp:access', 'mcp:writes'], 'ai');
-    const drafted = await draft(ai, review.id);
+    const drafted = await asAi(ai, DRAFT, { reviewId: review.id, message: 'Thank you, Ada!' });
     expect(drafted.data!.draftReviewResponse).toMatchObject({ status: 'pending', createdVia: 'ai' });
     const id = drafted.data!.draftReviewResponse.id;
-    expect(errorOf(await gql(ai, APPROVE, { id }))).toEqual({ code: 'FORBIDDEN', reason: 'human_approval_required' });
-    expect(errorOf(await gql(ai, REJECT, { id }))).toEqual({ code: 'FORBIDDEN', reason: 'human_approval_required' });
+    expect(errorOf(await asAi(ai, APPROVE, { id }))).toEqual({ code: 'FORBIDDEN', reason: 'human_approval_required' });
+    expect(errorOf(await asAi(ai, REJECT, { id }))).toEqual({ code: 'FORBIDDEN', reason: 'human_approval_required' });
     expect((await Review.findByPk(review.id))!.reply).toBeNull();
     expect((await gql(w.tokens.orgOwner, APPROVE, { id })).data!.approveReplyDraft.status).toBe('approved');
+  });
+
+  it('refuses AI tokens on /graphql (403 wrong_token_kind): their abilities are the MCP endpoint\'s to enforce', async () => {
+    const w = await makeWorld();
+    const review = await writtenReview(w);
+    // Without mcp:writes, reviews:update would otherwise let it publish a reply through GraphQL.
+    const ai = await tokenFor(w.orgOwner, [...ALL, 'mcp:access'], 'ai');
+    const reply = await gql(ai, 'mutation ($id: Int!) { replyToReview(id: $id, input: { message: "Published by a read-only assistant" }) { id } }', { id: review.id });
+    expect(reply.status).toBe(403);
+    expect(errorOf(reply)).toEqual({ code: 'FORBIDDEN', reason: 'wrong_token_kind' });
+    expect((await Review.findByPk(review.id))!.reply).toBeNull();
+    expect(errorOf(await gql(ai, QUEUE, {}))).toEqual({ code: 'FORBIDDEN', reason: 'wrong_token_kind' });
   });
 
   it('scopes drafts: reviews:update to draft and decide, reviews:read for the queue, team members at their locations only', async () => {

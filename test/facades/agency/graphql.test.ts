@@ -1,3 +1,4 @@
+import { Customer } from '../../../src/models';
 import { useApp } from '../../support/app';
 import { countStatements } from '../../support/db';
 import { agencyTokenFor, makeOrder, makeOrgOwner, makeTenant, tokenFor } from '../../support/factories';
@@ -8,15 +9,17 @@ describe('GraphQL agency area', () => {
   const gql = (token: string, query: string, variables: Record<string, unknown> = {}) =>
     t.http().post('/graphql').set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send({ query, variables });
 
-  it('refuses every other kind of token with FORBIDDEN agency_token_required, and anonymous callers with UNAUTHENTICATED', async () => {
+  it('refuses customer tokens with FORBIDDEN agency_token_required, AI tokens with wrong_token_kind, and anonymous callers with UNAUTHENTICATED', async () => {
     const { tenant, owner } = await makeTenant();
     const orgOwner = await makeOrgOwner(tenant.id);
-    for (const token of [await tokenFor(owner), await tokenFor(orgOwner), await tokenFor(owner, ['mcp:access'], 'ai')]) {
+    const ai = await tokenFor(owner, ['mcp:access'], 'ai');
+    for (const token of [await tokenFor(owner), await tokenFor(orgOwner), ai]) {
       for (const query of ['{ customPlans { id } }', '{ nfcOrders { id } }', `mutation { pauseCustomer(id: ${orgOwner.customerId}) { message } }`]) {
         const res = await gql(token, query);
-        expect(res.body.errors[0].extensions).toMatchObject({ code: 'FORBIDDEN', reason: 'agency_token_required' });
+        expect(res.body.errors[0].extensions).toMatchObject({ code: 'FORBIDDEN', reason: token === ai ? 'wrong_token_kind' : 'agency_token_required' });
       }
     }
+    expect((await Customer.findByPk(orgOwner.customerId!))!.subscriptionStatus).toBe('active');
     const anonymous = await t.http().post('/graphql').send({ query: '{ customPlans { id } }' });
     expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   });

@@ -72,6 +72,27 @@ export function redactFields<T extends Record<string, unknown>>(row: T, fields: 
   return out as T;
 }
 
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const EMAIL = /[^\s<>"'(),;:]+@[^\s<>"'(),;:]+\.[^\s<>"'(),;:]+/g;
+
+/**
+ * Free text about a person (an activity's detail quoting a provider's refusal, say "550 <jane@example.com>: no such
+ * user") with that person's data replaced by `[redacted]`: any email address, the person's phone number however its
+ * digits are spaced, and their names as words, in any case.
+ */
+export function redactText(text: string, person: { names?: Array<unknown>; phone?: unknown }): string {
+  let out = text.replace(EMAIL, REDACTED);
+  const digits = typeof person.phone === 'string' ? person.phone.replace(/\D/g, '') : '';
+  // The number as stored (E.164) or without its country code, digits separated by spaces, dots, dashes or brackets.
+  for (const d of new Set([digits, digits.slice(-10)])) {
+    if (d.length >= 7) out = out.replace(new RegExp(`\\+?${d.split('').join('[\\s().-]*')}`, 'g'), REDACTED);
+  }
+  for (const name of person.names ?? []) {
+    if (typeof name === 'string' && name.trim().length >= 2) out = out.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(name.trim())}(?![\\p{L}\\p{N}])`, 'giu'), REDACTED);
+  }
+  return out;
+}
+
 /** The `redact` of a list tool: every row of `data` through redactFields. */
 export const redactRows =
   (fields?: readonly string[]) =>

@@ -566,6 +566,9 @@ describe('MCP tools: analytics, campaigns, contacts, feedback, auto-respond, bus
       ] as const;
 
     it('redacts name, email and phone unless include_pii=true on a token with reviews:pii', async () => {
+      // A provider's refusal quoted in the history names the recipient (the mail server's and the SMS provider's words).
+      await logActivity({ tenantId: world.campaign.tenantId, customerId: world.campaign.customerId, contactId: world.contact.id, campaignId: world.campaign.id, type: 'failed', channel: 'email', detail: `The invite could not be sent: The mail server refused the message (550): 550 5.1.1 <${GRACE.email.toUpperCase()}>: Recipient address rejected for GRACE HOPPER`, occurredAt: new Date('2026-01-05T09:00:00Z') });
+      await logActivity({ tenantId: world.campaign.tenantId, customerId: world.campaign.customerId, contactId: world.contact.id, campaignId: world.campaign.id, type: 'failed', channel: 'sms', detail: "The invite could not be sent: The SMS provider refused the message (400): The 'To' number +1 (415) 555-2671 is not a valid phone number.", occurredAt: new Date('2026-01-04T09:00:00Z') });
       for (const [name, args, row, fields, email] of cases()) {
         for (const token of [world.tokens.pii, world.tokens.noPii]) {
           for (const pii of [undefined, false]) {
@@ -574,6 +577,14 @@ describe('MCP tools: analytics, campaigns, contacts, feedback, auto-respond, bus
             for (const f of fields) expect([name, f, r[f]]).toEqual([name, f, '[redacted]']);
             expect(res.json.result.content[0].text).not.toContain(email);
             expect(res.json.result.content[0].text).not.toContain('@');
+            if (name === 'get_contact_activity') {
+              // The history's own words stay; the person in them does not.
+              const details = JSON.stringify(structured(res).data.map((e: { detail: string }) => e.detail));
+              for (const gone of ['555-2671', 'GRACE', 'HOPPER']) expect(details).not.toContain(gone);
+              expect(details).toContain('550 5.1.1 <[redacted]>: Recipient address rejected for [redacted] [redacted]');
+              expect(details).toContain("The 'To' number [redacted] is not a valid phone number.");
+              expect(details).toContain('Opened the review link.');
+            }
           }
         }
         const unlocked = await app.post(call(name, { ...args, include_pii: true }), { token: world.tokens.pii });

@@ -1,6 +1,6 @@
 import { arr, bool, date, id, input, int, nullable, object, page, pageOf, paginated, perPage, str } from '../schema';
 import { organizationScopeVariables } from '../scope';
-import { defineTool, READ_ONLY, redactFields, redactRows } from '../tool';
+import { defineTool, READ_ONLY, redactFields, redactRows, redactText } from '../tool';
 import { graphql } from '../../shared/graphql';
 import type { CampaignFieldsFragment, ContactFieldsFragment } from '../../shared/graphql/graphql';
 
@@ -235,7 +235,13 @@ export const getContactActivity = defineTool({
   }),
   annotations: READ_ONLY,
   permission: 'contacts.view',
-  redact: (r) => ({ ...r, contact: redactFields(r.contact as Record<string, unknown>, CONTACT_PII) }),
+  // The details quote providers' refusals, which often name the recipient ("550 <jane@example.com>: no such user").
+  redact: (r) => {
+    const c = r.contact as Record<string, unknown>;
+    const person = { names: [c.first_name, c.last_name], phone: c.phone };
+    const data = (r.data as Array<{ detail: string | null }>).map((e) => ({ ...e, detail: e.detail === null ? null : redactText(e.detail, person) }));
+    return { ...r, contact: redactFields(c, CONTACT_PII), data };
+  },
   document: graphql(`query McpGetContactActivity($contactId: ID!, $limit: Int!) {
     contact(id: $contactId) { ...ContactFields }
     contactActivity(contactId: $contactId, limit: $limit) { id type channel detail occurredAt campaignId campaignName }

@@ -369,5 +369,18 @@ describe('GraphQL review-request campaigns, contact lists, contacts', () => {
       const stranger = await tokenFor(await makeOrgOwner(w.tenant.id));
       expect((await gql(stranger, 'query ($id: ID!) { contactActivity(contactId: $id) { type } }', { id: first.contact.uuid })).errors![0].extensions.code).toBe('NOT_FOUND');
     });
+
+    it('shows a team member only the entries of campaigns at assigned locations, when one list serves several', async () => {
+      const w = await makeWorld();
+      const atBranch = await makeCampaign(w.orgOwner, w.org, { name: 'At the branch', locationId: w.branch.id });
+      const atHome = await makeCampaign(w.orgOwner, w.org, { name: 'At home', contactListId: atBranch.contactListId });
+      const invited = await requestInvite(atBranch, { email: 'shared@example.com' }, { source: 'api', clock });
+      await requestInvite(atHome, { email: 'shared@example.com' }, { source: 'api', clock });
+      await logActivity({ tenantId: w.org.tenantId, customerId: w.org.customerId, contactId: invited.contact.id, type: 'unsubscribed', occurredAt: NOW });
+      const q = (token: string) => gql(token, 'query ($id: ID!) { contactActivity(contactId: $id) { type campaignName } }', { id: invited.contact.uuid });
+      const names = (r: Awaited<ReturnType<typeof q>>) => r.data!.contactActivity.map((a: { campaignName: string | null }) => a.campaignName).sort();
+      expect(names(await q(w.tokens.orgOwner))).toEqual(['At home', 'At the branch', null].sort());
+      expect(names(await q(w.tokens.member))).toEqual(['At the branch', null].sort());
+    });
   });
 });

@@ -330,8 +330,9 @@ const fmt = (n: number, digits = 0) => n.toFixed(digits);
 
 async function main(): Promise<void> {
   const started = Date.now();
-  // The settings the API process runs with (this process's own config reads the same); no Redis: in-memory limits.
-  const env = { DATABASE_URL, RATE_LIMIT_PER_MINUTE: '10000000', LOG_LEVEL: 'warn', REDIS_URL: '' };
+  // The settings the API process runs with (this process's own config reads the same). Rate limits in memory, or
+  // with BENCH_REDIS_URL in Redis, as a production installation of several API processes keeps them.
+  const env = { DATABASE_URL, RATE_LIMIT_PER_MINUTE: '10000000', LOG_LEVEL: 'warn', REDIS_URL: process.env.BENCH_REDIS_URL ?? '' };
   const config = loadConfig({ ...process.env, ...env });
   const { sequelize, tenantId, token, tokenId } = await prepareDatabase(config);
   const pool = mysql.createPool({
@@ -365,7 +366,7 @@ async function main(): Promise<void> {
     console.log(
       [
         '',
-        `Facade  : the real app (node dist/src/main.js, pid ${api.pid}) at ${facade.origin}/api/v1, RATE_LIMIT_PER_MINUTE=${config.RATE_LIMIT_PER_MINUTE} (configuration), in-memory rate-limit store, log level ${config.LOG_LEVEL}.`,
+        `Facade  : the real app (node dist/src/main.js, pid ${api.pid}) at ${facade.origin}/api/v1, RATE_LIMIT_PER_MINUTE=${config.RATE_LIMIT_PER_MINUTE} (configuration), ${config.REDIS_URL ? `rate limits in Redis (${config.REDIS_URL})` : 'in-memory rate-limit store'}, log level ${config.LOG_LEVEL}.`,
         `Baseline: a bare Express app in its own process (node dist/scripts/bench-baseline.js, pid ${baselineProcess.pid}) at ${baseline.origin}/baseline, mysql2 pool (${config.DATABASE_POOL_MAX} connections, as Sequelize's).`,
         `          It authenticates the bearer token with the equivalent SQL (one indexed lookup of the token hash joined to its user),`,
         `          then runs the same list + total from review_counts + integration/source lookup (list) or by-id + integration join (get), same JSON.`,

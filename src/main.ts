@@ -96,7 +96,11 @@ async function main(): Promise<void> {
       logger.warn('shutdown took over 60 s: exiting');
       process.exit(1);
     }, 60_000).unref();
-    server.close();
+    // No new connections; the requests in flight finish (idle keep-alive connections close now), for up to
+    // DRAIN_MS; whatever is still open then is cut.
+    const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref())]);
     server.closeAllConnections();
     await temporal.stop().catch(() => undefined);
     logger.info('temporal stopped');
@@ -109,6 +113,9 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
+
+/** How long a stopping API lets its requests in flight finish (compose gives the process 40 s in all). */
+const DRAIN_MS = 25_000;
 
 /** The Temporal client once connected (readiness reports "not connected" otherwise). */
 function connectedClient() {

@@ -73,7 +73,8 @@ export function redactFields<T extends Record<string, unknown>>(row: T, fields: 
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const EMAIL = /[^\s<>"'(),;:]+@[^\s<>"'(),;:]+\.[^\s<>"'(),;:]+/g;
+// No class takes `@`: a run of them (a provider's text is the contact's mail server's to write) cannot backtrack.
+const EMAIL = /[^\s<>"'(),;:@]+@[^\s<>"'(),;:@]+\.[^\s<>"'(),;:@]+/g;
 
 /**
  * Free text about a person (an activity's detail quoting a provider's refusal, say "550 <jane@example.com>: no such

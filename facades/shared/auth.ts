@@ -19,7 +19,8 @@ export function bearerOf(req: Request): string | null {
  * and leaves the GraphQL context in `res.locals.ctx` for the routes. A failed authentication counts against its
  * address (`failures`): past the limit the answer is 429, and the address is refused before authenticating.
  * `anonymous` (`/graphql`): a request without a token, or whose token failed (counted all the same), goes on with
- * an anonymous context, which the schema answers 401 for anything but introspection.
+ * an anonymous context, which the schema answers 401 for anything but introspection; a look-up that broke (the
+ * database away) goes on as `res.locals.authError`, for the GraphQL server to answer in its own error shape.
  */
 export function authenticateRequests(opts: { kinds?: readonly TokenKind[]; clock?: Clock; failures: FailedAuthentications; anonymous?: boolean }): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
@@ -44,6 +45,9 @@ export function authenticateRequests(opts: { kinds?: readonly TokenKind[]; clock
             res.locals.ctx = makeContext({ principal: null, baseUrl: baseUrlOf(req), requestId, clock: opts.clock });
             return next();
           }
+        } else if (opts.anonymous) {
+          res.locals.authError = err;
+          return next();
         }
         sendError(res, err, req.log);
       },

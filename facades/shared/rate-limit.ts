@@ -134,15 +134,16 @@ export function pageRateLimit(opts: { perMinute: number; postsPerMinute: number;
 
 /**
  * Failed sign-ins per account on a sign-in page (the OAuth one of MCP clients): the per-address page limit alone does
- * not stop a guesser with many addresses. Counted per host and lower-cased email (hashed, as tokens are); past `limit`
- * failures in a window the email is refused on that host, its password no longer checked, until the window passes.
+ * not stop a guesser with many addresses. Counted per realm (where the account signs in: the platform, or a tenant's
+ * domains, whatever name of it the request used) and lower-cased email (hashed, as tokens are); past `limit` failures
+ * in a window the email is refused there, its password no longer checked, until the window passes.
  * A correct password does not reset the count. Redis-shared when configured, like the other limits.
  */
 export interface SignInFailures {
   /** Seconds until the email may try again, or null when it may now. */
-  refusedFor(host: string, email: string): Promise<number | null>;
+  refusedFor(realm: string, email: string): Promise<number | null>;
   /** Counts a failed sign-in; answers like `refusedFor` for the next attempt. */
-  failed(host: string, email: string): Promise<number | null>;
+  failed(realm: string, email: string): Promise<number | null>;
 }
 
 export function signInFailures(opts: { limit: number; windowMs: number; redis?: Redis | null; prefix: string }): SignInFailures {
@@ -151,12 +152,12 @@ export function signInFailures(opts: { limit: number; windowMs: number; redis?: 
     ? new RedisStore({ prefix: `${opts.prefix}:`, sendCommand: (command: string, ...args: string[]) => client.call(command, ...args) as Promise<RedisReply> })
     : new MemoryStore();
   void store.init?.({ windowMs: opts.windowMs } as Options);
-  const keyOf = (host: string, email: string) => createHash('sha256').update(`${host.toLowerCase()}\0${email.trim().toLowerCase()}`).digest('hex');
+  const keyOf = (realm: string, email: string) => createHash('sha256').update(`${realm}\0${email.trim().toLowerCase()}`).digest('hex');
   const verdict = (info: { totalHits: number; resetTime?: Date } | undefined): number | null =>
     info && info.totalHits >= opts.limit ? Math.max(1, Math.ceil(((info.resetTime?.getTime() ?? Date.now() + opts.windowMs) - Date.now()) / 1000)) : null;
   // A broken store must not lock everyone out: sign-in goes on as without the limit.
   return {
-    refusedFor: async (host, email) => verdict(await Promise.resolve(store.get?.(keyOf(host, email))).catch(() => undefined)),
-    failed: async (host, email) => verdict(await Promise.resolve(store.increment(keyOf(host, email))).catch(() => undefined)),
+    refusedFor: async (realm, email) => verdict(await Promise.resolve(store.get?.(keyOf(realm, email))).catch(() => undefined)),
+    failed: async (realm, email) => verdict(await Promise.resolve(store.increment(keyOf(realm, email))).catch(() => undefined)),
   };
 }

@@ -208,7 +208,13 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
     graphiqlPages({ logger: deps.logger }),
     jsonBody(deps.config.BODY_LIMIT),
     tokenLimit(deps.config.GRAPHQL_MAX_TOKENS),
-    expressMiddleware<BaseContext & Context>(apollo, { context: async ({ res }) => graphqlContext(contextOf(res as Response)) }),
+    expressMiddleware<BaseContext & Context>(apollo, {
+      context: async ({ res }) => {
+        const locals = (res as Response).locals;
+        if (locals.authError) throw locals.authError;
+        return graphqlContext(contextOf(res as Response));
+      },
+    }),
   );
 
   // The contract of both REST APIs, generated from their route records: public JSON and YAML (facades/rest/openapi.ts).

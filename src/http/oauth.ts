@@ -45,10 +45,23 @@ const SIGN_IN_WINDOW_MS = 15 * 60_000;
 /** The origin the client used, lower case (host names are case-insensitive; one issuer per origin). */
 const originOf = (req: Request): string => `${req.protocol}://${(req.get('host') ?? 'localhost').toLowerCase()}`;
 
+/**
+ * The host name of that origin: the one the request's issuer, tenant, brand and sign-in are decided by (not
+ * `req.hostname`, which behind a trusted proxy reads X-Forwarded-Host: a provider built for one host must never
+ * admit another's users). Empty (no tenant, 404) when the Host header is not a host.
+ */
+const hostnameOf = (req: Request): string => {
+  try {
+    return new URL(originOf(req)).hostname;
+  } catch {
+    return '';
+  }
+};
+
 const PLATFORM: OAuthBrand = { name: 'Reviewgrid', logoUrl: null };
 
 async function brandOf(req: Request): Promise<OAuthBrand> {
-  return (await brandOfHost(req.hostname).catch(() => null)) ?? PLATFORM;
+  return (await brandOfHost(hostnameOf(req)).catch(() => null)) ?? PLATFORM;
 }
 
 const SCOPE_TEXT: Record<string, string> = {
@@ -88,10 +101,10 @@ export function oauthRoutes(deps: OAuthDeps): Router {
   const signInLimit = signInFailures({ limit: SIGN_IN_FAILURES, windowMs: SIGN_IN_WINDOW_MS, redis: deps.redis, prefix: 'rl:sign-in-failures' });
 
   const provider = async (req: Request) => {
-    const tenant = await tenantOfHost(req.hostname, deps.publicUrl);
+    const hostname = hostnameOf(req);
+    const tenant = await tenantOfHost(hostname, deps.publicUrl);
     if (tenant === 'unknown') return null;
     const origin = originOf(req);
-    const hostname = req.hostname;
     return providerFor(origin, {
       trustProxy: deps.trustProxy,
       accessTokenTtl: deps.accessTokenTtl,
@@ -104,7 +117,7 @@ export function oauthRoutes(deps: OAuthDeps): Router {
   // RFC 9728: where the MCP endpoint's tokens come from.
   router.get(['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/api/mcp'], async (req, res, next) => {
     try {
-      if ((await tenantOfHost(req.hostname, deps.publicUrl)) === 'unknown') return notFound(res);
+      if ((await tenantOfHost(hostnameOf(req), deps.publicUrl)) === 'unknown') return notFound(res);
       const origin = originOf(req);
       const brand = await brandOf(req);
       res.set('Cache-Control', 'public, max-age=300').json({
@@ -187,11 +200,13 @@ export function oauthRoutes(deps: OAuthDeps): Router {
       };
       const tooMany = (seconds: number) =>
         again(`Too many failed sign-ins for this email. Try again in ${Math.ceil(seconds / 60)} minute${seconds > 60 ? 's' : ''}.`, 429, seconds);
-      const refused = await signInLimit.refusedFor(req.hostname, email);
+      // Counted per account where it signs in: the platform's host (any of its names) or a tenant's domains.
+      const realm = String(await tenantOfHost(hostnameOf(req), deps.publicUrl));
+      const refused = await signInLimit.refusedFor(realm, email);
       if (refused !== null) return tooMany(refused);
-      const user = await signIn(req.hostname, deps.publicUrl, email, String(body.password ?? ''));
+      const user = await signIn(hostnameOf(req), deps.publicUrl, email, String(body.password ?? ''));
       if (!user) {
-        const next = await signInLimit.failed(req.hostname, email);
+        const next = await signInLimit.failed(realm, email);
         return next !== null ? tooMany(next) : again('The email or password is not right.', 401, null);
       }
       await p.interactionFinished(req, res, { login: { accountId: String(user.id) } }, { mergeWithLastSubmission: false });

@@ -146,8 +146,9 @@ const START_GRACE_MS = 2 * 60_000;
  * scan_running. The tick starts each such run's workflow (the run resumes from its stored results; one that is no
  * longer the scan's current run ends as `superseded`). A run whose workflow closed without finishing it (terminated
  * in the Temporal UI rather than canceled) is stored failed, so the scan can run again. Answers how many it started.
+ * One scan that cannot be looked at (`warn` says why) holds up neither the others nor the due scans after them.
  */
-export async function resumeStalledRuns(opts: ServiceOptions = {}): Promise<number> {
+export async function resumeStalledRuns(opts: TickOptions = {}): Promise<number> {
   const before = new Date(clockOf(opts).now().getTime() - START_GRACE_MS);
   const running = await Scan.findAll({
     where: { isRunning: true, currentRunId: { [Op.ne]: null }, lastRunAt: { [Op.lte]: before } },
@@ -156,14 +157,23 @@ export async function resumeStalledRuns(opts: ServiceOptions = {}): Promise<numb
   let started = 0;
   for (const scan of running) {
     const runId = scan.currentRunId!;
-    const state = await scanRunWorkflowState(scan.uuid, runId);
-    if (state === 'missing') {
-      if (await startScanRunWorkflow(scan.uuid, runId, 0, scanLabel(scan))) started++;
-    } else if (state !== 'running') {
-      await failRun(runId, `The run's workflow ended (${state.toLowerCase().replace(/_/g, ' ')}) without finishing the run.`, opts);
+    try {
+      const state = await scanRunWorkflowState(scan.uuid, runId);
+      if (state === 'missing') {
+        if (await startScanRunWorkflow(scan.uuid, runId, 0, scanLabel(scan))) started++;
+      } else if (state !== 'running') {
+        await failRun(runId, `The run's workflow ended (${state.toLowerCase().replace(/_/g, ' ')}) without finishing the run.`, opts);
+      }
+    } catch (e) {
+      opts.warn?.('A stalled scan run could not be resumed; the next tick tries again', { scan: scan.uuid, runId, error: e instanceof Error ? e.message : String(e) });
     }
   }
   return started;
+}
+
+export interface TickOptions extends ServiceOptions {
+  /** Where the tick says what it could not do (the activity's log). */
+  warn?: (message: string, attrs: Record<string, unknown>) => void;
 }
 
 /**
@@ -171,7 +181,7 @@ export async function resumeStalledRuns(opts: ServiceOptions = {}): Promise<numb
  * `next_run_at` has passed gets a run (unless one is going) and its `next_run_at` advanced to the next window at least
  * one period later. Scheduled runs are never staggered.
  */
-export async function startDueScheduledScans(opts: ServiceOptions = {}): Promise<number> {
+export async function startDueScheduledScans(opts: TickOptions = {}): Promise<number> {
   await resumeStalledRuns(opts);
   const now = clockOf(opts).now();
   const due = await Scan.findAll({ where: { isScheduled: true, archivedAt: null, nextRunAt: { [Op.lte]: now } }, attributes: ['id'], order: [['nextRunAt', 'ASC']] });

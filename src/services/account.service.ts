@@ -10,6 +10,7 @@ import { recordAgencyEvent, tokenChange } from './agency-audit.service';
 import { issueToken, type IssuedToken } from './auth.service';
 import { clockOf, inTransaction, tenantScoped, type ServiceOptions } from './common';
 import { limitsOf } from './plans.service';
+import { charCount } from '../domain/limits';
 
 /** The caller's own settings: tenant branding, account and plan, API tokens, team. */
 
@@ -101,7 +102,7 @@ export async function createToken(
   opts: ServiceOptions = {},
 ): Promise<IssuedToken> {
   const name = input.name.trim();
-  if (!name || name.length > 255) throw new Validation({ name: ['The name must be between 1 and 255 characters.'] });
+  if (!name || charCount(name) > 255) throw new Validation({ name: ['The name must be between 1 and 255 characters.'] });
   if (input.kind !== p.tokenKind) {
     throw new Forbidden(`A ${p.tokenKind} token can only issue ${p.tokenKind} tokens.`);
   }

@@ -711,7 +711,7 @@ export async function contact(p: Principal, id: string | number): Promise<Contac
 /**
  * The contact's timeline, newest first; `limit` 1-100 (default 25). A list can serve campaigns at several locations:
  * a restricted caller (team member, grant to some organisations) sees the entries of campaigns at its locations and
- * those of no campaign.
+ * those of no campaign (an entry of a deleted campaign keeps its invite id, and stays hidden).
  */
 export async function activity(p: Principal, contactId: string | number, limit: number = CAMPAIGN_LIMITS.activityLimit.default): Promise<ActivityEntry[]> {
   const { min, max } = CAMPAIGN_LIMITS.activityLimit;
@@ -728,7 +728,7 @@ export async function activity(p: Principal, contactId: string | number, limit: 
   }>(
     `SELECT a.id, a.type, a.channel, a.detail, a.occurred_at AS occurredAt, cp.uuid AS campaignUuid, cp.name AS campaignName
        FROM contact_activities a LEFT JOIN campaigns cp ON cp.id = a.campaign_id
-      WHERE a.contact_id = ?${isRestricted(p) ? ` AND (a.campaign_id IS NULL OR cp.location_id IN ${restrictedLocationsSql(p, (n) => escape(n))})` : ''}
+      WHERE a.contact_id = ?${isRestricted(p) ? ` AND ((a.campaign_id IS NULL AND a.invite_id IS NULL) OR cp.location_id IN ${restrictedLocationsSql(p, (n) => escape(n))})` : ''}
       ORDER BY a.occurred_at DESC, a.id DESC LIMIT ?`,
     { replacements: [contact.id, limit], type: QueryTypes.SELECT },
   );

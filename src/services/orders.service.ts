@@ -5,6 +5,7 @@ import type { Principal } from '../domain/principal';
 import { Country, Customer, NfcOrder, NfcOrderItem } from '../models';
 import type { NfcOrderStatus } from '../models/nfc-order.model';
 import { clockOf, inTransaction, type ServiceOptions, tenantScoped } from './common';
+import { charCount } from '../domain/limits';
 
 /**
  * NFC product orders of the agency's storefront (spec: NFC order). The storefront itself is not part of the
@@ -129,12 +130,12 @@ export async function createOrder(input: CreateOrderInput, opts: ServiceOptions 
   const country = input.shipping.country.trim().toUpperCase();
   if (!/^[A-Z]{2}$/.test(country) || !(await Country.findByPk(country))) add('country', 'The country must be an ISO 3166-1 alpha-2 code.');
   for (const [key, value] of Object.entries({ name: input.shipping.name, address: input.shipping.address, city: input.shipping.city })) {
-    if (!value.trim() || value.length > 255) add(key, `The ${key} must be between 1 and 255 characters.`);
+    if (!value.trim() || charCount(value) > 255) add(key, `The ${key} must be between 1 and 255 characters.`);
   }
   if (!input.items.length) add('items', 'An order needs at least one item.');
   const digits = minorDigits(currency);
   const items = input.items.map((item, position) => {
-    if (!item.productName.trim() || item.productName.length > 255) add('items', `Item ${position + 1}: the product name must be between 1 and 255 characters.`);
+    if (!item.productName.trim() || charCount(item.productName) > 255) add('items', `Item ${position + 1}: the product name must be between 1 and 255 characters.`);
     if (!Number.isInteger(item.quantity) || item.quantity < 1) add('items', `Item ${position + 1}: the quantity must be a positive integer.`);
     if (!Number.isFinite(item.unitPrice) || item.unitPrice < 0) add('items', `Item ${position + 1}: the unit price must be a number of at least 0.`);
     for (const url of item.nfcUrls) if (!isHttpUrl(url)) add('items', `Item ${position + 1}: "${url}" is not a valid URL.`);

@@ -381,6 +381,10 @@ describe('GraphQL review-request campaigns, contact lists, contacts', () => {
       const names = (r: Awaited<ReturnType<typeof q>>) => r.data!.contactActivity.map((a: { campaignName: string | null }) => a.campaignName).sort();
       expect(names(await q(w.tokens.orgOwner))).toEqual(['At home', 'At the branch', null].sort());
       expect(names(await q(w.tokens.member))).toEqual(['At the branch', null].sort());
+      // A deleted campaign's entries lose their campaign, not their invite: still not the member's to see.
+      expect((await gql(w.tokens.orgOwner, 'mutation ($id: String!) { deleteCampaign(id: $id) { message } }', { id: atHome.uuid })).errors).toBeUndefined();
+      expect(names(await q(w.tokens.orgOwner))).toEqual(['At the branch', null, null].sort());
+      expect(names(await q(w.tokens.member))).toEqual(['At the branch', null].sort());
     });
   });
 });

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -196,9 +197,23 @@ describe('boot errors and the worker probe server (built entry points)', () => {
       }
       expect(apiReady!.checks.find((c) => c.name === 'worker_pollers')).toMatchObject({ ok: true });
 
-      // SIGTERM: both stop cleanly.
+      // SIGTERM with a request in flight (its body half sent): the API lets it finish before it closes, then exits.
+      const body = JSON.stringify({ query: '{ __typename }' });
+      const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = http.request({ host: '127.0.0.1', port: apiPort, path: '/graphql', method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        });
+        req.on('error', reject);
+        req.write(body.slice(0, 10));
+        setTimeout(() => {
+          api.child.kill('SIGTERM');
+          setTimeout(() => req.end(body.slice(10)), 1_000);
+        }, 300);
+      });
+      expect(await answer).toEqual({ status: 200, text: expect.stringContaining('"__typename":"Query"') });
       worker.child.kill('SIGTERM');
-      api.child.kill('SIGTERM');
       expect(await worker.exited).toBe(0);
       expect(await api.exited).toBe(0);
     }, 300_000);

@@ -125,7 +125,7 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
       store: (query, results) => storePinResult(query, results).then(() => void scanPins.inc()),
       complete: (runId) => completeRun(runId).then(() => void scanRuns.inc({ outcome: 'completed' })),
       fail: (runId, message) => failRun(runId, message).then(() => void scanRuns.inc({ outcome: 'failed' })),
-      startDue: () => startDueScheduledScans(),
+      startDue: () => startDueScheduledScans({ warn: (message, attrs) => Context.current().log.warn(message, attrs) }),
       ratePerSecond: loadConfig().SCAN_PROVIDER_RATE_PER_SECOND,
     }),
     // Review requests: the invite dispatcher's send queue (src/messaging/send-queue.ts), and the activities of the

@@ -84,7 +84,9 @@ async function main(): Promise<void> {
     for (const t of tokens) lines.push(`    ${t.label.padEnd(48)} ${t.token}`);
     lines.push('', `  Try: curl -H "Authorization: Bearer ${tokens[0].token}" ${base}/api/v1/reviews`);
   }
-  process.stdout.write(lines.join('\n') + '\n\n');
+  // Production logs are JSON lines only (a log pipeline parses every line): the same facts as one record.
+  if (config.NODE_ENV === 'production') logger.info({ publicUrl: base, temporal: temporal.address, namespace: config.TEMPORAL_NAMESPACE }, 'API up');
+  else process.stdout.write(lines.join('\n') + '\n\n');
 
   let stopping = false;
   const shutdown = async (signal: string) => {

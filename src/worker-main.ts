@@ -37,12 +37,8 @@ async function main(): Promise<void> {
       }),
     });
   }
-  await waitForTemporal(config, logger);
-  runtime = await startTemporal(config, logger, { worker: true });
-  logger.info(
-    { address: runtime.address, taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE, httpPort: http?.port ?? null },
-    'worker running',
-  );
+  // Before the wait for Temporal (up to TEMPORAL_CONNECT_TIMEOUT_MS): the SDK runtime installed above listens to
+  // SIGTERM itself, which takes Node's own exit away, so a worker stopped while it waits must stop here.
   let stopping = false;
   const shutdown = async () => {
     if (stopping) return;
@@ -54,6 +50,13 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
+  await waitForTemporal(config, logger);
+  if (stopping) return;
+  runtime = await startTemporal(config, logger, { worker: true });
+  logger.info(
+    { address: runtime.address, taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE, httpPort: http?.port ?? null },
+    'worker running',
+  );
 }
 
 main().catch(exitOnBootError('Worker failed to start'));

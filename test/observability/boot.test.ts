@@ -104,6 +104,16 @@ describe('boot errors and the worker probe server (built entry points)', () => {
     expect(oneLine(r.stderr).startsWith(`${prefix}: Cannot reach Temporal at 127.0.0.1:${closedPort} after 1 s: `)).toBe(true);
   });
 
+  it('worker: stops at once on SIGTERM while it waits for Temporal (exit 0)', async () => {
+    const port = await freePort();
+    const worker = start(WORKER, { ...base, TEMPORAL_ADDRESS: `127.0.0.1:${closedPort}`, TEMPORAL_CONNECT_TIMEOUT_MS: '60000', WORKER_HTTP_PORT: String(port) });
+    // Its probe server is up before the wait: alive, not ready.
+    await waitUntil(async () => (await fetch(`http://127.0.0.1:${port}/health`).catch(() => null))?.status === 200, 30_000, 100);
+    // Without its own handlers the SDK's swallowed the signal: the wait ran out (60 s) and the worker exited 1.
+    worker.child.kill('SIGTERM');
+    expect(await worker.exited).toBe(0);
+  });
+
   it('keeps the stack at LOG_LEVEL=debug', async () => {
     const r = await run(WORKER, { ...base, DATABASE_URL: `mysql://root@127.0.0.1:${closedPort}/x`, LOG_LEVEL: 'debug' });
     expect(r.code).toBe(1);

@@ -23,7 +23,7 @@ function keyOf(req: Request): string {
 }
 
 /** 60 requests per minute per token; `X-RateLimit-Limit`/`-Remaining` on every response, 429 + `Retry-After`. */
-function storeFor(opts: RateLimitOptions): Store | undefined {
+function storeFor(opts: Pick<RateLimitOptions, 'redis' | 'prefix'>): Store | undefined {
   if (!opts.redis) return undefined;
   const client = opts.redis;
   return new RedisStore({
@@ -119,7 +119,7 @@ export function pageRateLimit(opts: { perMinute: number; postsPerMinute: number;
       legacyHeaders: false,
       standardHeaders: false,
       keyGenerator: (req) => `${kind}:${ipKeyGenerator(req.ip ?? '0.0.0.0')}`,
-      store: storeFor({ perMinute: limit, redis: opts.redis, prefix: opts.prefix }),
+      store: storeFor(opts),
       passOnStoreError: true,
       handler: (_req, res, _next, options) => {
         rateLimited('pages');
@@ -147,10 +147,7 @@ export interface SignInFailures {
 }
 
 export function signInFailures(opts: { limit: number; windowMs: number; redis?: Redis | null; prefix: string }): SignInFailures {
-  const client = opts.redis;
-  const store: Store = client
-    ? new RedisStore({ prefix: `${opts.prefix}:`, sendCommand: (command: string, ...args: string[]) => client.call(command, ...args) as Promise<RedisReply> })
-    : new MemoryStore();
+  const store: Store = storeFor(opts) ?? new MemoryStore();
   void store.init?.({ windowMs: opts.windowMs } as Options);
   const keyOf = (realm: string, email: string) => createHash('sha256').update(`${realm}\0${email.trim().toLowerCase()}`).digest('hex');
   const verdict = (info: { totalHits: number; resetTime?: Date } | undefined): number | null =>

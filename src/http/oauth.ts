@@ -38,7 +38,7 @@ export interface OAuthDeps {
   redis?: Redis | null;
 }
 
-/** Failed sign-ins per email and host within SIGN_IN_WINDOW_MS before that email is refused there (the rest of the window). */
+/** Failed sign-ins per email and realm (the platform, or a tenant) within SIGN_IN_WINDOW_MS before that email is refused there (the rest of the window). */
 const SIGN_IN_FAILURES = 10;
 const SIGN_IN_WINDOW_MS = 15 * 60_000;
 

@@ -111,4 +111,25 @@ describe('MCP OAuth consent in Chromium', () => {
     expect((await mcp(`127.0.0.1:${port}`)).status).toBe(401);
     await w.page.context().close();
   });
+
+  it('says on the branded sign-in page when an email has failed too often, and sends nothing to another host', async () => {
+    const port = Number(new URL(app.origin).port);
+    const t = await brandedTenant(port);
+    const reg = await request(`${t.host}:${port}`, 'POST', '/oauth/reg', JSON.stringify({ client_name: 'Claude', redirect_uris: [callbackUrl], token_endpoint_auth_method: 'none' }), { 'content-type': 'application/json' });
+    const q = new URLSearchParams({ client_id: String(reg.json.client_id), response_type: 'code', redirect_uri: callbackUrl, scope: 'mcp:access', state: 's2', code_challenge: randomBytes(32).toString('base64url'), code_challenge_method: 'S256' });
+    const w = await watchedPage(browser, [t.host]);
+    await w.page.goto(`${t.origin}/oauth/auth?${q}`);
+    for (let i = 0; i < 10; i++) {
+      await w.page.fill('#email', t.owner.email);
+      await w.page.fill('#password', `guess-${i}`);
+      await w.page.click('button[type=submit]:has-text("Sign in")');
+      await w.page.waitForLoadState();
+    }
+    expect(await w.page.textContent('body')).toContain('Too many failed sign-ins for this email. Try again in 15 minutes.');
+    expect(await w.page.locator('.brand').textContent()).toContain(t.brandName);
+    await w.page.screenshot({ path: path.resolve(__dirname, '..', '..', 'artifacts', 'oauth-sign-in-refused.png'), fullPage: true });
+    expect(w.foreign()).toEqual([]);
+    expect(w.violations).toEqual([]);
+    await w.page.context().close();
+  });
 });

@@ -22,18 +22,6 @@ const DEFAULT_RETRY: AutoRespondRetry = { maximumAttempts: 8, initialIntervalMs:
  * text: compose (re-checks the rule, the plan and the review, then writes the reply from the template or the chat
  * API), then publish through the reply path. A platform refusal, or retries running out, marks the run failed.
  */
-/**
- * The sweep (Temporal Schedule `auto-respond-sweep`, every five minutes): starts the workflow of each run still
- * `pending` a while after it was stored, whose start after the review's commit never happened. Answers how many.
- */
-export async function autoRespondSweep(): Promise<number> {
-  const { resumePendingAutoResponses } = proxyActivities<AutoRespondActivities>({
-    startToCloseTimeout: '5m',
-    retry: { initialInterval: '1s', maximumInterval: '30s', maximumAttempts: 5 },
-  });
-  return resumePendingAutoResponses.executeWithOptions({ summary: 'Start the auto-respond runs whose workflow never started' }, []);
-}
-
 export async function autoRespond(input: AutoRespondInput): Promise<AutoRespondOutcome> {
   const retry = input.retry ?? DEFAULT_RETRY;
   const { prepareAutoResponse, failAutoResponse } = proxyActivities<AutoRespondActivities>({
@@ -58,4 +46,16 @@ export async function autoRespond(input: AutoRespondInput): Promise<AutoRespondO
     await failAutoResponse.executeWithOptions({ summary: `Mark the auto-response to review ${input.reviewId} failed` }, [input.reviewId, message]);
     throw ApplicationFailure.nonRetryable(message, 'AutoRespondFailed');
   }
+}
+
+/**
+ * The sweep (Temporal Schedule `auto-respond-sweep`, every five minutes): starts the workflow of each run still
+ * `pending` a while after it was stored, whose start after the review's commit never happened. Answers how many.
+ */
+export async function autoRespondSweep(): Promise<number> {
+  const { resumePendingAutoResponses } = proxyActivities<AutoRespondActivities>({
+    startToCloseTimeout: '5m',
+    retry: { initialInterval: '1s', maximumInterval: '30s', maximumAttempts: 5 },
+  });
+  return resumePendingAutoResponses.executeWithOptions({ summary: 'Start the auto-respond runs whose workflow never started' }, []);
 }

@@ -13,7 +13,7 @@ import {
   plannedSteps,
   prepareStep,
   recipientOf,
-  senderResolver,
+  claimResolver,
   type Claimed,
   type DeliveryOptions,
   type Loaded,
@@ -68,6 +68,7 @@ export async function claimBatch(dues: readonly DueStep[], opts: DeliveryOptions
   const batch = dues.filter((d) => d.kind !== 'stale');
   if (batch.length === 0) return out;
   const settings = inviteDeliverySettings();
+  const resolve = await claimResolver(opts, unique(batch.map((d) => d.inviteId)));
 
   await db().transaction(async (transaction) => {
     const now = clock.now();
@@ -145,7 +146,6 @@ export async function claimBatch(dues: readonly DueStep[], opts: DeliveryOptions
 
     // Senders: one per account, channel and sender name in the batch. One that is refused (no provider, a host that
     // is not allowed) leaves its steps to the one-at-a-time path, which records why.
-    const resolve = senderResolver(opts);
     const senders = new Map<string, Promise<ChannelSender>>();
     const cachedResolve: typeof resolve = (customerId, channel, o) => {
       const key = `${customerId}:${channel}:${o.fromName ?? ''}`;

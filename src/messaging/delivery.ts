@@ -8,7 +8,7 @@ import type { CampaignStep, Channel } from '../models/campaign.model';
 import { tenantScoped } from '../services/common';
 import { consumeCredits } from '../services/credits.service';
 import { sendTimeFor } from '../services/invites.service';
-import { senderFor } from '../services/messaging-settings.service';
+import { senderFor, smtpHostsOfInvites, type CheckedSmtpHosts } from '../services/messaging-settings.service';
 import { publicBaseUrl } from '../config';
 import { messageIdOf, reviewLinkOf, unsubscribeLinkOf } from './links';
 import { inviteDeliverySettings } from './settings';
@@ -81,7 +81,7 @@ export class StepInFlight extends Error {
 export interface DeliveryOptions {
   clock?: Clock;
   /** Test seam: the sender of a channel (default: the account's settings, else the embedded default). */
-  senderFor?: (customerId: number, channel: Channel, opts: { fromName: string | null; transaction?: Transaction }) => Promise<ChannelSender>;
+  senderFor?: (customerId: number, channel: Channel, opts: { fromName: string | null; transaction?: Transaction; smtpHosts?: CheckedSmtpHosts }) => Promise<ChannelSender>;
   /** Test seam: runs after the provider accepted a message and before the answer is recorded (crash tests). */
   afterProviderAccepted?: (input: StepInput) => void | Promise<void>;
 }
@@ -250,8 +250,15 @@ async function refundCredit(invite: Invite, stepIndex: number, type: 'email' | '
 type SenderResolver = NonNullable<DeliveryOptions['senderFor']>;
 
 /** The sender of a step: the test seam's, else the account's settings (else the embedded default). */
-export const senderResolver = (opts: DeliveryOptions): SenderResolver =>
-  opts.senderFor ?? ((customerId, channel, o) => senderFor(customerId, channel, o));
+/**
+ * A claim's sender resolver. The account SMTP hosts of its invites are resolved before its transaction (a DNS answer
+ * can take seconds; the claim holds the invites' row locks); a test seam resolves its own.
+ */
+export async function claimResolver(opts: DeliveryOptions, inviteIds: readonly number[]): Promise<SenderResolver> {
+  if (opts.senderFor) return opts.senderFor;
+  const smtpHosts = await smtpHostsOfInvites(inviteIds);
+  return (customerId, channel, o) => senderFor(customerId, channel, { ...o, smtpHosts });
+}
 
 /** A step's sender and message, ready to send. */
 export interface PreparedStep {
@@ -346,7 +353,7 @@ export interface Claimed {
 export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {}): Promise<StepResult> {
   const clock = opts.clock ?? systemClock;
   const settings = inviteDeliverySettings();
-  const resolve = senderResolver(opts);
+  const resolve = await claimResolver(opts, [input.inviteId]);
   const claim = await db().transaction(async (transaction): Promise<StepResult | Claimed> => {
     const l = await load(input.inviteId, transaction, true);
     if (!l) return { outcome: 'stopped', reason: 'missing', sendAt: null };

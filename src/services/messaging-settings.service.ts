@@ -1,4 +1,4 @@
-import type { Transaction } from 'sequelize';
+import { literal, Op, type Transaction } from 'sequelize';
 import { simulatorBaseUrl, smsSimulatorEnabled, webhookPrivateUrlsAllowed } from '../config';
 import { decryptSecret, encryptSecret } from '../crypto/secrets';
 import { Forbidden, NotFound, ruleViolation, Upstream, Validation, type FieldErrors } from '../domain/errors';
@@ -8,7 +8,7 @@ import type { Principal } from '../domain/principal';
 import { smtpSender, platformEmailSender, type SmtpAccount } from '../providers/smtp/account-sender';
 import { TWILIO_API_BASE, twilioSender, type TwilioAccount } from '../providers/twilio/client';
 import { ChannelNotConfigured, MessagingRejected, MessagingUnavailable, type ChannelSender } from '../messaging/types';
-import { Customer, MessagingSetting, Organization, Tenant } from '../models';
+import { Customer, Invite, MessagingSetting, Organization, Tenant } from '../models';
 import { CHANNELS, type Channel } from '../models/campaign.model';
 import { SIMULATOR_ACCOUNT, TWILIO_SIMULATOR_PATH } from '../providers/twilio/simulator';
 import { outboundResolver, resolveChecked } from '../net/guarded-fetch';
@@ -244,27 +244,67 @@ export async function clearMessagingSettings(p: Principal, channel: string, opts
 // ---- senders --------------------------------------------------------------------------------------------
 
 /**
+ * Account SMTP hosts resolved and checked (`checkedSmtpAddress`), by host name: a claim resolves its accounts' hosts
+ * before it locks their invites (`smtpHostsOfInvites`) and hands them to `senderFor`.
+ */
+export type CheckedSmtpHosts = ReadonlyMap<string, Promise<string>>;
+
+/**
+ * The address an account's SMTP host resolves to, checked as a user's URL is; refused (or unresolvable): MessagingRejected.
+ * Resolved once per sender: the transport connects to that address (TLS still names the host), so a DNS answer that
+ * changes before the connection cannot lead it elsewhere.
+ */
+function checkedSmtpAddress(host: string): Promise<string> {
+  return resolveChecked(host, { allowPrivate: webhookPrivateUrlsAllowed(), resolve: outboundResolver() }).then(
+    ([first]) => first.address,
+    (e: unknown) => {
+      throw new MessagingRejected(`The SMTP host is not allowed: ${e instanceof Error ? e.message : String(e)}`);
+    },
+  );
+}
+
+/**
+ * The SMTP hosts of the accounts of these invites, resolved and checked, read outside any transaction: a DNS answer
+ * can take seconds, and a claim must not wait for one while it holds its invites' row locks. A refusal is kept in
+ * the map for `senderFor` to throw where the claim records it.
+ */
+export async function smtpHostsOfInvites(inviteIds: readonly number[]): Promise<CheckedSmtpHosts> {
+  const hosts = new Map<string, Promise<string>>();
+  const ids = inviteIds.filter(Number.isSafeInteger);
+  if (ids.length === 0) return hosts;
+  const invites = Invite.getTableName() as string;
+  const rows = await MessagingSetting.findAll({
+    where: { channel: 'email', customerId: { [Op.in]: literal(`(SELECT customer_id FROM ${invites} WHERE id IN (${ids.join(',')}))`) } },
+  });
+  for (const row of rows) {
+    const { host } = emailConfigOf(row);
+    if (hosts.has(host)) continue;
+    const address = checkedSmtpAddress(host);
+    address.catch(() => undefined); // awaited by senderFor, or by no one when the claim no longer needs it
+    hosts.set(host, address);
+  }
+  await Promise.allSettled(hosts.values());
+  return hosts;
+}
+
+/**
  * The sender of a channel for an account: its own provider, else the embedded default, else not configured. A caller
  * inside a transaction passes it: reading on a second pool connection while holding one starves the pool when every
- * connection is held by such a caller (the invite claim, many activities at once).
+ * connection is held by such a caller (the invite claim, many activities at once). `smtpHosts`: the account SMTP
+ * hosts the caller resolved before its transaction; a host not among them is resolved here.
  */
 export async function senderFor(
   customerId: number,
   channel: Channel,
-  opts: { fromName?: string | null; transaction?: Transaction } = {},
+  opts: { fromName?: string | null; transaction?: Transaction; smtpHosts?: CheckedSmtpHosts } = {},
 ): Promise<ChannelSender> {
   const row = await MessagingSetting.findOne({ where: { customerId, channel }, transaction: opts.transaction });
   if (channel === 'email') {
     if (!row) return platformEmailSender(opts.fromName ?? null);
     const c = emailConfigOf(row);
-    // Resolved once and checked here; the transport connects to that address (TLS still names the host), so a DNS
-    // answer that changes before the connection cannot lead it elsewhere.
-    const [checked] = await resolveChecked(c.host, { allowPrivate: webhookPrivateUrlsAllowed(), resolve: outboundResolver() }).catch((e: unknown) => {
-      throw new MessagingRejected(`The SMTP host is not allowed: ${e instanceof Error ? e.message : String(e)}`);
-    });
     const account: SmtpAccount = {
       ...c,
-      connectTo: checked.address,
+      connectTo: await (opts.smtpHosts?.get(c.host) ?? checkedSmtpAddress(c.host)),
       password: row.secretEncrypted ? decryptSecret(row.secretEncrypted) : null,
       fromName: c.fromName ?? opts.fromName ?? null,
     };

@@ -602,17 +602,24 @@ function contactScope(p: Principal): string {
     ${restrictedLocationsSql(p, (n) => escape(n))})`;
 }
 
-/** Engagement counters of each contact in one statement (definitions in docs/decisions/review-requests.md). */
-export async function engagementOf(contactIds: readonly number[]): Promise<Map<number, ContactEngagement>> {
+/**
+ * Engagement counters of each contact in one statement (definitions in docs/decisions/review-requests.md). A restricted
+ * caller (team member, grant to some organisations) counts what its contact timeline shows: the invites of campaigns
+ * at its locations and the feedback left at them, not those of another campaign sharing the list.
+ */
+async function engagementOf(p: Principal, contactIds: readonly number[]): Promise<Map<number, ContactEngagement>> {
   const out = new Map<number, ContactEngagement>();
   for (const id of contactIds) out.set(id, { invitesSent: 0, lastInvitedAt: null, clicks: 0, feedbackCount: 0 });
   if (!contactIds.length) return out;
+  const locations = isRestricted(p) ? restrictedLocationsSql(p, (n) => escape(n)) : null;
+  const invites = locations ? `invites i JOIN campaigns cp ON cp.id = i.campaign_id AND cp.location_id IN ${locations}` : 'invites i';
+  const feedback = locations ? ` AND f.location_id IN ${locations}` : '';
   const rows = await Contact.sequelize!.query<{ id: number; sent: string; last: Date | null; clicks: string; feedback: string }>(
     `SELECT ct.id,
-        (SELECT COUNT(*) FROM invites i WHERE i.contact_id = ct.id AND i.status = 'sent') AS sent,
-        (SELECT MAX(i.sent_at) FROM invites i WHERE i.contact_id = ct.id AND i.status = 'sent') AS last,
-        (SELECT COUNT(*) FROM invites i WHERE i.contact_id = ct.id AND i.clicked_at IS NOT NULL) AS clicks,
-        (SELECT COUNT(*) FROM private_feedback f WHERE f.contact_id = ct.id) AS feedback
+        (SELECT COUNT(*) FROM ${invites} WHERE i.contact_id = ct.id AND i.status = 'sent') AS sent,
+        (SELECT MAX(i.sent_at) FROM ${invites} WHERE i.contact_id = ct.id AND i.status = 'sent') AS last,
+        (SELECT COUNT(*) FROM ${invites} WHERE i.contact_id = ct.id AND i.clicked_at IS NOT NULL) AS clicks,
+        (SELECT COUNT(*) FROM private_feedback f WHERE f.contact_id = ct.id${feedback}) AS feedback
        FROM contacts ct WHERE ct.id IN (?)`,
     { replacements: [[...contactIds]], type: QueryTypes.SELECT },
   );
@@ -667,7 +674,7 @@ export async function contacts(p: Principal, f: ContactFilter): Promise<Page<Con
   const idList = ids.map((r) => Number(r.id));
   const rows = idList.length ? await Contact.findAll({ where: { id: { [Op.in]: idList } } }) : [];
   const byId = new Map(rows.map((c) => [c.id, c]));
-  const engagement = await engagementOf(idList);
+  const engagement = await engagementOf(p, idList);
   return {
     items: idList.map((id) => ({ contact: byId.get(id)!, engagement: engagement.get(id)! })),
     total: Number(total),
@@ -705,7 +712,7 @@ async function visibleContact(p: Principal, id: string | number): Promise<Contac
 /** One visible contact (by UUID or integer id) with its engagement counters; NOT_FOUND outside the scope. */
 export async function contact(p: Principal, id: string | number): Promise<ContactWithEngagement> {
   const found = await visibleContact(p, id);
-  return { contact: found, engagement: (await engagementOf([found.id])).get(found.id)! };
+  return { contact: found, engagement: (await engagementOf(p, [found.id])).get(found.id)! };
 }
 
 /**

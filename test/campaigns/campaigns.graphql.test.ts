@@ -386,5 +386,29 @@ describe('GraphQL review-request campaigns, contact lists, contacts', () => {
       expect(names(await q(w.tokens.orgOwner))).toEqual(['At the branch', null, null].sort());
       expect(names(await q(w.tokens.member))).toEqual(['At the branch', null].sort());
     });
+
+    it("counts a team member's engagement of a shared contact from the campaigns at assigned locations only", async () => {
+      const w = await makeWorld();
+      const atBranch = await makeCampaign(w.orgOwner, w.org, { name: 'At the branch', locationId: w.branch.id });
+      const atHome = await makeCampaign(w.orgOwner, w.org, { name: 'At home', contactListId: atBranch.contactListId });
+      const branchInvite = (await requestInvite(atBranch, { email: 'shared@example.com' }, { source: 'api', clock })).invite!;
+      const homeInvite = (await requestInvite(atHome, { email: 'shared@example.com' }, { source: 'api', clock })).invite!;
+      await markSent(branchInvite, new Date('2026-03-01T10:00:00Z'));
+      await markSent(homeInvite, new Date('2026-03-02T10:00:00Z'));
+      await Invite.update({ clickedAt: NOW }, { where: { id: homeInvite.id } });
+      await PrivateFeedback.create({
+        tenantId: atHome.tenantId, customerId: atHome.customerId, organizationId: atHome.organizationId, locationId: atHome.locationId,
+        campaignId: atHome.id, contactId: homeInvite.contactId, inviteId: homeInvite.id, rating: 1, message: 'Slow', source: 'email', sourceName: atHome.name, meta: {},
+      });
+      const engagement = async (token: string) => {
+        const one = await gql(token, 'query ($id: ID!) { contact(id: $id) { engagement { invitesSent lastInvitedAt clicks feedbackCount } } }', { id: String(homeInvite.contactId) });
+        const listed = await gql(token, `{ contacts(page: 1, contactListId: ${atBranch.contactListId}) { items { engagement { invitesSent lastInvitedAt clicks feedbackCount } } } }`);
+        expect(one.errors).toBeUndefined();
+        expect(listed.data!.contacts.items).toEqual([one.data!.contact]);
+        return one.data!.contact.engagement;
+      };
+      expect(await engagement(w.tokens.orgOwner)).toEqual({ invitesSent: 2, lastInvitedAt: '2026-03-02T10:00:00.000Z', clicks: 1, feedbackCount: 1 });
+      expect(await engagement(w.tokens.member)).toEqual({ invitesSent: 1, lastInvitedAt: '2026-03-01T10:00:00.000Z', clicks: 0, feedbackCount: 0 });
+    });
   });
 });

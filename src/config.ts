@@ -278,6 +278,22 @@ export function publicBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
 }
 let base: { env: NodeJS.ProcessEnv; raw: string; url: string } | null = null;
 
+/**
+ * What is wrong with `PUBLIC_URL` for a production installation, or null (and always null outside production). The
+ * links in mail (review requests, unsubscribe, reports, connect links) and the MCP sign-in's issuer on the platform
+ * host are built from it with no request at hand, so a missing or loopback origin sends recipients links they cannot
+ * open. Logged as a warning at start by the API and the worker; not refused, so a trial on one machine still runs.
+ */
+export function publicUrlProblem(config: Pick<Config, 'NODE_ENV' | 'PUBLIC_URL' | 'PORT'>): string | null {
+  if (config.NODE_ENV !== 'production') return null;
+  const links = 'the links in mail (review requests, unsubscribe, reports, connect links) and the MCP sign-in issuer';
+  if (!config.PUBLIC_URL) return `PUBLIC_URL is not set: ${links} point at http://127.0.0.1:${config.PORT}, which no recipient can open; set it to the origin browsers use (https://...)`;
+  const url = new URL(config.PUBLIC_URL);
+  if (isLoopbackHost(url.hostname)) return `PUBLIC_URL (${url.origin}) is a loopback address: ${links} point at it, which no recipient can open; set it to the origin browsers use (https://...)`;
+  if (url.protocol !== 'https:') return `PUBLIC_URL (${url.origin}) is not https: ${links} are plain http; put a TLS-terminating proxy in front and set https://... (README "Production")`;
+  return null;
+}
+
 /** Origin of the in-process provider simulators for server-side calls: `SIMULATOR_BASE_URL`, else `publicBaseUrl()`. */
 export function simulatorBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
   const configured = loadConfig(env).SIMULATOR_BASE_URL;

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { createLogger, openDatabase, waitForTemporal } from './bootstrap';
-import { loadConfig } from './config';
+import { loadConfig, publicUrlProblem } from './config';
 import { exitOnBootError } from './observability/boot';
 import { installTemporalMetrics } from './observability/temporal-metrics';
 import { startObservabilityServer, type ObservabilityServer } from './observability/worker-http';
@@ -16,6 +16,8 @@ import { trustProxyOf } from './net/trust-proxy';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config);
+  const publicUrl = publicUrlProblem(config);
+  if (publicUrl) logger.warn(publicUrl);
   const sequelize = await openDatabase(config, { logger, migrate: false, verifyAppKey: true });
   // The SDK runtime (and its metrics exporter) must exist before the worker does.
   const temporalMetricsUrl = await installTemporalMetrics(config.TEMPORAL_METRICS_PORT, logger);

@@ -88,6 +88,25 @@ describe('boot errors and the worker probe server (built entry points)', () => {
     expect(oneLine(r.stderr)).toBe(`${prefix}: Cannot reach the database at mysql://root@127.0.0.1:${closedPort}/x: ECONNREFUSED`);
   });
 
+  it.each([
+    ['API', MAIN],
+    ['worker', WORKER],
+  ])('%s in production: warns at start when PUBLIC_URL is a loopback origin, not when it is public https', async (_kind, entry) => {
+    const env = { ...base, NODE_ENV: 'production', TEMPORAL_ADDRESS: `127.0.0.1:${closedPort}`, TEMPORAL_CONNECT_TIMEOUT_MS: '500', WORKER_HTTP_PORT: '0' };
+    const warnings = (stdout: string) =>
+      stdout
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { level: number; msg: string })
+        .filter((l) => l.level === 40 && l.msg.startsWith('PUBLIC_URL'));
+    const loopback = await run(entry, { ...env, PUBLIC_URL: 'http://localhost:3000' });
+    expect(loopback.code).toBe(1); // no Temporal: the warning comes before that wait
+    expect(warnings(loopback.stdout).map((w) => w.msg)).toEqual([expect.stringContaining('PUBLIC_URL (http://localhost:3000) is a loopback address')]);
+    const public_ = await run(entry, { ...env, PUBLIC_URL: 'https://reviews.example.com' });
+    expect(public_.code).toBe(1);
+    expect(warnings(public_.stdout)).toEqual([]);
+  });
+
   it('never prints the database password', async () => {
     const r = await run(WORKER, { ...base, DATABASE_URL: `mysql://root:s3cret-pw@127.0.0.1:${closedPort}/x` });
     expect(r.code).toBe(1);

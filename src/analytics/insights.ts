@@ -1,3 +1,4 @@
+import { reaches } from './figures';
 import type { Theme } from './themes';
 
 /**
@@ -164,7 +165,7 @@ export function changesOf(f: InsightFacts): InsightChange[] {
     }
     const before = pct(t.previousMentions, f.previousAnalysedReviews);
     const now = pct(t.mentions, f.analysedReviews);
-    if (Math.abs(now - before) >= THEME_SHIFT_POINTS) {
+    if (reaches(Math.abs(now - before), THEME_SHIFT_POINTS)) {
       changes.push({
         subject: t.theme,
         previous: before,
@@ -214,7 +215,7 @@ export function actionsOf(f: InsightFacts): string[] {
     const unanswered = cur.totalReviews - cur.responded;
     actions.push(`Raise the response rate (${fmt(cur.responseRate)}%) to at least ${RESPONSE_RATE_TARGET}%: ${plural(unanswered, 'review')} of the period have no reply.`);
   }
-  if (cur.avgRating !== null && prev.avgRating !== null && prev.avgRating - cur.avgRating >= 0.2) {
+  if (cur.avgRating !== null && prev.avgRating !== null && reaches(prev.avgRating - cur.avgRating, 0.2)) {
     actions.push(`The average rating fell from ${fmt(prev.avgRating)} to ${fmt(cur.avgRating)} stars: read the period's low-rated reviews for a common cause.`);
   }
   if (cur.totalReviews < 5 || (prev.totalReviews > 0 && cur.totalReviews < prev.totalReviews * 0.8)) {

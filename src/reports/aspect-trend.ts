@@ -1,3 +1,4 @@
+import { reaches } from '../analytics/figures';
 import { ASPECTS, type Aspect } from '../analytics/lexicon';
 import type { AspectDistribution } from '../services/review-analytics.service';
 import type { ReportFigures, ReportMonthAspect } from './types';
@@ -79,7 +80,7 @@ export function aspectMoves(months: Months): AspectMove[] {
   const moves: AspectMove[] = [];
   for (const aspect of ASPECTS) {
     const [b, n] = [windowOf(before, aspect), windowOf(now, aspect)];
-    if (b && n && Math.abs(n.net - b.net) >= TREND_MIN_MOVE) moves.push({ aspect, before: b, now: n });
+    if (b && n && reaches(Math.abs(n.net - b.net), TREND_MIN_MOVE)) moves.push({ aspect, before: b, now: n });
   }
   return moves.sort((x, y) => Math.abs(y.now.net - y.before.net) - Math.abs(x.now.net - x.before.net)).slice(0, TREND_MAX_SENTENCES);
 }

@@ -52,10 +52,11 @@ async function textsOf(p: Principal, scope: MetricsScope, period: Period, opts: 
   values.push(String(MAX_ANALYSED_REVIEWS));
   return readRows<ThemeReview>(
     Review.sequelize as Sequelize,
-    // Themes are terms of text read in English (the tagger's language); reviews in the five other supported
-    // languages count through their aspects.
+    // Themes are terms of text read in English (the tagger's language): reviews detected as English, or whose
+    // language was not recorded. Those in the five other supported languages count through their aspects; a language
+    // outside the six is not read for themes (the English tagger takes its words for nouns: Dutch "vriendelijk").
     `SELECT r.title, r.message, r.rating FROM reviews r WHERE ${where} AND (r.message <> '' OR r.title IS NOT NULL)
-       AND (r.language IS NULL OR r.language NOT IN ('es', 'fr', 'de', 'pt', 'it'))
+       AND (r.language IS NULL OR r.language = 'en')
      ORDER BY r.published_at DESC, r.id DESC LIMIT ?`,
     values,
     opts.transaction,

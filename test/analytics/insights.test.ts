@@ -113,6 +113,24 @@ describe('AI insights', () => {
       for (const sentence of out.narrative.split(/(?<=\.) /)) expect(figuresOf(sentence).length).toBeGreaterThan(0);
     });
 
+    it('takes a change a reader sees as the threshold for one (4.6 to 4.4 stars is a 0.2 fall; 55.6% to 65.6% of reviews a 10-point shift)', () => {
+      const totals = (avgRating: number, totalReviews: number) => ({ totalReviews, avgRating, responded: totalReviews, responseRate: 100, sentimentDistribution: { positive: totalReviews, neutral: 0, negative: 0 } });
+      const facts = (previous: number, current: number): InsightFacts => ({
+        subject: 'Main Street Dental',
+        current: { from: '2026-10-01', to: '2026-10-31', totals: totals(current, 32), unansweredNegative: 0 },
+        previous: { from: '2026-08-31', to: '2026-09-30', totals: totals(previous, 9), unansweredNegative: 0 },
+        analysedReviews: 32,
+        previousAnalysedReviews: 9,
+        // 5 of 9 before (55.6%), 21 of 32 now (65.6%): 65.6 - 55.6 is 9.99999... in binary.
+        themes: [{ theme: 'staff', mentions: 21, positive: 21, neutral: 0, negative: 0, score: 0.6, sentiment: 'positive', example: 'Lovely staff', previousMentions: 5 }],
+        faded: [],
+      });
+      const fell = (previous: number, current: number) => insightTexts(facts(previous, current)).suggestedActions.some((a) => a.startsWith('The average rating fell'));
+      for (const [previous, current] of [[4.6, 4.4], [4.5, 4.3], [3.9, 3.7], [4.2, 4]]) expect([previous, current, fell(previous, current)]).toEqual([previous, current, true]);
+      expect(fell(4.6, 4.41)).toBe(false);
+      expect(insightTexts(facts(4.5, 4.5)).changes).toContainEqual(expect.objectContaining({ subject: 'staff', previous: 55.6, current: 65.6, direction: 'up' }));
+    });
+
     it('names aspects (counted in every language) as topics, before the themes they cover', () => {
       const totals = (negativeStaff: number) => ({
         totalReviews: 8, avgRating: 3.9, responded: 8, responseRate: 100, sentimentDistribution: { positive: 5, neutral: 1, negative: 2 },
@@ -287,6 +305,18 @@ describe('AI insights', () => {
       expect(i.period).toEqual({ from: '2026-08-28', to: '2026-11-25' });
       expect(i.previousPeriod).toEqual({ from: '2026-05-30', to: '2026-08-27' });
       expect(i.totals.totalReviews).toBe(9);
+    });
+
+    it('reads themes from English reviews only: Dutch words are not taken for nouns', async () => {
+      delete process.env.AI_API_URL;
+      const w = await makeWorld();
+      const source = await testimonialsOf(w.home);
+      const dutch = ['De tandarts was heel vriendelijk en de behandeling was goed.', 'Heel vriendelijk personeel, de behandeling was snel.', 'Vriendelijk ontvangen, behandeling pijnloos.'];
+      for (const [i, message] of dutch.entries()) await makeReview(source, { publishedAt: new Date(Date.UTC(2026, 9, 10 + i)), rating: 5, originalRating: 5, message });
+      const i = await insights({ ...OCTOBER, organizationId: w.org.id }, w.tokens.orgOwner);
+      expect(i.totals.totalReviews).toBe(3);
+      expect(i.themes).toEqual([]);
+      expect(i.narrative).not.toContain('vriendelijk');
     });
 
     it('narrows to a location and refuses one outside the scope', async () => {

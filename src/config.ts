@@ -193,7 +193,6 @@ const schema = z.object({
    * `sms_not_configured`. Unset: on exactly in the embedded default (no TEMPORAL_ADDRESS), off in production.
    */
   SMS_SIMULATOR: z.enum(['true', 'false']).optional(),
-  /** How often stored `scheduled` invites whose workflow went missing are handed to Temporal again (a Schedule). */
   /** How often the invite dispatcher looks for due review requests when nobody nudges it (follow-ups, send windows). */
   INVITE_POLL_MS: z.coerce.number().int().min(10).default(1_000),
   /** Review-request steps one worker sends side by side. */

@@ -107,7 +107,7 @@ export async function run(program: Command, use: DatabaseUse, action: (ctx: CliC
     const message = err instanceof Error ? err.message : String(err);
     const fields = (err as { fields?: Record<string, string[]> } | null)?.fields;
     if (json) process.stdout.write(`${JSON.stringify({ error: { message, fields: fields ?? null } })}\n`);
-    else process.stderr.write(`Error: ${message.split('\n').join(' ')}${fields ? `\n${JSON.stringify(fields, null, 2)}` : ''}\n`);
+    else process.stderr.write(`${errorLine(message, fields)}\n`);
     process.exitCode = isInputError(err) ? 2 : 1;
   } finally {
     await sequelize?.close().catch(() => undefined);
@@ -130,3 +130,16 @@ export function table(rows: Array<Record<string, unknown>>, columns: Array<[head
 
 /** Dates as ISO strings for `--json` (JSON.stringify would too; explicit keeps `null` for unset). */
 export const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
+
+/**
+ * A failure for a person: one line, `Error: <message>`, then each field's messages that the message does not
+ * already say (`(name: The name field is required.)`).
+ */
+export function errorLine(message: string, fields?: Record<string, string[]> | null): string {
+  const main = message.split('\n').join(' ');
+  const extra = Object.entries(fields ?? {})
+    .map(([field, messages]) => [field, messages.filter((m) => !main.includes(m))] as const)
+    .filter(([, messages]) => messages.length > 0)
+    .map(([field, messages]) => `${field}: ${messages.join(' ')}`);
+  return `Error: ${main}${extra.length ? ` (${extra.join('; ')})` : ''}`;
+}

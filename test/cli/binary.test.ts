@@ -44,6 +44,12 @@ describe('the reviewgrid binary', () => {
     expect(JSON.parse(res.stdout)).toMatchObject({ total: expect.any(Number), tenants: expect.any(Array) });
   });
 
+  it('prints a validation error as one line on stderr (without --json), exit 2', async () => {
+    const res = await cli(['tenant:list', '--limit', '5000'], { DATABASE_URL: databaseUrlFor(process.env.JEST_WORKER_ID ?? '1') });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toBe('Error: The limit must be between 1 and 1000.\n');
+  });
+
   it('npm run cli without dist says to build first and exits 1', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reviewgrid-nodist-'));
     try {

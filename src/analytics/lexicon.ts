@@ -27,6 +27,28 @@ export interface LanguageLexicon {
   contrasts: string[];
   /** Words that name each aspect. */
   aspects: Record<Aspect, string[]>;
+  /** Phrases whose negator negates nothing: "nicht nur ... sondern auch" (not only ... but also). */
+  notNegating?: string[];
+  /**
+   * Negation after the opinion word, for a language that puts its negator after the verb (German's verb-second
+   * order: "Ich empfehle diese Praxis nicht", "Empfehlenswert ist das nicht"). A negator here turns back the nearest
+   * opinion word before it in the same part of the clause when it negates nothing after it and stands at that part's
+   * end (or before a verb particle or infinitive: "Ich empfehle es nicht weiter").
+   */
+  trailingNegation?: {
+    negators: string[];
+    /** Words that start a new part of the clause, as a comma does: the negator does not reach back across them. */
+    stops: string[];
+    /** Words that make a following negator a comparison rather than a negation: "So gut habe ich noch nie gegessen". */
+    notAfter: string[];
+    /**
+     * Subject pronouns, and the finite verbs they follow inside one clause ("Zufrieden war ich nicht"). A subject
+     * pronoun after the opinion word and not after one of these verbs starts a new clause a missing comma ran on
+     * into ("Sehr freundlich ich musste nicht warten"): the negator does not reach back across it.
+     */
+    subjects: string[];
+    finiteVerbs: string[];
+  };
 }
 
 const en: LanguageLexicon = {
@@ -122,9 +144,23 @@ const de: LanguageLexicon = {
     'geht so': -0.2, 'mittelmassig*': -0.4, 'langsam*': -0.6, 'schnell*': 0.5, 'punktlich*': 0.5, 'lange wartezeit*': -0.7,
     'ewig gewartet': -0.9, 'nicht erreichbar': -0.8, 'keine antwort': -0.8, 'kein ruckruf': -0.8, 'wieder kommen': 0.6, 'wiederkommen': 0.6,
     'gerne wieder': 0.8, 'jederzeit wieder': 0.9, 'nicht schlecht': 0.5, 'lohnt sich': 0.7, 'sehr empfehlen': 0.9, 'ungenie*': -0.8,
+    // Praise whose negator is part of the phrase ("couldn't be better"), which trailing negation would turn around.
+    'besser geht es nicht': 1, 'besser geht s nicht': 1, 'besser geht* nicht': 1,
   },
   negators: ['nicht', 'niemand', 'kein', 'keine', 'keinen', 'keinem', 'keiner', 'nie', 'niemals', 'nichts', 'ohne', 'weder', 'kaum'],
   contrasts: ['aber', 'jedoch', 'allerdings', 'leider', 'trotzdem', 'dennoch', 'obwohl', 'ausser', 'sondern'],
+  notNegating: ['nicht nur', 'noch nie so', 'noch niemals so'],
+  trailingNegation: {
+    negators: ['nicht', 'nie', 'niemals'],
+    stops: ['und', 'oder', 'aber', 'sondern', 'denn', 'weil', 'dass', 'wenn', 'obwohl', 'sowie'],
+    notAfter: ['noch'],
+    subjects: ['ich', 'wir', 'man', 'du', 'er'],
+    finiteVerbs: [
+      'bin', 'bist', 'ist', 'sind', 'seid', 'war', 'waren', 'hab', 'habe', 'hast', 'hat', 'haben', 'hatte*', 'wird', 'werde*', 'wurde*',
+      'kann', 'konnte*', 'konnen', 'muss', 'musste*', 'mussen', 'will', 'wollte*', 'soll', 'sollte*', 'darf', 'durfte*', 'mag', 'mochte*',
+      'fand', 'finde*', 'fuhle*', 'fuhlte*', 'gab', 'gibt',
+    ],
+  },
   aspects: {
     staff: ['personal', 'team', 'mitarbeiter*', 'empfang', 'rezeption', 'bedienung', 'kellner*', 'arzt', 'arztin', 'zahnarzt*', 'tierarzt*', 'schwester*', 'helferin*', 'mechaniker*', 'friseur*', 'friseurin*', 'trainer*', 'anwalt*', 'anwaltin', 'apotheker*', 'installateur*', 'klempner*', 'chef*', 'inhaber*', 'service', 'dame*', 'herr', 'handwerker*', 'notdienst', 'frau', 'pampig', 'herzlich*', 'freundlich*', 'unfreundlich*', 'einfuhlsam*', 'beraten'],
     price: ['preis*', 'teuer', 'uberteuert', 'gunstig*', 'preiswert*', 'rechnung*', 'kosten*', 'kostenvoranschlag', 'gebuhr*', 'geld', 'abzocke*', 'preis leistung', 'euro', 'berechnet', 'vorschuss', 'abgebucht', 'bezahlt', 'gezahlt', 'kosten', 'transparent'],

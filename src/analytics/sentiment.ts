@@ -11,7 +11,8 @@ import { libraryLexicon } from './language-packs';
  * 2. **Text score** in -1..1: the text is cut into clauses (sentences, and contrast words such as "but", "pero",
  *    "mais", "aber"); each clause is scored from the review-domain lexicon (src/analytics/lexicon.ts) and the
  *    language's general lexicon (wink-nlp for English; the @nlpjs language packs for the others), with negation
- *    bounded to the three words before a sentiment word within its clause; a clause after a contrast word counts
+ *    bounded to the three words before a sentiment word within its clause, and in German also to a negator closing
+ *    the part of the clause after it ("Ich empfehle diese Praxis nicht"); a clause after a contrast word counts
  *    1.5 times (the lean of "good food but slow service" is in what follows the "but").
  * 3. **The rating as a prior**: with no opinion words, the rating decides ((rating - 3) / 2). Otherwise text and
  *    rating agree, or the rating wins, unless the text is clearly of the other polarity (|text| >= CLEAR_TEXT: a
@@ -36,9 +37,10 @@ export const CLEAR_TEXT = 0.6;
 /**
  * Version of the analyser; a review scored by an older one is re-scored by the `rescoreSentiment` workflow after an
  * upgrade (1: wink-nlp English only; 2: languages, rating prior, aspects; 3: a text in a language outside the six,
- * read with the English lexicons, never overturns the stars).
+ * read with the English lexicons, never overturns the stars; 4: German negation after the verb, and no language
+ * recorded for a text without letters).
  */
-export const SENTIMENT_VERSION = 3;
+export const SENTIMENT_VERSION = 4;
 
 export const SENTIMENT_REASONS = ['text', 'rating', 'text_and_rating', 'rating_outweighs_text', 'text_outweighs_rating'] as const;
 /**
@@ -140,6 +142,8 @@ interface CompiledLexicon {
   negators: Set<string>;
   contrasts: Entry[];
   aspects: [Aspect, Entry[]][];
+  notNegating: Entry[];
+  trailing: { negators: Set<string>; stops: Set<string>; notAfter: Set<string>; subjects: Set<string>; finiteVerbs: string[] } | null;
 }
 
 const split = (phrase: string): string[] => normalise(phrase).split(/\s+/).filter(Boolean);
@@ -158,6 +162,17 @@ function compile(language: Language): CompiledLexicon {
       negators: new Set(lex.negators.map(normalise)),
       contrasts: lex.contrasts.map((w) => ({ words: split(w), weight: 0 })).sort((a, b) => b.words.length - a.words.length),
       aspects: ASPECTS.map((a) => [a, lex.aspects[a].map((w) => ({ words: split(w), weight: 0 }))]),
+      notNegating: (lex.notNegating ?? []).map((w) => ({ words: split(w), weight: 0 })).sort((a, b) => b.words.length - a.words.length),
+      trailing: lex.trailingNegation
+        ? {
+            negators: new Set(lex.trailingNegation.negators.map(normalise)),
+            // Contrast words start a clause of their own, but one may stand inside it ("leider nicht"): a stop too.
+            stops: new Set([...lex.trailingNegation.stops, ...lex.contrasts.filter((w) => !/\s/.test(w.trim()))].map(normalise)),
+            notAfter: new Set(lex.trailingNegation.notAfter.map(normalise)),
+            subjects: new Set(lex.trailingNegation.subjects.map(normalise)),
+            finiteVerbs: lex.trailingNegation.finiteVerbs.map(normalise),
+          }
+        : null,
     };
     compiled.set(language, c);
   }
@@ -194,9 +209,15 @@ function emojiScore(text: string): number {
 interface Clause {
   text: string;
   tokens: string[];
+  /** Token indexes with a comma, colon, bracket or quote before them: where negation after a word stops reaching back. */
+  breaks: Set<number>;
   /** 1.5 after a contrast word, 1 otherwise. */
   weight: number;
 }
+
+/** Punctuation inside a clause that ends a part of it. */
+const OPENS_PART = /^[("„“«[]/u;
+const ENDS_PART = /[,:)"“”»\]]$/u;
 
 /** Sentences, then cut before each contrast word. */
 function clausesOf(text: string, lex: CompiledLexicon): Clause[] {
@@ -207,15 +228,25 @@ function clausesOf(text: string, lex: CompiledLexicon): Clause[] {
     let start = 0;
     let weight = 1;
     const flat = (from: number, to: number): string[] => norm.slice(from, to).flat();
+    const clause = (from: number, to: number): Clause => {
+      const breaks = new Set<number>();
+      let at = 0;
+      for (let w = from; w < to; w += 1) {
+        if (OPENS_PART.test(words[w])) breaks.add(at);
+        at += norm[w].length;
+        if (ENDS_PART.test(words[w])) breaks.add(at);
+      }
+      return { text: words.slice(from, to).join(' '), tokens: flat(from, to), breaks, weight };
+    };
     for (let i = 1; i < words.length; i += 1) {
       const rest = flat(i, words.length);
       if (lex.contrasts.some((c) => matchesAt(c, rest, 0))) {
-        out.push({ text: words.slice(start, i).join(' '), tokens: flat(start, i), weight });
+        out.push(clause(start, i));
         start = i;
         weight = 1.5;
       }
     }
-    if (start < words.length) out.push({ text: words.slice(start).join(' '), tokens: flat(start, words.length), weight });
+    if (start < words.length) out.push(clause(start, words.length));
   }
   return out.filter((c) => c.tokens.length > 0 || emojiScore(c.text) !== 0);
 }
@@ -224,6 +255,20 @@ function clausesOf(text: string, lex: CompiledLexicon): Clause[] {
 const NEGATION_SCOPE = 3;
 /** A negated opinion is weaker than its opposite ("not bad" is less than "good"). */
 const NEGATED = -0.75;
+/** How far back a negator after the opinion word reaches: words between them ("Ich empfehle Ihnen diese Praxis wirklich nicht"). */
+const TRAILING_SCOPE = 5;
+/** Words a negator after the opinion word may have after it in its part of the clause (a verb particle or infinitive: "nicht weiter", "nicht mehr empfehlen"). */
+const TRAILING_TAIL = 2;
+
+/** An opinion word or phrase found in a clause: tokens start..end (inclusive). */
+interface Hit {
+  start: number;
+  end: number;
+  weight: number;
+  /** The phrase holds its own negator ("nicht empfehlenswert"): nothing turns it around again. */
+  fixed: boolean;
+  negated: boolean;
+}
 
 interface ClauseScore {
   /** tanh of the summed weights: -1..1. */
@@ -237,21 +282,27 @@ function scoreClause(clause: Clause, language: Language): ClauseScore {
   const lex = compile(language);
   const { tokens } = clause;
   const consumed = new Array<boolean>(tokens.length).fill(false);
-  let sum = 0;
-  let hits = 0;
+  // A negator of an idiom that negates nothing ("nicht nur") is no negator.
+  for (let i = 0; i < tokens.length; i += 1) {
+    const idiom = lex.notNegating.find((e) => matchesAt(e, tokens, i));
+    if (idiom) for (let k = 0; k < idiom.words.length; k += 1) consumed[i + k] = true;
+  }
+  const negatorAt = (k: number): boolean => !consumed[k] && lex.negators.has(tokens[k]);
   const negatedAt = (at: number): boolean => {
-    for (let k = Math.max(0, at - NEGATION_SCOPE); k < at; k += 1) if (!consumed[k] && lex.negators.has(tokens[k])) return true;
+    for (let k = Math.max(0, at - NEGATION_SCOPE); k < at; k += 1) if (negatorAt(k)) return true;
     return false;
   };
+  const hits: Hit[] = [];
+  let sum = 0;
+  let found = 0;
   // The domain's phrases first (they may contain a negator: "no lo recomiendo").
   for (let i = 0; i < tokens.length; i += 1) {
     if (consumed[i]) continue;
     const entry = lex.entries.find((e) => matchesAt(e, tokens, i));
     if (!entry) continue;
-    const negated = !entry.words.some((w) => lex.negators.has(w)) && negatedAt(i);
+    const fixed = entry.words.some((w) => lex.negators.has(w));
+    hits.push({ start: i, end: i + entry.words.length - 1, weight: entry.weight, fixed, negated: !fixed && negatedAt(i) });
     for (let k = 0; k < entry.words.length; k += 1) consumed[i + k] = true;
-    sum += negated ? NEGATED * entry.weight : entry.weight;
-    hits += 1;
   }
   // Then the language's general lexicon on the words left.
   if (language === 'en') {
@@ -260,7 +311,7 @@ function scoreClause(clause: Clause, language: Language): ClauseScore {
       const wink = nlp().readDoc(analysable(rest)).out(nlp().its.sentiment) as unknown as number;
       if (Number.isFinite(wink) && wink !== 0) {
         sum += 1.5 * wink;
-        hits += 1;
+        found += 1;
       }
     }
   } else {
@@ -269,16 +320,54 @@ function scoreClause(clause: Clause, language: Language): ClauseScore {
       if (consumed[i] || lex.negators.has(tokens[i])) continue;
       const value = library.valueOf(tokens[i]);
       if (value === 0) continue;
-      sum += negatedAt(i) ? NEGATED * value : value;
-      hits += 1;
+      hits.push({ start: i, end: i, weight: value, fixed: false, negated: negatedAt(i) });
     }
   }
+  if (lex.trailing) negateBackwards(clause, lex.trailing, hits, negatorAt);
+  for (const hit of hits) sum += hit.negated ? NEGATED * hit.weight : hit.weight;
+  found += hits.length;
   const emoji = emojiScore(clause.text);
   if (emoji !== 0) {
     sum += emoji;
-    hits += 1;
+    found += 1;
   }
-  return { score: Math.tanh(sum), hits };
+  return { score: Math.tanh(sum), hits: found };
+}
+
+/**
+ * Negation after the opinion word (German: "Ich empfehle diese Praxis nicht", "Empfehlenswert ist das nicht"): a
+ * trailing negator that negates nothing after it and ends its part of the clause (at most TRAILING_TAIL words after
+ * it before a comma, "und", "aber", "sondern", ... or the clause's end) turns around the nearest opinion word before
+ * it in that part, at most TRAILING_SCOPE words back, unless that one is negated already or holds its own negator, or
+ * a subject pronoun between them starts a new clause (not after a finite verb: "Sehr freundlich ich musste nicht warten").
+ */
+function negateBackwards(clause: Clause, rules: NonNullable<CompiledLexicon['trailing']>, hits: Hit[], negatorAt: (k: number) => boolean): void {
+  const { tokens, breaks } = clause;
+  const part: number[] = [];
+  let n = 0;
+  for (let i = 0; i < tokens.length; i += 1) {
+    const stop = rules.stops.has(tokens[i]);
+    // A stop word is a part of its own: neither the words before it nor itself ("leider") are what follows negates.
+    if (breaks.has(i) || stop) n += 1;
+    part.push(n);
+    if (stop) n += 1;
+  }
+  for (let k = 0; k < tokens.length; k += 1) {
+    if (!negatorAt(k) || !rules.negators.has(tokens[k])) continue;
+    if (k > 0 && rules.notAfter.has(tokens[k - 1])) continue;
+    // A negator with an opinion word within reach after it negates that one ("nicht gut", "nicht zu empfehlen").
+    if (hits.some((h) => h.start > k && h.start - k <= NEGATION_SCOPE)) continue;
+    let tail = 0;
+    for (let j = k + 1; j < tokens.length && part[j] === part[k]; j += 1) tail += 1;
+    if (tail > TRAILING_TAIL) continue;
+    const before = hits.filter((h) => h.end < k && part[h.start] === part[k] && k - h.end - 1 <= TRAILING_SCOPE);
+    const nearest = before.reduce<Hit | null>((best, h) => (!best || h.end > best.end ? h : best), null);
+    if (!nearest || nearest.negated || nearest.fixed) continue;
+    const runOn = (j: number): boolean => rules.subjects.has(tokens[j]) && !rules.finiteVerbs.some((v) => wordMatches(v, tokens[j - 1]));
+    let newClause = false;
+    for (let j = nearest.end + 1; j < k && !newClause; j += 1) newClause = runOn(j);
+    if (!newClause) nearest.negated = true;
+  }
 }
 
 /** Opinion words of a text in one language: how a short text's language is guessed. */
@@ -430,7 +519,8 @@ export function reviewSentiment(review: { title?: string | null; message?: strin
   const hasWords = /\p{L}/u.test(text);
   const detection: Detection = hasWords ? detectLanguage(text) : { guesses: [], confident: false };
   const reading = text ? readText(text, detection) : { score: 0, hits: 0, language: 'en' as Language, clauses: [] };
-  const language = recordedLanguage(detection, reading);
+  // Emoji are read (with the English lexicons' rules), but a text without letters has no language to record.
+  const language = hasWords ? recordedLanguage(detection, reading) : null;
   // A language outside the six is read with the English lexicons (the fallback): their hits may be chance, so the
   // stars stay the prior the text cannot overturn.
   const { score, reason } = withRating(reading, review.rating, language === null || isLanguage(language));

@@ -5,6 +5,7 @@ import { principalFor } from './auth.service';
 import type { ServiceOptions } from './common';
 import { dataPoints, listSnapshots, ownScan, pinChanges, reportUrlOf, scanInsights, type Insights, type PinChange } from './scans.service';
 import { UUID } from '../domain/ids';
+import { competitors as competitorsOf, MAX_RANK, type PinOutcome } from '../grid/metrics';
 import type { ReportBrand, ReportPin, ScanReport, ScanHistory, ReportProblem, SnapshotRow } from '../reports/types';
 
 export type { ReportBrand, ReportPin, ReportCompetitor, ReportSummary, ScanReport, GridCell, Heatmap, CompetitorTrend, ScanHistory, ReportProblem } from '../reports/types';
@@ -210,20 +211,29 @@ async function historyOf(
 ): Promise<ScanHistory> {
   const upTo = snapshots.filter((s) => s.snapshotAt.getTime() <= at.getTime()).reverse();
   const trend = upTo.slice(-TREND_SNAPSHOTS);
-  const heatmaps = await Promise.all(
-    upTo.slice(-HEATMAP_SNAPSHOTS).map(async (snapshot) => {
-      const page = await dataPoints(reader, scan.uuid, { snapshotAt: snapshot.snapshotAt.toISOString(), keyword, topN: 0, page: 1, perPage: ALL_PINS }, opts);
-      const grid = gridOf(page.items.map((p) => ({ row: p.row, col: p.col, rank: p.rank, status: p.status })));
-      return { snapshot, size: grid.size, cells: grid.cells };
-    }),
+  // Every pin with its top 20 for each trend snapshot (the heat maps are the last HEATMAP_SNAPSHOTS of them).
+  const pages = await Promise.all(
+    trend.map((snapshot) => dataPoints(reader, scan.uuid, { snapshotAt: snapshot.snapshotAt.toISOString(), keyword, topN: MAX_RANK, page: 1, perPage: ALL_PINS }, opts)),
   );
+  const heatmaps = trend.slice(-HEATMAP_SNAPSHOTS).map((snapshot, i, shown) => {
+    const page = pages[pages.length - shown.length + i];
+    const grid = gridOf(page.items.map((p) => ({ row: p.row, col: p.col, rank: p.rank, status: p.status })));
+    return { snapshot, size: grid.size, cells: grid.cells };
+  });
   const watched = [...shownCompetitors].sort((a, b) => b.threatScore - a.threatScore).slice(0, TREND_COMPETITORS);
-  const insightsOverTime = await Promise.all(trend.map((s) => scanInsights(reader, scan.uuid, { keyword, snapshotAt: s.snapshotAt.toISOString() }, opts)));
+  // Each point from that snapshot's own pins, with the formulas of the insights' competitors, over every business in
+  // the results: the insights keep only the ten most threatening, and a watched competitor further down in an older
+  // snapshot was still in the results there (null only where it was at no pin).
+  const watchedIds = new Set(watched.map((c) => c.placeId));
+  const seriesOf = pages.map((page) => {
+    const outcomes: PinOutcome[] = page.items.map((p) => ({ row: p.row, col: p.col, targetRank: p.rank, results: p.topResults }));
+    return new Map(competitorsOf(outcomes, scan.targetPlaceId, Infinity).filter((c) => watchedIds.has(c.placeId)).map((c) => [c.placeId, c]));
+  });
   const competitors = watched.map((c) => ({
     placeId: c.placeId,
     name: c.name,
-    points: insightsOverTime.map((i) => {
-      const seen = i.topCompetitors.find((x) => x.placeId === c.placeId);
+    points: seriesOf.map((series) => {
+      const seen = series.get(c.placeId);
       return seen ? { avgRank: seen.avgRank, visibility: seen.visibility } : { avgRank: null, visibility: null };
     }),
   }));

@@ -41,6 +41,34 @@ describe('review sentiment', () => {
     expect(textScore('Nicht empfehlenswert.')).toBeLessThan(0);
   });
 
+  it('reads German negation after the verb: a negator closing the clause turns the opinion word before it around', () => {
+    // Verb-second order puts "nicht" after the verb: one star and these words are a complaint, not a wrong-star click.
+    for (const message of ['Ich empfehle diese Praxis nicht.', 'Ich empfehle es nicht weiter.', 'Empfehlenswert ist das nicht.', 'Ich empfehle Ihnen diese Praxis wirklich nicht.', 'Zufrieden war ich mit dem Training nicht.']) {
+      expect({ message, ...reviewSentiment({ message, rating: 1 }) }).toMatchObject({ message, sentiment: 'negative', reason: 'text_and_rating', language: 'de' });
+      expect({ message, negative: textScore(message) < 0 }).toEqual({ message, negative: true });
+    }
+    // Negation before the word still reads as it did.
+    expect(reviewSentiment({ message: 'Das Essen war nicht gut.', rating: 1 })).toMatchObject({ sentiment: 'negative', reason: 'text_and_rating' });
+    expect(reviewSentiment({ message: 'Ich kann die Praxis nicht empfehlen.', rating: 1 })).toMatchObject({ sentiment: 'negative', reason: 'text_and_rating' });
+    // Not a negation of the praise: "not only ... but also", "couldn't be better", "never so ...".
+    expect(textScore('Das Essen war nicht nur lecker, sondern auch günstig.')).toBeGreaterThanOrEqual(POSITIVE_THRESHOLD);
+    expect(textScore('Besser geht es nicht!')).toBeGreaterThanOrEqual(POSITIVE_THRESHOLD);
+    expect(textScore('So gut habe ich noch nie gegessen.')).toBeGreaterThanOrEqual(POSITIVE_THRESHOLD);
+    expect(textScore('Ich wurde noch nie so freundlich behandelt.')).toBeGreaterThanOrEqual(POSITIVE_THRESHOLD);
+    // The negator reaches back only within its part of the clause (not across a comma, "und" or a contrast word)...
+    expect(textScore('Das Personal war freundlich, die Wartezeit nicht.')).toBeGreaterThanOrEqual(POSITIVE_THRESHOLD);
+    expect(textScore('Die Ärztin war sehr freundlich und der Rest nicht.')).toBeGreaterThanOrEqual(POSITIVE_THRESHOLD);
+    // ...and not when it negates what follows it, or is followed by more than a verb particle or infinitive.
+    expect(textScore('Der Arzt ist freundlich und nicht arrogant.')).toBeGreaterThanOrEqual(POSITIVE_THRESHOLD);
+    expect(textScore('Tolles Essen für nicht mal 20 Euro.')).toBeGreaterThanOrEqual(POSITIVE_THRESHOLD);
+    // A clause run on without a comma starts at its subject: the praise before it stays praise.
+    expect(textScore('Sehr freundlich ich musste nicht warten')).toBeGreaterThanOrEqual(POSITIVE_THRESHOLD);
+    expect(textScore('Super Service ich war nicht lange dort')).toBeGreaterThanOrEqual(POSITIVE_THRESHOLD);
+    // Dutch ("niet" after the verb too) is outside the six and read with the English lexicons: it keeps its stars.
+    expect(reviewSentiment({ message: 'Ik raad deze praktijk niet aan, het eten was niet lekker.', rating: 1 })).toMatchObject({ language: 'nl', sentiment: 'negative' });
+    expect(reviewSentiment({ message: 'Heel vriendelijk personeel en een mooie schone praktijk, echt een aanrader.', rating: 5 })).toMatchObject({ language: 'nl', sentiment: 'positive' });
+  });
+
   it('reads the title together with the message', () => {
     expect(reviewSentiment({ title: 'Terrible', message: 'We went on Monday.', rating: 3 }).sentiment).toBe('negative');
   });
@@ -50,6 +78,13 @@ describe('review sentiment', () => {
     expect(reviewSentiment({ message: '   ', title: null, rating: 4 })).toMatchObject({ sentiment: 'positive', score: 0.5, reason: 'rating' });
     expect(reviewSentiment({ message: '...', rating: 3 })).toMatchObject({ sentiment: 'neutral', score: 0, reason: 'rating' });
     expect(reviewSentiment({ message: '', rating: 1 })).toMatchObject({ sentiment: 'negative', score: -1, reason: 'rating' });
+  });
+
+  it('reads emoji without letters but records no language for them', () => {
+    expect(reviewSentiment({ message: '👍👍', rating: 1 })).toMatchObject({ sentiment: 'positive', language: null });
+    expect(reviewSentiment({ title: '😡', message: '!!!', rating: 5 })).toMatchObject({ sentiment: 'negative', language: null });
+    expect(reviewSentiment({ message: '...', rating: 3 }).language).toBeNull();
+    expect(reviewSentiment({ message: 'Top 👍', rating: 5 }).language).not.toBeNull();
   });
 
   it('takes the rating as a prior: the stars win over a lukewarm text of the other side, a clear text wins over the stars', () => {

@@ -141,6 +141,39 @@ describe('scan report history', () => {
     expect(first.overtakers).toEqual([]);
   });
 
+  it('gives a watched competitor its point in an older snapshot where it was in the results but not among the ten most threatening', async () => {
+    const { tenant } = await makeTenant();
+    const rivals = Array.from({ length: 11 }, (_, i) => ({ placeId: `r${i + 1}`, name: `Rival ${i + 1}` }));
+    const at = [new Date('2026-10-05T09:00:00Z'), new Date('2026-10-12T09:00:00Z')];
+    const scan = await seedReportScan({
+      tenantId: tenant.id,
+      keywords: ['dentist'],
+      gridSize: 3,
+      snapshots: [
+        // The business absent; Rival 1..11 at ranks 1..11 and Watch Co at 12 at every pin: twelfth by threat.
+        { at: at[0], results: () => [...rivals.map((r, i) => ({ ...r, rank: i + 1 })), { placeId: 'watch', name: 'Watch Co', rank: 12 }] },
+        // Watch Co first everywhere, the business second: Watch Co is the strongest competitor of the shown snapshot.
+        { at: at[1], results: () => [{ placeId: 'watch', name: 'Watch Co', rank: 1 }, { placeId: 'place-target', name: 'Main Street Dental', rank: 2 }, ...rivals.map((r, i) => ({ ...r, rank: i + 3 }))] },
+      ],
+    });
+    const report = await reportOf(scan.uuid, {});
+    const watch = report.history!.competitors.find((c) => c.placeId === 'watch')!;
+    // Rank 12 at all nine pins: average 12, visibility 100 x (21 - 12) / 20 = 45.
+    expect(watch.points).toEqual([
+      { avgRank: 12, visibility: 45 },
+      { avgRank: 1, visibility: 100 },
+    ]);
+    // The other four watched (by average rank, no threat): ranks 1..4 then 3..6, by the same formulas.
+    expect(report.history!.competitors.filter((c) => c.placeId !== 'watch').map((c) => [c.name, ...c.points.map((p) => `${p.avgRank}/${p.visibility}`)])).toEqual([
+      ['Rival 1', '1/100', '3/90'],
+      ['Rival 2', '2/95', '4/85'],
+      ['Rival 3', '3/90', '5/80'],
+      ['Rival 4', '4/85', '6/75'],
+    ]);
+    // The shown snapshot's points are the figures of its competitors table.
+    expect(report.history!.competitors.map((c) => c.points[1].avgRank)).toEqual(report.competitors.slice(0, 5).map((c) => c.avgRank));
+  });
+
   it('shows the history on the report page as SVG charts, in the agency language, with a link to the PDF', async () => {
     const { scan } = await seed('de');
     const res = await t.http().get(`/reports/scans/${scan.uuid}`);

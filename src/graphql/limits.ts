@@ -33,7 +33,41 @@ export function graphqlLimits(config: Partial<GraphQLLimitsConfig> = {}): { plug
     blockFieldSuggestion: { enabled: true },
   });
   const { plugins, validationRules } = armor.protect();
-  return { plugins, validationRules };
+  return { plugins, validationRules: [...validationRules, oncePerOperation(ONCE_PER_OPERATION)] };
+}
+
+/**
+ * Root fields that reach outside per call (a message sent, a receiver called, the AI provider asked): one request may
+ * ask each once. Aliases would otherwise multiply one request, which the rate limit counts once, into as many
+ * messages or provider calls as the alias limit allows.
+ */
+export const ONCE_PER_OPERATION: ReadonlySet<string> = new Set(['sendTestMessage', 'testWebhookEndpoint', 'draftReviewResponse', 'aiInsights']);
+
+function rootFieldCounts(set: SelectionSetNode, document: DocumentNode, counts: Map<string, number>, seen: Set<string>): void {
+  for (const selection of set.selections) {
+    if (selection.kind === Kind.FIELD) counts.set(selection.name.value, (counts.get(selection.name.value) ?? 0) + 1);
+    else if (selection.kind === Kind.INLINE_FRAGMENT) rootFieldCounts(selection.selectionSet, document, counts, seen);
+    else if (!seen.has(selection.name.value)) {
+      seen.add(selection.name.value);
+      const fragment = document.definitions.find((d) => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === selection.name.value);
+      if (fragment?.kind === Kind.FRAGMENT_DEFINITION) rootFieldCounts(fragment.selectionSet, document, counts, seen);
+    }
+  }
+}
+
+/** A validation rule: each of `fields` at most once among an operation's root fields (fragments and aliases included). */
+export function oncePerOperation(fields: ReadonlySet<string>): ValidationRule {
+  return (context) => ({
+    OperationDefinition(operation) {
+      const counts = new Map<string, number>();
+      rootFieldCounts(operation.selectionSet, context.getDocument(), counts, new Set());
+      for (const [name, n] of counts) {
+        if (n > 1 && fields.has(name)) {
+          context.reportError(new GraphQLError(`${name} may be asked once per request (asked ${n} times).`, { nodes: [operation], extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }));
+        }
+      }
+    },
+  });
 }
 
 function selectsIntrospection(set: SelectionSetNode | undefined, document: DocumentNode, seen = new Set<string>()): boolean {

@@ -172,6 +172,17 @@ describe('GraphQL reviews: filters and sort orders (MCP list_reviews)', () => {
     });
   });
 
+  it('takes at most 100 source names and 100 tags (66,000 were a 500: too many placeholders)', async () => {
+    const many = Array.from({ length: 101 }, (_, i) => `Source ${i}`);
+    const sources = await gql(w.tokens.orgOwner, LIST, { sourceNames: many });
+    expect(errorOf(sources).code).toBe('VALIDATION');
+    expect(sources.errors![0].extensions.fields).toEqual({ source_names: ['The source names may not have more than 100 items.'] });
+    const tags = await gql(w.tokens.orgOwner, 'query ($tags: [String!]) { reviews(tags: $tags) { total } }', { tags: Array.from({ length: 66_000 }, (_, i) => `t${i}`) });
+    expect(errorOf(tags).code).toBe('VALIDATION');
+    expect(tags.errors![0].extensions.fields).toEqual({ tags: ['The tags may not have more than 100 items.'] });
+    expect(await names({ sourceNames: many.slice(0, 99).concat('Testimonials') })).toEqual({ names: ['eve', 'bob', 'ada', 'gil'], total: 4 });
+  });
+
   it('filters by minMessageLength in characters (an emoji is one) and refuses a negative one', async () => {
     expect(await names({ minMessageLength: 3, ratings: [4] })).toEqual({ names: ['dee', 'gil'], total: 2 });
     expect(await names({ minMessageLength: 4, ratings: [4] })).toEqual({ names: ['dee'], total: 1 });

@@ -2,7 +2,7 @@ import { getMetadataStorage } from 'type-graphql';
 import { getSchema } from '../../src/graphql/schema';
 import { useApp } from '../support/app';
 import { countStatements } from '../support/db';
-import { makeReview, makeWorld, syncedSourceOf, testimonialsOf } from '../support/factories';
+import { makeReview, makeWorld, syncedSourceOf, testimonialsOf, tokenFor } from '../support/factories';
 
 describe('GraphQL business API at /graphql', () => {
   const t = useApp();
@@ -17,6 +17,29 @@ describe('GraphQL business API at /graphql', () => {
     const mutations = getMetadataStorage().mutations;
     expect(mutations.length).toBeGreaterThan(50);
     expect(mutations.filter((m) => m.roles === undefined).map((m) => m.schemaName)).toEqual([]);
+  });
+
+  it("asks a customer token for its permissions on the agency's tools and the account settings, as REST does", async () => {
+    const w = await makeWorld();
+    const readOnly = await tokenFor(w.orgOwner, ['reviews:read']);
+    const bare = await tokenFor(w.owner, []); // the tenant owner: the role the services let in, no permission
+    const forbidden = async (token: string, query: string) => {
+      const res = await gql(token, query);
+      expect([query, res.body.errors?.[0]?.extensions]).toEqual([query, expect.objectContaining({ code: 'FORBIDDEN', reason: 'missing_permission' })]);
+    };
+    await forbidden(readOnly, 'mutation { setAccountLanguage(language: "de") { language } }');
+    await forbidden(readOnly, 'mutation { setAccountReportEmails(enabled: false) { language } }');
+    await forbidden(bare, 'mutation { setTenantLanguage(language: "de") { language } }');
+    await forbidden(bare, 'mutation { setTenantBrandColor(color: "#112233") { brandColor } }');
+    await forbidden(bare, `mutation { createConnectLink(input: { locationId: ${w.home.id}, provider: "google" }) { token } }`);
+    await forbidden(bare, '{ connectLinks(page: 1) { total } }');
+    await forbidden(bare, '{ scans(page: 1) { total } }');
+    await forbidden(bare, 'mutation { runScan(uuid: "00000000-0000-4000-8000-000000000000") { runId } }');
+    // With the permission, the role decides as before: the tenant owner may, and nothing changed for the others.
+    const reader = await tokenFor(w.owner, ['organizations:read']);
+    expect((await gql(reader, '{ scans(page: 1) { total } }')).body.errors).toBeUndefined();
+    const writer = await tokenFor(w.orgOwner, ['organizations:update']);
+    expect((await gql(writer, 'mutation { setAccountLanguage(language: "de") { language } }')).body.data.setAccountLanguage.language).toBe('de');
   });
 
   it('answers a query with the caller scope', async () => {

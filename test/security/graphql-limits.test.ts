@@ -78,6 +78,23 @@ describe('GraphQL limits', () => {
     expect(ok.status).toBe(200);
   });
 
+  it('asks a field that reaches outside (a message, a receiver, the AI provider) once per request, whatever the aliases', async () => {
+    const send = (alias: string) => `${alias}: sendTestMessage(input: { channel: "email", to: "${alias}@example.com" }) { to }`;
+    const aliased = await gql(dev, { query: `mutation { ${send('a')} ${send('b')} }` });
+    expect(aliased.status).toBe(400);
+    expect(aliased.body.data).toBeUndefined();
+    expect(messages(aliased)).toBe('sendTestMessage may be asked once per request (asked 2 times).');
+    const viaFragments = await gql(dev, { query: `mutation { ...One ... on Mutation { ${send('c')} } } fragment One on Mutation { ${send('d')} }` });
+    expect(viaFragments.status).toBe(400);
+    expect(messages(viaFragments)).toMatch(/^sendTestMessage may be asked once per request/);
+    const insights = await gql(dev, { query: '{ a: aiInsights(organizationId: 1) { narrative } b: aiInsights(organizationId: 2) { narrative } }' });
+    expect(messages(insights)).toBe('aiInsights may be asked once per request (asked 2 times).');
+    // Once is a request like any other (answered by the service; here the tenant owner's own account is the sender).
+    const once = await gql(dev, { query: `mutation { ${send('e')} }` });
+    expect(once.status).toBe(200);
+    expect(messages(once)).not.toMatch(/once per request/);
+  });
+
   it('refuses a query nested deeper than GRAPHQL_MAX_DEPTH', async () => {
     // Introspection types nest as deep as one asks; depth counts for them too when they are not the whole query.
     let inner = 'name';

@@ -1,6 +1,7 @@
 import { ArrayMaxSize, IsEmail, IsIn, IsOptional, MinLength } from 'class-validator';
 import { Arg, Authorized, Ctx, Field, GraphQLISODateTime, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import type { Context } from '../../context';
+import { CUSTOMER_TOKENS } from '../auth-checker';
 import { ALL_PERMISSIONS, ORGANIZATION_PERMISSIONS } from '../../domain/permissions';
 import { TOKEN_KINDS, type TokenKind } from '../../domain/principal';
 import * as account from '../../services/account.service';
@@ -113,21 +114,25 @@ export class AccountResolver {
     return account.accountOf(ctx.principal!);
   }
 
+  @Authorized(CUSTOMER_TOKENS, 'organizations:update')
   @Mutation(() => AccountType, { description: "Sets the account's language (en, es, fr, de, pt or it): pages, review requests and reports speak it. Account owners only." })
   setAccountLanguage(@Arg('language') language: string, @Ctx() ctx: Context) {
     return account.setAccountLanguage(ctx.principal!, language);
   }
 
+  @Authorized(CUSTOMER_TOKENS, 'organizations:update')
   @Mutation(() => AccountType, { description: "Turns the monthly report mail of the account's owners on or off (on the agency's own account: the scan reports' too). Account owners only." })
   setAccountReportEmails(@Arg('enabled') enabled: boolean, @Ctx() ctx: Context) {
     return account.setAccountReportEmails(ctx.principal!, enabled);
   }
 
+  @Authorized(CUSTOMER_TOKENS, 'organizations:update')
   @Mutation(() => TenantType, { description: "Sets the agency's language (en, es, fr, de, pt or it): new customer accounts take it. Agency owners only." })
   setTenantLanguage(@Arg('language') language: string, @Ctx() ctx: Context) {
     return account.setTenantLanguage(ctx.principal!, language);
   }
 
+  @Authorized(CUSTOMER_TOKENS, 'organizations:update')
   @Mutation(() => TenantType, { description: "Sets the agency's brand colour (`#rrggbb`, null clears it): reports draw their header and accents in it. Agency owners only." })
   setTenantBrandColor(@Arg('color', () => String, { nullable: true }) color: string | null, @Ctx() ctx: Context) {
     return account.setTenantBrandColor(ctx.principal!, color);

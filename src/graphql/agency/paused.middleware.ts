@@ -9,10 +9,21 @@ import { assertWritable } from '../../services/agency.service';
  * type-graphql global middleware: those wrap every field of every result (a 1,125-pin scan detail went from 66
  * to 190 ms), while only the root mutation fields need the check, and each of them is `@Authorized`
  * (test/graphql/schema.test.ts checks that no mutation escapes it).
- * Revoking a token stays possible: shutting a door is never held back.
+ * Shutting a door is never held back: revoking a token or an AI client's authorization, deleting a webhook endpoint,
+ * rotating its signing secret (a leaked one stops working) and turning an endpoint off (`enabled: false` and nothing
+ * else) stay possible while the account is paused.
  */
-const ALWAYS_ALLOWED = new Set(['revokeApiToken']);
+const ALWAYS_ALLOWED = new Set(['revokeApiToken', 'revokeAiAuthorization', 'deleteWebhookEndpoint', 'rotateWebhookSecret']);
 
-export async function assertMutationAllowed(principal: Principal, info: GraphQLResolveInfo): Promise<void> {
-  if (info.parentType.name === 'Mutation' && !ALWAYS_ALLOWED.has(info.fieldName)) await assertWritable(principal);
+/** `updateWebhookEndpoint` that only turns the endpoint off. */
+function onlyDisables(fieldName: string, args: Record<string, unknown>): boolean {
+  if (fieldName !== 'updateWebhookEndpoint') return false;
+  const input = (args.input ?? {}) as Record<string, unknown>;
+  const set = Object.entries(input).filter(([, v]) => v !== undefined);
+  return set.length === 1 && set[0][0] === 'enabled' && set[0][1] === false;
+}
+
+export async function assertMutationAllowed(principal: Principal, info: GraphQLResolveInfo, args: Record<string, unknown> = {}): Promise<void> {
+  if (info.parentType.name !== 'Mutation' || ALWAYS_ALLOWED.has(info.fieldName) || onlyDisables(info.fieldName, args)) return;
+  await assertWritable(principal);
 }

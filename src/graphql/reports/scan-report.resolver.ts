@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context';
 import { reportLinks, reportOf, ReportUnavailable, scanReport, type ScanReport } from '../../services/scan-report.service';
-import { LINK } from '../auth-checker';
+import { CUSTOMER_TOKENS, LINK } from '../auth-checker';
 import { ScanReportPageType, ScanReportProblem, ScanReportType } from './scan-report.type';
 
 /**
@@ -34,7 +34,7 @@ export class ScanReportPageResolver {
  * owners in, FORBIDDEN otherwise; another tenant's scan is not found), plus the links of its public page and PDF.
  * The links need a caller like the query: the report page's own operation never asks for them.
  */
-@Authorized()
+@Authorized(CUSTOMER_TOKENS, 'organizations:read')
 @Resolver(() => ScanReportType)
 export class ScanReportResolver {
   @Query(() => ScanReportType, {

@@ -1,4 +1,4 @@
-import { IsIn, IsInt, IsOptional, Matches, Max, Min, MinLength } from 'class-validator';
+import { ArrayMaxSize, IsIn, IsInt, IsOptional, Matches, Max, Min, MinLength } from 'class-validator';
 import { ArgsType, Field, InputType, Int, registerEnumType } from 'type-graphql';
 import { ASPECTS, SENTIMENTS } from '../../analytics/sentiment';
 import { ReviewSort } from '../../services/reviews.service';
@@ -34,10 +34,14 @@ export class ReviewListArgs extends PageArgs {
   @Field(() => Int, { nullable: true })
   locationId?: number | null;
 
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { nullable: true, description: 'At most 100 source names.' })
+  @IsOptional()
+  @ArrayMaxSize(100, { message: 'The source names may not have more than 100 items.' })
   sourceNames?: string[] | null;
 
-  @Field(() => [String], { nullable: true, description: 'Reviews carrying at least one of these tags (any letter case).' })
+  @Field(() => [String], { nullable: true, description: 'Reviews carrying at least one of these tags (any letter case); at most 100.' })
+  @IsOptional()
+  @ArrayMaxSize(100, { message: 'The tags may not have more than 100 items.' })
   tags?: string[] | null;
 
   @Field(() => [Int], { nullable: true, description: 'Any of these ratings (1-5); combines with `rating` (both apply).' })

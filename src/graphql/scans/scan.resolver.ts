@@ -1,5 +1,6 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context';
+import { CUSTOMER_TOKENS } from '../auth-checker';
 import type { Scan } from '../../models';
 import * as scans from '../../services/scans.service';
 import { CreateScanInput, DataPointArgs, ScanListArgs, SetScanScheduleInput, UpdateScanInput } from './scan.input';
@@ -12,7 +13,7 @@ import { DataPointPageType, InsightsType, RunStartedType, ScanDetailType, PinCha
 const present = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
 /** Local Search Grid scans (agency): the service lets only tenant owners in (FORBIDDEN otherwise). */
-@Authorized()
+@Authorized(CUSTOMER_TOKENS, 'organizations:read')
 @Resolver(() => ScanType)
 export class ScanResolver {
   @Query(() => ScanPage, { description: "The tenant's scans, newest first." })
@@ -76,31 +77,37 @@ export class ScanResolver {
     return scans.getSchedule(ctx.principal!, uuid);
   }
 
+  @Authorized(CUSTOMER_TOKENS, 'organizations:update')
   @Mutation(() => RunStartedType, { description: 'Creates a scan, generates its pins and queues the first snapshot.' })
   createScan(@Arg('input') input: CreateScanInput, @Ctx() ctx: Context) {
     return scans.createScan(ctx.principal!, input, { clock: ctx.clock });
   }
 
+  @Authorized(CUSTOMER_TOKENS, 'organizations:update')
   @Mutation(() => RunStartedType, { description: 'Queues a new snapshot (409 while one runs).' })
   runScan(@Arg('uuid') uuid: string, @Ctx() ctx: Context) {
     return scans.runScanNow(ctx.principal!, uuid, { clock: ctx.clock });
   }
 
+  @Authorized(CUSTOMER_TOKENS, 'organizations:update')
   @Mutation(() => ScanType)
   updateScan(@Arg('uuid') uuid: string, @Arg('input') input: UpdateScanInput, @Ctx() ctx: Context) {
     return scans.updateScan(ctx.principal!, uuid, present(input), { clock: ctx.clock });
   }
 
+  @Authorized(CUSTOMER_TOKENS, 'organizations:update')
   @Mutation(() => ScanType)
   archiveScan(@Arg('uuid') uuid: string, @Ctx() ctx: Context) {
     return scans.archiveScan(ctx.principal!, uuid, { clock: ctx.clock });
   }
 
+  @Authorized(CUSTOMER_TOKENS, 'organizations:update')
   @Mutation(() => ScanType)
   restoreScan(@Arg('uuid') uuid: string, @Ctx() ctx: Context) {
     return scans.restoreScan(ctx.principal!, uuid, { clock: ctx.clock });
   }
 
+  @Authorized(CUSTOMER_TOKENS, 'organizations:update')
   @Mutation(() => ScheduleType)
   setScanSchedule(@Arg('uuid') uuid: string, @Arg('input') input: SetScanScheduleInput, @Ctx() ctx: Context) {
     return scans.setSchedule(ctx.principal!, uuid, input, { clock: ctx.clock });

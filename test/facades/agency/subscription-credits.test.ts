@@ -1,8 +1,10 @@
 import { fixedClock } from '../../../src/domain/clock';
-import { Customer, User } from '../../../src/models';
+import { Customer, User, WebhookEndpoint } from '../../../src/models';
+import { principalFor } from '../../../src/services/auth.service';
+import * as webhooks from '../../../src/services/webhooks.service';
 import { consumeCredits, creditBalance } from '../../../src/services/credits.service';
 import { useApp } from '../../support/app';
-import { agencyTokenFor, makePlan, makeTenant, tokenFor } from '../../support/factories';
+import { agencyTokenFor, ALL, makePlan, makeTenant, tokenFor } from '../../support/factories';
 
 const clock = fixedClock(new Date('2026-11-20T12:00:00.000Z'));
 
@@ -83,6 +85,33 @@ describe('agency API: subscription pause/resume and credits', () => {
 
       await as(c.token).put(`/api/agency/v1/customers/${c.id}/resume`);
       expect((await as(customerToken).post('/api/v1/locations').send({ organization_id: c.orgId, name: 'Another' })).status).toBe(201);
+    });
+
+    it('lets a paused account shut doors: revoke an AI client, turn a webhook endpoint off, rotate its secret, delete it', async () => {
+      const c = await customerOn();
+      const customerToken = await tokenFor(c.user);
+      const endpoint = (await webhooks.createEndpoint(await principalFor(c.user, { id: 0, kind: 'customer', permissions: ALL }), { url: 'https://93.184.215.14/hooks' }, { allowPrivateUrls: false })).endpoint;
+      await as(c.token).put(`/api/agency/v1/customers/${c.id}/pause`);
+      const run = async (query: string) => (await gql(customerToken, query)).body;
+
+      // Still held back: a change that opens or widens something.
+      const widened = await run(`mutation { updateWebhookEndpoint(id: ${endpoint.id}, input: { enabled: false, url: "https://93.184.215.14/other" }) { id } }`);
+      expect(widened.errors[0].extensions).toMatchObject({ code: 'PLAN_LIMIT', reason: 'subscription_paused' });
+
+      const off = await run(`mutation { updateWebhookEndpoint(id: ${endpoint.id}, input: { enabled: false }) { id enabled } }`);
+      expect(off.errors).toBeUndefined();
+      expect(off.data.updateWebhookEndpoint).toEqual({ id: endpoint.id, enabled: false });
+      const on = await run(`mutation { updateWebhookEndpoint(id: ${endpoint.id}, input: { enabled: true }) { id } }`);
+      expect(on.errors[0].extensions).toMatchObject({ reason: 'subscription_paused' });
+      const rotated = await run(`mutation { rotateWebhookSecret(id: ${endpoint.id}) { secret } }`);
+      expect(rotated.errors).toBeUndefined();
+      expect(rotated.data.rotateWebhookSecret.secret).toMatch(/^whsec_/);
+      // An AI client's authorization: the pause is not the answer (this one does not exist).
+      const revoked = await run('mutation { revokeAiAuthorization(id: 999999) { id } }');
+      expect(revoked.errors[0].extensions.code).toBe('NOT_FOUND');
+      const deleted = await run(`mutation { deleteWebhookEndpoint(id: ${endpoint.id}) { id } }`);
+      expect(deleted.errors).toBeUndefined();
+      expect(await WebhookEndpoint.findByPk(endpoint.id)).toBeNull();
     });
   });
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mailTransport, type MailTransport } from './mail-thread';
-import { closePlatformMailers, platformMailer, SMTP_LIMITS, smtpPoolOptions, smtpTimeoutOptions, type SmtpLimits } from './platform-mailer';
+import { closePlatformMailers, mailLogger, platformMailer, SMTP_LIMITS, smtpPoolOptions, smtpTimeoutOptions, type SmtpLimits } from './platform-mailer';
 import { MessagingRejected, MessagingUnavailable, type ChannelSender, type OutgoingMessage, type SendReceipt } from '../../messaging/types';
 
 /** The account's own SMTP server (`messaging_settings`, channel `email`). */
@@ -32,9 +32,12 @@ const NOT_ACCEPTED_CODES = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS
  * deadline (`EABORT`, SMTP_SEND_DEADLINE_MS) is a server that did not answer in time, as a timeout is, not a refusal:
  * the message may be offered again.
  */
-export function classifySmtpError(err: unknown): MessagingRejected | MessagingUnavailable {
+export function classifySmtpError(err: unknown, opts: { platform?: boolean } = {}): MessagingRejected | MessagingUnavailable {
   const e = err as { message?: string; code?: string; responseCode?: number; response?: string };
-  const text = (e.response ?? e.message ?? String(err)).replace(/\s+/g, ' ').trim().slice(0, 300);
+  // The platform's own relay: its address and the client library's words about reaching it are the operator's
+  // business, not the customer's (they are logged); an SMTP reply is the server's own answer and is kept.
+  const hidden = opts.platform && typeof e.responseCode !== 'number';
+  const text = hidden ? 'details are in the platform log' : (e.response ?? e.message ?? String(err)).replace(/\s+/g, ' ').trim().slice(0, 300);
   if (typeof e.responseCode === 'number') {
     if (e.responseCode >= 500) return new MessagingRejected(`The mail server refused the message (${e.responseCode}): ${text}`, e.responseCode);
     if (e.responseCode >= 400) return new MessagingUnavailable(`The mail server deferred the message (${e.responseCode}): ${text}`);
@@ -147,7 +150,8 @@ export function platformEmailSender(fromName: string | null): ChannelSender {
         });
         return { providerMessageId: sent.messageId, status: sent.file ? 'written' : 'accepted' };
       } catch (err) {
-        throw classifySmtpError(err);
+        if (typeof (err as { responseCode?: unknown }).responseCode !== 'number') mailLogger().warn({ err }, 'platform mail failed');
+        throw classifySmtpError(err, { platform: true });
       }
     },
   };

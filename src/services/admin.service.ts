@@ -63,13 +63,24 @@ export async function createTenant(input: CreateTenantInput, opts: ServiceOption
   });
 }
 
+/**
+ * The operator's `--tenant`: an id, one of the tenant's domains, or its name. Names need not be unique: a name that
+ * several tenants share is refused (the operator gives the id or a domain), never resolved to one of them.
+ */
 export async function findTenant(ref: string): Promise<Tenant> {
   const byId = /^\d+$/.test(ref) ? await Tenant.findByPk(Number(ref)) : null;
   if (byId) return byId;
   const domain = await TenantDomain.findOne({ where: { domain: ref.toLowerCase() } });
-  const tenant = domain ? await Tenant.findByPk(domain.tenantId) : await Tenant.findOne({ where: { name: ref } });
-  if (!tenant) throw new NotFound('Tenant');
-  return tenant;
+  if (domain) {
+    const tenant = await Tenant.findByPk(domain.tenantId);
+    if (tenant) return tenant;
+  }
+  const named = await Tenant.findAll({ where: { name: ref }, order: [['id', 'ASC']], limit: 10 });
+  if (named.length > 1) {
+    throw new Validation({ tenant: [`${named.length === 10 ? 'Many' : named.length} tenants are named "${ref}" (ids ${named.map((t) => t.id).join(', ')}): give the id or a domain.`] });
+  }
+  if (!named.length) throw new NotFound('Tenant');
+  return named[0];
 }
 
 export interface CreateUserInput {

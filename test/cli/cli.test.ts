@@ -71,6 +71,20 @@ describe('operator CLI (reviewgrid <command>)', () => {
     expect(perms.json.error.fields).toHaveProperty('domain');
   });
 
+  it('refuses a tenant name that several tenants share, and takes the id or a domain instead', async () => {
+    const id = randomUUID().slice(0, 8);
+    const first = await cli('tenant:create', '--name', `Twin ${id}`, '--domain', `twin-a-${id}.test`, '--owner-email', `a-${id}@cli.test`);
+    const second = await cli('tenant:create', '--name', `Twin ${id}`, '--domain', `twin-b-${id}.test`, '--owner-email', `b-${id}@cli.test`);
+    expect([first.code, second.code]).toEqual([0, 0]);
+    const ids = [first.json.tenant.id, second.json.tenant.id];
+    const ambiguous = await cli('user:create', '--tenant', `Twin ${id}`, '--email', `ops-${id}@cli.test`, '--name', 'Ops', '--role', 'tenant_owner');
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.json.error.fields).toEqual({ tenant: [`2 tenants are named "Twin ${id}" (ids ${ids.join(', ')}): give the id or a domain.`] });
+    const byDomain = await cli('user:create', '--tenant', `twin-b-${id}.test`, '--email', `ops-${id}@cli.test`, '--name', 'Ops', '--role', 'tenant_owner');
+    expect(byDomain.code).toBe(0);
+    expect(byDomain.json.user).toMatchObject({ tenant_id: ids[1] });
+  });
+
   it('plan:features adds and removes known plan features and refuses unknown ones', async () => {
     const id = randomUUID().slice(0, 8);
     await cli('tenant:create', '--name', `Plans ${id}`, '--domain', `plans-${id}.test`, '--owner-email', `p-${id}@cli.test`);

@@ -1,4 +1,4 @@
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { VNode } from 'preact';
@@ -170,12 +170,24 @@ export function reportPages(deps: ReportPageDeps): Router {
         const scanFound = err.problem !== 'scan';
         return sendPage(res, STATUS[err.problem], problemPage(err.problem, scanFound ? err.brand : null, scanFound ? uuid : null));
       }
-      (req.log ?? deps.logger).error({ err }, 'report page failed');
-      const en = translator('en');
-      sendPage(res, 500, <ReportMessagePage brand={null} title={en.t('common.somethingWrong')} message={en.t('scanReport.errorText')} />);
+      failed(req, res, err);
     }
   }
 
+  function failed(req: Request, res: Response, err: unknown) {
+    (req.log ?? deps.logger).error({ err }, 'report page failed');
+    const en = translator('en');
+    sendPage(res, 500, <ReportMessagePage brand={null} title={en.t('common.somethingWrong')} message={en.t('scanReport.errorText')} />);
+  }
+
   router.use((_req, res) => sendPage(res, 404, problemPage('scan', null, null)));
+  // A path Express cannot decode (malformed percent-encoding: 400) or another client error before the handlers: the
+  // not-found page with that status, as the other pages answer theirs, never JSON to a person.
+  router.use(((err, req, res, next) => {
+    if (res.headersSent) return next(err);
+    const status = (err as { status?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) return sendPage(res, status, problemPage('scan', null, null));
+    failed(req, res, err);
+  }) as ErrorRequestHandler);
   return router;
 }

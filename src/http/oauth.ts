@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import express, { type ErrorRequestHandler, type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
 import type { VNode } from 'preact';
-import { Unauthenticated } from '../domain/errors';
 import { issuerOf, MCP_SCOPES, providerFor, resourceOf, type ProviderOptions } from '../oauth/provider';
 import { brandOfHost } from '../services/host-brand.service';
 import {
@@ -11,11 +10,12 @@ import {
   principalOfUser,
   recordAuthorization,
   signIn,
+  signInEmail,
   tenantOfHost,
 } from '../services/mcp-oauth.service';
 import { pageCsp } from './security-headers';
 import { renderPage } from '../../facades/pages/layout';
-import { consentPage, loginPage, type OAuthBrand } from './oauth.views';
+import { consentPage, loginPage, messagePage, type OAuthBrand } from './oauth.views';
 import type Redis from 'ioredis';
 import { signInFailures } from '../../facades/shared/rate-limit';
 
@@ -157,8 +157,9 @@ export function oauthRoutes(deps: OAuthDeps): Router {
       const brand = await brandOf(req);
       const client = await p.Client.find(String(details.params.client_id));
       const clientName = client?.clientName ?? String(details.params.client_id);
+      const targets = formTargetsOf(details.params.redirect_uri);
       if (details.prompt.name === 'login') {
-        return sendPage(res, loginPage({ brand, uid: details.uid, clientName, error: null }));
+        return sendPage(res, loginPage({ brand, uid: details.uid, clientName, error: null }), targets);
       }
       const userId = Number(details.session?.accountId);
       const principal = await principalOfUser(userId);
@@ -166,7 +167,6 @@ export function oauthRoutes(deps: OAuthDeps): Router {
       const requested = String(details.params.scope ?? '')
         .split(' ')
         .filter((s) => (MCP_SCOPES as readonly string[]).includes(s));
-      const redirect = safeOrigin(String(details.params.redirect_uri ?? ''));
       return sendPage(
         res,
         consentPage({
@@ -178,7 +178,7 @@ export function oauthRoutes(deps: OAuthDeps): Router {
           scopes: MCP_SCOPES.map((s) => ({ name: s, text: SCOPE_TEXT[s] ?? s, checked: s === 'mcp:access' || requested.includes(s), required: s === 'mcp:access' })),
           organizations,
         }),
-        redirect ? [redirect] : [],
+        targets,
       );
     } catch (err) {
       next(err);
@@ -191,12 +191,14 @@ export function oauthRoutes(deps: OAuthDeps): Router {
       if (!p) return notFound(res);
       const details = await p.interactionDetails(req, res);
       const body = (req.body ?? {}) as Record<string, unknown>;
-      const email = String(body.email ?? '');
+      // One spelling of the email for the lock and the look-up: the lock counts exactly what can sign in.
+      const email = signInEmail(String(body.email ?? ''));
       const again = async (error: string, status: number, retryAfter: number | null) => {
         const brand = await brandOf(req);
         const client = await p.Client.find(String(details.params.client_id));
         if (retryAfter !== null) res.setHeader('Retry-After', String(retryAfter));
-        return sendPage(res, loginPage({ brand, uid: details.uid, clientName: client?.clientName ?? String(details.params.client_id), error }), [], status);
+        const page = loginPage({ brand, uid: details.uid, clientName: client?.clientName ?? String(details.params.client_id), error });
+        return sendPage(res, page, formTargetsOf(details.params.redirect_uri), status);
       };
       const tooMany = (seconds: number) =>
         again(`Too many failed sign-ins for this email. Try again in ${Math.ceil(seconds / 60)} minute${seconds > 60 ? 's' : ''}.`, 429, seconds);
@@ -221,7 +223,7 @@ export function oauthRoutes(deps: OAuthDeps): Router {
       if (!p) return notFound(res);
       const details = await p.interactionDetails(req, res);
       const accountId = details.session?.accountId;
-      if (!accountId || details.prompt.name !== 'consent') throw new Unauthenticated();
+      if (!accountId || details.prompt.name !== 'consent') throw new InteractionGone();
       const body = (req.body ?? {}) as Record<string, unknown>;
       const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : v === undefined ? [] : [String(v)]);
       const scopes = ['mcp:access', ...list(body.scope).filter((s) => (MCP_SCOPES as readonly string[]).includes(s))];
@@ -266,6 +268,25 @@ export function oauthRoutes(deps: OAuthDeps): Router {
     }
   });
 
+  // The interaction's pages are read by a person: an interaction that is gone (expired, finished, no cookie: Back after
+  // signing in) or a request that cannot be read answers a page in the host's brand, not the JSON of the APIs.
+  router.use('/oauth/interaction', (async (err: unknown, req, res, next) => {
+    try {
+      if (res.headersSent) return next(err);
+      const brand = await brandOf(req);
+      if (err instanceof InteractionGone || (err instanceof Error && err.name === 'SessionNotFound')) {
+        return sendPage(res, messagePage({ brand, title: 'Sign-in expired', heading: 'This sign-in has expired or is no longer valid', message: 'Start again from your AI app.' }), [], 400);
+      }
+      const status = (err as { status?: unknown }).status;
+      if (typeof status === 'number' && status >= 400 && status < 500) {
+        return sendPage(res, messagePage({ brand, title: 'Request not readable', heading: 'The request could not be read', message: 'Please go back and try again.' }), [], status);
+      }
+      next(err);
+    } catch (failure) {
+      next(failure);
+    }
+  }) as ErrorRequestHandler);
+
   // Everything else under /oauth is the authorization server (its own body parsing, JSON errors).
   router.use('/oauth', async (req, res, next) => {
     try {
@@ -280,11 +301,37 @@ export function oauthRoutes(deps: OAuthDeps): Router {
   return router;
 }
 
-function safeOrigin(url: string): string | null {
-  try {
-    const u = new URL(url);
-    return u.protocol === 'https:' || u.protocol === 'http:' ? u.origin : null;
-  } catch {
-    return null;
+/** The interaction is not at the step its form is for (a consent form posted to a sign-in interaction). */
+class InteractionGone extends Error {
+  constructor() {
+    super('The interaction is not at this step.');
+    this.name = 'InteractionGone';
   }
+}
+
+/** A host name as CSP's host-source writes it (no IP literal, no empty label, nothing that would end a source). */
+const CSP_HOST = /^[a-z0-9-]+(\.[a-z0-9-]+)*$/;
+/** An RFC 3986 scheme; one with a meaning of its own in a browser is never a native app's. */
+const URI_SCHEME = /^[a-z][a-z0-9+.-]*:$/;
+const NOT_APP_SCHEMES = new Set(['http:', 'https:', 'javascript:', 'vbscript:', 'data:', 'blob:', 'file:', 'filesystem:', 'about:', 'ws:', 'wss:']);
+
+/**
+ * The `form-action` sources of the interaction's pages besides 'self'. Their forms post here, but the answer redirects
+ * (303 to /oauth/auth/{uid}, then 303) to the client's redirect URI, and Chrome checks every hop of a form's redirects
+ * against form-action: an http(s) redirect URI adds its origin, a native client's private-use scheme
+ * (`cursor://anysphere.cursor-mcp/oauth/callback`) the scheme source `cursor:`. Anything else adds nothing, so client
+ * metadata can put no other text into the header.
+ */
+export function formTargetsOf(redirectUri: unknown): string[] {
+  if (typeof redirectUri !== 'string') return [];
+  let url: URL;
+  try {
+    url = new URL(redirectUri);
+  } catch {
+    return [];
+  }
+  if (url.protocol === 'https:' || url.protocol === 'http:') {
+    return CSP_HOST.test(url.hostname) ? [url.origin] : [];
+  }
+  return URI_SCHEME.test(url.protocol) && !NOT_APP_SCHEMES.has(url.protocol) ? [url.protocol] : [];
 }

@@ -89,6 +89,16 @@ export function loginPage(v: { brand: OAuthBrand; uid: string; clientName: strin
   );
 }
 
+/** A page that ends the flow here with a message: an interaction that expired or is finished, a form that cannot be read. */
+export function messagePage(v: { brand: OAuthBrand; title: string; heading: string; message: string }): VNode {
+  return (
+    <OAuthLayout brand={v.brand} title={v.title}>
+      <h1>{v.heading}</h1>
+      <p class="lead">{v.message}</p>
+    </OAuthLayout>
+  );
+}
+
 export function consentPage(v: {
   brand: OAuthBrand;
   uid: string;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import bcrypt from 'bcryptjs';
-import { Op, QueryTypes } from 'sequelize';
+import { literal, Op, QueryTypes, where } from 'sequelize';
 import type { Sequelize } from 'sequelize-typescript';
 import { readRows } from '../db/read';
 import { isLoopbackHost } from '../net/address-policy';
@@ -44,11 +44,26 @@ export async function accountAllowedOnHost(userId: number, hostname: string, pub
   return Boolean(user && (tenant === null || user.tenantId === tenant));
 }
 
-/** The user whose email and password these are, among the users who may sign in on this host; null otherwise. */
+/** The one spelling of a sign-in email: trimmed, lower case, NFC (what the failure lock counts and the look-up compares). */
+export const signInEmail = (email: string): string => email.trim().toLowerCase().normalize('NFC');
+
+/**
+ * The user whose email and password these are, among the users who may sign in on this host; null otherwise. The email
+ * must be the stored one exactly (lower case): the column's collation is accent- and case-insensitive, and an
+ * `órg@...` that found `org@...` would sign in past the failure lock, which counts per spelling (facades/shared/rate-limit.ts).
+ */
 export async function signIn(hostname: string, publicUrl: string, email: string, password: string): Promise<User | null> {
   const tenant = await tenantOfHost(hostname, publicUrl);
   if (tenant === 'unknown' || !email || !password || password.length > 1024) return null;
-  const candidates = await User.findAll({ where: { email: email.trim().toLowerCase(), ...(tenant === null ? {} : { tenantId: tenant }) }, limit: 20 });
+  const exact = signInEmail(email);
+  const candidates = await User.findAll({
+    where: {
+      // The index finds the collation's matches, the binary comparison keeps the exact ones.
+      [Op.and]: [{ email: exact }, where(literal('LOWER(`User`.`email`) COLLATE utf8mb4_bin'), Op.eq, exact)],
+      ...(tenant === null ? {} : { tenantId: tenant }),
+    },
+    limit: 20,
+  });
   for (const user of candidates) {
     if (user.passwordHash && (await bcrypt.compare(password, user.passwordHash))) return user;
   }

@@ -112,6 +112,89 @@ describe('MCP OAuth consent in Chromium', () => {
     await w.page.context().close();
   });
 
+  /** A client registered on the tenant's domain and its authorization URL (PKCE; the verifier is not needed here). */
+  async function authorizationUrl(t: { host: string; origin: string }, redirectUri: string, extra: Record<string, string> = {}) {
+    const port = Number(new URL(app.origin).port);
+    const native = !redirectUri.startsWith('http') ? { application_type: 'native' } : {};
+    const reg = await request(`${t.host}:${port}`, 'POST', '/oauth/reg', JSON.stringify({ client_name: 'Claude', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none', ...native }), {
+      'content-type': 'application/json',
+    });
+    expect(reg.status).toBe(201);
+    const q = new URLSearchParams({ client_id: String(reg.json.client_id), response_type: 'code', redirect_uri: redirectUri, scope: 'mcp:access', state: 's3', code_challenge: randomBytes(32).toString('base64url'), code_challenge_method: 'S256', ...extra });
+    return `${t.origin}/oauth/auth?${q}`;
+  }
+
+  async function withPassword(t: Awaited<ReturnType<typeof brandedTenant>>) {
+    const password = `pw-${randomBytes(6).toString('hex')}`;
+    await User.update({ passwordHash: await hashPassword(password) }, { where: { id: t.owner.id } });
+    return password;
+  }
+
+  it('Cancel on the sign-in page takes the user back to the client with error=access_denied, and Back then shows the expired page in the brand', async () => {
+    const t = await brandedTenant(Number(new URL(app.origin).port));
+    const w = await watchedPage(browser, [t.host]);
+    const page = await w.page.goto(await authorizationUrl(t, callbackUrl));
+    // The redirect after the form (303 to /oauth/auth/{uid}, 303 to the client) must be allowed by form-action.
+    expect(page!.headers()['content-security-policy']).toContain(`form-action 'self' ${new URL(callbackUrl).origin};`);
+    await Promise.all([w.page.waitForURL((u) => u.toString().startsWith(callbackUrl)), w.page.click('button:has-text("Cancel")')]);
+    const back = new URL(w.page.url());
+    expect(back.searchParams.get('error')).toBe('access_denied');
+    expect(back.searchParams.get('state')).toBe('s3');
+    expect(w.violations).toEqual([]);
+
+    const again = await w.page.goBack();
+    expect(again!.status()).toBe(400);
+    expect(await w.page.textContent('h1')).toBe('This sign-in has expired or is no longer valid');
+    expect(await w.page.textContent('body')).toContain('Start again from your AI app.');
+    expect(await w.page.locator('.brand').textContent()).toContain(t.brandName);
+    expect(w.foreign()).toEqual([]);
+    expect(w.violations).toEqual([]);
+    await w.page.context().close();
+  });
+
+  it('goes from the sign-in page straight back to the client when no consent step follows (prompt=login, consented before)', async () => {
+    const t = await brandedTenant(Number(new URL(app.origin).port));
+    const password = await withPassword(t);
+    const w = await watchedPage(browser, [t.host]);
+    const url = await authorizationUrl(t, callbackUrl);
+    const signIn = async () => {
+      await w.page.fill('#email', t.owner.email);
+      await w.page.fill('#password', password);
+      await w.page.click('button[type=submit]:has-text("Sign in")');
+    };
+    await w.page.goto(url);
+    await signIn();
+    await w.page.waitForSelector('text=Allow Claude?');
+    await Promise.all([w.page.waitForURL((u) => u.toString().startsWith(callbackUrl)), w.page.click('button:has-text("Allow")')]);
+
+    await w.page.goto(`${url}&prompt=login`);
+    await w.page.waitForSelector('#password');
+    await Promise.all([w.page.waitForURL((u) => u.toString().startsWith(callbackUrl)), signIn()]);
+    expect(new URL(w.page.url()).searchParams.get('code')).toEqual(expect.any(String));
+    expect(w.violations).toEqual([]);
+    await w.page.context().close();
+  });
+
+  it('lets a native client with a custom-scheme redirect URI finish: the pages admit the scheme and Allow heads for it', async () => {
+    const t = await brandedTenant(Number(new URL(app.origin).port));
+    const password = await withPassword(t);
+    const redirectUri = 'cursor://anysphere.cursor-mcp/oauth/callback';
+    const w = await watchedPage(browser, [t.host]);
+    const signInPage = await w.page.goto(await authorizationUrl(t, redirectUri));
+    expect(signInPage!.headers()['content-security-policy']).toContain("form-action 'self' cursor:;");
+    await w.page.fill('#email', t.owner.email);
+    await w.page.fill('#password', password);
+    const [consent] = await Promise.all([w.page.waitForResponse((r) => r.request().isNavigationRequest() && r.status() === 200), w.page.click('button[type=submit]:has-text("Sign in")')]);
+    expect(consent.headers()['content-security-policy']).toContain("form-action 'self' cursor:;");
+    await w.page.waitForSelector('text=Allow Claude?');
+    // Chromium cannot open the app (no handler for the scheme): the navigation towards it is what shows CSP let it go.
+    const towards = w.page.waitForEvent('request', (r) => r.url().startsWith(`${redirectUri}?code=`));
+    await w.page.click('button:has-text("Allow")');
+    expect(new URL((await towards).url()).searchParams.get('state')).toBe('s3');
+    expect(w.violations).toEqual([]);
+    await w.page.context().close();
+  });
+
   it('says on the branded sign-in page when an email has failed too often, and sends nothing to another host', async () => {
     const port = Number(new URL(app.origin).port);
     const t = await brandedTenant(port);

@@ -30,10 +30,11 @@ describe('MCP OAuth', () => {
   const world = oauthWorld;
 
   async function register(redirectUri = 'http://127.0.0.1:7777/callback') {
+    const native = redirectUri.startsWith('http') ? {} : { application_type: 'native' };
     const res = await fetch(`${app.origin}/oauth/reg`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'Test Assistant', redirect_uris: [redirectUri], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }),
+      body: JSON.stringify({ client_name: 'Test Assistant', redirect_uris: [redirectUri], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', ...native }),
     });
     expect(res.status).toBe(201);
     return (await res.json()) as { client_id: string };
@@ -251,6 +252,112 @@ describe('MCP OAuth', () => {
     // Another account on the same page and address is not affected.
     const other = await world();
     expect((await login(other.owner.email, 'wrong')).status).toBe(401);
+  });
+
+  /** A sign-in page of a new interaction in a new browser, and its login POST. */
+  async function signInPage(clientId: string, redirectUri = 'http://127.0.0.1:7777/callback') {
+    const b = new Browser();
+    const q = new URLSearchParams({ client_id: clientId, response_type: 'code', redirect_uri: redirectUri, scope: 'mcp:access', state: 'xyz', code_challenge: pkce().challenge, code_challenge_method: 'S256' });
+    const start = await b.fetch(`${app.origin}/oauth/auth?${q}`);
+    const page = await b.fetch(new URL(start.headers.get('location')!, app.origin).toString());
+    const html = await page.text();
+    const uid = /\/oauth\/interaction\/([^/"]+)\/login/.exec(html)![1];
+    const login = (email: string, password: string) =>
+      b.fetch(`${app.origin}/oauth/interaction/${uid}/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ email, password }).toString() });
+    return { b, page, uid, login };
+  }
+
+  /** The email with its first vowel accented: the same account to MariaDB's accent-insensitive collation. */
+  const accented = (email: string) => email.replace(/[aeiou]/, (c) => ({ a: '\u00e1', e: '\u00e9', i: '\u00ed', o: '\u00f3', u: '\u00fa' })[c as 'a']);
+
+  it('refuses an accented spelling of a locked email, its right password included: every spelling that reaches the account shares its count', async () => {
+    const w = await world();
+    const client = await register();
+    const { login } = await signInPage(client.client_id);
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await login(w.owner.email, `guess-${i}`)).status);
+    expect(statuses.at(-1)).toBe(429);
+    const variant = accented(w.owner.email);
+    expect(variant).not.toBe(w.owner.email);
+    const res = await login(variant, w.password);
+    expect(res.status).not.toBe(303);
+    expect(res.headers.get('location')).toBeNull();
+    expect([401, 429]).toContain(res.status);
+  });
+
+  it('signs in with the stored email only (any letter case), answering another spelling as it answers an unknown email', async () => {
+    const w = await world();
+    const client = await register();
+    const unknown = await (await signInPage(client.client_id)).login(`nobody-${randomBytes(4).toString('hex')}@customer.test`, w.password);
+    const variant = await (await signInPage(client.client_id)).login(accented(w.owner.email), w.password);
+    expect([unknown.status, variant.status]).toEqual([401, 401]);
+    const text = (html: string) => html.replace(/nonce="[^"]+"/g, '').replace(/\/oauth\/interaction\/[^/"]+\//g, '');
+    expect(text(await variant.text())).toBe(text(await unknown.text()));
+    expect(await signIn('127.0.0.1', app.origin, accented(w.owner.email), w.password)).toBeNull();
+    expect((await signIn('127.0.0.1', app.origin, ` ${w.owner.email.toUpperCase()} `, w.password))?.id).toBe(w.owner.id);
+    expect((await (await signInPage(client.client_id)).login(w.owner.email.toUpperCase(), w.password)).status).toBe(303);
+  });
+
+  it("admits the client's redirect URI in form-action on the sign-in page, first shown and shown again after an error", async () => {
+    const w = await world();
+    const client = await register();
+    const { page, login } = await signInPage(client.client_id);
+    expect(page.headers.get('content-security-policy')).toContain("form-action 'self' http://127.0.0.1:7777;");
+    const wrong = await login(w.owner.email, 'nope-nope');
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('content-security-policy')).toContain("form-action 'self' http://127.0.0.1:7777;");
+  });
+
+  it('lets a native client with a custom-scheme redirect URI sign in: the pages admit the scheme, the code goes to it', async () => {
+    const w = await world();
+    const redirectUri = 'cursor://anysphere.cursor-mcp/oauth/callback';
+    const client = await register(redirectUri);
+    const { b, page, login } = await signInPage(client.client_id, redirectUri);
+    expect(page.headers.get('content-security-policy')).toContain("form-action 'self' cursor:;");
+    expect((await login(w.owner.email, 'nope-nope')).headers.get('content-security-policy')).toContain("form-action 'self' cursor:;");
+    let res = await login(w.owner.email, w.password);
+    expect(res.status).toBe(303);
+    res = await b.fetch(new URL(res.headers.get('location')!, app.origin).toString());
+    const consent = await b.fetch(new URL(res.headers.get('location')!, app.origin).toString());
+    expect(consent.headers.get('content-security-policy')).toContain("form-action 'self' cursor:;");
+    const uid = /\/oauth\/interaction\/([^/"]+)\/confirm/.exec(await consent.text())![1];
+    res = await b.fetch(`${app.origin}/oauth/interaction/${uid}/confirm`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'organizations=all' });
+    expect(res.status).toBe(303);
+    res = await b.fetch(new URL(res.headers.get('location')!, app.origin).toString());
+    expect(res.status).toBe(303);
+    const back = new URL(res.headers.get('location')!);
+    expect(`${back.protocol}//${back.host}${back.pathname}`).toBe(redirectUri);
+    expect(back.searchParams.get('code')).toEqual(expect.any(String));
+  });
+
+  it('answers an unknown, expired or finished interaction with an HTML page, and the token endpoint still with JSON', async () => {
+    const expectExpired = async (res: Response) => {
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(res.headers.get('content-security-policy')).toContain("script-src 'none'");
+      const html = await res.text();
+      expect(html).toContain('This sign-in has expired or is no longer valid');
+      expect(html).toContain('Start again from your AI app.');
+      expect(html).toContain('Reviewgrid');
+    };
+    await expectExpired(await fetch(`${app.origin}/oauth/interaction/abc`, { headers: { accept: 'text/html' } }));
+    for (const step of ['login', 'confirm', 'abort']) {
+      await expectExpired(await fetch(`${app.origin}/oauth/interaction/abc/${step}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=a%40b.test&password=x' }));
+    }
+    const tooLarge = await fetch(`${app.origin}/oauth/interaction/abc/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `email=${'a'.repeat(20_000)}` });
+    expect([tooLarge.status, tooLarge.headers.get('content-type')]).toEqual([413, expect.stringMatching(/^text\/html/)]);
+    expect(await tooLarge.text()).toContain('The request could not be read');
+    // Finished: cancelled, then the sign-in page again (Back) with the browser's cookies.
+    const client = await register();
+    const { b, uid } = await signInPage(client.client_id);
+    const cancelled = await b.fetch(`${app.origin}/oauth/interaction/${uid}/abort`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+    expect((await b.fetch(new URL(cancelled.headers.get('location')!, app.origin).toString())).headers.get('location')).toContain('error=access_denied');
+    await expectExpired(await b.fetch(`${app.origin}/oauth/interaction/${uid}`, { headers: { accept: 'text/html' } }));
+
+    const token = await fetch(`${app.origin}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' }, body: 'grant_type=authorization_code&code=nope' });
+    expect(token.status).toBe(400);
+    expect(token.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await token.json()).toMatchObject({ error: expect.any(String) });
   });
 
   async function issue(w: Awaited<ReturnType<typeof world>>, consent: Record<string, string | string[]>) {

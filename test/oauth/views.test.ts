@@ -1,6 +1,6 @@
 import { JSDOM } from 'jsdom';
 import { renderPage } from '../../facades/pages/layout';
-import { consentPage, loginPage } from '../../src/http/oauth.views';
+import { consentPage, loginPage, messagePage } from '../../src/http/oauth.views';
 
 const doc = (html: string) => new JSDOM(html).window.document;
 const HOSTILE_BRAND = 'Harbour <script>alert(1)</script> & "Co"';
@@ -40,5 +40,14 @@ describe('the MCP OAuth pages', () => {
     expect(d.querySelector('[role=alert]')!.textContent).toBe('<i>no</i>');
     expect([...d.querySelectorAll('form')].map((f) => f.getAttribute('action'))).toEqual(['/oauth/interaction/u1/login', '/oauth/interaction/u1/abort']);
     expect([...d.querySelectorAll('input')].map((i) => i.getAttribute('name'))).toEqual(['email', 'password']);
+  });
+
+  it('ends an expired sign-in on a page with the brand and the message as text, and no form', () => {
+    const d = doc(renderPage(messagePage({ brand: { name: HOSTILE_BRAND, logoUrl: null }, title: 'Sign-in expired', heading: 'This sign-in has expired or is no longer valid', message: 'Start again from your AI app.' })));
+    expect(d.title).toBe(`Sign-in expired · ${HOSTILE_BRAND}`);
+    expect(d.querySelector('.brand')!.textContent).toBe(HOSTILE_BRAND);
+    expect(d.querySelector('h1')!.textContent).toBe('This sign-in has expired or is no longer valid');
+    expect(d.querySelector('p.lead')!.textContent).toBe('Start again from your AI app.');
+    expect(d.querySelectorAll('form, script')).toHaveLength(0);
   });
 });

@@ -116,7 +116,8 @@ export function monthPeriod(month: string): Period {
   if (!m) throw new Validation({ month: ['The month must be a month in the form YYYY-MM (for example 2026-10).'] });
   const year = Number(m[1]);
   const index = Number(m[2]) - 1;
-  const from = dayOf(`${month}-01`)!;
+  const from = dayOf(`${month}-01`);
+  if (from === null) throw new Validation({ month: ['The month must be a month in the form YYYY-MM (for example 2026-10).'] });
   const to = Math.round(Date.UTC(year, index + 1, 1) / 86_400_000) - 1;
   return periodOf(from, to);
 }

@@ -2,6 +2,7 @@ import type { Transaction } from 'sequelize';
 import type { Sequelize } from 'sequelize-typescript';
 import { literal, Op, type WhereOptions } from 'sequelize';
 import { systemClock, type Clock } from '../domain/clock';
+import { DAY_MS, dayOf } from '../domain/days';
 import { Validation } from '../domain/errors';
 import { charCount, MAX_NAME_CHARS, MAX_PAGE_DEPTH, maxPageFor } from '../domain/limits';
 import { isRestricted, isTenantOwner, restrictedLocationsSql } from '../domain/permissions';
@@ -95,12 +96,10 @@ export function organizationScoped(p: Principal): WhereOptions {
   return where;
 }
 
-/** `Y-m-d` → midnight UTC, or null when the string is not a real calendar date. */
+/** `Y-m-d` → midnight UTC, or null when the string is not a real calendar date (or before the year 1000). */
 export function parseDate(value: string): Date | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!m) return null;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.toISOString().slice(0, 10) === value ? d : null;
+  const day = dayOf(value);
+  return day === null ? null : new Date(day * DAY_MS);
 }
 
 /** A name as the interface allows it: trimmed, present, at most 255 characters (code points). */

@@ -1,4 +1,5 @@
-import { dayOf, isoWeekLabel, MAX_PERIOD_DAYS, previousPeriod, resolvePeriod, timeBuckets } from '../../src/analytics/periods';
+import { dayOf, isoWeekLabel, MAX_PERIOD_DAYS, monthPeriod, previousPeriod, resolvePeriod, timeBuckets } from '../../src/analytics/periods';
+import { parseDate } from '../../src/services/common';
 import { Validation } from '../../src/domain/errors';
 
 const day = (iso: string): number => dayOf(iso)!;
@@ -15,6 +16,16 @@ describe('analytics periods', () => {
     expect(isoWeekLabel(day('2024-12-30'))).toBe('2025-W01');
     expect(isoWeekLabel(day('2026-03-01'))).toBe('2026-W09'); // Sunday
     expect(isoWeekLabel(day('2026-03-02'))).toBe('2026-W10'); // Monday
+  });
+
+  it('takes no date before the year 1000 (the database cannot hold it; Date.UTC reads 0050 as 1950)', () => {
+    expect(dayOf('0999-12-31')).toBeNull();
+    expect(dayOf('0100-01-01')).toBeNull();
+    expect(parseDate('0100-01-01')).toBeNull();
+    expect(dayOf('1000-01-01')).not.toBeNull();
+    expect(parseDate('1000-01-01')!.toISOString()).toBe('1000-01-01T00:00:00.000Z');
+    expect(() => monthPeriod('0050-01')).toThrow(Validation);
+    expect(monthPeriod('1969-12')).toMatchObject({ from: '1969-12-01', to: '1969-12-31', days: 31 });
   });
 
   it('splits a period into day, week and month buckets clipped to it', () => {

@@ -199,7 +199,7 @@ export function buildProgram(): Command {
     .description('create a demo tenant with organisations, locations, sources, reviews and tokens')
     .option('--reviews <n>', 'number of reviews', '250')
     .option('--domain <domain>', 'demo white-label domain', 'demo.localhost')
-    .action((o: { reviews: string; domain: string }) => run(program, 'migrate', async () => (await import('./commands/extras')).demoSeed(o)));
+    .action((o: { reviews: string; domain: string }) => run(program, 'migrate', async ({ config }) => (await import('./commands/extras')).demoSeed(o, config)));
 
   // Operations.
   program

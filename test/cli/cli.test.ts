@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { useApp } from '../support/app';
-import { cliJson as cli } from './binary';
+import { cli as cliWith, cliJson as cli } from './binary';
 
 /** The operator CLI, the built binary run as a process against this worker's database, checked through the REST API. */
 describe('operator CLI (reviewgrid <command>)', () => {
@@ -60,6 +60,12 @@ describe('operator CLI (reviewgrid <command>)', () => {
     const res = await t.http().get('/api/v1/reviews').set('Authorization', `Bearer ${seeded.json.tokens[0].token}`);
     expect(res.status).toBe(200);
     expect(res.body.meta.total).toBe(7);
+  });
+
+  it('demo:seed refuses a production installation (its users sign in with a published password)', async () => {
+    const refused = await cliWith(['--json', 'demo:seed', '--reviews', '1', '--domain', `prod-${randomUUID().slice(0, 8)}.localhost`], { NODE_ENV: 'production' });
+    expect(refused.code).toBe(2);
+    expect(refused.json.error.message).toMatch(/does not run with NODE_ENV=production/);
   });
 
   it('rejects bad input with exit code 2 and a JSON error', async () => {

@@ -110,6 +110,12 @@ export function oauthRoutes(deps: OAuthDeps): Router {
       accessTokenTtl: deps.accessTokenTtl,
       fetch: deps.fetch,
       accountAllowed: (userId) => accountAllowedOnHost(userId, hostname, deps.publicUrl),
+      errorPage: async ({ description }) => {
+        const nonce = randomBytes(16).toString('base64');
+        const brand = (await brandOfHost(hostname).catch(() => null)) ?? PLATFORM;
+        const message = `${description ? `${description.replace(/\.?$/, '.')} ` : ''}Start again from your AI app.`;
+        return { html: renderPage(messagePage({ brand, title: 'Sign-in could not continue', heading: 'This sign-in could not continue', message }), nonce), csp: pageCsp(nonce, []) };
+      },
     });
   };
   const notFound = (res: Response) => res.status(404).json({ message: 'Not found.' });

@@ -53,7 +53,16 @@ export interface ProviderOptions {
    * the public-only address policy (src/net/guarded-fetch.ts), the one webhook deliveries use.
    */
   fetch?: (url: string, init: { method?: string; headers?: Headers; body?: unknown; signal?: AbortSignal }) => Promise<Response>;
+  /**
+   * The page a person's browser gets for an authorization-endpoint error that cannot go back to the client (an unknown
+   * client, a redirect URI it did not register, a finished sign-in resumed again): HTML in the host's brand, with its
+   * Content-Security-Policy. Without it, or for a caller that does not ask for HTML, the error is JSON.
+   */
+  errorPage?: (error: { error: string; description: string | null }) => Promise<{ html: string; csp: string }>;
 }
+
+/** The provider's endpoints a person's browser opens (the others answer clients, in JSON whatever they accept). */
+const BROWSER_ROUTES = new Set(['authorization', 'resume', 'end_session', 'end_session_confirm', 'code_verification']);
 
 /** The default fetch of the provider: our SSRF-guarded client (oidc-provider's own dispatcher is not used). */
 const guarded: NonNullable<ProviderOptions['fetch']> = async (url, init) =>
@@ -118,8 +127,19 @@ async function configuration(origin: string, opts: ProviderOptions): Promise<Con
       if (!user || !(await opts.accountAllowed(user.id))) return undefined;
       return { accountId: id, claims: async () => ({ sub: id }) };
     },
-    // Errors of the authorization endpoint that cannot go back to the client: a JSON body (no vendor HTML page).
+    // Errors of the authorization endpoint that cannot go back to the client: our branded page for a browser, else a
+    // JSON body (never the library's own HTML page).
     renderError: async (ctx, out) => {
+      const route = (ctx as { oidc?: { route?: string } }).oidc?.route;
+      const forPerson = route !== undefined && BROWSER_ROUTES.has(route) && ctx.accepts('json', 'html') === 'html';
+      const page = opts.errorPage && forPerson ? await opts.errorPage({ error: out.error, description: out.error_description ?? null }).catch(() => null) : null;
+      if (page) {
+        ctx.set('Content-Security-Policy', page.csp);
+        ctx.set('Cache-Control', 'no-store');
+        ctx.type = 'html';
+        ctx.body = page.html;
+        return;
+      }
       ctx.type = 'application/json';
       ctx.body = { message: out.error_description ?? out.error, error: out.error };
     },

@@ -360,6 +360,21 @@ describe('MCP OAuth', () => {
     expect(await token.json()).toMatchObject({ error: expect.any(String) });
   });
 
+  it("answers a person's browser with a branded page for an authorization error that cannot go back to the client, and other callers with JSON", async () => {
+    const q = new URLSearchParams({ client_id: 'no-such-client', response_type: 'code', redirect_uri: 'http://127.0.0.1:7777/callback', scope: 'mcp:access', code_challenge: 'a'.repeat(43), code_challenge_method: 'S256' });
+    const page = await fetch(`${app.origin}/oauth/auth?${q}`, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    expect(page.status).toBe(400);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'none'");
+    const html = await page.text();
+    expect(html).toContain('This sign-in could not continue');
+    expect(html).toContain('Start again from your AI app.');
+    expect(html).toContain('Reviewgrid');
+    const json = await fetch(`${app.origin}/oauth/auth?${q}`, { headers: { accept: 'application/json' } });
+    expect(json.status).toBe(400);
+    expect(await json.json()).toMatchObject({ error: 'invalid_client' });
+  });
+
   async function issue(w: Awaited<ReturnType<typeof world>>, consent: Record<string, string | string[]>) {
     const client = await register();
     const { verifier, challenge } = pkce();

@@ -4,7 +4,7 @@ import { isLoopbackHost } from './net/address-policy';
 import { parseTrustProxy } from './net/trust-proxy';
 
 /** Every setting comes from the environment and is validated once, here. */
-const schema = z.object({
+const variables = z.object({
   NODE_ENV: z.string().default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
@@ -56,8 +56,11 @@ const schema = z.object({
   BODY_LIMIT: z.string().default('1mb'),
   DATA_DIR: z.string().default(path.resolve(process.cwd(), 'data')),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** `npm start` seeds the demo tenant into an empty database unless this is "false". */
-  SEED_DEMO: z.enum(['true', 'false']).default('true'),
+  /**
+   * `npm start` seeds the demo tenant into an empty database: "true", "false"; unset, on outside production
+   * (`seedsDemo`). "true" with NODE_ENV=production is refused (`demoRefusal`).
+   */
+  SEED_DEMO: z.enum(['true', 'false']).optional(),
   /** false, true (one proxy in front), a number of proxies, or the proxies' addresses / CIDR ranges (src/net/trust-proxy.ts). */
   TRUST_PROXY: z
     .string()
@@ -223,7 +226,26 @@ const schema = z.object({
   AI_API_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
 });
 
-export type Config = z.infer<typeof schema>;
+/** Settings that only make sense together. */
+const schema = variables.superRefine((c, ctx) => {
+  const refused = c.SEED_DEMO === 'true' ? demoRefusal(c) : null;
+  if (refused) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['SEED_DEMO'], message: refused });
+});
+
+export type Config = z.infer<typeof variables>;
+
+/**
+ * Why the demo tenant may not be seeded here, or null: its users sign in with a published password, so never in a
+ * production installation (`SEED_DEMO`, and the CLI's `demo:seed`).
+ */
+export function demoRefusal(config: Pick<Config, 'NODE_ENV'>): string | null {
+  return config.NODE_ENV === 'production' ? 'the demo users sign in with a published password (demo-password): not with NODE_ENV=production' : null;
+}
+
+/** Whether `npm start` seeds the demo tenant into an empty database (SEED_DEMO; unset: on outside production). */
+export function seedsDemo(config: Pick<Config, 'NODE_ENV' | 'SEED_DEMO'>): boolean {
+  return (config.SEED_DEMO ?? (config.NODE_ENV === 'production' ? 'false' : 'true')) === 'true' && demoRefusal(config) === null;
+}
 
 /** What is wrong with an XYZ tile URL template (MCP_APP_TILE_URL), or null. */
 export function tileTemplateProblem(template: string): string | null {
@@ -240,7 +262,7 @@ export function tileTemplateProblem(template: string): string | null {
 }
 
 /** The variables the configuration reads: what an answer of `loadConfig` depends on. */
-const VARIABLES = Object.keys(schema.shape);
+const VARIABLES = Object.keys(variables.shape);
 let last: { env: NodeJS.ProcessEnv; values: string; config: Config } | null = null;
 
 /**

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Server } from 'node:http';
 import { createLogger, openDatabase, openRedis, waitForTemporal } from './bootstrap';
-import { loadConfig, publicUrlProblem } from './config';
+import { loadConfig, publicUrlProblem, seedsDemo } from './config';
 import { getSchema } from './graphql/schema';
 import { createApp } from './http/app';
 import { setMailLogger } from './providers/smtp/platform-mailer';
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   const sequelize = await openDatabase(config, { logger, verifyAppKey: true });
   const tokensFile = path.join(config.DATA_DIR, 'demo-tokens.json');
 
-  if (config.SEED_DEMO === 'true' && (await Tenant.count()) === 0) {
+  if (seedsDemo(config) && (await Tenant.count()) === 0) {
     logger.info('empty database: seeding the demo tenant');
     const { tokens } = await seedDemo();
     fs.mkdirSync(config.DATA_DIR, { recursive: true });
@@ -79,7 +79,7 @@ async function main(): Promise<void> {
     `  Temporal           ${temporal.address}${temporal.uiUrl ? `  (UI ${temporal.uiUrl}, namespace ${config.TEMPORAL_NAMESPACE})` : ''}`,
   ];
   // The demo secrets are printed only where the demo is on (the embedded default), never in production setups.
-  if (config.SEED_DEMO === 'true' && fs.existsSync(tokensFile)) {
+  if (seedsDemo(config) && fs.existsSync(tokensFile)) {
     const tokens = JSON.parse(fs.readFileSync(tokensFile, 'utf8')) as DemoToken[];
     const shown = path.relative(process.cwd(), tokensFile);
     lines.push('', `  Demo tokens (from ${shown.startsWith('..') || path.isAbsolute(shown) ? tokensFile : shown}):`);

@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import { demoRefusal, type Config } from '../../config';
 import { findTenant } from '../../services/admin.service';
 import { CliInputError, idOf, type CliResult } from '../run';
 
@@ -74,11 +74,9 @@ export async function gridConfigure(o: GridConfigureOpts): Promise<CliResult> {
   };
 }
 
-/** The demo's users sign in with a published password (`demo-password`): never in a production installation. */
 export async function demoSeed(o: { reviews: string; domain: string }, config: Pick<Config, 'NODE_ENV'>): Promise<CliResult> {
-  if (config.NODE_ENV === 'production') {
-    throw new CliInputError('demo:seed creates users whose password is published (demo-password); it does not run with NODE_ENV=production');
-  }
+  const refused = demoRefusal(config);
+  if (refused) throw new CliInputError(`demo:seed: ${refused}`);
   if (!/^\d+$/.test(o.reviews)) throw new CliInputError('--reviews must be a whole number');
   const { seedDemo } = await import('../../services/demo.service');
   const { tenant, tokens } = await seedDemo({ reviews: Number(o.reviews), domain: o.domain });

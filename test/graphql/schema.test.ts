@@ -1,5 +1,6 @@
 import { getMetadataStorage } from 'type-graphql';
 import { getSchema } from '../../src/graphql/schema';
+import { ConnectLink } from '../../src/models';
 import { useApp } from '../support/app';
 import { countStatements } from '../support/db';
 import { makeReview, makeWorld, syncedSourceOf, testimonialsOf, tokenFor } from '../support/factories';
@@ -40,6 +41,10 @@ describe('GraphQL business API at /graphql', () => {
     expect((await gql(reader, '{ scans(page: 1) { total } }')).body.errors).toBeUndefined();
     const writer = await tokenFor(w.orgOwner, ['organizations:update']);
     expect((await gql(writer, 'mutation { setAccountLanguage(language: "de") { language } }')).body.data.setAccountLanguage.language).toBe('de');
+    // A change to what the token cannot read is refused before it is made (not made, then its answer refused).
+    const updateOnly = await tokenFor(w.owner, ['organizations:update']);
+    await forbidden(updateOnly, `mutation { createConnectLink(input: { locationId: ${w.home.id}, provider: "google" }) { token status } }`);
+    expect(await ConnectLink.count({ where: { locationId: w.home.id } })).toBe(0);
   });
 
   it('answers a query with the caller scope', async () => {

@@ -20,13 +20,13 @@ export class ConnectLinkResolver {
     return connectLinks.getConnectLink(ctx.principal!, token);
   }
 
-  @Authorized(CUSTOMER_TOKENS, 'organizations:update')
+  @Authorized(CUSTOMER_TOKENS, 'organizations:read', 'organizations:update')
   @Mutation(() => ConnectLinkType, { description: 'Issues a link; any other active link for the location and provider is revoked.' })
   createConnectLink(@Arg('input') input: CreateConnectLinkInput, @Ctx() ctx: Context) {
     return connectLinks.createConnectLink(ctx.principal!, input, { clock: ctx.clock });
   }
 
-  @Authorized(CUSTOMER_TOKENS, 'organizations:update')
+  @Authorized(CUSTOMER_TOKENS, 'organizations:read', 'organizations:update')
   @Mutation(() => ConnectLinkType, { description: 'Revokes an active link; a used, revoked or expired link is returned unchanged.' })
   revokeConnectLink(@Arg('token') token: string, @Ctx() ctx: Context) {
     return connectLinks.revokeConnectLink(ctx.principal!, token, { clock: ctx.clock });

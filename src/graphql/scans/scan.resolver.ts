@@ -13,6 +13,8 @@ import { DataPointPageType, InsightsType, RunStartedType, ScanDetailType, PinCha
 const present = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
 /** Local Search Grid scans (agency): the service lets only tenant owners in (FORBIDDEN otherwise). */
+// Customer tokens: organizations:read, and for changes organizations:update as well (the answer's fields are read
+// under the class's rule, so a change the token could not read back would be made and then refused).
 @Authorized(CUSTOMER_TOKENS, 'organizations:read')
 @Resolver(() => ScanType)
 export class ScanResolver {
@@ -77,37 +79,37 @@ export class ScanResolver {
     return scans.getSchedule(ctx.principal!, uuid);
   }
 
-  @Authorized(CUSTOMER_TOKENS, 'organizations:update')
+  @Authorized(CUSTOMER_TOKENS, 'organizations:read', 'organizations:update')
   @Mutation(() => RunStartedType, { description: 'Creates a scan, generates its pins and queues the first snapshot.' })
   createScan(@Arg('input') input: CreateScanInput, @Ctx() ctx: Context) {
     return scans.createScan(ctx.principal!, input, { clock: ctx.clock });
   }
 
-  @Authorized(CUSTOMER_TOKENS, 'organizations:update')
+  @Authorized(CUSTOMER_TOKENS, 'organizations:read', 'organizations:update')
   @Mutation(() => RunStartedType, { description: 'Queues a new snapshot (409 while one runs).' })
   runScan(@Arg('uuid') uuid: string, @Ctx() ctx: Context) {
     return scans.runScanNow(ctx.principal!, uuid, { clock: ctx.clock });
   }
 
-  @Authorized(CUSTOMER_TOKENS, 'organizations:update')
+  @Authorized(CUSTOMER_TOKENS, 'organizations:read', 'organizations:update')
   @Mutation(() => ScanType)
   updateScan(@Arg('uuid') uuid: string, @Arg('input') input: UpdateScanInput, @Ctx() ctx: Context) {
     return scans.updateScan(ctx.principal!, uuid, present(input), { clock: ctx.clock });
   }
 
-  @Authorized(CUSTOMER_TOKENS, 'organizations:update')
+  @Authorized(CUSTOMER_TOKENS, 'organizations:read', 'organizations:update')
   @Mutation(() => ScanType)
   archiveScan(@Arg('uuid') uuid: string, @Ctx() ctx: Context) {
     return scans.archiveScan(ctx.principal!, uuid, { clock: ctx.clock });
   }
 
-  @Authorized(CUSTOMER_TOKENS, 'organizations:update')
+  @Authorized(CUSTOMER_TOKENS, 'organizations:read', 'organizations:update')
   @Mutation(() => ScanType)
   restoreScan(@Arg('uuid') uuid: string, @Ctx() ctx: Context) {
     return scans.restoreScan(ctx.principal!, uuid, { clock: ctx.clock });
   }
 
-  @Authorized(CUSTOMER_TOKENS, 'organizations:update')
+  @Authorized(CUSTOMER_TOKENS, 'organizations:read', 'organizations:update')
   @Mutation(() => ScheduleType)
   setScanSchedule(@Arg('uuid') uuid: string, @Arg('input') input: SetScanScheduleInput, @Ctx() ctx: Context) {
     return scans.setSchedule(ctx.principal!, uuid, input, { clock: ctx.clock });

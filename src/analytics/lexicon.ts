@@ -48,6 +48,12 @@ export interface LanguageLexicon {
      */
     subjects: string[];
     finiteVerbs: string[];
+    /**
+     * The only words that may follow the negator in its part of the clause: verb particles, infinitives and
+     * participles that end the negated verb ("nicht weiter", "nicht mehr", "nicht empfehlen"). Any other word after it
+     * is what the negator negates ("die Wartezeit war nicht lang", "tat gar nicht weh"): it reaches back to nothing.
+     */
+    tail: string[];
   };
 }
 
@@ -160,6 +166,7 @@ const de: LanguageLexicon = {
       'kann', 'konnte*', 'konnen', 'muss', 'musste*', 'mussen', 'will', 'wollte*', 'soll', 'sollte*', 'darf', 'durfte*', 'mag', 'mochte*',
       'fand', 'finde*', 'fuhle*', 'fuhlte*', 'gab', 'gibt',
     ],
+    tail: ['weiter', 'mehr', 'wieder', 'weiterempfehlen', 'empfehlen', 'empfohlen', 'weiterempfohlen', 'sein', 'gewesen', 'werden', 'geworden', 'wirklich', 'unbedingt', 'gerade'],
   },
   aspects: {
     staff: ['personal', 'team', 'mitarbeiter*', 'empfang', 'rezeption', 'bedienung', 'kellner*', 'arzt', 'arztin', 'zahnarzt*', 'tierarzt*', 'schwester*', 'helferin*', 'mechaniker*', 'friseur*', 'friseurin*', 'trainer*', 'anwalt*', 'anwaltin', 'apotheker*', 'installateur*', 'klempner*', 'chef*', 'inhaber*', 'service', 'dame*', 'herr', 'handwerker*', 'notdienst', 'frau', 'pampig', 'herzlich*', 'freundlich*', 'unfreundlich*', 'einfuhlsam*', 'beraten'],

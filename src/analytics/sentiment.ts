@@ -143,7 +143,7 @@ interface CompiledLexicon {
   contrasts: Entry[];
   aspects: [Aspect, Entry[]][];
   notNegating: Entry[];
-  trailing: { negators: Set<string>; stops: Set<string>; notAfter: Set<string>; subjects: Set<string>; finiteVerbs: string[] } | null;
+  trailing: { negators: Set<string>; stops: Set<string>; notAfter: Set<string>; subjects: Set<string>; finiteVerbs: string[]; tail: Set<string> } | null;
 }
 
 const split = (phrase: string): string[] => normalise(phrase).split(/\s+/).filter(Boolean);
@@ -171,6 +171,7 @@ function compile(language: Language): CompiledLexicon {
             notAfter: new Set(lex.trailingNegation.notAfter.map(normalise)),
             subjects: new Set(lex.trailingNegation.subjects.map(normalise)),
             finiteVerbs: lex.trailingNegation.finiteVerbs.map(normalise),
+            tail: new Set(lex.trailingNegation.tail.map(normalise)),
           }
         : null,
     };
@@ -336,8 +337,9 @@ function scoreClause(clause: Clause, language: Language): ClauseScore {
 
 /**
  * Negation after the opinion word (German: "Ich empfehle diese Praxis nicht", "Empfehlenswert ist das nicht"): a
- * trailing negator that negates nothing after it and ends its part of the clause (at most TRAILING_TAIL words after
- * it before a comma, "und", "aber", "sondern", ... or the clause's end) turns around the nearest opinion word before
+ * trailing negator that negates nothing after it and ends its part of the clause (followed, before a comma, "und",
+ * "aber", "sondern", ... or the clause's end, by at most TRAILING_TAIL words of the lexicon's `tail`: "nicht weiter")
+ * turns around the nearest opinion word before
  * it in that part, at most TRAILING_SCOPE words back, unless that one is negated already or holds its own negator, or
  * a subject pronoun between them starts a new clause (not after a finite verb: "Sehr freundlich ich musste nicht warten").
  */
@@ -358,8 +360,12 @@ function negateBackwards(clause: Clause, rules: NonNullable<CompiledLexicon['tra
     // A negator with an opinion word within reach after it negates that one ("nicht gut", "nicht zu empfehlen").
     if (hits.some((h) => h.start > k && h.start - k <= NEGATION_SCOPE)) continue;
     let tail = 0;
-    for (let j = k + 1; j < tokens.length && part[j] === part[k]; j += 1) tail += 1;
-    if (tail > TRAILING_TAIL) continue;
+    let ends = true;
+    for (let j = k + 1; j < tokens.length && part[j] === part[k]; j += 1) {
+      tail += 1;
+      if (!rules.tail.has(tokens[j])) ends = false;
+    }
+    if (tail > TRAILING_TAIL || !ends) continue;
     const before = hits.filter((h) => h.end < k && part[h.start] === part[k] && k - h.end - 1 <= TRAILING_SCOPE);
     const nearest = before.reduce<Hit | null>((best, h) => (!best || h.end > best.end ? h : best), null);
     if (!nearest || nearest.negated || nearest.fixed) continue;

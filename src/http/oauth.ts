@@ -315,7 +315,7 @@ class InteractionGone extends Error {
   }
 }
 
-/** A host name as CSP's host-source writes it (no IP literal, no empty label, nothing that would end a source). */
+/** A host name or IPv4 address as CSP's host-source writes it (no IPv6 literal, no empty label, nothing that would end a source). */
 const CSP_HOST = /^[a-z0-9-]+(\.[a-z0-9-]+)*$/;
 /** An RFC 3986 scheme; one with a meaning of its own in a browser is never a native app's. */
 const URI_SCHEME = /^[a-z][a-z0-9+.-]*:$/;

@@ -249,9 +249,8 @@ async function refundCredit(invite: Invite, stepIndex: number, type: 'email' | '
 
 type SenderResolver = NonNullable<DeliveryOptions['senderFor']>;
 
-/** The sender of a step: the test seam's, else the account's settings (else the embedded default). */
 /**
- * A claim's sender resolver. The account SMTP hosts of its invites are resolved before its transaction (a DNS answer
+ * A claim's sender resolver: the test seam's, else the account's settings (else the embedded default). The account SMTP hosts of its invites are resolved before its transaction (a DNS answer
  * can take seconds; the claim holds the invites' row locks); a test seam resolves its own.
  */
 export async function claimResolver(opts: DeliveryOptions, inviteIds: readonly number[]): Promise<SenderResolver> {

@@ -75,9 +75,10 @@ export async function findTenant(ref: string): Promise<Tenant> {
     const tenant = await Tenant.findByPk(domain.tenantId);
     if (tenant) return tenant;
   }
-  const named = await Tenant.findAll({ where: { name: ref }, order: [['id', 'ASC']], limit: 10 });
+  const named = await Tenant.findAll({ where: { name: ref }, order: [['id', 'ASC']], limit: 11 });
   if (named.length > 1) {
-    throw new Validation({ tenant: [`${named.length === 10 ? 'Many' : named.length} tenants are named "${ref}" (ids ${named.map((t) => t.id).join(', ')}): give the id or a domain.`] });
+    const ids = named.slice(0, 10).map((t) => t.id).join(', ');
+    throw new Validation({ tenant: [`${named.length > 10 ? 'More than 10' : named.length} tenants are named "${ref}" (ids ${ids}${named.length > 10 ? ', ...' : ''}): give the id or a domain.`] });
   }
   if (!named.length) throw new NotFound('Tenant');
   return named[0];

@@ -64,6 +64,10 @@ describe('review sentiment', () => {
     // A clause run on without a comma starts at its subject: the praise before it stays praise.
     expect(textScore('Sehr freundlich ich musste nicht warten')).toBeGreaterThanOrEqual(POSITIVE_THRESHOLD);
     expect(textScore('Super Service ich war nicht lange dort')).toBeGreaterThanOrEqual(POSITIVE_THRESHOLD);
+    // A word after the negator that is not a verb particle or infinitive is what it negates: no reach back.
+    for (const praise of ['Tolle Praxis die Wartezeit war nicht lang', 'Kompetent und freundlich die Behandlung tat gar nicht weh', 'Super freundlich das hätte ich nicht gedacht']) {
+      expect({ praise, positive: textScore(praise) >= POSITIVE_THRESHOLD }).toEqual({ praise, positive: true });
+    }
     // Dutch ("niet" after the verb too) is outside the six and read with the English lexicons: it keeps its stars.
     expect(reviewSentiment({ message: 'Ik raad deze praktijk niet aan, het eten was niet lekker.', rating: 1 })).toMatchObject({ language: 'nl', sentiment: 'negative' });
     expect(reviewSentiment({ message: 'Heel vriendelijk personeel en een mooie schone praktijk, echt een aanrader.', rating: 5 })).toMatchObject({ language: 'nl', sentiment: 'positive' });

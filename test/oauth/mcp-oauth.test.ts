@@ -330,16 +330,19 @@ describe('MCP OAuth', () => {
     expect(back.searchParams.get('code')).toEqual(expect.any(String));
   });
 
+  /** A 400 page for a person, in the platform's brand, with no script, that says `heading` and what to do. */
+  const expectBrandedPage = async (res: Response, heading: string) => {
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'none'");
+    const html = await res.text();
+    expect(html).toContain(heading);
+    expect(html).toContain('Start again from your AI app.');
+    expect(html).toContain('Reviewgrid');
+  };
+
   it('answers an unknown, expired or finished interaction with an HTML page, and the token endpoint still with JSON', async () => {
-    const expectExpired = async (res: Response) => {
-      expect(res.status).toBe(400);
-      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
-      expect(res.headers.get('content-security-policy')).toContain("script-src 'none'");
-      const html = await res.text();
-      expect(html).toContain('This sign-in has expired or is no longer valid');
-      expect(html).toContain('Start again from your AI app.');
-      expect(html).toContain('Reviewgrid');
-    };
+    const expectExpired = (res: Response) => expectBrandedPage(res, 'This sign-in has expired or is no longer valid');
     await expectExpired(await fetch(`${app.origin}/oauth/interaction/abc`, { headers: { accept: 'text/html' } }));
     for (const step of ['login', 'confirm', 'abort']) {
       await expectExpired(await fetch(`${app.origin}/oauth/interaction/abc/${step}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=a%40b.test&password=x' }));
@@ -362,14 +365,7 @@ describe('MCP OAuth', () => {
 
   it("answers a person's browser with a branded page for an authorization error that cannot go back to the client, and other callers with JSON", async () => {
     const q = new URLSearchParams({ client_id: 'no-such-client', response_type: 'code', redirect_uri: 'http://127.0.0.1:7777/callback', scope: 'mcp:access', code_challenge: 'a'.repeat(43), code_challenge_method: 'S256' });
-    const page = await fetch(`${app.origin}/oauth/auth?${q}`, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
-    expect(page.status).toBe(400);
-    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(page.headers.get('content-security-policy')).toContain("script-src 'none'");
-    const html = await page.text();
-    expect(html).toContain('This sign-in could not continue');
-    expect(html).toContain('Start again from your AI app.');
-    expect(html).toContain('Reviewgrid');
+    await expectBrandedPage(await fetch(`${app.origin}/oauth/auth?${q}`, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } }), 'This sign-in could not continue');
     const json = await fetch(`${app.origin}/oauth/auth?${q}`, { headers: { accept: 'application/json' } });
     expect(json.status).toBe(400);
     expect(await json.json()).toMatchObject({ error: 'invalid_client' });

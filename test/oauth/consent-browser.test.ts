@@ -149,6 +149,7 @@ describe('MCP OAuth consent in Chromium', () => {
     expect(await w.page.locator('.brand').textContent()).toContain(t.brandName);
     expect(w.foreign()).toEqual([]);
     expect(w.violations).toEqual([]);
+    await w.page.screenshot({ path: path.resolve(__dirname, '..', '..', 'artifacts', 'oauth-sign-in-expired.png'), fullPage: true });
     await w.page.context().close();
   });
 

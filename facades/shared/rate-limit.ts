@@ -5,6 +5,7 @@ import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type Redis from 'ioredis';
 import { bearerOf } from './auth';
 import { rateLimited } from '../../src/observability/metrics';
+import { signInEmail } from '../../src/domain/email';
 
 export interface RateLimitOptions {
   perMinute: number;
@@ -135,7 +136,7 @@ export function pageRateLimit(opts: { perMinute: number; postsPerMinute: number;
 /**
  * Failed sign-ins per account on a sign-in page (the OAuth one of MCP clients): the per-address page limit alone does
  * not stop a guesser with many addresses. Counted per realm (where the account signs in: the platform, or a tenant's
- * domains, whatever name of it the request used) and email, trimmed, lower-cased and NFC (hashed, as tokens are); past
+ * domains, whatever name of it the request used) and email in its one spelling (`signInEmail`; hashed, as tokens are); past
  * `limit` failures in a window the email is refused there, its password no longer checked, until the window passes.
  * A correct password does not reset the count. Redis-shared when configured, like the other limits. The sign-in's
  * look-up must find an account by that same spelling only (an accent-insensitive match would be a fresh budget for
@@ -151,7 +152,7 @@ export interface SignInFailures {
 export function signInFailures(opts: { limit: number; windowMs: number; redis?: Redis | null; prefix: string }): SignInFailures {
   const store: Store = storeFor(opts) ?? new MemoryStore();
   void store.init?.({ windowMs: opts.windowMs } as Options);
-  const keyOf = (realm: string, email: string) => createHash('sha256').update(`${realm}\0${email.trim().toLowerCase().normalize('NFC')}`).digest('hex');
+  const keyOf = (realm: string, email: string) => createHash('sha256').update(`${realm}\0${signInEmail(email)}`).digest('hex');
   const verdict = (info: { totalHits: number; resetTime?: Date } | undefined): number | null =>
     info && info.totalHits >= opts.limit ? Math.max(1, Math.ceil(((info.resetTime?.getTime() ?? Date.now() + opts.windowMs) - Date.now()) / 1000)) : null;
   // A broken store must not lock everyone out: sign-in goes on as without the limit.

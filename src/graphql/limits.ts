@@ -43,24 +43,12 @@ export function graphqlLimits(config: Partial<GraphQLLimitsConfig> = {}): { plug
  */
 export const ONCE_PER_OPERATION: ReadonlySet<string> = new Set(['sendTestMessage', 'testWebhookEndpoint', 'draftReviewResponse', 'aiInsights']);
 
-function rootFieldCounts(set: SelectionSetNode, document: DocumentNode, counts: Map<string, number>, seen: Set<string>): void {
-  for (const selection of set.selections) {
-    if (selection.kind === Kind.FIELD) counts.set(selection.name.value, (counts.get(selection.name.value) ?? 0) + 1);
-    else if (selection.kind === Kind.INLINE_FRAGMENT) rootFieldCounts(selection.selectionSet, document, counts, seen);
-    else if (!seen.has(selection.name.value)) {
-      seen.add(selection.name.value);
-      const fragment = document.definitions.find((d) => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === selection.name.value);
-      if (fragment?.kind === Kind.FRAGMENT_DEFINITION) rootFieldCounts(fragment.selectionSet, document, counts, seen);
-    }
-  }
-}
-
 /** A validation rule: each of `fields` at most once among an operation's root fields (fragments and aliases included). */
 export function oncePerOperation(fields: ReadonlySet<string>): ValidationRule {
   return (context) => ({
     OperationDefinition(operation) {
       const counts = new Map<string, number>();
-      rootFieldCounts(operation.selectionSet, context.getDocument(), counts, new Set());
+      for (const name of rootFieldNames(operation.selectionSet, context.getDocument())) counts.set(name, (counts.get(name) ?? 0) + 1);
       for (const [name, n] of counts) {
         if (n > 1 && fields.has(name)) {
           context.reportError(new GraphQLError(`${name} may be asked once per request (asked ${n} times).`, { nodes: [operation], extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }));
@@ -70,18 +58,22 @@ export function oncePerOperation(fields: ReadonlySet<string>): ValidationRule {
   });
 }
 
-function selectsIntrospection(set: SelectionSetNode | undefined, document: DocumentNode, seen = new Set<string>()): boolean {
-  for (const selection of set?.selections ?? []) {
-    if (selection.kind === Kind.FIELD && (selection.name.value === '__schema' || selection.name.value === '__type')) return true;
-    if (selection.kind === Kind.INLINE_FRAGMENT && selectsIntrospection(selection.selectionSet, document, seen)) return true;
-    if (selection.kind === Kind.FRAGMENT_SPREAD && !seen.has(selection.name.value)) {
+/** The names of an operation's root fields, through inline fragments and fragment spreads (each fragment once). */
+function rootFieldNames(set: SelectionSetNode, document: DocumentNode, names: string[] = [], seen = new Set<string>()): string[] {
+  for (const selection of set.selections) {
+    if (selection.kind === Kind.FIELD) names.push(selection.name.value);
+    else if (selection.kind === Kind.INLINE_FRAGMENT) rootFieldNames(selection.selectionSet, document, names, seen);
+    else if (!seen.has(selection.name.value)) {
       seen.add(selection.name.value);
       const fragment = document.definitions.find((d) => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === selection.name.value);
-      if (fragment?.kind === Kind.FRAGMENT_DEFINITION && selectsIntrospection(fragment.selectionSet, document, seen)) return true;
+      if (fragment?.kind === Kind.FRAGMENT_DEFINITION) rootFieldNames(fragment.selectionSet, document, names, seen);
     }
   }
-  return false;
+  return names;
 }
+
+const selectsIntrospection = (set: SelectionSetNode, document: DocumentNode): boolean =>
+  rootFieldNames(set, document).some((name) => name === '__schema' || name === '__type');
 
 /**
  * In production, the schema is described to signed-in callers only: an anonymous `__schema` / `__type` query is

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import express, { type ErrorRequestHandler, type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
 import type { VNode } from 'preact';
+import { signInEmail } from '../domain/email';
 import { issuerOf, MCP_SCOPES, providerFor, resourceOf, type ProviderOptions } from '../oauth/provider';
 import { brandOfHost } from '../services/host-brand.service';
 import {
@@ -10,7 +11,6 @@ import {
   principalOfUser,
   recordAuthorization,
   signIn,
-  signInEmail,
   tenantOfHost,
 } from '../services/mcp-oauth.service';
 import { pageCsp } from './security-headers';

@@ -3,6 +3,7 @@ import bcrypt from 'bcryptjs';
 import { literal, Op, QueryTypes, where } from 'sequelize';
 import type { Sequelize } from 'sequelize-typescript';
 import { readRows } from '../db/read';
+import { signInEmail } from '../domain/email';
 import { isLoopbackHost } from '../net/address-policy';
 import { Forbidden, NotFound, Unauthenticated } from '../domain/errors';
 import { CUSTOMER_PERMISSIONS, isRestricted, isTenantOwner } from '../domain/permissions';
@@ -44,8 +45,6 @@ export async function accountAllowedOnHost(userId: number, hostname: string, pub
   return Boolean(user && (tenant === null || user.tenantId === tenant));
 }
 
-/** The one spelling of a sign-in email: trimmed, lower case, NFC (what the failure lock counts and the look-up compares). */
-export const signInEmail = (email: string): string => email.trim().toLowerCase().normalize('NFC');
 
 /**
  * The user whose email and password these are, among the users who may sign in on this host; null otherwise. The email

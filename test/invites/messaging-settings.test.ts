@@ -3,7 +3,7 @@ import { MessagingSetting } from '../../src/models';
 import { useApp } from '../support/app';
 import { useEnv } from '../support/env';
 import { makeWorld, tokenFor, without } from '../support/factories';
-import { startSmtpServer, useSmtpServer } from '../support/providers/smtp';
+import { useSmtpServer, withSmtpGone } from '../support/providers/smtp';
 import { startTwilioServer, type TwilioSink } from '../support/providers/twilio';
 
 /**
@@ -110,20 +110,15 @@ describe('GraphQL messaging settings', () => {
   });
 
   it("says that the platform's mail could not be reached without naming its relay (address and port stay in the log)", async () => {
-    const gone = await startSmtpServer();
-    await gone.close();
-    const previous = process.env.SMTP_URL;
-    process.env.SMTP_URL = gone.url;
-    try {
+    const { port, result: res } = await withSmtpGone(async () => {
       const w = await makeWorld();
-      const res = await gql(w.tokens.orgOwner, TEST, { input: { channel: 'email', to: 'owner@example.test' } });
-      expect(res.errors![0].extensions).toMatchObject({ code: 'UPSTREAM', reason: 'provider_unavailable' });
-      expect(res.errors![0].message).toMatch(/^The mail server could not be reached \(E[A-Z]+\): details are in the platform log$/);
-      expect(res.errors![0].message).not.toContain(String(gone.port));
-    } finally {
-      process.env.SMTP_URL = previous;
-    }
+      return gql(w.tokens.orgOwner, TEST, { input: { channel: 'email', to: 'owner@example.test' } });
+    });
+    expect(res.errors![0].extensions).toMatchObject({ code: 'UPSTREAM', reason: 'provider_unavailable' });
+    expect(res.errors![0].message).toMatch(/^The mail server could not be reached \(E[A-Z]+\): details are in the platform log$/);
+    expect(res.errors![0].message).not.toContain(String(port));
   });
+
 
   it("sends a test email through the account's SMTP server", async () => {
     const w = await makeWorld();

@@ -7,7 +7,7 @@ import { mailLogger, setMailLogger } from '../../../src/providers/smtp/platform-
 import { ConnectLink, Customer, Organization, TenantDomain } from '../../../src/models';
 import { useApp } from '../../support/app';
 import { agencyTokenFor, makeTenant } from '../../support/factories';
-import { addressesOf, startSmtpServer, useSmtpServer } from '../../support/providers/smtp';
+import { addressesOf, startSmtpServer, useSmtpServer, withSmtpGone } from '../../support/providers/smtp';
 
 /** Log lines the mailer writes, parsed. */
 function captureLogs() {
@@ -153,19 +153,13 @@ describe('agency API: e-mails on customer creation (loopback SMTP server)', () =
   });
 
   it('still creates the customer when no SMTP server listens at all', async () => {
-    const gone = await startSmtpServer();
-    await gone.close();
-    const previous = process.env.SMTP_URL;
-    process.env.SMTP_URL = gone.url;
-    try {
+    await withSmtpGone(async () => {
       const w = await world();
       const sent = body(w.plan.id, { send_invite: true });
       const res = await t.as(w.token).post('/api/agency/v1/customers').send(sent);
       expect(res.status).toBe(201);
       expect(logs.lines.some((l) => l.msg === 'mail could not be sent' && l.to === sent.email.toLowerCase() && l.code === 'ESOCKET')).toBe(true);
-    } finally {
-      process.env.SMTP_URL = previous;
-    }
+    });
   });
 
   it('writes each message as an .eml file under DATA_DIR/mail when SMTP_URL is unset, and logs its path', async () => {

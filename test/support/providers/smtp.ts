@@ -121,6 +121,23 @@ export async function startSilentSmtpServer(greeting?: string): Promise<{ url: s
   };
 }
 
+/**
+ * Runs `fn` with the platform's `SMTP_URL` pointing at a port where no SMTP server listens any more (one that was
+ * started and closed), then puts `SMTP_URL` back as it was (unset stays unset). Returns that port with `fn`'s result.
+ */
+export async function withSmtpGone<T>(fn: () => Promise<T>): Promise<{ port: number; result: T }> {
+  const gone = await startSmtpServer();
+  await gone.close();
+  const previous = process.env.SMTP_URL;
+  process.env.SMTP_URL = gone.url;
+  try {
+    return { port: gone.port, result: await fn() };
+  } finally {
+    if (previous === undefined) delete process.env.SMTP_URL;
+    else process.env.SMTP_URL = previous;
+  }
+}
+
 export function addressesOf(mail: ParsedMail): string[] {
   const to = Array.isArray(mail.to) ? mail.to : mail.to ? [mail.to] : [];
   return to.flatMap((a) => a.value.map((v) => (v.address ?? '').toLowerCase()));

@@ -10,7 +10,7 @@ import { DomainError } from '../../src/domain/errors';
 import { MAX_INBOUND_BODY_BYTES as MAX_BODY_BYTES } from '../../src/domain/limits';
 import { rateLimited } from '../../src/observability/metrics';
 import { loggable } from '../shared/errors';
-import { execute } from '../shared/execute';
+import { execute, failureOf } from '../shared/execute';
 import { graphql } from '../shared/graphql';
 import type { ResultOf } from '@graphql-typed-document-node/core';
 import { edgeContext } from '../shared/auth';
@@ -232,7 +232,7 @@ export function inboundWebhook(deps: InboundWebhookDeps): Router {
     } catch (err) {
       // The connection (or its campaign) was deleted while this request was on its way.
       if (err instanceof DomainError && err.code === 'NOT_FOUND') return void res.status(404).json({ message: 'Not found.' });
-      log.error({ err: loggable(err) }, 'inbound webhook failed');
+      log.error({ err: loggable(failureOf(err)) }, 'inbound webhook failed');
       if (!res.headersSent) res.status(500).json({ message: 'Server Error' });
     }
   });

@@ -8,7 +8,7 @@ import type { Context } from '../../src/context';
 import { DomainError } from '../../src/domain/errors';
 import { setRouteLabel } from '../../src/observability/http-metrics';
 import { loggable } from '../shared/errors';
-import { executeResult, InternalFailure, unwrap, type Operation } from '../shared/execute';
+import { executeResult, failureOf, unwrap, type Operation } from '../shared/execute';
 import { listResources, readResource, viewMeta, type AppsOptions } from './apps';
 import { mcpOutcome } from './errors';
 import { refusal, REVIEWS_PII } from './permissions';
@@ -204,7 +204,7 @@ export function toMcpError(call: Call, err: unknown): McpError {
     const outcome = mcpOutcome(err);
     return outcome.kind === 'error' ? outcome.error : new McpError(ErrorCodes.INVALID_PARAMS, outcome.message, { reason: outcome.reason });
   }
-  call.log.error({ err: loggable(err instanceof InternalFailure ? err.failure : err) }, 'MCP internal error');
+  call.log.error({ err: loggable(failureOf(err)) }, 'MCP internal error');
   return new McpError(ErrorCodes.INTERNAL_ERROR, 'Internal error.', {}, 500);
 }
 

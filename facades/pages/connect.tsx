@@ -7,7 +7,7 @@ import type { Clock } from '../../src/domain/clock';
 import { DomainError, SIGN_IN_FAILURES } from '../../src/domain/errors';
 import { t, translator, type MessageKey } from '../../src/i18n';
 import { edgeContext } from '../shared/auth';
-import { execute, InternalFailure, type Operation } from '../shared/execute';
+import { execute, failureOf, type Operation } from '../shared/execute';
 import { graphql } from '../shared/graphql';
 import type { ConnectPageFieldsFragment } from '../shared/graphql/graphql';
 import { LandingPage, MessagePage, providerLabels, SelectionPage, SuccessPage, type BusinessChoice, type SignInProvider } from './connect.views';
@@ -57,7 +57,7 @@ interface Failure {
   message: string;
 }
 
-const failureOf = (err: unknown): Failure | null => (err instanceof DomainError ? err : null);
+const refusalOf = (err: unknown): Failure | null => (err instanceof DomainError ? err : null);
 
 /** The link's own token, as the service stores it (UUIDs in lower case): the page's links and forms use it. */
 const linkToken = (token: string) => token.toLowerCase();
@@ -142,7 +142,7 @@ export function connectPages(deps: ConnectPageDeps): Router {
       req.log?.warn({ err: { code: failure.code, reason: failure.reason, message: failure.message } }, 'connect page: provider failure');
       return sendPage(res, 502, <MessagePage brand={brand} title={tr.t('connect.providerDownTitle')} message={tr.t('connect.providerDownText')} action={retry} />);
     }
-    (req.log ?? deps.logger).error({ err: err instanceof InternalFailure ? err.failure : err }, 'connect page failed');
+    (req.log ?? deps.logger).error({ err: failureOf(err) }, 'connect page failed');
     return sendPage(res, 500, <MessagePage brand={brand} title={tr.t('common.somethingWrong')} message={tr.t('common.tryLater')} />);
   };
 
@@ -151,7 +151,7 @@ export function connectPages(deps: ConnectPageDeps): Router {
     try {
       await handler(req, res, token);
     } catch (err) {
-      await fail(req, res, token, failureOf(err), err);
+      await fail(req, res, token, refusalOf(err), err);
     }
   };
 
@@ -162,7 +162,7 @@ export function connectPages(deps: ConnectPageDeps): Router {
     try {
       ({ signIn } = await run(req, CALLBACK, { state, callbackUrl: new URL(req.originalUrl, publicBaseUrl()).href }));
     } catch (err) {
-      return fail(req, res, undefined, failureOf(err), err); // no open link has this state
+      return fail(req, res, undefined, refusalOf(err), err); // no open link has this state
     }
     if (signIn.failure) return fail(req, res, signIn.token, signIn.failure);
     res.redirect(303, paths(signIn.token).select);

@@ -6,7 +6,7 @@ import type { Clock } from '../../src/domain/clock';
 import { DomainError } from '../../src/domain/errors';
 import { MAX_FEEDBACK_MESSAGE_CHARS, MAX_NAME_CHARS } from '../../src/domain/limits';
 import { translator, type Translator } from '../../src/i18n';
-import { execute, type Operation } from '../shared/execute';
+import { execute, failureOf, type Operation } from '../shared/execute';
 import { graphql } from '../shared/graphql';
 import { Layout, Msg, NO_BRAND, type Brand } from './layout';
 import { formReadErrors, sendPage } from './respond';
@@ -232,7 +232,7 @@ export function feedbackPages(deps: FeedbackPageDeps): Router {
           return view;
         });
       } catch (err) {
-        (req.log ?? deps.logger).error({ err }, 'feedback page failed');
+        (req.log ?? deps.logger).error({ err: failureOf(err) }, 'feedback page failed');
         if (!res.headersSent) sendPage(res, 500, <MessagePage title={en.t('common.somethingWrong')} message={en.t('common.tryLater')} />);
       }
     };

@@ -8,7 +8,7 @@ import { logoImage } from '../../src/reports/logo';
 import type { ReportBrand, ReportProblem, ScanReport, SnapshotRow } from '../../src/reports/types';
 import { translator } from '../../src/i18n';
 import { edgeContext } from '../shared/auth';
-import { execute } from '../shared/execute';
+import { execute, failureOf } from '../shared/execute';
 import { distanceUnit, pinChange } from '../shared/scans';
 import { graphql } from '../shared/graphql';
 import type { ScanReportFieldsFragment, ScanReportProblem, ScanSnapshotFieldsFragment } from '../shared/graphql/graphql';
@@ -175,7 +175,7 @@ export function reportPages(deps: ReportPageDeps): Router {
   }
 
   function failed(req: Request, res: Response, err: unknown) {
-    (req.log ?? deps.logger).error({ err }, 'report page failed');
+    (req.log ?? deps.logger).error({ err: failureOf(err) }, 'report page failed');
     const en = translator('en');
     sendPage(res, 500, <ReportMessagePage brand={null} title={en.t('common.somethingWrong')} message={en.t('scanReport.errorText')} />);
   }

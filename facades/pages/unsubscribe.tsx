@@ -1,13 +1,13 @@
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { VNode } from 'preact';
 import type { Clock } from '../../src/domain/clock';
 import { translator } from '../../src/i18n';
-import { execute } from '../shared/execute';
+import { execute, failureOf } from '../shared/execute';
 import { graphql } from '../shared/graphql';
 import { Layout, Msg, NO_BRAND, type Brand } from './layout';
-import { formReadErrors, sendPage } from './respond';
+import { sendPage } from './respond';
 import { edgeContext } from '../shared/auth';
 
 /**
@@ -95,13 +95,19 @@ export function unsubscribePages(deps: UnsubscribePageDeps): Router {
     });
     next();
   });
-  // The button's form and RFC 8058 one-click bodies (both url-encoded; a multipart one-click body is not read:
-  // the POST itself is the request, whatever it carries).
-  router.use(express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 10 }));
+  // The button's form and RFC 8058 one-click bodies (both url-encoded; a multipart one-click body is not read). The
+  // POST itself is the request, whatever it carries: a body too large or unreadable is ignored, not refused (it is
+  // read only to log a one-click).
+  const parseForm = express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 10 });
+  const readFormIfAble: RequestHandler = (req, res, next) =>
+    parseForm(req, res, (err?: unknown) => {
+      if (err) req.body = {};
+      next();
+    });
 
   const en = translator('en');
   const failed = (res: Response, err: unknown) => {
-    deps.logger.error({ err }, 'unsubscribe page failed');
+    deps.logger.error({ err: failureOf(err) }, 'unsubscribe page failed');
     sendPage(res, 500, <MessagePage title={en.t('common.somethingWrong')} text={en.t('common.tryMoment')} />);
   };
 
@@ -116,7 +122,7 @@ export function unsubscribePages(deps: UnsubscribePageDeps): Router {
     }
   });
 
-  router.post('/:token', async (req: Request, res: Response) => {
+  router.post('/:token', readFormIfAble, async (req: Request, res: Response) => {
     try {
       const token = String(req.params.token);
       const { unsubscribe: result } = await execute(deps.schema, UNSUBSCRIBE, { token }, edgeContext(req, deps.clock));
@@ -128,9 +134,6 @@ export function unsubscribePages(deps: UnsubscribePageDeps): Router {
       failed(res, err);
     }
   });
-
-  // A form body too large or unreadable (a one-click unsubscribe is a few bytes): a page with its status.
-  router.use(formReadErrors(() => <MessagePage title={en.t('common.formUnreadable')} text={en.t('common.goBack')} />));
 
   return router;
 }

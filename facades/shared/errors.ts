@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { DomainError, restStatus } from '../../src/domain/errors';
-import { InternalFailure } from './execute';
+import { failureOf } from './execute';
 
 export interface RestErrorBody {
   message: string;
@@ -24,7 +24,7 @@ export function sendError(res: Response, err: unknown, log?: Logger): void {
     res.status(status).json(body);
     return;
   }
-  log?.error({ err: loggable(err instanceof InternalFailure ? err.failure : err) }, 'unhandled error');
+  log?.error({ err: loggable(failureOf(err)) }, 'unhandled error');
   res.status(500).json({ message: 'Server Error' });
 }
 

@@ -41,6 +41,9 @@ export class InternalFailure extends Error {
   }
 }
 
+/** What a facade logs for a failed operation: an internal failure's cause, any other error as it is. */
+export const failureOf = (err: unknown): unknown => (err instanceof InternalFailure ? err.failure : err);
+
 /** Runs one GraphQL operation in-process (no HTTP hop) with the caller's context. */
 export async function execute<R>(schema: GraphQLSchema, document: Operation<R>, variables: Record<string, unknown>, ctx: Context): Promise<R> {
   const result: ExecutionResult = await prepared(schema, document).query(undefined, ctx, variables);

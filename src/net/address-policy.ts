@@ -5,7 +5,8 @@ import ipaddr from 'ipaddr.js';
  * unicast only, classified by ipaddr.js. Refused: private (RFC 1918), loopback, link-local (including the cloud
  * metadata address 169.254.169.254), carrier-grade NAT (100.64/10), unspecified, broadcast, multicast, reserved,
  * benchmarking, IETF and documentation ranges, and in IPv6 also unique-local, site-local, discard and Teredo; the
- * forms that embed an IPv4 address (IPv4-mapped, NAT64 64:ff9b::/96, 6to4 2002::/16) are judged by that address.
+ * forms that embed an IPv4 address (IPv4-mapped, IPv4-compatible ::a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16) are
+ * judged by that address.
  */
 export function isPublicAddress(ip: string): boolean {
   const text = bare(ip);
@@ -19,14 +20,16 @@ export function isPublicAddress(ip: string): boolean {
 const bare = (ip: string): string => ip.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
 
 /**
- * The range an address is judged by: IPv6 forms that carry an IPv4 address (IPv4-mapped, NAT64, 6to4) by that
+ * The range an address is judged by: IPv6 forms that carry an IPv4 address (IPv4-mapped, IPv4-compatible, NAT64, 6to4) by that
  * address; Teredo obfuscates it and is judged as Teredo (not unicast: refused).
  */
 function rangeOf(address: ipaddr.IPv4 | ipaddr.IPv6): string {
   const range = address.range();
   if (address.kind() !== 'ipv6') return range;
   const bytes = (address as ipaddr.IPv6).toByteArray();
-  const inner = range === 'ipv4Mapped' || range === 'rfc6052' ? bytes.slice(12, 16) : range === '6to4' ? bytes.slice(2, 6) : null;
+  // IPv4-compatible (::a.b.c.d, deprecated by RFC 4291 but still parsed): ipaddr.js calls it unicast.
+  const compatible = range === 'unicast' && bytes.slice(0, 12).every((b) => b === 0);
+  const inner = range === 'ipv4Mapped' || range === 'rfc6052' || compatible ? bytes.slice(12, 16) : range === '6to4' ? bytes.slice(2, 6) : null;
   return inner ? ipaddr.fromByteArray(inner).range() : range;
 }
 

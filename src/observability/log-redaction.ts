@@ -52,12 +52,14 @@ export function logSafeUrl(url: string): string {
   const q = url.indexOf('?');
   let path = q === -1 ? url : url.slice(0, q);
   const query = q === -1 ? '' : url.slice(q + 1);
+  // Express matches routes regardless of letter case, so /U/<token> is served as /u/<token> is.
+  const lower = path.toLowerCase();
   for (const prefix of TOKEN_PATHS) {
-    if (!path.startsWith(prefix)) continue;
+    if (!lower.startsWith(prefix)) continue;
     const rest = path.slice(prefix.length);
     const slash = rest.indexOf('/');
     const token = slash === -1 ? rest : rest.slice(0, slash);
-    if (token.length > 6) path = `${prefix}${token.slice(0, 6)}…${slash === -1 ? '' : rest.slice(slash)}`;
+    if (token.length > 6) path = `${path.slice(0, prefix.length)}${token.slice(0, 6)}…${slash === -1 ? '' : rest.slice(slash)}`;
     break;
   }
   if (!query) return path;

@@ -1,6 +1,7 @@
 import bcrypt from 'bcryptjs';
 import { Op } from 'sequelize';
 import { NotFound, Validation } from '../domain/errors';
+import { signInEmail } from '../domain/email';
 import { charCount } from '../domain/limits';
 import { ORGANIZATION_PERMISSIONS, type OrganizationPermission } from '../domain/permissions';
 import type { Role } from '../domain/principal';
@@ -17,7 +18,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 function assertEmail(email: string): string {
-  const e = email.trim().toLowerCase();
+  const e = signInEmail(email);
   if (!EMAIL.test(e) || e.length > 255) throw new Validation({ email: ['The email must be a valid email address.'] });
   return e;
 }
@@ -157,7 +158,7 @@ export async function createUser(input: CreateUserInput, opts: ServiceOptions = 
 }
 
 export async function findUser(email: string, tenantRef?: string): Promise<User> {
-  const where: Record<string, unknown> = { email: email.trim().toLowerCase() };
+  const where: Record<string, unknown> = { email: signInEmail(email) };
   if (tenantRef) where.tenantId = (await findTenant(tenantRef)).id;
   const users = await User.findAll({ where, limit: 2 });
   if (users.length === 0) throw new NotFound('User');

@@ -2,6 +2,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { Op, QueryTypes, UniqueConstraintError, type Transaction } from 'sequelize';
 import type { Logger } from 'pino';
 import { Conflict, Forbidden, NotFound, PlanLimit, Validation, ruleViolation, type FieldErrors } from '../domain/errors';
+import { signInEmail } from '../domain/email';
 import { charCount, MAX_NAME_CHARS } from '../domain/limits';
 import type { Principal } from '../domain/principal';
 import { sendSafely } from '../providers/smtp/platform-mailer';
@@ -182,7 +183,7 @@ async function validateCreate(p: Principal, input: CreateCustomerInput, tenant: 
     if (!value.trim()) add(field, `The ${field} field is required.`);
     else if (charCount(value.trim()) > MAX_NAME_CHARS) add(field, `The ${field} may not be greater than ${MAX_NAME_CHARS} characters.`);
   }
-  const email = input.email.trim().toLowerCase();
+  const email = signInEmail(input.email);
   if (!email) add('email', 'The email field is required.');
   else if (!EMAIL.test(email) || email.length > 255) add('email', 'The email must be a valid email address.');
   else if (await User.count({ where: { ...tenantScoped(p), email } })) add('email', 'The email has already been taken.');

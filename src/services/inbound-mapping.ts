@@ -80,16 +80,23 @@ export function scalarAt(root: unknown, path: string | null | undefined): string
   return undefined;
 }
 
-/** Every leaf path of a payload (at most `limit`), for the "what did we get" hint of a skipped submission. */
+/** How deep the skipped-submission hint looks into a payload: a mapping path is never this deep. */
+export const LEAF_PATH_DEPTH = 16;
+
+/**
+ * Every leaf path of a payload (at most `limit`), for the "what did we get" hint of a skipped submission. It descends
+ * at most LEAF_PATH_DEPTH levels (a deeper value is named by its path at that depth), so a body of thousands of
+ * nested arrays, well under the size limit, cannot overflow the stack.
+ */
 export function leafPaths(root: unknown, limit = 20): string[] {
   const out: string[] = [];
-  const walk = (v: unknown, prefix: string) => {
+  const walk = (v: unknown, prefix: string, depth: number) => {
     if (out.length >= limit) return;
-    if (v !== null && typeof v === 'object') {
-      for (const k of Object.keys(v)) walk((v as Record<string, unknown>)[k], prefix ? `${prefix}.${k}` : k);
+    if (v !== null && typeof v === 'object' && depth < LEAF_PATH_DEPTH) {
+      for (const k of Object.keys(v)) walk((v as Record<string, unknown>)[k], prefix ? `${prefix}.${k}` : k, depth + 1);
     } else if (prefix) out.push(prefix);
   };
-  walk(root, '');
+  walk(root, '', 0);
   return out;
 }
 
@@ -126,7 +133,7 @@ export function parseAnchorDate(value: string | number | undefined, zone: string
     if (!Number.isFinite(epoch) || epoch <= 0) return null;
     const ms = epoch >= 1e12 ? epoch : epoch * 1000;
     const d = new Date(ms);
-    return Number.isNaN(d.getTime()) ? null : d;
+    return Number.isNaN(d.getTime()) || d.getUTCFullYear() > 9999 ? null : d;
   }
   const text = value.trim().replace(/\s+/g, ' ');
   const opts = { zone, setZone: false };

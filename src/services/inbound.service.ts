@@ -377,7 +377,10 @@ interface Extracted {
 }
 
 /** Reads the mapped fields; values that cannot be used are dropped with a note. */
-function extract(connection: InboundConnection, payload: unknown, country: CountryCode | undefined): Extracted {
+/** How far after its arrival a submission's anchor date may lie; one further ahead is a data error, not a plan. */
+export const ANCHOR_MAX_AHEAD_DAYS = 366;
+
+function extract(connection: InboundConnection, payload: unknown, country: CountryCode | undefined, now: Date): Extracted {
   const m = connection.mapping;
   const notes: string[] = [];
   const text = (path: string | null | undefined): string | null => {
@@ -408,8 +411,12 @@ function extract(connection: InboundConnection, payload: unknown, country: Count
     if (!phone) notes.push(country ? 'the phone is not a valid number' : 'the phone is not a valid international number (+ and country code)');
   }
   const rawAnchor = scalarAt(payload, m.anchorDate);
-  const anchor = parseAnchorDate(rawAnchor, anchorZoneOf(connection.timing));
+  let anchor = parseAnchorDate(rawAnchor, anchorZoneOf(connection.timing));
   if (rawAnchor !== undefined && !anchor) notes.push('the date could not be read, the arrival time was used');
+  if (anchor && anchor.getTime() > now.getTime() + ANCHOR_MAX_AHEAD_DAYS * 86_400_000) {
+    anchor = null;
+    notes.push('the date is more than a year ahead, the arrival time was used');
+  }
   return { details: { email, phone, firstName, lastName }, anchor, notes };
 }
 
@@ -466,7 +473,7 @@ export async function receiveSubmission(connection: InboundConnection, raw: Buff
       }
 
       const country = customer.country ? (customer.country.toUpperCase() as CountryCode) : undefined;
-      const { details, anchor, notes } = extract(conn, payload, country);
+      const { details, anchor, notes } = extract(conn, payload, country, now);
       if (!details.email && !details.phone) {
         const found = leafPaths(payload, 12);
         const reason = clip(

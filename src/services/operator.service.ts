@@ -1,5 +1,6 @@
 import { fn, col, Op, type Model, type ModelStatic, type WhereOptions } from 'sequelize';
 import { NotFound, Validation } from '../domain/errors';
+import { signInEmail } from '../domain/email';
 import { CUSTOMER_PERMISSIONS } from '../domain/permissions';
 import type { Role } from '../domain/principal';
 import { ApiToken, CreditGrant, Customer, Location, Organization, Plan, Tenant, TenantDomain, User } from '../models';
@@ -112,7 +113,7 @@ export interface CreateOrganizationInput {
  * same transaction, as the agency API's customer creation does; a team member cannot own one.
  */
 export async function createOrganization(input: CreateOrganizationInput, opts: ServiceOptions = {}) {
-  const email = input.ownerEmail.trim().toLowerCase();
+  const email = signInEmail(input.ownerEmail);
   const existing = await User.findOne({ where: { tenantId: input.tenantId, email } });
   if (existing && existing.role === 'team_member') {
     throw new Validation({ owner_email: ['A team member cannot own an organization: give an account owner.'] });
@@ -177,7 +178,7 @@ export async function listTokens(f: { tenantId?: number; userEmail?: string; act
   const where: Record<string | symbol, unknown> = {};
   if (f.tenantId) where.tenantId = f.tenantId;
   if (f.userEmail) {
-    const users = await User.findAll({ where: { email: f.userEmail.trim().toLowerCase(), ...(f.tenantId ? { tenantId: f.tenantId } : {}) }, attributes: ['id'] });
+    const users = await User.findAll({ where: { email: signInEmail(f.userEmail), ...(f.tenantId ? { tenantId: f.tenantId } : {}) }, attributes: ['id'] });
     if (!users.length) throw new NotFound('User');
     where.userId = { [Op.in]: users.map((u) => u.id) };
   }

@@ -128,6 +128,21 @@ describe('POST /api/webhooks/inbound/:token', () => {
       expect(none.body.send_at).toBe('2030-06-01T10:00:00.000Z');
     });
 
+    it('counts from arrival, with a note, when the anchor date is more than a year ahead (years past 9999 included)', async () => {
+      clock.set(new Date('2030-06-01T08:00:00Z'));
+      const { path } = await setup({ mapping: { email: 'email', anchorDate: 'date' }, timing: { mode: 'delay', delayMinutes: 10_080 } });
+      const dates: unknown[] = ['9999-12-31', 1e15, 8.64e15, '2031-06-03'];
+      for (const [i, date] of dates.entries()) {
+        const res = await post(path, json({ email: `far-${i}@example.test`, date }));
+        expect([date, res.status, res.body.send_at]).toEqual([date, 202, '2030-06-08T08:00:00.000Z']);
+        const submission = await InboundSubmission.findByPk(res.body.submission_id);
+        expect(submission!.reason).toMatch(/the date (is more than a year ahead|could not be read), the arrival time was used/);
+      }
+      // Within the year the anchor counts.
+      const near = await post(path, json({ email: 'near@example.test', date: '2031-05-30' }));
+      expect(near.body.send_at).toBe('2031-06-06T00:00:00.000Z');
+    });
+
     it('sends the next morning at the chosen local time, across a DST change', async () => {
       clock.set(new Date('2026-03-07T12:00:00Z'));
       const { path } = await setup({
@@ -142,6 +157,16 @@ describe('POST /api/webhooks/inbound/:token', () => {
   });
 
   describe('skipped and ignored', () => {
+    it('skips a deeply nested body (20,000 levels, under the size limit) like any other: 200 skipped, stored', async () => {
+      const { path } = await setup();
+      const deep = `{"note":${'['.repeat(20_000)}1${']'.repeat(20_000)}}`;
+      const res = await post(path, deep);
+      expect(res.status).toBe(200);
+      expect(res.body.status).toBe('skipped');
+      expect(res.body.reason).toContain('received: note.0.0.0');
+      expect(await InboundSubmission.findByPk(res.body.submission_id)).toMatchObject({ outcome: 'skipped' });
+    });
+
     it('skips a payload with neither email nor phone: 200 skipped, logged as a skipped submission and activity', async () => {
       const { w, campaign, view, path } = await setup();
       const res = await post(path, json({ name: 'No Contact', notes: 'called in' }));

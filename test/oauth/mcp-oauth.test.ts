@@ -8,7 +8,7 @@ import { providerCount } from '../../src/oauth/provider';
 import { auditRows } from '../mcp/support';
 import { useServedApp } from '../support/app';
 import { makeLocation, makeOrganization, makeOrgOwner, makeReview, testimonialsOf, tokenFor } from '../support/factories';
-import { hashPassword } from '../../src/services/admin.service';
+import { createUser, hashPassword } from '../../src/services/admin.service';
 import { Browser, oauthWorld } from './mcp-support';
 
 const sequelizeOf = () => ApiToken.sequelize!;
@@ -296,6 +296,19 @@ describe('MCP OAuth', () => {
     expect(await signIn('127.0.0.1', app.origin, accented(w.owner.email), w.password)).toBeNull();
     expect((await signIn('127.0.0.1', app.origin, ` ${w.owner.email.toUpperCase()} `, w.password))?.id).toBe(w.owner.id);
     expect((await (await signInPage(client.client_id)).login(w.owner.email.toUpperCase(), w.password)).status).toBe(303);
+  });
+
+  it('stores a new user\'s email in NFC, so a sign-in typed in either Unicode form finds an account created in decomposed form', async () => {
+    const w = await world();
+    const composed = `ren\u00e9-${randomBytes(4).toString('hex')}@example.test`;
+    const decomposed = composed.normalize('NFD');
+    expect(decomposed).not.toBe(composed);
+    const user = await createUser({ tenantId: w.tenant.id, email: ` ${decomposed.toUpperCase()} `, name: 'Ren\u00e9', role: 'organization_owner', password: w.password });
+    expect(user.email).toBe(composed);
+    expect((await User.findByPk(user.id))!.email).toBe(composed);
+    expect((await signIn('127.0.0.1', app.origin, composed, w.password))?.id).toBe(user.id);
+    expect((await signIn('127.0.0.1', app.origin, decomposed, w.password))?.id).toBe(user.id);
+    await expect(createUser({ tenantId: w.tenant.id, email: composed, name: 'Again', role: 'organization_owner' })).rejects.toThrow('The email has already been taken.');
   });
 
   it("admits the client's redirect URI in form-action on the sign-in page, first shown and shown again after an error", async () => {

@@ -149,5 +149,10 @@ describe('secrets stay out of logs, errors, GraphQL and audit entries', () => {
     expect(logSafeUrl('/api/agency/v1/connect-links/0ba28084-876c-4a1f')).toBe('/api/agency/v1/connect-links/0ba280…');
     expect(logSafeUrl('/api/v1/reviews?page=2')).toBe('/api/v1/reviews?page=2');
     expect(logSafeUrl('/reports/scans/3d3b784a-887a?t=signed')).toBe('/reports/scans/3d3b78…?t=[redacted]');
+    // Express serves these paths in any letter case, so they are cut in any case (the path keeps its spelling).
+    const token = 'a303a3'.padEnd(64, 'f');
+    expect(logSafeUrl(`/API/Webhooks/Inbound/${token}`)).toBe('/API/Webhooks/Inbound/a303a3…');
+    expect(logSafeUrl(`/U/${token}`)).toBe('/U/a303a3…');
+    expect(logSafeUrl(`/Connect/${token}/callback`)).toBe('/Connect/a303a3…/callback');
   });
 });

@@ -51,6 +51,8 @@ describe('webhook receiver URLs', () => {
     'http://[fe80::1]/',
     'http://[fd12:3456::1]/',
     'http://[64:ff9b::a9fe:a9fe]/', // NAT64 of 169.254.169.254
+    'http://[::127.0.0.1]/', // IPv4-compatible (the URL parser writes it [::7f00:1])
+    'http://[::169.254.169.254]/latest/meta-data/',
     'http://localhost:3000/',
     'http://api.localhost/',
   ])('refuses the private, loopback, link-local or unspecified %s', async (url) => {
@@ -93,6 +95,9 @@ describe('webhook receiver URLs', () => {
     expect(isPublicAddress('172.31.255.255')).toBe(false);
     expect(isPublicAddress('fe80::1%eth0')).toBe(false);
     expect(isPublicAddress('2002:7f00:1::')).toBe(false); // 6to4 of 127.0.0.1
+    expect(isPublicAddress('::7f00:1')).toBe(false); // IPv4-compatible 127.0.0.1
+    expect(isPublicAddress('::a9fe:a9fe')).toBe(false); // IPv4-compatible 169.254.169.254
+    expect(isPublicAddress('::808:808')).toBe(true); // IPv4-compatible 8.8.8.8: judged as 8.8.8.8
     expect(isPublicAddress('ff02::1')).toBe(false);
     expect(isPublicAddress('nonsense')).toBe(false);
   });

@@ -38,12 +38,15 @@ import { attemptBucket, scanPins, scanRuns, webhookDeliveries } from '../../src/
 
 export { WEBHOOK_USER_AGENT };
 
-/** How the dispatcher makes first attempts (`WEBHOOK_BULK_*`); defaults where a caller (a test) gives none. */
+/**
+ * How the dispatcher makes first attempts (`WEBHOOK_BULK_*`) and the longest `Retry-After` honoured; defaults where a
+ * caller (a test) gives none.
+ */
 type BulkConfig = Partial<
   Pick<
     Config,
     | 'WEBHOOK_BULK_CONCURRENCY' | 'WEBHOOK_BULK_PER_RECEIVER' | 'WEBHOOK_HANDOFF_MS' | 'WEBHOOK_SLOW_RECEIVER_MS'
-    | 'WEBHOOK_RECEIVER_MAX_IN_FLIGHT' | 'WEBHOOK_RECEIVER_STALE_MS' | 'INVITE_SEND_CONCURRENCY'
+    | 'WEBHOOK_RECEIVER_MAX_IN_FLIGHT' | 'WEBHOOK_RECEIVER_STALE_MS' | 'INVITE_SEND_CONCURRENCY' | 'WEBHOOK_RETRY_MAX_INTERVAL_MS'
   >
 >;
 
@@ -75,6 +78,7 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
       return cause && { message: cause.message, transient: cause instanceof UnresolvableHost };
     },
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    maxRetryAfterMs: config.WEBHOOK_RETRY_MAX_INTERVAL_MS,
     userAgent: WEBHOOK_USER_AGENT,
     now: () => new Date(),
     // One per worker process: both of its workers (the main queue's and the retries') share these activities.

@@ -34,6 +34,11 @@ export interface WebhookActivityDeps {
   /** Whether a failed POST was refused by the address policy: its message and whether a later try may pass. */
   refused(e: unknown): { message: string; transient: boolean } | null;
   timeoutMs: number;
+  /**
+   * The longest wait a receiver's `Retry-After` may ask for (the retry schedule's longest interval): a longer one is
+   * cut to it, so a 429 cannot stretch the spec's 10 retries over 5 minutes to days. Absent: not cut.
+   */
+  maxRetryAfterMs?: number;
   userAgent: string;
   now(): Date;
   /** The worker's slots per receiver (`receiverGate`): absent, every attempt POSTs at once. */
@@ -46,12 +51,12 @@ export const GONE = 'The delivery was removed, or its receiver was deleted or di
 /** Longest error logged (the column width). */
 const ERROR_CHARS = 500;
 
-/** Retry-After in seconds or as an HTTP date, as milliseconds from now. */
-function retryAfterMs(header: string | null, now: Date): number | null {
+/** Retry-After in seconds or as an HTTP date, as milliseconds from now, at most `max`. */
+function retryAfterMs(header: string | null, now: Date, max = Infinity): number | null {
   if (!header) return null;
-  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  if (/^\d+$/.test(header.trim())) return Math.min(max, Number(header.trim()) * 1000);
   const at = Date.parse(header);
-  return Number.isNaN(at) ? null : Math.max(0, at - now.getTime());
+  return Number.isNaN(at) ? null : Math.min(max, Math.max(0, at - now.getTime()));
 }
 
 
@@ -131,7 +136,7 @@ export function createDeliveryAttempt(deps: WebhookActivityDeps) {
     }
     const message = `The receiver answered ${response.status}`;
     await record(response.status, message, text || null);
-    if (response.status === 429) return { kind: 'retry', message, delayMs: retryAfterMs(response.headers.get('retry-after'), deps.now()) };
+    if (response.status === 429) return { kind: 'retry', message, delayMs: retryAfterMs(response.headers.get('retry-after'), deps.now(), deps.maxRetryAfterMs) };
     if (response.status >= 400 && response.status < 500 && response.status !== 408) return { kind: 'permanent', message };
     return { kind: 'retry', message, delayMs: null };
   };

@@ -10,11 +10,13 @@ import type { WebhookFieldsFragment } from '../../shared/graphql/graphql';
 /**
  * Outbound webhooks of the caller's account: receivers (`/webhooks`) and their delivery log
  * (`/webhook-deliveries`). Additive to the interface; see docs/decisions/webhooks.md, "Outbound webhooks". Managing
- * receivers is for account owners: reads need `organizations:read`, writes `organizations:update` (team members 403).
+ * receivers is for account owners: reads need `organizations:read`, writes `organizations:update` (team members 403);
+ * both also `reviews:read`, since receivers get (and the log shows) reviews and private feedback (the GraphQL rule,
+ * WEBHOOK_READ and WEBHOOK_WRITE in src/graphql/webhooks/webhook.resolver.ts).
  */
 const TAG = 'Webhooks';
-const READ = ['organizations:read'];
-const WRITE = ['organizations:update'];
+const READ = ['organizations:read', 'reviews:read'];
+const WRITE = ['organizations:update', 'reviews:read'];
 const id = { id: pathId('Webhook', 'The receiver id.') };
 const deliveryId = { id: pathUuid('Webhook delivery', 'The delivery id (the `webhook-id` header it was sent with).') };
 

@@ -55,6 +55,7 @@ import * as z1500 from './20261209000100-add-child-tenant-ids';
 import * as z1600 from './20261210000100-add-report-delivery-scans';
 import * as z1700 from './20261211000100-add-report-delivery-claim-token';
 import * as z1800 from './20261212000100-add-invite-message-claim-token';
+import * as z1900 from './20261213000100-normalize-user-emails';
 /** Ordered list: names are the file names, so the table `schema_migrations` reads like the folder. */
 export const migrations: ReadonlyArray<{ name: string; up: Migration; down: Migration }> = [
   { name: '20261121000100-create-tenants', ...m0100 },
@@ -112,4 +113,5 @@ export const migrations: ReadonlyArray<{ name: string; up: Migration; down: Migr
   { name: '20261210000100-add-report-delivery-scans', ...z1600 },
   { name: '20261211000100-add-report-delivery-claim-token', ...z1700 },
   { name: '20261212000100-add-invite-message-claim-token', ...z1800 },
+  { name: '20261213000100-normalize-user-emails', ...z1900 },
 ];

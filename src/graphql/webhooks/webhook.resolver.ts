@@ -17,56 +17,60 @@ import {
 
 /**
  * Outbound webhooks ("API and webhooks" settings). Token permissions: reading needs `organizations:read`,
- * changing (and revealing a secret, or redelivering) `organizations:update`; the service lets only account
- * owners in (team members: FORBIDDEN).
+ * changing (and revealing a secret, or redelivering) `organizations:update`; both also need `reviews:read`, since a
+ * receiver gets, and the delivery log shows, reviews and private feedback with the customer's contact details. The
+ * service lets only account owners in (team members: FORBIDDEN).
  */
+export const WEBHOOK_READ = ['organizations:read', 'reviews:read'] as const;
+export const WEBHOOK_WRITE = ['organizations:update', 'reviews:read'] as const;
+
 @Authorized()
 @Resolver(() => WebhookEndpointType)
 export class WebhookEndpointResolver {
-  @Authorized('organizations:read')
+  @Authorized(...WEBHOOK_READ)
   @Query(() => WebhookEndpointPage, { description: "The account's webhook receivers, in creation order." })
   webhookEndpoints(@Args() args: WebhookEndpointListArgs, @Ctx() ctx: Context) {
     return webhooks.listEndpoints(ctx.principal!, args);
   }
 
-  @Authorized('organizations:read')
+  @Authorized(...WEBHOOK_READ)
   @Query(() => WebhookEndpointType)
   webhookEndpoint(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
     return webhooks.getEndpoint(ctx.principal!, id);
   }
 
-  @Authorized('organizations:update')
+  @Authorized(...WEBHOOK_WRITE)
   @Query(() => String, { description: 'The current signing secret (account owners, with the write permission).' })
   webhookEndpointSecret(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
     return webhooks.revealSecret(ctx.principal!, id);
   }
 
-  @Authorized('organizations:update')
+  @Authorized(...WEBHOOK_WRITE)
   @Mutation(() => WebhookEndpointWithSecretType, { description: 'Adds a receiver; the answer carries its signing secret.' })
   createWebhookEndpoint(@Arg('input') input: CreateWebhookEndpointInput, @Ctx() ctx: Context) {
     return webhooks.createEndpoint(ctx.principal!, input, { clock: ctx.clock });
   }
 
-  @Authorized('organizations:update')
+  @Authorized(...WEBHOOK_WRITE)
   @Mutation(() => WebhookEndpointType)
   updateWebhookEndpoint(@Arg('id', () => Int) id: number, @Arg('input') input: UpdateWebhookEndpointInput, @Ctx() ctx: Context) {
     return webhooks.updateEndpoint(ctx.principal!, id, input, { clock: ctx.clock });
   }
 
-  @Authorized('organizations:update')
+  @Authorized(...WEBHOOK_WRITE)
   @Mutation(() => Deleted, { description: 'Deletes the receiver and its delivery log.' })
   async deleteWebhookEndpoint(@Arg('id', () => Int) id: number, @Ctx() ctx: Context): Promise<Deleted> {
     await webhooks.deleteEndpoint(ctx.principal!, id, { clock: ctx.clock });
     return { id, message: 'Webhook deleted successfully.' };
   }
 
-  @Authorized('organizations:update')
+  @Authorized(...WEBHOOK_WRITE)
   @Mutation(() => WebhookEndpointWithSecretType, { description: 'A new secret; the previous one keeps signing for 24 hours.' })
   rotateWebhookSecret(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
     return webhooks.rotateSecret(ctx.principal!, id, { clock: ctx.clock });
   }
 
-  @Authorized('organizations:update')
+  @Authorized(...WEBHOOK_WRITE)
   @Mutation(() => WebhookTestResultType, { description: "Sends the receiver a signed `ping` now and answers what it said." })
   testWebhookEndpoint(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
     return webhooks.sendTestEvent(ctx.principal!, id, { clock: ctx.clock });
@@ -82,19 +86,19 @@ export class WebhookEndpointResolver {
 @Authorized()
 @Resolver(() => WebhookDeliveryType)
 export class WebhookDeliveryResolver {
-  @Authorized('organizations:read')
+  @Authorized(...WEBHOOK_READ)
   @Query(() => WebhookDeliveryPage, { description: "The account's webhook deliveries, newest first." })
   webhookDeliveries(@Args() args: WebhookDeliveryListArgs, @Ctx() ctx: Context) {
     return webhooks.listDeliveries(ctx.principal!, args);
   }
 
-  @Authorized('organizations:read')
+  @Authorized(...WEBHOOK_READ)
   @Query(() => WebhookDeliveryType)
   webhookDelivery(@Arg('id') id: string, @Ctx() ctx: Context) {
     return webhooks.getDelivery(ctx.principal!, id);
   }
 
-  @Authorized('organizations:update')
+  @Authorized(...WEBHOOK_WRITE)
   @Mutation(() => WebhookDeliveryType, { description: 'Sends the delivery again, with the same id and body.' })
   redeliverWebhook(@Arg('id') id: string, @Ctx() ctx: Context) {
     return webhooks.redeliver(ctx.principal!, id, { clock: ctx.clock });

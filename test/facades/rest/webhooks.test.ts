@@ -175,10 +175,10 @@ describe('outbound webhooks at /api/v1/webhooks and /api/v1/webhook-deliveries',
       expect((await member.get(`/webhooks/${id}/deliveries`)).status).toBe(403);
     });
 
-    it('needs organizations:read to read and organizations:update to change, rotate or reveal', async () => {
+    it('needs organizations:read to read and organizations:update to change, rotate or reveal, each with reviews:read', async () => {
       const w = await makeWorld();
       const { id } = (await api(w.tokens.orgOwner).post('/webhooks', { url: RECEIVER })).body.data;
-      const reader = api(await tokenFor(w.orgOwner, ['organizations:read']));
+      const reader = api(await tokenFor(w.orgOwner, ['organizations:read', 'reviews:read']));
       expect((await reader.get('/webhooks')).status).toBe(200);
       expect((await reader.get(`/webhooks/${id}`)).status).toBe(200);
       for (const res of [
@@ -193,6 +193,26 @@ describe('outbound webhooks at /api/v1/webhooks and /api/v1/webhook-deliveries',
       }
       const blind = api(await tokenFor(w.orgOwner, ['reviews:read']));
       expect((await blind.get('/webhooks')).status).toBe(403);
+    });
+
+    it('refuses a token without reviews:read: receivers get, and the delivery log shows, reviews and private feedback', async () => {
+      const w = await makeWorld();
+      const { id } = (await api(w.tokens.orgOwner).post('/webhooks', { url: RECEIVER })).body.data;
+      const orgsOnly = api(await tokenFor(w.orgOwner, ['organizations:read', 'organizations:create', 'organizations:update', 'organizations:delete']));
+      expect((await orgsOnly.get('/reviews')).status).toBe(403);
+      for (const res of [
+        await orgsOnly.get('/webhooks'),
+        await orgsOnly.get(`/webhooks/${id}`),
+        await orgsOnly.get(`/webhooks/${id}/deliveries`),
+        await orgsOnly.post('/webhooks', { url: RECEIVER }),
+        await orgsOnly.put(`/webhooks/${id}`, { url: `${RECEIVER}/mine` }),
+      ]) {
+        expect(res.status).toBe(403);
+        expect(res.body.code).toBe('missing_permission');
+        expect(res.body.message).toContain('reviews:read');
+      }
+      const writer = api(await tokenFor(w.orgOwner, ['organizations:update', 'reviews:read']));
+      expect((await writer.put(`/webhooks/${id}`, { enabled: false })).status).toBe(200);
     });
 
     it('answers 404 for ids that name nothing', async () => {

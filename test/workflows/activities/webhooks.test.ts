@@ -103,6 +103,14 @@ describe('webhook activities', () => {
       expect(await answer('soon')).toEqual({ kind: 'retry', message: 'The receiver answered 429', delayMs: null });
     });
 
+    it("cuts a Retry-After longer than the schedule's longest interval to it (10 retries stay within minutes)", async () => {
+      const answer = (retryAfter: string) =>
+        attemptWith({ maxRetryAfterMs: 59_000, post: async () => new Response(null, { status: 429, headers: { 'Retry-After': retryAfter } }) }).attempt(pending('msg_1'), 1);
+      expect(await answer('86400')).toEqual({ kind: 'retry', message: 'The receiver answered 429', delayMs: 59_000 });
+      expect(await answer(new Date(NOW.getTime() + 3_600_000).toUTCString())).toEqual({ kind: 'retry', message: 'The receiver answered 429', delayMs: 59_000 });
+      expect(await answer('20')).toEqual({ kind: 'retry', message: 'The receiver answered 429', delayMs: 20_000 });
+    });
+
     it('refuses a URL the policy rejects without POSTing, for good unless its name did not resolve', async () => {
       const refusing = (e: Error) => attemptWith({ checkUrl: async () => Promise.reject(e) });
       const privateAddress = refusing(Object.assign(new Error('The URL points to a private address'), { reason: 'private_address' }));

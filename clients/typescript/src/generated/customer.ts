@@ -319,7 +319,7 @@ export interface paths {
         };
         /**
          * List webhook receivers
-         * @description Needs the token permission `organizations:read`.
+         * @description Needs the token permissions `organizations:read` and `reviews:read`.
          */
         get: operations["listWebhooks"];
         put?: never;
@@ -327,7 +327,7 @@ export interface paths {
          * Add a webhook receiver
          * @description Public http(s) URLs only; at most 20 receivers per account (422 `webhook_limit`). The answer carries the signing secret.
          *
-         *     Needs the token permission `organizations:update`.
+         *     Needs the token permissions `organizations:update` and `reviews:read`.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -345,20 +345,20 @@ export interface paths {
         };
         /**
          * Get a webhook receiver
-         * @description Needs the token permission `organizations:read`.
+         * @description Needs the token permissions `organizations:read` and `reviews:read`.
          */
         get: operations["getWebhook"];
         /**
          * Change a webhook receiver
          * @description Only sent fields change; `"description": null` clears the description, `"events": null` subscribes to every event.
          *
-         *     Needs the token permission `organizations:update`.
+         *     Needs the token permissions `organizations:update` and `reviews:read`.
          */
         put: operations["updateWebhook"];
         post?: never;
         /**
          * Remove a webhook receiver
-         * @description Needs the token permission `organizations:update`.
+         * @description Needs the token permissions `organizations:update` and `reviews:read`.
          */
         delete: operations["deleteWebhook"];
         options?: never;
@@ -379,7 +379,7 @@ export interface paths {
          * Rotate a receiver's signing secret
          * @description The previous secret keeps signing (a second signature) until `previous_secret_expires_at`.
          *
-         *     Needs the token permission `organizations:update`.
+         *     Needs the token permissions `organizations:update` and `reviews:read`.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -401,7 +401,7 @@ export interface paths {
          * Send a signed ping to a receiver
          * @description Answers 200 whatever the receiver did (`delivered: false` with the reason); not retried, not in the delivery log.
          *
-         *     Needs the token permission `organizations:update`.
+         *     Needs the token permissions `organizations:update` and `reviews:read`.
          */
         post: operations["testWebhook"];
         delete?: never;
@@ -419,7 +419,7 @@ export interface paths {
         };
         /**
          * Reveal a receiver's current signing secret
-         * @description Needs the token permission `organizations:update`.
+         * @description Needs the token permissions `organizations:update` and `reviews:read`.
          */
         get: operations["getWebhookSecret"];
         put?: never;
@@ -439,7 +439,7 @@ export interface paths {
         };
         /**
          * A receiver's delivery log
-         * @description Needs the token permission `organizations:read`.
+         * @description Needs the token permissions `organizations:read` and `reviews:read`.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -459,7 +459,7 @@ export interface paths {
         };
         /**
          * A delivery with its attempts
-         * @description Needs the token permission `organizations:read`.
+         * @description Needs the token permissions `organizations:read` and `reviews:read`.
          */
         get: operations["getWebhookDelivery"];
         put?: never;
@@ -483,7 +483,7 @@ export interface paths {
          * Send a delivery again
          * @description Same `webhook-id` and body; a fresh retry schedule.
          *
-         *     Needs the token permission `organizations:update`.
+         *     Needs the token permissions `organizations:update` and `reviews:read`.
          */
         post: operations["redeliverWebhook"];
         delete?: never;

@@ -171,6 +171,17 @@ function niceStep(x: number): number {
 
 const f = (v: number) => v.toFixed(1);
 
+/** A longitude difference `lng - from` the short way round, in (-180, 180]: a grid across the antimeridian stays whole. */
+export function lngDelta(lng: number, from: number): number {
+  const r = (((lng - from) % 360) + 360) % 360;
+  return r > 180 ? r - 360 : r;
+}
+
+/** A pin's offset from the scan's centre in degrees of latitude: x east (delta lng x cos(lat0)), y north. */
+export function projectPin(centre: { lat: number; lng: number }, pin: { lat: number; lng: number }, cos0 = Math.cos((centre.lat * Math.PI) / 180)): { x: number; y: number } {
+  return { x: lngDelta(pin.lng, centre.lng) * cos0, y: pin.lat - centre.lat };
+}
+
 /**
  * The grid as SVG: pins projected equirectangularly around the scan's centre (x = delta lng x cos(lat0),
  * y = delta lat, one scale for both), on a neutral street-grid canvas with the scan area, a scale bar and north.
@@ -178,7 +189,7 @@ const f = (v: number) => v.toFixed(1);
 export function GridMap({ report, tr }: { report: ScanReport; tr: Translator }): VNode {
   const { scan, pins } = report;
   const cos0 = Math.cos((scan.lat * Math.PI) / 180);
-  const raw = pins.map((p) => ({ p, x: (p.lng - scan.lng) * cos0, y: p.lat - scan.lat }));
+  const raw = pins.map((p) => ({ p, ...projectPin(scan, p, cos0) }));
   const extent = Math.max(1e-9, ...raw.map((r) => Math.max(Math.abs(r.x), Math.abs(r.y))));
   const n = Math.max(2, scan.gridSize || Math.round(Math.sqrt(pins.length)));
   // Room at the corners for the north arrow and the scale bar, clear of the outer pins.

@@ -58,9 +58,25 @@ function offset(lat: number, lng: number, azimuthDeg: number, km: number): { lat
   return { lat: r.lat2!, lng: r.lon2! };
 }
 
+/** Radius in km of the WGS84 parallel at a (geodetic) latitude: N(lat) x cos(lat). */
+function parallelRadiusKm(latDeg: number): number {
+  const { a, f } = Geodesic.WGS84;
+  const e2 = f * (2 - f);
+  const phi = (latDeg * Math.PI) / 180;
+  return (a / Math.sqrt(1 - e2 * Math.sin(phi) ** 2)) * Math.cos(phi) / 1000;
+}
+
+/** Walks `km` east (negative: west) along the parallel of `lat`: the latitude stays, the longitude wraps into [-180, 180). */
+function alongParallel(lat: number, lng: number, km: number): { lat: number; lng: number } {
+  const x = lng + ((km / parallelRadiusKm(lat)) * 180) / Math.PI;
+  return { lat, lng: x - 360 * Math.floor((x + 180) / 360) };
+}
+
 /**
- * The N x N pins, north-west first, row by row. Each pin is reached geodesically: north or south from the centre
- * by its row offset, then east or west along the ellipsoid by its column offset.
+ * The N x N pins, north-west first, row by row. Each row is reached geodesically north or south from the centre
+ * along its meridian by the row offset; its pins then lie on that row's parallel, east or west by the column offset
+ * measured along the parallel (on the WGS84 ellipsoid). So a row keeps one latitude: a geodesic at heading 90/270
+ * would be a great circle bending toward the equator (1.4 km at the edge of a 15 x 15 grid over 50 miles at 70 N).
  */
 export function generatePins(spec: GridSpec): Pin[] {
   assertGridParams(spec);
@@ -72,7 +88,7 @@ export function generatePins(spec: GridSpec): Pin[] {
     const onRow = north === 0 ? { lat: spec.lat, lng: spec.lng } : offset(spec.lat, spec.lng, north > 0 ? 0 : 180, Math.abs(north));
     for (let col = 0; col < spec.gridSize; col++) {
       const east = (col - mid) * spacing;
-      const p = east === 0 ? onRow : offset(onRow.lat, onRow.lng, east > 0 ? 90 : 270, Math.abs(east));
+      const p = east === 0 ? onRow : alongParallel(onRow.lat, onRow.lng, east);
       pins.push({ row, col, lat: round6(p.lat), lng: round6(p.lng) });
     }
   }

@@ -434,6 +434,9 @@ export async function setLimit(
   });
 }
 
+/** The last day a credit grant may run through: it lapses at the midnight that ends it, which DATETIME holds. */
+const LAST_EXPIRY_DAY = '9999-12-30';
+
 /** POST add-credits: a grant of email or SMS credits; answers the balance of that type afterwards. */
 export async function addCredits(
   p: Principal,
@@ -453,6 +456,8 @@ export async function addCredits(
     const today = clockOf(opts).now().toISOString().slice(0, 10);
     if (!day) add('expires_at', 'The expires at does not match the format Y-m-d.');
     else if (input.expiresAt < today) add('expires_at', 'The expires at must be a date after or equal to today.');
+    // It lapses at the next midnight, which the database must hold (9999-12-31 was a 500).
+    else if (input.expiresAt > LAST_EXPIRY_DAY) add('expires_at', `The expires at must be a date before or equal to ${LAST_EXPIRY_DAY} (leave it out for credits that never expire).`);
     // Valid through the whole day given (UTC): it lapses at the midnight that ends it.
     else expiresAt = new Date(day.getTime() + 86_400_000);
   }

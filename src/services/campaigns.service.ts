@@ -8,7 +8,7 @@ import { Campaign, Contact, ContactList, Invite, Location, Organization } from '
 import { CHANNELS, type CampaignStep, type Channel } from '../models/campaign.model';
 import type { ActivityType } from '../models/contact-activity.model';
 import { cleanName, clockOf, escape, inTransaction, offset, type Page, type PageArgs, parseDate, scopeSql, type ServiceOptions, tenantScoped } from './common';
-import { minutesOf, requestInvite, type ContactDetails, type InviteRequestResult } from './invites.service';
+import { MAX_SEND_AFTER_HOURS, minutesOf, requestInvite, type ContactDetails, type InviteRequestResult } from './invites.service';
 import { requestInvites, type BatchInviteResult } from './invite-batches';
 import { containsPattern } from '../db/like';
 import { UUID } from '../domain/ids';
@@ -26,7 +26,7 @@ export const CAMPAIGN_LIMITS = {
   textBodyChars: 1600,
   subjectChars: 255,
   delayHours: { min: 0, max: 720 },
-  sendAfterHours: { min: 0, max: 8760 },
+  sendAfterHours: { min: 0, max: MAX_SEND_AFTER_HOURS },
   duplicateWindowDays: { min: 0, max: 365, default: 14 },
   feedbackThreshold: { min: 1, max: 4, default: 3 },
   reviewUrlChars: 2048,

@@ -14,6 +14,7 @@ import {
   INVITE_WORDS,
   isRace,
   requestInvite,
+  sendAfterHoursProblem,
   sendTimeFor,
   type CleanContactDetails,
   type ContactDetails,
@@ -103,7 +104,8 @@ function validate(campaign: Campaign, inputs: BatchInviteInput[]): Entry[] {
   const entries: Entry[] = [];
   inputs.forEach((input, index) => {
     const hours = input.sendAfterHours ?? campaign.sendAfterHours;
-    if (!Number.isInteger(hours) || hours < 0) fields[`contacts.${index}.send_after_hours`] = ['The send after hours must be an integer of at least 0.'];
+    const problem = sendAfterHoursProblem(hours);
+    if (problem) fields[`contacts.${index}.send_after_hours`] = [problem];
     try {
       entries.push({ details: cleanContactDetails(input), hours, match: null, phoneHolder: null });
     } catch (e) {

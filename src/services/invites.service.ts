@@ -297,6 +297,16 @@ async function storeIgnored(
   );
 }
 
+/** The longest `send_after_hours` (a year): an invite's and a campaign's default alike. */
+export const MAX_SEND_AFTER_HOURS = 8760;
+
+/** Why a `send_after_hours` cannot be used, or null. */
+export function sendAfterHoursProblem(hours: number): string | null {
+  return Number.isInteger(hours) && hours >= 0 && hours <= MAX_SEND_AFTER_HOURS
+    ? null
+    : `The send after hours must be an integer between 0 and ${MAX_SEND_AFTER_HOURS}.`;
+}
+
 /**
  * Rules 2-7 for one request: match/update the contact; a paused campaign or an unsubscribed contact is ignored;
  * a waiting invite of the same (campaign, contact) is moved to the time computed from this request; otherwise a
@@ -308,7 +318,8 @@ async function storeIgnored(
 export async function requestInvite(campaign: Campaign, details: ContactDetails, opts: RequestInviteOptions): Promise<InviteRequestResult> {
   const clean = cleanContactDetails(details);
   const hours = opts.sendAfterHours ?? campaign.sendAfterHours;
-  if (!Number.isInteger(hours) || hours < 0) throw new Validation({ send_after_hours: ['The send after hours must be an integer of at least 0.'] });
+  const problem = sendAfterHoursProblem(hours);
+  if (problem) throw new Validation({ send_after_hours: [problem] });
 
   const attempt = () =>
     requestTransaction(opts, async (transaction) => {

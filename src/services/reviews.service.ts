@@ -238,8 +238,15 @@ function publishedAt(value: string): Date {
 }
 
 /** Creates a review on a written source (testimonials or custom) of a visible location. */
+/** A review's author as sent (stored verbatim), refused when it is only whitespace. */
+function presentAuthor(author: string): string {
+  if (!author.trim()) throw new Validation({ author: ['The author field is required.'] });
+  return author;
+}
+
 export async function create(p: Principal, input: CreateReviewInput, opts: ServiceOptions = {}): Promise<Review> {
   const date = publishedAt(input.publishedOn);
+  const author = presentAuthor(input.author);
   return inTransaction(opts, async (transaction) => {
     const org = await Organization.findByPk(input.organizationId, { transaction });
     if (!org || !canSeeOrganization(p, org)) throw new NotFound('Organization');
@@ -261,7 +268,7 @@ export async function create(p: Principal, input: CreateReviewInput, opts: Servi
         organizationId: org.id,
         locationId: location.id,
         integrationId: integration.id,
-        author: input.author,
+        author,
         rating: input.rating,
         originalRating: input.rating,
         title: input.title ?? null,
@@ -325,7 +332,7 @@ export async function update(p: Principal, id: number, input: UpdateReviewInput,
   return inTransaction(opts, async (transaction) => {
     const { review, integration } = await writable(p, id, { ...opts, transaction });
     const patch: Partial<Review> = {};
-    if (input.author != null) patch.author = input.author;
+    if (input.author != null) patch.author = presentAuthor(input.author);
     if (input.rating != null) patch.rating = input.rating;
     if (input.message !== undefined) patch.message = input.message ?? '';
     if (input.title !== undefined) patch.title = input.title;

@@ -519,7 +519,14 @@ export async function listScans(p: Principal, f: ScanListFilter, opts: ServiceOp
   else if (!f.includeArchived) and.push({ archivedAt: null });
   if (f.search?.trim()) {
     const like = containsPattern(f.search.trim());
-    and.push({ [Op.or]: [{ location: { [Op.like]: like } }, { keywords: { [Op.like]: like } }] });
+    // Keywords are a JSON array in a TEXT column: match each keyword's value, not the JSON text (whose brackets,
+    // commas and escaped quotes would match `[` or `","` on every scan and miss a keyword with a `"` in it).
+    const db = Scan.sequelize!;
+    const keyword = db.literal(
+      `EXISTS (SELECT 1 FROM JSON_TABLE(\`Scan\`.\`keywords\`, '$[*]' COLUMNS (k VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci PATH '$')) jt ` +
+        `WHERE jt.k LIKE ${db.escape(like)} ESCAPE '\\\\')`,
+    );
+    and.push({ [Op.or]: [{ location: { [Op.like]: like } }, keyword as unknown as WhereOptions] });
   }
   if (f.isScheduled != null) and.push({ isScheduled: f.isScheduled });
   if (f.failed != null) and.push({ lastRunFailed: f.failed });

@@ -19,7 +19,7 @@ describe('pin grid', () => {
     expect(pins[0].lng).toBeLessThan(centre.lng);
   });
 
-  it('puts the outer ring `distance` from the centre along the axes, geodesically', () => {
+  it('puts the outer ring `distance` from the centre along the axes (the meridian north, the parallel east)', () => {
     const pins = generatePins({ ...centre, gridSize: 5, distance: 2, unit: 'km' });
     const east = pins.find((p) => p.row === 2 && p.col === 4)!;
     const north = pins.find((p) => p.row === 0 && p.col === 2)!;
@@ -39,6 +39,31 @@ describe('pin grid', () => {
     const pins = generatePins({ ...centre, gridSize: 15, distance: 7, unit: 'miles' });
     expect(pins).toHaveLength(225);
     expect(distanceKm(pins[112], pins[113])).toBeCloseTo(1.609344, 3);
+  });
+
+  it('keeps every row on one parallel, its pins equally spaced along it (70 N, 15 x 15 over 50 miles)', () => {
+    const spec = { lat: 70, lng: 25, gridSize: 15, distance: 50, unit: 'miles' as const };
+    const spacing = pinSpacingKm(spec);
+    expect(spacing).toBeCloseTo((2 * 50 * 1.609344) / 14, 9);
+    const pins = generatePins(spec);
+    expect(pins).toHaveLength(225);
+    /** Metres between two latitudes along a meridian. */
+    const metresNorth = (a: number, b: number) => distanceKm({ lat: a, lng: 0 }, { lat: b, lng: 0 }) * 1000;
+    for (let row = 0; row < 15; row++) {
+      const line = pins.filter((p) => p.row === row).sort((a, b) => a.col - b.col);
+      expect(line).toHaveLength(15);
+      for (const p of line) expect(metresNorth(p.lat, line[7].lat)).toBeLessThan(1);
+      for (let col = 1; col < 15; col++) {
+        expect(Math.abs(distanceKm(line[col - 1], line[col]) - spacing) * 1000).toBeLessThan(1);
+      }
+      // The row's centre pin is `row offset` north or south of the centre, on the centre's meridian.
+      expect(line[7].lng).toBe(25);
+      expect(Math.abs(distanceKm({ lat: 70, lng: 25 }, line[7]) - Math.abs(7 - row) * spacing) * 1000).toBeLessThan(1);
+    }
+    // The centre row stays on 70 N out to its edges (a geodesic heading east would end 1.36 km south).
+    const eastEdge = pins.find((p) => p.row === 7 && p.col === 14)!;
+    expect(eastEdge.lat).toBe(70);
+    expect(eastEdge.lng).toBeGreaterThan(25);
   });
 
   it.each([

@@ -75,6 +75,15 @@ export interface GridLayout<P> {
   spacingKm: number | null;
 }
 
+/** A longitude (or a difference of two) wrapped into (-180, 180]. */
+export function wrapLng(lng: number): number {
+  const r = ((lng % 360) + 360) % 360;
+  return r > 180 ? r - 360 : r;
+}
+
+/** `lng - from` the short way round, in (-180, 180]: east positive, across the antimeridian too. */
+export const lngDelta = (lng: number, from: number): number => wrapLng(lng - from);
+
 const EARTH_KM = 6371.0088;
 
 export function distanceKm(a: { lat: number; lng: number }, b: { lat: number; lng: number }): number {
@@ -93,11 +102,15 @@ export function distanceKm(a: { lat: number; lng: number }, b: { lat: number; ln
 export function layoutGrid<P extends Pick<GridPin, 'lat' | 'lng'>>(pins: readonly P[], opts: { width: number; height: number; padding: number; gridSize?: number }): GridLayout<P> {
   const { width, height, padding } = opts;
   const lats = pins.map((p) => p.lat);
-  const lngs = pins.map((p) => p.lng);
   const centreLat = pins.length ? (Math.min(...lats) + Math.max(...lats)) / 2 : 0;
-  const centreLng = pins.length ? (Math.min(...lngs) + Math.max(...lngs)) / 2 : 0;
+  // Longitudes relative to the first pin, wrapped: a grid across the antimeridian (179.9 .. -179.9) spans 0.2 degrees,
+  // not 359.8.
+  const lng0 = pins.length ? pins[0].lng : 0;
+  const rel = pins.map((p) => lngDelta(p.lng, lng0));
+  const centreLng = pins.length ? wrapLng(lng0 + (Math.min(...rel) + Math.max(...rel)) / 2) : 0;
   const c = mercator(centreLat, centreLng);
-  const world = pins.map((pin) => ({ pin, ...mercator(pin.lat, pin.lng) }));
+  // Each pin's x is the centre's plus its wrapped longitude difference, so it may leave [0, 1] (tilesFor wraps tiles).
+  const world = pins.map((pin) => ({ pin, x: c.x + lngDelta(pin.lng, centreLng) / 360, y: mercator(pin.lat, pin.lng).y }));
   const spanX = Math.max(1e-12, ...world.map((w) => Math.abs(w.x - c.x) * 2));
   const spanY = Math.max(1e-12, ...world.map((w) => Math.abs(w.y - c.y) * 2));
   const scale = Math.min((width - 2 * padding) / spanX, (height - 2 * padding) / spanY);
@@ -108,7 +121,8 @@ export function layoutGrid<P extends Pick<GridPin, 'lat' | 'lng'>>(pins: readonl
   let spacingKm: number | null = null;
   if (pins.length > 1) {
     // The nearest neighbour of the pin closest to the centre: the grid's step on the ground.
-    const first = [...pins].sort((a, b) => Math.abs(a.lat - centreLat) + Math.abs(a.lng - centreLng) - (Math.abs(b.lat - centreLat) + Math.abs(b.lng - centreLng)))[0];
+    const off = (p: P) => Math.abs(p.lat - centreLat) + Math.abs(lngDelta(p.lng, centreLng));
+    const first = [...pins].sort((a, b) => off(a) - off(b))[0];
     const others = pins.filter((p) => p !== first).map((p) => distanceKm(first, p));
     spacingKm = Math.min(...others);
   }

@@ -17,7 +17,12 @@ const customerId = { customer: pathId('Customer', 'The customer id.') };
 
 /** `custom_plan_id` is a string in the spec; a JSON number is taken as its digits. */
 const planId = (field: string) =>
-  z.union([z.string(), z.number().int()], { invalid_type_error: `The ${field.replace(/_/g, ' ')} must be a string.` }).transform(String);
+  z
+    .union([z.string(), z.number().int()], {
+      invalid_type_error: `The ${field.replace(/_/g, ' ')} must be a string.`,
+      required_error: `The ${field.replace(/_/g, ' ')} field is required.`,
+    })
+    .transform(String);
 
 const message = (d: { message: string }) => ({ body: { message: d.message } });
 

@@ -252,7 +252,7 @@ describe('agency API: customers', () => {
       const created = await as(w.token).post('/api/agency/v1/customers').send(body(w.plan.id));
       const missing = await as(w.token).put(`/api/agency/v1/customers/${created.body.data.id}`).send({});
       expect(missing.status).toBe(422);
-      expect(Object.keys(missing.body.errors)).toEqual(['custom_plan_id']);
+      expect(missing.body.errors).toEqual({ custom_plan_id: ['The custom plan id field is required.'] });
       const foreign = await as(w.token).put(`/api/agency/v1/customers/${created.body.data.id}`).send({ custom_plan_id: String((await makeTenant()).plan.id) });
       expect(foreign.status).toBe(422);
       expect(foreign.body.errors).toEqual({ custom_plan_id: ['The selected custom plan id is invalid.'] });

@@ -490,6 +490,29 @@ describe('scans at /api/agency/v1/scans', () => {
       expect((await w.agency.get('/scans?archived_only=true')).body.data.map((s: { uuid: string }) => s.uuid)).toEqual([a]);
       expect((await w.agency.get('/scans?include_archived=true')).body.meta.total).toBe(2);
     });
+
+    it('search matches the keywords themselves, not their JSON text, and the location as before', async () => {
+      const w = await agency();
+      const a = (await w.agency.post('/scans', body({ location: 'Alpha Dental' }))).body.data.uuid;
+      const g = (await w.agency.post('/scans', body({ location: 'Gamma Grill', keywords: ['pizza "best"', 'café'] }))).body.data.uuid;
+      await idle(a);
+      await idle(g);
+      const found = async (term: string) =>
+        ((await w.agency.get(`/scans?search=${encodeURIComponent(term)}`)).body.data as Array<{ uuid: string }>).map((s) => s.uuid).sort();
+      // Stored as ["dentist","teeth whitening"] and ["pizza \"best\"","café"]: the JSON's punctuation is no keyword's.
+      expect(await found('[')).toEqual([]);
+      expect(await found('","')).toEqual([]);
+      expect(await found('\\')).toEqual([]);
+      // A keyword with a double quote is found by its text (the JSON text has `\"` there).
+      expect(await found('"best"')).toEqual([g]);
+      expect(await found('pizza "best"')).toEqual([g]);
+      expect(await found('café')).toEqual([g]);
+      expect(await found('WHITENING')).toEqual([a]);
+      expect(await found('%')).toEqual([]);
+      // The location name as before.
+      expect(await found('Alpha')).toEqual([a]);
+      expect(await found('grill')).toEqual([g]);
+    });
   });
 
   describe('PUT /scans/{uuid}', () => {

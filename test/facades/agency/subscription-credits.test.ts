@@ -173,6 +173,7 @@ describe('agency API: subscription pause/resume and credits', () => {
       ['an expiry that is no Y-m-d date', { type: 'email', credits: 5, expires_at: '31/12/2026' }, 'expires_at'],
       ['an impossible date', { type: 'email', credits: 5, expires_at: '2026-02-30' }, 'expires_at'],
       ['an expiry in the past', { type: 'email', credits: 5, expires_at: '2026-11-19' }, 'expires_at'],
+      ['an expiry whose end the database cannot hold (was a 500)', { type: 'email', credits: 5, expires_at: '9999-12-31' }, 'expires_at'],
       ['notes over 1000 characters', { type: 'email', credits: 5, notes: 'n'.repeat(1001) }, 'notes'],
     ])('answers 422 for %s', async (_label, sent, field) => {
       const c = await customerOn();

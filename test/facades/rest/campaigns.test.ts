@@ -296,6 +296,9 @@ describe('review-request campaigns (customer REST)', () => {
         expect(await fields({ email: 'a@example.com', send_after_hours: -1 })).toEqual(['send_after_hours']);
         expect(await fields({ email: 'a@example.com', send_after_hours: 'soon' })).toEqual(['send_after_hours']);
         expect(await fields({ email: 'a@example.com', send_after_hours: 1.5 })).toEqual(['send_after_hours']);
+        // At most a year, as a campaign's default: 2147483647 hours was a 500 (a send time past year 9999).
+        expect(await fields({ email: 'a@example.com', send_after_hours: 8761 })).toEqual(['send_after_hours']);
+        expect(await fields({ email: 'a@example.com', send_after_hours: 2147483647 })).toEqual(['send_after_hours']);
         expect(await fields({ email: { nested: true } })).toEqual(['email']);
         expect(await Contact.count({ where: { contactListId: s.campaign.contactListId } })).toBe(0);
         // The limits themselves pass.
@@ -345,10 +348,11 @@ describe('review-request campaigns (customer REST)', () => {
     it('answers 422 naming contacts.<i>.<field> and stores nothing when any entry is invalid', async () => {
       const s = await setup();
       const post = (body: unknown) => as(s.tokens.orgOwner).post(batchPath(s.campaign.uuid)).send(body as object);
-      const bad = await post({ contacts: [{ email: 'fine@example.com' }, { phone: '+1 415 555 2671' }, { first_name: 'Nobody' }, { email: 'x@example.com', send_after_hours: -1 }] });
+      const bad = await post({ contacts: [{ email: 'fine@example.com' }, { phone: '+1 415 555 2671' }, { first_name: 'Nobody' }, { email: 'x@example.com', send_after_hours: -1 }, { email: 'y@example.com', send_after_hours: 2147483647 }] });
       expect(bad.status).toBe(422);
       expect(bad.body).toEqual({ message: expect.any(String), errors: expect.any(Object) });
-      expect(Object.keys(bad.body.errors).sort()).toEqual(['contacts.1.phone', 'contacts.2.email', 'contacts.2.phone', 'contacts.3.send_after_hours']);
+      expect(Object.keys(bad.body.errors).sort()).toEqual(['contacts.1.phone', 'contacts.2.email', 'contacts.2.phone', 'contacts.3.send_after_hours', 'contacts.4.send_after_hours']);
+      expect(bad.body.errors['contacts.4.send_after_hours']).toEqual(['The send after hours must be an integer between 0 and 8760.']);
       for (const body of [{}, { contacts: [] }, { contacts: 'a@example.com' }, { contacts: [{ email: { nested: true } }] }, { contacts: Array.from({ length: 1001 }, (_, i) => ({ email: `p${i}@example.com` })) }]) {
         const res = await post(body);
         expect(res.status).toBe(422);

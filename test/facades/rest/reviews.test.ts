@@ -595,6 +595,7 @@ describe('customer REST reviews', () => {
       ['author', 'a'.repeat(256)],
       ['title', 't'.repeat(256)],
       ['author', ''],
+      ['author', ' \t '],
       ['rating', 0],
       ['rating', 6],
       ['rating', -3],
@@ -817,6 +818,7 @@ describe('customer REST reviews', () => {
 
     it.each([
       ['author', 'a'.repeat(256)],
+      ['author', '   '],
       ['title', 't'.repeat(256)],
       ['rating', 0],
       ['rating', 6],

@@ -145,6 +145,21 @@ describe('organisations', () => {
       expect(await Organization.count({ where: { customerId: owner.customerId! } })).toBe(1);
     });
 
+    it('tells names apart by their accents and emoji, not by letter case', async () => {
+      const { tenant } = await makeTenant();
+      const owner = await makeOrgOwner(tenant.id);
+      const token = await tokenFor(owner);
+      for (const name of ['Pizza \u{1F355}', 'Pizza \u{1F600}', 'Caf\u00e9', 'Cafe']) {
+        const res = await as(token).post('/api/v1/organizations').send({ name });
+        expect([name, res.status]).toEqual([name, 201]);
+      }
+      for (const name of ['PIZZA \u{1F355}', 'CAF\u00c9', 'cafe']) {
+        const res = await as(token).post('/api/v1/organizations').send({ name });
+        expect([name, res.status, res.body.errors]).toEqual([name, 422, { name: ['The name has already been taken.'] }]);
+      }
+      expect(await Organization.count({ where: { customerId: owner.customerId! } })).toBe(4);
+    });
+
     it('allows the same name in another account of the tenant and in another tenant', async () => {
       const { tenant } = await makeTenant();
       const first = await makeOrgOwner(tenant.id);

@@ -102,10 +102,18 @@ export function parseDate(value: string): Date | null {
   return day === null ? null : new Date(day * DAY_MS);
 }
 
-/** A name as the interface allows it: trimmed, present, at most 255 characters (code points). */
+/** C0 and C1 control characters, DEL, and a lone UTF-16 surrogate (a paired one is part of one code point). */
+const CONTROL_CHARACTER = /[\p{Cc}\p{Cs}]/u;
+
+/** A name as the interface allows it: trimmed, present, one line, at most 255 characters (code points). */
 export function cleanName(name: string, field = 'name'): string {
   const trimmed = name.trim();
   if (!trimmed) throw new Validation({ [field]: [`The ${field} field is required.`] });
+  // A name is one line of text: control characters (NUL, line breaks, escapes) and lone UTF-16 surrogates, which
+  // JSON can carry, would be stored and echoed into every page, mail and export that shows it.
+  if (CONTROL_CHARACTER.test(trimmed)) {
+    throw new Validation({ [field]: [`The ${field.replace(/_/g, ' ')} may not contain control characters.`] });
+  }
   if (charCount(trimmed) > MAX_NAME_CHARS) throw new Validation({ [field]: [`The ${field} may not be greater than ${MAX_NAME_CHARS} characters.`] });
   return trimmed;
 }

@@ -475,6 +475,13 @@ export async function sendClaimed(claim: Claimed, input: StepInput, opts: Delive
   const own = ownClaim(claim, input.stepIndex);
   /** The claim was taken over while this attempt stalled: the take-over decides the step (retried later, as in flight). */
   const takenOver = () => new StepInFlight(loaded.invite.id, input.stepIndex);
+  // A claim that waited long for a send slot (a batch's steps queue behind the send limit) may have been taken over
+  // meanwhile by another attempt (Temporal's retry of an activity it timed out): the take-over sends the step, or
+  // settles it, under its own token, so this attempt must not send it too. Younger claims cannot have been taken
+  // over (the take-over waits out the whole grace), so they cost no read.
+  if (clock.now().getTime() - claim.message.sentAt.getTime() > inviteDeliverySettings().inFlightGraceMs / 2) {
+    if ((await InviteMessage.count({ where: own })) === 0) throw takenOver();
+  }
   let providerMessageId: string | null;
   try {
     const receipt = await sender.send({ to: recipient, ...rendered });

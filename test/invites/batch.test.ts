@@ -1,3 +1,4 @@
+import { sendInviteStep } from '../../src/messaging/delivery';
 import { sendDueSteps, type DueStep, type Run } from '../../src/messaging/send-queue';
 import { configureInviteDelivery, resetInviteDelivery } from '../../src/messaging/settings';
 import { MessagingRejected, MessagingUnavailable, type ChannelSender, type OutgoingMessage } from '../../src/messaging/types';
@@ -101,6 +102,39 @@ describe('the send queue, a batch at a time', () => {
     expect(poorLeft[2].reason).toMatch(/^insufficient_credits: /);
     expect(await creditBalance(poor.org.customerId, 'email')).toBe(0);
     expect(await creditBalance(rich.org.customerId, 'email')).toBe(2);
+  });
+
+  it('does not send a step taken over while it waited for a send slot (an email the take-over sent, an SMS it settled)', async () => {
+    const w = await account(10);
+    await giveCredits(w, 'sms', 10);
+    for (const step of [EMAIL_STEP, SMS_STEP(0)]) {
+      const campaign = await makeCampaign(w, { steps: [step] });
+      const invite = await makeInvite(campaign, await makeContact(campaign, { phone: phoneNumber() }), past());
+      const { sent, opts } = recorder();
+      let shift = 0;
+      const clock = { now: () => new Date(Date.now() + shift) };
+      let letGo!: () => void;
+      const slot = new Promise<void>((r) => (letGo = r));
+      let queue!: () => void;
+      const queued = new Promise<void>((r) => (queue = r));
+      const slowSlots: Run = async (work) => {
+        queue();
+        await slot;
+        return work();
+      };
+      const batch = sendDueSteps([first(invite.id)], slowSlots, { ...opts, clock });
+      await queued;
+      // Past the grace (60 s here), the claim is stale: a second attempt takes it over (the queue's stale kind).
+      shift = 61_000;
+      expect(await sendInviteStep({ inviteId: invite.id, stepIndex: 0, first: true }, { ...opts, clock })).toEqual({ outcome: 'sent', reason: null, sendAt: null });
+      const byTakeOver = sent.length;
+      expect([step.channel, byTakeOver]).toEqual([step.channel, step.channel === 'email' ? 1 : 0]);
+      letGo();
+      const [outcome] = await batch;
+      expect(outcome.status).toBe('fulfilled');
+      expect([step.channel, sent.length]).toEqual([step.channel, byTakeOver]);
+      expect(await InviteMessage.findAll({ where: { inviteId: invite.id } })).toEqual([expect.objectContaining({ status: 'sent' })]);
+    }
   });
 
   it('decides each step of a mixed batch as the rules say: held, waiting, unsubscribed, unreachable, follow-ups', async () => {

@@ -115,10 +115,14 @@ export function createInviteActivities(deps: InviteActivityDeps) {
       const total = limiter(deps.queue.concurrency);
       const seen = new Set<number>();
       const inFlight: InFlight = { last: Promise.resolve(), error: null };
-      // The last batch's sends finish (and are recorded) before the activity answers, whatever ended it.
+      // The last batch's sends finish (and are recorded) before the activity answers, whatever ended it, and the
+      // heartbeat goes on while they do (`settle`): sends slower than the heartbeat timeout would otherwise have the
+      // batch claimed again by a second attempt while this one still sends it.
       let handled: number;
       try {
-        handled = await runBatches(limit, deps.queue, { ...deps, now: () => Date.now() }, () => sendBatch(limit, seen, total, inFlight));
+        handled = await runBatches(limit, deps.queue, { ...deps, now: () => Date.now(), settle: () => inFlight.last }, () =>
+          sendBatch(limit, seen, total, inFlight),
+        );
       } catch (e) {
         await inFlight.last;
         throw e;

@@ -205,6 +205,31 @@ describe('invite activities', () => {
       }
     });
 
+    it("keeps beating while the last batch's sends finish after the budget, so no second attempt claims them meanwhile", async () => {
+      jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] });
+      try {
+        let beats = 0;
+        const sending = deferred<Array<PromiseSettledResult<DueOutcome>>>();
+        const q = queue([[step(1)]], {
+          queue: { concurrency: 8, budgetMs: 0, lingerMs: 0, pollMs: 1 },
+          heartbeat: () => void beats++,
+          sendDue: async () => ({ delivered: sending.promise }),
+        });
+        const run = env().run(q.activities.sendDueInvites, 10);
+        const answered = watch(run);
+        await jest.advanceTimersByTimeAsync(15_000);
+        expect(answered.settled).toBe(false);
+        expect(beats).toBeGreaterThanOrEqual(14);
+        sending.resolve(sent([step(1)]));
+        expect(await run).toBe(10);
+        const after = beats;
+        await jest.advanceTimersByTimeAsync(3_000);
+        expect(beats).toBe(after);
+      } finally {
+        jest.useRealTimers();
+      }
+    });
+
     it('ends after the batch in hand once cancelled (its worker shutting down), answering when its sends are done', async () => {
       const e = env();
       const sending = deferred<Array<PromiseSettledResult<DueOutcome>>>();

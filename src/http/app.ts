@@ -188,6 +188,9 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
     introspection: true,
     includeStacktraceInErrorResponses: false,
     allowBatchedHttpRequests: false,
+    // The process stops Apollo itself (`stop` below) once the server has drained its requests in flight; Apollo's
+    // own SIGTERM handler (installed outside NODE_ENV=test) stopped it at once and failed those requests with 500.
+    stopOnTerminationSignals: false,
     validationRules: armor.validationRules,
     plugins: [
       ...(armor.plugins as ApolloServerPlugin<Context>[]),

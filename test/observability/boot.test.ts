@@ -211,7 +211,8 @@ describe('boot errors and the worker probe server (built entry points)', () => {
 
       // An API process without an in-process worker is ready once a worker polls its task queue.
       const apiPort = await freePort();
-      const api = start(MAIN, { ...env(), PORT: String(apiPort), WORKER_IN_PROCESS: 'false' });
+      // In production mode: Apollo stops itself on SIGTERM there unless told not to, which failed the request below.
+      const api = start(MAIN, { ...env(), NODE_ENV: 'production', PORT: String(apiPort), WORKER_IN_PROCESS: 'false' });
       procs.push(api);
       let apiReady: Readiness | null = null;
       try {

@@ -5,7 +5,7 @@ import { Conflict } from '../domain/errors';
 import type { Principal } from '../domain/principal';
 import { AutoRespondRule, AutoRespondRun, Customer, Integration, Location, Organization, Plan, Review } from '../models';
 import { clockOf, inTransaction, type ServiceOptions } from '../services/common';
-import { MAX_REPLY_CHARS, reply } from '../services/replies.service';
+import { MAX_REPLY_CHARS, reply, type ReplyOptions } from '../services/replies.service';
 import { AUTO_RESPOND_FEATURE, log, renderTemplate, type TemplateValues } from '../services/auto-respond.service';
 
 /**
@@ -132,9 +132,15 @@ export async function prepareAutoResponse(reviewId: number): Promise<AutoRespons
  * Activity: publishes the reply through the reply path (the platform for synced reviews, stored for written ones)
  * and records the run as replied, in one transaction. Checked again under the lock: a rule paused or deleted, a
  * plan downgraded or a reply written in the meantime skips instead. Platform errors propagate (the activity maps
- * them to retry or stop) and leave the run pending.
+ * them to retry or stop) and leave the run pending. A retry after a platform call whose answer was lost (or a
+ * worker killed before the commit) publishes nothing twice: Google's reply is an overwriting PUT, and the reply
+ * path records the page's comment a Facebook attempt left (same text) instead of commenting again; a page comment
+ * with another text skips the run as `already_replied`.
  */
-export async function publishAutoResponse(input: PublishAutoResponseInput, opts: ServiceOptions = {}): Promise<AutoRespondOutcome> {
+export async function publishAutoResponse(
+  input: PublishAutoResponseInput,
+  opts: ServiceOptions & Pick<ReplyOptions, 'platformClient'> = {},
+): Promise<AutoRespondOutcome> {
   const clock = clockOf(opts);
   return inTransaction(opts, async (transaction) => {
     const run = await AutoRespondRun.findOne({ where: { reviewId: input.reviewId }, transaction, lock: transaction.LOCK.UPDATE });
@@ -146,7 +152,7 @@ export async function publishAutoResponse(input: PublishAutoResponseInput, opts:
       return { status: 'skipped', reason };
     }
     try {
-      await reply(systemPrincipal(run.tenantId, run.customerId), input.reviewId, input.message, { transaction, clock });
+      await reply(systemPrincipal(run.tenantId, run.customerId), input.reviewId, input.message, { transaction, clock, platformClient: opts.platformClient });
     } catch (e) {
       if (e instanceof Conflict && e.reason === 'already_replied') {
         await run.update({ status: 'skipped', reason: 'already_replied' }, { transaction });

@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import { optionalTsToMs } from '@temporalio/common/lib/time';
 import type Redis from 'ioredis';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { migrations } from '../db/migrations';
@@ -32,6 +33,13 @@ const DEFAULT_TIMEOUT_MS = 2_000;
 // Proto enum values (temporal.api.enums.v1): @temporalio/proto is not a direct dependency.
 const TASK_QUEUE_KIND_NORMAL = 1;
 const TASK_QUEUE_TYPE_WORKFLOW = 1;
+/**
+ * How recent a poller's last poll must be for it to count as a live worker. DescribeTaskQueue keeps listing a poller
+ * for about 5 minutes after its worker died; a live worker's idle long poll lasts about 60 s on the server (the SDK's
+ * call gives up at 70 s) before the next one starts, so a live worker's lastAccessTime is never much older than
+ * that. 90 s leaves room for a busy server and a little clock skew between this host and Temporal's.
+ */
+export const POLLER_FRESH_MS = 90_000;
 
 /** Names of the migrations this code knows and the database has not applied. */
 async function pendingMigrations(sequelize: Sequelize): Promise<string[]> {
@@ -106,10 +114,17 @@ export async function checkReadiness(deps: ReadinessDeps): Promise<Readiness> {
               taskQueueType: TASK_QUEUE_TYPE_WORKFLOW,
             }),
           );
-          // The server lists the pollers it saw in the last minutes: none means no worker serves the queue.
-          const pollers = answer.pollers?.length ?? 0;
-          if (pollers === 0) throw new Error(`no worker polls the task queue "${t.taskQueue}"`);
-          return `${pollers} poller(s) on "${t.taskQueue}"`;
+          // The server lists the pollers it saw in the last ~5 minutes, dead workers' included: only a poll within
+          // POLLER_FRESH_MS shows a live worker (a poller without a poll time is not counted).
+          const now = Date.now();
+          const lastPolls = (answer.pollers ?? []).map((p) => optionalTsToMs(p.lastAccessTime) ?? null);
+          const fresh = lastPolls.filter((at) => at !== null && now - at < POLLER_FRESH_MS).length;
+          if (fresh === 0) {
+            const latest = Math.max(...lastPolls.map((at) => at ?? -Infinity));
+            const since = Number.isFinite(latest) ? `: the last poll was ${Math.max(0, Math.round((now - latest) / 1000))} s ago` : '';
+            throw new Error(`no worker polls the task queue "${t.taskQueue}"${since}`);
+          }
+          return `${fresh} poller(s) on "${t.taskQueue}"`;
         }),
       );
     }

@@ -6,7 +6,8 @@ import { Integration, Review, ReviewSource } from '../models';
 import { reviewPayload } from '../outbox/payloads';
 import { writeEvent } from '../outbox/writer';
 import { platformClient } from '../providers';
-import { ProviderRejected, ProviderUnavailable, SIGN_IN_PROVIDERS, type SignInProvider } from '../providers/types';
+import { FacebookReplyExists } from '../providers/facebook/graph.client';
+import { ProviderRejected, ProviderUnavailable, SIGN_IN_PROVIDERS, type ReviewPlatformClient, type SignInProvider } from '../providers/types';
 import { clockOf, inTransaction, type ServiceOptions } from './common';
 import { WRITABLE_TYPES } from './integrations.service';
 import { accessTokenFor } from './provider-connections.service';
@@ -23,14 +24,24 @@ function cleanMessage(message: string): string {
   return trimmed;
 }
 
+export interface ReplyOptions extends ServiceOptions {
+  /** The platform API client (default: `platformClient` of src/providers; tests give one with a short timeout). */
+  platformClient?: (provider: SignInProvider) => ReviewPlatformClient;
+}
+
 /**
  * Publishes the owner's reply to a review ("Reply to Review"). A written review (testimonials, custom) stores the
  * reply; a synced review's reply is published on its platform first, and stored only once the platform accepted
  * it. One reply per review: a review already replied to is 409 `already_replied`. The review row stays locked
  * while the platform is called, so two replies at once cannot both be published. review-updated is written in the
  * same transaction.
+ *
+ * A retry after a lost answer is safe on both platforms: Google's reply is an overwriting PUT; Facebook's client
+ * reads the story's comments before it comments, so the page's comment with this text (an earlier attempt that
+ * went through) is recorded as the reply instead of a second comment, and a page comment with another text is
+ * 409 `already_replied` (docs/decisions/reviews.md, "Durable").
  */
-export async function reply(p: Principal, id: number, message: string, opts: ServiceOptions = {}): Promise<Review> {
+export async function reply(p: Principal, id: number, message: string, opts: ReplyOptions = {}): Promise<Review> {
   const text = cleanMessage(message);
   const clock = clockOf(opts);
   return inTransaction(opts, async (transaction) => {
@@ -57,9 +68,10 @@ export async function reply(p: Principal, id: number, message: string, opts: Ser
         throw e;
       }
       try {
-        const published = await platformClient(provider).publishReply(token, integration.externalId, review.identifier, text);
+        const published = await (opts.platformClient ?? platformClient)(provider).publishReply(token, integration.externalId, review.identifier, text);
         if (published && published.replyDate) replyDate = published.replyDate;
       } catch (e) {
+        if (e instanceof FacebookReplyExists) throw new Conflict(`This review has already been replied to on ${name}.`, 'already_replied');
         if (e instanceof ProviderRejected) throw new Upstream(`${name} rejected the reply: ${e.reason}`, 'provider_rejected');
         if (e instanceof ProviderUnavailable) throw new Upstream(`${name} could not be reached; the reply was not published. Try again later.`, 'provider_unavailable');
         throw e;

@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
+import type { Client } from '@temporalio/client';
+import { msNumberToTs } from '@temporalio/common/lib/time';
 import Redis from 'ioredis';
 import pino from 'pino';
 import request from 'supertest';
 import type { Sequelize } from 'sequelize';
 import { createSequelize, dropDatabase, ensureDatabase } from '../../src/db/connection';
+import { migrations } from '../../src/db/migrations';
 import { getSchema } from '../../src/graphql/schema';
 import { createApp } from '../../src/http/app';
-import { checkReadiness, type ReadinessCheck } from '../../src/observability/readiness';
+import { checkReadiness, POLLER_FRESH_MS, type ReadinessCheck } from '../../src/observability/readiness';
 import { temporal } from '../../workflows/client';
 import { useApp } from '../support/app';
 import { databaseUrlFor } from '../support/env';
@@ -145,5 +148,52 @@ describe('checkReadiness against Temporal and Redis', () => {
     const none = await checkReadiness({ sequelize: db() as unknown as Sequelize, role: 'api' });
     expect(byName(none.checks).redis).toBeUndefined();
     expect(none.status).toBe('ready');
+  });
+});
+
+/**
+ * DescribeTaskQueue keeps listing a dead worker's poller for about 5 minutes: worker_pollers counts only pollers whose
+ * last poll is recent. A Temporal client and a database that answer what the test says (no server involved).
+ */
+describe('worker_pollers against the pollers DescribeTaskQueue lists', () => {
+  const sequelize = {
+    query: async (sql: string) => (sql.includes('schema_migrations') ? migrations.map((m) => ({ name: m.name })) : [{ 1: 1 }]),
+  } as unknown as Sequelize;
+  const clientListing = (pollers: Array<{ identity: string; lastAccessTime?: ReturnType<typeof msNumberToTs> }>) =>
+    ({
+      connection: { withDeadline: <R>(_deadline: number, fn: () => Promise<R>) => fn() },
+      workflowService: {
+        describeNamespace: async () => ({}),
+        describeTaskQueue: async () => ({ pollers }),
+      },
+    }) as unknown as Client;
+  const ready = (client: Client) => checkReadiness({ sequelize, role: 'api', temporal: { client, namespace: 'default', taskQueue: 'q' } });
+
+  it('is not ready when the only poller listed last polled longer ago than a live worker would (its worker died)', async () => {
+    const r = await ready(clientListing([{ identity: 'dead@host', lastAccessTime: msNumberToTs(Date.now() - 240_000) }]));
+    expect(r.status).toBe('unavailable');
+    expect(byName(r.checks).worker_pollers.ok).toBe(false);
+    expect(byName(r.checks).worker_pollers.detail).toMatch(/^no worker polls the task queue "q": the last poll was 24\d s ago$/);
+    expect(byName(r.checks).temporal.ok).toBe(true);
+  });
+
+  it('is not ready just past the threshold, and counts only the fresh pollers next to stale ones', async () => {
+    const atLimit = await ready(clientListing([{ identity: 'old@host', lastAccessTime: msNumberToTs(Date.now() - POLLER_FRESH_MS - 1_000) }]));
+    expect(byName(atLimit.checks).worker_pollers.ok).toBe(false);
+    const mixed = await ready(
+      clientListing([
+        { identity: 'dead@host', lastAccessTime: msNumberToTs(Date.now() - 200_000) },
+        { identity: 'live@host', lastAccessTime: msNumberToTs(Date.now() - 55_000) },
+        { identity: 'unknown@host' },
+      ]),
+    );
+    expect(mixed.status).toBe('ready');
+    expect(byName(mixed.checks).worker_pollers).toMatchObject({ ok: true, detail: '1 poller(s) on "q"' });
+  });
+
+  it('is ready with a poller that polled just now', async () => {
+    const r = await ready(clientListing([{ identity: 'live@host', lastAccessTime: msNumberToTs(Date.now() - 2_000) }]));
+    expect(r.status).toBe('ready');
+    expect(byName(r.checks).worker_pollers).toMatchObject({ ok: true, detail: '1 poller(s) on "q"' });
   });
 });

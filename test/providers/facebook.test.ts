@@ -1,4 +1,4 @@
-import { FacebookGraphClient, FACEBOOK_GRAPH_URL, graphDate } from '../../src/providers/facebook/graph.client';
+import { FacebookGraphClient, FacebookReplyExists, FACEBOOK_GRAPH_URL, graphDate } from '../../src/providers/facebook/graph.client';
 import { ProviderRejected, ProviderUnavailable } from '../../src/providers/types';
 import { startProviderApis, type ProviderApis } from '../support/providers/review-platforms';
 
@@ -68,6 +68,24 @@ describe('FacebookGraphClient', () => {
     expect(call?.token).toBe(`sim-page-${PAGE}:user-tok`);
     const listed = await client.listReviews('user-tok', PAGE);
     expect(listed.reviews.find((r) => r.externalId === story)?.reply).toBe('Thank you!');
+  });
+
+  it('comments at most once: reads the story first; its page comment with this text is the reply, another text FacebookReplyExists', async () => {
+    const story = apis.facebook.addRating(PAGE, { text: 'Fine.' });
+    const short = new FacebookGraphClient({ baseUrl: apis.facebookUrl, timeoutMs: 200 });
+    apis.facebook.loseReplyAnswers({ holdMs: 1_000 });
+    await expect(short.publishReply('user-tok', PAGE, story, 'Thanks!')).rejects.toBeInstanceOf(ProviderUnavailable);
+    const [comment] = apis.facebook.replies()[story];
+    const again = await short.publishReply('user-tok', PAGE, story, ' Thanks!\n');
+    expect(again).toEqual({ replyDate: new Date(Math.floor(comment.createdTime.getTime() / 1000) * 1000) });
+    expect(apis.facebook.replies()[story].map((c) => c.message)).toEqual(['Thanks!']);
+    const reads = apis.facebook.requests.filter((r) => r.method === 'GET' && r.path === `/${story}/comments`);
+    expect(reads.map((r) => r.token)).toEqual([`sim-page-${PAGE}:user-tok`, `sim-page-${PAGE}:user-tok`]);
+    const other = await client.publishReply('user-tok', PAGE, story, 'Something else').catch((e: unknown) => e);
+    expect(other).toBeInstanceOf(FacebookReplyExists);
+    expect(other).toMatchObject({ reply: 'Thanks!' });
+    expect(apis.facebook.replies()[story]).toHaveLength(1);
+    expect(apis.facebook.requests.filter((r) => r.method === 'POST' && r.path === `/${story}/comments`)).toHaveLength(1);
   });
 
   it("turns a Graph error into ProviderRejected with the platform's error.message", async () => {

@@ -2,7 +2,7 @@ import mysql from 'mysql2/promise';
 import type { Config } from '../../config';
 import { createSequelize, ensureDatabase, parseDatabaseUrl } from '../../db/connection';
 import { migrations } from '../../db/migrations';
-import { createMigrator } from '../../db/umzug';
+import { withMigrationLock } from '../../db/umzug';
 import { databaseUnreachable, redactUrl } from '../../observability/boot';
 import type { CliResult } from '../run';
 
@@ -13,9 +13,10 @@ export async function dbMigrate(config: Config): Promise<CliResult> {
   });
   const sequelize = createSequelize({ url: config.DATABASE_URL, poolMax: 1 });
   try {
-    const migrator = createMigrator(sequelize);
-    const applied = (await migrator.up()).map((m) => m.name);
-    const executed = (await migrator.executed()).map((m) => m.name);
+    const { applied, executed } = await withMigrationLock(sequelize, async (migrator) => ({
+      applied: (await migrator.up()).map((m) => m.name),
+      executed: (await migrator.executed()).map((m) => m.name),
+    }));
     const at = executed[executed.length - 1] ?? '(empty)';
     return {
       text: `${applied.length ? `Applied ${applied.length} migration(s): ${applied.join(', ')}.\n` : ''}Database is at ${at} (${executed.length} migrations).`,

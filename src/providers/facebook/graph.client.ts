@@ -1,17 +1,19 @@
 import { joinUrl, nestedErrorMessage, platformRequest, type ErrorInfo } from '../http';
-import { ProviderRejected, type ProviderBusiness, type ProviderReview, type ReviewPage, type ReviewPlatformClient } from '../types';
+import { ProviderRejected, type ProviderBusiness, type PublishedReply, type ProviderReview, type ReviewPage, type ReviewPlatformClient } from '../types';
 
 /**
  * Facebook Pages over the Graph API: `GET /me/accounts` (the pages the user manages, each with its page access
  * token), `GET /{page-id}/ratings` (recommendations, paged with `paging.cursors.after`) and
- * `POST /{open_graph_story_id}/comments` (the page's reply, made with the page token). Tokens travel as the
- * documented `access_token` parameter.
+ * `GET` and `POST /{open_graph_story_id}/comments` (the page's reply: read, then made if absent, with the page
+ * token). Tokens travel as the documented `access_token` parameter.
  */
 export const FACEBOOK_GRAPH_URL = 'https://graph.facebook.com/v19.0';
 
+/** The fields of a comment we read. */
+export const COMMENT_FIELDS = 'id,from,message,created_time';
+
 /** The rating fields we read; the story's comments carry the page's reply. */
-export const RATING_FIELDS =
-  'reviewer,created_time,recommendation_type,review_text,rating,open_graph_story{id,comments{id,from,message,created_time}}';
+export const RATING_FIELDS = `reviewer,created_time,recommendation_type,review_text,rating,open_graph_story{id,comments{${COMMENT_FIELDS}}}`;
 
 interface GraphPaging {
   cursors?: { before?: string; after?: string };
@@ -23,7 +25,7 @@ interface GraphPage {
   access_token?: string;
   single_line_address?: string;
 }
-interface GraphComment {
+export interface GraphComment {
   id?: string;
   from?: { id?: string; name?: string };
   message?: string;
@@ -56,6 +58,30 @@ export function graphDate(value: string | undefined): Date | null {
 
 const SAFE_ID = /^[\w.-]+$/;
 
+/** The page's reply on a story: its own latest comment (what the review sync stores as the reply), or null. */
+export function pageReplyOf(comments: GraphComment[] | undefined, pageId: string): (GraphComment & { message: string }) | null {
+  const mine = (comments ?? []).filter((c): c is GraphComment & { message: string } => c.from?.id === pageId && typeof c.message === 'string');
+  if (!mine.length) return null;
+  return mine.reduce((a, b) => ((graphDate(b.created_time)?.getTime() ?? 0) >= (graphDate(a.created_time)?.getTime() ?? 0) ? b : a));
+}
+
+/** Two reply texts are the same reply when they differ only in line endings and surrounding whitespace. */
+const sameText = (a: string, b: string): boolean => a.replace(/\r\n?/g, '\n').trim() === b.replace(/\r\n?/g, '\n').trim();
+
+/**
+ * The page has already replied to the story with another text: a second comment would be a second public reply
+ * (Facebook has no reply to overwrite, unlike Google). The reply path answers 409 `already_replied`.
+ */
+export class FacebookReplyExists extends Error {
+  constructor(
+    readonly reply: string,
+    readonly replyDate: Date | null,
+  ) {
+    super('The page has already replied to this review on Facebook.');
+    this.name = 'FacebookReplyExists';
+  }
+}
+
 /** A rating as we keep it; null without a story id (nothing to reply to, nothing stable to match on). */
 export function mapGraphRating(r: GraphRating, pageId: string): ProviderReview | null {
   const storyId = r.open_graph_story?.id;
@@ -63,8 +89,7 @@ export function mapGraphRating(r: GraphRating, pageId: string): ProviderReview |
   if (!storyId || !publishedAt) return null;
   const rating = typeof r.rating === 'number' && r.rating >= 1 && r.rating <= 5 ? Math.round(r.rating) : r.recommendation_type === 'negative' ? 1 : 5;
   // The page's own latest comment on the story is its reply.
-  const replies = (r.open_graph_story?.comments?.data ?? []).filter((c) => c.from?.id === pageId && typeof c.message === 'string');
-  const reply = replies.length ? replies.reduce((a, b) => ((graphDate(b.created_time)?.getTime() ?? 0) >= (graphDate(a.created_time)?.getTime() ?? 0) ? b : a)) : null;
+  const reply = pageReplyOf(r.open_graph_story?.comments?.data, pageId);
   return {
     externalId: storyId,
     author: r.reviewer?.name?.trim() || 'A Facebook user',
@@ -128,14 +153,33 @@ export class FacebookGraphClient implements ReviewPlatformClient {
     return { reviews, nextPageToken: body.paging?.next ? body.paging.cursors?.after ?? null : null };
   }
 
-  async publishReply(accessToken: string, businessExternalId: string, reviewExternalId: string, message: string): Promise<void> {
+  /** The page's current reply on a story (`GET /{story}/comments`, newest first), as the review sync reads it. */
+  private async replyOnStory(pageToken: string, pageId: string, storyId: string): Promise<(GraphComment & { message: string }) | null> {
+    const params = { fields: COMMENT_FIELDS, order: 'reverse_chronological', limit: '100', access_token: pageToken };
+    const body = (await this.get(`${storyId}/comments`, params)) as { data?: GraphComment[] };
+    return pageReplyOf(body.data, pageId);
+  }
+
+  /**
+   * Publishes the page's reply as a comment on the story (`POST /{story}/comments`), at most once: a comment is
+   * not idempotent (an accepted comment whose answer was lost, then a retry, would be a second public reply), so
+   * the story's comments are read first. The page's reply with this text already there is the reply published
+   * (answered with its time, nothing posted); another text of the page's is FacebookReplyExists.
+   */
+  async publishReply(accessToken: string, businessExternalId: string, reviewExternalId: string, message: string): Promise<PublishedReply> {
     this.assertId(reviewExternalId, 'story');
     const token = await this.pageToken(accessToken, businessExternalId);
+    const existing = await this.replyOnStory(token, businessExternalId, reviewExternalId);
+    if (existing) {
+      if (sameText(existing.message, message)) return { replyDate: graphDate(existing.created_time) };
+      throw new FacebookReplyExists(existing.message, graphDate(existing.created_time));
+    }
     await platformRequest(
       'facebook',
       { method: 'POST', url: joinUrl(this.base, `${reviewExternalId}/comments`), form: { message, access_token: token }, timeoutMs: this.timeoutMs },
       errorInfo,
     );
+    return { replyDate: null };
   }
 
   private assertId(id: string, what: string): void {

@@ -4,7 +4,8 @@ import { decodeOffset, encodeOffset, hash32, initialReviewCount, simulatedReview
 
 /**
  * Facebook Graph API simulator for Pages: `GET /me/accounts`, `GET /{page-id}?fields=access_token`,
- * `GET /{page-id}/ratings` (cursor paging) and `POST /{story-id}/comments`, in the Graph wire format
+ * `GET /{page-id}/ratings` (cursor paging), `GET /{story-id}/comments` (`order=reverse_chronological` or
+ * chronological, cursor paging) and `POST /{story-id}/comments`, in the Graph wire format
  * (`{data, paging: {cursors: {before, after}, next}}`, errors `{error: {message, type, code, fbtrace_id}}`).
  *
  * - Any non-empty `access_token` is accepted (the OAuth simulator's tokens, or any other); a page token is
@@ -40,6 +41,12 @@ interface SimPage {
   grown: number;
 }
 
+/**
+ * How the answer to an accepted comment is lost: held `holdMs` before it is sent (past the client's timeout), a
+ * `status` (5xx) instead of the comment's id, or the connection dropped (`drop`).
+ */
+export type LostAnswer = { holdMs: number } | { status: number } | { drop: true };
+
 /** `maxPageSize` defaults to 25 ratings (cursor paging). */
 export type FacebookSimulatorOptions = PlatformSimulatorOptions;
 
@@ -54,6 +61,7 @@ export class FacebookGraphSimulator extends PlatformSimulator {
   private readonly pages = new Map<string, SimPage>();
   private readonly userPages: string[] = [];
   private replyRejection: { status: number; code: number; message: string } | null = null;
+  private lostReplyAnswers: LostAnswer[] = [];
   readonly requests: Array<{ method: string; path: string; token: string | null }> = [];
 
   constructor(opts: FacebookSimulatorOptions = {}) {
@@ -132,6 +140,11 @@ export class FacebookGraphSimulator extends PlatformSimulator {
   /** Refuses every comment from now on with this Graph error (null: accept again). */
   rejectReplies(message: string | null, opts: { status?: number; code?: number } = {}): void {
     this.replyRejection = message === null ? null : { status: opts.status ?? 403, code: opts.code ?? 200, message };
+  }
+
+  /** The next accepted comments (one each) are stored, but their answers are lost this way. */
+  loseReplyAnswers(...how: LostAnswer[]): void {
+    this.lostReplyAnswers.push(...how);
   }
 
   // ---- the wire -----------------------------------------------------------------------------------
@@ -246,7 +259,27 @@ export class FacebookGraphSimulator extends PlatformSimulator {
       }
       const id = `${storyId}_c${rating.comments.length + 1}`;
       rating.comments.push({ id, from: { id: page.id, name: page.name }, message, createdTime: this.now() });
-      res.json({ id });
+      const lost = this.lostReplyAnswers.shift();
+      if (!lost) return void res.json({ id });
+      if ('drop' in lost) return void req.socket.destroy();
+      if ('status' in lost) return void graphError(res, lost.status, 2, 'An unexpected error has occurred. Please retry your request later.');
+      setTimeout(() => {
+        if (!res.writableEnded && !req.socket.destroyed) res.json({ id });
+      }, lost.holdMs).unref();
+    });
+
+    router.get('/:id/comments', (req, res) => {
+      const storyId = req.params.id;
+      const rating = this.rating(storyId);
+      if (!rating) return void this.unknownObject(res, storyId);
+      const sorted = [...rating.comments].sort((a, b) => a.createdTime.getTime() - b.createdTime.getTime());
+      if (req.query.order === 'reverse_chronological') sorted.reverse();
+      const { items, after, next } = this.slice(sorted, req, 100);
+      if (!items) return void graphError(res, 400, 100, '(#100) Invalid cursor', 'OAuthException');
+      res.json({
+        data: items.map((c) => ({ id: c.id, from: c.from, message: c.message, created_time: graphTime(c.createdTime) })),
+        paging: { cursors: { before: encodeOffset(0), after }, ...(next ? { next } : {}) },
+      });
     });
 
     router.get('/:id', (req, res) => {

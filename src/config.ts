@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { z } from 'zod';
 import { isLoopbackHost } from './net/address-policy';
@@ -5,7 +6,11 @@ import { parseTrustProxy } from './net/trust-proxy';
 
 /** Every setting comes from the environment and is validated once, here. */
 const variables = z.object({
-  NODE_ENV: z.string().default('development'),
+  /**
+   * `production` (the image), `development` (the embedded default) or `test` (Jest). Anything else is refused: a typo
+   * of `production` used to run a server in demo mode (demo tenant seeded with its published password, tokens printed).
+   */
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
   /** Public origin used for absolute URLs when a request is not at hand (CLI output, e-mails). */
@@ -17,7 +22,11 @@ const variables = z.object({
   SIMULATOR_BASE_URL: z.string().url().optional(),
   DATABASE_URL: z.string().default('mysql://root@127.0.0.1:3306/reviewgrid'),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).default(10),
-  REDIS_URL: z.string().optional(),
+  /** `redis://` or `rediss://` URL of the shared rate-limit store; unset or empty: limits in memory. */
+  REDIS_URL: z
+    .string()
+    .optional()
+    .refine((v) => !v || isRedisUrl(v), { message: 'a redis:// or rediss:// URL (unset or empty: rate limits in memory)' }),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   /** The agency API's own bucket (per token), apart from the customer API's and GraphQL's. */
   AGENCY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
@@ -53,7 +62,10 @@ const variables = z.object({
   MCP_APP_TILE_URL: z.string().optional().refine((v) => !v || tileTemplateProblem(v) === null, { message: 'an https URL template with {z}, {x} and {y} (http only on loopback)' }),
   MCP_APP_TILE_ATTRIBUTION: z.string().default(''),
   /** Body limit for JSON and form bodies (uploads have their own 250 KB rule). */
-  BODY_LIMIT: z.string().default('1mb'),
+  BODY_LIMIT: z
+    .string()
+    .default('1mb')
+    .refine((v) => bodyLimitBytes(v) !== null, { message: 'a positive size such as 1mb, 512kb or 1048576 (bytes)' }),
   DATA_DIR: z.string().default(path.resolve(process.cwd(), 'data')),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
@@ -245,6 +257,25 @@ export function demoRefusal(config: Pick<Config, 'NODE_ENV'>): string | null {
 /** Whether `npm start` seeds the demo tenant into an empty database (SEED_DEMO; unset: on outside production). */
 export function seedsDemo(config: Pick<Config, 'NODE_ENV' | 'SEED_DEMO'>): boolean {
   return (config.SEED_DEMO ?? (config.NODE_ENV === 'production' ? 'false' : 'true')) === 'true' && demoRefusal(config) === null;
+}
+
+/** body-parser's own size parser (the `bytes` package it resolves), so a limit accepted here is one it accepts. */
+const parseBytes = (createRequire(require.resolve('body-parser'))('bytes') as { parse(value: string): number | null }).parse;
+
+/** BODY_LIMIT in bytes as body-parser reads it, or null when it cannot (body-parser would throw building the app). */
+export function bodyLimitBytes(value: string): number | null {
+  const n = parseBytes(value);
+  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : null;
+}
+
+/** Whether REDIS_URL is a URL ioredis connects with: `redis://` or `rediss://` (TLS). */
+function isRedisUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'redis:' || url.protocol === 'rediss:';
+  } catch {
+    return false;
+  }
 }
 
 /** What is wrong with an XYZ tile URL template (MCP_APP_TILE_URL), or null. */

@@ -11,8 +11,9 @@ import { Tenant } from './models';
 import { seedDemo, type DemoToken } from './services/demo.service';
 import { startTemporal } from './temporal/runtime';
 import { temporal as temporalClient } from '../workflows/client';
-import { exitOnBootError } from './observability/boot';
+import { bootErrorLine, exitOnBootError } from './observability/boot';
 import { installTemporalMetrics } from './observability/temporal-metrics';
+import type { Logger } from 'pino';
 
 /**
  * `npm start`: the embedded default. Creates and migrates the database, seeds the demo tenant into an empty
@@ -21,6 +22,7 @@ import { installTemporalMetrics } from './observability/temporal-metrics';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config);
+  processLogger = logger;
   setMailLogger(logger.child({ component: 'mail' }));
   const publicUrl = publicUrlProblem(config);
   if (publicUrl) logger.warn(publicUrl);
@@ -129,5 +131,18 @@ function connectedClient() {
     return undefined;
   }
 }
+
+/**
+ * A promise nobody handles is a bug whose state nobody knows: logged as one JSON line (the process logger's, once it
+ * exists; the boot error line before), then exit 1 for the supervisor to restart the process. Node's own handling
+ * also ended it, with a bare stack on stderr, which is what a Redis down at start did to the API through the
+ * rate-limit stores' script loads (now caught: facades/shared/rate-limit.ts `redisStore`).
+ */
+let processLogger: Logger | null = null;
+process.on('unhandledRejection', (reason) => {
+  if (processLogger) processLogger.fatal({ err: reason }, 'unhandled promise rejection: exiting');
+  else process.stderr.write(`${bootErrorLine('Unhandled promise rejection', reason)}\n`);
+  process.exit(1);
+});
 
 main().catch(exitOnBootError('Failed to start'));

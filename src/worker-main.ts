@@ -1,12 +1,13 @@
 import 'reflect-metadata';
 import { createLogger, openDatabase, waitForTemporal } from './bootstrap';
 import { loadConfig, publicUrlProblem } from './config';
-import { exitOnBootError } from './observability/boot';
+import { bootErrorLine, exitOnBootError } from './observability/boot';
 import { installTemporalMetrics } from './observability/temporal-metrics';
 import { startObservabilityServer, type ObservabilityServer } from './observability/worker-http';
 import { startTemporal, type TemporalRuntime } from './temporal/runtime';
 import { temporal as temporalClient } from '../workflows/client';
 import { trustProxyOf } from './net/trust-proxy';
+import type { Logger } from 'pino';
 
 /**
  * `npm run worker`: a Temporal worker on its own (production; scale by running more). It needs
@@ -16,6 +17,7 @@ import { trustProxyOf } from './net/trust-proxy';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config);
+  processLogger = logger;
   const publicUrl = publicUrlProblem(config);
   if (publicUrl) logger.warn(publicUrl);
   const sequelize = await openDatabase(config, { logger, migrate: false, verifyAppKey: true });
@@ -60,5 +62,13 @@ async function main(): Promise<void> {
     'worker running',
   );
 }
+
+/** An unhandled rejection: one JSON line, exit 1 for the supervisor to restart the worker (as src/main.ts). */
+let processLogger: Logger | null = null;
+process.on('unhandledRejection', (reason) => {
+  if (processLogger) processLogger.fatal({ err: reason }, 'unhandled promise rejection: exiting');
+  else process.stderr.write(`${bootErrorLine('Unhandled promise rejection', reason)}\n`);
+  process.exit(1);
+});
 
 main().catch(exitOnBootError('Worker failed to start'));

@@ -3,7 +3,6 @@ import express, { type Request, type RequestHandler, type Response, type Router 
 import { ipKeyGenerator, rateLimit, type Options, type Store } from 'express-rate-limit';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
-import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { GraphQLSchema } from 'graphql';
 import type { Clock } from '../../src/domain/clock';
 import { DomainError } from '../../src/domain/errors';
@@ -14,6 +13,7 @@ import { execute, failureOf } from '../shared/execute';
 import { graphql } from '../shared/graphql';
 import type { ResultOf } from '@graphql-typed-document-node/core';
 import { edgeContext } from '../shared/auth';
+import { redisStore } from '../shared/rate-limit';
 
 /**
  * `POST /api/webhooks/inbound/<endpoint token>`: the inbound contact webhook (spec: Inbound contact webhook).
@@ -65,9 +65,10 @@ function bodyKindOf(header: string | undefined): BodyKind | null {
 
 const tokenKey = (token: string) => `t:${createHash('sha256').update(token).digest('hex')}`;
 
-function storeFor(redis: Redis | null | undefined, prefix: string): Store | undefined {
+function storeFor(redis: Redis | null | undefined, prefix: string, log: Logger): Store | undefined {
   if (!redis) return undefined;
-  return new RedisStore({ prefix: `${prefix}:`, sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as Promise<RedisReply> });
+  // redisStore: its script loads at construction cannot reject unhandled (Redis down at start).
+  return redisStore(redis, `${prefix}:`, log);
 }
 
 function limiters(deps: InboundWebhookDeps): RequestHandler[] {
@@ -84,7 +85,7 @@ function limiters(deps: InboundWebhookDeps): RequestHandler[] {
       legacyHeaders: true,
       standardHeaders: false,
       keyGenerator: (req) => tokenKey(String(req.params.token)),
-      store: storeFor(deps.redis, 'rl:inbound'),
+      store: storeFor(deps.redis, 'rl:inbound', deps.logger),
       passOnStoreError: true,
       handler: tooMany,
     }),
@@ -95,7 +96,7 @@ function limiters(deps: InboundWebhookDeps): RequestHandler[] {
       legacyHeaders: false,
       standardHeaders: false,
       keyGenerator: (req) => `ip:${ipKeyGenerator(req.ip ?? '0.0.0.0')}`,
-      store: storeFor(deps.redis, 'rl:inbound-source'),
+      store: storeFor(deps.redis, 'rl:inbound-source', deps.logger),
       passOnStoreError: true,
       handler: tooMany,
     }),
@@ -106,7 +107,7 @@ function limiters(deps: InboundWebhookDeps): RequestHandler[] {
       legacyHeaders: false,
       standardHeaders: false,
       keyGenerator: (req) => `ip:${ipKeyGenerator(req.ip ?? '0.0.0.0')}`,
-      store: storeFor(deps.redis, 'rl:inbound-unknown'),
+      store: storeFor(deps.redis, 'rl:inbound-unknown', deps.logger),
       passOnStoreError: true,
       skipSuccessfulRequests: true,
       requestWasSuccessful: (_req, res) => res.statusCode !== 404,

@@ -1,10 +1,10 @@
 import { MemoryStore, type Options, type Store } from 'express-rate-limit';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
-import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { Principal } from '../../src/domain/principal';
 import { ErrorCodes, McpError } from './protocol';
 import { rateLimited } from '../../src/observability/metrics';
+import { redisStore } from '../shared/rate-limit';
 
 export interface McpLimitOptions {
   /** Calls per minute per token (spec: 120). */
@@ -19,11 +19,10 @@ export interface McpLimitOptions {
 
 const WINDOW_MS = 60_000;
 
-function store(opts: McpLimitOptions, name: string): Store {
+function store(opts: McpLimitOptions, name: string, log: Logger): Store {
   const client = opts.redis;
-  const s: Store = client
-    ? new RedisStore({ prefix: `${opts.prefix ?? 'rl:mcp'}:${name}:`, sendCommand: (command: string, ...args: string[]) => client.call(command, ...args) as Promise<RedisReply> })
-    : new MemoryStore();
+  // redisStore: its script loads at construction cannot reject unhandled (Redis down at start).
+  const s: Store = client ? redisStore(client, `${opts.prefix ?? 'rl:mcp'}:${name}:`, log) : new MemoryStore();
   void s.init?.({ windowMs: WINDOW_MS } as Options);
   return s;
 }
@@ -42,9 +41,9 @@ export class McpLimits {
     private readonly opts: McpLimitOptions,
     private readonly log: Logger,
   ) {
-    this.tokens = store(opts, 'token');
-    this.workspaces = store(opts, 'workspace');
-    this.failedAuth = store(opts, 'auth-failures');
+    this.tokens = store(opts, 'token', log);
+    this.workspaces = store(opts, 'workspace', log);
+    this.failedAuth = store(opts, 'auth-failures', log);
   }
 
   async check(p: Principal): Promise<void> {

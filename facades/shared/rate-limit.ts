@@ -3,9 +3,11 @@ import type { Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, MemoryStore, rateLimit, type Options, type Store } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type Redis from 'ioredis';
+import pino, { type Logger } from 'pino';
 import { bearerOf } from './auth';
 import { rateLimited } from '../../src/observability/metrics';
 import { signInEmail } from '../../src/domain/email';
+import { LOG_REDACTION } from '../../src/observability/log-redaction';
 
 export interface RateLimitOptions {
   perMinute: number;
@@ -23,14 +25,42 @@ function keyOf(req: Request): string {
   return `ip:${ipKeyGenerator(req.ip ?? '0.0.0.0')}`;
 }
 
+/**
+ * A Redis-backed limit store (rate-limit-redis). Its constructor starts loading its two Lua scripts and keeps the
+ * promises for its first calls, with nobody waiting on them yet: with Redis down at start they rejected unhandled
+ * (MaxRetriesPerRequestError) and took the process down after "API up". They are caught here, with one warning per
+ * process; the store's calls still fail while Redis is away (each loads its script again first), and a failing store
+ * lets requests through, as everywhere else (`passOnStoreError`, the MCP and sign-in limits' catches).
+ */
+export function redisStore(client: Redis, prefix: string, log?: Logger): RedisStore {
+  const store = new RedisStore({
+    prefix,
+    sendCommand: (command: string, ...args: string[]) => client.call(command, ...args) as Promise<RedisReply>,
+  });
+  const unavailable = (err: unknown) => warnStoreUnavailable(err, log);
+  store.incrementScriptSha.catch(unavailable);
+  store.getScriptSha.catch(unavailable);
+  return store;
+}
+
+let warnedUnavailable = false;
+
+/** One JSON warning line per process: every store fails at once when Redis is away (three to a limiter family). */
+function warnStoreUnavailable(err: unknown, log: Logger | undefined): void {
+  if (warnedUnavailable) return;
+  warnedUnavailable = true;
+  // The facades' loggers when given; the REST and page limits have none, so one like the product's (src/bootstrap.ts).
+  const logger = log ?? pino({ level: process.env.LOG_LEVEL || 'info', base: { service: 'reviewgrid' }, redact: LOG_REDACTION });
+  logger.warn(
+    { err: { name: (err as Error)?.name, message: err instanceof Error ? err.message : String(err) } },
+    'rate-limit store: Redis did not answer loading its scripts; requests pass without the shared limits until it does',
+  );
+}
+
 /** 60 requests per minute per token; `X-RateLimit-Limit`/`-Remaining` on every response, 429 + `Retry-After`. */
 function storeFor(opts: Pick<RateLimitOptions, 'redis' | 'prefix'>): Store | undefined {
   if (!opts.redis) return undefined;
-  const client = opts.redis;
-  return new RedisStore({
-    prefix: `${opts.prefix}:`,
-    sendCommand: (command: string, ...args: string[]) => client.call(command, ...args) as Promise<RedisReply>,
-  });
+  return redisStore(opts.redis, `${opts.prefix}:`);
 }
 
 export function restRateLimit(opts: RateLimitOptions): RequestHandler {

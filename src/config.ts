@@ -346,6 +346,26 @@ export function publicUrlProblem(config: Pick<Config, 'NODE_ENV' | 'PUBLIC_URL' 
   return null;
 }
 
+/**
+ * Which providers a production API runs simulated, as a start warning, or null (always null outside production). A
+ * provider without credentials runs against its built-in simulator, served by the API under `/simulators`: the
+ * customers' connect links then sign in there, not at Google or Facebook, and review requests by SMS go nowhere.
+ * Right for a trial; logged, not refused.
+ */
+export function simulatorProblem(config: Pick<Config, 'NODE_ENV' | 'GOOGLE_CLIENT_ID' | 'FACEBOOK_CLIENT_ID' | 'SMS_SIMULATOR' | 'TEMPORAL_ADDRESS'>): string | null {
+  if (config.NODE_ENV !== 'production') return null;
+  const simulated = [
+    ...(config.GOOGLE_CLIENT_ID ? [] : ['Google (GOOGLE_CLIENT_ID unset)']),
+    ...(config.FACEBOOK_CLIENT_ID ? [] : ['Facebook (FACEBOOK_CLIENT_ID unset)']),
+    ...(smsSimulatorOn(config) ? ['SMS (SMS_SIMULATOR)'] : []),
+  ];
+  if (simulated.length === 0) return null;
+  return `Simulated providers: ${simulated.join(', ')}. Their built-in simulators are served under /simulators: connect links sign in there, not at the provider, and simulated SMS are not delivered. Configure the providers for real use (README "Production").`;
+}
+
+const smsSimulatorOn = (config: Pick<Config, 'SMS_SIMULATOR' | 'TEMPORAL_ADDRESS'>): boolean =>
+  config.SMS_SIMULATOR ? config.SMS_SIMULATOR === 'true' : !config.TEMPORAL_ADDRESS;
+
 /** Origin of the in-process provider simulators for server-side calls: `SIMULATOR_BASE_URL`, else `publicBaseUrl()`. */
 export function simulatorBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
   const configured = loadConfig(env).SIMULATOR_BASE_URL;
@@ -355,7 +375,7 @@ export function simulatorBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
 /** Whether SMS / messaging-app review requests without per-account settings go to the Twilio simulator. */
 export function smsSimulatorEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   const config = loadConfig(env);
-  return config.SMS_SIMULATOR ? config.SMS_SIMULATOR === 'true' : !config.TEMPORAL_ADDRESS;
+  return smsSimulatorOn(config);
 }
 
 /** Whether webhook receivers on private addresses are allowed (see `WEBHOOK_ALLOW_PRIVATE_URLS`). */

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Server } from 'node:http';
 import { createLogger, openDatabase, openRedis, waitForTemporal } from './bootstrap';
-import { loadConfig, publicUrlProblem, seedsDemo } from './config';
+import { loadConfig, publicUrlProblem, seedsDemo, simulatorProblem } from './config';
 import { getSchema } from './graphql/schema';
 import { createApp } from './http/app';
 import { setMailLogger } from './providers/smtp/platform-mailer';
@@ -26,6 +26,8 @@ async function main(): Promise<void> {
   setMailLogger(logger.child({ component: 'mail' }));
   const publicUrl = publicUrlProblem(config);
   if (publicUrl) logger.warn(publicUrl);
+  const simulators = simulatorProblem(config);
+  if (simulators) logger.warn(simulators);
   const sequelize = await openDatabase(config, { logger, verifyAppKey: true });
   const tokensFile = path.join(config.DATA_DIR, 'demo-tokens.json');
 

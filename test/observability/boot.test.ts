@@ -107,6 +107,26 @@ describe('boot errors and the worker probe server (built entry points)', () => {
     expect(warnings(public_.stdout)).toEqual([]);
   });
 
+  it('API in production: warns at start which providers run simulated, not when all are configured', async () => {
+    const env = { ...base, NODE_ENV: 'production', PUBLIC_URL: 'https://reviews.example.com', TEMPORAL_ADDRESS: `127.0.0.1:${closedPort}`, TEMPORAL_CONNECT_TIMEOUT_MS: '500' };
+    const warnings = (stdout: string) =>
+      stdout
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { level: number; msg: string })
+        .filter((l) => l.level === 40 && l.msg.startsWith('Simulated providers'))
+        .map((l) => l.msg);
+    const simulated = await run(MAIN, { ...env, SMS_SIMULATOR: 'true' });
+    expect(simulated.code).toBe(1); // no Temporal: the warning comes before that wait
+    expect(warnings(simulated.stdout)).toEqual([
+      expect.stringContaining('Google (GOOGLE_CLIENT_ID unset), Facebook (FACEBOOK_CLIENT_ID unset), SMS (SMS_SIMULATOR)'),
+    ]);
+    const real = { GOOGLE_CLIENT_ID: 'g-id', GOOGLE_CLIENT_SECRET: 'g-secret', FACEBOOK_CLIENT_ID: 'f-id', FACEBOOK_CLIENT_SECRET: 'f-secret', SMS_SIMULATOR: 'false' };
+    const configured = await run(MAIN, { ...env, ...real });
+    expect(configured.code).toBe(1);
+    expect(warnings(configured.stdout)).toEqual([]);
+  });
+
   it('never prints the database password', async () => {
     const r = await run(WORKER, { ...base, DATABASE_URL: `mysql://root:s3cret-pw@127.0.0.1:${closedPort}/x` });
     expect(r.code).toBe(1);

@@ -3,14 +3,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
 import { openDatabase } from '../../src/bootstrap';
 import { dropDatabase } from '../../src/db/connection';
 import { freePort } from '../../src/net/free-port';
 import type { Readiness } from '../../src/observability/readiness';
-import { ensureNamespace } from '../../src/temporal/namespace';
 import { databaseUrlFor } from '../support/env';
 import { ROOT } from '../support/spawn';
+import { ensureTestNamespace } from '../support/temporal-server';
 import { waitUntil } from '../support/wait';
 
 /**
@@ -35,23 +34,7 @@ describe('the API with Redis down at start (built entry point)', () => {
     await dropDatabase(url);
     const sequelize = await openDatabase({ DATABASE_URL: url, DATABASE_POOL_MAX: 2 });
     await sequelize.close();
-    const connection = await Connection.connect({ address: process.env.REVIEWGRID_TEST_TEMPORAL! });
-    try {
-      const client = new Client({ connection });
-      await ensureNamespace(client, namespace, { retentionDays: 1 });
-      // The frontend learns new namespaces on its cache refresh (some seconds): wait until calls in it succeed.
-      await waitUntil(
-        () =>
-          client.workflowService.describeTaskQueue({ namespace, taskQueue: { name: taskQueue } }).then(
-            () => true,
-            () => false,
-          ),
-        60_000,
-        250,
-      );
-    } finally {
-      await connection.close();
-    }
+    await ensureTestNamespace(namespace, taskQueue);
   }, 120_000);
   afterAll(async () => {
     if (child && child.exitCode === null && child.signalCode === null) {
@@ -63,19 +46,24 @@ describe('the API with Redis down at start (built entry point)', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
+  /** A production process of this file's database and data directory, logging warnings and worse. */
+  const productionEnv = () => ({
+    ...process.env,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    DATABASE_URL: url,
+    APP_KEY: randomBytes(32).toString('base64'),
+    DATA_DIR: dataDir,
+    SEED_DEMO: 'false',
+  });
+
   it('keeps serving: /health, a rate-limited route (401, not 500), /health/ready with redis failing; alive after 5 s', async () => {
     const port = await freePort();
     const redisPort = await freePort(); // nobody listens there
     const api = spawn(process.execPath, [MAIN], {
       cwd: ROOT,
       env: {
-        ...process.env,
-        LOG_LEVEL: 'warn',
-        NODE_ENV: 'production',
-        DATABASE_URL: url,
-        APP_KEY: randomBytes(32).toString('base64'),
-        DATA_DIR: dataDir,
-        SEED_DEMO: 'false',
+        ...productionEnv(),
         PORT: String(port),
         WORKER_IN_PROCESS: 'false',
         TEMPORAL_ADDRESS: process.env.REVIEWGRID_TEST_TEMPORAL!,
@@ -138,13 +126,7 @@ describe('the API with Redis down at start (built entry point)', () => {
     const proc = spawn(process.execPath, ['-r', preload, entry], {
       cwd: ROOT,
       env: {
-        ...process.env,
-        LOG_LEVEL: 'warn',
-        NODE_ENV: 'production',
-        DATABASE_URL: url,
-        APP_KEY: randomBytes(32).toString('base64'),
-        DATA_DIR: dataDir,
-        SEED_DEMO: 'false',
+        ...productionEnv(),
         PORT: '0',
         WORKER_HTTP_PORT: '0',
         TEMPORAL_ADDRESS: `127.0.0.1:${closed}`,

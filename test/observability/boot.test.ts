@@ -4,14 +4,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
 import { openDatabase } from '../../src/bootstrap';
 import { dropDatabase } from '../../src/db/connection';
 import type { Readiness } from '../../src/observability/readiness';
 import { freePort } from '../../src/net/free-port';
-import { ensureNamespace } from '../../src/temporal/namespace';
 import { databaseUrlFor } from '../support/env';
 import { ROOT } from '../support/spawn';
+import { ensureTestNamespace } from '../support/temporal-server';
 import { waitUntil } from '../support/wait';
 import { parseMetrics } from './prometheus';
 
@@ -166,25 +165,7 @@ describe('boot errors and the worker probe server (built entry points)', () => {
     const procs: Array<ReturnType<typeof start>> = [];
 
     beforeAll(async () => {
-      const address = process.env.REVIEWGRID_TEST_TEMPORAL!;
-      // A namespace of its own: the production entry points create unscoped schedules that must not meet other tests.
-      const connection = await Connection.connect({ address });
-      try {
-        const client = new Client({ connection });
-        await ensureNamespace(client, namespace, { retentionDays: 1 });
-        // The frontend learns new namespaces on its cache refresh (some seconds): wait until calls in it succeed.
-        await waitUntil(
-          () =>
-            client.workflowService.describeTaskQueue({ namespace, taskQueue: { name: taskQueue } }).then(
-              () => true,
-              () => false,
-            ),
-          60_000,
-          250,
-        );
-      } finally {
-        await connection.close();
-      }
+      await ensureTestNamespace(namespace, taskQueue);
     });
     afterAll(async () => {
       for (const p of procs) if (p.child.exitCode === null) p.child.kill('SIGKILL');

@@ -3,13 +3,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
 import { openDatabase } from '../../src/bootstrap';
 import { dropDatabase } from '../../src/db/connection';
 import { freePort } from '../../src/net/free-port';
-import { ensureNamespace } from '../../src/temporal/namespace';
 import { databaseUrlFor } from '../support/env';
 import { ROOT } from '../support/spawn';
+import { ensureTestNamespace } from '../support/temporal-server';
 import { waitUntil } from '../support/wait';
 
 /**
@@ -31,23 +30,7 @@ describe('worker process logs in production', () => {
     await dropDatabase(url);
     const sequelize = await openDatabase({ DATABASE_URL: url, DATABASE_POOL_MAX: 2 });
     await sequelize.close();
-    const connection = await Connection.connect({ address: process.env.REVIEWGRID_TEST_TEMPORAL! });
-    try {
-      const client = new Client({ connection });
-      await ensureNamespace(client, namespace, { retentionDays: 1 });
-      // The frontend learns new namespaces on its cache refresh (some seconds): wait until calls in it succeed.
-      await waitUntil(
-        () =>
-          client.workflowService.describeTaskQueue({ namespace, taskQueue: { name: taskQueue } }).then(
-            () => true,
-            () => false,
-          ),
-        60_000,
-        250,
-      );
-    } finally {
-      await connection.close();
-    }
+    await ensureTestNamespace(namespace, taskQueue);
   }, 120_000);
   afterAll(async () => {
     await dropDatabase(url);

@@ -1,4 +1,7 @@
+import { Client, Connection } from '@temporalio/client';
 import { findTemporalCli, startDevServer, type DevServer } from '../../src/temporal/dev-server';
+import { ensureNamespace } from '../../src/temporal/namespace';
+import { waitUntil } from './wait';
 
 /** One Temporal dev server for the whole Jest run (global setup starts it, global teardown stops it). */
 const KEY = '__reviewgridTemporal';
@@ -20,4 +23,28 @@ export async function startTestTemporal(): Promise<string> {
 
 export async function stopTestTemporal(): Promise<void> {
   await (globalThis as Holder)[KEY]?.stop();
+}
+
+/**
+ * A namespace of the test's own on the test server (the production entry points create unscoped schedules that must
+ * not meet other tests), waited for until calls in it succeed: the frontend learns new namespaces on its cache
+ * refresh (some seconds).
+ */
+export async function ensureTestNamespace(namespace: string, taskQueue: string): Promise<void> {
+  const connection = await Connection.connect({ address: process.env.REVIEWGRID_TEST_TEMPORAL! });
+  try {
+    const client = new Client({ connection });
+    await ensureNamespace(client, namespace, { retentionDays: 1 });
+    await waitUntil(
+      () =>
+        client.workflowService.describeTaskQueue({ namespace, taskQueue: { name: taskQueue } }).then(
+          () => true,
+          () => false,
+        ),
+      60_000,
+      250,
+    );
+  } finally {
+    await connection.close();
+  }
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { ipKeyGenerator, MemoryStore, rateLimit, type Options, type Store } from 'express-rate-limit';
+import { ipKeyGenerator, MemoryStore, rateLimit, type Logger as LimiterLogger, type Options, type Store } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type Redis from 'ioredis';
 import pino, { type Logger } from 'pino';
@@ -28,14 +28,21 @@ function keyOf(req: Request): string {
 /**
  * A Redis-backed limit store (rate-limit-redis). Its constructor starts loading its two Lua scripts and keeps the
  * promises for its first calls, with nobody waiting on them yet: with Redis down at start they rejected unhandled
- * (MaxRetriesPerRequestError) and took the process down after "API up". They are caught here, with one warning per
- * process; the store's calls still fail while Redis is away (each loads its script again first), and a failing store
- * lets requests through, as everywhere else (`passOnStoreError`, the MCP and sign-in limits' catches).
+ * (MaxRetriesPerRequestError) and took the process down after "API up". They are caught here and logged
+ * (`warnStoreUnavailable`); the store's calls still fail while Redis is away (each loads its script again first), and
+ * a failing store lets requests through, as everywhere else (`passOnStoreError`, the MCP and sign-in limits' catches).
+ *
+ * While the client has lost Redis and waits to reconnect, a call fails at once rather than waiting in ioredis' offline
+ * queue for the next connection attempts (seconds each, for every limited request). Until the client's first
+ * connection is up, calls still queue: a process that has just started does not pass its first requests unlimited.
  */
 export function redisStore(client: Redis, prefix: string, log?: Logger): RedisStore {
   const store = new RedisStore({
     prefix,
-    sendCommand: (command: string, ...args: string[]) => client.call(command, ...args) as Promise<RedisReply>,
+    sendCommand: (command: string, ...args: string[]) =>
+      REDIS_AWAY.has(client.status)
+        ? Promise.reject(new Error(`Redis connection is ${client.status}`))
+        : (client.call(command, ...args) as Promise<RedisReply>),
   });
   const unavailable = (err: unknown) => warnStoreUnavailable(err, log);
   store.incrementScriptSha.catch(unavailable);
@@ -43,19 +50,42 @@ export function redisStore(client: Redis, prefix: string, log?: Logger): RedisSt
   return store;
 }
 
-let warnedUnavailable = false;
+/** ioredis client states in which Redis was lost (or given up): between reconnection attempts, or closed for good. */
+const REDIS_AWAY = new Set(['reconnecting', 'close', 'end']);
 
-/** One JSON warning line per process: every store fails at once when Redis is away (three to a limiter family). */
+/** At most one warning a minute per process: every store fails at once when Redis is away, on every request. */
+const STORE_WARNING_EVERY_MS = 60_000;
+let lastStoreWarning = -Infinity;
+
 function warnStoreUnavailable(err: unknown, log: Logger | undefined): void {
-  if (warnedUnavailable) return;
-  warnedUnavailable = true;
+  const now = Date.now();
+  if (now - lastStoreWarning < STORE_WARNING_EVERY_MS) return;
+  lastStoreWarning = now;
   // The facades' loggers when given; the REST and page limits have none, so one like the product's (src/bootstrap.ts).
-  const logger = log ?? pino({ level: process.env.LOG_LEVEL || 'info', base: { service: 'reviewgrid' }, redact: LOG_REDACTION });
+  const logger = log ?? defaultLogger();
   logger.warn(
     { err: { name: (err as Error)?.name, message: err instanceof Error ? err.message : String(err) } },
-    'rate-limit store: Redis did not answer loading its scripts; requests pass without the shared limits until it does',
+    'rate-limit store: Redis did not answer; requests pass without the shared limits until it does',
   );
 }
+
+let fallbackLogger: Logger | undefined;
+const defaultLogger = (): Logger =>
+  (fallbackLogger ??= pino({ level: process.env.LOG_LEVEL || 'info', base: { service: 'reviewgrid' }, redact: LOG_REDACTION }));
+
+/**
+ * express-rate-limit's logger: a store error (a request let through) is the throttled JSON warning above instead of
+ * the library's stack trace on stderr for every request; its configuration checks go to the log as they are.
+ */
+const limiterLogger: LimiterLogger = {
+  error(err: unknown, message?: string) {
+    if (message?.includes('error from store')) return warnStoreUnavailable(err, undefined);
+    defaultLogger().error({ err }, message ?? 'express-rate-limit');
+  },
+  warn(err: unknown, message?: string) {
+    defaultLogger().warn({ err }, message ?? 'express-rate-limit');
+  },
+};
 
 /** 60 requests per minute per token; `X-RateLimit-Limit`/`-Remaining` on every response, 429 + `Retry-After`. */
 function storeFor(opts: Pick<RateLimitOptions, 'redis' | 'prefix'>): Store | undefined {
@@ -72,8 +102,9 @@ export function restRateLimit(opts: RateLimitOptions): RequestHandler {
     standardHeaders: false,
     keyGenerator: keyOf,
     store,
-    // A broken store must not take the API down: requests pass, the failure is logged by the caller's logger.
+    // A broken store must not take the API down: requests pass, the failure is logged (throttled).
     passOnStoreError: true,
+    logger: limiterLogger,
     handler: (_req, res, _next, options) => {
       rateLimited(opts.limiter ?? 'rest');
       res.status(options.statusCode).json({ message: 'Too Many Attempts.' });
@@ -152,6 +183,7 @@ export function pageRateLimit(opts: { perMinute: number; postsPerMinute: number;
       keyGenerator: (req) => `${kind}:${ipKeyGenerator(req.ip ?? '0.0.0.0')}`,
       store: storeFor(opts),
       passOnStoreError: true,
+      logger: limiterLogger,
       handler: (_req, res, _next, options) => {
         rateLimited('pages');
         res.setHeader('Retry-After', String(Math.ceil(options.windowMs / 1000)));

@@ -99,6 +99,7 @@ describe('the API with Redis down at start (built entry point)', () => {
     const rest = await get('/api/v1/reviews');
     expect({ status: rest.status, output: rest.status === 401 ? '' : output() }).toEqual({ status: 401, output: '' });
     expect(JSON.parse(rest.text)).toHaveProperty('message');
+    for (let i = 0; i < 4; i++) expect((await get('/api/v1/reviews')).status).toBe(401);
 
     const ready = await get('/health/ready');
     expect(ready.status).toBe(503);
@@ -109,8 +110,10 @@ describe('the API with Redis down at start (built entry point)', () => {
     expect({ alive: alive(), output: alive() ? '' : output() }).toEqual({ alive: true, output: '' });
     expect((await get('/health')).status).toBe(200);
     expect(stdout + stderr).not.toContain('unhandled promise rejection');
+    // No stack trace on stderr per limited request (express-rate-limit's own logger printed one for each).
+    expect(stderr).not.toContain('express-rate-limit');
 
-    // One JSON warning line about the limit store, from all its stores.
+    // One JSON warning line about the limit store, from all its stores and every request (at most one a minute).
     const lines = stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { level: number; msg: string });
     expect(lines.filter((l) => l.msg.startsWith('rate-limit store: Redis did not answer'))).toEqual([expect.objectContaining({ level: 40 })]);
   }, 240_000);

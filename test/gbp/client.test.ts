@@ -91,9 +91,11 @@ describe('Business Profile Performance API client', () => {
       );
     });
 
-    it('lists monthly keyword impressions page by page: a value, or a threshold for a masked count', async () => {
+    it('lists monthly keyword impressions page by page: a value, or a threshold for a masked count; the caller is told after each page', async () => {
       const client = new GbpPerformanceClient({ baseUrl: `${server.url}/` });
-      const all = await client.monthKeywords('tok-2', 'locations/12345', { year: 2026, month: 2 });
+      const pages: number[] = [];
+      const all = await client.monthKeywords('tok-2', 'locations/12345', { year: 2026, month: 2 }, { onPage: (page) => pages.push(page) });
+      expect(pages).toEqual([1, 2]);
       expect(all).toEqual([
         { keyword: 'dentist', value: 2310, threshold: null },
         { keyword: 'dental clinic', value: 95, threshold: null },

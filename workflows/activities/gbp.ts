@@ -1,3 +1,4 @@
+import { heartbeat } from '@temporalio/activity';
 import type { YearMonth } from '../../src/gbp/dates';
 import { DAILY_METRICS } from '../../src/gbp/metrics';
 import type { DailyMetricSeries, GbpPerformanceClient, KeywordCount } from '../../src/providers/google/performance.client';
@@ -40,14 +41,14 @@ export function createGbpActivities(deps: GbpActivityDeps) {
       return deps.storeDaily(target.locationId, series, { from: input.from, to: input.to });
     },
 
-    /** One month's search keywords (every page), replacing what was stored for that month. */
+    /** One month's search keywords (every page, a heartbeat after each), replacing what was stored for that month. */
     async syncGbpKeywordMonth(input: { integrationId: number; year: number; month: number }): Promise<{ keywords: number; removed: number }> {
       const target = await targetOf(deps, input.integrationId);
       const month = { year: input.year, month: input.month };
       let keywords: KeywordCount[];
       try {
         const token = await deps.accessToken(input.integrationId);
-        keywords = await deps.client().monthKeywords(token, target.location, month);
+        keywords = await deps.client().monthKeywords(token, target.location, month, { onPage: (page) => heartbeat(page) });
       } catch (e) {
         throw platformFailure(e);
       }

@@ -45,11 +45,12 @@ export async function syncGbpPerformance(input: GbpSyncInput): Promise<GbpSyncRe
     startToCloseTimeout: '1m',
     retry: QUERY_RETRY,
   });
-  const { syncGbpDailyMetrics, syncGbpKeywordMonth } = proxyActivities<GbpActivities>({
-    // Up to 100 keyword pages of at most 30 s each in the worst case; a daily fetch is one call.
-    startToCloseTimeout: '10m',
-    retry: backoffPolicy(retry, ['ProviderRejected', 'SyncStopped']),
-  });
+  const fetchRetry = backoffPolicy(retry, ['ProviderRejected', 'SyncStopped']);
+  // A daily fetch is one call.
+  const { syncGbpDailyMetrics } = proxyActivities<GbpActivities>({ startToCloseTimeout: '10m', retry: fetchRetry });
+  // A keyword month is up to 100 pages of at most 30 s each: it heartbeats after each page, and a worker lost
+  // mid-month is noticed within the heartbeat timeout rather than at the end of the hour.
+  const { syncGbpKeywordMonth } = proxyActivities<GbpActivities>({ startToCloseTimeout: '1h', heartbeatTimeout: '2m', retry: fetchRetry });
 
   const plan = await planGbpSync.executeWithOptions({ summary: `Plan the business-profile sync of integration ${input.integrationId}` }, [input.integrationId]);
   const result: GbpSyncResult = { status: 'skipped', reason: plan.skip, values: 0, months: 0, keywords: 0 };

@@ -32,10 +32,14 @@ export interface MonthlyMailResult {
 /** Pages per run before the history is handed to a fresh run (continue-as-new). */
 export const PAGES_PER_RUN = 20;
 
-/** The page activity: a query, retried for a few minutes. */
+/**
+ * The page activity: a read-only query, retried until the database answers (every 5 minutes at most). A run has no
+ * retry of its own (a schedule starts it once a month), so a page that gave up after a few attempts lost that month's
+ * mails for everyone; an outage that lasts shows as this activity's pending attempts in the Temporal UI.
+ */
 export const PAGE_ACTIVITY: ActivityOptions = {
   startToCloseTimeout: '1m',
-  retry: { initialInterval: '5s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 10 },
+  retry: { initialInterval: '5s', backoffCoefficient: 2, maximumInterval: '5m' },
 };
 
 /** The send activity: a report (figures, charts, a PDF) and one SMTP send. */

@@ -178,13 +178,17 @@ export class GbpPerformanceClient {
     return { keywords, nextPageToken: body.nextPageToken || null };
   }
 
-  /** Every keyword of one month (all pages; capped so an endless page token cannot loop us). */
-  async monthKeywords(accessToken: string, location: string, month: YearMonth, maxPages = 100): Promise<KeywordCount[]> {
+  /**
+   * Every keyword of one month (all pages; capped so an endless page token cannot loop us). `onPage` is told after
+   * each page (the sync activity heartbeats there: a month can take many pages).
+   */
+  async monthKeywords(accessToken: string, location: string, month: YearMonth, opts: { maxPages?: number; onPage?: (page: number) => void } = {}): Promise<KeywordCount[]> {
     const all: KeywordCount[] = [];
     let token: string | null = null;
-    for (let page = 0; page < maxPages; page++) {
+    for (let page = 0; page < (opts.maxPages ?? 100); page++) {
       const result: KeywordPage = await this.listMonthlyKeywords(accessToken, location, { start: month, end: month }, token);
       all.push(...result.keywords);
+      opts.onPage?.(page + 1);
       token = result.nextPageToken;
       if (!token) break;
     }

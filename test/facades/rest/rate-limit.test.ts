@@ -1,6 +1,10 @@
 import Redis from 'ioredis';
+import { openRedis } from '../../../src/bootstrap';
+import { redisStore } from '../../../facades/shared/rate-limit';
 import { useApp } from '../../support/app';
 import { makeTenant, tokenFor } from '../../support/factories';
+import { tcpProxy, type TcpProxy } from '../../support/tcp-proxy';
+import { waitUntil } from '../../support/wait';
 
 describe('REST rate limit: 60 requests per minute per token', () => {
   describe('with the in-memory store', () => {
@@ -74,6 +78,55 @@ describe('REST rate limit: 60 requests per minute per token', () => {
       }
       expect(statuses).toEqual([200, 200, 200, 200, 429]);
       expect(remaining).toEqual(['3', '2', '1', '0', '0']);
+    });
+  });
+
+  describe('with Redis lost, then back (the production client, through a proxy the test cuts)', () => {
+    const redisUrl = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
+    let proxy: TcpProxy;
+    let client: Redis;
+    beforeAll(async () => {
+      proxy = await tcpProxy({ host: redisUrl.hostname, port: Number(redisUrl.port || 6379) });
+    });
+    const t = useApp({ rateLimit: 3, redis: () => (client = openRedis({ REDIS_URL: `redis://127.0.0.1:${proxy.port}` })!) });
+    afterAll(async () => {
+      client.disconnect();
+      await proxy.close();
+    });
+
+    it('lets requests through at once, without a stack trace per request, while Redis is away; limits again once it is back', async () => {
+      const { owner } = await makeTenant();
+      const auth = { Authorization: `Bearer ${await tokenFor(owner, [])}` };
+      const first = await t.http().get('/api/v1/me').set(auth);
+      expect([first.status, first.headers['x-ratelimit-remaining']]).toEqual([200, '2']);
+
+      await proxy.cut();
+      await waitUntil(async () => client.status === 'reconnecting', 10_000, 20);
+      // A limit store's call fails at once instead of queueing for ioredis' next connection attempts.
+      await expect(redisStore(client, 'rl:test-away:').increment('k')).rejects.toThrow('Redis connection is reconnecting');
+      const consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+      try {
+        const away: number[] = [];
+        for (let i = 0; i < 5; i++) away.push((await t.http().get('/api/v1/me').set(auth)).status);
+        expect(away).toEqual([200, 200, 200, 200, 200]); // past the limit of 3: passed without it
+        expect(consoleError).not.toHaveBeenCalled(); // express-rate-limit's own logger printed a stack for each
+      } finally {
+        consoleError.mockRestore();
+      }
+
+      await proxy.restore();
+      await waitUntil(async () => client.status === 'ready', 30_000, 50);
+      const back: [number, string | undefined][] = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await t.http().get('/api/v1/me').set(auth);
+        back.push([res.status, res.headers['x-ratelimit-remaining']]);
+      }
+      // The hit counted before Redis went away still counts: the shared budget goes on where it was.
+      expect(back).toEqual([
+        [200, '1'],
+        [200, '0'],
+        [429, '0'],
+      ]);
     });
   });
 });

@@ -25,16 +25,26 @@ describe('business-profile and retention activities', () => {
       ...over,
     });
 
-    it("fetches a month's keywords with a current token and stores them on the integration's location", async () => {
+    it("fetches a month's keywords with a current token, heartbeating after each page, and stores them on the integration's location", async () => {
       const stored: unknown[] = [];
       const a = createGbpActivities(
         deps({
-          client: () => ({ monthKeywords: async (token: string, location: string) => [{ keyword: `${token} ${location}`, value: 7 }] }) as unknown as GbpPerformanceClient,
+          client: () =>
+            ({
+              monthKeywords: async (token: string, location: string, _month: unknown, opts: { onPage: (page: number) => void }) => {
+                for (const page of [1, 2, 3]) opts.onPage(page);
+                return [{ keyword: `${token} ${location}`, value: 7 }];
+              },
+            }) as unknown as GbpPerformanceClient,
           storeKeywords: async (locationId, month, keywords) => (stored.push([locationId, month, keywords]), { keywords: keywords.length, removed: 0 }),
         }),
       );
-      expect(await env().run(a.syncGbpKeywordMonth, { integrationId: 9, year: 2026, month: 10 })).toEqual({ keywords: 1, removed: 0 });
+      const e = env();
+      const beats: unknown[] = [];
+      e.on('heartbeat', (d: unknown) => beats.push(d));
+      expect(await e.run(a.syncGbpKeywordMonth, { integrationId: 9, year: 2026, month: 10 })).toEqual({ keywords: 1, removed: 0 });
       expect(stored).toEqual([[3, { year: 2026, month: 10 }, [{ keyword: 'token-9 locations/9', value: 7 }]]]);
+      expect(beats).toEqual([1, 2, 3]);
     });
 
     it("turns Google's refusal into a failure that stops and its unavailability into one retried after Retry-After; nothing left to sync stops", async () => {

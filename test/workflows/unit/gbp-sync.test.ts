@@ -49,11 +49,19 @@ describe('syncGbpPerformance and its sweep (mocked activities)', () => {
 
   it('syncs the daily metrics, then each keyword month, retrying a call while Google is unavailable', async () => {
     const g = google({ unavailableOnce: true });
+    const id = workflowId('gbp');
     const result = await temporal.withWorker(g.activities, (taskQueue) =>
-      temporal.client().workflow.execute<typeof syncGbpPerformance>('syncGbpPerformance', { taskQueue, workflowId: workflowId('gbp'), args: [{ integrationId: 9, retry }] }),
+      temporal.client().workflow.execute<typeof syncGbpPerformance>('syncGbpPerformance', { taskQueue, workflowId: id, args: [{ integrationId: 9, retry }] }),
     );
     expect(result).toEqual({ status: 'synced', reason: null, values: 51, months: 2, keywords: 20 });
     expect(g.calls).toEqual(['daily 9 2026-10-01..2026-11-20', 'keywords 9 2026-9', 'keywords 9 2026-10']);
+    // A keyword month (up to 100 pages of 30 s) has an hour, and a lost worker shows within its heartbeat timeout.
+    const history = await temporal.client().workflow.getHandle(id).fetchHistory();
+    const scheduled = history.events!.map((e) => e.activityTaskScheduledEventAttributes).filter((a) => a?.activityType?.name === 'syncGbpKeywordMonth');
+    expect(scheduled.map((a) => [Number(a!.startToCloseTimeout!.seconds), Number(a!.heartbeatTimeout!.seconds)])).toEqual([
+      [3600, 120],
+      [3600, 120],
+    ]);
   });
 
   it('fails the run at once when Google refuses', async () => {

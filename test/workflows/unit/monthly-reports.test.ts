@@ -32,18 +32,12 @@ describe.each(MAILS)('$workflow (mocked activities)', (mail) => {
   function activities(n: number, send: (input: { recipient: Recipient; month: string }) => Promise<ReportMailOutcome>) {
     const all = Array.from({ length: n }, (_, i) => mail.recipient(i + 1));
     const calls: (Input & { runId: string })[] = [];
-    return {
-      all,
-      calls,
-      mocks: {
-        async [mail.pending](input: Input): Promise<Recipient[]> {
-          calls.push({ ...input, runId: Context.current().info.workflowExecution!.runId });
-          const from = input.after ? indexOf(input.after) : 0;
-          return all.slice(from, from + input.limit);
-        },
-        [mail.send]: send,
-      },
+    const page = async (input: Input): Promise<Recipient[]> => {
+      calls.push({ ...input, runId: Context.current().info.workflowExecution!.runId });
+      const from = input.after ? indexOf(input.after) : 0;
+      return all.slice(from, from + input.limit);
     };
+    return { all, calls, page, mocks: { [mail.pending]: page, [mail.send]: send } };
   }
 
   it('mails every owner a page at a time, at most `concurrency` mails at once, and counts each outcome', async () => {
@@ -80,6 +74,24 @@ describe.each(MAILS)('$workflow (mocked activities)', (mail) => {
     const result = await temporal.withWorker(pending.mocks, (q) => run(q, { month: '2026-10', concurrency: 1 }));
     expect(result).toEqual({ month: '2026-10', sent: 2, alreadySent: 0, gone: 0, failed: 1 });
     expect(Object.fromEntries(attempts)).toEqual({ 1: 3, 2: 8, 3: 1 });
+  });
+
+  it('waits for a recipient query that keeps failing (the database down for a while) instead of losing the month', async () => {
+    const pending = activities(2, async () => 'sent');
+    const failures = 11; // past the 10 attempts the page once had: the schedule starts a month's run only once
+    const attempts: number[] = [];
+    const mocks = {
+      ...pending.mocks,
+      async [mail.pending](input: Input): Promise<Recipient[]> {
+        const { attempt } = Context.current().info;
+        attempts.push(attempt);
+        if (!input.after && attempt <= failures) throw retryFailure('ECONNREFUSED 127.0.0.1:3306');
+        return pending.page(input);
+      },
+    };
+    const result = await temporal.withWorker(mocks, (q) => run(q, { month: '2026-10' }));
+    expect(result).toEqual({ month: '2026-10', sent: 2, alreadySent: 0, gone: 0, failed: 0 });
+    expect(attempts.slice(0, failures + 1)).toEqual(Array.from({ length: failures + 1 }, (_, i) => i + 1));
   });
 
   it("continues as new after 20 pages, carrying the month, the place and the totals; without a month it mails last month's", async () => {

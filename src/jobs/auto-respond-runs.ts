@@ -123,7 +123,12 @@ export async function prepareAutoResponse(reviewId: number): Promise<AutoRespons
     return { action: 'skip', reason };
   }
   const [rule, review] = await Promise.all([AutoRespondRule.findByPk(run.ruleId!), Review.findByPk(reviewId)]);
-  if (!rule || !review) return { action: 'skip', reason: 'gone' };
+  if (!rule || !review) {
+    // Deleted since the check above: stored skipped like any other skip, or the sweep would start the run again for good.
+    const gone = rule ? 'review_deleted' : 'rule_deleted';
+    await AutoRespondRun.update({ status: 'skipped', reason: gone }, { where: { id: run.id, status: 'pending' } });
+    return { action: 'skip', reason: gone };
+  }
   const { message, usedAi } = await composeReply(rule, await templateValues(review), review);
   return { action: 'reply', message, usedAi };
 }

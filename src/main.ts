@@ -11,7 +11,7 @@ import { Tenant } from './models';
 import { seedDemo, type DemoToken } from './services/demo.service';
 import { startTemporal } from './temporal/runtime';
 import { temporal as temporalClient } from '../workflows/client';
-import { bootErrorLine, exitOnBootError } from './observability/boot';
+import { bootErrorLine, exitOnBootError, exitOnWorkerEnd } from './observability/boot';
 import { installTemporalMetrics } from './observability/temporal-metrics';
 import type { Logger } from 'pino';
 
@@ -42,7 +42,8 @@ async function main(): Promise<void> {
   await waitForTemporal(config, logger);
   // The SDK runtime (and its metrics exporter) must exist before the in-process worker does.
   const temporalMetricsUrl = config.WORKER_IN_PROCESS === 'true' ? await installTemporalMetrics(config.TEMPORAL_METRICS_PORT, logger) : null;
-  const temporal = await startTemporal(config, logger, { worker: config.WORKER_IN_PROCESS === 'true' });
+  let stopping = false;
+  const temporal = await startTemporal(config, logger, { worker: config.WORKER_IN_PROCESS === 'true', onWorkerEnd: exitOnWorkerEnd(logger, () => stopping) });
   const redis = openRedis(config, logger);
   const { app, stop } = await createApp({
     config,
@@ -94,7 +95,6 @@ async function main(): Promise<void> {
   if (config.NODE_ENV === 'production') logger.info({ publicUrl: base, temporal: temporal.address, namespace: config.TEMPORAL_NAMESPACE }, 'API up');
   else process.stdout.write(lines.join('\n') + '\n\n');
 
-  let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;

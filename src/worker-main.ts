@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { createLogger, openDatabase, waitForTemporal } from './bootstrap';
 import { loadConfig, publicUrlProblem } from './config';
-import { bootErrorLine, exitOnBootError } from './observability/boot';
+import { bootErrorLine, exitOnBootError, exitOnWorkerEnd } from './observability/boot';
 import { installTemporalMetrics } from './observability/temporal-metrics';
 import { startObservabilityServer, type ObservabilityServer } from './observability/worker-http';
 import { startTemporal, type TemporalRuntime } from './temporal/runtime';
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown());
   await waitForTemporal(config, logger);
   if (stopping) return;
-  runtime = await startTemporal(config, logger, { worker: true });
+  runtime = await startTemporal(config, logger, { worker: true, onWorkerEnd: exitOnWorkerEnd(logger, () => stopping) });
   logger.info(
     { address: runtime.address, taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE, httpPort: http?.port ?? null },
     'worker running',

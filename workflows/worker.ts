@@ -12,6 +12,11 @@ export interface WorkerSettings {
   webhookRetrySlots?: number;
   /** Slots of the main queue's worker (`TEMPORAL_WORKER_*`); absent: the SDK's defaults (100 activities, 40 workflow tasks). */
   slots?: { activities?: number; workflowTasks?: number; cachedWorkflows?: number };
+  /**
+   * Called once when the workers end without `stop` (a fatal SDK error, or the SDK shutting them down itself), with
+   * the error or null: the process no longer takes work, and should exit for its supervisor to start another.
+   */
+  onUnexpectedEnd?: (err: unknown) => void;
 }
 
 export interface RunningWorker {
@@ -47,13 +52,29 @@ export async function runWorker(settings: WorkerSettings): Promise<RunningWorker
     taskQueue: webhookRetryQueue(settings.taskQueue),
     maxConcurrentActivityTaskExecutions: settings.webhookRetrySlots ?? 200,
   });
-  const done = Promise.all([worker.run(), retries.run()]).then(() => undefined).finally(() => connection.close());
+  // Either worker ending (its run rejects, or it stops) ends both: the other one alone is half a worker.
+  const runs = [worker, retries].map((w) => w.run().finally(() => stopAll()));
+  let stopping = false;
+  const stopAll = () => {
+    for (const w of [worker, retries]) if (w.getState() === 'RUNNING') w.shutdown();
+  };
+  const done = Promise.allSettled(runs)
+    .then((results) => {
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
+    })
+    .finally(() => connection.close());
+  done.then(
+    () => !stopping && settings.onUnexpectedEnd?.(null),
+    (err: unknown) => !stopping && settings.onUnexpectedEnd?.(err),
+  );
   return {
     worker,
     connection,
     done,
     async stop() {
-      for (const w of [worker, retries]) if (w.getState() === 'RUNNING') w.shutdown();
+      stopping = true;
+      stopAll();
       await done;
     },
   };

@@ -1,3 +1,5 @@
+import type { Logger } from 'pino';
+
 /**
  * The one line a process prints when it cannot start (invalid configuration, database or Temporal unreachable, a
  * mismatched APP_KEY): the error's message on one line, no stack (operators read it in `docker compose logs`).
@@ -19,6 +21,18 @@ export function bootErrorLine(prefix: string, err: unknown, env: NodeJS.ProcessE
 export function exitOnBootError(prefix: string): (err: unknown) => never {
   return (err) => {
     process.stderr.write(`${bootErrorLine(prefix, err)}\n`);
+    process.exit(1);
+  };
+}
+
+/**
+ * A worker that ended while the process was not stopping (a fatal SDK error): one JSON line and exit 1, for the
+ * supervisor to start a fresh process. Left up, the process stayed alive and healthy-looking and took no work.
+ */
+export function exitOnWorkerEnd(logger: Pick<Logger, 'fatal'>, stopping: () => boolean): (err: unknown) => void {
+  return (err) => {
+    if (stopping()) return;
+    logger.fatal({ err }, 'temporal worker ended without a stop: exiting');
     process.exit(1);
   };
 }

@@ -37,6 +37,9 @@ function install(logger: Logger, port: number | null): void {
   const level = sdkLevelOf(logger.level);
   Runtime.install({
     logger: temporalSdkLogger(logger),
+    // The signals the processes stop on (src/main.ts, src/worker-main.ts). The SDK's default also shuts its workers
+    // down on SIGQUIT and SIGUSR2, which took Node's own exit on them away: the process stayed up, its worker gone.
+    shutdownSignals: ['SIGINT', 'SIGTERM'],
     telemetryOptions: {
       // Core's native entries go to the logger above (they would be written to the console as text otherwise): its own
       // at LOG_LEVEL, those of the libraries it uses (gRPC, HTTP/2) at ERROR only, as the SDK's default has it.

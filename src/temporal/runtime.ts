@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { connectTemporal, disconnectTemporal, ensureDispatcher, ensureInviteDispatcher, ensureSentimentRescore, temporalSettings, useWorkerConnection } from '../../workflows/client';
 import { buildActivities } from '../../workflows/activities';
-import { runWorker, type RunningWorker } from '../../workflows/worker';
+import { runWorker, type RunningWorker, type WorkerSettings as RunningWorkerSettings } from '../../workflows/worker';
 import { findTemporalCli, startDevServer, type DevServer } from './dev-server';
 import { ensureSearchAttributes } from './search-attributes';
 import { reconcileReviewSyncSchedules } from '../jobs/review-sync';
@@ -34,7 +34,11 @@ export const WORKFLOW_BUNDLE = path.resolve(__dirname, '..', '..', ...(__dirname
  * a persistent SQLite file under DATA_DIR and the UI on. Connects the client, runs the worker in-process when
  * configured, and makes sure the outbox dispatcher runs. `stop` undoes all of it in reverse.
  */
-export async function startTemporal(config: Config, logger: Logger, opts: { worker: boolean }): Promise<TemporalRuntime> {
+export async function startTemporal(
+  config: Config,
+  logger: Logger,
+  opts: { worker: boolean; onWorkerEnd?: RunningWorkerSettings['onUnexpectedEnd'] },
+): Promise<TemporalRuntime> {
   let devServer: DevServer | null = null;
   let address = config.TEMPORAL_ADDRESS;
   if (!address) {
@@ -66,6 +70,7 @@ export async function startTemporal(config: Config, logger: Logger, opts: { work
           workflowTasks: config.TEMPORAL_WORKER_WORKFLOW_TASK_SLOTS,
           cachedWorkflows: config.TEMPORAL_WORKER_CACHED_WORKFLOWS,
         },
+        onUnexpectedEnd: opts.onWorkerEnd,
       });
       worker.done.catch((err) => logger.error({ err }, 'temporal worker stopped with an error'));
       // Starts a request asks for go eagerly to this process's worker.

@@ -141,12 +141,13 @@ const START_GRACE_MS = 2 * 60_000;
 
 /**
  * Runs whose workflow is not going. A run's rows are committed before its workflow is started (`queueRun`, then
- * `launch` or the tick below), so a process killed in between, or a tick activity retried after its commit, leaves
- * the scan `running` with no workflow: nothing would ever finish the run, and every new run would be refused with
- * scan_running. The tick starts each such run's workflow (the run resumes from its stored results; one that is no
- * longer the scan's current run ends as `superseded`). A run whose workflow closed without finishing it (terminated
- * in the Temporal UI rather than canceled) is stored failed, so the scan can run again. Answers how many it started.
- * One scan that cannot be looked at (`warn` says why) holds up neither the others nor the due scans after them.
+ * `launch` or the tick below), so a process killed in between, a tick activity retried after its commit, or a tick
+ * whose start failed leaves the scan `running` with no workflow: nothing would ever finish the run, and every new run
+ * would be refused with scan_running. The tick starts each such run's workflow (the run resumes from its stored
+ * results; one that is no longer the scan's current run ends as `superseded`). A run whose workflow closed without
+ * finishing it (terminated in the Temporal UI rather than canceled) is stored failed, so the scan can run again.
+ * Answers how many it started. One scan that cannot be looked at (`warn` says why) holds up neither the others nor
+ * the due scans after them.
  */
 export async function resumeStalledRuns(opts: TickOptions = {}): Promise<number> {
   const before = new Date(clockOf(opts).now().getTime() - START_GRACE_MS);
@@ -179,7 +180,9 @@ export interface TickOptions extends ServiceOptions {
 /**
  * The tick: first the runs queued but never started (`resumeStalledRuns`); then every active scheduled scan whose
  * `next_run_at` has passed gets a run (unless one is going) and its `next_run_at` advanced to the next window at least
- * one period later. Scheduled runs are never staggered.
+ * one period later. Scheduled runs are never staggered. A run whose workflow cannot be started (Temporal unreachable)
+ * stays queued for the next tick's `resumeStalledRuns`: failing it would lose the period's run, since `next_run_at`
+ * has moved on. Answers how many it started.
  */
 export async function startDueScheduledScans(opts: TickOptions = {}): Promise<number> {
   await resumeStalledRuns(opts);
@@ -197,9 +200,16 @@ export async function startDueScheduledScans(opts: TickOptions = {}): Promise<nu
       await scan.update({ nextRunAt: spec ? nextRunAt(spec, now, now) : null }, { transaction });
       return runId ? { scan, runId } : null;
     });
-    if (queued) {
-      await startScanRunWorkflow(queued.scan.uuid, queued.runId, 0, scanLabel(queued.scan)).catch((e: Error) => failRun(queued.runId, `The scan could not be queued: ${e.message}`, opts));
+    if (!queued) continue;
+    try {
+      await startScanRunWorkflow(queued.scan.uuid, queued.runId, 0, scanLabel(queued.scan));
       started++;
+    } catch (e) {
+      opts.warn?.('A scheduled scan run could not be started; it stays queued and a later tick starts it', {
+        scan: queued.scan.uuid,
+        runId: queued.runId,
+        error: e instanceof Error ? e.message : String(e),
+      });
     }
   }
   return started;

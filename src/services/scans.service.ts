@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { Op, QueryTypes, type Transaction, type WhereOptions } from 'sequelize';
 import { loadConfig, publicBaseUrl } from '../config';
 import { Conflict, Forbidden, NotFound, ruleViolation, Upstream, Validation, type FieldErrors } from '../domain/errors';
-import { isTenantOwner } from '../domain/permissions';
+import { canSeeLocation, isTenantOwner } from '../domain/permissions';
 import type { Principal } from '../domain/principal';
 import * as metrics from '../grid/metrics';
 import { assertGridParams, DISTANCE_UNITS, generatePins, type DistanceUnit } from '../grid/pins';
 import { FREQUENCIES, nextRunAt, assertTimezone, assertWindow, type Frequency, type ScheduleSpec } from '../grid/schedule';
-import { Scan, ScanPin, ScanResult, ScanSnapshot } from '../models';
+import { Location, Scan, ScanPin, ScanResult, ScanSnapshot } from '../models';
 import { SCAN_TYPES, type ScanType } from '../models/scan.model';
 import type { StoredPlace } from '../models/scan-result.model';
 import { writeEvent } from '../outbox/writer';
@@ -96,6 +96,20 @@ function checkCoords(lat: number | null | undefined, lng: number | null | undefi
   if ((lat == null) !== (lng == null)) (fields[lat == null ? 'lat' : 'lng'] ??= []).push('The lat and lng fields must be given together.');
 }
 
+/**
+ * The location a scan is tied to, if any: one the caller may see, in the caller's tenant. An unknown id, one out of
+ * range and another tenant's get the same field error, so the answer never tells another tenant's ids from unused ones.
+ */
+async function checkLocationId(p: Principal, id: number | null | undefined, fields: FieldErrors, opts: ServiceOptions): Promise<number | null> {
+  if (id == null) return null;
+  const location = Number.isSafeInteger(id) && id > 0 ? await Location.findByPk(id, { attributes: ['id', 'tenantId', 'customerId'], transaction: opts.transaction }) : null;
+  if (!location || !canSeeLocation(p, location)) {
+    fields.location_id = ["The location must be one of the agency's locations."];
+    return null;
+  }
+  return location.id;
+}
+
 /** The business's place id as stored (scans.target_place_id holds 255 characters); blank is none. */
 function checkTargetPlaceId(value: string | null | undefined, fields: FieldErrors): string | null {
   const id = value?.trim() || null;
@@ -119,7 +133,11 @@ export async function queueRun(scan: Scan, startAt: Date, transaction: Transacti
   return runId;
 }
 
-/** Starts the run's workflow once its rows are committed; if the engine cannot be reached the run fails at once. */
+/**
+ * Starts the run's workflow once its rows are committed; if the engine cannot be reached the run fails at once: the
+ * caller is told (scan_not_queued) and may ask again, where a run left queued would refuse that with scan_running and
+ * start up to a tick later unasked. The tick's own runs stay queued instead (`startDueScheduledScans`).
+ */
 async function launch(scan: Scan, runId: string, delayMs: number, opts: ServiceOptions): Promise<void> {
   try {
     await startScanRunWorkflow(scan.uuid, runId, delayMs, scanLabel(scan));
@@ -161,9 +179,11 @@ export interface CreateScanInput {
   locationId?: number | null;
 }
 
-/** The create rules that need no provider: field errors (422 with fields), then the grid's size and spacing. */
-function checkCreate(input: CreateScanInput): { location: string; keywords: string[]; type: ScanType; unit: DistanceUnit; targetPlaceId: string | null } {
-  const fields: FieldErrors = {};
+/**
+ * The create rules that need no provider: field errors (422 with fields, together with those in `fields` already),
+ * then the grid's size and spacing.
+ */
+function checkCreate(input: CreateScanInput, fields: FieldErrors = {}): { location: string; keywords: string[]; type: ScanType; unit: DistanceUnit; targetPlaceId: string | null } {
   let location = '';
   try {
     location = cleanName(input.location ?? '', 'location');
@@ -198,9 +218,11 @@ export interface ScanCost {
  * geocoding, no provider check), and nothing created, charged or started. The cost of a run does not depend on where
  * the grid is: grid_size x grid_size pins, each searched once per keyword.
  */
-export function scanCost(p: Principal, input: CreateScanInput): ScanCost {
+export async function scanCost(p: Principal, input: CreateScanInput, opts: ServiceOptions = {}): Promise<ScanCost> {
   assertTenantOwner(p);
-  const { keywords } = checkCreate(input);
+  const fields: FieldErrors = {};
+  await checkLocationId(p, input.locationId, fields, opts);
+  const { keywords } = checkCreate(input, fields);
   const pins = input.gridSize * input.gridSize;
   const creditsPerRun = pins * keywords.length;
   return {
@@ -213,7 +235,9 @@ export function scanCost(p: Principal, input: CreateScanInput): ScanCost {
 
 export async function createScan(p: Principal, input: CreateScanInput, opts: ServiceOptions = {}): Promise<RunStarted> {
   assertTenantOwner(p);
-  const { location, keywords, type, unit, targetPlaceId: givenTarget } = checkCreate(input);
+  const fields: FieldErrors = {};
+  const locationId = await checkLocationId(p, input.locationId, fields, opts);
+  const { location, keywords, type, unit, targetPlaceId: givenTarget } = checkCreate(input, fields);
   const providers = await requireGridProviders(p.tenantId, opts);
 
   let centre: { lat: number; lng: number } | null = null;
@@ -241,7 +265,7 @@ export async function createScan(p: Principal, input: CreateScanInput, opts: Ser
         tenantId: p.tenantId,
         ownerCustomerId: p.customerId,
         customerId: null,
-        locationId: input.locationId ?? null,
+        locationId,
         location,
         address: input.address?.trim() || null,
         keywords,

@@ -1,6 +1,6 @@
-import { ActivityFailure, ApplicationFailure, CancellationScope, isCancellation, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, CancellationScope, isCancellation, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
 import type { PinQuery, ScanActivities } from '../activities/scans';
-import { backoffPolicy, QUERY_RETRY } from '../retry';
+import { backoffPolicy } from '../retry';
 
 /** Retries of one pin query while the provider is unavailable (5xx, 429 with Retry-After, network). */
 export interface ScanRunRetry {
@@ -26,6 +26,17 @@ export interface ScanRunResult {
 const DEFAULT_RETRY: ScanRunRetry = { maximumAttempts: 8, initialIntervalMs: 2_000, maximumIntervalMs: 60_000 };
 
 /**
+ * The run's database-only activities (load, complete, fail): retried until the database answers, every 5 minutes at
+ * most. When they gave up after a few minutes the workflow failed, and the next tick stored the run failed, throwing
+ * away the provider results already paid for and stored; an outage that lasts shows as pending attempts in the
+ * Temporal UI. A failure thrown as non-retryable still ends the activity at once.
+ */
+const DATABASE_ACTIVITY: ActivityOptions = {
+  startToCloseTimeout: '2m',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '5m' },
+};
+
+/**
  * One run of a scan (`scan-run:<uuid>:<run id>`): every pin x keyword query, `concurrency` at a time, each result
  * stored as it arrives; then the snapshots and scan-completed. A provider refusal (or unavailability past the
  * retries) stops the run: scan-failed. A worker killed mid-run resumes from the history; queries whose activity
@@ -38,7 +49,7 @@ export async function runScan(input: ScanRunInput): Promise<ScanRunResult> {
     // An operator canceled the run (Temporal UI or `temporal workflow cancel`): the scan must not stay `running`
     // (it would refuse every new run with scan_running), so the run is stored failed outside the canceled scope.
     if (isCancellation(err)) {
-      const { failScanRun } = proxyActivities<ScanActivities>({ startToCloseTimeout: '2m', retry: QUERY_RETRY });
+      const { failScanRun } = proxyActivities<ScanActivities>(DATABASE_ACTIVITY);
       await CancellationScope.nonCancellable(() =>
         failScanRun.executeWithOptions({ summary: `Mark run ${input.runId} canceled` }, [input.runId, 'The run was canceled by an operator.']),
       );
@@ -49,10 +60,7 @@ export async function runScan(input: ScanRunInput): Promise<ScanRunResult> {
 
 async function runScanSteps(input: ScanRunInput): Promise<ScanRunResult> {
   const retry = input.retry ?? DEFAULT_RETRY;
-  const { loadScanRun, completeScanRun, failScanRun } = proxyActivities<ScanActivities>({
-    startToCloseTimeout: '2m',
-    retry: QUERY_RETRY,
-  });
+  const { loadScanRun, completeScanRun, failScanRun } = proxyActivities<ScanActivities>(DATABASE_ACTIVITY);
   const { queryScanPin } = proxyActivities<ScanActivities>({
     startToCloseTimeout: '2m',
     // The activity heartbeats while it waits: a query of a killed worker is retried after 20 s, not 2 minutes.

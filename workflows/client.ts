@@ -4,14 +4,18 @@ import {
   ScheduleAlreadyRunning,
   ScheduleNotFoundError,
   WorkflowExecutionAlreadyStartedError,
+  type ScheduleDescriptionAction,
   type ScheduleOptions,
   type ScheduleOptionsStartWorkflowAction,
   type ScheduleSpecDescription,
 } from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
+import { msOptionalToNumber } from '@temporalio/common/lib/time';
+import { isDeepStrictEqual } from 'node:util';
 import type { NativeConnection } from '@temporalio/worker';
 import type { DispatchOutboxInput } from './outbox/dispatch.workflow';
 import type { RescoreSentimentInput } from './reviews/rescore.workflow';
+import type { syncReviews } from './reviews/sync.workflow';
 import type { DispatchInvitesInput } from './invites/dispatch.workflow';
 import type { DeliveryRetry, DeliverWebhookInput } from './webhooks/deliver.workflow';
 import type { ReceiverRetriesInput, RetryCohort } from './webhooks/receiver-retries.workflow';
@@ -358,24 +362,35 @@ export const integrationLabel = (i: { tenantId: number; customerId: number; orga
 });
 
 /**
- * Makes sure the integration's review sync schedule exists (every REVIEW_SYNC_INTERVAL_MINUTES, overlapping runs
- * skipped) and runs it once now: a new schedule starts at once, an existing one is triggered (skipped while a
- * run is still going). `triggerExisting: false` only creates what is missing (the worker-start reconciliation).
- * Returns true when the schedule was created.
+ * A bound on one review sync run, so a run no worker takes (its task queue renamed since it started) cannot keep the
+ * schedule, whose overlap policy skips while a run goes, from starting another. A run is at most 500 pages of two
+ * platform calls of up to 30 s each: just over four hours; a usual run takes seconds.
+ */
+const REVIEW_SYNC_RUN_TIMEOUT_MS = 6 * 60 * 60_000;
+
+/**
+ * Makes sure the integration's review sync schedule exists as configured (every REVIEW_SYNC_INTERVAL_MINUTES on
+ * TEMPORAL_TASK_QUEUE, overlapping runs skipped; one that exists with another interval or queue is brought in line,
+ * see `ensureSchedule`) and runs it once now: a new schedule starts at once, an existing one is triggered (skipped
+ * while a run is still going). `triggerExisting: false` runs nothing more: the worker-start reconciliation, which so
+ * brings every connected integration's schedule in line with the configuration at each worker start. Returns true
+ * when the schedule was created.
  */
 export async function ensureReviewSync(integrationId: number, opts: { triggerExisting?: boolean; label?: IntegrationLabel | null } = {}): Promise<boolean> {
   const { client, settings } = temporal();
   const scheduleId = reviewSyncScheduleId(integrationId);
-  try {
-    await client.schedule.create({
+  const every = storedEvery(settings.reviewSync?.intervalMs ?? 60 * 60_000);
+  const outcome = await ensureSchedule<typeof syncReviews>(
+    {
       scheduleId,
-      spec: { intervals: [{ every: settings.reviewSync?.intervalMs ?? 60 * 60_000 }] },
+      spec: { intervals: [{ every }] },
       action: {
         type: 'startWorkflow',
         workflowType: 'syncReviews',
         workflowId: scheduleId,
         taskQueue: settings.taskQueue,
         args: [{ integrationId }],
+        workflowRunTimeout: REVIEW_SYNC_RUN_TIMEOUT_MS,
         ...startMetadata(
           ownedBy(opts.label?.owner, 'review-sync', integrationId),
           opts.label ? `Review sync of ${opts.label.name} (integration ${integrationId})` : `Review sync of integration ${integrationId}`,
@@ -383,11 +398,10 @@ export async function ensureReviewSync(integrationId: number, opts: { triggerExi
       },
       policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
       state: { triggerImmediately: true },
-    });
-    return true;
-  } catch (e) {
-    if (!(e instanceof ScheduleAlreadyRunning)) throw e;
-  }
+    },
+    isEvery(every),
+  );
+  if (outcome === 'created') return true;
   if (opts.triggerExisting ?? true) await client.schedule.getHandle(scheduleId).trigger('SKIP');
   return false;
 }
@@ -411,8 +425,10 @@ export async function deleteSchedule(scheduleId: string): Promise<boolean> {
 
 /**
  * Creates a platform schedule (`created`), or brings the one that exists in line with `options` when `sameSpec` says
- * its spec differs or its runs go to another task queue (`updated`; a renamed TEMPORAL_TASK_QUEUE would leave them to
- * no worker), else `unchanged`. Every API and worker process calls this at boot.
+ * its spec differs or its action does (`updated`): its runs go to another task queue (a renamed TEMPORAL_TASK_QUEUE
+ * would leave them to no worker), or start another workflow, arguments or run timeout (a release changed them); else
+ * `unchanged`. Every API and worker process calls this at boot for the platform's schedules; review syncs call it
+ * per integration (`ensureReviewSync`).
  */
 export async function ensureSchedule<W extends Workflow>(
   options: ScheduleOptions<ScheduleOptionsStartWorkflowAction<W>>,
@@ -427,10 +443,23 @@ export async function ensureSchedule<W extends Workflow>(
   }
   const handle = client.schedule.getHandle(options.scheduleId);
   const current = await handle.describe();
-  const sameQueue = current.action.type === 'startWorkflow' && current.action.taskQueue === options.action.taskQueue;
-  if (sameSpec(current.spec) && sameQueue) return 'unchanged';
+  if (sameSpec(current.spec) && sameAction(current.action, options.action)) return 'unchanged';
   await handle.update((previous) => ({ ...previous, spec: options.spec, action: options.action }));
   return 'updated';
+}
+
+/** Whether a described schedule action starts what `wanted` would: workflow, task queue, arguments and run timeout. */
+function sameAction<W extends Workflow>(described: ScheduleDescriptionAction, wanted: ScheduleOptionsStartWorkflowAction<W>): boolean {
+  const workflowType = typeof wanted.workflowType === 'string' ? wanted.workflowType : wanted.workflowType.name;
+  // Arguments as the payload converter stores them (JSON: undefined properties dropped).
+  const stored = (args: unknown): unknown => JSON.parse(JSON.stringify(args ?? []));
+  return (
+    described.type === 'startWorkflow' &&
+    described.workflowType === workflowType &&
+    described.taskQueue === wanted.taskQueue &&
+    isDeepStrictEqual(stored(described.args), stored(wanted.args)) &&
+    described.workflowRunTimeout === msOptionalToNumber(wanted.workflowRunTimeout)
+  );
 }
 
 /** Temporal keeps intervals in whole seconds: what it will store of `ms`. */

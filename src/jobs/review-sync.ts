@@ -157,8 +157,9 @@ export async function connectedIntegrationIds(): Promise<number[]> {
 }
 
 /**
- * Worker start: makes sure every connected integration has its schedule (one created now also runs at once;
- * existing ones are left alone). Returns how many schedules were created.
+ * Worker start: makes sure every connected integration has its schedule as configured (one created now also runs at
+ * once; an existing one is brought in line with the interval and task queue, not triggered). Returns how many
+ * schedules were created.
  */
 export async function reconcileReviewSyncSchedules(): Promise<number> {
   let created = 0;

@@ -1,7 +1,7 @@
-import { ScheduleAlreadyRunning, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { deleteSchedule, temporal } from '../client';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { deleteSchedule, ensureSchedule, isEvery, storedEvery, temporal } from '../client';
 import { ownedBy, startMetadata, type Owner } from '../../src/temporal/search-attributes';
-import { gbpSyncWorkflowId, type GbpSweepInput, type GbpSyncResult, type GbpSyncRetry } from './sync.workflow';
+import { gbpSyncWorkflowId, type GbpSweepInput, type GbpSyncResult, type GbpSyncRetry, type syncGbpPerformanceSweep } from './sync.workflow';
 
 /**
  * Business-profile performance sync: one Temporal Schedule `gbp-performance-sync` (every GBP_SYNC_INTERVAL_MINUTES,
@@ -28,31 +28,39 @@ export const gbpSyncScheduleId = (): string => (settings.idScope ? `${GBP_SYNC_S
 const sweepInput = (): GbpSweepInput => ({ idScope: settings.idScope, concurrency: settings.concurrency, retry: settings.retry });
 
 /**
- * Makes sure the sweep's schedule exists (every API and worker process calls this at boot). A new schedule runs at
+ * A bound on one run of the sweep (a batch of 200 integrations: each batch continues as new with a bound of its own),
+ * so a run no worker takes (its task queue renamed since it started) cannot keep the schedule, whose overlap policy
+ * skips while a run goes, from starting another. Generous: a first sync of a location fetches 18 keyword months, and
+ * the children of a sweep that times out are ended with it.
+ */
+const GBP_SWEEP_RUN_TIMEOUT_MS = 24 * 60 * 60_000;
+
+/**
+ * Makes sure the sweep's schedule exists with the configured interval and task queue (every API and worker process
+ * calls this at boot; one that exists with another interval or queue is brought in line). A new schedule runs at
  * once, so a fresh installation has data without waiting a whole interval. Returns true when it was created.
  */
 export async function ensureGbpSyncSchedule(): Promise<boolean> {
-  const { client, settings: t } = temporal();
-  try {
-    await client.schedule.create({
+  const every = storedEvery(settings.intervalMs);
+  const outcome = await ensureSchedule<typeof syncGbpPerformanceSweep>(
+    {
       scheduleId: gbpSyncScheduleId(),
-      spec: { intervals: [{ every: settings.intervalMs }] },
+      spec: { intervals: [{ every }] },
       action: {
         type: 'startWorkflow',
         workflowType: 'syncGbpPerformanceSweep',
         workflowId: gbpSyncScheduleId(),
-        taskQueue: t.taskQueue,
+        taskQueue: temporal().settings.taskQueue,
         args: [sweepInput()],
+        workflowRunTimeout: GBP_SWEEP_RUN_TIMEOUT_MS,
         ...startMetadata({ tenant: null, kind: 'gbp-sync', businessId: gbpSyncScheduleId() }, 'Business-profile performance sync of every connected Google location'),
       },
       policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
       state: { triggerImmediately: true },
-    });
-    return true;
-  } catch (e) {
-    if (!(e instanceof ScheduleAlreadyRunning)) throw e;
-    return false;
-  }
+    },
+    isEvery(every),
+  );
+  return outcome === 'created';
 }
 
 export async function removeGbpSyncSchedule(): Promise<void> {

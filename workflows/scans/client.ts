@@ -1,6 +1,6 @@
-import { ScheduleAlreadyRunning, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import { requestedStart, temporal } from '../client';
-import type { ScanRunInput, ScanRunRetry } from './run.workflow';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { ensureSchedule, isEvery, requestedStart, storedEvery, temporal } from '../client';
+import type { ScanRunInput, ScanRunRetry, scanScheduleTick } from './run.workflow';
 import { ownedBy, shortId, startMetadata, type Owner } from '../../src/temporal/search-attributes';
 
 /**
@@ -76,26 +76,35 @@ export async function scanRunWorkflowState(scanUuid: string, runId: string): Pro
   }
 }
 
-/** Makes sure the 15-minute tick exists (every API and worker process calls this at boot). */
-export async function ensureScanScheduleTick(): Promise<void> {
-  const { client, settings } = temporal();
+/**
+ * A bound on one tick, so a run no worker takes (its task queue renamed since it started) cannot keep the schedule,
+ * whose overlap policy skips while a run goes, from ever starting another: no scheduled scans, no stalled-run
+ * recovery. The tick is one activity of at most five 5-minute attempts.
+ */
+const SCAN_TICK_RUN_TIMEOUT_MS = 30 * 60_000;
+
+/**
+ * Makes sure the 15-minute tick exists on the configured task queue (every API and worker process calls this at
+ * boot): `created`, `updated` (it existed with another interval or queue) or `unchanged`.
+ */
+export async function ensureScanScheduleTick(): Promise<'created' | 'updated' | 'unchanged'> {
   const scheduleId = scanTickScheduleId();
-  try {
-    await client.schedule.create({
+  const every = storedEvery(engine.tickEveryMs ?? 15 * 60_000);
+  return ensureSchedule<typeof scanScheduleTick>(
+    {
       scheduleId,
-      spec: { intervals: [{ every: engine.tickEveryMs ?? 15 * 60_000 }] },
+      spec: { intervals: [{ every }] },
       action: {
         type: 'startWorkflow',
         workflowType: 'scanScheduleTick',
         workflowId: scheduleId,
-        taskQueue: settings.taskQueue,
+        taskQueue: temporal().settings.taskQueue,
         args: [],
+        workflowRunTimeout: SCAN_TICK_RUN_TIMEOUT_MS,
         ...startMetadata({ tenant: null, kind: 'scan-tick', businessId: scheduleId }, 'Starts the scheduled scans that are due'),
       },
       policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
-    });
-  } catch (e) {
-    if (!(e instanceof ScheduleAlreadyRunning)) throw e;
-  }
+    },
+    isEvery(every),
+  );
 }
-

@@ -538,6 +538,13 @@ export async function assertWritable(p: Principal): Promise<void> {
 }
 
 /**
+ * How many organisation ids a `customer.deleted` entry lists (the first, by id); `organization_count` is always whole.
+ * The entry's state is a TEXT column (64 KB): a customer with thousands of organisations made the entry, and so the
+ * deletion, fail. The organisations' own organization-deleted events name every one of them.
+ */
+export const AUDIT_ORGANIZATION_IDS = 100;
+
+/**
  * DELETE /customers/{customer}: permanent. The account row goes and the database cascades everything that
  * hangs off it (users and their tokens, organisations, locations, sources, reviews, receivers and deliveries,
  * credits, connect links); the stored logo and avatar files are removed with it; NFC orders stay with the
@@ -561,7 +568,15 @@ export async function deleteCustomer(p: Principal, id: number, opts: ServiceOpti
         action: 'customer.deleted',
         subjectType: 'customer',
         subjectId: customer.id,
-        before: { name: customer.name, email: customer.email, plan_id: customer.planId, organizations: orgs.map((o) => o.id), locations: locations.length },
+        before: {
+          name: customer.name,
+          email: customer.email,
+          plan_id: customer.planId,
+          organizations: orgs.slice(0, AUDIT_ORGANIZATION_IDS).map((o) => o.id),
+          organization_count: orgs.length,
+          organizations_truncated: orgs.length > AUDIT_ORGANIZATION_IDS,
+          locations: locations.length,
+        },
       },
       { transaction, clock },
     );

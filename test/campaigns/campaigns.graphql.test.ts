@@ -102,6 +102,26 @@ describe('GraphQL review-request campaigns, contact lists, contacts', () => {
       expect(fieldErrors(await create(w.tokens.orgOwner, { ...base, steps: [{ channel: 'sms', delayHours: -1, body: 'x' }] }))).toEqual(['steps.0.delay_hours']);
     });
 
+    it('refuses control characters in subjects and bodies (6 bytes each when stored: 5 full steps of them were a 500), tab and line breaks allowed', async () => {
+      const w = await makeWorld();
+      const base = { organizationId: w.org.id, locationId: w.home.id, name: 'Controls' };
+      const control = { channel: 'email', subject: '\u0001'.repeat(255), body: '\u0001'.repeat(2000) };
+      const refused = await create(w.tokens.orgOwner, { ...base, steps: Array(5).fill(control) });
+      expect(fieldErrors(refused)).toEqual([0, 1, 2, 3, 4].flatMap((i) => [`steps.${i}.body`, `steps.${i}.subject`]));
+      expect(refused.errors[0].extensions.fields['steps.0.body']).toEqual(['The body may not contain control characters (tabs and line breaks are allowed).']);
+      expect(refused.errors[0].extensions.fields['steps.0.subject']).toEqual(['The subject may not contain control characters.']);
+      expect(await Campaign.count({ where: { customerId: w.org.customerId, name: 'Controls' } })).toBe(0);
+      // One in an otherwise ordinary text; a lone surrogate; a line break in a subject (one line).
+      expect(fieldErrors(await create(w.tokens.orgOwner, { ...base, steps: [{ ...EMAIL_STEP, body: 'Hi\u0000 {review_link}' }] }))).toEqual(['steps.0.body']);
+      expect(fieldErrors(await create(w.tokens.orgOwner, { ...base, steps: [{ channel: 'sms', body: 'Hi \ud800 {review_link}' }] }))).toEqual(['steps.0.body']);
+      expect(fieldErrors(await create(w.tokens.orgOwner, { ...base, steps: [{ ...EMAIL_STEP, subject: 'How did\nwe do?' }] }))).toEqual(['steps.0.subject']);
+      // The same lengths of 4-byte characters fit, and a body keeps its tabs and line breaks.
+      const wide = { channel: 'email', subject: '😀'.repeat(255), body: `Hi\tthere,\r\n${'😀'.repeat(1989)}` };
+      const stored = await create(w.tokens.orgOwner, { ...base, steps: Array(5).fill(wide) });
+      expect(stored.errors).toBeUndefined();
+      expect(stored.data!.createCampaign.steps).toEqual(Array(5).fill({ ...wide, delayHours: 0 }));
+    });
+
     it('validates the window (HH:MM pair, distinct), duplicate window 0-365, feedback threshold 1-4, review URL, location and list', async () => {
       const w = await makeWorld();
       const base = { organizationId: w.org.id, locationId: w.home.id, name: 'Rules', steps: [EMAIL_STEP] };

@@ -4,7 +4,7 @@ import { fixedClock } from '../../src/domain/clock';
 import { Contact, ContactActivity, Customer, InboundSubmission, Invite } from '../../src/models';
 import * as inbound from '../../src/services/inbound.service';
 import { useDatabase } from '../support/db';
-import { makeWorld } from '../support/factories';
+import { makeWorld, tokenFor } from '../support/factories';
 import { makeCampaign, makeConnection, makeSentInvite, ownerPrincipal, sign, useInboundApp } from './support';
 
 /**
@@ -222,6 +222,34 @@ describe('POST /api/webhooks/inbound/:token', () => {
       expect(frozen.body).toMatchObject({ status: 'ignored', reason: 'account_paused', id: null });
       expect(await Contact.count({ where: { email: 'frozen@example.test' } })).toBe(0);
       expect(await Invite.count({ where: { campaignId: campaign.id, status: 'scheduled' } })).toBe(0);
+    });
+  });
+
+  describe('submission ids past 2^31 (BIGINT)', () => {
+    it('answers them as numbers: the webhook, its duplicate and the GraphQL log (an Int was a 500 after the submission was stored)', async () => {
+      const { w, view, path } = await setup();
+      const past = 2 ** 31 + 1_000 + w.tenant.id;
+      await InboundSubmission.sequelize!.query(`ALTER TABLE inbound_submissions AUTO_INCREMENT = ${past}`);
+      const body = json({ email: 'big@example.test', name: 'Big Number' });
+      const first = await post(path, body);
+      expect(first.status).toBe(202);
+      expect(first.body.submission_id).toBeGreaterThanOrEqual(past);
+      expect(await InboundSubmission.findByPk(first.body.submission_id)).toMatchObject({ outcome: 'accepted' });
+
+      clock.advance(1_000);
+      const again = await post(path, body);
+      expect(again.status).toBe(200);
+      expect(again.body).toEqual({ status: 'duplicate', message: expect.any(String), submission_id: first.body.submission_id + 1, duplicate_of: first.body.submission_id });
+
+      const log = await t.gql(await tokenFor(w.orgOwner), `{ inboundSubmissions(connectionId: "${view.id}") { total items { id outcome } } }`);
+      expect(log.body.errors).toBeUndefined();
+      expect(log.body.data.inboundSubmissions).toEqual({
+        total: 2,
+        items: [
+          { id: first.body.submission_id + 1, outcome: 'duplicate' },
+          { id: first.body.submission_id, outcome: 'accepted' },
+        ],
+      });
     });
   });
 

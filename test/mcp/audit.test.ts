@@ -1,5 +1,6 @@
 import { bool, input, int, object, pageOf, paginated, str } from '../../facades/mcp/schema';
 import { defineTool, READ_ONLY, redactFields } from '../../facades/mcp/tool';
+import { McpAuditEntry } from '../../src/models';
 import { tokenFor } from '../support/factories';
 import { auditRows, call, mcpWorld, rpc, TOOLS, useMcpApp } from './support';
 import { parse } from 'graphql';
@@ -139,6 +140,26 @@ describe('MCP personal data and audit log', () => {
       // Another tenant's owner sees none of it.
       const other = await mcpWorld({ scan: false });
       expect((await gql(await tokenFor(other.owner))).data.mcpAuditLog.total).toBe(0);
+    });
+
+    it("asks a tenant owner's customer token for organizations:read, and answers row ids past 2^31 (BIGINT)", async () => {
+      const w = await mcpWorld({ scan: false });
+      // The next row's id is past GraphQL's 32-bit Int (the log's id is a BIGINT; an Int field answered an error).
+      const past = 2 ** 31 + 1_000 + w.tenant.id;
+      await McpAuditEntry.sequelize!.query(`ALTER TABLE mcp_audit_log AUTO_INCREMENT = ${past}`);
+      await app.post(call('list_locations', { organization_id: w.org.id }), { token: w.ai.owner });
+      const [row] = await auditRows(w.tenant.id, 1);
+      expect(Number(row.id)).toBeGreaterThanOrEqual(past);
+      const query = '{ mcpAuditLog(perPage: 5) { total items { id tool } } }';
+      const gql = (token: string) =>
+        fetch(`${app.origin()}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ query }) }).then((r) => r.json());
+
+      const readOnly = await gql(await tokenFor(w.owner, ['reviews:read']));
+      expect(readOnly.errors[0].extensions).toMatchObject({ code: 'FORBIDDEN', reason: 'missing_permission' });
+      expect(readOnly.data).toBeNull();
+      const reader = await gql(await tokenFor(w.owner, ['organizations:read']));
+      expect(reader.errors).toBeUndefined();
+      expect(reader.data.mcpAuditLog).toEqual({ total: 1, items: [{ id: Number(row.id), tool: 'list_locations' }] });
     });
   });
 });

@@ -473,13 +473,31 @@ describe('MCP OAuth', () => {
     const stranger = await world();
     const theirs = await tokenFor(stranger.tenantOwner, ['organizations:read']);
     expect((await (await fetch(`${app.origin}/api/v1/ai-authorizations`, { headers: { authorization: `Bearer ${theirs}` } })).json()).data).toEqual([]);
-    expect((await fetch(`${app.origin}/api/v1/ai-authorizations/${listed.data[0].id}`, { method: 'DELETE', headers: { authorization: `Bearer ${theirs}` } })).status).toBe(404);
+    const theirManager = await tokenFor(stranger.tenantOwner, ['organizations:read', 'organizations:update']);
+    expect((await fetch(`${app.origin}/api/v1/ai-authorizations/${listed.data[0].id}`, { method: 'DELETE', headers: { authorization: `Bearer ${theirManager}` } })).status).toBe(404);
     // An AI token cannot manage them.
     const ai = await tokenFor(w.owner, ['mcp:access'], 'ai');
     expect((await mcp(ai, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status).toBe(200);
 
     expect((await mcp(issued.access_token, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status).toBe(200);
-    const revoked = await fetch(`${app.origin}/api/v1/ai-authorizations/${listed.data[0].id}`, { method: 'DELETE', headers: { authorization: `Bearer ${rest}` } });
+    // A customer token needs organizations:read to list them and organizations:update as well to revoke one (a
+    // tenant owner's reviews:read token read every user's and revoked them); on REST and GraphQL alike.
+    const reviewsOnly = await tokenFor(w.tenantOwner, ['reviews:read']);
+    const listRefused = await fetch(`${app.origin}/api/v1/ai-authorizations`, { headers: { authorization: `Bearer ${reviewsOnly}` } });
+    expect(listRefused.status).toBe(403);
+    expect(await listRefused.json()).toMatchObject({ code: 'missing_permission' });
+    const graphql = async (token: string, query: string) =>
+      (await fetch(`${app.origin}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ query }) })).json();
+    expect((await graphql(reviewsOnly, '{ aiAuthorizations { id } }')).errors[0].extensions).toMatchObject({ code: 'FORBIDDEN', reason: 'missing_permission' });
+    for (const token of [reviewsOnly, rest, ownerToken]) {
+      const refused = await fetch(`${app.origin}/api/v1/ai-authorizations/${listed.data[0].id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toMatchObject({ code: 'missing_permission' });
+      expect((await graphql(token, `mutation { revokeAiAuthorization(id: ${listed.data[0].id}) { revokedAt } }`)).errors[0].extensions).toMatchObject({ code: 'FORBIDDEN', reason: 'missing_permission' });
+    }
+    expect((await mcp(issued.access_token, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status).toBe(200);
+    const manager = await tokenFor(w.owner, ['organizations:read', 'organizations:update']);
+    const revoked = await fetch(`${app.origin}/api/v1/ai-authorizations/${listed.data[0].id}`, { method: 'DELETE', headers: { authorization: `Bearer ${manager}` } });
     expect(revoked.status).toBe(200);
     expect((await revoked.json()).data.revoked_at).toEqual(expect.any(String));
     const after = await mcp(issued.access_token, { jsonrpc: '2.0', id: 2, method: 'tools/list' });

@@ -1,4 +1,6 @@
-import { AgencyAuditEvent, Customer } from '../../src/models';
+import { QueryTypes } from 'sequelize';
+import { AgencyAuditEvent, Customer, Organization, OutboxEvent } from '../../src/models';
+import { AUDIT_ORGANIZATION_IDS } from '../../src/services/agency.service';
 import { cli } from '../cli/binary';
 import { useApp } from '../support/app';
 import { agencyTokenFor, makePlan, makeWorld, tokenFor } from '../support/factories';
@@ -76,7 +78,7 @@ describe('agency audit trail', () => {
     expect(credits.body.meta).toMatchObject({ current_page: 1, total: 1 });
     expect((await api.get('/audit-events?action=nope')).status).toBe(422);
 
-    // GraphQL for the tenant owner (any token kind); FORBIDDEN for anyone else; the agency API takes agency tokens only.
+    // GraphQL for the tenant owner (agency token, or customer token with organizations:read); FORBIDDEN for anyone else; the agency API takes agency tokens only.
     const gql = await graphql(await tokenFor(w.owner), '{ agencyAuditEvents(action: "customer.paused") { total items { action actorLabel requestId beforeJson afterJson } } }');
     expect(gql.body.data.agencyAuditEvents).toMatchObject({ total: 1, items: [{ action: 'customer.paused', actorLabel: w.owner.email, beforeJson: '{"subscription_status":"active"}' }] });
     const refused = await graphql(w.tokens.orgOwner, '{ agencyAuditEvents { total } }');
@@ -87,6 +89,51 @@ describe('agency audit trail', () => {
     const other = await makeWorld();
     const theirs = await agency(await agencyTokenFor(other.owner)).get('/audit-events');
     expect(theirs.body.data).toEqual([]);
+  });
+
+  it("asks a tenant owner's customer token for organizations:read: the entries name every account's owner and e-mail", async () => {
+    const w = await makeWorld();
+    const api = agency(await agencyTokenFor(w.owner));
+    const email = `private-${Date.now()}@example.test`;
+    expect((await api.post('/customers', { name: 'Grace Private', company: 'Grace Co', email, password: 'correct-horse-battery-9', custom_plan_id: (await makePlan(w.tenant.id)).id })).status).toBe(201);
+    const query = '{ agencyAuditEvents(action: "customer.created") { total items { afterJson } } }';
+
+    const readOnly = await graphql(await tokenFor(w.owner, ['reviews:read']), query);
+    expect(readOnly.body.errors[0].extensions).toMatchObject({ code: 'FORBIDDEN', reason: 'missing_permission' });
+    expect(readOnly.body.data).toBeNull();
+    expect(JSON.stringify(readOnly.body)).not.toContain(email);
+
+    const reader = await graphql(await tokenFor(w.owner, ['organizations:read']), query);
+    expect(reader.body.errors).toBeUndefined();
+    expect(reader.body.data.agencyAuditEvents.total).toBe(1);
+    expect(JSON.parse(reader.body.data.agencyAuditEvents.items[0].afterJson)).toMatchObject({ name: 'Grace Private', email });
+    // The agency API takes agency tokens, which carry no permissions: unchanged.
+    expect((await api.get('/audit-events?action=customer.created')).body.data).toHaveLength(1);
+  });
+
+  it('deletes a customer with more organisations than its entry lists: the first ids, the count, the list marked cut', async () => {
+    // The full list of ~9,000 organisations' ids overflowed the entry's 64 KB state column: the deletion was a 500 for
+    // ever. Past AUDIT_ORGANIZATION_IDS the entry is bounded, which a few more than that shows (and costs seconds).
+    const w = await makeWorld();
+    const api = agency(await agencyTokenFor(w.owner));
+    const created = await api.post('/customers', { name: 'Many', company: 'Many Orgs', email: `many-${Date.now()}@example.test`, password: 'correct-horse-battery-9', custom_plan_id: (await makePlan(w.tenant.id)).id });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id as number;
+    const seq = Customer.sequelize!;
+    const rows = Array.from({ length: AUDIT_ORGANIZATION_IDS + 50 }, (_, i) => `(${w.tenant.id}, ${id}, 'Org ${i}', NOW(3), NOW(3))`);
+    await seq.query(`INSERT INTO organizations (tenant_id, customer_id, name, created_at, updated_at) VALUES ${rows.join(',')}`);
+    const ids = (await seq.query<{ id: number }>('SELECT id FROM organizations WHERE customer_id = ? ORDER BY id', { replacements: [id], type: QueryTypes.SELECT })).map((r) => r.id);
+    expect(ids.length).toBe(AUDIT_ORGANIZATION_IDS + 51);
+
+    const deleted = await api.delete(`/customers/${id}`);
+    expect(deleted.status).toBe(200);
+    expect(await Customer.findByPk(id)).toBeNull();
+    expect(await Organization.count({ where: { customerId: id } })).toBe(0);
+    const events = (await api.get(`/audit-events?action=customer.deleted&subject_id=${id}`)).body.data;
+    expect(events).toHaveLength(1);
+    expect(events[0].before).toMatchObject({ name: 'Many', organizations: ids.slice(0, AUDIT_ORGANIZATION_IDS), organization_count: ids.length, organizations_truncated: true });
+    // Every organisation still has its organization-deleted event.
+    expect(await OutboxEvent.count({ where: { customerId: id, event: 'organization-deleted' } })).toBe(ids.length);
   });
 
   it('token creation and revocation, and a CLI credit grant, are on record without the secret, from GraphQL and from the operator CLI', async () => {

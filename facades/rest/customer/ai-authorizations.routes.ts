@@ -7,7 +7,8 @@ import { graphql } from '../../shared/graphql';
 
 /**
  * AI clients allowed through MCP's OAuth sign-in (issue 16; additive): the "API and webhooks" settings list them and
- * revoke them. Any customer token of the user (a tenant owner's sees every user of the tenant); AI tokens cannot.
+ * revoke them. A customer token of the user (a tenant owner's sees every user of the tenant) with `organizations:read`,
+ * and `organizations:update` as well to revoke, as on GraphQL; AI tokens cannot.
  */
 const TAG = 'AI authorizations';
 
@@ -19,7 +20,7 @@ export const aiAuthorizationRoutes = [
     summary: 'AI clients allowed through OAuth',
     description: 'Your own; a tenant owner sees every user\'s. Revoked ones only with `include_revoked=true`.',
     tag: TAG,
-    permissions: null,
+    permissions: ['organizations:read'],
     query: z.object({ include_revoked: bool('include_revoked').optional() }),
     responses: { 200: { description: 'The authorizations, newest first.', schema: listOf(AiAuthorization) } },
     document: graphql(`query ListAiAuthorizations($includeRevoked: Boolean!) { aiAuthorizations(includeRevoked: $includeRevoked) { ...AiAuthorizationFields } }`),
@@ -33,7 +34,7 @@ export const aiAuthorizationRoutes = [
     summary: 'Revoke an AI client',
     description: 'Its access and refresh tokens stop working at once; the client must ask the user again.',
     tag: TAG,
-    permissions: null,
+    permissions: ['organizations:read', 'organizations:update'],
     params: { id: pathId('Authorization', 'The authorization id.') },
     responses: { 200: { description: 'The revoked authorization.', schema: dataOf(AiAuthorization) } },
     document: graphql(`mutation RevokeAiAuthorization($id: Int!) { revokeAiAuthorization(id: $id) { ...AiAuthorizationFields } }`),

@@ -1,5 +1,6 @@
 import { Args, ArgsType, Authorized, Ctx, Field, GraphQLISODateTime, Int, ObjectType, Query, Resolver } from 'type-graphql';
 import type { Context } from '../../context';
+import { CUSTOMER_TOKENS } from '../auth-checker';
 import type { AgencyAuditEvent } from '../../models';
 import { listAgencyEvents } from '../../services/agency-audit.service';
 import { PageArgs, Paginated, perPageField } from '../common';
@@ -59,8 +60,12 @@ export const auditEventView = (e: AgencyAuditEvent): AgencyAuditEventType => ({
   createdAt: e.createdAt,
 });
 
-/** The agency side's audit trail, for the tenant owner (any token kind of a tenant owner; others: FORBIDDEN). */
-@Authorized()
+/**
+ * The agency side's audit trail, for the tenant owner (others: FORBIDDEN). A customer token needs
+ * `organizations:read` as well: the entries name every account's owner and e-mail, more than a `reviews:read` token
+ * may see (agency tokens carry no permissions; /graphql refuses AI tokens).
+ */
+@Authorized(CUSTOMER_TOKENS, 'organizations:read')
 @Resolver()
 export class AgencyAuditResolver {
   @Query(() => AgencyAuditPage, { description: 'Changes to the tenant\'s accounts and access (tokens, credits, pause/resume, plans, limits, connect links), newest first (tenant owner only).' })

@@ -1,4 +1,4 @@
-import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, Float, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { Context } from '../../context';
 import { Validation } from '../../domain/errors';
 import { mailLogger } from '../../providers/smtp/platform-mailer';
@@ -30,7 +30,7 @@ export class AgencyResolver {
     return agency.getCustomer(ctx.principal!, id);
   }
 
-  @Query(() => Int, { description: 'Unexpired credits of a type (`email` or `sms`) the customer can still spend.' })
+  @Query(() => Float, { description: 'Unexpired credits of a type (`email` or `sms`) the customer can still spend: a whole number, beyond 32 bits too.' })
   agencyCustomerCredits(@Arg('id', () => Int) id: number, @Arg('type') type: string, @Ctx() ctx: Context) {
     if (type !== 'email' && type !== 'sms') throw new Validation({ type: ['The selected type is invalid (email or sms).'] });
     return agency.balanceOf(ctx.principal!, id, type, { clock: ctx.clock });

@@ -95,5 +95,7 @@ export class AgencyMessageType {
 export class CreditsAddedType {
   @Field() message!: string;
   @Field({ description: '`email` or `sms`.' }) type!: string;
-  @Field(() => Int, { description: 'Unexpired credits of that type left after the grant.' }) balance!: number;
+  // Float: a whole number that may pass GraphQL's 32-bit Int (grants add up without bound; an Int answered 500 after
+  // the grant was committed, and a client retrying on 500 granted again). JSON carries it as the same number.
+  @Field(() => Float, { description: 'Unexpired credits of that type left after the grant: a whole number, beyond 32 bits too.' }) balance!: number;
 }

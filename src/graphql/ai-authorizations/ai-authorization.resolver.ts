@@ -1,5 +1,6 @@
 import { Arg, Authorized, Ctx, Field, GraphQLISODateTime, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import type { Context } from '../../context';
+import { CUSTOMER_TOKENS } from '../auth-checker';
 import * as oauth from '../../services/mcp-oauth.service';
 
 /**
@@ -48,7 +49,9 @@ const present = (r: oauth.AuthorizationRow): AiAuthorizationType => ({
   revokedAt: r.revokedAt ? new Date(r.revokedAt) : null,
 });
 
-@Authorized()
+// Customer tokens: organizations:read to list, and organizations:update as well to revoke (as for the other settings:
+// a read-only token changes nothing; the answer is read under the listing's rule). Agency tokens carry no permissions.
+@Authorized(CUSTOMER_TOKENS, 'organizations:read')
 @Resolver(() => AiAuthorizationType)
 export class AiAuthorizationResolver {
   @Query(() => [AiAuthorizationType], { description: 'AI clients allowed through OAuth: your own; a tenant owner sees every user\'s.' })
@@ -57,6 +60,7 @@ export class AiAuthorizationResolver {
     return (await oauth.listAuthorizations(ctx.principal!, { includeRevoked })).map(present);
   }
 
+  @Authorized(CUSTOMER_TOKENS, 'organizations:read', 'organizations:update')
   @Mutation(() => AiAuthorizationType, { description: 'Revokes the client: its access and refresh tokens stop working at once.' })
   async revokeAiAuthorization(@Arg('id', () => Int) id: number, @Ctx() ctx: Context): Promise<AiAuthorizationType> {
     oauth.assertCanManageAuthorizations(ctx.principal!);

@@ -1,4 +1,4 @@
-import { Field, GraphQLISODateTime, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, Float, GraphQLISODateTime, ObjectType, registerEnumType } from 'type-graphql';
 
 export enum InboundBodyKind {
   JSON = 'json',
@@ -34,7 +34,9 @@ export class InboundReceiptType {
   @Field({ description: 'Connection UUID.' })
   connection!: string;
 
-  @Field(() => Int, { nullable: true, description: 'The stored submission (every stored status).' })
+  // Float: submission ids are BIGINT; past 2^31 an Int answered 500 for a submission already stored (the sender's
+  // retry then came back a duplicate, answered 500 again). The webhook's JSON carries the same number.
+  @Field(() => Float, { nullable: true, description: 'The stored submission (every stored status): a whole number, beyond 32 bits too.' })
   submissionId!: number | null;
 
   @Field(() => String, { nullable: true, description: 'Contact UUID (accepted; ignored when a contact was found).' })
@@ -49,6 +51,6 @@ export class InboundReceiptType {
   @Field(() => String, { nullable: true, description: 'Why it was ignored or skipped; the signature problem when refused.' })
   reason!: string | null;
 
-  @Field(() => Int, { nullable: true, description: 'The submission this one repeats (duplicate).' })
+  @Field(() => Float, { nullable: true, description: 'The submission this one repeats (duplicate): a whole number, beyond 32 bits too.' })
   duplicateOf!: number | null;
 }

@@ -1,4 +1,4 @@
-import { Field, GraphQLISODateTime, Int, ObjectType } from 'type-graphql';
+import { Field, Float, GraphQLISODateTime, Int, ObjectType } from 'type-graphql';
 import { Paginated } from '../common';
 
 @ObjectType('InboundMapping', { description: 'Payload paths (dot notation: `contact.email`, `items.0.phone`) of the fields read; null = unmapped.' })
@@ -81,7 +81,8 @@ export class InboundConnectionWithSecretType {
 
 @ObjectType('InboundSubmission', { description: 'One POST the endpoint processed.' })
 export class InboundSubmissionType {
-  @Field(() => Int)
+  // Float: the row id is a BIGINT (one row per POST), past GraphQL's 32-bit Int in time.
+  @Field(() => Float, { description: 'The submission id: a whole number, beyond 32 bits too.' })
   id!: number;
 
   @Field({ description: '`accepted`, `duplicate`, `skipped` or `ignored`.' })

@@ -1,12 +1,14 @@
-import { Args, ArgsType, Authorized, Ctx, Field, GraphQLISODateTime, Int, ObjectType, Query, Resolver } from 'type-graphql';
+import { Args, ArgsType, Authorized, Ctx, Field, Float, GraphQLISODateTime, Int, ObjectType, Query, Resolver } from 'type-graphql';
 import type { Context } from '../../context';
+import { CUSTOMER_TOKENS } from '../auth-checker';
 import type { McpAuditEntry } from '../../models';
 import { listAuditLog } from '../../services/mcp-audit.service';
 import { PageArgs, Paginated, perPageField } from '../common';
 
 @ObjectType('McpAuditEntry', { description: 'One answered call to the MCP endpoint.' })
 class McpAuditEntryType {
-  @Field(() => Int) id!: number;
+  // Float: the row id is a BIGINT, past GraphQL's 32-bit Int after 2^31 calls (every read of the log then failed).
+  @Field(() => Float, { description: 'The row id: a whole number, beyond 32 bits too.' }) id!: number;
   @Field(() => Int) tokenId!: number;
   @Field(() => Int) userId!: number;
   @Field({ description: 'JSON-RPC method (initialize, tools/list, tools/call, ping, ...).' }) method!: string;
@@ -59,8 +61,11 @@ const view = (e: McpAuditEntry): McpAuditEntryType => ({
   createdAt: e.createdAt,
 });
 
-/** The MCP audit log of the tenant, for its owner (any token kind of a tenant owner; others: FORBIDDEN). */
-@Authorized()
+/**
+ * The MCP audit log of the tenant, for its owner (others: FORBIDDEN). A customer token needs `organizations:read` as
+ * well, as for the agency's audit trail (agency tokens carry no permissions; /graphql refuses AI tokens).
+ */
+@Authorized(CUSTOMER_TOKENS, 'organizations:read')
 @Resolver()
 export class McpAuditResolver {
   @Query(() => McpAuditPage, { description: 'Calls to the MCP endpoint by every token of the tenant, newest first (tenant owner only).' })

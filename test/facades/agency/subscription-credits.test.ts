@@ -1,5 +1,5 @@
 import { fixedClock } from '../../../src/domain/clock';
-import { Customer, User, WebhookEndpoint } from '../../../src/models';
+import { CreditGrant, Customer, User, WebhookEndpoint } from '../../../src/models';
 import { principalFor } from '../../../src/services/auth.service';
 import * as webhooks from '../../../src/services/webhooks.service';
 import { consumeCredits, creditBalance } from '../../../src/services/credits.service';
@@ -125,6 +125,20 @@ describe('agency API: subscription pause/resume and credits', () => {
       expect(second.body).toEqual({ message: 'Credits added successfully.', balance: 125 });
       const sms = await as(c.token).post(`/api/agency/v1/customers/${c.id}/add-credits`).send({ type: 'sms', credits: '7' });
       expect(sms.body).toEqual({ message: 'Credits added successfully.', balance: 7 });
+    });
+
+    it('answers a balance past 2^31 - 1 (GraphQL Int): the grant is made once and answered 200, the balance query too', async () => {
+      const c = await customerOn();
+      // 2,147 earlier grants of 1,000,000 (the most one call grants): the next one takes the sum past 2,147,483,647.
+      await CreditGrant.bulkCreate(
+        Array.from({ length: 2_147 }, () => ({ tenantId: c.plan.tenantId, customerId: c.id, type: 'email' as const, credits: 1_000_000, remaining: 1_000_000, expiresAt: null, notes: null })),
+      );
+      const added = await as(c.token).post(`/api/agency/v1/customers/${c.id}/add-credits`).send({ type: 'email', credits: 1_000_000 });
+      expect(added.status).toBe(200);
+      expect(added.body).toEqual({ message: 'Credits added successfully.', balance: 2_148_000_000 });
+      expect(await CreditGrant.count({ where: { customerId: c.id } })).toBe(2_148);
+      const credits = await gql(c.token, `{ agencyCustomerCredits(id: ${c.id}, type: "email") }`);
+      expect(credits.body).toEqual({ data: { agencyCustomerCredits: 2_148_000_000 } });
     });
 
     it('counts credits through their expiry date (UTC) and not after; consumption draws from the soonest-expiring grant first', async () => {

@@ -611,7 +611,7 @@ export interface paths {
          * AI clients allowed through OAuth
          * @description Your own; a tenant owner sees every user's. Revoked ones only with `include_revoked=true`.
          *
-         *     Any valid token.
+         *     Needs the token permission `organizations:read`.
          */
         get: operations["listAiAuthorizations"];
         put?: never;
@@ -636,7 +636,7 @@ export interface paths {
          * Revoke an AI client
          * @description Its access and refresh tokens stop working at once; the client must ask the user again.
          *
-         *     Any valid token.
+         *     Needs the token permissions `organizations:read` and `organizations:update`.
          */
         delete: operations["revokeAiAuthorization"];
         options?: never;

@@ -1,4 +1,4 @@
-import { ApplicationFailure, heartbeat } from '@temporalio/activity';
+import { ApplicationFailure, Context, heartbeat } from '@temporalio/activity';
 import { GridProviderRejected, GridProviderUnavailable, type MapResult } from '../../src/providers/ranking/types';
 
 /** What a run works on: the snapshots (one per keyword) and the pins still without a result for each. */
@@ -30,6 +30,11 @@ export interface ScanActivityDeps {
   startDue(): Promise<number>;
   /** Calls per second per tenant towards the ranking provider (per worker process). */
   ratePerSecond: number;
+}
+
+/** What an attempt of `queryScanPin` leaves to the next one (heartbeat details): the provider's answer, once it has it. */
+interface PinQueryProgress {
+  results: MapResult[];
 }
 
 export const GRID_PROVIDER_REJECTED = 'GridProviderRejected';
@@ -64,14 +69,18 @@ export function createScanActivities(deps: ScanActivityDeps) {
       return deps.plan(runId);
     },
 
-    /** One provider query at one pin for one keyword, stored idempotently (upsert on snapshot + pin). */
+    /**
+     * One provider query at one pin for one keyword, stored idempotently (upsert on snapshot + pin). The provider's
+     * answer goes into the activity's heartbeat details before it is stored: an attempt whose store failed (the
+     * database away) leaves it to the next attempt, which stores it without asking the provider (a paid call) again.
+     */
     async queryScanPin(query: PinQuery): Promise<void> {
-      const beat = setInterval(() => heartbeat(), PIN_HEARTBEAT_EVERY_MS);
-      try {
+      let details = Context.current().info.heartbeatDetails as PinQueryProgress | undefined;
+      const beat = setInterval(() => heartbeat(details), PIN_HEARTBEAT_EVERY_MS);
+      const ask = async (): Promise<MapResult[]> => {
         await pace(query.tenantId);
-        let results: MapResult[];
         try {
-          results = await deps.search(query.tenantId, { keyword: query.keyword, lat: query.lat, lng: query.lng });
+          details = { results: await deps.search(query.tenantId, { keyword: query.keyword, lat: query.lat, lng: query.lng }) };
         } catch (e) {
           if (e instanceof GridProviderRejected) throw ApplicationFailure.nonRetryable(e.message, GRID_PROVIDER_REJECTED);
           if (e instanceof GridProviderUnavailable) {
@@ -79,7 +88,11 @@ export function createScanActivities(deps: ScanActivityDeps) {
           }
           throw e;
         }
-        await deps.store(query, results);
+        heartbeat(details);
+        return details.results;
+      };
+      try {
+        await deps.store(query, details?.results ?? (await ask()));
       } finally {
         clearInterval(beat);
       }

@@ -1,6 +1,8 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { createScanActivities, type PinQuery, type ScanActivityDeps } from '../../../workflows/activities/scans';
 import { GridProviderRejected, GridProviderUnavailable, type MapResult } from '../../../src/providers/ranking/types';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { DefaultLogger } from '@temporalio/worker';
 import { activityEnv } from './support';
 
 /**
@@ -29,6 +31,34 @@ describe('scan activities', () => {
     const a = createScanActivities(deps({ search: async (tenantId, q) => (asked.push([tenantId, q]), result), store: async (q, r) => void stored.push([q.pinId, r]) }));
     await env().run(a.queryScanPin, query(4, 7));
     expect(asked).toEqual([[4, { keyword: 'dentist', lat: 52.5, lng: 13.4 }]]);
+    expect(stored).toEqual([[7, result]]);
+  });
+
+  it("keeps the provider's answer in its heartbeat when the store fails; the next attempt stores it without asking again", async () => {
+    const asked: number[] = [];
+    const stored: unknown[] = [];
+    let databaseUp = false;
+    const a = createScanActivities(
+      deps({
+        search: async () => (asked.push(1), result),
+        store: async (q, r) => {
+          if (!databaseUp) throw new Error('connect ECONNREFUSED 127.0.0.1:3306');
+          stored.push([q.pinId, r]);
+        },
+      }),
+    );
+    const first = env();
+    const beats: unknown[] = [];
+    first.on('heartbeat', (d: unknown) => beats.push(d));
+    await expect(first.run(a.queryScanPin, query(1, 7))).rejects.toThrow('ECONNREFUSED');
+    expect(asked).toHaveLength(1);
+    expect(beats).toEqual([{ results: result }]);
+
+    // The retry: Temporal hands it the last heartbeat details of the attempt before.
+    databaseUp = true;
+    const retry = new MockActivityEnvironment({ attempt: 2, heartbeatDetails: beats[0] }, { logger: new DefaultLogger('ERROR', () => undefined) });
+    await retry.run(a.queryScanPin, query(1, 7));
+    expect(asked).toHaveLength(1); // not asked again
     expect(stored).toEqual([[7, result]]);
   });
 

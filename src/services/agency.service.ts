@@ -12,7 +12,7 @@ import { principalFor } from './auth.service';
 import { clockOf, inTransaction, offset, type Page, type PageArgs, parseDate, type ServiceOptions, tenantScoped } from './common';
 import { recordAgencyEvent, recordConnectLink } from './agency-audit.service';
 import { connectUrlOf, issueConnectLink } from './connect-links.service';
-import { creditBalance, grantCredits, isCreditType } from './credits.service';
+import { creditBalance, grantCredits, isCreditType, LAST_CREDIT_EXPIRY_DAY, MAX_CREDIT_NOTES_CHARS } from './credits.service';
 import * as organizations from './organizations.service';
 import { containsPattern } from '../db/like';
 import { isUiLanguage, languageOf, translator } from '../i18n';
@@ -434,9 +434,6 @@ export async function setLimit(
   });
 }
 
-/** The last day a credit grant may run through: it lapses at the midnight that ends it, which DATETIME holds. */
-const LAST_EXPIRY_DAY = '9999-12-30';
-
 /** POST add-credits: a grant of email or SMS credits; answers the balance of that type afterwards. */
 export async function addCredits(
   p: Principal,
@@ -457,12 +454,12 @@ export async function addCredits(
     if (!day) add('expires_at', 'The expires at does not match the format Y-m-d.');
     else if (input.expiresAt < today) add('expires_at', 'The expires at must be a date after or equal to today.');
     // It lapses at the next midnight, which the database must hold (9999-12-31 was a 500).
-    else if (input.expiresAt > LAST_EXPIRY_DAY) add('expires_at', `The expires at must be a date before or equal to ${LAST_EXPIRY_DAY} (leave it out for credits that never expire).`);
+    else if (input.expiresAt > LAST_CREDIT_EXPIRY_DAY) add('expires_at', `The expires at must be a date before or equal to ${LAST_CREDIT_EXPIRY_DAY} (leave it out for credits that never expire).`);
     // Valid through the whole day given (UTC): it lapses at the midnight that ends it.
     else expiresAt = new Date(day.getTime() + 86_400_000);
   }
   const notes = input.notes?.trim() || null;
-  if (notes && charCount(notes) > 1000) add('notes', 'The notes may not be greater than 1000 characters.');
+  if (notes && charCount(notes) > MAX_CREDIT_NOTES_CHARS) add('notes', `The notes may not be greater than ${MAX_CREDIT_NOTES_CHARS} characters.`);
   if (Object.keys(errors).length) throw new Validation(errors);
   return inTransaction(opts, async (transaction) => {
     const customer = await customerOf(p, id, transaction, true);

@@ -21,6 +21,12 @@ export const isCreditType = (v: string): v is CreditType => (CREDIT_TYPES as rea
 /** The most credits one grant may carry (and one consumption may take). */
 export const MAX_CREDITS_PER_CALL = 1_000_000;
 
+/** The last day a credit grant may run through: it lapses at the midnight that ends it, which DATETIME must hold. */
+export const LAST_CREDIT_EXPIRY_DAY = '9999-12-30';
+
+/** Longest note of a credit grant. */
+export const MAX_CREDIT_NOTES_CHARS = 1000;
+
 function unexpired(now: Date): WhereOptions {
   return { [Op.or]: [{ expiresAt: null }, { expiresAt: { [Op.gt]: now } }] };
 }

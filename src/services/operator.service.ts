@@ -1,6 +1,7 @@
 import { fn, col, Op, type Model, type ModelStatic, type WhereOptions } from 'sequelize';
 import { NotFound, Validation } from '../domain/errors';
 import { signInEmail } from '../domain/email';
+import { charCount } from '../domain/limits';
 import { CUSTOMER_PERMISSIONS } from '../domain/permissions';
 import type { Role } from '../domain/principal';
 import { ApiToken, CreditGrant, Customer, Location, Organization, Plan, Tenant, TenantDomain, User } from '../models';
@@ -8,7 +9,7 @@ import { createTenant, createUser, findTenant, type CreateTenantInput } from './
 import { recordAgencyEvent, tokenChange } from './agency-audit.service';
 import { issueToken, principalFor } from './auth.service';
 import { clockOf, inTransaction, parseDate, type ServiceOptions } from './common';
-import { CREDIT_TYPES, creditBalance, grantCredits, isCreditType, MAX_CREDITS_PER_CALL, type CreditType } from './credits.service';
+import { CREDIT_TYPES, creditBalance, grantCredits, isCreditType, LAST_CREDIT_EXPIRY_DAY, MAX_CREDIT_NOTES_CHARS, MAX_CREDITS_PER_CALL, type CreditType } from './credits.service';
 
 /**
  * Platform-operator reads and actions of the CLI that the agency and customer APIs do not offer (they act across
@@ -249,8 +250,8 @@ export async function creditsOf(customerId: number, opts: ServiceOptions = {}) {
 
 /**
  * A credit grant by the operator, to any customer account of any tenant (the agency API's add-credits is limited to
- * the agency's customers). The same rules as add-credits: email or sms, 1..1,000,000, an expiry day (Y-m-d, today or
- * later) through whose end the credits stay valid.
+ * the agency's customers). The same rules as add-credits: email or sms, 1..1,000,000, an expiry day (Y-m-d, today
+ * through 9999-12-30) through whose end the credits stay valid, notes of at most 1000 characters.
  */
 export async function grantCreditsTo(
   customerId: number,
@@ -267,12 +268,15 @@ export async function grantCreditsTo(
     const day = parseDate(input.expiresOn);
     if (!day) errors.expires = ['The expiry must be a date in the format Y-m-d.'];
     else if (input.expiresOn < clockOf(opts).now().toISOString().slice(0, 10)) errors.expires = ['The expiry must be today or later.'];
-    else expiresAt = new Date(day.getTime() + 86_400_000);
+    else if (input.expiresOn > LAST_CREDIT_EXPIRY_DAY) {
+      errors.expires = [`The expiry must be ${LAST_CREDIT_EXPIRY_DAY} or earlier (leave it out for credits that never expire).`];
+    } else expiresAt = new Date(day.getTime() + 86_400_000);
   }
+  const notes = input.notes?.trim() || null;
+  if (notes && charCount(notes) > MAX_CREDIT_NOTES_CHARS) errors.notes = [`The notes may not be greater than ${MAX_CREDIT_NOTES_CHARS} characters.`];
   if (Object.keys(errors).length) throw new Validation(errors);
   const account = await accountOf(customerId);
   const type = input.type as CreditType;
-  const notes = input.notes?.trim() || null;
   // The operator CLI's grant is on the agency's audit trail like one through the agency API (actor: the CLI).
   const balance = await inTransaction(opts, async (transaction) => {
     const before = await creditBalance(account.id, type, { ...opts, transaction });

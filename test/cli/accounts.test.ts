@@ -179,4 +179,78 @@ describe('reviewgrid credits:show and credits:grant', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.json.error.message).toMatch(/Customer not found/);
   });
+
+  it("holds to add-credits' bounds: an expiry through 9999-12-30 and notes of up to 1000 characters, else exit 2 and nothing granted", async () => {
+    const a = await agency();
+    const org = await cliJson('org:create', '--tenant', a.domain, '--name', 'Bounds', '--owner-email', `d-${a.id}@x.test`);
+    const account = String(org.json.organization.customer_id);
+    const grant = (...args: string[]) => cliJson('credits:grant', '--customer', account, '--type', 'email', '--credits', '1', ...args);
+
+    const lastDay = await grant('--expires', '9999-12-31');
+    expect(lastDay.code).toBe(2);
+    expect(lastDay.json.error.fields).toEqual({ expires: ['The expiry must be 9999-12-30 or earlier (leave it out for credits that never expire).'] });
+    const text = await cli(['credits:grant', '--customer', account, '--type', 'email', '--credits', '1', '--expires', '9999-12-31']);
+    expect([text.code, text.stderr]).toEqual([2, 'Error: The expiry must be 9999-12-30 or earlier (leave it out for credits that never expire).\n']);
+    const longNotes = await grant('--notes', 'n'.repeat(1001));
+    expect(longNotes.code).toBe(2);
+    expect(longNotes.json.error.fields).toEqual({ notes: ['The notes may not be greater than 1000 characters.'] });
+    expect((await cliJson('credits:show', '--customer', account)).json).toMatchObject({ balances: { email: 0, sms: 0 }, grants: [] });
+
+    // Code points, as the API counts them: 1000 emoji are 1000 characters; the spaces around are trimmed away.
+    const notes = '🎉'.repeat(1000);
+    const granted = await grant('--expires', '9999-12-30', '--notes', ` ${notes} `);
+    expect(granted.code).toBe(0);
+    expect(granted.json).toMatchObject({ balance: 1, expires_at: '9999-12-31T00:00:00.000Z' });
+    expect((await cliJson('credits:show', '--customer', account)).json.grants).toEqual([expect.objectContaining({ notes, expires_at: '9999-12-31T00:00:00.000Z' })]);
+  });
+});
+
+describe('reviewgrid token:create --expires and --name', () => {
+  it('takes a day, a timestamp or a duration; refuses a day that does not exist or an expiry past 9999-12-31 (exit 2, no token)', async () => {
+    const a = await agency();
+    const user = `boss-${a.id}@acct.test`;
+    const create = (expires: string) => cliJson('token:create', '--user', user, '--expires', expires);
+
+    const day = await create('2099-02-28');
+    expect([day.code, day.json.expires_at]).toEqual([0, '2099-02-28T00:00:00.000Z']);
+    const stamp = await create('2099-02-28T10:30:00+02:00');
+    expect([stamp.code, stamp.json.expires_at]).toEqual([0, '2099-02-28T08:30:00.000Z']);
+    const before = Date.now();
+    const inDays = await create('30d');
+    expect(inDays.code).toBe(0);
+    expect(Date.parse(inDays.json.expires_at) - before).toBeGreaterThanOrEqual(30 * 86_400_000);
+    expect(Date.parse(inDays.json.expires_at) - before).toBeLessThan(30 * 86_400_000 + 60_000);
+
+    const notADate = (v: string) => `--expires "${v}" is not a date, timestamp or duration (30d, 12h)`;
+    const tooLate = (v: string) => `--expires "${v}" is after 9999-12-31, the last expiry a token can have`;
+    // 2099 is no leap year: `new Date` made 2099-02-29 the first of March.
+    for (const [expires, message] of [
+      ['2099-02-29', notADate('2099-02-29')],
+      ['2099-02-29T10:00:00Z', notADate('2099-02-29T10:00:00Z')],
+      ['2099-04-31', notADate('2099-04-31')],
+      ['1', notADate('1')],
+      ['99999999999d', tooLate('99999999999d')],
+      ['2922000d', tooLate('2922000d')],
+      ['9999-12-31T20:00:00-05:00', tooLate('9999-12-31T20:00:00-05:00')],
+    ]) {
+      const res = await create(expires);
+      expect({ expires, code: res.code, message: res.json.error?.message }).toEqual({ expires, code: 2, message });
+    }
+    const listed = await cliJson('token:list', '--user', user);
+    expect(listed.json.tokens.filter((t: { expires_at: string | null }) => t.expires_at).length).toBe(3);
+  });
+
+  it('refuses a blank or over-long token name (exit 2, no token)', async () => {
+    const a = await agency();
+    const user = `boss-${a.id}@acct.test`;
+    const blank = await cliJson('token:create', '--user', user, '--name', '  ');
+    expect([blank.code, blank.json.error.fields]).toEqual([2, { name: ['The name field is required.'] }]);
+    const long = await cliJson('token:create', '--user', user, '--name', 'x'.repeat(256));
+    expect([long.code, long.json.error.fields]).toEqual([2, { name: ['The name may not be greater than 255 characters.'] }]);
+    const trimmed = await cliJson('token:create', '--user', user, '--name', ' deploy bot ');
+    expect(trimmed.code).toBe(0);
+    // The first run's two tokens and the one named.
+    const listed = await cliJson('token:list', '--user', user);
+    expect(listed.json.tokens.map((t: { name: string }) => t.name)).toEqual(['deploy bot', expect.any(String), expect.any(String)]);
+  });
 });

@@ -1,7 +1,8 @@
+import { DAY_MS, dayOf, startOf } from '../../domain/days';
 import type { Role, TokenKind } from '../../domain/principal';
 import { hashToken, issueToken, revokeToken } from '../../services/auth.service';
 import { recordAgencyEvent, tokenChange } from '../../services/agency-audit.service';
-import { inTransaction } from '../../services/common';
+import { cleanName, inTransaction } from '../../services/common';
 import { createUser, findTenant, findUser } from '../../services/admin.service';
 import * as operator from '../../services/operator.service';
 import { setPlanFeatures } from '../../services/plans.service';
@@ -30,13 +31,27 @@ function listed<T extends Record<string, unknown>>(
   return { text: table(rows, columns) + footer, data: { total, [key]: rows.map(json) } };
 }
 
-/** `2027-01-31`, an ISO timestamp, or a duration like `30d` / `12h` from now. */
+/** The last moment the tokens' `expires_at` (DATETIME) holds. */
+const LAST_EXPIRY = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+/** `Y-m-d`, then `T` (or a space) and a time of day, with an optional zone. */
+const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)?$/;
+
+/**
+ * `2027-01-31`, an ISO timestamp, or a duration like `30d` / `12h` from now. `new Date` alone would roll a day that
+ * does not exist over (2027-02-30 becomes March 2) and take free text (`1` is 2001), so the day is checked first.
+ */
 function parseExpiry(v: string): Date {
   const rel = /^(\d+)([dh])$/.exec(v);
-  if (rel) return new Date(Date.now() + Number(rel[1]) * (rel[2] === 'd' ? 86_400_000 : 3_600_000));
-  const d = new Date(/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00Z` : v);
-  if (Number.isNaN(d.getTime())) throw new CliInputError(`--expires "${v}" is not a date, timestamp or duration (30d, 12h)`);
-  return d;
+  let at: number;
+  if (rel) at = Date.now() + Number(rel[1]) * (rel[2] === 'd' ? DAY_MS : 3_600_000);
+  else {
+    const timestamp = TIMESTAMP.exec(v);
+    const day = dayOf(timestamp ? timestamp[1] : v);
+    if (day === null) throw new CliInputError(`--expires "${v}" is not a date, timestamp or duration (30d, 12h)`);
+    at = timestamp ? new Date(v).getTime() : startOf(day).getTime();
+  }
+  if (!(at <= LAST_EXPIRY)) throw new CliInputError(`--expires "${v}" is after 9999-12-31, the last expiry a token can have`);
+  return new Date(at);
 }
 
 export interface TenantCreateOpts {
@@ -234,10 +249,12 @@ export async function userList(o: { tenant?: string; role?: Role; limit: string 
 
 export async function tokenCreate(o: { user: string; tenant?: string; permissions: string; kind: TokenKind; expires?: string; name: string }): Promise<CliResult> {
   const user = await findUser(o.user, o.tenant);
+  // issueToken stores the name as given (the API's createToken checks it first): blank, or too long for the column.
+  const name = cleanName(o.name);
   const { token, plainText } = await inTransaction({}, async (transaction) => {
     const issued = await issueToken(
       user,
-      { name: o.name, kind: o.kind, permissions: list(o.permissions), expiresAt: o.expires ? parseExpiry(o.expires) : null },
+      { name, kind: o.kind, permissions: list(o.permissions), expiresAt: o.expires ? parseExpiry(o.expires) : null },
       { transaction },
     );
     await recordAgencyEvent({ cli: true }, tokenChange('token.created', issued.token, user), { transaction });

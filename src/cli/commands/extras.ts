@@ -20,17 +20,34 @@ export interface OrderCreateOpts {
   item: string[];
 }
 
+/** Largest quantity of an order line: the column is INT UNSIGNED. */
+const MAX_QUANTITY = 4_294_967_295;
+
 export async function orderCreate(o: OrderCreateOpts): Promise<CliResult> {
   if (!o.item.length) throw new CliInputError('at least one --item "name:quantity:unit price[:url|url]" is needed');
+  const { createOrder, minorDigits } = await import('../../services/orders.service');
+  const digits = minorDigits(o.currency.trim());
+  let totalMinor = 0;
   const items = o.item.map((line) => {
-    const [productName, quantity, unitPrice, urls] = line.split(/:(?!\/\/)/);
+    // Only the first three colons separate fields: the URLs keep theirs (a port, a path, a query) whole.
+    const [productName, quantity, unitPrice, ...rest] = line.split(':');
+    const urls = rest.join(':');
     if (!productName || !/^\d+$/.test(quantity ?? '') || !/^\d+(\.\d+)?$/.test(unitPrice ?? '')) {
       throw new CliInputError(`--item "${line}" is not "product name:quantity:unit price[:url|url]"`);
     }
-    return { productName, quantity: Number(quantity), unitPrice: Number(unitPrice), nfcUrls: urls ? urls.split('|').filter(Boolean) : [] };
+    if (Number(quantity) > MAX_QUANTITY) throw new CliInputError(`--item "${line}": the quantity may not be greater than ${MAX_QUANTITY}`);
+    // The price is stored in minor units: a digit the currency does not have would be rounded away, so it is refused.
+    const [whole, fraction = ''] = unitPrice.split('.');
+    const decimals = fraction.replace(/0+$/, '');
+    if (decimals.length > digits) {
+      throw new CliInputError(`--item "${line}": a ${o.currency.trim().toUpperCase()} price has ${digits ? `at most ${digits} decimals` : 'no decimals'}`);
+    }
+    totalMinor += Number(whole + decimals.padEnd(digits, '0')) * Number(quantity);
+    return { productName, quantity: Number(quantity), unitPrice: Number(unitPrice), nfcUrls: urls.split('|').filter(Boolean) };
   });
+  // Beyond this the total (and the line prices) would no longer be exact, nor fit the database's BIGINT.
+  if (!Number.isSafeInteger(totalMinor)) throw new CliInputError(`the order total may not be greater than ${Number.MAX_SAFE_INTEGER} minor units`);
   const tenant = await findTenant(o.tenant);
-  const { createOrder } = await import('../../services/orders.service');
   const order = await createOrder({
     tenantId: tenant.id,
     customerId: o.customer ? idOf(o.customer, '--customer') : null,

@@ -2,11 +2,10 @@ import bcrypt from 'bcryptjs';
 import { Op } from 'sequelize';
 import { NotFound, Validation } from '../domain/errors';
 import { signInEmail } from '../domain/email';
-import { charCount } from '../domain/limits';
 import { ORGANIZATION_PERMISSIONS, type OrganizationPermission } from '../domain/permissions';
 import type { Role } from '../domain/principal';
 import { Customer, Location, LocationUser, Organization, OrganizationMember, Plan, Tenant, TenantDomain, User } from '../models';
-import { inTransaction, type ServiceOptions } from './common';
+import { cleanName, inTransaction, type ServiceOptions } from './common';
 import { assertMemberCapacity } from './plans.service';
 
 /**
@@ -39,8 +38,11 @@ export interface CreateTenantInput {
 
 /** An agency with its domains, a default plan, the owner's own workspace account and the owner. */
 export async function createTenant(input: CreateTenantInput, opts: ServiceOptions = {}) {
-  const name = input.name.trim();
-  if (!name || charCount(name) > 255) throw new Validation({ name: ['The name must be between 1 and 255 characters.'] });
+  const name = cleanName(input.name);
+  // Optional: blank takes the name; otherwise the rules of any name (a brand or owner name past 255 characters was a
+  // database error).
+  const brandName = input.brandName?.trim() ? cleanName(input.brandName, 'brand') : name;
+  const ownerName = input.ownerName?.trim() ? cleanName(input.ownerName, 'owner_name') : name;
   const domains = input.domains.map((d) => d.trim().toLowerCase()).filter(Boolean);
   for (const d of domains) if (!DOMAIN.test(d)) throw new Validation({ domain: [`"${d}" is not a valid domain name.`] });
   const email = assertEmail(input.ownerEmail);
@@ -49,7 +51,7 @@ export async function createTenant(input: CreateTenantInput, opts: ServiceOption
     if (domains.length && (await TenantDomain.count({ where: { domain: { [Op.in]: domains } }, transaction }))) {
       throw new Validation({ domain: ['The domain is already used by another tenant.'] });
     }
-    const tenant = await Tenant.create({ name, brandName: input.brandName?.trim() || name }, { transaction });
+    const tenant = await Tenant.create({ name, brandName }, { transaction });
     for (const domain of domains) await TenantDomain.create({ tenantId: tenant.id, domain }, { transaction });
     const plan = await Plan.create(
       { tenantId: tenant.id, name: 'Standard', isDefault: true, isFree: true, locationLimit: 0, memberLimit: 0, features: [] },
@@ -57,7 +59,7 @@ export async function createTenant(input: CreateTenantInput, opts: ServiceOption
     );
     const account = await Customer.create({ tenantId: tenant.id, name, email, planId: plan.id }, { transaction });
     const owner = await User.create(
-      { tenantId: tenant.id, customerId: account.id, email, name: input.ownerName?.trim() || name, role: 'tenant_owner', passwordHash },
+      { tenantId: tenant.id, customerId: account.id, email, name: ownerName, role: 'tenant_owner', passwordHash },
       { transaction },
     );
     return { tenant, plan, account, owner };
@@ -102,8 +104,7 @@ export interface CreateUserInput {
 
 export async function createUser(input: CreateUserInput, opts: ServiceOptions = {}): Promise<User> {
   const email = assertEmail(input.email);
-  const name = input.name.trim();
-  if (!name || charCount(name) > 255) throw new Validation({ name: ['The name must be between 1 and 255 characters.'] });
+  const name = cleanName(input.name);
   const unknownPerms = (input.organizationPermissions ?? []).filter((p) => !(ORGANIZATION_PERMISSIONS as readonly string[]).includes(p));
   if (unknownPerms.length) {
     throw new Validation({ permissions: [`Unknown organization permissions: ${unknownPerms.join(', ')}. Known: ${ORGANIZATION_PERMISSIONS.join(', ')}.`] });

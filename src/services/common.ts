@@ -108,12 +108,13 @@ const CONTROL_CHARACTER = /[\p{Cc}\p{Cs}]/u;
 /** A name as the interface allows it: trimmed, present, one line, at most 255 characters (code points). */
 export function cleanName(name: string, field = 'name'): string {
   const trimmed = name.trim();
-  if (!trimmed) throw new Validation({ [field]: [`The ${field} field is required.`] });
+  const label = field.replace(/_/g, ' ');
+  if (!trimmed) throw new Validation({ [field]: [`The ${label} field is required.`] });
   // A name is one line of text: control characters (NUL, line breaks, escapes) and lone UTF-16 surrogates, which
   // JSON can carry, would be stored and echoed into every page, mail and export that shows it.
   if (CONTROL_CHARACTER.test(trimmed)) {
-    throw new Validation({ [field]: [`The ${field.replace(/_/g, ' ')} may not contain control characters.`] });
+    throw new Validation({ [field]: [`The ${label} may not contain control characters.`] });
   }
-  if (charCount(trimmed) > MAX_NAME_CHARS) throw new Validation({ [field]: [`The ${field} may not be greater than ${MAX_NAME_CHARS} characters.`] });
+  if (charCount(trimmed) > MAX_NAME_CHARS) throw new Validation({ [field]: [`The ${label} may not be greater than ${MAX_NAME_CHARS} characters.`] });
   return trimmed;
 }

@@ -1,5 +1,6 @@
 import { decryptSecret, encryptSecret } from '../crypto/secrets';
 import { ruleViolation, Validation } from '../domain/errors';
+import { charCount } from '../domain/limits';
 import { DataForSeoClient } from '../providers/ranking/dataforseo.client';
 import { GoogleGeocoder } from '../providers/google/geocoding.client';
 import { SimulatedMarket } from '../providers/ranking/simulator';
@@ -50,8 +51,10 @@ export async function configureGridProviders(input: ConfigureGridProvidersInput,
     if (!input.dataforseoPassword) fields.dataforseo_password = ['The DataForSEO password is required in live mode.'];
     if (!input.googleMapsKey) fields.google_maps_key = ['The Google Maps API key is required in live mode.'];
   }
+  if (input.dataforseoLogin && charCount(input.dataforseoLogin) > 255) fields.dataforseo_login = ['The DataForSEO login may not be greater than 255 characters.'];
   for (const [key, v] of [['dataforseo_base_url', input.dataforseoBaseUrl], ['google_maps_base_url', input.googleMapsBaseUrl]] as const) {
     if (v && !isUrl(v)) fields[key] = ['Must be an http(s) URL.'];
+    else if (v && v.length > 500) fields[key] = ['The URL may not be greater than 500 characters.'];
   }
   if (Object.keys(fields).length) throw new Validation(fields);
   const now = clockOf(opts).now();

@@ -240,6 +240,16 @@ describe('reviewgrid token:create --expires and --name', () => {
     expect(listed.json.tokens.filter((t: { expires_at: string | null }) => t.expires_at).length).toBe(3);
   });
 
+  it('tenant:create refuses an over-long brand or owner name (exit 2, no tenant): they were a database error', async () => {
+    const id = Date.now().toString(36);
+    const args = (extra: string[]) => ['tenant:create', '--name', `Long ${id}`, '--domain', `long-${id}.test`, '--owner-email', `long-${id}@acct.test`, ...extra];
+    const brand = await cliJson(...args(['--brand', 'b'.repeat(256)]));
+    expect([brand.code, brand.json.error.fields]).toEqual([2, { brand: ['The brand may not be greater than 255 characters.'] }]);
+    const owner = await cliJson(...args(['--owner-name', 'o'.repeat(256)]));
+    expect([owner.code, owner.json.error.fields]).toEqual([2, { owner_name: ['The owner name may not be greater than 255 characters.'] }]);
+    expect((await cliJson('tenant:list')).json.tenants.filter((t: { name: string }) => t.name === `Long ${id}`)).toEqual([]);
+  });
+
   it('refuses a blank or over-long token name (exit 2, no token)', async () => {
     const a = await agency();
     const user = `boss-${a.id}@acct.test`;

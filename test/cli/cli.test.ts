@@ -68,6 +68,13 @@ describe('operator CLI (reviewgrid <command>)', () => {
     expect(refused.json.error.message).toBe('demo:seed: the demo users sign in with a published password (demo-password): not with NODE_ENV=production');
   });
 
+  it('demo:seed refuses a number of reviews it would seed for hours, or for ever', async () => {
+    for (const reviews of ['1000001', '99999999999999999999']) {
+      const refused = await cli('demo:seed', '--reviews', reviews, '--domain', `big-${randomUUID().slice(0, 8)}.test`);
+      expect([refused.code, refused.json.error.message]).toEqual([2, '--reviews must be a whole number from 0 to 1000000']);
+    }
+  });
+
   it('rejects bad input with exit code 2 and a JSON error', async () => {
     const bad = await cli('token:create', '--user', 'nobody@nowhere.test', '--permissions', 'reviews:read');
     expect(bad.code).toBe(2);

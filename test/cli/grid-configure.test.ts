@@ -108,6 +108,13 @@ describe('reviewgrid grid:configure', () => {
     const badUrl = await cli('grid:configure', '--tenant', id, '--mode', 'simulator', '--dataforseo-url', 'ftp://example.test');
     expect(badUrl.code).toBe(2);
     expect(badUrl.json.error.fields).toEqual({ dataforseo_base_url: ['Must be an http(s) URL.'] });
+    // Past the columns (a database error before): a 256-character login, a 501-character URL.
+    const long = await cli('grid:configure', '--tenant', id, '--mode', 'live', '--dataforseo-login', 'l'.repeat(256), '--dataforseo-password', 'p', '--google-maps-key', 'k', '--google-maps-url', `https://maps.test/${'x'.repeat(483)}`);
+    expect(long.code).toBe(2);
+    expect(long.json.error.fields).toEqual({
+      dataforseo_login: ['The DataForSEO login may not be greater than 255 characters.'],
+      google_maps_base_url: ['The URL may not be greater than 500 characters.'],
+    });
     const unknown = await cli('grid:configure', '--tenant', 'no-such-agency.test', '--mode', 'simulator');
     expect(unknown.code).toBe(2);
     expect(unknown.json.error.message).toMatch(/tenant not found/i);

@@ -91,10 +91,13 @@ export async function gridConfigure(o: GridConfigureOpts): Promise<CliResult> {
   };
 }
 
+/** The most reviews a demo tenant is seeded with: beyond it the seed runs for hours (an overflowing number, for ever). */
+const MAX_DEMO_REVIEWS = 1_000_000;
+
 export async function demoSeed(o: { reviews: string; domain: string }, config: Pick<Config, 'NODE_ENV'>): Promise<CliResult> {
   const refused = demoRefusal(config);
   if (refused) throw new CliInputError(`demo:seed: ${refused}`);
-  if (!/^\d+$/.test(o.reviews)) throw new CliInputError('--reviews must be a whole number');
+  if (!/^\d+$/.test(o.reviews) || Number(o.reviews) > MAX_DEMO_REVIEWS) throw new CliInputError(`--reviews must be a whole number from 0 to ${MAX_DEMO_REVIEWS}`);
   const { seedDemo } = await import('../../services/demo.service');
   const { tenant, tokens } = await seedDemo({ reviews: Number(o.reviews), domain: o.domain });
   const text = [`Demo tenant #${tenant.id} "${tenant.name}" seeded with ${o.reviews} reviews. Tokens:`]

@@ -70,7 +70,10 @@ export async function createWritable(
   return attach(location, source, { name }, opts.transaction);
 }
 
-/** A synced platform attached to a location (the provider sign-in, the demo seed and tests use this). */
+/**
+ * A synced platform attached to a location (the provider sign-in, the demo seed and tests use this); the location's
+ * integration of that business when it has one.
+ */
 export async function attachSynced(
   location: Location,
   sourceSlug: string,
@@ -79,7 +82,10 @@ export async function attachSynced(
 ): Promise<Integration> {
   const source = await ReviewSource.findOne({ where: { slug: sourceSlug }, transaction });
   if (!source || source.kind !== 'synced') throw new Validation({ source: [`"${sourceSlug}" is not a synced source.`] });
-  return attach(location, source, { externalId }, transaction);
+  // Connecting a business the location has already (a reconnect after access was lost) keeps its integration: a new
+  // one would import every review again beside the old ones, and count each twice in every figure.
+  const existing = await Integration.findOne({ where: { locationId: location.id, sourceId: source.id, externalId }, transaction, lock: transaction?.LOCK.UPDATE });
+  return existing ?? attach(location, source, { externalId }, transaction);
 }
 
 /** Every source attached to a visible location (synced, testimonials, custom). */

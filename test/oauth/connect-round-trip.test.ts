@@ -8,7 +8,7 @@ import { getSchema } from '../../src/graphql/schema';
 import { createApp } from '../../src/http/app';
 import { ConnectLink, Integration, ProviderConnection, ReviewSource } from '../../src/models';
 import { issueConnectLink } from '../../src/services/connect-links.service';
-import { accessTokenFor } from '../../src/services/provider-connections.service';
+import { accessTokenFor, saveConnection } from '../../src/services/provider-connections.service';
 import { useDatabase } from '../support/db';
 import { makeWorld } from '../support/factories';
 import { useProviderApis } from '../support/providers/review-platforms';
@@ -182,6 +182,30 @@ describe('connect page OAuth round trip against a real OAuth 2 server', () => {
     // The replayed callback's state was consumed: it belongs to no open link any more.
     expect((await http().get(pathOf(back.toString()))).status).toBe(400);
     expect((await http().get(`/connect/${link.token}`)).status).toBe(410);
+  });
+
+  it('reconnecting the same business on the same location keeps its integration (its reviews are not imported twice) with the new tokens', async () => {
+    const { w, link } = await newLink();
+    const connect = async (token: string) => {
+      expect((await http().get(pathOf(await signIn(token)))).status).toBe(303);
+      const select = await http().get(`/connect/${token}/select`);
+      const done = await http().post(`/connect/${token}/select`).type('form').send({ nonce: hidden(select.text, 'nonce'), business: 'accounts/7001/locations/12' });
+      expect(done.status).toBe(200);
+    };
+    await connect(link.token);
+    await link.reload();
+    // Access was lost (revoked at Google, APP_KEY replaced): the stored sign-in no longer works.
+    await saveConnection({ integrationId: link.integrationId!, provider: 'google', accessToken: 'revoked-at-google', refreshToken: null, expiresAt: null, scope: null });
+
+    // The agency sends a new link, the customer picks the same business.
+    const again = await issueConnectLink({ tenantId: w.tenant.id, locationId: w.home.id, provider: 'google' }, { clock });
+    await connect(again.token);
+    await again.reload();
+    expect(again.integrationId).toBe(link.integrationId);
+    expect(await Integration.count({ where: { locationId: w.home.id, externalId: 'accounts/7001/locations/12' } })).toBe(1);
+    const connection = await ProviderConnection.findByPk(link.integrationId!);
+    expect(decryptSecret(connection!.accessTokenEnc)).toMatch(/^ey/); // the new sign-in's token
+    expect(connection!.refreshTokenEnc).not.toBeNull();
   });
 
   it('refreshes an expired access token through the token endpoint and stores the new tokens', async () => {

@@ -60,7 +60,8 @@ describe('scan runs when the workflow engine cannot be reached', () => {
     expect(started).toBe(0);
     expect(queued.nextRunAt!.getTime()).toBeGreaterThanOrEqual(due.getTime() + 7 * 24 * 3600 * 1000);
     expect(await ScanSnapshot.findAll({ where: { runId } })).toEqual([expect.objectContaining({ status: 'running' })]);
-    expect(warnings).toEqual([expect.objectContaining({ message: expect.stringContaining('stays queued'), scan: uuid, runId, error: expect.any(String) })]);
+    // Scheduled scans that earlier test files left due in this worker's database are ticked too: only this one's counts.
+    expect(warnings.filter((w) => w.scan === uuid)).toEqual([expect.objectContaining({ message: expect.stringContaining('stays queued'), scan: uuid, runId, error: expect.any(String) })]);
     expect(await events(uuid)).toEqual(['scan-completed']);
 
     // The next tick, once the run is past the grace for its start: the run's workflow starts and the run completes.

@@ -1,7 +1,7 @@
 import type { ComponentChildren, VNode } from 'preact';
 import { translator, type MessageKey, type Translator } from '../../src/i18n';
 import { brandColors } from '../../src/reports/brand';
-import { CHANGE_COLORS, RANK_COLORS, scanCharts, shortDate, snapshotTime, type ScanCharts } from '../../src/reports/scan';
+import { CHANGE_COLORS, RANK_COLORS, scanCharts, shortDate, snapshotTime, untracked, type ScanCharts } from '../../src/reports/scan';
 import { scanReportPath } from '../../src/reports/links';
 import type { ReportBrand, ReportPin, ScanReport, SnapshotRow } from '../../src/reports/types';
 import { Chart, Layout, Msg, safeUrl } from './layout';
@@ -578,6 +578,21 @@ export const pdfHref = (report: ScanReport): string =>
 export function ReportPage({ report }: { report: ScanReport }): VNode {
   const tr = translator(report.brand.language);
   const title = tr.t('scanReport.title', { location: report.scan.location });
+  // A snapshot of a scan without a business to track: no rank, heat map or history of one; the businesses that rank.
+  if (untracked(report)) {
+    const heading = tr.t('scanReport.untrackedTitle');
+    return (
+      <ReportLayout brand={report.brand} title={title}>
+        <Intro report={report} tr={tr} />
+        <KeywordPicker report={report} tr={tr} />
+        <section class="card empty" aria-label={heading}>
+          <h2>{heading}</h2>
+          <p>{tr.t('scanReport.untrackedText', { location: report.scan.location })}</p>
+        </section>
+        <CompetitorsCard report={report} tr={tr} />
+      </ReportLayout>
+    );
+  }
   if (!report.snapshot || !report.summary) {
     const heading = tr.t('scanReport.noResults');
     return (

@@ -113,6 +113,21 @@ export const THEME_SHIFT_POINTS = 10;
 export const RESPONSE_RATE_TARGET = 90;
 
 const pct = (part: number, whole: number): number => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10);
+/**
+ * The percentages of `parts` in `whole`, 1 decimal, rounded by the largest-remainder method so that shown shares add
+ * up to what the parts make together (100 when they are the whole): each share is cut to its tenth, and the tenths
+ * still missing go to the largest remainders, the earlier part first on a tie. Three thirds read 33.4, 33.3 and 33.3
+ * rather than 33.3 three times, which a reader adds up to 99.9.
+ */
+export function sharesOf(parts: readonly number[], whole: number): number[] {
+  if (whole === 0) return parts.map(() => 0);
+  const exact = parts.map((part) => (part * 1000) / whole);
+  const tenths = exact.map(Math.floor);
+  const missing = Math.round((parts.reduce((sum, part) => sum + part, 0) * 1000) / whole) - tenths.reduce((sum, t) => sum + t, 0);
+  const byRemainder = exact.map((x, i) => ({ i, remainder: x - tenths[i] })).sort((a, b) => b.remainder - a.remainder || a.i - b.i);
+  for (const { i } of byRemainder.slice(0, Math.max(0, missing))) tenths[i] += 1;
+  return tenths.map((t) => t / 10);
+}
 const fmt = (n: number): string => (Number.isInteger(n) ? String(n) : n.toFixed(n * 10 === Math.round(n * 10) ? 1 : 2));
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
@@ -243,7 +258,8 @@ export function narrativeOf(f: InsightFacts): string {
   const rating = cur.avgRating === null ? '' : ` with an average rating of ${fmt(cur.avgRating)} stars${prev.avgRating === null ? '' : ` (${fmt(prev.avgRating)} before)`}`;
   parts.push(`Between ${f.current.from} and ${f.current.to}, ${f.subject} received ${plural(cur.totalReviews, 'review')} (${prev.totalReviews} in the previous period)${rating}.`);
   const s = cur.sentimentDistribution;
-  parts.push(`${fmt(pct(s.positive, cur.totalReviews))}% were positive, ${fmt(pct(s.neutral, cur.totalReviews))}% neutral and ${fmt(pct(s.negative, cur.totalReviews))}% negative.`);
+  const [positive, neutral, negative] = sharesOf([s.positive, s.neutral, s.negative], cur.totalReviews);
+  parts.push(`${fmt(positive)}% were positive, ${fmt(neutral)}% neutral and ${fmt(negative)}% negative.`);
   const topics = topicsOf(f);
   if (topics.length) parts.push(`Customers talk most about ${list(topics.slice(0, 3).map((t) => `the ${t.name} (${plural(t.mentions, 'review')})`))}.`);
   const praised = topics.filter(isStrength).slice(0, 3).map((t) => `the ${t.name} (${t.positive} of ${t.mentions} positive)`);
@@ -295,7 +311,9 @@ export function quotesOnlyFacts(narrative: string, facts: InsightFacts, texts: I
   }
   for (const totals of [facts.current.totals, facts.previous.totals]) {
     const t = totals.totalReviews;
-    for (const part of [totals.sentimentDistribution.positive, totals.sentimentDistribution.neutral, totals.sentimentDistribution.negative, totals.responded]) known.add(pct(part, t));
+    const { positive, neutral, negative } = totals.sentimentDistribution;
+    for (const part of [positive, neutral, negative, totals.responded]) known.add(pct(part, t));
+    for (const share of sharesOf([positive, neutral, negative], t)) known.add(share);
   }
   const values = [...known];
   const roundings = (k: number, decimals: number) => {

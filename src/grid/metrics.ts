@@ -76,6 +76,16 @@ export function summarise(pins: readonly PinOutcome[]): Summary {
   };
 }
 
+/**
+ * The summary of a scan's pins for the business it tracks (`target_place_id`), or null when it tracks none. Without a
+ * place id no pin has a target rank to find (live providers never guess one), so every pin reads "not in the top 20":
+ * the rank is unknown, not 21, and "average rank 21, visibility 0 %" would tell the agency's customer the business is
+ * absent everywhere. `summarise` itself stays the formula over the stored ranks (the run engine stores its figures).
+ */
+export function targetSummary(pins: readonly PinOutcome[], targetPlaceId: string | null): Summary | null {
+  return targetPlaceId ? summarise(pins) : null;
+}
+
 export interface Competitor {
   placeId: string;
   name: string;
@@ -89,6 +99,9 @@ export interface Competitor {
 /**
  * Every other business seen in the results. threat = 100 x mean over all pins of
  * [competitor ranks ahead of the target there (or the target is absent)] x rankWeight(competitor's rank).
+ * Without a target (`targetPlaceId` null) no place can be told apart as the business: every business in the results
+ * is listed, the business itself among them if it ranks, and the threat score is then the place's visibility (it is
+ * "ahead" wherever it ranks). Reports say so rather than drop the list (docs/decisions/local-search-grid.md).
  */
 export function competitors(pins: readonly PinOutcome[], targetPlaceId: string | null, limit = 10): Competitor[] {
   const byPlace = new Map<string, { name: string; ranks: (number | null)[]; threat: number; ahead: number }>();

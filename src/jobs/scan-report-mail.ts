@@ -5,7 +5,7 @@ import { logoImage } from '../reports/logo';
 import { reportMail } from '../reports/mail';
 import { monthName } from '../reports/monthly';
 import type { Kpi } from '../reports/pdf';
-import { scanReportPdf, snapshotTime } from '../reports/scan';
+import { scanReportPdf, snapshotTime, untracked } from '../reports/scan';
 import type { ScanReport } from '../reports/types';
 import type { ServiceOptions } from '../services/common';
 import { monthEnd, monthStart } from '../analytics/periods';
@@ -79,7 +79,6 @@ export const scanReportLink = (report: ScanReport): string => reportUrlOf(report
  */
 export function scanReportMailBody(report: ScanReport, who: { name: string; month: string }): { subject: string; text: string; html: string } {
   const tr = translator(report.brand.language);
-  const summary = report.summary!;
   const shown = report.snapshot!;
   const index = report.snapshots.findIndex((s) => s.snapshotAt.getTime() === shown.snapshotAt.getTime());
   const before = index >= 0 ? (report.snapshots[index + 1] ?? null) : null;
@@ -88,6 +87,31 @@ export function scanReportMailBody(report: ScanReport, who: { name: string; mont
   const rank = (v: number) => tr.number(v, { maximumFractionDigits: 2 });
   const earlier = (value: (s: NonNullable<typeof before>) => string) =>
     before ? tr.t('report.previous', { month: tr.date(before.snapshotAt), value: value(before) }) : tr.t('scanReport.firstSnapshot');
+  const others = report.scan.keywords.filter((k) => k !== report.keyword);
+  const common = {
+    language: tr.language,
+    subject: tr.t('scanReportMail.subject', vars),
+    brand: { name: report.brand.name, color: report.brand.color },
+    link: { label: tr.t('scanReportMail.open'), url: scanReportLink(report) },
+    notes: others.length ? [tr.t('scanReportMail.otherKeywords', { keywords: others.join(', ') })] : [],
+    why: tr.t('scanReportMail.why', vars),
+  };
+  // No business to track: no rank figures to give (they would all read "not in the top 20"), the businesses that rank.
+  if (untracked(report)) {
+    return reportMail({
+      ...common,
+      paragraphs: [tr.t('reportMail.greeting', { name: who.name }), tr.t('scanReportMail.intro', vars), tr.t('scanReport.untrackedText', { location: report.scan.location })],
+      figures: { title: tr.t('scanReportMail.figures'), kpis: [] },
+      lists: [
+        {
+          title: tr.t('scanReport.rankingBusinesses', { keyword: report.keyword }),
+          items: report.competitors.map((c) => `${c.name}: ${tr.t('scanReport.averageRank')} ${rank(c.avgRank)}`),
+          empty: tr.t('scanReport.noCompetitors'),
+        },
+      ],
+    });
+  }
+  const summary = report.summary!;
   const changes = report.history?.changes ?? null;
   const pins = (count: (c: NonNullable<typeof changes>) => number): Pick<Kpi, 'value' | 'previous'> => ({
     value: changes ? tr.number(count(changes)) : tr.t('report.na'),
@@ -100,16 +124,10 @@ export function scanReportMailBody(report: ScanReport, who: { name: string; mont
     { label: tr.t('scanReportMail.pinsGained'), ...pins((c) => c.gained) },
     { label: tr.t('scanReportMail.pinsLost'), ...pins((c) => c.lost) },
   ];
-  const others = report.scan.keywords.filter((k) => k !== report.keyword);
   return reportMail({
-    language: tr.language,
-    subject: tr.t('scanReportMail.subject', vars),
-    brand: { name: report.brand.name, color: report.brand.color },
+    ...common,
     paragraphs: [tr.t('reportMail.greeting', { name: who.name }), tr.t('scanReportMail.intro', vars)],
     figures: { title: tr.t('scanReportMail.figures'), kpis },
-    link: { label: tr.t('scanReportMail.open'), url: scanReportLink(report) },
-    notes: others.length ? [tr.t('scanReportMail.otherKeywords', { keywords: others.join(', ') })] : [],
-    why: tr.t('scanReportMail.why', vars),
   });
 }
 

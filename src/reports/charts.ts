@@ -5,6 +5,7 @@ import { ASPECTS, type Aspect } from '../analytics/lexicon';
 import { monthStart } from '../analytics/periods';
 import { mentionedAspects } from './aspect-trend';
 import { brandColors, contrast } from './brand';
+import { intlLocale } from './locale';
 
 /**
  * The report's charts, rendered on the server as SVG by ECharts' server-side renderer (no browser, no script in the
@@ -46,9 +47,12 @@ export function svgChart(option: Echarts.EChartsCoreOption, width: number, heigh
 }
 
 
-/** "Oct 26" in the report's language. */
+/**
+ * A month on a chart's axis as the report's language writes a month and its year ("Oct 2026", "Okt. 2026",
+ * "10/2026" in Portugal): the whole year, since "Oct 26" reads as the 26th of October.
+ */
 export function monthLabel(tr: Translator, month: string): string {
-  return new Intl.DateTimeFormat(tr.language, { month: 'short', year: '2-digit', timeZone: 'UTC' }).format(monthStart(month));
+  return new Intl.DateTimeFormat(intlLocale(tr.language), { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(monthStart(month));
 }
 
 const axisLabel = { color: COLORS.text, fontSize: 11 };
@@ -63,7 +67,7 @@ export function trendChart(report: ReportFigures, tr: Translator): string {
       legend: { top: 4, data: [tr.t('report.reviews'), tr.t('report.avgRating')], textStyle: axisLabel },
       xAxis: { type: 'category', data: labels, axisLabel },
       yAxis: [
-        { type: 'value', minInterval: 1, axisLabel, splitLine },
+        { type: 'value', minInterval: 1, axisLabel: countLabel(tr), splitLine },
         { type: 'value', min: 1, max: 5, interval: 1, axisLabel, splitLine: { show: false } },
       ],
       series: [
@@ -81,6 +85,9 @@ export function trendChart(report: ReportFigures, tr: Translator): string {
 function gapLine(name: string, data: (number | null)[], color: string) {
   return { name, type: 'line', data, connectNulls: false, showSymbol: true, symbol: 'circle', symbolSize: 6, itemStyle: { color }, lineStyle: { color, width: 2 } };
 }
+
+/** A count axis label in the report's language ("1 200", "1.200"; ECharts' own "1,200" reads as 1.2 in most of them). */
+const countLabel = (tr: Translator) => ({ ...axisLabel, formatter: (v: number) => tr.number(v) });
 
 /** A percent axis label in the report's language ("50%", "50 %"); `signed` writes "+50%" and "-50%". */
 const percentLabel = (tr: Translator, signed = false) => ({
@@ -150,7 +157,7 @@ export function sentimentChart(report: ReportFigures, tr: Translator): string {
       grid: { left: 40, right: 16, top: 36, bottom: 28 },
       legend: { top: 4, textStyle: axisLabel },
       xAxis: { type: 'category', data: labels, axisLabel },
-      yAxis: { type: 'value', minInterval: 1, axisLabel, splitLine },
+      yAxis: { type: 'value', minInterval: 1, axisLabel: countLabel(tr), splitLine },
       series,
     },
     680,
@@ -168,7 +175,7 @@ export function aspectsChart(report: ReportFigures, tr: Translator): string | nu
     {
       grid: { left: 120, right: 16, top: 36, bottom: 24 },
       legend: { top: 4, textStyle: axisLabel },
-      xAxis: { type: 'value', minInterval: 1, axisLabel, splitLine },
+      xAxis: { type: 'value', minInterval: 1, axisLabel: countLabel(tr), splitLine },
       yAxis: { type: 'category', data: names, inverse: true, axisLabel },
       series: (['positive', 'neutral', 'negative'] as const).map((s) => ({
         name: tr.t(`report.${s}`),

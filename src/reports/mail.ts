@@ -13,6 +13,7 @@ export interface ReportMailParts {
   subject: string;
   brand: { name: string; color: string | null };
   paragraphs: string[];
+  /** The figures as a table; left out with no kpis (a scan without a business to track has none to give). */
   figures: { title: string; kpis: Kpi[] };
   /** Titled lists; `empty` stands in for a list without items. */
   lists?: Array<{ title: string; items: string[]; empty: string }>;
@@ -27,11 +28,10 @@ const MUTED = 'color:#5b6470';
 
 export function reportMail(parts: ReportMailParts): { subject: string; text: string; html: string } {
   const { subject, figures, lists = [], link, notes = [] } = parts;
+  const hasFigures = figures.kpis.length > 0;
   const text = [
     ...parts.paragraphs.flatMap((p) => [p, '']),
-    figures.title,
-    ...figures.kpis.map((k) => `- ${k.label}: ${k.value} (${k.previous})`),
-    '',
+    ...(hasFigures ? [figures.title, ...figures.kpis.map((k) => `- ${k.label}: ${k.value} (${k.previous})`), ''] : []),
     ...lists.flatMap((l) => [l.title, ...(l.items.length ? l.items.map((i) => `- ${i}`) : [l.empty]), '']),
     ...(link ? [`${link.label}: ${link.url}`, ''] : []),
     ...notes.flatMap((n) => [n, '']),
@@ -48,8 +48,7 @@ export function reportMail(parts: ReportMailParts): { subject: string; text: str
 <div style="background:${band.band};color:${band.onBand};padding:16px 24px;font-weight:bold">${esc(parts.brand.name)}</div>
 <div style="padding:16px 24px;max-width:640px">
 ${parts.paragraphs.map((p) => `<p>${esc(p)}</p>`).join('')}
-${h2(figures.title)}<table>${kpis}</table>
-${lists.map((l) => `${h2(l.title)}\n${l.items.length ? `<ul>${l.items.map((i) => `<li>${esc(i)}</li>`).join('')}</ul>` : `<p>${esc(l.empty)}</p>`}\n`).join('')}${
+${hasFigures ? `${h2(figures.title)}<table>${kpis}</table>\n` : ''}${lists.map((l) => `${h2(l.title)}\n${l.items.length ? `<ul>${l.items.map((i) => `<li>${esc(i)}</li>`).join('')}</ul>` : `<p>${esc(l.empty)}</p>`}\n`).join('')}${
     link ? `<p><a href="${esc(link.url)}" style="font-weight:bold">${esc(link.label)}</a></p>\n` : ''
   }${notes.map((n) => `<p>${esc(n)}</p>\n`).join('')}<p style="${MUTED};font-size:12px;border-top:1px solid #e3e5e8;padding-top:8px">${esc(parts.why)}</p>
 </div></body></html>`;

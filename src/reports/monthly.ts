@@ -2,8 +2,9 @@ import { translator, type MessageKey, type Translator } from '../i18n';
 import type { ReportFigures } from './types';
 import { ASPECTS } from '../analytics/lexicon';
 import { aspectMoves, type AspectWindow } from './aspect-trend';
-import { monthStart } from '../analytics/periods';
+import { monthPeriod, monthStart } from '../analytics/periods';
 import { aspectsChart, aspectTrendChart, responseChart, sentimentChart, trendChart } from './charts';
+import { intlLocale } from './locale';
 import { pdfDocument, type Kpi, type PdfOptions } from './pdf';
 
 /**
@@ -22,6 +23,11 @@ export interface ReportContent {
   changes: string[];
   hasData: boolean;
   /**
+   * For the current month, which is not over: the sentence saying its figures run to today while the month before's
+   * are a whole month (the title says "to date" too); null for a past month.
+   */
+  partial: string | null;
+  /**
    * Null when there is nothing to draw: "no data" (trend, response, sentiment: no review in the twelve months;
    * aspects: none naming an aspect this month; aspectTrend: none naming one in the twelve months).
    */
@@ -31,13 +37,16 @@ export interface ReportContent {
 
 /** `YYYY-MM` as the language names it ("February 2025", "febrero de 2025"). */
 export function monthName(tr: Translator, month: string): string {
-  return new Intl.DateTimeFormat(tr.language, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(monthStart(month));
+  return new Intl.DateTimeFormat(intlLocale(tr.language), { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(monthStart(month));
 }
 
 /** "Aug – Oct 2026" in the report's language. */
 function monthRange(tr: Translator, from: string, to: string): string {
-  return new Intl.DateTimeFormat(tr.language, { month: 'short', year: 'numeric', timeZone: 'UTC' }).formatRange(monthStart(from), monthStart(to));
+  return new Intl.DateTimeFormat(intlLocale(tr.language), { month: 'short', year: 'numeric', timeZone: 'UTC' }).formatRange(monthStart(from), monthStart(to));
 }
+
+/** A `Y-m-d` day as the report's language writes it ("October 15, 2026"). */
+const dayName = (tr: Translator, day: string) => tr.date(new Date(`${day}T00:00:00Z`));
 
 /** What the page and the PDF both say. */
 export function reportContent(report: ReportFigures): ReportContent {
@@ -96,15 +105,18 @@ export function reportContent(report: ReportFigures): ReportContent {
 
   const name = monthName(tr, report.month);
   const anyMonth = report.months.some((m) => m.totalReviews > 0);
+  // The service ends the current month's period today: the month is reported "to date", never as a whole month.
+  const partial = report.period.to < monthPeriod(report.month).to;
   return {
     tr,
-    title: tr.t('report.title', { business: report.organizationName, month: name }),
+    title: tr.t('report.title', { business: report.organizationName, month: partial ? tr.t('report.monthToDate', { month: name }) : name }),
     monthName: name,
     previousMonthName,
     prepared: tr.t('report.prepared', { brand: report.brandName, date: tr.date(new Date(report.generatedAt)) }),
     kpis,
     changes,
     hasData: cur.totalReviews > 0,
+    partial: partial ? tr.t('report.partialNote', { month: name, date: dayName(tr, report.period.to), previous: previousMonthName }) : null,
     charts: {
       trend: anyMonth ? trendChart(report, tr) : null,
       response: anyMonth ? responseChart(report, tr) : null,
@@ -123,6 +135,7 @@ export function reportPdf(report: ReportFigures, content: ReportContent = report
   const { doc } = pdf;
   pdf.heading1(content.title);
   pdf.muted(content.prepared);
+  if (content.partial) pdf.muted(content.partial);
   pdf.heading(tr.t('report.summary'));
   pdf.kpis('summary', content.kpis);
   if (!content.hasData) pdf.muted(tr.t('report.noData'));

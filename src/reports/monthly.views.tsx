@@ -20,6 +20,7 @@ main{max-width:52rem;margin:1.5rem auto;background:#fff;border-radius:10px;paddi
 h1{font-size:1.5rem;margin:0 0 .2rem}h2{font-size:1.15rem;margin:2rem 0 .6rem}.prepared{color:#5b6470;margin:0}
 .kpis{display:grid;grid-template-columns:repeat(auto-fit,minmax(10rem,1fr));gap:.8rem;margin-top:1.2rem}
 .kpi{border:1px solid #e3e5e8;border-radius:8px;padding:.8rem}.kpi .label{color:#5b6470;font-size:.9rem}
+.partial{margin:.6rem 0 0;padding:.5rem .8rem;border-left:3px solid #f29900;background:#fff8e6}
 .kpi .value{font-size:1.6rem;font-weight:600}.kpi .previous{color:#5b6470;font-size:.85rem}
 figure{margin:0}figure svg{max-width:100%;height:auto}figcaption{color:#5b6470;font-size:.85rem}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #e3e5e8}
@@ -100,6 +101,7 @@ export function MonthlyReportPage({ report, content }: { report: ReportFigures; 
     <Layout brand={brand} title={content.title} base={STYLE} style={bandStyle(report.brandColor)}>
       <h1>{content.title}</h1>
       <p class="prepared">{content.prepared}</p>
+      {content.partial ? <p class="partial">{content.partial}</p> : null}
       <Section id="summary" title={tr.t('report.summary')}>
         <div class="kpis">
           {content.kpis.map((k) => (

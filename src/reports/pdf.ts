@@ -46,12 +46,59 @@ export interface PdfOptions {
   logo?: Buffer | null;
 }
 
+/** Characters beyond Latin-1 that WinAnsi (the standard fonts' encoding, Windows-1252) has: pdfkit's WIN_ANSI_MAP. */
+const WIN_ANSI_EXTRA = new Set('\u0152\u0153\u0160\u0161\u0178\u017D\u017E\u0192\u02C6\u02DC\u2013\u2014\u2018\u2019\u201A\u201C\u201D\u201E\u2020\u2021\u2022\u2026\u2030\u2039\u203A\u20AC\u2122');
+
+/** What a character WinAnsi lacks is written as, when it has a kin there (the rest: its base letter, or "?"). */
+const WIN_ANSI_KIN: Record<string, string> = {
+  // Spaces that must not break (Intl's thousands separator in French, the figure space) stay unbreakable.
+  '\u202F': '\u00A0',
+  '\u2007': '\u00A0',
+  '\u2010': '-',
+  '\u2011': '-',
+  '\u2012': '\u2013',
+  '\u2015': '\u2014',
+  '\u2212': '-',
+  '\u2032': "'",
+  '\u2033': '"',
+};
+
+const representable = (c: string): boolean => {
+  const code = c.codePointAt(0)!;
+  return (code >= 0x20 && code < 0x7f) || c === '\n' || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(c);
+};
+
+/**
+ * Text as pdfkit's standard fonts (Helvetica) can write it. They encode WinAnsi, and pdfkit writes a character outside
+ * it as the bytes of its code: the narrow no-break space `Intl` puts between thousands in French (U+202F) came out
+ * as "1 /234", the thin spaces around the dash of an English or Portuguese month range (U+2009) as a control byte.
+ * So every text of a report PDF goes through here (pdfDocument wraps the document's text calls and the charts' SVG):
+ * no-break spaces stay no-break (U+00A0), other spaces become spaces, dashes and the minus sign their WinAnsi kin,
+ * zero-width and direction marks go, a letter with a mark WinAnsi lacks keeps its base letter ("ő" as "o"), and what
+ * is left (an emoji in a business name) is "?".
+ */
+export function winAnsi(text: string): string {
+  let out = '';
+  for (const c of text) {
+    if (representable(c)) out += c;
+    else if (c in WIN_ANSI_KIN) out += WIN_ANSI_KIN[c];
+    else if (/[\p{Zs}\t]/u.test(c)) out += ' ';
+    else if (/[\p{Cf}\p{Cc}]/u.test(c)) continue;
+    else {
+      const base = c.normalize('NFKD').replace(/\p{M}/gu, '');
+      out += base && [...base].every(representable) ? base : '?';
+    }
+  }
+  return out;
+}
+
 /** The logo's box in the band: at most 140 x 36 points, its proportions kept. */
 const LOGO_BOX = { width: 140, height: 36 };
 
 export function pdfDocument(opts: { title: string; brand: string; color: string | null } & PdfOptions) {
   const { PDFDocument, SVGtoPDF } = pdfLibs();
   const doc = new PDFDocument({ size: 'A4', margin: MARGIN, info: { Title: opts.title, Author: opts.brand, Creator: opts.brand } });
+  encodeTextAsWinAnsi(doc);
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -129,7 +176,8 @@ export function pdfDocument(opts: { title: string; brand: string; color: string 
     },
     /** An SVG chart at a place (recorded under `name`). */
     svg(name: string, svg: string, x: number, y: number, w: number, h: number) {
-      SVGtoPDF(doc, svg, x, y, { width: w, height: h });
+      // svg-to-pdfkit encodes its text with the font itself; the markup is ASCII, so only the text changes.
+      SVGtoPDF(doc, winAnsi(svg), x, y, { width: w, height: h });
       record(name, x, y, w, h);
     },
     /**
@@ -153,4 +201,18 @@ export function pdfDocument(opts: { title: string; brand: string; color: string 
     },
   };
   return frame;
+}
+
+/**
+ * Every text the document is given to draw or measure goes through winAnsi, whoever draws it (the frame, a report's
+ * own `doc.text`, lists): the one place, so no report can write a character the standard fonts turn into bytes.
+ */
+function encodeTextAsWinAnsi(doc: Doc): void {
+  type Call = (...args: unknown[]) => unknown;
+  const items = (list: unknown): unknown => (Array.isArray(list) ? list.map(items) : typeof list === 'string' ? winAnsi(list) : list);
+  for (const method of ['text', 'heightOfString', 'widthOfString', 'list'] as const) {
+    const original = (doc[method] as unknown as Call).bind(doc);
+    (doc as unknown as Record<string, Call>)[method] = (first: unknown, ...rest: unknown[]) =>
+      original(method === 'list' ? items(first) : typeof first === 'string' || typeof first === 'number' ? winAnsi(String(first)) : first, ...rest);
+  }
 }

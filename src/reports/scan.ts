@@ -2,6 +2,7 @@ import { translator, type Translator } from '../i18n';
 import type { GridCell, ScanHistory, ScanReport } from './types';
 import { brandColors } from './brand';
 import { COLORS, svgChart } from './charts';
+import { intlLocale } from './locale';
 import { pdfDocument, type PdfOptions } from './pdf';
 
 /**
@@ -23,11 +24,18 @@ const axisLabel = { color: COLORS.text, fontSize: 11 };
 const splitLine = { lineStyle: { color: COLORS.grid } };
 
 /** "3 Nov" (or the language's way) for a snapshot on a time axis. */
-export const shortDate = (tr: Translator, d: Date) => new Intl.DateTimeFormat(tr.language, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(d);
+export const shortDate = (tr: Translator, d: Date) => new Intl.DateTimeFormat(intlLocale(tr.language), { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(d);
 
 /** A snapshot's time as the language writes it, with the hour (snapshots of one day differ by it). */
 export const snapshotTime = (tr: Translator, d: Date) =>
-  new Intl.DateTimeFormat(tr.language, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' }).format(d);
+  new Intl.DateTimeFormat(intlLocale(tr.language), { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' }).format(d);
+
+/**
+ * A report of a scan with no business to track (no `target_place_id`): it has a snapshot but no summary, since no
+ * pin has a rank for the business (the scan services answer none rather than "not in the top 20" everywhere). Told
+ * from the report's own fields, so a report read back through GraphQL says it as well as the service's.
+ */
+export const untracked = (report: Pick<ScanReport, 'snapshot' | 'summary'>): boolean => report.snapshot != null && report.summary == null;
 
 /** The grid's cells as a heat map: one square per pin, coloured by rank bucket and labelled with the rank. */
 function gridChart(size: number, data: Array<[number, number, number, string]>, pieces: object[], px: number, label: string): string {
@@ -164,6 +172,10 @@ export async function scanReportPdf(report: ScanReport, opts: PdfOptions = {}): 
   const { doc } = pdf;
   pdf.heading1(title);
   pdf.muted(tr.t('scanReport.keywordLine', { keyword: report.keyword, size: report.scan.gridSize }));
+  if (untracked(report)) {
+    untrackedPdf(pdf, report, tr);
+    return pdf.end();
+  }
   if (!report.snapshot || !report.summary || !charts) {
     pdf.heading(tr.t('scanReport.noResults'));
     pdf.muted(tr.t('scanReport.noResultsYet', { location: report.scan.location, keyword: report.keyword }));
@@ -226,19 +238,48 @@ export async function scanReportPdf(report: ScanReport, opts: PdfOptions = {}): 
     pdf.chart('visibility-trend', tr.t('scanReport.visibilityTrendTitle'), charts.visibilityTrend, 220);
   } else pdf.muted(tr.t('scanReport.notEnough'));
 
-  pdf.room(60);
-  pdf.heading(tr.t('scanReport.competitorsTable', { keyword: report.keyword }));
-  if (report.competitors.length) {
-    for (const [i, c] of report.competitors.entries()) {
-      pdf.room(14);
-      doc.font('Helvetica').fontSize(9).fillColor('#1f2328').text(
+  listPdf(
+    pdf,
+    tr.t('scanReport.competitorsTable', { keyword: report.keyword }),
+    report.competitors.map(
+      (c, i) =>
         `${i + 1}. ${c.name}: ${tr.t('scanReport.averageRank')} ${tr.number(c.avgRank, { maximumFractionDigits: 2 })}, ${tr.t('scanReport.threatScore')} ${tr.number(c.threatScore, { maximumFractionDigits: 1 })}`,
-        pdf.left,
-        doc.y,
-        { width: pdf.width },
-      );
-    }
-  } else pdf.muted(tr.t('scanReport.noCompetitors'));
+    ),
+    tr.t('scanReport.noCompetitors'),
+  );
   pdf.muted(tr.t('scanReport.prepared', { brand: report.brand.name }));
   return pdf.end();
+}
+
+type ScanPdf = ReturnType<typeof pdfDocument>;
+
+/**
+ * The PDF of a snapshot without a business to track: why there are no rank figures or heat maps, and the businesses
+ * that rank for the keyword, by where they rank and how often (a threat score needs a business to threaten).
+ */
+function untrackedPdf(pdf: ScanPdf, report: ScanReport, tr: Translator): void {
+  pdf.muted(tr.t('scanReport.shownSnapshot', { date: snapshotTime(tr, report.snapshot!.snapshotAt) }));
+  pdf.heading(tr.t('scanReport.untrackedTitle'));
+  pdf.muted(tr.t('scanReport.untrackedText', { location: report.scan.location }));
+  listPdf(
+    pdf,
+    tr.t('scanReport.rankingBusinesses', { keyword: report.keyword }),
+    report.competitors.map(
+      (c, i) =>
+        `${i + 1}. ${c.name}: ${tr.t('scanReport.averageRank')} ${tr.number(c.avgRank, { maximumFractionDigits: 2 })}, ${tr.t('scanReport.appearancesOf', { appearances: tr.number(c.appearances), count: report.pins.length })}`,
+    ),
+    tr.t('scanReport.noCompetitors'),
+  );
+  pdf.muted(tr.t('scanReport.prepared', { brand: report.brand.name }));
+}
+
+/** A headed list of businesses, one line each (`empty` when there is none). */
+function listPdf(pdf: ScanPdf, heading: string, lines: string[], empty: string): void {
+  pdf.room(60);
+  pdf.heading(heading);
+  if (!lines.length) return pdf.muted(empty);
+  for (const line of lines) {
+    pdf.room(14);
+    pdf.doc.font('Helvetica').fontSize(9).fillColor('#1f2328').text(line, pdf.left, pdf.doc.y, { width: pdf.width });
+  }
 }

@@ -135,6 +135,11 @@ export interface ScanReport {
   /** The shown snapshot (the latest unless one was asked for); null before the first one. */
   snapshot: SnapshotRow | null;
   pins: ReportPin[];
+  /**
+   * The business's figures at the shown snapshot; null before the first snapshot, and also with a snapshot when the
+   * scan has no business to track (no `target_place_id`: no pin has a rank for it, see `untracked` in
+   * src/reports/scan.ts). Then `history` is null too and the pins carry only their top results.
+   */
   summary: ReportSummary | null;
   competitors: ReportCompetitor[];
   /** The keyword's snapshots up to the shown one: heat maps, pin changes and competitors over time. */

@@ -7,7 +7,7 @@ import type { Principal } from '../domain/principal';
 import { Organization, Review, Tenant } from '../models';
 import { clockOf, type ServiceOptions } from './common';
 import { customerLanguage } from './page-language';
-import { ASPECT_SUMS, aspectsOf, metricsWhere, num, rates, RESPONDED, totalsFor, type MetricsScope, type SentimentSumsRow } from './review-analytics.service';
+import { ASPECT_SUMS, aspectsOf, metricsWhere, num, rates, respondedBy, totalsFor, type MetricsScope, type SentimentSumsRow } from './review-analytics.service';
 import { monthAspect } from '../reports/aspect-trend';
 import type { MonthlyReport, ReportMonth } from '../reports/types';
 
@@ -34,6 +34,12 @@ interface MonthRow extends SentimentSumsRow {
   m: string;
 }
 
+/**
+ * The first midnight after a review's month (UTC), as SQL: each trend month counts the replies made by its own end
+ * (respondedBy), as the report's totals do, so every point of the response-rate line is fixed once its month is over.
+ */
+const END_OF_REVIEW_MONTH = `(DATE_FORMAT(r.published_at, '%Y-%m-01') + INTERVAL 1 MONTH)`;
+
 /** The trend months in one grouped statement: volume, rating, replies, sentiment and each aspect by tone, per month. */
 async function monthlySeries(p: Principal, scope: MetricsScope, last: string, opts: ServiceOptions): Promise<ReportMonth[]> {
   const first = shiftMonth(last, -(TREND_MONTHS - 1));
@@ -43,7 +49,7 @@ async function monthlySeries(p: Principal, scope: MetricsScope, last: string, op
   const rows = await readRows<MonthRow>(
     Review.sequelize as Sequelize,
     `SELECT DATE_FORMAT(r.published_at, '%Y-%m') AS m, COUNT(*) AS total, SUM(r.rating) AS ratingSum,
-        ${RESPONDED} AS responded,
+        ${respondedBy(END_OF_REVIEW_MONTH)} AS responded,
         SUM(r.sentiment = 'positive') AS positive, SUM(r.sentiment = 'neutral') AS neutral, SUM(r.sentiment = 'negative') AS negative,
         ${ASPECT_SUMS}
       FROM reviews r WHERE ${where} GROUP BY m`,
@@ -69,20 +75,24 @@ async function monthlySeries(p: Principal, scope: MetricsScope, last: string, op
 
 /**
  * The report of `organizationId` for `month` (`YYYY-MM`, not after the current month). An organisation the caller
- * cannot see is "not found" (the same answer as one that does not exist).
+ * cannot see is "not found" (the same answer as one that does not exist). The current month is answered "to date":
+ * its `period` ends today (UTC), which the renderers show as such, so a partial month is never passed off as a whole
+ * one beside the whole month before. Response rates count the replies made by the end of each period (respondedBy).
  */
 export async function organizationReport(p: Principal, organizationId: number, month: string, opts: ServiceOptions = {}): Promise<MonthlyReport> {
-  const period = monthPeriod(month);
   const now = clockOf(opts).now();
-  if (period.fromDay > dayAt(now)) throw new Validation({ month: ['The month must not be in the future.'] });
+  const today = dayAt(now);
+  const whole = monthPeriod(month);
+  if (whole.fromDay > today) throw new Validation({ month: ['The month must not be in the future.'] });
+  const period = whole.toDay > today ? periodOf(whole.fromDay, today) : whole;
   const org = await Organization.findByPk(organizationId, { transaction: opts.transaction });
   if (!org || !canSeeOrganization(p, org)) throw new NotFound('Organization');
   const tenant = await Tenant.findByPk(org.tenantId, { transaction: opts.transaction });
   const scope: MetricsScope = { organizationId, locationId: null, sourceName: null };
   const previousMonth = shiftMonth(month, -1);
   const [totals, previousTotals, months, language] = await Promise.all([
-    totalsFor(p, scope, period, opts),
-    totalsFor(p, scope, monthPeriod(previousMonth), opts),
+    totalsFor(p, scope, period, opts, 'by_period_end'),
+    totalsFor(p, scope, monthPeriod(previousMonth), opts, 'by_period_end'),
     monthlySeries(p, scope, month, opts),
     customerLanguage(org.customerId, tenant, opts),
   ]);

@@ -116,6 +116,20 @@ function select<T extends object>(sql: string, values: unknown[], opts: ServiceO
 export const RESPONDED = `SUM(r.reply IS NOT NULL AND r.reply <> '')`;
 
 /**
+ * Replies made by `end` (an SQL expression of the period's end, exclusive): a report's response rate is what the
+ * business had answered when its period closed, so a month's rate never changes afterwards and the month before is
+ * compared like for like (counting replies made whenever gave last month a month longer to be answered). A reply
+ * without a `reply_date` (rows written before it was recorded) counts as made in time: its time is unknown, and
+ * counting it as late would rewrite the old months' reports to no replies at all. An edited reply is dated by its
+ * last edit (the platforms' update time), so it counts from then. The review metrics (MCP `get_metrics`) keep
+ * RESPONDED: their documented meaning is "reviews with a reply" (docs/decisions/analytics.md).
+ */
+export const respondedBy = (end: string): string => `SUM(r.reply IS NOT NULL AND r.reply <> '' AND (r.reply_date IS NULL OR r.reply_date < ${end}))`;
+
+/** Which replies a total counts: every reply now (`any`, the metrics), or only those made by the period's end (reports). */
+export type ReplyCount = 'any' | 'by_period_end';
+
+/**
  * The WHERE of every statement: the caller's row scope first (tenant, account, a team member's locations), the
  * filters, then the half-open UTC range of the period's days. All values are parameters.
  */
@@ -155,11 +169,13 @@ interface TotalsRow extends SentimentSumsRow {
 /** One SUM per aspect and tone: `staff_positive`, ... (read back with `aspectsOf`). */
 export const ASPECT_SUMS = ASPECTS.flatMap((a) => SENTIMENTS.map((s) => `SUM(r.${ASPECT_COLUMNS[a]} = '${s}') AS ${a}_${s}`)).join(', ');
 
-export async function totalsFor(p: Principal, scope: MetricsScope, period: Period, opts: ServiceOptions = {}): Promise<MetricsTotals> {
-  const values: unknown[] = [];
+export async function totalsFor(p: Principal, scope: MetricsScope, period: Period, opts: ServiceOptions = {}, replies: ReplyCount = 'any'): Promise<MetricsTotals> {
+  // The SELECT's placeholder comes before the WHERE's, so its value goes first.
+  const values: unknown[] = replies === 'by_period_end' ? [sqlDay(period.toDay + 1)] : [];
+  const repliedSql = replies === 'by_period_end' ? respondedBy('?') : RESPONDED;
   const where = metricsWhere(p, scope, period, values);
   const [row] = await select<TotalsRow>(
-    `SELECT COUNT(*) AS total, SUM(r.rating) AS ratingSum, ${RESPONDED} AS responded,
+    `SELECT COUNT(*) AS total, SUM(r.rating) AS ratingSum, ${repliedSql} AS responded,
       SUM(r.rating = 5) AS s5, SUM(r.rating = 4) AS s4, SUM(r.rating = 3) AS s3, SUM(r.rating = 2) AS s2, SUM(r.rating = 1) AS s1,
       SUM(r.sentiment = 'positive') AS positive, SUM(r.sentiment = 'neutral') AS neutral, SUM(r.sentiment = 'negative') AS negative,
       ${ASPECT_SUMS}

@@ -138,7 +138,11 @@ async function composeReport(reader: Principal, scan: Scan, brand: ReportBrand, 
     competitors: [],
     history: null,
   };
-  if (!at || !insights.summary) return base;
+  // Without a business to track (no target_place_id) the snapshot has no rank to show (scanInsights answers no
+  // summary): the report lists the businesses that rank and says why there are no figures, instead of a heat map of
+  // "not in the top 20" at every pin.
+  const tracked = scan.targetPlaceId != null;
+  if (!at || (tracked && !insights.summary)) return base;
 
   const points = await dataPoints(reader, scan.uuid, { snapshotAt: at.toISOString(), keyword, topN: 20, page: 1, perPage: ALL_PINS }, opts);
   const pins: ReportPin[] = points.items.map((p) => ({
@@ -152,7 +156,12 @@ async function composeReport(reader: Principal, scan: Scan, brand: ReportBrand, 
   const seen = new Map<string, number>();
   for (const p of points.items) for (const placeId of new Set(p.topResults.map((t) => t.placeId))) seen.set(placeId, (seen.get(placeId) ?? 0) + 1);
   const total = pins.length;
+  const competitors = insights.topCompetitors.map((c) => {
+    const appearances = seen.get(c.placeId) ?? 0;
+    return { name: c.name, avgRank: c.avgRank, appearances, coverage: total ? round1((100 * appearances) / total) : 0, threatScore: c.threatScore };
+  });
   const s = insights.summary;
+  if (!s) return { ...base, pins, competitors };
   const previous = insights.trendsVsPreviousSnapshot;
   const history = await cachedHistory(`${scan.id}|${keyword}|${at.getTime()}|${snapshots.length}`, () =>
     historyOf(reader, scan, keyword, snapshots, at, insights.topCompetitors, opts),
@@ -172,10 +181,7 @@ async function composeReport(reader: Principal, scan: Scan, brand: ReportBrand, 
       changeFromPrevious: previous ? previous.avgRankChange : null,
       previousSnapshotAt: previous ? previous.previousSnapshotAt : null,
     },
-    competitors: insights.topCompetitors.map((c) => {
-      const appearances = seen.get(c.placeId) ?? 0;
-      return { name: c.name, avgRank: c.avgRank, appearances, coverage: total ? round1((100 * appearances) / total) : 0, threatScore: c.threatScore };
-    }),
+    competitors,
   };
 }
 

@@ -715,9 +715,11 @@ export async function scanDetail(p: Principal, uuid: string, args: { snapshotAt?
   if (!at) return { ...base, summary: null, results: [] };
   const snaps = byKeywordOrder(scan, all.filter((s) => s.snapshotAt.getTime() === at.getTime()));
   const { rows } = await resultsOf(snaps, opts.transaction);
+  // No business to track: its rank is unknown, so no summary (as before the first snapshot), not "absent everywhere".
+  const summary = metrics.targetSummary(rows.map(outcomeOf), scan.targetPlaceId);
   return {
     ...base,
-    summary: summaryView(metrics.summarise(rows.map(outcomeOf))),
+    summary: summary && summaryView(summary),
     results: rows.map((r) => pinView(r, topN)),
   };
 }
@@ -924,6 +926,9 @@ export async function scanInsights(p: Principal, uuid: string, args: { keyword?:
   };
   const { rows, summary } = await summaryOfSnap(current);
   const outcomes = rows.map(outcomeOf);
+  // Without a business to track only the places in the results are known: no summary, trends, regions (the target's
+  // coverage) or recommendations (all about the target), the businesses that rank kept (metrics.competitors).
+  if (!scan.targetPlaceId) return { ...empty, topCompetitors: metrics.competitors(outcomes, null) };
   const gridSize = Math.round(Math.sqrt(outcomes.length)) || scan.gridSize;
   const previous = index > 0 ? { at: snaps[index - 1].snapshotAt, summary: (await summaryOfSnap(snaps[index - 1])).summary } : null;
   const first = index > 0 ? { at: snaps[0].snapshotAt, summary: index - 1 === 0 ? previous!.summary : (await summaryOfSnap(snaps[0])).summary } : null;

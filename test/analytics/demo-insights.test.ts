@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Op } from 'sequelize';
-import { figuresOf } from '../../src/analytics/insights';
+import { figuresOf, sharesOf } from '../../src/analytics/insights';
 import { GbpSearchKeyword, Organization, Review, Scan, ScanResult, ScanSnapshot } from '../../src/models';
 import { dayAt, isoOf } from '../../src/domain/days';
 import { DEMO_BUSINESSES } from '../../src/services/demo-content';
@@ -87,9 +87,11 @@ describe('the demo tenant reads true', () => {
       for (const sentence of sentences) expect(figuresOf(sentence).length).toBeGreaterThan(0);
       // The count and the shares it states are the totals'.
       expect(sentences[0]).toContain(`received ${totals.totalReviews} reviews`);
-      const share = (n: number) => Math.round((n / totals.totalReviews) * 1000) / 10;
+      // The shares by the largest remainder: they add up to 100.
       const s = totals.sentimentDistribution;
-      expect(sentences[1]).toBe(`${share(s.positive)}% were positive, ${share(s.neutral)}% neutral and ${share(s.negative)}% negative.`);
+      const [positive, neutral, negative] = sharesOf([s.positive, s.neutral, s.negative], totals.totalReviews);
+      expect(Math.round((positive + neutral + negative) * 10)).toBe(1000);
+      expect(sentences[1]).toBe(`${positive}% were positive, ${neutral}% neutral and ${negative}% negative.`);
       // Strengths and complaints quote counts that hold their rule, and the aspects' counts are the breakdown's.
       const counts = (text: string) => text.match(/: (\d+) of (\d+) reviews/)!.slice(1).map(Number);
       for (const strength of i.strengths) {

@@ -1,5 +1,5 @@
 import { fixedClock } from '../../src/domain/clock';
-import { figuresOf, insightTexts, quotesOnlyFacts, type InsightFacts } from '../../src/analytics/insights';
+import { figuresOf, insightTexts, quotesOnlyFacts, sharesOf, type InsightFacts } from '../../src/analytics/insights';
 import { indexTerms, nameStopWords, topThemes } from '../../src/analytics/themes';
 import type { Integration } from '../../src/models';
 import { useApp } from '../support/app';
@@ -111,6 +111,30 @@ describe('AI insights', () => {
       );
       // Every sentence quotes the figures it rests on.
       for (const sentence of out.narrative.split(/(?<=\.) /)) expect(figuresOf(sentence).length).toBeGreaterThan(0);
+    });
+
+    it('rounds the sentiment shares of the narrative so they add up to 100% (largest remainder)', () => {
+      const totals = { totalReviews: 3, avgRating: 3, responded: 3, responseRate: 100, sentimentDistribution: { positive: 1, neutral: 1, negative: 1 } };
+      const facts: InsightFacts = {
+        subject: 'Main Street Dental',
+        current: { from: '2026-10-01', to: '2026-10-31', totals, unansweredNegative: 0 },
+        previous: { from: '2026-08-31', to: '2026-09-30', totals, unansweredNegative: 0 },
+        analysedReviews: 3,
+        previousAnalysedReviews: 3,
+        themes: [],
+        faded: [],
+      };
+      const texts = insightTexts(facts);
+      expect(texts.narrative).toContain('33.4% were positive, 33.3% neutral and 33.3% negative.');
+      // A chat narrative quoting the shown shares quotes facts.
+      expect(quotesOnlyFacts('33.4% of the reviews were positive.', facts, texts)).toBe(true);
+      expect(sharesOf([2, 2, 2], 6)).toEqual([33.4, 33.3, 33.3]);
+      expect(sharesOf([1, 1, 4], 6)).toEqual([16.7, 16.7, 66.6]);
+      expect(sharesOf([1, 5, 1], 7)).toEqual([14.3, 71.4, 14.3]);
+      expect(sharesOf([2, 1, 0], 3)).toEqual([66.7, 33.3, 0]);
+      expect(sharesOf([0, 0, 0], 0)).toEqual([0, 0, 0]);
+      // Parts that do not make the whole (reviews not yet classified) add up to their own share.
+      expect(sharesOf([1, 1], 3)).toEqual([33.4, 33.3]);
     });
 
     it('takes a change a reader sees as the threshold for one (4.6 to 4.4 stars is a 0.2 fall; 55.6% to 65.6% of reviews a 10-point shift)', () => {

@@ -1,4 +1,4 @@
-import { competitors, geographicStrength, recommendations, regionOf, summarise, trendVsFirst, trendVsPrevious, type PinOutcome } from '../../src/grid/metrics';
+import { competitors, geographicStrength, recommendations, regionOf, summarise, targetSummary, trendVsFirst, trendVsPrevious, type PinOutcome } from '../../src/grid/metrics';
 
 /**
  * A 3 x 3 grid worked out by hand. Target ranks, north row first:
@@ -33,6 +33,17 @@ describe('scan formulas on a hand-computed grid', () => {
       visibilityScore: 57.2, // 100 x (1 + .95 + .9 + 1 + .8 + .45 + .05) / 9
       solv: 44.4, // 100 x 4 / 9
     });
+  });
+
+  it('summary of a scan without a business to track: none (its rank is unknown, not 21 everywhere)', () => {
+    expect(targetSummary(grid, 'me')).toEqual(summarise(grid));
+    const untracked = grid.map((p) => ({ ...p, targetRank: null }));
+    expect(targetSummary(untracked, null)).toBeNull();
+    // Every business in the results is listed, the business itself among them; the threat is then the visibility.
+    expect(competitors(untracked, null).map((c) => [c.name, c.threatScore === c.visibility])).toEqual([
+      ['Me', true],
+      ['Rival A', true],
+    ]);
   });
 
   it('competitors: average rank, visibility and threat (weighted pins ahead of the target)', () => {

@@ -41,6 +41,30 @@ describe('message catalogues', () => {
     expect(catalogue.get('invite.smsStop')).toContain('STOP');
   });
 
+  /**
+   * Words of the informal register (and of Brazilian Portuguese), which the catalogues do not use: each language
+   * speaks to its readers in one register, the formal one (business customers and their customers), pages, messages
+   * and reports alike.
+   */
+  const word = (words: string) => new RegExp(`(?<![\\p{L}])(${words})(?![\\p{L}])`, 'iu');
+  const OFF_REGISTER: Record<Exclude<(typeof UI_LANGUAGES)[number], 'en'>, { words: RegExp; phrases?: RegExp }> = {
+    es: { words: word('tu|tus|te|ti|puedes|quieres|has|recibes|recibiste|fuiste|necesitas|darte|date|cuéntanos|cuéntale|inténtalo|vuelve|comprueba|introduce|deja|responde|conecta|usa|elige tu') },
+    it: { words: word('tu|tuo|tua|tuoi|tue|ti|puoi|hai|sei|ricevi|rispondi|apri|scarica|scegli|accedi|ciao') },
+    pt: { words: word('você|vocês|equipe|senha|conectar|conecte|conexão|estão sendo|em um minuto|baixar|arquivo|usuário|tela') },
+    // "seit dem 9. Nov." as the other dates after "seit"; "Bewertungen vom Oktober 2026".
+    de: { words: word('du|dein|deine|deinen|dir|dich'), phrases: /seit \{\{date\}\}|aus \{\{month\}\}/ },
+    fr: { words: word('tu|ton|ta|tes|toi') },
+  };
+
+  it.each(Object.keys(OFF_REGISTER) as Array<keyof typeof OFF_REGISTER>)('%s speaks in one register: no informal (or other-variety) form in any string', (language) => {
+    const { words, phrases } = OFF_REGISTER[language];
+    // Placeholders ({{date}}, {first_name}) are not words of the language.
+    const off = [...leaves(CATALOGUES[language] as unknown as Tree)]
+      .filter(([, text]) => words.test(text.replace(/\{\{\w+\}\}|\{\w+\}/g, ' ')) || phrases?.test(text))
+      .map(([key, text]) => `${key}: ${text}`);
+    expect(off).toEqual([]);
+  });
+
   it('answers each language, English for an unknown one, and plural forms by count', () => {
     expect(t('es', 'unsubscribe.button')).toBe(CATALOGUES.es.unsubscribe.button);
     expect(t('de-AT', 'unsubscribe.button')).toBe(CATALOGUES.de.unsubscribe.button);

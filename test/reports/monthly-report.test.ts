@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BAND_HEIGHT, type PdfBox } from '../../src/reports/pdf';
 import { reportContent, reportPdf } from '../../src/reports/monthly';
+import { intlLocale } from '../../src/reports/locale';
 import { organizationReport } from '../../src/services/monthly-report.service';
 import { ALL_PERMISSIONS } from '../../src/domain/permissions';
 import type { Principal } from '../../src/domain/principal';
@@ -267,7 +268,7 @@ describe('monthly organisation reports', () => {
       const tr = translator(language);
       const sentences = reportContent(report).changes.slice(-2);
       const range = (from: number, to: number) =>
-        new Intl.DateTimeFormat(language, { month: 'short', year: 'numeric', timeZone: 'UTC' }).formatRange(new Date(Date.UTC(2026, from, 1)), new Date(Date.UTC(2026, to, 1)));
+        new Intl.DateTimeFormat(intlLocale(language), { month: 'short', year: 'numeric', timeZone: 'UTC' }).formatRange(new Date(Date.UTC(2026, from, 1)), new Date(Date.UTC(2026, to, 1)));
       const net = (v: number) => tr.number(v, { style: 'percent', maximumFractionDigits: 0, signDisplay: 'exceptZero' });
       expect(sentences).toEqual([
         tr.t('report.aspectUp', { aspect: tr.t('report.aspects.price'), before: net(-0.667), now: net(1), beforePeriod: range(4, 6), nowPeriod: range(7, 9), beforeMentions: 3, beforePositive: 0, beforeNegative: 2, nowMentions: 3, nowPositive: 3, nowNegative: 0 }),
@@ -297,7 +298,9 @@ describe('monthly organisation reports', () => {
         expect(trend).toContain(`>${de.netSentiment}</text>`);
         expect(trend).toContain('>+100 %</text>');
         expect(trend).toContain('>-100 %</text>');
-        expect(trend).toContain('>März 26</text>'); // every other month is labelled
+        // Month labels with the whole year ("März 26" read as the 26th of March).
+        expect(trend).toMatch(/>(Jan\.|Feb\.|März|Apr\.|Mai|Juni|Juli|Aug\.|Sept\.|Okt\.|Nov\.|Dez\.) 2026<\/text>/);
+        expect(trend).not.toMatch(/>\S+ 26<\/text>/);
         expect(page).toContain(`<figcaption>${de.aspectTrendIntro}</figcaption>`);
         expect(page).toContain('<li>Preise: Die Nettostimmung stieg in drei Monaten von -67 % auf +100 %');
 

@@ -159,6 +159,8 @@ export const en = {
     aspectDown: '{{aspect}}: net sentiment down from {{before}} to {{now}} over three months ({{beforePeriod}}: {{beforeMentions}} mentions, positive {{beforePositive}}, negative {{beforeNegative}}; {{nowPeriod}}: {{nowMentions}} mentions, positive {{nowPositive}}, negative {{nowNegative}}).',
     stars: 'stars',
     na: 'n/a',
+    monthToDate: '{{month}} to date',
+    partialNote: 'The current month ({{month}}) is not over yet: its figures run to {{date}}, while those of {{previous}} cover the whole month.',
     aspects: { staff: 'Staff', price: 'Prices', wait_time: 'Wait time', cleanliness: 'Cleanliness', quality: 'Quality', communication: 'Communication' },
   },
   scanReport: {
@@ -202,6 +204,9 @@ export const en = {
     competitorsTable: "Top competitors for “{{keyword}}”",
     threatScore: "threat score",
     noCompetitors: "No other businesses appeared in the results.",
+    untrackedTitle: "No business set to track",
+    untrackedText: "This scan has no business set to track (no place ID for {{location}}), so there is no rank, visibility or heat map to show. Listed below are the businesses that rank for the keyword; the business itself may be one of them. Add its place ID to the scan to track it from the next run.",
+    rankingBusinesses: "Businesses ranking for “{{keyword}}”",
     prepared: "Prepared by {{brand}}.",
     pdfLink: "Download as PDF",
     kind: "Local search grid report",

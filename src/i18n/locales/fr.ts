@@ -157,6 +157,8 @@ export const fr: Messages = {
     aspectDown: '{{aspect}} : le sentiment net baisse de {{before}} à {{now}} en trois mois ({{beforePeriod}} : {{beforeMentions}} mentions, positives {{beforePositive}}, négatives {{beforeNegative}} ; {{nowPeriod}} : {{nowMentions}} mentions, positives {{nowPositive}}, négatives {{nowNegative}}).',
     stars: 'étoiles',
     na: 'n. d.',
+    monthToDate: '{{month}} (à ce jour)',
+    partialNote: "Mois en cours ({{month}}) : les chiffres vont jusqu'au {{date}} ; ceux du mois précédent ({{previous}}) couvrent le mois entier.",
     aspects: { staff: 'Personnel', price: 'Prix', wait_time: 'Temps d\'attente', cleanliness: 'Propreté', quality: 'Qualité', communication: 'Communication' },
   },
   scanReport: {
@@ -200,6 +202,9 @@ export const fr: Messages = {
     competitorsTable: "Principaux concurrents pour « {{keyword}} »",
     threatScore: "indice de menace",
     noCompetitors: "Aucun autre établissement n'est apparu dans les résultats.",
+    untrackedTitle: "Aucun établissement à suivre",
+    untrackedText: "Cette analyse n'a aucun établissement à suivre (aucun identifiant de lieu pour {{location}}) : il n'y a donc ni position, ni visibilité, ni carte de chaleur à montrer. Voici les établissements classés pour le mot-clé ; l'établissement lui-même peut en faire partie. Ajoutez son identifiant de lieu à l'analyse pour le suivre dès la prochaine exécution.",
+    rankingBusinesses: "Établissements classés pour « {{keyword}} »",
     prepared: "Préparé par {{brand}}.",
     pdfLink: "Télécharger en PDF",
     kind: "Rapport de grille de recherche locale",

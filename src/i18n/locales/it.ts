@@ -1,6 +1,6 @@
 import type { Messages } from './en';
 
-/** Italian. */
+/** Italian, formal (Lei) throughout: the pages, messages and reports speak to customers of a business. */
 export const it: Messages = {
   common: {
     closePage: 'Ora è possibile chiudere questa pagina.',
@@ -101,7 +101,7 @@ export const it: Messages = {
     footerAfter: 'richieste di recensione.',
     textFooter: "Non desidera più ricevere queste e-mail? Annulli l'iscrizione: {{link}}",
     smsStop: "Risponda STOP per non ricevere più messaggi o annulli l'iscrizione: {{link}}",
-    smsStopOnly: 'Rispondi STOP per annullare l\'iscrizione.',
+    smsStopOnly: "Risponda STOP per annullare l'iscrizione.",
     smsUnsubscribe: 'Annullamento iscrizione: {{link}}',
   },
   mail: {
@@ -157,6 +157,8 @@ export const it: Messages = {
     aspectDown: '{{aspect}}: il sentiment netto è sceso da {{before}} a {{now}} in tre mesi ({{beforePeriod}}: {{beforeMentions}} menzioni, positive {{beforePositive}}, negative {{beforeNegative}}; {{nowPeriod}}: {{nowMentions}} menzioni, positive {{nowPositive}}, negative {{nowNegative}}).',
     stars: 'stelle',
     na: 'n.d.',
+    monthToDate: '{{month}} (fino a oggi)',
+    partialNote: "Il mese in corso ({{month}}) non è ancora finito: i suoi dati arrivano al {{date}}, mentre quelli di {{previous}} coprono l'intero mese.",
     aspects: { staff: 'Personale', price: 'Prezzi', wait_time: 'Tempi di attesa', cleanliness: 'Pulizia', quality: 'Qualità', communication: 'Comunicazione' },
   },
   scanReport: {
@@ -200,8 +202,11 @@ export const it: Messages = {
     competitorsTable: "Principali concorrenti per «{{keyword}}»",
     threatScore: "indice di minaccia",
     noCompetitors: "Nessun'altra attività è comparsa nei risultati.",
+    untrackedTitle: "Nessuna attività da monitorare",
+    untrackedText: "Per questa scansione non è indicata alcuna attività da monitorare (manca l'ID luogo di {{location}}), quindi non ci sono posizione, visibilità né mappa di calore da mostrare. Di seguito le attività che compaiono per la parola chiave; l'attività stessa potrebbe essere tra queste. Aggiunga il suo ID luogo alla scansione per monitorarla dalla prossima rilevazione.",
+    rankingBusinesses: "Attività che compaiono per «{{keyword}}»",
     prepared: "Preparato da {{brand}}.",
-    pdfLink: "Scarica in PDF",
+    pdfLink: "Scaricare in PDF",
     kind: "Report della griglia di ricerca locale",
     gridLine: "Griglia {{size}} x {{size}}",
     radiusLine: "{{distance}} {{unit}} dal centro al bordo",
@@ -222,7 +227,7 @@ export const it: Messages = {
     pinAbsentAt: "Fuori dalla top 20 in {{position}}",
     snapshotPicker_one: "Rilevazione ({{count}} disponibile)",
     snapshotPicker_other: "Rilevazione ({{count}} disponibili)",
-    show: "Mostra",
+    show: "Mostrare",
     change: "Variazione",
     firstSnapshot: "Prima rilevazione",
     betterSince: "In miglioramento dal {{date}}",
@@ -241,7 +246,7 @@ export const it: Messages = {
     historyTitle: "Cronologia di «{{keyword}}»",
     snapshot: "Rilevazione",
     noResultsLater: "Al termine, questa pagina mostrerà la posizione dell'attività in tutta la griglia {{size}} x {{size}}. Torni a controllare tra poco.",
-    showLatest: "Mostra il report più recente",
+    showLatest: "Mostrare il report più recente",
     errorText: "Non è stato possibile mostrare il report. Riprovi più tardi.",
     busyTitle: "Occupato",
     busyText: "In questo momento si stanno generando troppi report. Riprovi tra un minuto.",
@@ -253,22 +258,22 @@ export const it: Messages = {
     },
   },
   reportMail: {
-    subject: "{{business}}: il tuo report delle recensioni di {{month}}",
-    greeting: "Ciao {{name}},",
-    intro: "ecco il report delle recensioni di {{business}} di {{month}}, preparato da {{brand}}. Il report completo con i grafici è allegato in PDF.",
+    subject: "{{business}}: il suo report delle recensioni di {{month}}",
+    greeting: "Gentile {{name}},",
+    intro: "le inviamo il report delle recensioni di {{business}} di {{month}}, preparato da {{brand}}. Il report completo con i grafici è allegato in PDF.",
     figures: "Il mese in sintesi",
     changes: "Cosa è cambiato da {{month}}",
-    why: "Ricevi questa e-mail come titolare dell'account di {{business}}. I report mensili si possono disattivare nelle impostazioni dell'account.",
+    why: "Riceve questa e-mail in quanto titolare dell'account di {{business}}. I report mensili si possono disattivare nelle impostazioni dell'account.",
   },
   scanReportMail: {
-    subject: "{{location}}: il tuo report della griglia di ricerca locale di {{month}} («{{keyword}}»)",
-    intro: "ecco il report della griglia di ricerca locale di {{location}} di {{month}}, preparato da {{brand}}: la parola chiave «{{keyword}}» nella rilevazione del {{date}}. Il report completo con le mappe di calore e i concorrenti è allegato in PDF.",
+    subject: "{{location}}: il suo report della griglia di ricerca locale di {{month}} («{{keyword}}»)",
+    intro: "le inviamo il report della griglia di ricerca locale di {{location}} di {{month}}, preparato da {{brand}}: la parola chiave «{{keyword}}» nella rilevazione del {{date}}. Il report completo con le mappe di calore e i concorrenti è allegato in PDF.",
     figures: "La griglia in sintesi",
     pinsGained: "Punti guadagnati",
     pinsLost: "Punti persi",
     since: "dal {{date}}",
-    open: "Apri il report online",
+    open: "Aprire il report online",
     otherKeywords: "La pagina del report mostra anche le altre parole chiave di questa scansione: {{keywords}}.",
-    why: "Ricevi questa e-mail come titolare dell'account di agenzia di {{brand}}, una volta al mese per ogni scansione con risultati. I report mensili si possono disattivare nelle impostazioni dell'account.",
+    why: "Riceve questa e-mail in quanto titolare dell'account di agenzia di {{brand}}, una volta al mese per ogni scansione con risultati. I report mensili si possono disattivare nelle impostazioni dell'account.",
   },
 };

@@ -197,29 +197,48 @@ export function pageRateLimit(opts: { perMinute: number; postsPerMinute: number;
 
 /**
  * Failed sign-ins per account on a sign-in page (the OAuth one of MCP clients): the per-address page limit alone does
- * not stop a guesser with many addresses. Counted per realm (where the account signs in: the platform, or a tenant's
- * domains, whatever name of it the request used) and email in its one spelling (`signInEmail`; hashed, as tokens are); past
- * `limit` failures in a window the email is refused there, its password no longer checked, until the window passes.
- * A correct password does not reset the count. Redis-shared when configured, like the other limits. The sign-in's
- * look-up must find an account by that same spelling only (an accent-insensitive match would be a fresh budget for
- * the same account): src/services/mcp-oauth.service.ts `signIn`.
+ * not stop a guesser with many addresses. Counted per email in its one spelling (`signInEmail`; hashed, as tokens are),
+ * on whichever host it is typed: the platform's host and a tenant's domains share the account's one budget (counted per
+ * host, a tenant's user had one at each). Every attempt is counted before its password is checked, in one atomic
+ * increment: a check made first and a failure counted after the bcrypt comparison let requests sent together all pass
+ * while none had failed yet. Past `limit` failures in a window the email is refused, its password no longer checked,
+ * until the window passes. A correct password does not reset the count, nor spend it: its attempt is taken back.
+ * Redis-shared when configured, like the other limits. The sign-in's look-up must find an account by that same
+ * spelling only (an accent-insensitive match would be a fresh budget for the same account):
+ * src/services/mcp-oauth.service.ts `signIn`.
  */
+export interface SignInAttempt {
+  /** Seconds until the email may try again when it is past the limit (this attempt is refused, the password not checked), else null. */
+  refusedFor: number | null;
+  /** The password was wrong: seconds until the next attempt may come when this was the last the window allows, else null. */
+  failed(): number | null;
+  /** The password was right: takes this attempt back out of the count. */
+  succeeded(): Promise<void>;
+}
+
 export interface SignInFailures {
-  /** Seconds until the email may try again, or null when it may now. */
-  refusedFor(realm: string, email: string): Promise<number | null>;
-  /** Counts a failed sign-in; answers like `refusedFor` for the next attempt. */
-  failed(realm: string, email: string): Promise<number | null>;
+  /** Counts an attempt of this email, before its password is checked. */
+  attempt(email: string): Promise<SignInAttempt>;
 }
 
 export function signInFailures(opts: { limit: number; windowMs: number; redis?: Redis | null; prefix: string }): SignInFailures {
   const store: Store = storeFor(opts) ?? new MemoryStore();
   void store.init?.({ windowMs: opts.windowMs } as Options);
-  const keyOf = (realm: string, email: string) => createHash('sha256').update(`${realm}\0${signInEmail(email)}`).digest('hex');
-  const verdict = (info: { totalHits: number; resetTime?: Date } | undefined): number | null =>
-    info && info.totalHits >= opts.limit ? Math.max(1, Math.ceil(((info.resetTime?.getTime() ?? Date.now() + opts.windowMs) - Date.now()) / 1000)) : null;
-  // A broken store must not lock everyone out: sign-in goes on as without the limit.
+  const keyOf = (email: string) => createHash('sha256').update(signInEmail(email)).digest('hex');
   return {
-    refusedFor: async (realm, email) => verdict(await Promise.resolve(store.get?.(keyOf(realm, email))).catch(() => undefined)),
-    failed: async (realm, email) => verdict(await Promise.resolve(store.increment(keyOf(realm, email))).catch(() => undefined)),
+    async attempt(email) {
+      const key = keyOf(email);
+      // A broken store must not lock everyone out: sign-in goes on as without the limit.
+      const info = await Promise.resolve(store.increment(key)).catch(() => undefined);
+      const wait = info ? Math.max(1, Math.ceil(((info.resetTime?.getTime() ?? Date.now() + opts.windowMs) - Date.now()) / 1000)) : null;
+      const hits = info?.totalHits ?? 0;
+      return {
+        refusedFor: hits > opts.limit ? wait : null,
+        failed: () => (hits >= opts.limit ? wait : null),
+        succeeded: async () => {
+          if (info) await Promise.resolve(store.decrement(key)).catch(() => undefined);
+        },
+      };
+    },
   };
 }

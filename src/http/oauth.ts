@@ -10,6 +10,7 @@ import {
   grantableOrganizations,
   principalOfUser,
   recordAuthorization,
+  signedInAccount,
   signIn,
   tenantOfHost,
 } from '../services/mcp-oauth.service';
@@ -38,7 +39,7 @@ export interface OAuthDeps {
   redis?: Redis | null;
 }
 
-/** Failed sign-ins per email and realm (the platform, or a tenant) within SIGN_IN_WINDOW_MS before that email is refused there (the rest of the window). */
+/** Failed sign-ins per email (on every host it signs in at) within SIGN_IN_WINDOW_MS before that email is refused (the rest of the window). */
 const SIGN_IN_FAILURES = 10;
 const SIGN_IN_WINDOW_MS = 15 * 60_000;
 
@@ -170,9 +171,6 @@ export function oauthRoutes(deps: OAuthDeps): Router {
       const userId = Number(details.session?.accountId);
       const principal = await principalOfUser(userId);
       const organizations = await grantableOrganizations(principal);
-      const requested = String(details.params.scope ?? '')
-        .split(' ')
-        .filter((s) => (MCP_SCOPES as readonly string[]).includes(s));
       return sendPage(
         res,
         consentPage({
@@ -181,7 +179,9 @@ export function oauthRoutes(deps: OAuthDeps): Router {
           clientName,
           clientUri: client?.clientUri ?? null,
           redirectUri: String(details.params.redirect_uri ?? ''),
-          scopes: MCP_SCOPES.map((s) => ({ name: s, text: SCOPE_TEXT[s] ?? s, checked: s === 'mcp:access' || requested.includes(s), required: s === 'mcp:access' })),
+          account: await signedInAccount(userId),
+          // Only what every grant has is ticked: writes and personal data are the user's to add, whatever the client asked.
+          scopes: MCP_SCOPES.map((s) => ({ name: s, text: SCOPE_TEXT[s] ?? s, checked: s === 'mcp:access', required: s === 'mcp:access' })),
           organizations,
         }),
         targets,
@@ -208,15 +208,15 @@ export function oauthRoutes(deps: OAuthDeps): Router {
       };
       const tooMany = (seconds: number) =>
         again(`Too many failed sign-ins for this email. Try again in ${Math.ceil(seconds / 60)} minute${seconds > 60 ? 's' : ''}.`, 429, seconds);
-      // Counted per account where it signs in: the platform's host (any of its names) or a tenant's domains.
-      const realm = String(await tenantOfHost(hostnameOf(req), deps.publicUrl));
-      const refused = await signInLimit.refusedFor(realm, email);
-      if (refused !== null) return tooMany(refused);
+      // Counted before the password is checked, one budget per email on every host (facades/shared/rate-limit.ts).
+      const attempt = await signInLimit.attempt(email);
+      if (attempt.refusedFor !== null) return tooMany(attempt.refusedFor);
       const user = await signIn(hostnameOf(req), deps.publicUrl, email, String(body.password ?? ''));
       if (!user) {
-        const next = await signInLimit.failed(realm, email);
-        return next !== null ? tooMany(next) : again('The email or password is not right.', 401, null);
+        const wait = attempt.failed();
+        return wait !== null ? tooMany(wait) : again('The email or password is not right.', 401, null);
       }
+      await attempt.succeeded();
       await p.interactionFinished(req, res, { login: { accountId: String(user.id) } }, { mergeWithLastSubmission: false });
     } catch (err) {
       next(err);
@@ -259,6 +259,27 @@ export function oauthRoutes(deps: OAuthDeps): Router {
         organizationIds,
       });
       await p.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  // "Not you? Use another account": signs the browser out (the session lasts 14 days) and starts the same authorization
+  // request again, which now asks who signs in. The form posts with the interaction's cookie (SameSite=Lax), so another
+  // site cannot sign a user out.
+  router.post('/oauth/interaction/:uid/switch', form, async (req, res, next) => {
+    try {
+      const p = await provider(req);
+      if (!p) return notFound(res);
+      const details = await p.interactionDetails(req, res);
+      const session = details.session ? await p.Session.findByUid(details.session.uid) : undefined;
+      await session?.destroy();
+      await details.destroy();
+      const again = new URLSearchParams();
+      for (const [name, value] of Object.entries(details.params)) {
+        for (const v of Array.isArray(value) ? value : [value]) if (typeof v === 'string') again.append(name, v);
+      }
+      res.redirect(303, `/oauth/auth?${again}`);
     } catch (err) {
       next(err);
     }

@@ -32,6 +32,11 @@ button.primary{background:#1f2328;color:#fff}
 button.secondary{background:#fff;color:#1f2328}
 .error{background:#fdecec;color:#8a1c1c;border-radius:8px;padding:.6rem .8rem;margin-bottom:1rem}
 .muted{color:#5b6470;font-size:.9rem}
+.account{display:flex;flex-wrap:wrap;justify-content:space-between;align-items:center;gap:.4rem 1rem;border:1px solid #e3e5e8;border-radius:8px;padding:.55rem .8rem;margin:0 0 1rem}
+.account form{margin:0}
+button.link{background:none;border:none;padding:0;color:#1f4fd1;text-decoration:underline;font-size:.95rem}
+.destination{background:#f3f6fc;border:1px solid #c9d6f5;border-radius:8px;padding:.6rem .8rem;margin:0 0 1rem;font-size:1.05rem}
+.destination strong{overflow-wrap:anywhere}
 `;
 
 /** The OAuth frame in the one Layout: English, `title · brand`, the brand inside the card; no header of its own. */
@@ -99,12 +104,19 @@ export function messagePage(v: { brand: OAuthBrand; title: string; heading: stri
   );
 }
 
+/**
+ * What the user grants, and as whom: the account the session signed in (a session lasts 14 days, so the page says whose
+ * it is, and "Not you?" ends it and starts the sign-in again), where Allow sends them, and choices that start at the
+ * least: `mcp:access` only (writes and personal data are ticked by the user, whatever the client asked for) and no
+ * organisations choice made for them.
+ */
 export function consentPage(v: {
   brand: OAuthBrand;
   uid: string;
   clientName: string;
   clientUri: string | null;
   redirectUri: string;
+  account: { email: string };
   scopes: Array<{ name: string; text: string; checked: boolean; required: boolean }>;
   organizations: Array<{ id: number; name: string }>;
 }): VNode {
@@ -125,6 +137,19 @@ export function consentPage(v: {
         ) : null}{' '}
         will act on your behalf through the MCP endpoint. You can revoke it any time.
       </p>
+      <div class="account">
+        <span>
+          Signed in as <strong>{v.account.email}</strong>
+        </span>
+        <form method="post" action={`/oauth/interaction/${v.uid}/switch`}>
+          <button class="link" type="submit">
+            Not you? Use another account
+          </button>
+        </form>
+      </div>
+      <p class="destination">
+        After you allow it, you go to <strong>{destinationOf(v.redirectUri)}</strong>
+      </p>
       <form method="post" action={`/oauth/interaction/${v.uid}/confirm`}>
         <fieldset>
           <legend>What it may do</legend>
@@ -144,7 +169,7 @@ export function consentPage(v: {
         <fieldset>
           <legend>Which organisations</legend>
           <label class="choice">
-            <input type="radio" name="organizations" value="all" checked />
+            <input type="radio" name="organizations" value="all" required />
             <span>All of them, including ones added later</span>
           </label>
           <label class="choice">
@@ -154,7 +179,7 @@ export function consentPage(v: {
           {v.organizations.length ? (
             v.organizations.map((o) => (
               <label class="choice">
-                <input type="checkbox" name="organization" value={o.id} checked />
+                <input type="checkbox" name="organization" value={o.id} />
                 <span>{o.name}</span>
               </label>
             ))
@@ -162,7 +187,6 @@ export function consentPage(v: {
             <p class="muted">No organisations yet.</p>
           )}
         </fieldset>
-        <p class="muted">After you allow it, you go back to {safeHost(v.redirectUri)}.</p>
         <div class="actions">
           <button class="primary" type="submit">
             Allow
@@ -174,9 +198,11 @@ export function consentPage(v: {
   );
 }
 
-function safeHost(url: string): string {
+/** Where Allow sends the browser: the host of a web redirect URI, the scheme and host of a native app's. */
+function destinationOf(redirectUri: string): string {
   try {
-    return new URL(url).host;
+    const url = new URL(redirectUri);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.host : `${url.protocol}//${url.host}`;
   } catch {
     return 'the application';
   }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { QueryTypes } from 'sequelize';
 import type { Sequelize } from 'sequelize-typescript';
 import { readRows } from '../db/read';
@@ -8,7 +9,30 @@ import { ApiToken } from '../models';
  * the provider looks up by (grant, user code, interaction uid) and the expiry. Shared by every API process, so a code
  * issued by one is redeemed at another; expired rows are treated as absent and purged by `purgeExpiredOAuthRows`.
  */
-type Payload = Record<string, unknown> & { grantId?: string; userCode?: string; uid?: string; consumed?: number };
+type Payload = Record<string, unknown> & { jti?: string; grantId?: string; userCode?: string; uid?: string; consumed?: number };
+
+/**
+ * The models whose id is a credential a client presents (a bearer token, a code, the registration access token, a
+ * pushed request's `request_uri`): the row is keyed by the id's SHA-256, as API tokens are, and the payload is stored
+ * without the id (oidc-provider puts it in as `jti`; `find` puts it back from the value it was asked for). A dump or
+ * backup of `oauth_models` then holds no token that works; refresh tokens of public clients need no client secret.
+ * Sessions and interactions keep their ids: the browser presents them only in cookies signed with keys derived from the
+ * application key (provider.ts `cookieKeys`), which a dump does not hold. Clients and grants are no credentials (a
+ * client id is public; a grant id is honoured only from a token or a session). Rows written before this change are
+ * hashed by the migration 20261215000100-hash-oauth-token-ids.
+ */
+export const HASHED_MODELS: ReadonlySet<string> = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'RegistrationAccessToken', 'PushedAuthorizationRequest']);
+
+/** The stored id of a credential: lower-case hex SHA-256 of the value (what MariaDB's `SHA2(value, 256)` gives). */
+export const hashOAuthId = (value: string): string => createHash('sha256').update(value).digest('hex');
+
+/**
+ * Consuming these twice is a replay (two requests racing with one refresh token or code). oidc-provider checks
+ * `consumed` on the row it read, then consumes: both racers read it unconsumed. The consume that finds the row already
+ * consumed is the second use, and is answered as oidc-provider answers a consumed token it reads: the grant revoked,
+ * `invalid_grant`.
+ */
+const REPLAY_ERRORS: Record<string, string> = { RefreshToken: 'refresh token already used', AuthorizationCode: 'authorization code already consumed' };
 
 const db = (): Sequelize => {
   const s = ApiToken.sequelize;
@@ -32,35 +56,62 @@ function live(row: Row | undefined): Payload | undefined {
   return payload;
 }
 
+/**
+ * How long a registered client lasts without a grant. Registration is open (MCP clients register themselves) and
+ * clients never expired: one that never gets a user's consent now goes with the other expired rows. A grant extends
+ * its client to the grant's own expiry (`upsert` of a Grant), so a client lasts as long as something it was granted.
+ * Clients registered before this existed have no expiry and keep it.
+ */
+export const UNUSED_CLIENT_TTL_S = 7 * 24 * 3600;
+
 /** Every this many writes, one write also deletes up to 500 expired rows (as the idempotency keys are kept tidy). */
 export const PURGE_EVERY = 100;
 let writes = 0;
 
 export class OAuthAdapter {
-  constructor(private readonly model: string) {}
+  private readonly hashed: boolean;
 
-  async upsert(id: string, payload: Payload, expiresIn?: number): Promise<void> {
-    const expiresAt = expiresIn ? new Date(Date.now() + expiresIn * 1000) : null;
+  constructor(private readonly model: string) {
+    this.hashed = HASHED_MODELS.has(model);
+  }
+
+  /** The row's id: the value itself, or its hash for a credential. */
+  private key(id: string): string {
+    return this.hashed ? hashOAuthId(id) : id;
+  }
+
+  async upsert(id: string, input: Payload, expiresIn?: number): Promise<void> {
+    const ttl = expiresIn ?? (this.model === 'Client' ? UNUSED_CLIENT_TTL_S : undefined);
+    const expiresAt = ttl ? new Date(Date.now() + ttl * 1000) : null;
+    const payload = { ...input };
+    if (this.hashed) delete payload.jti;
     await db().query(
       `INSERT INTO oauth_models (model, id, payload, grant_id, user_code, uid, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON DUPLICATE KEY UPDATE payload = VALUES(payload), grant_id = VALUES(grant_id), user_code = VALUES(user_code),
          uid = VALUES(uid), expires_at = VALUES(expires_at)`,
       {
-        replacements: [this.model, id, JSON.stringify(payload), payload.grantId ?? null, payload.userCode ?? null, payload.uid ?? null, expiresAt],
+        replacements: [this.model, this.key(id), JSON.stringify(payload), payload.grantId ?? null, payload.userCode ?? null, payload.uid ?? null, expiresAt],
         type: QueryTypes.INSERT,
       },
     );
+    if (this.model === 'Grant' && typeof payload.clientId === 'string' && expiresAt) {
+      await db().query("UPDATE oauth_models SET expires_at = ? WHERE model = 'Client' AND id = ? AND expires_at < ?", {
+        replacements: [expiresAt, payload.clientId, expiresAt],
+        type: QueryTypes.UPDATE,
+      });
+    }
     if (++writes % PURGE_EVERY === 0) await purgeExpiredOAuthRows(500);
   }
 
   /** Writes the row unless one exists (a value made once and shared, such as the signing key). */
   async upsertIfAbsent(id: string, payload: Payload): Promise<void> {
-    await db().query('INSERT IGNORE INTO oauth_models (model, id, payload) VALUES (?, ?, ?)', { replacements: [this.model, id, JSON.stringify(payload)], type: QueryTypes.INSERT });
+    await db().query('INSERT IGNORE INTO oauth_models (model, id, payload) VALUES (?, ?, ?)', { replacements: [this.model, this.key(id), JSON.stringify(payload)], type: QueryTypes.INSERT });
   }
 
   async find(id: string): Promise<Payload | undefined> {
-    const [row] = await readRows<Row>(db(), `${SELECT} WHERE model = ? AND id = ? LIMIT 1`, [this.model, id]);
-    return live(row);
+    const [row] = await readRows<Row>(db(), `${SELECT} WHERE model = ? AND id = ? LIMIT 1`, [this.model, this.key(id)]);
+    const payload = live(row);
+    return payload && this.hashed ? { ...payload, jti: id } : payload;
   }
 
   async findByUserCode(userCode: string): Promise<Payload | undefined> {
@@ -73,12 +124,22 @@ export class OAuthAdapter {
     return live(row);
   }
 
+  /** Marks the row consumed, once: see REPLAY_ERRORS for what a second consume of a refresh token or code does. */
   async consume(id: string): Promise<void> {
-    await db().query('UPDATE oauth_models SET consumed_at = ? WHERE model = ? AND id = ?', { replacements: [new Date(), this.model, id], type: QueryTypes.UPDATE });
+    const [, changed] = (await db().query('UPDATE oauth_models SET consumed_at = ? WHERE model = ? AND id = ? AND consumed_at IS NULL', {
+      replacements: [new Date(), this.model, this.key(id)],
+      type: QueryTypes.UPDATE,
+    })) as [unknown, number];
+    const replay = REPLAY_ERRORS[this.model];
+    if (changed > 0 || !replay) return;
+    const [row] = await readRows<{ grantId: string | null }>(db(), 'SELECT grant_id AS grantId FROM oauth_models WHERE model = ? AND id = ?', [this.model, this.key(id)]);
+    if (row?.grantId) await this.revokeByGrantId(row.grantId, { withGrant: true });
+    const { errors } = await import('oidc-provider');
+    throw new errors.InvalidGrant(replay);
   }
 
   async destroy(id: string): Promise<void> {
-    await db().query('DELETE FROM oauth_models WHERE model = ? AND id = ?', { replacements: [this.model, id], type: QueryTypes.DELETE });
+    await db().query('DELETE FROM oauth_models WHERE model = ? AND id = ?', { replacements: [this.model, this.key(id)], type: QueryTypes.DELETE });
   }
 
   /**
@@ -86,9 +147,11 @@ export class OAuthAdapter {
    * the authorization is revoked here: the grant's rows go, and the authorization and its AI token are marked revoked,
    * so what the user and the tenant owner list matches what still works.
    */
-  async revokeByGrantId(grantId: string): Promise<void> {
+  async revokeByGrantId(grantId: string, opts: { withGrant?: boolean } = {}): Promise<void> {
     await db().transaction(async (transaction) => {
       await db().query('DELETE FROM oauth_models WHERE grant_id = ?', { replacements: [grantId], type: QueryTypes.DELETE, transaction });
+      // The grant's own row, as oidc-provider's revocation of a replayed token deletes it: nothing refreshes again.
+      if (opts.withGrant) await db().query("DELETE FROM oauth_models WHERE model = 'Grant' AND id = ?", { replacements: [grantId], type: QueryTypes.DELETE, transaction });
       const now = new Date();
       await db().query(
         `UPDATE mcp_authorizations a JOIN api_tokens t ON t.id = a.api_token_id
@@ -105,7 +168,7 @@ export async function findAccessToken(value: string): Promise<Payload | null> {
   return (await new OAuthAdapter('AccessToken').find(value)) ?? null;
 }
 
-/** Deletes up to `limit` rows expired more than a minute ago (codes, tokens, sessions, interactions). */
+/** Deletes up to `limit` rows expired more than a minute ago (codes, tokens, sessions, interactions, clients nobody granted anything). */
 export async function purgeExpiredOAuthRows(limit = 1000): Promise<number> {
   const gone = await db().query('DELETE FROM oauth_models WHERE expires_at IS NOT NULL AND expires_at < ? LIMIT ?', {
     replacements: [new Date(Date.now() - 60_000), limit],

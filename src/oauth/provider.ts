@@ -38,6 +38,9 @@ async function signingKey(): Promise<JsonWebKey> {
   return JSON.parse(decryptSecret(stored!.sealed as string)) as JsonWebKey;
 }
 
+/** The most a registered client's metadata may hold, as JSON (oidc-provider alone accepts 56 KB request bodies). */
+export const MAX_CLIENT_METADATA = 8 * 1024;
+
 /** Cookie keys derived from the application key (rotating APP_KEYS signs new cookies with the newest key). */
 const cookieKeys = (): string[] => [createHmac('sha256', appKey()).update('oauth-cookies\0reviewgrid').digest('base64url')];
 
@@ -54,9 +57,10 @@ export interface ProviderOptions {
    */
   fetch?: (url: string, init: { method?: string; headers?: Headers; body?: unknown; signal?: AbortSignal }) => Promise<Response>;
   /**
-   * The page a person's browser gets for an authorization-endpoint error that cannot go back to the client (an unknown
-   * client, a redirect URI it did not register, a finished sign-in resumed again): HTML in the host's brand, with its
-   * Content-Security-Policy. Without it, or for a caller that does not ask for HTML, the error is JSON.
+   * The page a person's browser gets for an authorization-endpoint error that does not go back to the client (an unknown
+   * client, a redirect URI it did not register, a finished sign-in resumed again, and every refusal that is not the
+   * user's own denial: `keepRefusalsHere`): HTML in the host's brand, with its Content-Security-Policy. Without it, or
+   * for a caller that does not ask for HTML, the error is JSON.
    */
   errorPage?: (error: { error: string; description: string | null }) => Promise<{ html: string; csp: string }>;
 }
@@ -79,6 +83,18 @@ async function configuration(origin: string, opts: ProviderOptions): Promise<Con
     clients: [],
     jwks: { keys: [(await signingKey()) as never] },
     cookies: { keys: cookieKeys(), long: { signed: true, httpOnly: true, sameSite: 'lax' }, short: { signed: true, httpOnly: true, sameSite: 'lax' } },
+    // Public clients only: no client secret, no client keys (a `jwks_uri` would be fetched, and kept, for every client
+    // that names one). Registration is open, so what a client may store is bounded too (MAX_CLIENT_METADATA).
+    clientAuthMethods: ['none'],
+    extraClientMetadata: {
+      properties: ['jwks', 'jwks_uri'],
+      validator: (_ctx, key, value, metadata) => {
+        if (value !== undefined) throw new errors.InvalidClientMetadata(`${key} is not accepted: clients here are public (token_endpoint_auth_method none)`);
+        if (key === 'jwks' && JSON.stringify(metadata).length > MAX_CLIENT_METADATA) {
+          throw new errors.InvalidClientMetadata(`client metadata must not exceed ${MAX_CLIENT_METADATA} characters`);
+        }
+      },
+    },
     clientDefaults: {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
@@ -127,9 +143,11 @@ async function configuration(origin: string, opts: ProviderOptions): Promise<Con
       if (!user || !(await opts.accountAllowed(user.id))) return undefined;
       return { accountId: id, claims: async () => ({ sub: id }) };
     },
-    // Errors of the authorization endpoint that cannot go back to the client: our branded page for a browser, else a
+    // Errors of the authorization endpoint that do not go back to the client: our branded page for a browser, else a
     // JSON body (never the library's own HTML page).
     renderError: async (ctx, out) => {
+      // A prompt=none refusal carries 303, meant for the redirect it no longer gets (keepRefusalsHere).
+      if (ctx.status < 400) ctx.status = 400;
       const route = (ctx as { oidc?: { route?: string } }).oidc?.route;
       const forPerson = route !== undefined && BROWSER_ROUTES.has(route) && ctx.accepts('json', 'html') === 'html';
       const page = opts.errorPage && forPerson ? await opts.errorPage({ error: out.error, description: out.error_description ?? null }).catch(() => null) : null;
@@ -144,6 +162,28 @@ async function configuration(origin: string, opts: ProviderOptions): Promise<Con
       ctx.body = { message: out.error_description ?? out.error, error: out.error };
     },
   };
+}
+
+/**
+ * The authorization endpoint sends the client only the user's own denial (Deny or Cancel: the interaction ends with
+ * `access_denied` and resumes at `/oauth/auth/{uid}`), as OAuth requires; every other refusal (no or plain PKCE, a
+ * scope, resource or response mode it refuses, a server error) is the branded error page (`errorPage`), not a redirect.
+ * Registration is open, so a registered redirect URI proves nothing about who registered it: redirected errors made
+ * every host of the installation, white-label domains included, an open redirector for anyone's client
+ * (`/oauth/auth?client_id=<theirs>&redirect_uri=https://evil.example/` without PKCE answered 303 there; RFC 9700
+ * 4.11.2). oidc-provider emits these events while handling the error, before it decides between redirecting and
+ * `renderError`, and redirects only an error whose `allow_redirect` is still true.
+ */
+function keepRefusalsHere(provider: Provider): void {
+  const decide = (ctx: KoaContextWithOIDC, err: unknown) => {
+    const route = ctx.oidc?.route;
+    if ((route !== 'authorization' && route !== 'resume') || !err || typeof err !== 'object') return;
+    const refusal = err as { error?: unknown; allow_redirect?: boolean };
+    if (route === 'resume' && refusal.error === 'access_denied') return;
+    refusal.allow_redirect = false;
+  };
+  provider.on('authorization.error', decide);
+  provider.on('server_error', decide);
 }
 
 /**
@@ -166,6 +206,7 @@ export function providerFor(origin: string, opts: ProviderOptions): Promise<Prov
   p = Promise.all([configuration(origin, opts), oidc()]).then(([config, { Provider }]) => {
     const provider = new Provider(issuerOf(origin), config);
     provider.proxy = opts.trustProxy;
+    keepRefusalsHere(provider);
     return provider;
   });
   p.catch(() => providers.get(origin) === p && providers.delete(origin));

@@ -78,6 +78,13 @@ export async function grantableOrganizations(p: Principal): Promise<Array<{ id: 
   return orgs.map((o) => ({ id: o.id, name: o.name }));
 }
 
+/** The account the consent page names as signed in. */
+export async function signedInAccount(userId: number): Promise<{ email: string }> {
+  const user = await User.findByPk(userId, { attributes: ['id', 'email'] });
+  if (!user) throw new NotFound('User');
+  return { email: user.email };
+}
+
 /** A principal of the user as the consent page sees them (no token yet). */
 export async function principalOfUser(userId: number): Promise<Principal> {
   const user = await User.findByPk(userId);

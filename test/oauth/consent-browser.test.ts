@@ -4,12 +4,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
+import { QueryTypes } from 'sequelize';
 import { User } from '../../src/models';
 import { hashPassword } from '../../src/services/admin.service';
 import { serveApp, type ServedApp } from '../support/app';
 import { launchChromium } from '../support/browser';
 import { useDatabase } from '../support/db';
-import { makeOrganization } from '../support/factories';
+import { makeOrganization, makeOrgOwner } from '../support/factories';
 import { brandedTenant, watchedPage } from '../http/page-watch';
 
 /**
@@ -73,12 +74,22 @@ describe('MCP OAuth consent in Chromium', () => {
     await w.page.fill('#email', t.owner.email);
     await w.page.fill('#password', password);
     await w.page.click('button[type=submit]:has-text("Sign in")');
-    // Consent: what was asked, the organisation, unticking personal data.
+    // Consent: who is signed in, where Allow goes, the organisation; writes and personal data unticked although the
+    // client asked for them, no organisations choice made: the user ticks writes and chooses.
     await w.page.waitForSelector('text=Allow Claude?');
     expect(await w.page.locator('.brand').textContent()).toContain(t.brandName);
+    expect(await w.page.locator('.account').textContent()).toContain(`Signed in as ${t.owner.email}`);
+    expect(await w.page.locator('.destination').textContent()).toBe(`After you allow it, you go to ${new URL(callbackUrl).host}`);
     expect(await w.page.locator('label', { hasText: 'Harbour Dental' }).isVisible()).toBe(true);
-    expect(await w.page.isChecked('input[name=scope][value="reviews:pii"]')).toBe(true);
-    await w.page.uncheck('input[name=scope][value="reviews:pii"]');
+    expect(await w.page.isChecked('input[name=scope][value="mcp:access"]')).toBe(true);
+    expect(await w.page.isChecked('input[name=scope][value="mcp:writes"]')).toBe(false);
+    expect(await w.page.isChecked('input[name=scope][value="reviews:pii"]')).toBe(false);
+    expect(await w.page.locator('input[name=organizations]:checked').count()).toBe(0);
+    // Allow without an organisations choice stays on the page (the browser asks for one).
+    await w.page.click('button:has-text("Allow")');
+    expect(await w.page.locator('h1').textContent()).toBe('Allow Claude?');
+    await w.page.check('input[name=scope][value="mcp:writes"]');
+    await w.page.check('input[name=organizations][value=all]');
     fs.mkdirSync(path.resolve(__dirname, '..', '..', 'artifacts'), { recursive: true });
     await w.page.screenshot({ path: path.resolve(__dirname, '..', '..', 'artifacts', 'oauth-consent.png'), fullPage: true });
     await Promise.all([w.page.waitForURL((u) => u.toString().startsWith(callbackUrl)), w.page.click('button:has-text("Allow")')]);
@@ -166,6 +177,7 @@ describe('MCP OAuth consent in Chromium', () => {
     await w.page.goto(url);
     await signIn();
     await w.page.waitForSelector('text=Allow Claude?');
+    await w.page.check('input[name=organizations][value=all]');
     await Promise.all([w.page.waitForURL((u) => u.toString().startsWith(callbackUrl)), w.page.click('button:has-text("Allow")')]);
 
     await w.page.goto(`${url}&prompt=login`);
@@ -188,10 +200,43 @@ describe('MCP OAuth consent in Chromium', () => {
     const [consent] = await Promise.all([w.page.waitForResponse((r) => r.request().isNavigationRequest() && r.status() === 200), w.page.click('button[type=submit]:has-text("Sign in")')]);
     expect(consent.headers()['content-security-policy']).toContain("form-action 'self' cursor:;");
     await w.page.waitForSelector('text=Allow Claude?');
+    expect(await w.page.locator('.destination strong').textContent()).toBe('cursor://anysphere.cursor-mcp');
+    await w.page.check('input[name=organizations][value=all]');
     // Chromium cannot open the app (no handler for the scheme): the navigation towards it is what shows CSP let it go.
     const towards = w.page.waitForEvent('request', (r) => r.url().startsWith(`${redirectUri}?code=`));
     await w.page.click('button:has-text("Allow")');
     expect(new URL((await towards).url()).searchParams.get('state')).toBe('s3');
+    expect(w.violations).toEqual([]);
+    await w.page.context().close();
+  });
+
+  it('"Not you?" on the consent page signs the account out and asks who signs in; the grant is then the other account\'s', async () => {
+    const t = await brandedTenant(Number(new URL(app.origin).port));
+    const password = await withPassword(t);
+    const colleague = await makeOrgOwner(t.tenant.id);
+    await User.update({ passwordHash: await hashPassword(password) }, { where: { id: colleague.id } });
+    const w = await watchedPage(browser, [t.host]);
+    await w.page.goto(await authorizationUrl(t, callbackUrl));
+    const signIn = async (email: string) => {
+      await w.page.fill('#email', email);
+      await w.page.fill('#password', password);
+      await w.page.click('button[type=submit]:has-text("Sign in")');
+      await w.page.waitForSelector('text=Allow Claude?');
+    };
+    await signIn(t.owner.email);
+    expect(await w.page.locator('.account').textContent()).toContain(`Signed in as ${t.owner.email}`);
+    await w.page.click('button:has-text("Not you? Use another account")');
+    await w.page.waitForSelector('#password');
+    expect(await w.page.locator('h1').textContent()).toBe('Sign in to continue');
+    expect(await w.page.locator('.brand').textContent()).toContain(t.brandName);
+    await signIn(colleague.email);
+    expect(await w.page.locator('.account').textContent()).toContain(`Signed in as ${colleague.email}`);
+    await w.page.check('input[name=organizations][value=all]');
+    await Promise.all([w.page.waitForURL((u) => u.toString().startsWith(callbackUrl)), w.page.click('button:has-text("Allow")')]);
+    expect(new URL(w.page.url()).searchParams.get('state')).toBe('s3');
+    const grants = await User.sequelize!.query<{ userId: number }>('SELECT user_id AS userId FROM mcp_authorizations WHERE tenant_id = ?', { replacements: [t.tenant.id], type: QueryTypes.SELECT });
+    expect(grants).toEqual([{ userId: colleague.id }]);
+    expect(w.foreign()).toEqual([]);
     expect(w.violations).toEqual([]);
     await w.page.context().close();
   });

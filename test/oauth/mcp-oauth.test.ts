@@ -192,12 +192,14 @@ describe('MCP OAuth', () => {
   it('refuses authorization without PKCE or with another resource, and a wrong password', async () => {
     const w = await world();
     const client = await register();
+    // Refused here, not sent to the redirect URI (the next test).
+    const refusal = async (answer: { error?: Response; redirect?: URL }) => [answer.redirect?.toString() ?? null, answer.error?.status, ((await answer.error?.json()) as { error?: string })?.error];
     const none = await authorize({ clientId: client.client_id, email: w.owner.email, password: w.password });
-    expect(none.redirect?.searchParams.get('error') ?? '').toBe('invalid_request');
+    expect(await refusal(none)).toEqual([null, 400, 'invalid_request']);
     const plain = await authorize({ clientId: client.client_id, email: w.owner.email, password: w.password, challenge: 'a'.repeat(43), method: 'plain' });
-    expect(plain.redirect?.searchParams.get('error') ?? '').toBe('invalid_request');
+    expect(await refusal(plain)).toEqual([null, 400, 'invalid_request']);
     const other = await authorize({ clientId: client.client_id, email: w.owner.email, password: w.password, challenge: pkce().challenge, resource: 'https://elsewhere.example/api/mcp' });
-    expect(other.redirect?.searchParams.get('error') ?? '').toBe('invalid_target');
+    expect(await refusal(other)).toEqual([null, 400, 'invalid_target']);
 
     const b = new Browser();
     const q = new URLSearchParams({ client_id: client.client_id, response_type: 'code', redirect_uri: 'http://127.0.0.1:7777/callback', scope: 'mcp:access', code_challenge: pkce().challenge, code_challenge_method: 'S256' });
@@ -384,6 +386,33 @@ describe('MCP OAuth', () => {
     expect(await json.json()).toMatchObject({ error: 'invalid_client' });
   });
 
+  it("shows a person the branded page for an authorization request it refuses, never redirecting to the client's URI; the user's own denial still goes back (RFC 9700 4.11.2)", async () => {
+    const client = await register('https://evil.example/landing');
+    const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+    const auth = (extra: Record<string, string>) =>
+      fetch(`${app.origin}/oauth/auth?${new URLSearchParams({ client_id: client.client_id, redirect_uri: 'https://evil.example/landing', response_type: 'code', ...extra })}`, { headers: html, redirect: 'manual' });
+    const requests: Record<string, string>[] = [
+      {},
+      { code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' },
+      { code_challenge: pkce().challenge, code_challenge_method: 'S256', scope: 'mcp:access', resource: 'https://elsewhere.example/api/mcp' },
+      { code_challenge: pkce().challenge, code_challenge_method: 'S256', response_mode: 'nonsense' },
+      { code_challenge: pkce().challenge, code_challenge_method: 'S256', prompt: 'none' },
+    ];
+    for (const extra of requests) {
+      const res = await auth(extra);
+      expect([JSON.stringify(extra), res.headers.get('location')]).toEqual([JSON.stringify(extra), null]);
+      await expectBrandedPage(res, 'This sign-in could not continue');
+    }
+    // Deny (here Cancel on the sign-in page) is the user's answer to the client: it goes back, as OAuth requires.
+    const b = new Browser();
+    const q = new URLSearchParams({ client_id: client.client_id, redirect_uri: 'https://evil.example/landing', response_type: 'code', scope: 'mcp:access', state: 's', code_challenge: pkce().challenge, code_challenge_method: 'S256' });
+    const start = await b.fetch(`${app.origin}/oauth/auth?${q}`, { headers: html });
+    const uid = /\/oauth\/interaction\/([^/"]+)\/login/.exec(await (await b.fetch(new URL(start.headers.get('location')!, app.origin).toString())).text())![1];
+    const cancelled = await b.fetch(`${app.origin}/oauth/interaction/${uid}/abort`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+    const back = new URL((await b.fetch(new URL(cancelled.headers.get('location')!, app.origin).toString(), { headers: html })).headers.get('location')!);
+    expect([back.origin, back.searchParams.get('error'), back.searchParams.get('state')]).toEqual(['https://evil.example', 'access_denied', 's']);
+  });
+
   async function issue(w: Awaited<ReturnType<typeof world>>, consent: Record<string, string | string[]>) {
     const client = await register();
     const { verifier, challenge } = pkce();
@@ -409,6 +438,41 @@ describe('MCP OAuth', () => {
     });
     expect(rows).toEqual([{ revokedAt: expect.any(Date), apiTokenId: expect.any(Number) }]);
     expect((await ApiToken.findByPk(rows[0].apiTokenId))!.revokedAt).toEqual(expect.any(Date));
+  });
+
+  it('answers two concurrent refreshes with one refresh token as a replay: one succeeds, the other is invalid_grant and the grant is revoked', async () => {
+    const w = await world();
+    const first = await issue(w, { scope: [], organizations: 'all' });
+    const refresh = () => token({ grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: first.client_id });
+    const answers = await Promise.all([refresh(), refresh()]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
+    expect(answers.find((a) => a.status === 400)!.json).toMatchObject({ error: 'invalid_grant' });
+    // Rotation's replay rule (RFC 9700 4.14.2): what the winner got is revoked with the grant.
+    const winner = answers.find((a) => a.status === 200)!.json;
+    expect((await mcp(winner.access_token, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status).toBe(401);
+    expect((await token({ grant_type: 'refresh_token', refresh_token: winner.refresh_token, client_id: first.client_id })).status).toBe(400);
+    const [row] = await sequelizeOf().query<{ revokedAt: Date | null }>('SELECT revoked_at AS revokedAt FROM mcp_authorizations WHERE user_id = ?', { replacements: [w.owner.id], type: QueryTypes.SELECT });
+    expect(row.revokedAt).toEqual(expect.any(Date));
+  });
+
+  it('stores no access token, refresh token or code that works: a database dump holds their hashes only', async () => {
+    const w = await world();
+    const client = await register();
+    const { verifier, challenge } = pkce();
+    const { redirect } = await authorize({ clientId: client.client_id, email: w.owner.email, password: w.password, challenge });
+    const code = redirect!.searchParams.get('code')!;
+    const issued = await token({ grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:7777/callback', client_id: client.client_id, code_verifier: verifier });
+    expect(issued.status).toBe(200);
+    const dump = JSON.stringify(await sequelizeOf().query('SELECT * FROM oauth_models', { type: QueryTypes.SELECT }));
+    expect([code, issued.json.access_token, issued.json.refresh_token].filter((secret) => dump.includes(secret))).toEqual([]);
+    // What a dump holds is no token.
+    const hashed = (value: string) => createHash('sha256').update(value).digest('hex');
+    expect(dump).toContain(hashed(issued.json.access_token));
+    expect((await mcp(hashed(issued.json.access_token), { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status).toBe(401);
+    expect((await token({ grant_type: 'refresh_token', refresh_token: hashed(issued.json.refresh_token), client_id: client.client_id })).status).toBe(400);
+    // The tokens themselves work.
+    expect((await mcp(issued.json.access_token, { jsonrpc: '2.0', id: 2, method: 'tools/list' })).status).toBe(200);
+    expect((await token({ grant_type: 'refresh_token', refresh_token: issued.json.refresh_token, client_id: client.client_id })).status).toBe(200);
   });
 
   it('limits a grant to the organisations chosen on the consent page, ones added later excluded', async () => {

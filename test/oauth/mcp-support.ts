@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { User } from '../../src/models';
 import { hashPassword } from '../../src/services/admin.service';
 import { makeOrganization, makeOrgOwner, makeTenant } from '../support/factories';
@@ -9,8 +10,11 @@ import { makeOrganization, makeOrgOwner, makeTenant } from '../support/factories
  */
 export class Browser {
   cookies = new Map<string, string>();
+  /** `host`: the Host header to send to our loopback server (a tenant's domain: Node resolves no `*.localhost` names, and fetch sends the URL's host). */
+  constructor(private readonly host?: string) {}
   async fetch(url: string, init: RequestInit = {}): Promise<Response> {
-    const res = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
+    const headers = { ...(init.headers as Record<string, string>), cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') };
+    const res = this.host ? await viaHost(this.host, url, init.method ?? 'GET', headers, init.body as string | undefined) : await fetch(url, { ...init, redirect: 'manual', headers });
     for (const c of res.headers.getSetCookie()) {
       const [pair] = c.split(';');
       const i = pair.indexOf('=');
@@ -21,6 +25,28 @@ export class Browser {
     }
     return res;
   }
+}
+
+/** One request to the loopback server of `url` with another Host header, answered as fetch answers (no redirect followed). */
+function viaHost(host: string, url: string, method: string, headers: Record<string, string>, body?: string): Promise<Response> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port: target.port, path: `${target.pathname}${target.search}`, method, headers: { ...headers, host, ...(body ? { 'content-length': String(Buffer.byteLength(body)) } : {}) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const out = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) out.append(name, v);
+          const status = res.statusCode ?? 500;
+          resolve(new Response([204, 304].includes(status) ? null : Buffer.concat(chunks), { status, headers: out }));
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /** A tenant with an organisation owner who has a password, and their organisation "Bakery". */

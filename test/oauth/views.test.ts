@@ -15,6 +15,7 @@ describe('the MCP OAuth pages', () => {
         clientName: HOSTILE_CLIENT,
         clientUri: 'https://assistant.example.test/about',
         redirectUri: 'http://127.0.0.1:7777/callback',
+        account: { email: '<b>who</b>@example.test' },
         scopes: [{ name: 'mcp:access', text: 'Read <b>things</b>', checked: true, required: true }],
         organizations: [{ id: 7, name: '</label><script>alert(4)</script>' }],
       }),
@@ -27,9 +28,40 @@ describe('the MCP OAuth pages', () => {
     expect(d.querySelector('.brand')!.textContent).toBe(HOSTILE_BRAND);
     expect(d.querySelector('h1')!.textContent).toBe(`Allow ${HOSTILE_CLIENT}?`);
     expect(d.querySelector('p.lead')!.textContent).toBe(`${HOSTILE_CLIENT} (assistant.example.test) will act on your behalf through the MCP endpoint. You can revoke it any time.`);
-    expect(d.querySelector('form')!.getAttribute('action')).toBe('/oauth/interaction/u"1/confirm');
+    expect([...d.querySelectorAll('form')].map((f) => f.getAttribute('action'))).toEqual(['/oauth/interaction/u"1/switch', '/oauth/interaction/u"1/confirm', '/oauth/interaction/u"1/abort']);
+    expect(d.querySelector('.account')!.textContent).toBe('Signed in as <b>who</b>@example.test' + 'Not you? Use another account');
     expect([...d.querySelectorAll('input[name=organization]')].map((i) => [i.getAttribute('value'), i.parentElement!.textContent])).toEqual([['7', '</label><script>alert(4)</script>']]);
     expect(d.querySelector('style')!.getAttribute('nonce')).toBe('n0nce');
+  });
+
+  it('asks for consent starting from the least: only the ticked scopes, no organisations choice made, and says where Allow goes', () => {
+    const page = (redirectUri: string) =>
+      doc(
+        renderPage(
+          consentPage({
+            brand: { name: 'Harbour', logoUrl: null },
+            uid: 'u1',
+            clientName: 'Claude',
+            clientUri: null,
+            redirectUri,
+            account: { email: 'ann@example.test' },
+            scopes: [
+              { name: 'mcp:access', text: 'Read', checked: true, required: true },
+              { name: 'mcp:writes', text: 'Write', checked: false, required: false },
+            ],
+            organizations: [{ id: 7, name: 'Bakery' }],
+          }),
+        ),
+      );
+    const d = page('https://claude.ai/api/mcp/auth_callback');
+    expect([...d.querySelectorAll('input[name=scope]')].map((i) => [i.getAttribute('value'), i.hasAttribute('checked')])).toEqual([
+      ['mcp:access', true],
+      ['mcp:writes', false],
+    ]);
+    expect([...d.querySelectorAll('input[name=organizations], input[name=organization]')].filter((i) => i.hasAttribute('checked'))).toEqual([]);
+    expect(d.querySelector('input[name=organizations]')!.hasAttribute('required')).toBe(true);
+    expect(d.querySelector('.destination')!.textContent).toBe('After you allow it, you go to claude.ai');
+    expect(page('cursor://anysphere.cursor-mcp/oauth/callback').querySelector('.destination strong')!.textContent).toBe('cursor://anysphere.cursor-mcp');
   });
 
   it('signs in on a page with the brand, the client and the error as text', () => {

@@ -1,4 +1,5 @@
 import { connectTemporal, disconnectTemporal, ensureInviteDispatcher, inviteDispatcherWorkflowId, temporal } from '../../workflows/client';
+import { testServerSettings } from './temporal-server';
 
 /**
  * The app's Temporal client on the run's dev server and task queue `taskQueue`, with the invite dispatcher started
@@ -12,15 +13,7 @@ export function useInviteDispatcher(taskQueue: string): { workflowId: string; st
     await disconnectTemporal();
   };
   beforeAll(async () => {
-    const address = process.env.REVIEWGRID_TEST_TEMPORAL;
-    if (!address) throw new Error('no Temporal dev server: global setup sets REVIEWGRID_TEST_TEMPORAL');
-    await connectTemporal({
-      address,
-      namespace: 'default',
-      taskQueue,
-      webhookRetry: { maximumAttempts: 1, initialIntervalMs: 10, maximumIntervalMs: 10, timeoutMs: 1000 },
-      dispatcher: { pollMs: 1000, batchSize: 10 },
-    });
+    await connectTemporal(testServerSettings(taskQueue));
     await ensureInviteDispatcher();
   }, 60_000);
   afterAll(async () => {

@@ -1,6 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { findTemporalCli, startDevServer, type DevServer } from '../../src/temporal/dev-server';
 import { ensureNamespace } from '../../src/temporal/namespace';
+import type { TemporalSettings } from '../../workflows/client';
 import { waitUntil } from './wait';
 
 /** One Temporal dev server for the whole Jest run (global setup starts it, global teardown stops it). */
@@ -23,6 +24,23 @@ export async function startTestTemporal(): Promise<string> {
 
 export async function stopTestTemporal(): Promise<void> {
   await (globalThis as Holder)[KEY]?.stop();
+}
+
+/**
+ * Client settings on the run's dev server's `default` namespace for a task queue of the test's own: webhook retries
+ * and the dispatcher shortened to test time, `extra` on top.
+ */
+export function testServerSettings(taskQueue: string, extra: Partial<TemporalSettings> = {}): TemporalSettings {
+  const address = process.env.REVIEWGRID_TEST_TEMPORAL;
+  if (!address) throw new Error('no Temporal dev server: global setup sets REVIEWGRID_TEST_TEMPORAL');
+  return {
+    address,
+    namespace: 'default',
+    taskQueue,
+    webhookRetry: { maximumAttempts: 1, initialIntervalMs: 10, maximumIntervalMs: 10, timeoutMs: 1000 },
+    dispatcher: { pollMs: 1000, batchSize: 10 },
+    ...extra,
+  };
 }
 
 /**

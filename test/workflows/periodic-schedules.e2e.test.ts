@@ -3,6 +3,7 @@ import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
 import { connectTemporal, deleteSchedule, disconnectTemporal, ensureReviewSync, reviewSyncScheduleId, temporal } from '../../workflows/client';
 import { configureGbpSync, ensureGbpSyncSchedule, gbpSyncScheduleId } from '../../workflows/gbp/client';
 import { configureScanEngine, ensureScanScheduleTick, scanTickScheduleId } from '../../workflows/scans/client';
+import { testServerSettings } from '../support/temporal-server';
 
 /**
  * The periodic schedules every boot ensures (the scan tick, the business-profile sweep, each integration's review
@@ -22,17 +23,8 @@ describe('periodic schedules brought in line with the configuration', () => {
 
   /** Connects as a process booting with TEMPORAL_TASK_QUEUE `taskQueue` and REVIEW_SYNC_INTERVAL_MINUTES `reviewSyncMinutes`. */
   async function boot(taskQueue: string, reviewSyncMinutes = 60): Promise<void> {
-    const address = process.env.REVIEWGRID_TEST_TEMPORAL;
-    if (!address) throw new Error('no Temporal dev server: global setup sets REVIEWGRID_TEST_TEMPORAL');
     await disconnectTemporal();
-    await connectTemporal({
-      address,
-      namespace: 'default',
-      taskQueue,
-      webhookRetry: { maximumAttempts: 1, initialIntervalMs: 10, maximumIntervalMs: 10, timeoutMs: 1000 },
-      dispatcher: { pollMs: 1000, batchSize: 10 },
-      reviewSync: { intervalMs: reviewSyncMinutes * MINUTE, idScope: scope },
-    });
+    await connectTemporal(testServerSettings(taskQueue, { reviewSync: { intervalMs: reviewSyncMinutes * MINUTE, idScope: scope } }));
   }
 
   const describeSchedule = (scheduleId: string) => temporal().client.schedule.getHandle(scheduleId).describe();

@@ -16,7 +16,7 @@ describe('runScan while the database is away (mocked activities)', () => {
   const temporal = useWorkflowTestEnv();
   const retry = { maximumAttempts: 3, initialIntervalMs: 20, maximumIntervalMs: 100 };
   const plan: ScanRunPlan = { tenantId: 1, targetPlaceId: 'place-1', snapshots: [{ id: 10, keyword: 'dentist' }], pins: [{ id: 1, lat: 52, lng: 13 }], done: [] };
-  const OUTAGE = 12;
+  const OUTAGE = 11; // one past the 10 attempts that used to fail the workflow (each retry costs the dev server ~1 s)
 
   /** Mocked activities; the database-only ones named in `away` fail OUTAGE times before they answer. */
   function activities(away: Array<'loadScanRun' | 'completeScanRun' | 'failScanRun'>, query: () => void = () => undefined) {
@@ -51,10 +51,11 @@ describe('runScan while the database is away (mocked activities)', () => {
       temporal.client().workflow.execute<typeof runScan>('runScan', { taskQueue, workflowId: workflowId('scan-db'), args: [{ scanUuid: 'scan-1', runId: 'run-1', concurrency: 1, retry }] }),
     );
 
-  it(`completes the run when loading and completing it fail ${OUTAGE} times each before the database answers`, async () => {
-    const a = activities(['loadScanRun', 'completeScanRun']);
+  // Loading shares completing's activity options (run.workflow.ts DATABASE_ACTIVITY): completing stands for both.
+  it(`completes the run when completing it fails ${OUTAGE} times before the database answers`, async () => {
+    const a = activities(['completeScanRun']);
     expect(await run(a.mocked)).toEqual({ status: 'completed', queries: 1, error: null });
-    expect(a.attempts).toEqual({ loadScanRun: OUTAGE + 1, completeScanRun: OUTAGE + 1, failScanRun: 0 });
+    expect(a.attempts).toEqual({ loadScanRun: 1, completeScanRun: OUTAGE + 1, failScanRun: 0 });
     expect(a.ended).toEqual(['completed run-1']);
   });
 

@@ -575,39 +575,40 @@ function OverTime({ report, tr }: { report: ScanReport; tr: Translator }): VNode
 export const pdfHref = (report: ScanReport): string =>
   scanReportPath(report.scan.uuid, { keyword: report.keyword, snapshotAt: report.snapshot?.snapshotAt }, 'pdf');
 
+/** A report page without a heat map: the intro and keyword picker, a card saying why, and what follows it. */
+function NoGridPage(props: { report: ScanReport; tr: Translator; title: string; heading: string; children: ComponentChildren; after?: ComponentChildren }): VNode {
+  const { report, tr } = props;
+  return (
+    <ReportLayout brand={report.brand} title={props.title}>
+      <Intro report={report} tr={tr} />
+      <KeywordPicker report={report} tr={tr} />
+      <section class="card empty" aria-label={props.heading}>
+        <h2>{props.heading}</h2>
+        <p>{props.children}</p>
+      </section>
+      {props.after}
+    </ReportLayout>
+  );
+}
+
 export function ReportPage({ report }: { report: ScanReport }): VNode {
   const tr = translator(report.brand.language);
   const title = tr.t('scanReport.title', { location: report.scan.location });
   // A snapshot of a scan without a business to track: no rank, heat map or history of one; the businesses that rank.
   if (untracked(report)) {
-    const heading = tr.t('scanReport.untrackedTitle');
     return (
-      <ReportLayout brand={report.brand} title={title}>
-        <Intro report={report} tr={tr} />
-        <KeywordPicker report={report} tr={tr} />
-        <section class="card empty" aria-label={heading}>
-          <h2>{heading}</h2>
-          <p>{tr.t('scanReport.untrackedText', { location: report.scan.location })}</p>
-        </section>
-        <CompetitorsCard report={report} tr={tr} />
-      </ReportLayout>
+      <NoGridPage report={report} tr={tr} title={title} heading={tr.t('scanReport.untrackedTitle')} after={<CompetitorsCard report={report} tr={tr} />}>
+        {tr.t('scanReport.untrackedText', { location: report.scan.location })}
+      </NoGridPage>
     );
   }
   if (!report.snapshot || !report.summary) {
-    const heading = tr.t('scanReport.noResults');
     return (
-      <ReportLayout brand={report.brand} title={title}>
-        <Intro report={report} tr={tr} />
-        <KeywordPicker report={report} tr={tr} />
-        <section class="card empty" aria-label={heading}>
-          <h2>{heading}</h2>
-          <p>
-            <Msg tr={tr} k="scanReport.noResultsYet" vars={{ location: <strong>{report.scan.location}</strong>, keyword: report.keyword }} />
-            <br />
-            {tr.t('scanReport.noResultsLater', { size: report.scan.gridSize })}
-          </p>
-        </section>
-      </ReportLayout>
+      <NoGridPage report={report} tr={tr} title={title} heading={tr.t('scanReport.noResults')}>
+        <Msg tr={tr} k="scanReport.noResultsYet" vars={{ location: <strong>{report.scan.location}</strong>, keyword: report.keyword }} />
+        <br />
+        {tr.t('scanReport.noResultsLater', { size: report.scan.gridSize })}
+      </NoGridPage>
     );
   }
   return (

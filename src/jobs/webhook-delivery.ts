@@ -73,6 +73,20 @@ export async function loadDeliveriesForAttempt(deliveryIds: readonly string[], o
   return out;
 }
 
+/**
+ * Claims still-pending deliveries for the retry run `owner` (its workflow id): each one no run holds becomes its.
+ * Answers the ids another run holds (a redelivery's, or the run of another window the same deliveries were handed to):
+ * this run must leave them, so no delivery is retried on two schedules at once. One conditional UPDATE: of two runs
+ * claiming at once, one wins.
+ */
+export async function claimDeliveriesForRetries(deliveryIds: readonly string[], owner: string): Promise<Set<string>> {
+  if (deliveryIds.length === 0) return new Set();
+  const ids = [...deliveryIds];
+  await WebhookDelivery.update({ retryOwner: owner }, { where: { id: { [Op.in]: ids }, status: 'pending', retryOwner: null } });
+  const held = await WebhookDelivery.findAll({ where: { id: { [Op.in]: ids }, retryOwner: { [Op.ne]: owner } }, attributes: ['id'] });
+  return new Set(held.map((d) => d.id));
+}
+
 export interface AttemptInput {
   attempt: number;
   statusCode: number | null;
@@ -158,10 +172,14 @@ export async function markDeliveryFailed(deliveryId: string, reason: string, opt
   );
 }
 
-/** A retry group gave up: what is still pending is failed, each keeping its last attempt's error as the reason. */
-export async function markDeliveriesGaveUp(deliveryIds: readonly string[], opts: { transaction?: Transaction } = {}): Promise<void> {
+/**
+ * A retry group gave up: what is still pending is failed, each keeping its last attempt's error as the reason. With
+ * `owner` (the run's workflow id), only deliveries no other run holds (`claimDeliveriesForRetries`).
+ */
+export async function markDeliveriesGaveUp(deliveryIds: readonly string[], opts: { owner?: string; transaction?: Transaction } = {}): Promise<void> {
   if (deliveryIds.length === 0) return;
-  await WebhookDelivery.update({ status: 'failed' }, { where: { id: { [Op.in]: [...deliveryIds] }, status: 'pending' }, transaction: opts.transaction });
+  const held = opts.owner === undefined ? {} : { [Op.or]: [{ retryOwner: null }, { retryOwner: opts.owner }] };
+  await WebhookDelivery.update({ status: 'failed' }, { where: { id: { [Op.in]: [...deliveryIds] }, status: 'pending', ...held }, transaction: opts.transaction });
 }
 
 // ---------------------------------------------------------------------------------------------------------

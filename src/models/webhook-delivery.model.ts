@@ -41,6 +41,13 @@ export class WebhookDelivery extends Model<InferAttrs<WebhookDelivery>, InferCre
   @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: false, defaultValue: 0 })
   declare attempts: CreationOptional<number>;
 
+  /**
+   * The workflow id of the run that retries it: a receiver's retry run claims it at its first round, a redelivery
+   * takes it over (`webhook:<id>`). Null until then (migration 20261216000100).
+   */
+  @Column({ type: DataType.STRING(128), allowNull: true })
+  declare retryOwner: CreationOptional<string | null>;
+
   @Column({ type: DataType.SMALLINT, allowNull: true })
   declare lastStatusCode: number | null;
 

@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { Op, type Transaction } from 'sequelize';
-import { awaitDeliveryClosed, startDeliveryWorkflow, type DeliveryLabel } from '../../workflows/client';
+import { awaitDeliveryClosed, deliveryWorkflowId, startDeliveryWorkflow, type DeliveryLabel } from '../../workflows/client';
 import { Conflict, Forbidden, NotFound, ruleViolation, Upstream, Validation } from '../domain/errors';
 import { isWebhookEvent, WEBHOOK_EVENTS } from '../domain/events';
 import { charCount, MAX_NAME_CHARS } from '../domain/limits';
@@ -334,16 +334,17 @@ export function attemptsOf(p: Principal, deliveryIds: readonly string[]): Promis
  * caller gets 502 `delivery_not_queued`, to try again.
  */
 export async function redeliver(p: Principal, deliveryId: string, opts: WebhookServiceOptions = {}): Promise<WebhookDelivery> {
-  let previous: { status: DeliveryStatus; deliveredAt: Date | null } | null = null;
+  let previous: { status: DeliveryStatus; deliveredAt: Date | null; retryOwner: string | null } | null = null;
   let label: DeliveryLabel | undefined;
   const delivery = await inTransaction(opts, async (transaction) => {
     const found = await getDelivery(p, deliveryId, { transaction });
-    previous = { status: found.status, deliveredAt: found.deliveredAt };
+    previous = { status: found.status, deliveredAt: found.deliveredAt, retryOwner: found.retryOwner };
     const endpoint = await WebhookEndpoint.findByPk(found.endpointId, { transaction });
     if (!endpoint || !endpoint.enabled) {
       throw ruleViolation('The webhook is disabled: enable it before redelivering.', 'webhook_disabled');
     }
-    await found.update({ status: 'pending', deliveredAt: null }, { transaction });
+    // The redelivery's run takes the delivery over: a receiver's retry run still holding it leaves it at its next round.
+    await found.update({ status: 'pending', deliveredAt: null, retryOwner: deliveryWorkflowId(found.id) }, { transaction });
     label = { owner: { tenantId: found.tenantId, customerId: found.customerId }, event: found.event, url: endpoint.url };
     return found;
   });
@@ -364,6 +365,8 @@ export async function redeliver(p: Principal, deliveryId: string, opts: WebhookS
       if (previous) await delivery.update(previous);
       throw new Conflict('The delivery is still in progress; redeliver it once it has finished.', 'delivery_in_progress');
     }
+    // Not queued: a retry run that held it keeps it (the delivery stays pending, as the caller is told).
+    if (previous) await delivery.update({ retryOwner: (previous as { retryOwner: string | null }).retryOwner });
     throw new Upstream('The delivery could not be queued; try again.', 'delivery_not_queued');
   }
   return delivery;

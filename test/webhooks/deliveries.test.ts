@@ -171,6 +171,40 @@ describe('webhook deliveries: dispatch, attempts, redelivery', () => {
     await expect(delivery.recordAttempt('00000000-0000-4000-8000-000000000000', { attempt: 1, statusCode: null, latencyMs: 1, error: 'x', responseExcerpt: null, succeeded: false })).resolves.toBeUndefined();
   });
 
+  it("gives a pending delivery to the first retry run that claims it; another run is told it is held, and can't fail it", async () => {
+    await eventWithReceivers([{}]);
+    const [{ deliveryIds: [id] }] = await delivery.claimPendingEvents(10);
+    const [a, b] = ['webhook-retries:q:1:1000', 'webhook-retries:q:1:2000'];
+    // Both at once: one conditional UPDATE wins.
+    const [heldForA, heldForB] = await Promise.all([delivery.claimDeliveriesForRetries([id], a), delivery.claimDeliveriesForRetries([id], b)]);
+    const owner = (await WebhookDelivery.findByPk(id))!.retryOwner;
+    expect([a, b]).toContain(owner);
+    const [winner, loser] = owner === a ? [heldForA, heldForB] : [heldForB, heldForA];
+    expect([[...winner], [...loser]]).toEqual([[], [id]]);
+    // The winner keeps it on its next rounds; the loser still may not take it.
+    expect([...(await delivery.claimDeliveriesForRetries([id], owner!))]).toEqual([]);
+    const other = owner === a ? b : a;
+    expect([...(await delivery.claimDeliveriesForRetries([id], other))]).toEqual([id]);
+    await delivery.markDeliveriesGaveUp([id], { owner: other });
+    expect((await WebhookDelivery.findByPk(id))!.status).toBe('pending');
+    await delivery.markDeliveriesGaveUp([id], { owner: owner! });
+    expect((await WebhookDelivery.findByPk(id))!.status).toBe('failed');
+  });
+
+  it("takes the delivery over from the retry run holding it when redelivered; gives it back when it can't be queued", async () => {
+    const { w } = await eventWithReceivers([{}]);
+    const [{ deliveryIds: [id] }] = await delivery.claimPendingEvents(10);
+    const run = 'webhook-retries:q:1:3000';
+    await delivery.claimDeliveriesForRetries([id], run);
+    const refused = await webhooks.redeliver(await as(w.orgOwner), id, { deps: { startDelivery: async () => { throw new Error('connection refused'); } } }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(Upstream);
+    expect((await WebhookDelivery.findByPk(id))!.retryOwner).toBe(run);
+    await webhooks.redeliver(await as(w.orgOwner), id, { deps: { startDelivery: async () => undefined } });
+    expect((await WebhookDelivery.findByPk(id))!.retryOwner).toBe(`webhook:${id}`);
+    // The run's next round leaves it to the redelivery.
+    expect([...(await delivery.claimDeliveriesForRetries([id], run))]).toEqual([id]);
+  });
+
   it('redelivers with the same delivery id: back to pending, and the injected starter is called with it', async () => {
     const { w } = await eventWithReceivers([{}]);
     const [{ deliveryIds: [id] }] = await delivery.claimPendingEvents(10);

@@ -4,7 +4,8 @@ import { useApp } from '../support/app';
 import { makeWorld, testimonialsOf } from '../support/factories';
 import { startReceiver } from '../support/receiver';
 import { recordHistory, useTemporalWorker } from '../support/temporal';
-import { deliveryWorkflowId, temporal } from '../../workflows/client';
+import { deliveryWorkflowId, receiverRetriesWorkflowId, temporal, webhookRetryQueue } from '../../workflows/client';
+import type { RetryCohort, retryReceiverDeliveries } from '../../workflows/webhooks/receiver-retries.workflow';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { waitUntil } from '../support/wait';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process';
@@ -240,6 +241,48 @@ async function allSettled(tenantIds: number[], endpointId: number): Promise<void
       (await WebhookDelivery.count({ where: { endpointId, status: 'pending' } })) === 0,
   );
 }
+
+describe('a delivery handed to two retry runs (a hand-over that failed after its signal went through, claimed again in a later window)', () => {
+  const t = useApp();
+  // A schedule slow enough for the second run to join while the first still retries.
+  const worker = useTemporalWorker({ retry: { maximumAttempts: 5, initialIntervalMs: 500, maximumIntervalMs: 500 } });
+
+  it('is retried on one schedule: every attempt number POSTed once, by the run that claimed it first', async () => {
+    const w = await makeWorld();
+    const receiver = await startReceiver(() => ({ status: 503 }));
+    try {
+      const auth = { Authorization: `Bearer ${w.tokens.orgOwner}` };
+      const hook = await t.http().post('/api/v1/webhooks').set(auth).send({ url: receiver.url });
+      expect(hook.status).toBe(201);
+      const loc = await t.http().post('/api/v1/locations').set(auth).send({ organization_id: w.org.id, name: 'Handed over twice' });
+      expect(loc.status).toBe(201);
+      const created = () => WebhookDelivery.findOne({ where: { endpointId: hook.body.data.id, event: 'location-created' } });
+      // The first run has made its first round.
+      await waitUntil(async () => ((await created())?.attempts ?? 0) >= 2);
+      const delivery = (await created())!;
+      expect(delivery.status).toBe('pending');
+      // The same delivery handed to the receiver's run of another window, as the dispatcher's retried batch does.
+      const { client, settings } = temporal();
+      const second = await client.workflow.signalWithStart<typeof retryReceiverDeliveries, [RetryCohort]>('retryReceiverDeliveries', {
+        workflowId: receiverRetriesWorkflowId(settings.taskQueue, delivery.endpointId, 1_000),
+        taskQueue: settings.taskQueue,
+        args: [{ endpointId: delivery.endpointId, retry: worker.retry, activityQueue: webhookRetryQueue(settings.taskQueue), acceptUntil: Date.now() + 1_000 }],
+        signal: 'add-retries',
+        signalArgs: [{ deliveryIds: [delivery.id], after: { attempts: delivery.attempts, delayMs: 0 } }],
+      });
+      await waitUntil(async () => (await WebhookDelivery.findByPk(delivery.id))!.status === 'failed', 30_000);
+      await second.result();
+      await retriesEnded([delivery.endpointId]);
+      const attempts = await WebhookAttempt.findAll({ where: { deliveryId: delivery.id }, order: [['attempt', 'ASC']] });
+      expect(attempts.map((a) => a.attempt)).toEqual([1, 2, 3, 4, 5]);
+      expect(receiver.received).toHaveLength(5);
+      // The run that claimed it first kept it.
+      expect((await WebhookDelivery.findByPk(delivery.id))!.retryOwner).toBe(delivery.retryOwner);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
 
 describe('redelivery', () => {
   const t = useApp();

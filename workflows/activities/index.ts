@@ -1,5 +1,5 @@
 import type { Config } from '../../src/config';
-import { claimForDelivery, loadDeliveriesForAttempt, loadDeliveryForAttempt, markDeliveriesGaveUp, markDeliveryFailed, markEventsDispatched, recordAttempt, recordAttempts } from '../../src/jobs/webhook-delivery';
+import { claimDeliveriesForRetries, claimForDelivery, loadDeliveriesForAttempt, loadDeliveryForAttempt, markDeliveriesGaveUp, markDeliveryFailed, markEventsDispatched, recordAttempt, recordAttempts } from '../../src/jobs/webhook-delivery';
 import { signatureHeaders, WEBHOOK_USER_AGENT } from '../../src/webhooks/signing';
 import { guardedFetch, refusedCause, UnresolvableHost } from '../../src/net/guarded-fetch';
 import { assertDeliverableUrl } from '../../src/webhooks/url';
@@ -59,7 +59,8 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
       return d && { id: d.id, status: d.status, body: d.body, url: d.url, secrets: d.secrets };
     },
     loadMany: (ids) => loadDeliveriesForAttempt(ids),
-    gaveUp: (ids) => markDeliveriesGaveUp(ids),
+    claim: (ids, owner) => claimDeliveriesForRetries(ids, owner),
+    gaveUp: (ids, owner) => markDeliveriesGaveUp(ids, { owner }),
     heartbeat: () => Context.current().heartbeat(),
     record: (deliveryId, attempt) => recordAttempt(deliveryId, attempt).then(() => void webhookDeliveries.inc({ outcome: attempt.succeeded ? 'succeeded' : 'failed', attempt: attemptBucket(attempt.attempt) })),
     recordMany: (records) =>

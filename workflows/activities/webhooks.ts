@@ -19,8 +19,16 @@ export interface WebhookActivityDeps {
   load(deliveryId: string): Promise<LoadedDelivery | null>;
   /** `load` for many (absent: gone, or the receiver deleted or disabled). */
   loadMany(deliveryIds: string[]): Promise<Map<string, LoadedDelivery>>;
-  /** Marks still-pending deliveries failed, each keeping its last attempt's error. */
-  gaveUp(deliveryIds: string[]): Promise<void>;
+  /**
+   * Claims still-pending deliveries for the retry run `owner` (its workflow id) where no run holds them; answers those
+   * another run holds (`claimDeliveriesForRetries`). Absent: every delivery is this run's.
+   */
+  claim?(deliveryIds: string[], owner: string): Promise<Set<string>>;
+  /**
+   * Marks still-pending deliveries failed, each keeping its last attempt's error; with `owner`, only those no other
+   * run holds.
+   */
+  gaveUp(deliveryIds: string[], owner?: string): Promise<void>;
   heartbeat(): void;
   record(deliveryId: string, attempt: AttemptRecord): Promise<void>;
   /** Logs many attempts at once (a round's): absent, each is logged as it ends. */
@@ -142,10 +150,21 @@ export function createDeliveryAttempt(deps: WebhookActivityDeps) {
   };
 }
 
-/** What a round of retries did: succeeded, and worth another try (with the receiver's Retry-After); the rest failed. */
+/**
+ * What a round of retries did: succeeded, and worth another try (with the receiver's Retry-After); `elsewhere`: held
+ * by another run (a redelivery, or another window's run), not POSTed here and not this run's to count; the rest failed.
+ */
 export interface RoundOutcome {
   succeeded: string[];
   retry: Array<{ id: string; retryAfterMs: number | null }>;
+  elsewhere?: string[];
+}
+
+/** The workflow id of the run the current activity serves (its claim on the deliveries it retries). */
+function runningFor(): string {
+  const execution = Context.current().info.workflowExecution;
+  if (!execution) throw new Error('A webhook retry activity runs for a workflow run.');
+  return execution.workflowId;
 }
 
 export function createWebhookActivities(deps: WebhookActivityDeps) {
@@ -215,11 +234,14 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       const { recordMany } = deps;
       const attempt = recordMany ? createDeliveryAttempt({ ...deps, record: async (deliveryId, a) => void logged.push({ deliveryId, attempt: a }) }) : attemptDelivery;
       try {
-        const loaded = await deps.loadMany(items.map((i) => i.id));
-        const outcome: RoundOutcome = { succeeded: [], retry: [] };
+        // A delivery is retried by one run: the first to claim it (a run handed it twice, or a redelivery, leaves it).
+        const elsewhere = deps.claim ? await deps.claim(items.map((i) => i.id), runningFor()) : new Set<string>();
+        const mine = items.filter((i) => !elsewhere.has(i.id));
+        const loaded = await deps.loadMany(mine.map((i) => i.id));
+        const outcome: RoundOutcome = { succeeded: [], retry: [], elsewhere: items.filter((i) => elsewhere.has(i.id)).map((i) => i.id) };
         const failed: Array<{ id: string; reason: string }> = [];
         await Promise.all(
-          items.map(async ({ id, attempt: n }) => {
+          mine.map(async ({ id, attempt: n }) => {
             const delivery = loaded.get(id);
             if (!delivery) return deps.fail(id, GONE);
             if (delivery.status !== 'pending') {
@@ -242,7 +264,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
     },
 
     async markWebhookDeliveriesGaveUp(deliveryIds: string[]): Promise<void> {
-      await deps.gaveUp(deliveryIds);
+      await deps.gaveUp(deliveryIds, runningFor());
     },
 
     async markWebhookDeliveryFailed(deliveryId: string, reason: string): Promise<void> {

@@ -126,10 +126,13 @@ export async function retryReceiverDeliveries(input: ReceiverRetriesInput): Prom
     );
     const ok = new Set(round.succeeded);
     const again = new Map(round.retry.map((r) => [r.id, r.retryAfterMs]));
+    // Held by another run (handed over twice, or redelivered): that run retries it; this one lets it go uncounted.
+    const elsewhere = new Set(round.elsewhere ?? []);
     const now = Date.now();
     for (const { id, attempt } of due) {
       const p = pending.get(id)!;
-      if (ok.has(id)) succeeded++;
+      if (elsewhere.has(id)) pending.delete(id);
+      else if (ok.has(id)) succeeded++;
       else if (!again.has(id)) failed++;
       else {
         p.attempts = attempt;

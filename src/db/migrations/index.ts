@@ -58,6 +58,7 @@ import * as z1800 from './20261212000100-add-invite-message-claim-token';
 import * as z1900 from './20261213000100-normalize-user-emails';
 import * as z2000 from './20261214000100-distinct-names-and-keywords';
 import * as z2100 from './20261215000100-hash-oauth-token-ids';
+import * as z2200 from './20261216000100-add-webhook-delivery-retry-owner';
 /** Ordered list: names are the file names, so the table `schema_migrations` reads like the folder. */
 export const migrations: ReadonlyArray<{ name: string; up: Migration; down: Migration }> = [
   { name: '20261121000100-create-tenants', ...m0100 },
@@ -118,4 +119,5 @@ export const migrations: ReadonlyArray<{ name: string; up: Migration; down: Migr
   { name: '20261213000100-normalize-user-emails', ...z1900 },
   { name: '20261214000100-distinct-names-and-keywords', ...z2000 },
   { name: '20261215000100-hash-oauth-token-ids', ...z2100 },
+  { name: '20261216000100-add-webhook-delivery-retry-owner', ...z2200 },
 ];

@@ -311,16 +311,37 @@ describe('webhook activities', () => {
         ['bad', 3, false],
       ]);
     });
+
+    it('POSTs nothing for a delivery another run holds and answers it as elsewhere; claims the rest under its workflow id', async () => {
+      const claims: Array<[string[], string]> = [];
+      const loadedIds: string[][] = [];
+      const r = receiver({
+        claim: async (ids, owner) => (claims.push([ids, owner]), new Set(['theirs'])),
+        loadMany: async (ids) => (loadedIds.push(ids), new Map(ids.map((id) => [id, pending(id)]))),
+      });
+      const items = [
+        { id: 'mine', attempt: 2 },
+        { id: 'theirs', attempt: 2 },
+      ];
+      const round: RoundOutcome = await env().run(createWebhookActivities(r.deps).attemptWebhookDeliveryRound, items);
+      expect(round).toEqual({ succeeded: ['mine'], retry: [], elsewhere: ['theirs'] });
+      expect(r.posted.map((p) => p.url.split('/').pop())).toEqual(['mine']);
+      expect(claims).toEqual([[['mine', 'theirs'], env().context.info.workflowExecution!.workflowId]]);
+      expect(loadedIds).toEqual([['mine']]);
+    });
   });
 
   describe('settling deliveries', () => {
     it('marks what a group still has pending after its last attempt failed, and one redelivery failed with its reason', async () => {
       const gaveUp: string[][] = [];
-      const r = receiver({ gaveUp: async (ids) => void gaveUp.push(ids) });
+      const owners: Array<string | undefined> = [];
+      const r = receiver({ gaveUp: async (ids, owner) => void (gaveUp.push(ids), owners.push(owner)) });
       const a = createWebhookActivities(r.deps);
       await env().run(a.markWebhookDeliveriesGaveUp, ['a', 'b']);
       await env().run(a.markWebhookDeliveryFailed, 'c', 'The receiver answered 500');
       expect(gaveUp).toEqual([['a', 'b']]);
+      // Only what no other run holds: the run names itself.
+      expect(owners).toEqual([env().context.info.workflowExecution!.workflowId]);
       expect(r.failed).toEqual([['c', 'The receiver answered 500']]);
     });
   });

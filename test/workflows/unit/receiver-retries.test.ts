@@ -19,7 +19,7 @@ describe('retryReceiverDeliveries (mocked activities)', () => {
   const retry = { maximumAttempts: 4, initialIntervalMs: 400, maximumIntervalMs: 1_600, timeoutMs: 1_500 };
 
   /** Rounds as the activity saw them: when, and each delivery with its attempt number. */
-  function receiver(answer: (id: string, attempt: number) => 'ok' | 'retry' | 'gone' | number) {
+  function receiver(answer: (id: string, attempt: number) => 'ok' | 'retry' | 'gone' | 'elsewhere' | number) {
     const rounds: Array<{ at: number; items: Array<[string, number]> }> = [];
     const gaveUp: string[][] = [];
     const activities: Mocked = {
@@ -29,6 +29,7 @@ describe('retryReceiverDeliveries (mocked activities)', () => {
         for (const { id, attempt } of items) {
           const a = answer(id, attempt);
           if (a === 'ok') out.succeeded.push(id);
+          else if (a === 'elsewhere') (out.elsewhere ??= []).push(id);
           else if (a === 'retry') out.retry.push({ id, retryAfterMs: null });
           else if (typeof a === 'number') out.retry.push({ id, retryAfterMs: a });
         }
@@ -101,6 +102,18 @@ describe('retryReceiverDeliveries (mocked activities)', () => {
     expect(result).toEqual({ succeeded: 0, failed: 2 });
     expect(r.rounds.flatMap((x) => x.items).filter(([id]) => id === 'd1').map(([, a]) => a)).toEqual([2, 3, 4]);
     expect(r.gaveUp).toEqual([['d1']]);
+  });
+
+  it('lets a delivery another run holds go (not retried here, not counted), and keeps retrying its own', async () => {
+    const r = receiver((id, attempt) => (id === 'theirs' ? 'elsewhere' : attempt >= 3 ? 'ok' : 'retry'));
+    const result = await temporal.withWorker(r.activities, async (q) =>
+      (await handOver(q, workflowId('receiver-retries'), { deliveryIds: ['mine', 'theirs'], after: { attempts: 1, delayMs: 0 } })).result(),
+    );
+    expect(result).toEqual({ succeeded: 1, failed: 0 });
+    const attempts = r.rounds.flatMap((x) => x.items);
+    expect(attempts.filter(([id]) => id === 'theirs').map(([, a]) => a)).toEqual([2]);
+    expect(attempts.filter(([id]) => id === 'mine').map(([, a]) => a)).toEqual([2, 3]);
+    expect(r.gaveUp).toEqual([]);
   });
 
   it('retries a round whose activity failed, as the same attempts', async () => {

@@ -105,6 +105,22 @@ export function parseDate(value: string): Date | null {
 /** C0 and C1 control characters, DEL, and a lone UTF-16 surrogate (a paired one is part of one code point). */
 const CONTROL_CHARACTER = /[\p{Cc}\p{Cs}]/u;
 
+/** Line breaks and tabs: what text of several lines (a review's message) may hold of the control characters. */
+const CONTROL_CHARACTER_BUT_LINES = /\p{Cs}|(?![\t\n\r])\p{Cc}/u;
+
+/**
+ * Free text as sent (not trimmed), refused with a control character or a lone UTF-16 surrogate: one line (an author,
+ * a title), or with `lines` several (a message: line breaks and tabs allowed). A lone surrogate would be stored as
+ * U+FFFD while the answer echoed it; a NUL or an escape sequence would reach every page, mail and export.
+ */
+export function plainText(value: string, field: string, opts: { lines?: boolean } = {}): string {
+  if ((opts.lines ? CONTROL_CHARACTER_BUT_LINES : CONTROL_CHARACTER).test(value)) {
+    const label = field.replace(/_/g, ' ');
+    throw new Validation({ [field]: [opts.lines ? `The ${label} may not contain control characters other than line breaks and tabs.` : `The ${label} may not contain control characters.`] });
+  }
+  return value;
+}
+
 /** A name as the interface allows it: trimmed, present, one line, at most 255 characters (code points). */
 export function cleanName(name: string, field = 'name'): string {
   const trimmed = name.trim();

@@ -8,7 +8,7 @@ import type { Principal } from '../domain/principal';
 import { Integration, Location, Organization, Review } from '../models';
 import { reviewPayload } from '../outbox/payloads';
 import { writeEvent } from '../outbox/writer';
-import { checkPageDepth, clockOf, inTransaction, parseDate, scopeSql, type Page, type PageArgs, type ServiceOptions } from './common';
+import { checkPageDepth, clockOf, inTransaction, parseDate, plainText, scopeSql, type Page, type PageArgs, type ServiceOptions } from './common';
 import { storeImage, type UploadInput } from './files.service';
 import { WRITABLE_TYPES } from './integrations.service';
 import { queueAutoRespond } from './auto-respond.service';
@@ -237,16 +237,23 @@ function publishedAt(value: string): Date {
   return d;
 }
 
-/** Creates a review on a written source (testimonials or custom) of a visible location. */
-/** A review's author as sent (stored verbatim), refused when it is only whitespace. */
+/** A review's author as sent (stored verbatim), refused when it is only whitespace or not one line of text. */
 function presentAuthor(author: string): string {
   if (!author.trim()) throw new Validation({ author: ['The author field is required.'] });
-  return author;
+  return plainText(author, 'author');
 }
 
+/** A title (one line) and a message (line breaks allowed) as sent, refused with other control characters. */
+function checkText(input: { title?: string | null; message?: string | null }): void {
+  if (input.title != null) plainText(input.title, 'title');
+  if (input.message != null) plainText(input.message, 'message', { lines: true });
+}
+
+/** Creates a review on a written source (testimonials or custom) of a visible location. */
 export async function create(p: Principal, input: CreateReviewInput, opts: ServiceOptions = {}): Promise<Review> {
   const date = publishedAt(input.publishedOn);
   const author = presentAuthor(input.author);
+  checkText(input);
   return inTransaction(opts, async (transaction) => {
     const org = await Organization.findByPk(input.organizationId, { transaction });
     if (!org || !canSeeOrganization(p, org)) throw new NotFound('Organization');
@@ -331,6 +338,7 @@ async function writable(p: Principal, id: number, opts: ServiceOptions & { trans
 export async function update(p: Principal, id: number, input: UpdateReviewInput, opts: ServiceOptions = {}): Promise<Review> {
   return inTransaction(opts, async (transaction) => {
     const { review, integration } = await writable(p, id, { ...opts, transaction });
+    checkText(input);
     const patch: Partial<Review> = {};
     if (input.author != null) patch.author = presentAuthor(input.author);
     if (input.rating != null) patch.rating = input.rating;

@@ -36,7 +36,8 @@ function load(): Loaded {
     ajv.addSchema(doc as object, `${id}.json`);
     const templates = Object.keys(doc.paths).map((template) => ({
       template,
-      re: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+      // Express routes without case-sensitive routing too: `/INVITE` is `/invite`.
+      re: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`, 'i'),
       literal: template.split('/').filter((s) => s && !s.startsWith('{')).length,
     }));
     // The most literal template first: `/reviews/sources` before `/reviews/{id}`.

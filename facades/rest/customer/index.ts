@@ -22,9 +22,12 @@ export const CUSTOMER_ROUTES = [
   ...aiAuthorizationRoutes,
 ] as readonly AnyRoute[];
 
-/** POSTs whose spec accepts no `Idempotency-Key` (the invite's rule 9): derived from the routes that say so. */
+/**
+ * POSTs whose spec accepts no `Idempotency-Key` (the invite's rule 9): derived from the routes that say so, matched as
+ * Express matches them (letter case ignored, a trailing slash allowed), so no spelling that reaches the route escapes.
+ */
 export const NO_IDEMPOTENCY_KEY: readonly RegExp[] = CUSTOMER_ROUTES.filter((r) => r.method === 'post' && r.idempotencyKey === false).map(
-  (r) => new RegExp(`^${r.path.replace(/:[A-Za-z_]+/g, '[^/]+')}$`),
+  (r) => new RegExp(`^${r.path.replace(/:[A-Za-z_]+/g, '[^/]+')}/?$`, 'i'),
 );
 
 /** The customer REST API, mounted at `/api/v1`. */

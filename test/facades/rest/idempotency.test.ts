@@ -41,6 +41,22 @@ describe('Idempotency-Key on REST POSTs', () => {
     expect(Number(keys[0].n)).toBe(0);
   });
 
+  it('ignores it too on the spellings of the invite path that reach the route (a trailing slash, other letter case)', async () => {
+    const w = await makeWorld();
+    const campaign = await makeCampaign(w.org, w.home);
+    const invite = (path: string, first: string) =>
+      t.http().post(`/api/v1/request-reviews/campaigns/${campaign.uuid}/${path}`).set('Authorization', `Bearer ${w.tokens.orgOwner}`).set('Idempotency-Key', 'spelt-key').send({ email: 'ada@example.test', first_name: first });
+    const answers = [await invite('invite/', 'Ada'), await invite('invite/', 'Adeline'), await invite('INVITE', 'Adela')];
+    expect(answers.map((a) => [a.status, a.headers['idempotent-replayed']])).toEqual([
+      [202, undefined],
+      [202, undefined],
+      [202, undefined],
+    ]);
+    expect((await Contact.findOne({ where: { uuid: answers[0].body.id } }))!.firstName).toBe('Adela');
+    const keys = await t.db().query<{ n: number }>("SELECT COUNT(*) AS n FROM idempotency_keys WHERE idem_key = 'spelt-key'", { type: QueryTypes.SELECT });
+    expect(Number(keys[0].n)).toBe(0);
+  });
+
   it('replays the first answer for the same key and body, without creating a second review', async () => {
     const { w, body, post } = await reviewWorld();
     const first = await post(w.tokens.orgOwner, 'create-ada-1');

@@ -596,6 +596,14 @@ describe('customer REST reviews', () => {
       ['title', 't'.repeat(256)],
       ['author', ''],
       ['author', ' \t '],
+      // One line of text: no NUL, escape sequence, line break or lone surrogate (stored as U+FFFD, echoed as sent).
+      ['author', 'x\u0000y'],
+      ['author', 'Ada\u001b[31m'],
+      ['author', 'Ada\nLovelace'],
+      ['title', 'a\ud800b'],
+      ['title', 'Two\r\nlines'],
+      ['message', 'Fine\u0000'],
+      ['message', 'half \udc00 a pair'],
       ['rating', 0],
       ['rating', 6],
       ['rating', -3],
@@ -620,6 +628,18 @@ describe('customer REST reviews', () => {
         .send({ ...body, [field]: value });
       expectValidation(res, [field]);
       expect(await countReviews(w.tenant.id)).toBe(before);
+    });
+
+    it('keeps line breaks and tabs in a message, and a character beyond the BMP in author and title', async () => {
+      const { w, body } = await setup();
+      const res = await t
+        .http()
+        .post('/api/v1/reviews')
+        .set('Authorization', bearer(w.tokens.orgOwner))
+        .send({ ...body, author: 'Ada 🦉', title: 'Owls 🦉', message: 'Line one\r\nLine two\n\tindented' });
+      expect(res.status).toBe(201);
+      const stored = (await Review.findByPk(res.body.data.id))!;
+      expect([stored.author, stored.title, stored.message]).toEqual(['Ada 🦉', 'Owls 🦉', 'Line one\r\nLine two\n\tindented']);
     });
 
     it('accepts author and title of exactly 255 characters', async () => {
@@ -778,6 +798,18 @@ describe('customer REST reviews', () => {
       expect(res.body.data).toMatchObject({ rating: 3, author: 'Original Author', title: 'Original title', message: 'Original message' });
       const stored = (await Review.findByPk(r.id))!;
       expect([stored.rating, stored.author, stored.title, stored.message]).toEqual([3, 'Original Author', 'Original title', 'Original message']);
+    });
+
+    it.each([
+      ['author', 'New\u0000Author'],
+      ['title', 'a\ud800'],
+      ['message', 'Bell\u0007'],
+    ])('answers 422 naming %s for control characters, and changes nothing', async (field, value) => {
+      const { w, r } = await setup();
+      const res = await t.http().put(`/api/v1/reviews/${r.id}`).set('Authorization', bearer(w.tokens.orgOwner)).send({ rating: 1, [field]: value });
+      expectValidation(res, [field]);
+      const stored = (await Review.findByPk(r.id))!;
+      expect([stored.rating, stored.author, stored.title, stored.message]).toEqual([5, 'Original Author', 'Original title', 'Original message']);
     });
 
     it('changes every field that is sent, with published_on at midnight UTC', async () => {

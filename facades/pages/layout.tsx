@@ -2,6 +2,7 @@ import { createContext, type ComponentChildren, type VNode } from 'preact';
 import { useContext } from 'preact/hooks';
 import { renderToString } from 'preact-render-to-string';
 import { translator, type MessageKey, type Translator } from '../../src/i18n';
+import { logoPath } from '../../src/reports/logo';
 
 /**
  * The one layout of the server-rendered pages (unsubscribe, feedback, connect, the scan report, the MCP OAuth and
@@ -53,8 +54,15 @@ export function Chart({ svg, caption }: { svg: string; caption: string }): VNode
 }
 
 /** A logo's URL when it is http(s) (or, with `local`, a path of this origin); nothing else reaches an `src`. */
+/** A URL a page may link to: http(s), or with `local` a path of the platform's own; null for anything else. */
 export const safeUrl = (url: string | null, local = false): string | null =>
   url && (local ? /^(https?:\/\/|\/(?!\/))/i : /^https?:\/\//i).test(url) ? url : null;
+
+/**
+ * Where a page shows a brand's logo: from the platform's own host (`/brand/logo/<key>`, src/reports/logo.ts), never
+ * from the agency's, so no page loads anything from another host; `local`: a path of the platform's own as it is.
+ */
+export const logoSrc = (url: string | null, local = false): string | null => logoPath(url, local);
 
 const STYLE = `
 body{font-family:system-ui,-apple-system,sans-serif;background:#f5f6f8;margin:0;color:#1f2328;line-height:1.5}
@@ -98,7 +106,7 @@ export interface LayoutProps {
 
 /** The brand's header of the pages: its logo (an http(s) URL only) and its name. */
 function BrandHeader({ brand, tr }: { brand: Brand; tr: Translator }): VNode {
-  const logo = safeUrl(brand.logoUrl);
+  const logo = logoSrc(brand.logoUrl);
   return (
     <header>
       {logo ? <img src={logo} alt={tr.t('common.logo', { brand: brand.name })} /> : null}

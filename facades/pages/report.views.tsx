@@ -4,7 +4,7 @@ import { brandColors } from '../../src/reports/brand';
 import { CHANGE_COLORS, RANK_COLORS, scanCharts, shortDate, snapshotTime, untracked, type ScanCharts } from '../../src/reports/scan';
 import { scanReportPath } from '../../src/reports/links';
 import type { ReportBrand, ReportPin, ScanReport, SnapshotRow } from '../../src/reports/types';
-import { Chart, Layout, Msg, safeUrl } from './layout';
+import { Chart, Layout, Msg, logoSrc } from './layout';
 
 /**
  * The white-label scan report as Preact components in the pages' Layout: the grid as inline SVG on a map-like
@@ -119,7 +119,7 @@ function bandStyle(brand: ReportBrand | null): string | undefined {
 /** The report's frame in the one Layout: its own stylesheet, the brand band with the kind of report, the footer. */
 function ReportLayout({ brand, title, children }: { brand: ReportBrand | null; title: string; children: ComponentChildren }): VNode {
   const tr = translator(brand?.language);
-  const logo = brand ? safeUrl(brand.logoUrl) : null;
+  const logo = brand ? logoSrc(brand.logoUrl) : null;
   const header = (
     <header class="top">
       <div class="brand">

@@ -1,5 +1,7 @@
 import { Router, type Request, type Response } from 'express';
+import { brandLogo } from '../reports/logo';
 import { findFile } from '../services/files.service';
+import { logoUrlOfKey } from '../services/host-brand.service';
 import { sources } from '../services/reference.service';
 import { escapeHtml as esc } from '../domain/html';
 
@@ -36,6 +38,31 @@ export function assetRoutes(): Router {
     }
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64"><rect width="64" height="64" rx="12" fill="${colourOf(source.slug)}"/><text x="32" y="32" dy=".35em" text-anchor="middle" font-family="Arial, sans-serif" font-size="28" fill="#fff">${esc(initials(source.name))}</text></svg>`;
     res.type('image/svg+xml').set('Cache-Control', 'public, max-age=86400').send(svg);
+  });
+
+  // The agency's logo, fetched by the platform from the URL it configured (src/reports/logo.ts): the pages show it from
+  // here, never from the agency's host.
+  router.get('/brand/logo/:key', async (req: Request, res: Response, next) => {
+    try {
+      const key = String(req.params.key);
+      const url = /^[0-9a-f]{32}$/.test(key) ? await logoUrlOfKey(key) : null;
+      const logo = url ? await brandLogo(url) : null;
+      if (!logo) {
+        res.status(404).json({ message: 'Logo not found.' });
+        return;
+      }
+      res
+        .type(logo.type)
+        .set({
+          // The key follows the URL; the image behind a URL may change, so it is kept as long as the platform keeps it.
+          'Cache-Control': 'public, max-age=600',
+          'X-Content-Type-Options': 'nosniff',
+          'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+        })
+        .send(logo.bytes);
+    } catch (e) {
+      next(e);
+    }
   });
 
   router.get('/files/:id', async (req: Request, res: Response, next) => {

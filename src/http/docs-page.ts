@@ -36,7 +36,7 @@ export function developerPageCsp(nonce: string, opts: { blobWorker?: boolean } =
     `script-src 'nonce-${nonce}'`,
     `style-src 'nonce-${nonce}'`,
     "style-src-attr 'unsafe-inline'",
-    "img-src 'self' data: https:",
+    "img-src 'self' data:",
     "font-src 'self' data:",
     "connect-src 'self'",
     ...(opts.blobWorker ? ['worker-src blob:'] : []),

@@ -1,5 +1,5 @@
 import type { ComponentChildren, VNode } from 'preact';
-import { Layout, renderPage, safeUrl } from '../../facades/pages/layout';
+import { Layout, renderPage, logoSrc } from '../../facades/pages/layout';
 
 /**
  * The developer pages as Preact components in the pages' one Layout: the API reference (Redoc, from node_modules) of
@@ -55,7 +55,7 @@ body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f232
 `;
 
 function DocsHeader({ brand, current }: { brand: DocsBrand; current: DocsSection }): VNode {
-  const logo = safeUrl(brand.logoUrl, true);
+  const logo = logoSrc(brand.logoUrl, true);
   return (
     <header class="docs-top">
       <a class="docs-brand" href="/docs">

@@ -1,5 +1,5 @@
 import type { ComponentChildren, VNode } from 'preact';
-import { Layout, safeUrl } from '../../facades/pages/layout';
+import { Layout, logoSrc, safeUrl } from '../../facades/pages/layout';
 
 /**
  * The sign-in and consent pages of MCP's OAuth flow, in the pages' one Layout: the tenant's brand (name and logo of
@@ -41,7 +41,7 @@ button.link{background:none;border:none;padding:0;color:#1f4fd1;text-decoration:
 
 /** The OAuth frame in the one Layout: English, `title · brand`, the brand inside the card; no header of its own. */
 function OAuthLayout({ brand, title, children }: { brand: OAuthBrand; title: string; children: ComponentChildren }): VNode {
-  const logo = safeUrl(brand.logoUrl, true);
+  const logo = logoSrc(brand.logoUrl, true);
   return (
     <Layout brand={brand} title={title} titleJoin=" · " lang="en" robots={null} noReferrer={false} base={STYLE} header={null}>
       <div class="brand">

@@ -60,7 +60,8 @@ export function pageCsp(nonce: string, formTargets: readonly string[] = []): str
     "script-src 'none'",
     `style-src 'nonce-${nonce}'`,
     "style-src-attr 'unsafe-inline'",
-    "img-src 'self' data: https:",
+    // Images from the platform's own host only: a brand's logo too (`/brand/logo/<key>`), never the agency's.
+    "img-src 'self' data:",
     "font-src 'self'",
     `form-action 'self'${formTargets.length ? ` ${formTargets.join(' ')}` : ''}`,
     "frame-ancestors 'none'",

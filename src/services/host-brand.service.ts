@@ -1,4 +1,6 @@
+import { literal, Op, where } from 'sequelize';
 import { Tenant, TenantDomain } from '../models';
+import { logoKey } from '../reports/logo';
 import type { ServiceOptions } from './common';
 
 /**
@@ -18,3 +20,29 @@ export async function brandOfHost(hostname: string, opts: ServiceOptions = {}): 
   const tenant = domain?.tenant;
   return tenant ? { name: tenant.brandName || tenant.name, logoUrl: tenant.logoUrl } : null;
 }
+
+/** Logo URLs found by their key lately (a minute), so a page's visitors don't each cost a query. */
+const logoUrls = new Map<string, { url: string; at: number }>();
+const LOGO_URL_KEEP_MS = 60_000;
+
+/**
+ * The agency logo URL whose key is `key` (`logoKey`, what `GET /brand/logo/<key>` serves), or null: only a URL some
+ * tenant has as its logo, so the route fetches nothing else. Looked up by the key's hash in the database (the tenants
+ * are the agencies: a short table).
+ */
+export async function logoUrlOfKey(key: string, opts: ServiceOptions = {}): Promise<string | null> {
+  const known = logoUrls.get(key);
+  if (known && Date.now() - known.at < LOGO_URL_KEEP_MS) return known.url;
+  const tenant = await Tenant.findOne({
+    attributes: ['logoUrl'],
+    where: { [Op.and]: [{ logoUrl: { [Op.ne]: null } }, literalWhere('LEFT(SHA2(logo_url, 256), 32)', key)] },
+    transaction: opts.transaction,
+  });
+  if (!tenant?.logoUrl || logoKey(tenant.logoUrl) !== key) return null;
+  if (logoUrls.size >= 1_000) logoUrls.clear();
+  logoUrls.set(key, { url: tenant.logoUrl, at: Date.now() });
+  return tenant.logoUrl;
+}
+
+/** `<sql expression> = value`, the value bound. */
+const literalWhere = (expression: string, value: string) => where(literal(expression), value);

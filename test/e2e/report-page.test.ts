@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { useEnv } from '../support/env';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { SimulatedMarket } from '../../src/providers/ranking/simulator';
@@ -21,6 +22,8 @@ const ARTIFACTS = path.join(__dirname, '..', '..', 'artifacts');
 const saved = process.env.PUBLIC_URL;
 
 describe('scan report in a browser', () => {
+  // The agency's logo is on loopback: the platform fetches it to show it from its own host (GET /brand/logo/<key>).
+  useEnv({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
   // Seeding two snapshots of a 7 x 7 grid (about 4,000 result rows) and driving Chromium took over 60 s in a CI run
   // with the whole suite loading the two cores.
   jest.setTimeout(150_000);

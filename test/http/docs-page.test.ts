@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { useEnv } from '../support/env';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -127,6 +128,8 @@ except ValueError as e:
 });
 
 describe('GET /docs, /docs/agency, /docs/webhooks', () => {
+  // The agency's logo is on loopback: the platform fetches it to show it from its own host (GET /brand/logo/<key>).
+  useEnv({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
   jest.setTimeout(120_000);
   useDatabase();
   let served: ServedApp;

@@ -18,7 +18,9 @@ export async function brandedTenant(port: number) {
   const host = `docs-${randomUUID().slice(0, 8)}.localhost`;
   await TenantDomain.create({ tenantId: tenant.id, domain: host });
   const brandName = `Harbour Marketing ${randomUUID().slice(0, 4)}`;
-  await tenant.update({ brandName, logoUrl: `http://${host}:${port}/avatars/placeholder.svg?name=Harbour%20Marketing` });
+  // The platform fetches the logo itself (the page shows it from its own host): from loopback here, where Node, unlike
+  // Chromium, resolves no `*.localhost` name.
+  await tenant.update({ brandName, logoUrl: `http://127.0.0.1:${port}/avatars/placeholder.svg?name=Harbour%20Marketing` });
   return { tenant, owner, host, brandName, origin: `http://${host}:${port}` };
 }
 

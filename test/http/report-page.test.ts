@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { logoKey } from '../../src/reports/logo';
 import { JSDOM } from 'jsdom';
 import { useApp } from '../support/app';
 import { makeTenant } from '../support/factories';
@@ -51,7 +52,8 @@ describe('GET /reports/scans/{uuid}', () => {
     expect(res.headers['referrer-policy']).toBe('no-referrer');
     const d = doc(res.text);
     expect(d.querySelector('header')!.textContent).toContain('Harbour Marketing');
-    expect(d.querySelector('header img')!.getAttribute('src')).toBe('https://cdn.example.test/harbour.png');
+    // From the platform's own host (GET /brand/logo/<key>), never the agency's.
+    expect(d.querySelector('header img')!.getAttribute('src')).toBe(`/brand/logo/${logoKey('https://cdn.example.test/harbour.png')}`);
     expect(d.title).toContain('Harbour Marketing');
     expect(d.querySelector('h1')!.textContent).toBe('Main Street Dental');
     expect(res.text).not.toMatch(/reviewgrid/i);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { logoKey } from '../../src/reports/logo';
 import type { Express } from 'express';
 import pino from 'pino';
 import request from 'supertest';
@@ -97,7 +98,8 @@ describe('connect page OAuth round trip against a real OAuth 2 server', () => {
     // Escaped by the renderer (`<` as `&lt;`; a `>` in text opens nothing, so it is written as is).
     expect(landing.text).toContain('Bright &lt;Agency>');
     expect(landing.text).not.toContain('<Agency>');
-    expect(landing.text).toContain('<img src="https://cdn.example.test/logo.png"');
+    // The logo from the platform's own host (GET /brand/logo/<key>), never the agency's.
+    expect(landing.text).toContain(`<img src="/brand/logo/${logoKey('https://cdn.example.test/logo.png')}"`);
     expect(landing.text).toContain(w.home.name);
     expect(landing.text).toContain('Sign in with Google');
 

@@ -1,4 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
+import { useEnv } from '../support/env';
 import { reviewLinkOf, unsubscribeLinkOf } from '../../src/messaging/links';
 import { reportUrlOf } from '../../src/services/scans.service';
 import { createConnectLink, serveApp, type ServedApp } from '../support/app';
@@ -20,6 +21,8 @@ const ENV_KEYS = ['GOOGLE_CLIENT_ID', 'PUBLIC_URL'] as const;
 const saved: Record<string, string | undefined> = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
 
 describe('security headers and CSP', () => {
+  // The agency's logo is on loopback: the platform fetches it to show it from its own host (GET /brand/logo/<key>).
+  useEnv({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
   jest.setTimeout(90_000);
   useDatabase();
   const apis = useProviderApis();

@@ -67,12 +67,17 @@ function differs(review: Review, r: ProviderReview, provider: string): boolean {
  * Stores one page of platform reviews, matched by (integration, identifier), in one transaction: a new review is
  * created with review-created; a changed one (rating, text, reply, the platform's update time) is updated with
  * review-updated; an unchanged one writes nothing, so running a sync twice emits nothing the second time.
+ *
+ * `fetchedFrom` is the wall-clock time the page's fetch started. A review that has a reply and whose row was written
+ * at or after it keeps its reply: the page may have been read before that reply was published (the reply path
+ * stores it while the fetch is under way), and clearing it would let a second reply overwrite the first on the
+ * platform. The next sync, fetched after the write, brings the reply in line with the platform.
  */
 export async function upsertProviderReviews(
   integrationId: number,
   provider: SignInProvider,
   reviews: ProviderReview[],
-  opts: { clock?: Clock; transaction?: Transaction } = {},
+  opts: { clock?: Clock; transaction?: Transaction; fetchedFrom?: Date } = {},
 ): Promise<UpsertCounts> {
   const clock = opts.clock ?? systemClock;
   const counts: UpsertCounts = { created: 0, updated: 0, unchanged: 0 };
@@ -88,8 +93,9 @@ export async function upsertProviderReviews(
       lock: transaction.LOCK.UPDATE,
     });
     const known = new Map(existing.map((r) => [r.identifier!, r]));
-    for (const [externalId, r] of byId) {
+    for (const [externalId, fetched] of byId) {
       const review = known.get(externalId);
+      const r = review && replyNewerThanPage(review, opts.fetchedFrom) ? { ...fetched, reply: review.reply, replyDate: review.replyDate } : fetched;
       if (!review) {
         const created = await Review.create(
           {
@@ -142,6 +148,15 @@ export async function upsertProviderReviews(
     }
     return counts;
   });
+}
+
+/**
+ * The stored reply may be newer than the page: the row was written (updated_at, wall clock like `fetchedFrom`) at or
+ * after the fetch started. Any write counts, not only the reply's: keeping a reply one sync longer is harmless.
+ */
+function replyNewerThanPage(review: Review, fetchedFrom: Date | undefined): boolean {
+  if (!fetchedFrom || review.reply === null || review.reply === '') return false;
+  return review.updatedAt.getTime() >= fetchedFrom.getTime();
 }
 
 /** Records the outcome of a run on the integration: a success stamps `last_synced_at` and clears the error. */

@@ -120,7 +120,7 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
       loadTarget: (integrationId) => loadSyncTarget(integrationId),
       accessToken: (integrationId) => accessTokenFor(integrationId),
       client: (provider) => platformClient(provider),
-      upsert: (integrationId, provider, reviews) => upsertProviderReviews(integrationId, provider, reviews),
+      upsert: (integrationId, provider, reviews, fetchedFrom) => upsertProviderReviews(integrationId, provider, reviews, { fetchedFrom }),
       record: (integrationId, error) => recordSyncResult(integrationId, error),
       removeSchedule: (integrationId) => removeReviewSync(integrationId),
     }),

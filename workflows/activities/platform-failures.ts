@@ -9,8 +9,20 @@ export const SYNC_STOPPED = 'SyncStopped';
 const PROVIDER_NAMES: Record<SignInProvider, string> = { google: 'Google', facebook: 'Facebook' };
 
 /**
+ * The longest wait a provider's Retry-After gets (the syncs' longest backoff interval): a platform asking for a day
+ * would otherwise hold a run until its run timeout, which ends it without recording `last_sync_error` while the
+ * schedule skips every run in between. After the cap the call is simply tried again, and still counts as an attempt.
+ */
+export const MAX_PROVIDER_RETRY_AFTER_MS = 5 * 60_000;
+
+/** A provider's Retry-After as an activity's next retry delay: at most MAX_PROVIDER_RETRY_AFTER_MS; none: the policy's backoff. */
+export function providerRetryDelay(retryAfterMs: number | null): number | undefined {
+  return retryAfterMs === null ? undefined : Math.min(retryAfterMs, MAX_PROVIDER_RETRY_AFTER_MS);
+}
+
+/**
  * A review platform's errors as Temporal failures, for the syncs' activities: a refusal stops the run, unavailability
- * retries (after Retry-After). From the token store: no sign-in left stops it, one the customer must renew is a
+ * retries (after Retry-After, capped). From the token store: no sign-in left stops it, one the customer must renew is a
  * refusal, an unreachable token endpoint retries.
  */
 export function platformFailure(e: unknown): unknown {
@@ -18,7 +30,7 @@ export function platformFailure(e: unknown): unknown {
     return ApplicationFailure.nonRetryable(`${PROVIDER_NAMES[e.provider]} refused the request (${e.status}): ${e.reason}`, PROVIDER_REJECTED);
   }
   if (e instanceof ProviderUnavailable) {
-    return ApplicationFailure.create({ message: e.message, type: 'ProviderUnavailable', nextRetryDelay: e.retryAfterMs ?? undefined });
+    return ApplicationFailure.create({ message: e.message, type: 'ProviderUnavailable', nextRetryDelay: providerRetryDelay(e.retryAfterMs) });
   }
   if (e instanceof DomainError) {
     if (e.code === 'NOT_FOUND') return ApplicationFailure.nonRetryable(e.message, SYNC_STOPPED);

@@ -6,7 +6,8 @@ export interface ReviewSyncActivityDeps {
   loadTarget(integrationId: number): Promise<{ target: SyncTarget | null; skip: SyncSkip | null }>;
   accessToken(integrationId: number): Promise<string>;
   client(provider: SignInProvider): ReviewPlatformClient;
-  upsert(integrationId: number, provider: SignInProvider, reviews: ProviderReview[]): Promise<UpsertCounts>;
+  /** `fetchedFrom`: when the page's fetch started (a reply stored since is newer than the page and is kept). */
+  upsert(integrationId: number, provider: SignInProvider, reviews: ProviderReview[], fetchedFrom: Date): Promise<UpsertCounts>;
   record(integrationId: number, error: string | null): Promise<void>;
   removeSchedule(integrationId: number): Promise<void>;
 }
@@ -34,13 +35,15 @@ export function createReviewSyncActivities(deps: ReviewSyncActivityDeps) {
       const { target, skip } = await deps.loadTarget(input.integrationId);
       if (!target) throw syncStopped(skip);
       let page;
+      // Taken before the token and the fetch, so any reply stored while they run counts as newer than the page.
+      const fetchedFrom = new Date();
       try {
         const token = await deps.accessToken(input.integrationId);
         page = await deps.client(target.provider).listReviews(token, target.externalId, input.pageToken);
       } catch (e) {
         throw platformFailure(e);
       }
-      const counts = await deps.upsert(input.integrationId, target.provider, page.reviews);
+      const counts = await deps.upsert(input.integrationId, target.provider, page.reviews, fetchedFrom);
       return { ...counts, nextPageToken: page.nextPageToken };
     },
 

@@ -1,5 +1,6 @@
 import { ApplicationFailure, Context, heartbeat } from '@temporalio/activity';
 import { GridProviderRejected, GridProviderUnavailable, type MapResult } from '../../src/providers/ranking/types';
+import { providerRetryDelay } from './platform-failures';
 
 /** What a run works on: the snapshots (one per keyword) and the pins still without a result for each. */
 export interface ScanRunPlan {
@@ -84,7 +85,7 @@ export function createScanActivities(deps: ScanActivityDeps) {
         } catch (e) {
           if (e instanceof GridProviderRejected) throw ApplicationFailure.nonRetryable(e.message, GRID_PROVIDER_REJECTED);
           if (e instanceof GridProviderUnavailable) {
-            throw ApplicationFailure.create({ message: e.message, type: GRID_PROVIDER_UNAVAILABLE, nextRetryDelay: e.retryAfterMs ?? undefined });
+            throw ApplicationFailure.create({ message: e.message, type: GRID_PROVIDER_UNAVAILABLE, nextRetryDelay: providerRetryDelay(e.retryAfterMs) });
           }
           throw e;
         }

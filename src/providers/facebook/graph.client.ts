@@ -12,8 +12,18 @@ export const FACEBOOK_GRAPH_URL = 'https://graph.facebook.com/v19.0';
 /** The fields of a comment we read. */
 export const COMMENT_FIELDS = 'id,from,message,created_time';
 
-/** The rating fields we read; the story's comments carry the page's reply. */
-export const RATING_FIELDS = `reviewer,created_time,recommendation_type,review_text,rating,open_graph_story{id,comments{${COMMENT_FIELDS}}}`;
+/**
+ * The story comments we look for the page's reply in: the newest 100. The sync and the reply path read the same
+ * ones, so a reply the reply path finds is never one the sync misses (and clears every run); an edge without
+ * limit and order answers only its 25 oldest.
+ */
+export const COMMENT_LIMIT = 100;
+export const COMMENT_ORDER = 'reverse_chronological';
+
+/** The rating fields we read; the story's comments (field expansion with the same limit and order) carry the page's reply. */
+export const RATING_FIELDS =
+  `reviewer,created_time,recommendation_type,review_text,rating,` +
+  `open_graph_story{id,comments.limit(${COMMENT_LIMIT}).order(${COMMENT_ORDER}){${COMMENT_FIELDS}}}`;
 
 interface GraphPaging {
   cursors?: { before?: string; after?: string };
@@ -155,7 +165,7 @@ export class FacebookGraphClient implements ReviewPlatformClient {
 
   /** The page's current reply on a story (`GET /{story}/comments`, newest first), as the review sync reads it. */
   private async replyOnStory(pageToken: string, pageId: string, storyId: string): Promise<(GraphComment & { message: string }) | null> {
-    const params = { fields: COMMENT_FIELDS, order: 'reverse_chronological', limit: '100', access_token: pageToken };
+    const params = { fields: COMMENT_FIELDS, order: COMMENT_ORDER, limit: String(COMMENT_LIMIT), access_token: pageToken };
     const body = (await this.get(`${storyId}/comments`, params)) as { data?: GraphComment[] };
     return pageReplyOf(body.data, pageId);
   }

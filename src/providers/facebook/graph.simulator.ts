@@ -4,8 +4,9 @@ import { decodeOffset, encodeOffset, hash32, initialReviewCount, simulatedReview
 
 /**
  * Facebook Graph API simulator for Pages: `GET /me/accounts`, `GET /{page-id}?fields=access_token`,
- * `GET /{page-id}/ratings` (cursor paging), `GET /{story-id}/comments` (`order=reverse_chronological` or
- * chronological, cursor paging) and `POST /{story-id}/comments`, in the Graph wire format
+ * `GET /{page-id}/ratings` (cursor paging; the story's comments by field expansion,
+ * `open_graph_story{id,comments.limit(N).order(reverse_chronological){...}}`), `GET /{story-id}/comments`
+ * (`order=reverse_chronological` or chronological, cursor paging) and `POST /{story-id}/comments`, in the Graph wire format
  * (`{data, paging: {cursors: {before, after}, next}}`, errors `{error: {message, type, code, fbtrace_id}}`).
  *
  * - Any non-empty `access_token` is accepted (the OAuth simulator's tokens, or any other); a page token is
@@ -53,8 +54,40 @@ export type FacebookSimulatorOptions = PlatformSimulatorOptions;
 /** Graph timestamps: `2026-11-01T10:00:00+0000`. */
 export const graphTime = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, '+0000');
 
+/**
+ * A comments edge as Graph serves it, requested or expanded: oldest first unless `order=reverse_chronological`,
+ * 25 a page unless `limit` says otherwise (at most 100 here).
+ */
+const COMMENTS_DEFAULT_LIMIT = 25;
+const COMMENTS_MAX_LIMIT = 100;
+
+/**
+ * The modifiers of the `comments` field expansion in a `fields` parameter (`comments.limit(5).order(...){...}`): null
+ * when comments are not asked for, `invalid` for a limit that is not a positive integer.
+ */
+export function commentsExpansion(fields: string): { limit: number; order: string } | null | 'invalid' {
+  const m = /(?:^|[{,])comments((?:\.\w+\([^()]*\))*)(?=[{,}]|$)/.exec(fields);
+  if (!m) return null;
+  const out = { limit: COMMENTS_DEFAULT_LIMIT, order: 'chronological' };
+  for (const [, name, value] of m[1].matchAll(/\.(\w+)\(([^()]*)\)/g)) {
+    if (name === 'limit') {
+      if (!/^\d+$/.test(value) || Number(value) < 1) return 'invalid';
+      out.limit = Math.min(Number(value), COMMENTS_MAX_LIMIT);
+    }
+    if (name === 'order') out.order = value;
+  }
+  return out;
+}
+
+const wireComment = (c: FacebookSimComment) => ({ id: c.id, from: c.from, message: c.message, created_time: graphTime(c.createdTime) });
+
 const graphError = (res: Response, status: number, code: number, message: string, type = 'OAuthException') =>
   res.status(status).json({ error: { message, type, code, fbtrace_id: `Sim${hash32(message).toString(36)}` } });
+
+function commentsInOrder(rating: FacebookSimRating, order: unknown): FacebookSimComment[] {
+  const sorted = [...rating.comments].sort((a, b) => a.createdTime.getTime() - b.createdTime.getTime());
+  return order === 'reverse_chronological' ? sorted.reverse() : sorted;
+}
 
 export class FacebookGraphSimulator extends PlatformSimulator {
   readonly router: Router;
@@ -115,6 +148,17 @@ export class FacebookGraphSimulator extends PlatformSimulator {
     if (!rating) throw new Error(`no rating ${storyId}`);
     if (patch.recommendation !== undefined) rating.recommendation = patch.recommendation;
     if (patch.text !== undefined) rating.text = patch.text;
+  }
+
+  /** A comment on a rating's story: the reviewer's or another user's, or the page's own (`fromPage`: a reply). */
+  addComment(storyId: string, c: { message: string; fromPage?: boolean; author?: string; createdTime?: Date }): string {
+    const rating = this.rating(storyId);
+    if (!rating) throw new Error(`no rating ${storyId}`);
+    const pageId = storyId.replace(/_.*$/, '');
+    const id = `${storyId}_c${rating.comments.length + 1}`;
+    const from = c.fromPage ? { id: pageId, name: this.pages.get(pageId)!.name } : { id: `u${hash32(`${id}:${c.author ?? ''}`)}`, name: c.author ?? 'A Facebook user' };
+    rating.comments.push({ id, from, message: c.message, createdTime: c.createdTime ?? this.now() });
+    return id;
   }
 
   rating(storyId: string): FacebookSimRating | null {
@@ -226,7 +270,8 @@ export class FacebookGraphSimulator extends PlatformSimulator {
       const { items, after, next } = this.slice(sorted, req, this.maxPageSize);
       if (!items) return void graphError(res, 400, 100, '(#100) Invalid cursor', 'OAuthException');
       const fields = typeof req.query.fields === 'string' ? req.query.fields : '';
-      const withComments = fields.includes('comments');
+      const comments = commentsExpansion(fields);
+      if (comments === 'invalid') return void graphError(res, 400, 100, '(#100) The parameter limit must be a positive integer', 'OAuthException');
       res.json({
         data: items.map((r) => ({
           created_time: graphTime(r.createdTime),
@@ -236,9 +281,7 @@ export class FacebookGraphSimulator extends PlatformSimulator {
           ...(r.reviewer ? { reviewer: r.reviewer } : {}),
           open_graph_story: {
             id: r.storyId,
-            ...(withComments
-              ? { comments: { data: r.comments.map((c) => ({ id: c.id, from: c.from, message: c.message, created_time: graphTime(c.createdTime) })) } }
-              : {}),
+            ...(comments ? { comments: this.expandedComments(r, comments, req) } : {}),
           },
         })),
         paging: { cursors: { before: encodeOffset(0), after }, ...(next ? { next } : {}) },
@@ -272,12 +315,10 @@ export class FacebookGraphSimulator extends PlatformSimulator {
       const storyId = req.params.id;
       const rating = this.rating(storyId);
       if (!rating) return void this.unknownObject(res, storyId);
-      const sorted = [...rating.comments].sort((a, b) => a.createdTime.getTime() - b.createdTime.getTime());
-      if (req.query.order === 'reverse_chronological') sorted.reverse();
-      const { items, after, next } = this.slice(sorted, req, 100);
+      const { items, after, next } = this.slice(commentsInOrder(rating, req.query.order), req, COMMENTS_MAX_LIMIT, COMMENTS_DEFAULT_LIMIT);
       if (!items) return void graphError(res, 400, 100, '(#100) Invalid cursor', 'OAuthException');
       res.json({
-        data: items.map((c) => ({ id: c.id, from: c.from, message: c.message, created_time: graphTime(c.createdTime) })),
+        data: items.map(wireComment),
         paging: { cursors: { before: encodeOffset(0), after }, ...(next ? { next } : {}) },
       });
     });
@@ -304,10 +345,24 @@ export class FacebookGraphSimulator extends PlatformSimulator {
     );
   }
 
+  /** A story's comments expanded in a ratings answer: the first page of its comments edge, with the edge's paging. */
+  private expandedComments(rating: FacebookSimRating, opts: { limit: number; order: string }, req: Request) {
+    const all = commentsInOrder(rating, opts.order);
+    const items = all.slice(0, opts.limit);
+    const after = encodeOffset(items.length);
+    let next: string | null = null;
+    if (items.length < all.length) {
+      const url = new URL(`${req.protocol}://${req.get('host')}${req.baseUrl}/${rating.storyId}/comments`);
+      url.search = new URLSearchParams({ order: opts.order, limit: String(opts.limit), after, access_token: this.tokenOf(req) ?? '' }).toString();
+      next = url.toString();
+    }
+    return { data: items.map(wireComment), paging: { cursors: { before: encodeOffset(0), after }, ...(next ? { next } : {}) } };
+  }
+
   /** Cursor paging: `after` is an opaque offset; `next` is the full URL of the next page, absent on the last. */
-  private slice<T>(all: T[], req: Request, max: number): { items: T[] | null; after: string; next: string | null } {
+  private slice<T>(all: T[], req: Request, max: number, defaultLimit = max): { items: T[] | null; after: string; next: string | null } {
     const offset = decodeOffset(req.query.after);
-    const limit = req.query.limit === undefined ? max : Number(req.query.limit);
+    const limit = req.query.limit === undefined ? defaultLimit : Number(req.query.limit);
     if (offset === null || !Number.isInteger(limit) || limit < 1) return { items: null, after: '', next: null };
     const take = Math.min(limit, max);
     const items = all.slice(offset, offset + take);

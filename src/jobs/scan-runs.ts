@@ -110,7 +110,8 @@ export async function completeRun(runId: string, opts: ServiceOptions = {}): Pro
       );
     }
     await scan.update({ isRunning: false, currentRunId: null, lastRunFailed: false, lastError: null }, { transaction });
-    const total = metrics.summarise(all);
+    // A scan with no business to track has no rank to report (the scan detail's `summary` is null the same way).
+    const total = metrics.targetSummary(all, scan.targetPlaceId);
     await writeEvent(
       transaction,
       {
@@ -127,7 +128,7 @@ export async function completeRun(runId: string, opts: ServiceOptions = {}): Pro
           keyword: scan.keywords[0] ?? first.keyword,
           keywords: scan.keywords,
           grid_size: scan.gridSize,
-          summary: { average_rank: total.avgRank, top_3_count: total.top3, top_4_to_10_count: total.top4to10, not_ranking_count: total.notRanking },
+          summary: total && { average_rank: total.avgRank, top_3_count: total.top3, top_4_to_10_count: total.top4to10, not_ranking_count: total.notRanking },
           report_url: reportPathOf(scan.uuid),
         },
       },

@@ -81,7 +81,7 @@ export const WEBHOOK_EVENTS = {
       keyword: z.string(),
       keywords: z.array(z.string()),
       grid_size: z.number().int(),
-      summary: ScanSummary,
+      summary: ScanSummary.nullable().openapi({ description: 'Null for a scan with no business to track (no `target_place_id`): its rank is unknown, as the scan detail says.' }),
       report_url: z.string().openapi({ description: 'Relative path of the white-label report.' }),
     }),
   },

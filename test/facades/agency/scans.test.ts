@@ -180,6 +180,24 @@ describe('scans at /api/agency/v1/scans', () => {
       });
     });
 
+    it('emits scan-completed with no summary for a scan without a business to track (its rank is unknown, as its detail says)', async () => {
+      const w = await agency();
+      const res = await w.agency.post('/scans', body());
+      expect(res.status).toBe(202);
+      const uuid = res.body.data.uuid;
+      await idle(uuid);
+      // The business is no longer tracked (a live provider's scan created without one is the same), then runs again.
+      expect((await w.agency.put(`/scans/${uuid}`, { target_place_id: null })).status).toBe(200);
+      expect((await w.agency.post(`/scans/${uuid}/run`, {})).status).toBe(202);
+      await idle(uuid);
+      expect((await w.agency.get(`/scans/${uuid}`)).body.data.summary).toBeNull();
+      const events = await OutboxEvent.findAll({ where: { aggregateType: 'scan', aggregateId: uuid }, order: [['id', 'ASC']] });
+      expect(events.map((e) => [e.event, (e.payload as { summary: unknown }).summary === null])).toEqual([
+        ['scan-completed', false],
+        ['scan-completed', true],
+      ]);
+    });
+
     it('answers 422 provider_not_configured without providers', async () => {
       const w = await agency('none');
       const res = await w.agency.post('/scans', body());

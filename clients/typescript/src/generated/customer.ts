@@ -5797,12 +5797,13 @@ export interface operations {
                     keyword: string;
                     keywords: string[];
                     grid_size: number;
+                    /** @description Null for a scan with no business to track (no `target_place_id`): its rank is unknown, as the scan detail says. */
                     summary: {
                         average_rank: number;
                         top_3_count: number;
                         top_4_to_10_count: number;
                         not_ranking_count: number;
-                    };
+                    } | null;
                     /** @description Relative path of the white-label report. */
                     report_url: string;
                 };

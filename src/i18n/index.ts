@@ -98,13 +98,22 @@ export interface Translator {
   number(n: number, opts?: Intl.NumberFormatOptions): string;
 }
 
+/**
+ * The `Intl` locale whose dates and numbers each catalogue's language writes. The Portuguese catalogue speaks European
+ * Portuguese ("grelha", "descarregar", "equipa"), so its dates and numbers are Portugal's (`pt-PT`: "1/10",
+ * "10/2026", `12 345,5`) rather than the Brazilian ones `Intl` gives for a bare `pt` ("1 de out.", `12.345,5`); every
+ * other language as it is.
+ */
+export const intlLocale = (language: string): string => (language === 'pt' ? 'pt-PT' : language);
+
 export function translator(language: string | null | undefined): Translator {
   const lang = uiLanguage(language);
+  const locale = intlLocale(lang);
   return {
     language: lang,
     t: (key, vars) => t(lang, key, vars),
     html: (key, vars) => tHtml(lang, key, vars),
-    date: (d) => new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(d),
-    number: (n, opts) => new Intl.NumberFormat(lang, opts).format(n),
+    date: (d) => new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(d),
+    number: (n, opts) => new Intl.NumberFormat(locale, opts).format(n),
   };
 }

@@ -1,11 +1,10 @@
 import type * as Echarts from 'echarts';
-import type { Translator } from '../i18n';
+import { intlLocale, type Translator } from '../i18n';
 import type { ReportFigures } from './types';
 import { ASPECTS, type Aspect } from '../analytics/lexicon';
 import { monthStart } from '../analytics/periods';
 import { mentionedAspects } from './aspect-trend';
 import { brandColors, contrast } from './brand';
-import { intlLocale } from './locale';
 
 /**
  * The report's charts, rendered on the server as SVG by ECharts' server-side renderer (no browser, no script in the

@@ -1,10 +1,9 @@
-import { translator, type MessageKey, type Translator } from '../i18n';
+import { intlLocale, translator, type MessageKey, type Translator } from '../i18n';
 import type { ReportFigures } from './types';
 import { ASPECTS } from '../analytics/lexicon';
 import { aspectMoves, type AspectWindow } from './aspect-trend';
 import { monthPeriod, monthStart } from '../analytics/periods';
 import { aspectsChart, aspectTrendChart, responseChart, sentimentChart, trendChart } from './charts';
-import { intlLocale } from './locale';
 import { pdfDocument, type Kpi, type PdfOptions } from './pdf';
 
 /**

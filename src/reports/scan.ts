@@ -1,8 +1,7 @@
-import { translator, type Translator } from '../i18n';
+import { intlLocale, translator, type Translator } from '../i18n';
 import type { GridCell, ScanHistory, ScanReport } from './types';
 import { brandColors } from './brand';
 import { COLORS, svgChart } from './charts';
-import { intlLocale } from './locale';
 import { pdfDocument, type PdfOptions } from './pdf';
 
 /**

@@ -89,5 +89,8 @@ describe('message catalogues', () => {
     expect(translator('fr').date(day)).toBe('5 mars 2026');
     expect(translator('de').number(1234.5)).toBe('1.234,5');
     expect(translator('en').number(1234.5)).toBe('1,234.5');
+    // European Portuguese, as the catalogue is written: a space (U+00A0) groups from five digits.
+    expect(translator('pt').number(12345.5)).toBe('12\u00a0345,5');
+    expect(translator('pt').number(1234.5)).toBe('1234,5');
   });
 });

@@ -1,6 +1,5 @@
-import { translator, UI_LANGUAGES } from '../../src/i18n';
+import { intlLocale, translator, UI_LANGUAGES } from '../../src/i18n';
 import { monthLabel } from '../../src/reports/charts';
-import { intlLocale } from '../../src/reports/locale';
 
 /**
  * The months on the report charts' axes: "Oct 26" read as the 26th of October, so a label is the language's short

@@ -2,7 +2,7 @@ import type { Messages } from './en';
 
 /**
  * European Portuguese (pt-PT), formal throughout (the third person, without "você"): "grelha", "descarregar",
- * "equipa", "ligar"; its dates are written as Portugal's (src/reports/locale.ts).
+ * "equipa", "ligar"; its dates are written as Portugal's (`intlLocale`, src/i18n/index.ts).
  */
 export const pt: Messages = {
   common: {

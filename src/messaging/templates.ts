@@ -28,17 +28,29 @@ export const defaultSubject = (language?: string | null): string => t(language, 
 export const defaultBody = (language?: string | null): string => t(language, 'invite.body');
 
 /** Replaces the placeholders; an absent first name reads "there" ("Hi there,", in the language), an absent last name nothing. */
-export function fill(template: string, v: TemplateValues): string {
+export function fill(template: string, v: TemplateValues, nameCap = Infinity): string {
   const values: Record<string, string> = {
-    first_name: v.firstName?.trim() || t(v.language, 'invite.there'),
-    last_name: v.lastName?.trim() || '',
-    business_name: v.businessName,
+    first_name: capped(v.firstName?.trim() || t(v.language, 'invite.there'), nameCap),
+    last_name: capped(v.lastName?.trim() || '', nameCap),
+    business_name: capped(v.businessName, nameCap),
     review_link: v.reviewLink,
     unsubscribe_link: v.unsubscribeLink,
   };
   return template
     .replace(/\{(first_name|last_name|business_name|review_link|unsubscribe_link)\}/g, (_m, key: string) => values[key])
     .replace(/[ \t]+([,.!?])/g, '$1');
+}
+
+/** `s` in at most `max` UTF-16 units, ending "…" when cut (never inside a surrogate pair). */
+function capped(s: string, max: number): string {
+  if (s.length <= max) return s;
+  if (max <= 0) return '';
+  let out = '';
+  for (const ch of s) {
+    if (out.length + ch.length > max - 1) break;
+    out += ch;
+  }
+  return `${out}…`;
 }
 
 /** Plain text to HTML: escaped, paragraphs kept, the two links clickable. */
@@ -77,17 +89,88 @@ export function renderEmail(step: Pick<CampaignStep, 'subject' | 'body'>, v: Tem
   };
 }
 
-export function renderText(step: Pick<CampaignStep, 'body'>, v: TemplateValues): Pick<OutgoingMessage, 'body'> {
-  let body = fill(step.body?.trim() || defaultBody(v.language), v);
-  if (!body.includes(v.reviewLink)) body += ` ${v.reviewLink}`;
-  const hasStop = /\bSTOP\b/.test(body);
+/**
+ * What a text message may be: Twilio refuses a body over 1,600 characters (error 21617; UTF-16 code units, so an
+ * emoji is 2), and so does the simulator.
+ */
+export const SMS_MAX_CHARS = 1600;
+/** What a `{review_link}` or `{unsubscribe_link}` is counted as when a step is saved: a PUBLIC_URL of up to 52 characters. */
+export const SMS_LINK_CHARS = 100;
+/**
+ * Kept free for what every text gets besides the step's own words: the review link (a space and a link) and the
+ * opt-out line ("Reply STOP to opt out or unsubscribe: <link>", the longest language's, on its own line).
+ */
+export const SMS_RESERVED_CHARS = 300;
+/** The longest SMS / messaging-app step body, as textLengthOf counts it. */
+export const SMS_BODY_MAX_CHARS = SMS_MAX_CHARS - SMS_RESERVED_CHARS;
+
+/** A text step's body as the limit counts it: UTF-16 units (as the provider), each link placeholder as SMS_LINK_CHARS. */
+export function textLengthOf(body: string): number {
+  const links = body.match(/\{(review_link|unsubscribe_link)\}/g) ?? [];
+  return body.length + links.reduce((n, p) => n + SMS_LINK_CHARS - p.length, 0);
+}
+
+/** The step's text (placeholders filled, names at most `nameCap` long) with the review link and the opt-out added. */
+function composeText(template: string, v: TemplateValues, nameCap: number): string {
+  // The step's own words decide whether it already tells how to opt out: a name or business name saying "STOP"
+  // (filled in below) does not.
+  const hasStop = /\bSTOP\b/.test(template);
+  let body = fill(template, v, nameCap).trim();
+  if (!body.includes(v.reviewLink)) body += `${body ? ' ' : ''}${v.reviewLink}`;
   if (!body.includes(v.unsubscribeLink)) {
     body += `\n${t(v.language, hasStop ? 'invite.smsUnsubscribe' : 'invite.smsStop', { link: v.unsubscribeLink })}`;
   } else if (!hasStop) {
     // The link is in the body already: the STOP line alone.
     body += `\n${t(v.language, 'invite.smsStopOnly')}`;
   }
-  return { body };
+  return body;
+}
+
+/** The largest n in [0, max] for which ok(n) holds (ok is monotonic), or -1 when ok(0) does not. */
+function largest(max: number, ok: (n: number) => boolean): number {
+  if (!ok(0)) return -1;
+  let lo = 0;
+  let hi = max;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (ok(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** The first `units` UTF-16 units of a template, never ending inside a placeholder or a surrogate pair, with "…". */
+function cutTemplate(template: string, units: number): string {
+  let out = '';
+  for (const ch of template) {
+    if (out.length + ch.length > units) break;
+    out += ch;
+  }
+  const open = out.lastIndexOf('{');
+  if (open !== -1 && !out.includes('}', open) && /^\{[a-z_]*$/.test(out.slice(open))) out = out.slice(0, open);
+  return out.length < template.length ? `${out.trimEnd()}…` : out;
+}
+
+/**
+ * A text message that the provider takes (at most SMS_MAX_CHARS): the review link and the opt-out line are never
+ * cut. When the filled text is too long, the filled-in names (first, last, business) are shortened, each to the same
+ * longest length that fits, ending "…". Only when even that cannot fit (a step saved before the limit counted the
+ * added text, or a PUBLIC_URL longer than SMS_LINK_CHARS allows for) is the step's own text cut at the end.
+ */
+export function renderText(step: Pick<CampaignStep, 'body'>, v: TemplateValues): Pick<OutgoingMessage, 'body'> {
+  const template = step.body?.trim() || defaultBody(v.language);
+  const fits = (s: string) => s.length <= SMS_MAX_CHARS;
+  const whole = composeText(template, v, Infinity);
+  if (fits(whole)) return { body: whole };
+  const longestName = Math.max(v.firstName?.length ?? 0, v.lastName?.length ?? 0, v.businessName.length, 5);
+  const cap = largest(longestName, (n) => fits(composeText(template, v, n)));
+  if (cap >= 0) return { body: composeText(template, v, cap) };
+  // Safety net: names at most 20 (else none), and as much of the step's own text as fits.
+  for (const nameCap of [20, 0]) {
+    const units = largest(template.length, (n) => fits(composeText(cutTemplate(template, n), v, nameCap)));
+    if (units >= 0) return { body: composeText(cutTemplate(template, units), v, nameCap) };
+  }
+  return { body: composeText('', v, 0) };
 }
 
 export function render(channel: Channel, step: Pick<CampaignStep, 'subject' | 'body'>, v: TemplateValues): Omit<OutgoingMessage, 'to'> {

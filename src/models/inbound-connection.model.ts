@@ -15,10 +15,13 @@ export interface InboundMapping {
   anchorDate?: string | null;
 }
 
-/** When to send: at once, `delayMinutes` (15 min to 7 days) after the anchor, or the next morning at `time`. */
+/**
+ * When to send: at once, `delayMinutes` (15 min to 7 days) after the anchor, or the next morning at `time`. A delay's
+ * optional `timezone` is the zone anchor dates without an offset are read in (UTC when absent).
+ */
 export type InboundTiming =
   | { mode: 'immediate' }
-  | { mode: 'delay'; delayMinutes: number }
+  | { mode: 'delay'; delayMinutes: number; timezone?: string }
   | { mode: 'next_morning'; time: string; timezone: string };
 
 /** An inbound contact webhook of a campaign (spec: Inbound contact webhook). */

@@ -11,6 +11,7 @@ import { cleanName, clockOf, escape, inTransaction, offset, type Page, type Page
 import { MAX_SEND_AFTER_HOURS, minutesOf, requestInvite, type ContactDetails, type InviteRequestResult } from './invites.service';
 import { requestInvites, type BatchInviteResult } from './invite-batches';
 import { containsPattern } from '../db/like';
+import { SMS_BODY_MAX_CHARS, SMS_LINK_CHARS, SMS_MAX_CHARS, textLengthOf } from '../messaging/templates';
 import { UUID } from '../domain/ids';
 
 /**
@@ -23,7 +24,8 @@ import { UUID } from '../domain/ids';
 export const CAMPAIGN_LIMITS = {
   steps: { min: 1, max: 5 },
   emailBodyChars: 2000,
-  textBodyChars: 1600,
+  /** SMS / messaging app: 1,600 (the provider's limit) less what every text gets added, as textLengthOf counts (templates.ts). */
+  textBodyChars: SMS_BODY_MAX_CHARS,
   subjectChars: 255,
   delayHours: { min: 0, max: 720 },
   sendAfterHours: { min: 0, max: MAX_SEND_AFTER_HOURS },
@@ -154,7 +156,14 @@ export function cleanSteps(steps: readonly CampaignStepInput[], fields: FieldErr
     const bodyMax = channel === 'email' ? CAMPAIGN_LIMITS.emailBodyChars : CAMPAIGN_LIMITS.textBodyChars;
     if (!body) fields[key('body')] = ['The body field is required.'];
     else if (BODY_CONTROL.test(body)) fields[key('body')] = ['The body may not contain control characters (tabs and line breaks are allowed).'];
-    else if (charCount(body) > bodyMax) fields[key('body')] = [`The body may not be greater than ${bodyMax} characters.`];
+    else if (channel === 'email' && charCount(body) > bodyMax) fields[key('body')] = [`The body may not be greater than ${bodyMax} characters.`];
+    else if (channel !== 'email' && textLengthOf(body) > bodyMax) {
+      // The sent text also carries the review link and the opt-out line, and the provider refuses more than 1,600.
+      fields[key('body')] = [
+        `The body may not be greater than ${bodyMax} characters (an emoji counts as 2, {review_link} and {unsubscribe_link} as ${SMS_LINK_CHARS} each): ` +
+          `the review link and the opt-out line are added, and a text message may not exceed ${SMS_MAX_CHARS}.`,
+      ];
+    }
     const subject = typeof s.subject === 'string' && s.subject.trim() ? s.subject.trim() : null;
     if (channel === 'email' && !subject) fields[key('subject')] = ['The subject field is required for an email step.'];
     else if (subject && SUBJECT_CONTROL.test(subject)) fields[key('subject')] = ['The subject may not contain control characters.'];

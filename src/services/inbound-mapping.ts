@@ -150,8 +150,12 @@ export function parseAnchorDate(value: string | number | undefined, zone: string
   return null;
 }
 
-/** The zone naive anchor texts are read in: the next-morning zone when the timing has one, else UTC. */
-export const anchorZoneOf = (timing: InboundTiming): string => (timing.mode === 'next_morning' ? timing.timezone : 'UTC');
+/**
+ * The zone anchor texts without an offset are read in: the connection's own zone (next morning's, or the delay's
+ * optional one); UTC when it has none (accounts, organisations and locations carry no time zone). Anchors with an
+ * offset or `Z`, and Unix times, are read as given.
+ */
+export const anchorZoneOf = (timing: InboundTiming): string => ('timezone' in timing && timing.timezone ? timing.timezone : 'UTC');
 
 // ---- timing ---------------------------------------------------------------------------------------------
 
@@ -160,7 +164,9 @@ export const anchorZoneOf = (timing: InboundTiming): string => (timing.mode === 
  * the window and never before now):
  * - `immediate`: the arrival time (the anchor does not matter);
  * - `delay`: the anchor (else the arrival time) plus `delayMinutes`;
- * - `next_morning`: `time` on the calendar day after the anchor's (else the arrival's) local date in `timezone`.
+ * - `next_morning`: `time` on the calendar day after the anchor's (else the arrival's) local date in `timezone`;
+ *   when that morning has already passed at arrival (an anchor days old), the next `time` after the arrival instead
+ *   (today's if still ahead, else tomorrow's), never a time in the past that would send at once, at any hour.
  *   Across a DST change the wall-clock time is kept; a time that does not exist that day (a spring-forward gap)
  *   moves forward by the gap, as the zone's clocks do.
  */
@@ -173,11 +179,12 @@ export function earliestSendTime(timing: InboundTiming, anchor: Date | null, arr
       return new Date(base.getTime() + timing.delayMinutes * 60_000);
     case 'next_morning': {
       const [hour, minute] = timing.time.split(':').map(Number);
-      return DateTime.fromJSDate(base, { zone: timing.timezone })
-        .startOf('day')
-        .plus({ days: 1 })
-        .set({ hour, minute, second: 0, millisecond: 0 })
-        .toJSDate();
+      const morningAfter = (d: Date, days: number) =>
+        DateTime.fromJSDate(d, { zone: timing.timezone }).startOf('day').plus({ days }).set({ hour, minute, second: 0, millisecond: 0 }).toJSDate();
+      const planned = morningAfter(base, 1);
+      if (planned.getTime() >= arrival.getTime()) return planned;
+      const today = morningAfter(arrival, 0);
+      return today.getTime() >= arrival.getTime() ? today : morningAfter(arrival, 1);
     }
   }
 }
@@ -227,11 +234,14 @@ export function cleanTiming(input: TimingInput, errors: FieldErrors): InboundTim
       return { mode: 'immediate' };
     case 'delay': {
       const m = input.delayMinutes;
+      // Optional: the zone anchor dates without an offset are read in (UTC when none).
+      const timezone = input.timezone?.trim() || null;
+      if (timezone !== null && !isTimezone(timezone)) errors['timing.timezone'] = ['The timezone must be an IANA identifier such as Europe/London.'];
       if (typeof m !== 'number' || !Number.isInteger(m) || m < MIN_DELAY_MINUTES || m > MAX_DELAY_MINUTES) {
         errors['timing.delay_minutes'] = [`The delay must be a whole number of minutes between ${MIN_DELAY_MINUTES} and ${MAX_DELAY_MINUTES} (7 days).`];
         return { mode: 'immediate' };
       }
-      return { mode: 'delay', delayMinutes: m };
+      return timezone ? { mode: 'delay', delayMinutes: m, timezone } : { mode: 'delay', delayMinutes: m };
     }
     case 'next_morning': {
       const time = input.time?.trim() ?? '';

@@ -467,8 +467,9 @@ export async function receiveSubmission(connection: InboundConnection, raw: Buff
         Customer.findByPk(conn.customerId, { transaction }),
       ]);
       if (!campaign || !customer) throw new NotFound('Campaign');
-      if (customer.subscriptionStatus === 'paused') {
-        const row = await store({ outcome: 'ignored', reason: 'The account is paused.' });
+      // Any account that is not active (paused or canceled) sends nothing: the dispatcher holds its invites.
+      if (customer.subscriptionStatus !== 'active') {
+        const row = await store({ outcome: 'ignored', reason: `The account is ${customer.subscriptionStatus}.` });
         return { status: 'ignored', submissionId: Number(row.id), contactId: null, reason: 'account_paused' };
       }
 

@@ -86,7 +86,7 @@ describe('GraphQL review-request campaigns, contact lists, contacts', () => {
       expect(b.contactListId).toBe(listId);
     });
 
-    it('validates steps: 1 to 5, known channel, email needs a subject, body limits 2000 (email) and 1600 (sms, messaging)', async () => {
+    it('validates steps: 1 to 5, known channel, email needs a subject, body limits 2000 (email) and 1300 (sms, messaging; room for the added link and opt-out)', async () => {
       const w = await makeWorld();
       const base = { organizationId: w.org.id, locationId: w.home.id, name: 'Steps' };
       expect(fieldErrors(await create(w.tokens.orgOwner, { ...base, steps: [] }))).toEqual(['steps']);
@@ -98,7 +98,15 @@ describe('GraphQL review-request campaigns, contact lists, contacts', () => {
       expect((await create(w.tokens.orgOwner, { ...base, steps: [{ ...EMAIL_STEP, body: 'x'.repeat(2000) }] })).errors).toBeUndefined();
       expect(fieldErrors(await create(w.tokens.orgOwner, { ...base, steps: [EMAIL_STEP, { channel: 'sms', body: 'x'.repeat(1601) }] }))).toEqual(['steps.1.body']);
       expect(fieldErrors(await create(w.tokens.orgOwner, { ...base, steps: [{ channel: 'messaging', body: 'x'.repeat(1601) }] }))).toEqual(['steps.0.body']);
-      expect((await create(w.tokens.orgOwner, { ...base, steps: [{ channel: 'sms', body: 'x'.repeat(1600) }] })).errors).toBeUndefined();
+      // A text gets the review link and the opt-out line added, and the provider refuses more than 1,600: 1,300 for the step's own text.
+      expect(fieldErrors(await create(w.tokens.orgOwner, { ...base, steps: [{ channel: 'sms', body: 'x'.repeat(1600) }] }))).toEqual(['steps.0.body']);
+      expect(fieldErrors(await create(w.tokens.orgOwner, { ...base, steps: [{ channel: 'messaging', body: 'x'.repeat(1301) }] }))).toEqual(['steps.0.body']);
+      expect((await create(w.tokens.orgOwner, { ...base, steps: [{ channel: 'sms', body: 'x'.repeat(1300) }] })).errors).toBeUndefined();
+      // A link placeholder counts as the 100 characters of a link; an emoji as 2 (UTF-16, as the provider counts).
+      expect(fieldErrors(await create(w.tokens.orgOwner, { ...base, steps: [{ channel: 'sms', body: `${'x'.repeat(1201)}{review_link}` }] }))).toEqual(['steps.0.body']);
+      expect((await create(w.tokens.orgOwner, { ...base, steps: [{ channel: 'sms', body: `${'x'.repeat(1100)}{review_link}{unsubscribe_link}` }] })).errors).toBeUndefined();
+      expect(fieldErrors(await create(w.tokens.orgOwner, { ...base, steps: [{ channel: 'sms', body: '\u{1F600}'.repeat(651) }] }))).toEqual(['steps.0.body']);
+      expect((await create(w.tokens.orgOwner, { ...base, steps: [{ channel: 'sms', body: '\u{1F600}'.repeat(650) }] })).errors).toBeUndefined();
       expect(fieldErrors(await create(w.tokens.orgOwner, { ...base, steps: [{ channel: 'sms', delayHours: -1, body: 'x' }] }))).toEqual(['steps.0.delay_hours']);
     });
 

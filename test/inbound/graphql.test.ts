@@ -54,6 +54,12 @@ describe('GraphQL inbound connections', () => {
     const attempt = (timing: Record<string, unknown>) =>
       create(w.tokens.orgOwner, { campaignId: w.campaign.uuid, name: 'Form', mapping: { email: 'email' }, timing });
     for (const minutes of [15, 10080]) expect((await attempt({ mode: 'delay', delayMinutes: minutes })).body.errors).toBeUndefined();
+    // A delay may name the zone its anchor dates without an offset are in.
+    const zoned = await attempt({ mode: 'delay', delayMinutes: 60, timezone: 'America/New_York' });
+    expect(zoned.body.data.createInboundConnection.timing).toEqual({ mode: 'delay', delayMinutes: 60, time: null, timezone: 'America/New_York' });
+    expect((await attempt({ mode: 'delay', delayMinutes: 60, timezone: 'Nowhere/City' })).body.errors[0].extensions.fields).toEqual({
+      'timing.timezone': [expect.any(String)],
+    });
     for (const minutes of [14, 10081, 0]) {
       const res = await attempt({ mode: 'delay', delayMinutes: minutes });
       expect(res.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION', fields: { 'timing.delay_minutes': [expect.stringContaining('between 15 and 10080')] } });

@@ -1,5 +1,6 @@
 import type { FieldErrors } from '../../src/domain/errors';
 import {
+  anchorZoneOf,
   cleanMapping,
   cleanTiming,
   earliestSendTime,
@@ -95,20 +96,45 @@ describe('inbound mapping', () => {
     });
 
     it('next morning is the given local time on the day after the anchor, keeping the wall clock across a DST change', () => {
+      // Each submission arrives at its anchor (the webhook fires at the visit), so the morning after is still ahead.
       const ny = { mode: 'next_morning' as const, time: '09:00', timezone: 'America/New_York' };
       // US clocks spring forward on Sunday 2026-03-08: 09:00 is EST (UTC-5) on the 7th and EDT (UTC-4) on the 8th.
-      expect(earliestSendTime(ny, new Date('2026-03-06T23:00:00Z'), arrival).toISOString()).toBe('2026-03-07T14:00:00.000Z');
-      expect(earliestSendTime(ny, new Date('2026-03-07T23:00:00Z'), arrival).toISOString()).toBe('2026-03-08T13:00:00.000Z');
+      expect(earliestSendTime(ny, new Date('2026-03-06T23:00:00Z'), new Date('2026-03-06T23:00:00Z')).toISOString()).toBe('2026-03-07T14:00:00.000Z');
+      expect(earliestSendTime(ny, new Date('2026-03-07T23:00:00Z'), new Date('2026-03-07T23:00:00Z')).toISOString()).toBe('2026-03-08T13:00:00.000Z');
       // Europe falls back on 2026-10-25: 08:30 is CEST (UTC+2) on the 24th and CET (UTC+1) on the 25th.
       const berlin = { mode: 'next_morning' as const, time: '08:30', timezone: 'Europe/Berlin' };
-      expect(earliestSendTime(berlin, new Date('2026-10-24T18:00:00Z'), arrival).toISOString()).toBe('2026-10-25T07:30:00.000Z');
+      expect(earliestSendTime(berlin, new Date('2026-10-24T18:00:00Z'), new Date('2026-10-24T18:00:00Z')).toISOString()).toBe('2026-10-25T07:30:00.000Z');
       // A late-evening anchor is still "that day": 23:30 local on the 6th sends on the 7th, not the 8th.
-      expect(earliestSendTime(ny, new Date('2026-03-07T04:30:00Z'), arrival).toISOString()).toBe('2026-03-07T14:00:00.000Z');
+      expect(earliestSendTime(ny, new Date('2026-03-07T04:30:00Z'), new Date('2026-03-07T04:30:00Z')).toISOString()).toBe('2026-03-07T14:00:00.000Z');
     });
 
     it('next morning inside a spring-forward gap moves forward by the gap', () => {
       const gap = { mode: 'next_morning' as const, time: '02:30', timezone: 'America/New_York' };
-      expect(earliestSendTime(gap, new Date('2026-03-07T20:00:00Z'), arrival).toISOString()).toBe('2026-03-08T07:30:00.000Z');
+      expect(earliestSendTime(gap, new Date('2026-03-07T20:00:00Z'), new Date('2026-03-07T20:00:00Z')).toISOString()).toBe('2026-03-08T07:30:00.000Z');
+    });
+
+    it('next morning after an anchor whose next morning has passed is the next such morning after arrival, in the zone', () => {
+      const ny = { mode: 'next_morning' as const, time: '09:00', timezone: 'America/New_York' };
+      const anchor = parseAnchorDate('2026-03-05 14:00', anchorZoneOf(ny));
+      // Arrival Saturday 03:00 EST: Friday 09:00 has passed; Saturday 09:00 EST is still ahead.
+      expect(earliestSendTime(ny, anchor, new Date('2026-03-07T08:00:00Z')).toISOString()).toBe('2026-03-07T14:00:00.000Z');
+      // Arrival Saturday 10:00 EST: Sunday 09:00, EDT after the spring-forward.
+      expect(earliestSendTime(ny, anchor, new Date('2026-03-07T15:00:00Z')).toISOString()).toBe('2026-03-08T13:00:00.000Z');
+      // Arrival exactly at Saturday 09:00: that morning.
+      expect(earliestSendTime(ny, anchor, new Date('2026-03-07T14:00:00Z')).toISOString()).toBe('2026-03-07T14:00:00.000Z');
+      // The morning after the anchor still ahead: that one, as before.
+      expect(earliestSendTime(ny, anchor, new Date('2026-03-05T20:00:00Z')).toISOString()).toBe('2026-03-06T14:00:00.000Z');
+    });
+
+    it("delay reads anchors without an offset in the connection's zone (UTC when it has none); offsets and Z as given", () => {
+      const ny = { mode: 'delay' as const, delayMinutes: 60, timezone: 'America/New_York' };
+      const arrival2 = new Date('2026-03-05T19:30:00Z');
+      const at = (v: string, timing: Parameters<typeof anchorZoneOf>[0]) => earliestSendTime(timing, parseAnchorDate(v, anchorZoneOf(timing)), arrival2).toISOString();
+      expect(at('2026-03-05 14:00', ny)).toBe('2026-03-05T20:00:00.000Z');
+      expect(at('2026-03-05T19:15:00Z', ny)).toBe('2026-03-05T20:15:00.000Z');
+      expect(at('2026-03-05T14:15:00-05:00', ny)).toBe('2026-03-05T20:15:00.000Z');
+      expect(at('2026-03-05 14:00', { mode: 'delay', delayMinutes: 60 })).toBe('2026-03-05T15:00:00.000Z');
+      expect(anchorZoneOf({ mode: 'immediate' })).toBe('UTC');
     });
 
     it('next morning without an anchor counts from arrival', () => {
@@ -129,6 +155,16 @@ describe('inbound mapping', () => {
       expect(Object.keys(timing({ mode: 'delay', delayMinutes: 14 }).errors)).toEqual(['timing.delay_minutes']);
       expect(Object.keys(timing({ mode: 'delay', delayMinutes: 10081 }).errors)).toEqual(['timing.delay_minutes']);
       expect(Object.keys(timing({ mode: 'delay' }).errors)).toEqual(['timing.delay_minutes']);
+    });
+
+    it("keeps a delay's optional time zone (the zone of anchors without an offset) and checks it", () => {
+      expect(timing({ mode: 'delay', delayMinutes: 60, timezone: ' America/Chicago ' })).toEqual({
+        value: { mode: 'delay', delayMinutes: 60, timezone: 'America/Chicago' },
+        errors: {},
+      });
+      expect(timing({ mode: 'delay', delayMinutes: 60, timezone: '' }).value).toEqual({ mode: 'delay', delayMinutes: 60 });
+      expect(timing({ mode: 'delay', delayMinutes: 60, timezone: null }).value).toEqual({ mode: 'delay', delayMinutes: 60 });
+      expect(Object.keys(timing({ mode: 'delay', delayMinutes: 60, timezone: 'Mars/Olympus' }).errors)).toEqual(['timing.timezone']);
     });
 
     it('checks the next-morning time and zone, and the mode', () => {

@@ -128,6 +128,24 @@ describe('POST /api/webhooks/inbound/:token', () => {
       expect(none.body.send_at).toBe('2030-06-01T10:00:00.000Z');
     });
 
+    it("reads an anchor without an offset in the delay's time zone; one with an offset or Z as given; UTC when the connection has no zone", async () => {
+      // Thursday 2026-03-05 14:00 in New York is 19:00 UTC; the webhook fires at the end of the visit, 19:30 UTC.
+      clock.set(new Date('2026-03-05T19:30:00Z'));
+      const { path } = await setup({ mapping: { email: 'email', anchorDate: 'visit' }, timing: { mode: 'delay', delayMinutes: 60, timezone: 'America/New_York' } });
+      const local = await post(path, json({ email: 'local@example.test', visit: '2026-03-05 14:00' }));
+      expect([local.status, local.body.send_at]).toEqual([202, '2026-03-05T20:00:00.000Z']);
+      const us = await post(path, json({ email: 'us@example.test', visit: '3/5/2026 2:00 PM' }));
+      expect(us.body.send_at).toBe('2026-03-05T20:00:00.000Z');
+      const zulu = await post(path, json({ email: 'zulu@example.test', visit: '2026-03-05T19:15:00Z' }));
+      expect(zulu.body.send_at).toBe('2026-03-05T20:15:00.000Z');
+      const offset = await post(path, json({ email: 'offset@example.test', visit: '2026-03-05T15:00:00-04:00' }));
+      expect(offset.body.send_at).toBe('2026-03-05T20:00:00.000Z');
+      // No zone on the connection: read as UTC.
+      const utc = await setup({ mapping: { email: 'email', anchorDate: 'visit' }, timing: { mode: 'delay', delayMinutes: 60 } });
+      const plain = await post(utc.path, json({ email: 'plain@example.test', visit: '2026-03-05 19:00' }));
+      expect(plain.body.send_at).toBe('2026-03-05T20:00:00.000Z');
+    });
+
     it('counts from arrival, with a note, when the anchor date is more than a year ahead (years past 9999 included)', async () => {
       clock.set(new Date('2030-06-01T08:00:00Z'));
       const { path } = await setup({ mapping: { email: 'email', anchorDate: 'date' }, timing: { mode: 'delay', delayMinutes: 10_080 } });
@@ -153,6 +171,21 @@ describe('POST /api/webhooks/inbound/:token', () => {
       const res = await post(path, json({ email: 'dst@example.test', visit: '03/07/2026 6:00 PM' }));
       expect(res.status).toBe(202);
       expect(res.body.send_at).toBe('2026-03-08T13:00:00.000Z');
+    });
+
+    it('sends at the next such morning after arrival when the morning after the anchor has passed, never at night', async () => {
+      // Saturday 2026-03-07 03:00 EST; the visit was Thursday, so Friday 09:00 has passed: Saturday 09:00 EST.
+      clock.set(new Date('2026-03-07T08:00:00Z'));
+      const { path } = await setup({
+        mapping: { email: 'email', anchorDate: 'visit' },
+        timing: { mode: 'next_morning', time: '09:00', timezone: 'America/New_York' },
+      });
+      const res = await post(path, json({ email: 'old-visit@example.test', visit: '2026-03-05 14:00' }));
+      expect([res.status, res.body.send_at]).toEqual([202, '2026-03-07T14:00:00.000Z']);
+      // Later that Saturday (10:00 EST), past 09:00: Sunday 09:00, which is EDT after the spring-forward.
+      clock.set(new Date('2026-03-07T15:00:00Z'));
+      const later = await post(path, json({ email: 'later@example.test', visit: '2026-03-05 14:00' }));
+      expect(later.body.send_at).toBe('2026-03-08T13:00:00.000Z');
     });
   });
 
@@ -222,6 +255,18 @@ describe('POST /api/webhooks/inbound/:token', () => {
       expect(frozen.body).toMatchObject({ status: 'ignored', reason: 'account_paused', id: null });
       expect(await Contact.count({ where: { email: 'frozen@example.test' } })).toBe(0);
       expect(await Invite.count({ where: { campaignId: campaign.id, status: 'scheduled' } })).toBe(0);
+    });
+
+    it('ignores submissions of a canceled account like a paused one (its invites would never go): 202 ignored account_paused', async () => {
+      const { w, campaign, path } = await setup();
+      await Customer.update({ subscriptionStatus: 'canceled' }, { where: { id: w.orgOwner.customerId! } });
+      const res = await post(path, json({ email: 'canceled@example.test' }));
+      expect(res.status).toBe(202);
+      expect(res.body).toEqual({ status: 'ignored', message: expect.any(String), id: null, reason: 'account_paused', submission_id: expect.any(Number) });
+      expect(res.body.send_at).toBeUndefined();
+      expect(await InboundSubmission.findByPk(res.body.submission_id)).toMatchObject({ outcome: 'ignored', reason: 'The account is canceled.', inviteId: null });
+      expect(await Contact.count({ where: { email: 'canceled@example.test' } })).toBe(0);
+      expect(await Invite.count({ where: { campaignId: campaign.id } })).toBe(0);
     });
   });
 

@@ -14,7 +14,10 @@ export class CampaignStepInput {
   @Field(() => String, { nullable: true, description: 'Required for email steps (max 255).' })
   subject?: string | null;
 
-  @Field({ description: 'Max 2000 characters for email, 1600 for sms and messaging.' })
+  @Field({
+    description:
+      'Max 2000 characters for email; 1300 for sms and messaging (UTF-16 units, {review_link} and {unsubscribe_link} counted as 100 each), leaving room for the review link and opt-out line added to the 1600-character text.',
+  })
   body!: string;
 }
 

@@ -40,7 +40,10 @@ export class InboundMappingInput {
   anchorDate?: string | null;
 }
 
-@InputType({ description: '`immediate`; `delay` with delayMinutes 15-10080; `next_morning` with time (HH:MM) and timezone (IANA).' })
+@InputType({
+  description:
+    '`immediate`; `delay` with delayMinutes 15-10080 and optionally timezone (IANA; anchor dates without an offset are read in it, else UTC); `next_morning` with time (HH:MM) and timezone (IANA).',
+})
 export class InboundTimingInput {
   @Field()
   mode!: string;

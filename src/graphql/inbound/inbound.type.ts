@@ -22,7 +22,10 @@ export class InboundMappingType {
   anchorDate!: string | null;
 }
 
-@ObjectType('InboundTiming', { description: 'When to send: `immediate`, `delay` (delayMinutes after the anchor) or `next_morning` (time in timezone, the day after the anchor).' })
+@ObjectType('InboundTiming', {
+  description:
+    'When to send: `immediate`, `delay` (delayMinutes after the anchor; anchor dates without an offset read in timezone, UTC when null) or `next_morning` (time in timezone, the day after the anchor, else the next one after arrival).',
+})
 export class InboundTimingType {
   @Field()
   mode!: string;
@@ -33,7 +36,7 @@ export class InboundTimingType {
   @Field(() => String, { nullable: true, description: 'HH:MM, 24 hours.' })
   time!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'IANA time zone.' })
+  @Field(() => String, { nullable: true, description: 'IANA time zone (next_morning: required; delay: optional, the zone of anchor dates without an offset).' })
   timezone!: string | null;
 }
 

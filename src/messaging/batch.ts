@@ -3,17 +3,20 @@ import { systemClock } from '../domain/clock';
 import { Campaign, Contact, Customer, Invite, InviteMessage, Organization } from '../models';
 import type { CampaignStep } from '../models/campaign.model';
 import { consumeCreditEach } from '../services/credits.service';
+import { optedOut } from '../services/opt-outs';
 import {
   claimedInvite,
   creditReference,
   creditTypeOf,
   DUE_TOLERANCE_MS,
+  followUpLater,
   followUpStop,
   isPaused,
   plannedSteps,
   prepareStep,
   recipientOf,
   claimResolver,
+  unsubscribed,
   type Claimed,
   type DeliveryOptions,
   type Loaded,
@@ -83,6 +86,13 @@ export async function claimBatch(dues: readonly DueStep[], opts: DeliveryOptions
     ]);
     const organizations = await byId(Organization.findAll({ where: { id: unique([...campaigns.values()].map((c) => c.organizationId)) }, transaction }));
     const stepTaken = new Set(claimedSteps.map((m) => `${m.inviteId}:${m.stepIndex}`));
+    // The organisations' opt-outs of the invites' contacts (src/services/opt-outs.ts), one look-up for the batch.
+    const keyed = rows.filter((i) => campaigns.has(i.campaignId) && contacts.get(i.contactId)?.unsubscribedAt === null);
+    const outs = await optedOut(
+      keyed.map((i) => ({ customerId: i.customerId, organizationId: campaigns.get(i.campaignId)!.organizationId, email: contacts.get(i.contactId)!.email, phone: contacts.get(i.contactId)!.phone })),
+      transaction,
+    );
+    const optedOutInvites = new Set(keyed.filter((_, n) => outs[n]).map((i) => i.id));
 
     const pending: Pending[] = [];
     const seen = new Set<number>();
@@ -99,7 +109,7 @@ export async function claimBatch(dues: readonly DueStep[], opts: DeliveryOptions
         out.decided.push({ due, outcome: due.kind === 'first' ? 'done' : 'stopped' });
         continue;
       }
-      const loaded: Loaded = { invite, campaign, contact, customer: customers.get(invite.customerId) ?? null };
+      const loaded: Loaded = { invite, campaign, contact, customer: customers.get(invite.customerId) ?? null, optedOut: optedOutInvites.has(invite.id) };
       let stepIndex: number;
       if (due.kind === 'first') {
         // planInvite's rules.
@@ -113,7 +123,7 @@ export async function claimBatch(dues: readonly DueStep[], opts: DeliveryOptions
           continue;
         }
         const steps = plannedSteps(campaign, contact);
-        if (contact.unsubscribedAt || now.getTime() - sendAt.getTime() > settings.lateAfterMs || steps.length === 0) {
+        if (unsubscribed(loaded) || now.getTime() - sendAt.getTime() > settings.lateAfterMs || steps.length === 0) {
           out.single.push(due);
           continue;
         }
@@ -132,6 +142,11 @@ export async function claimBatch(dues: readonly DueStep[], opts: DeliveryOptions
           // The invite's steps end here (as `sendDueStep` ends them).
           await Invite.update({ nextStepIndex: null, nextStepAt: null }, { where: { id: invite.id, nextStepIndex: stepIndex }, transaction });
           out.decided.push({ due, outcome: 'stopped' });
+          continue;
+        }
+        // Not due yet, or found late with the send window closed: the one-at-a-time claim waits or moves it.
+        if (followUpLater(loaded, now)) {
+          out.single.push(due);
           continue;
         }
       }

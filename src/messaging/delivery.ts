@@ -8,6 +8,7 @@ import type { CampaignStep, Channel } from '../models/campaign.model';
 import { tenantScoped } from '../services/common';
 import { consumeCredits } from '../services/credits.service';
 import { sendTimeFor } from '../services/invites.service';
+import { optedOutFor } from '../services/opt-outs';
 import { senderFor, smtpHostsOfInvites, type CheckedSmtpHosts } from '../services/messaging-settings.service';
 import { publicBaseUrl } from '../config';
 import { messageIdOf, reviewLinkOf, unsubscribeLinkOf } from './links';
@@ -110,7 +111,12 @@ export interface Loaded {
   campaign: Campaign;
   contact: Contact;
   customer: Customer | null;
+  /** The contact's email or phone opted out of the campaign's organisation (through another list's link). */
+  optedOut: boolean;
 }
+
+/** The contact may not be sent to: it unsubscribed, or the same person did through another list (src/services/opt-outs.ts). */
+export const unsubscribed = (l: Loaded): boolean => l.contact.unsubscribedAt !== null || l.optedOut;
 
 async function load(inviteId: number, transaction?: Transaction, lock = false): Promise<Loaded | null> {
   const invite = await Invite.findByPk(inviteId, { transaction, lock: lock && transaction ? transaction.LOCK.UPDATE : undefined });
@@ -121,7 +127,8 @@ async function load(inviteId: number, transaction?: Transaction, lock = false): 
     Customer.findByPk(invite.customerId, { transaction }),
   ]);
   if (!campaign || !contact) return null;
-  return { invite, campaign, contact, customer };
+  const optedOut = !contact.unsubscribedAt && (await optedOutFor(campaign, contact, transaction));
+  return { invite, campaign, contact, customer, optedOut };
 }
 
 /**
@@ -136,14 +143,23 @@ export function plannedSteps(campaign: Campaign, contact: Contact): PlannedStep[
 }
 
 /**
- * The step a sent invite sends after `stepIndex`, and when (its distance from the first message, sent at
- * `firstSentAt`); null when none is left. The send queue claims it at that time (`next_step_*`).
+ * The step a sent invite sends after `stepIndex`, and when; null when none is left. The send queue claims it at that
+ * time (`next_step_*`). A step goes at its distance from the first message (sent at `firstSentAt`), moved, as every
+ * send time, to the start of the campaign's next send window when that falls outside it (spec rule 7). A step the
+ * window moved keeps the steps after it at their distance from it (the times are worked out step by step from the
+ * plan), so a window never makes two steps go together; without a window every step is at its own distance.
  */
 export function followingStep(l: Loaded, stepIndex: number, firstSentAt: Date): { nextStepIndex: number | null; nextStepAt: Date | null } {
   const steps = plannedSteps(l.campaign, l.contact);
   const at = steps.findIndex((s) => s.index === stepIndex);
   const next = at >= 0 ? steps[at + 1] : undefined;
-  return next ? { nextStepIndex: next.index, nextStepAt: new Date(firstSentAt.getTime() + next.offsetMs) } : { nextStepIndex: null, nextStepAt: null };
+  if (!next) return { nextStepIndex: null, nextStepAt: null };
+  let time = firstSentAt.getTime();
+  for (let k = 1; k <= at + 1; k++) {
+    const earliest = Math.max(firstSentAt.getTime() + steps[k].offsetMs, time + steps[k].offsetMs - steps[k - 1].offsetMs);
+    time = sendTimeFor(l.campaign, new Date(earliest)).getTime();
+  }
+  return { nextStepIndex: next.index, nextStepAt: new Date(time) };
 }
 
 /** The steps in sending order (by delay, then position), each with its index in `campaign.steps`. */
@@ -196,7 +212,7 @@ export async function planInvite(inviteId: number, opts: DeliveryOptions = {}): 
     if (!l) return { action: 'done', inviteId, outcome: 'missing', detail: null };
     const { invite, campaign, contact } = l;
     if (invite.status !== 'scheduled') return { action: 'done', inviteId, outcome: 'not_scheduled', detail: invite.status };
-    if (contact.unsubscribedAt) {
+    if (unsubscribed(l)) {
       await invite.update({ status: 'canceled', reason: 'The contact unsubscribed.' }, { transaction });
       return { action: 'done', inviteId, outcome: 'canceled', detail: 'unsubscribed' };
     }
@@ -274,8 +290,24 @@ export function followUpStop(l: Loaded, step: CampaignStep | undefined): string 
   if (!step) return 'step_removed';
   if (l.invite.status !== 'sent') return `invite_${l.invite.status}`;
   if (l.invite.clickedAt) return 'clicked';
-  if (l.contact.unsubscribedAt) return 'unsubscribed';
+  if (unsubscribed(l)) return 'unsubscribed';
   if (isPaused(l.campaign, l.customer)) return 'paused';
+  return null;
+}
+
+/**
+ * When a follow-up goes instead of now, or null when it goes now: its stored time has not come (a run of the earlier
+ * per-invite workflow waits by its own timers, not by the stored time), or it is found much later than planned
+ * (Temporal or the workers were down) while the campaign's send window is closed: then it moves to the window's next
+ * start (`moved`), as a late first step does (`planInvite`).
+ */
+export function followUpLater(l: Loaded, now: Date): { at: Date; moved: boolean } | null {
+  const due = l.invite.nextStepAt;
+  if (due && due.getTime() > now.getTime() + DUE_TOLERANCE_MS) return { at: due, moved: false };
+  if (due && now.getTime() - due.getTime() > inviteDeliverySettings().lateAfterMs) {
+    const next = sendTimeFor(l.campaign, now);
+    if (next.getTime() > now.getTime() + DUE_TOLERANCE_MS) return { at: next, moved: true };
+  }
   return null;
 }
 
@@ -384,7 +416,7 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
     if (!step) return { outcome: 'stopped', reason: 'step_removed', sendAt: null };
     if (input.first) {
       if (invite.status !== 'scheduled') return { outcome: 'stopped', reason: `invite_${invite.status}`, sendAt: null };
-      if (contact.unsubscribedAt) {
+      if (unsubscribed(l)) {
         await invite.update({ status: 'canceled', reason: 'The contact unsubscribed.' }, { transaction });
         return { outcome: 'stopped', reason: 'unsubscribed', sendAt: null };
       }
@@ -394,6 +426,11 @@ export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {
     } else {
       const stop = followUpStop(l, step);
       if (stop) return { outcome: 'stopped', reason: stop, sendAt: null };
+      const later = followUpLater(l, now);
+      if (later) {
+        if (later.moved) await Invite.update({ nextStepAt: later.at }, { where: { id: invite.id }, transaction });
+        return { outcome: 'not_due', reason: null, sendAt: later.at.toISOString() };
+      }
     }
 
     const channel = step.channel;

@@ -7,12 +7,15 @@ import { Contact, Invite, type Campaign } from '../models';
 import type { ActivityType } from '../models/contact-activity.model';
 import { nudgeInviteDispatcher } from '../../workflows/client';
 import { clockOf } from './common';
+import { optedOut } from './opt-outs';
 import {
   cleanContactDetails,
   detailsToSave,
   inReadCommitted,
   INVITE_WORDS,
   isRace,
+  listOfOrganization,
+  markOptedOut,
   requestInvite,
   sendAfterHoursProblem,
   sendTimeFor,
@@ -234,10 +237,20 @@ const CONTACT_COLUMNS = ['id', 'uuid', 'tenant_id', 'customer_id', 'contact_list
  * a duplicate within the window (rules 3, 5), else scheduled.
  */
 async function decide(campaign: Campaign, entries: Entry[], now: Date, transaction: Transaction): Promise<void> {
-  for (const e of entries) {
-    if (e.contact!.unsubscribedAt) e.outcome = 'ignored_unsubscribed';
-    else if (campaign.pausedAt) e.outcome = 'ignored_paused';
+  // The organisation's opt-outs (the same person unsubscribed through another list's link), one look-up for the batch.
+  const out = await optedOut(
+    entries.map((e) => ({ customerId: campaign.customerId, organizationId: campaign.organizationId, email: e.contact!.email, phone: e.contact!.phone })),
+    transaction,
+  );
+  const optedOutNow = entries.filter((e, i) => !e.contact!.unsubscribedAt && out[i]);
+  if (optedOutNow.length && (await listOfOrganization(campaign, transaction))) {
+    await markOptedOut(optedOutNow.map((e) => e.contact!.id), campaign.customerId, now, transaction);
+    for (const e of optedOutNow) e.contact!.unsubscribedAt = now;
   }
+  entries.forEach((e, i) => {
+    if (e.contact!.unsubscribedAt || out[i]) e.outcome = 'ignored_unsubscribed';
+    else if (campaign.pausedAt) e.outcome = 'ignored_paused';
+  });
   const open = entries.filter((e) => !e.outcome && e.match);
   if (open.length === 0) return;
   const ids = open.map((e) => e.contact!.id);

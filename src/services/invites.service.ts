@@ -4,12 +4,13 @@ import { Op, Transaction, UniqueConstraintError } from 'sequelize';
 import type { Clock } from '../domain/clock';
 import { Validation, type FieldErrors } from '../domain/errors';
 import { charCount, MAX_NAME_CHARS } from '../domain/limits';
-import { Contact, ContactActivity, Invite, type Campaign } from '../models';
+import { Contact, ContactActivity, ContactList, Invite, type Campaign } from '../models';
 import type { Channel } from '../models/campaign.model';
 import type { ActivityType } from '../models/contact-activity.model';
 import type { InviteSource } from '../models/invite.model';
 import { nudgeInviteDispatcher } from '../../workflows/client';
-import { clockOf } from './common';
+import { clockOf, plainText } from './common';
+import { optedOutFor } from './opt-outs';
 
 /**
  * Review-request invites (spec: Endpoints > Campaigns and invites, rules 2-7; States > Review-request invite).
@@ -94,17 +95,31 @@ function optionalString(v: unknown): string | null {
   return t === '' ? null : t;
 }
 
+/** Control characters and lone UTF-16 surrogates, as `plainText` (src/services/common.ts) refuses them in names. */
+const NAME_NOISE = /[\p{Cc}\p{Cs}]+/gu;
+
+/**
+ * A name of an inbound submission with control characters and lone surrogates taken out (a run of them becomes one
+ * space): a sender's data is not the sender's fault, so the name is cleaned rather than the submission skipped.
+ */
+function withoutControlCharacters(name: string | null | undefined): string | null | undefined {
+  return typeof name === 'string' ? name.replace(NAME_NOISE, ' ').replace(/ {2,}/g, ' ') : name;
+}
+
 /**
  * The invite rules on contact details (spec: invite body): email required when phone is absent and vice versa,
- * email format (stored lower-cased), E.164 phone, first/last name at most 255 characters. Empty strings count
- * as absent. Throws Validation with snake_case field names.
+ * email format (stored lower-cased), E.164 phone, first/last name at most 255 characters and one line of text (no
+ * control characters or lone UTF-16 surrogates, as every other name: `plainText`). Empty strings count as absent.
+ * Throws Validation with snake_case field names. `names: 'clean'` (inbound submissions) takes those characters out
+ * of the names instead of refusing them.
  */
-export function cleanContactDetails(details: ContactDetails): CleanContactDetails {
+export function cleanContactDetails(details: ContactDetails, opts: { names?: 'refuse' | 'clean' } = {}): CleanContactDetails {
   const fields: FieldErrors = {};
   const email = optionalString(details.email)?.toLowerCase() ?? null;
   const rawPhone = optionalString(details.phone);
-  const firstName = optionalString(details.firstName);
-  const lastName = optionalString(details.lastName);
+  const clean = opts.names === 'clean';
+  const firstName = optionalString(clean ? withoutControlCharacters(details.firstName) : details.firstName);
+  const lastName = optionalString(clean ? withoutControlCharacters(details.lastName) : details.lastName);
   if (!email && !rawPhone) {
     fields.email = ['The email field is required when phone is not present.'];
     fields.phone = ['The phone field is required when email is not present.'];
@@ -117,11 +132,18 @@ export function cleanContactDetails(details: ContactDetails): CleanContactDetail
     phone = parseE164(rawPhone);
     if (!phone) fields.phone = ['The phone must be a valid phone number in E.164 format (for example +14155552671).'];
   }
-  if (firstName && charCount(firstName) > INVITE_LIMITS.nameChars) {
-    fields.first_name = [`The first name may not be greater than ${INVITE_LIMITS.nameChars} characters.`];
-  }
-  if (lastName && charCount(lastName) > INVITE_LIMITS.nameChars) {
-    fields.last_name = [`The last name may not be greater than ${INVITE_LIMITS.nameChars} characters.`];
+  for (const [field, name] of [['first_name', firstName], ['last_name', lastName]] as const) {
+    if (!name) continue;
+    try {
+      plainText(name, field);
+    } catch (e) {
+      if (!(e instanceof Validation) || !e.fields) throw e;
+      Object.assign(fields, e.fields);
+      continue;
+    }
+    if (charCount(name) > INVITE_LIMITS.nameChars) {
+      fields[field] = [`The ${field.replace('_', ' ')} may not be greater than ${INVITE_LIMITS.nameChars} characters.`];
+    }
   }
   if (Object.keys(fields).length) throw new Validation(fields);
   return { email, phone, firstName, lastName };
@@ -297,6 +319,21 @@ async function storeIgnored(
   );
 }
 
+/** Whether the campaign's contact list belongs to its organisation (a list of none serves every organisation). */
+export async function listOfOrganization(campaign: Campaign, transaction: Transaction): Promise<boolean> {
+  const list = await ContactList.findByPk(campaign.contactListId, { attributes: ['id', 'organizationId'], transaction });
+  return list?.organizationId === campaign.organizationId;
+}
+
+/**
+ * Marks contacts unsubscribed whom an opt-out of the organisation covers (the same person unsubscribed through the
+ * link of another list), as `requestInvite` marks the one it ignores for that reason (a batch's, with one statement).
+ */
+export async function markOptedOut(contactIds: number[], customerId: number, now: Date, transaction: Transaction): Promise<void> {
+  if (contactIds.length === 0) return;
+  await Contact.update({ unsubscribedAt: now }, { where: { id: contactIds, customerId, unsubscribedAt: null }, transaction });
+}
+
 /** The longest `send_after_hours` (a year): an invite's and a campaign's default alike. */
 export const MAX_SEND_AFTER_HOURS = 8760;
 
@@ -316,7 +353,7 @@ export function sendAfterHoursProblem(hours: number): string | null {
  * invite dispatcher's work (src/messaging/send-queue.ts), which is nudged after commit.
  */
 export async function requestInvite(campaign: Campaign, details: ContactDetails, opts: RequestInviteOptions): Promise<InviteRequestResult> {
-  const clean = cleanContactDetails(details);
+  const clean = cleanContactDetails(details, { names: opts.source === 'inbound' ? 'clean' : 'refuse' });
   const hours = opts.sendAfterHours ?? campaign.sendAfterHours;
   const problem = sendAfterHoursProblem(hours);
   if (problem) throw new Validation({ send_after_hours: [problem] });
@@ -331,7 +368,9 @@ export async function requestInvite(campaign: Campaign, details: ContactDetails,
           { transaction, clock: opts.clock },
         );
 
-      if (contact.unsubscribedAt) {
+      if (contact.unsubscribedAt || (await optedOutFor(campaign, contact, transaction))) {
+        // Opted out through another list's link: a contact of the organisation's own list is marked as well.
+        if (!contact.unsubscribedAt && (await listOfOrganization(campaign, transaction))) await contact.update({ unsubscribedAt: now }, { transaction });
         await storeIgnored(campaign, contact, INVITE_WORDS.unsubscribed, opts, now, transaction);
         return { contact, invite: null, outcome: 'ignored_unsubscribed' as const };
       }

@@ -1,15 +1,21 @@
 import { accountLanguage } from './page-language';
-import { Op } from 'sequelize';
+import { Op, type Transaction } from 'sequelize';
 import { contactUuidOfUnsubscribeToken } from '../messaging/links';
 import { Campaign, Contact, ContactList, Customer, Invite, Organization, Tenant } from '../models';
 import { clockOf, inTransaction, type ServiceOptions } from './common';
 import { logActivity } from './invites.service';
+import { optOutScopeOf, recordOptOut } from './opt-outs';
 
 /**
  * The public unsubscribe link of review requests (`/u/{token}`, see src/messaging/links.ts). The token names one
  * contact record (one person in one contact list, so every campaign sharing that list stops), and unsubscribing
  * is idempotent: the first time marks the contact, logs an `unsubscribed` activity and cancels the contact's
- * waiting invites (status `canceled`, and a `cancel` signal to their workflows); later times change nothing.
+ * waiting invites (status `canceled`) and follow-ups; later times change nothing.
+ *
+ * The page promises no further review requests from the business it names, so the unsubscribe holds for that
+ * organisation as a whole (src/services/opt-outs.ts): the contact's email and phone are recorded as opted out, the
+ * same person's contacts in the organisation's other lists are marked unsubscribed too, and waiting invites and
+ * follow-ups of the organisation's campaigns to that email or phone stop, whichever list they came from.
  */
 
 export interface UnsubscribeView {
@@ -79,9 +85,51 @@ export async function unsubscribeByToken(
     );
     // Sent invites may still have follow-up steps waiting: they stop too.
     await Invite.update({ nextStepIndex: null, nextStepAt: null }, { where: { contactId: contact.id, status: 'sent', nextStepIndex: { [Op.ne]: null } }, transaction });
-    return { contact, already: false, canceled: waiting.length };
+    const organizations = await optOutScopeOf(contact, transaction);
+    await recordOptOut(contact, organizations, now, transaction);
+    const elsewhere = await stopElsewhere(contact, organizations, now, transaction, opts);
+    return { contact, already: false, canceled: waiting.length + elsewhere };
   });
   if (!outcome) return null;
   const view = await viewOf(outcome.contact, opts);
   return { ...view, already: outcome.already, canceled: outcome.canceled };
+}
+
+/**
+ * The same person elsewhere in the account (a contact of another list with the email or the phone): waiting invites
+ * and follow-ups of the covered organisations' campaigns stop, and contacts of those organisations' own lists are
+ * marked unsubscribed (a list of no organisation may serve others: its contact is left as it is, and the opt-out
+ * stops what the covered organisations send it). Returns how many waiting invites were canceled.
+ */
+async function stopElsewhere(contact: Contact, organizations: number[] | null, now: Date, transaction: Transaction, opts: ServiceOptions): Promise<number> {
+  const keys = [contact.email ? { email: contact.email } : null, contact.phone ? { phone: contact.phone } : null].filter((k) => k !== null);
+  if (keys.length === 0) return 0;
+  const others = await Contact.findAll({
+    where: { customerId: contact.customerId, id: { [Op.ne]: contact.id }, [Op.or]: keys },
+    order: [['id', 'ASC']],
+    transaction,
+    lock: transaction.LOCK.UPDATE,
+  });
+  if (others.length === 0) return 0;
+  const campaigns = await Campaign.findAll({
+    attributes: ['id'],
+    where: { customerId: contact.customerId, ...(organizations ? { organizationId: organizations } : {}) },
+    transaction,
+  });
+  const covered = { contactId: others.map((c) => c.id), campaignId: campaigns.map((c) => c.id) };
+  let canceled = 0;
+  if (covered.campaignId.length) {
+    [canceled] = await Invite.update({ status: 'canceled', reason: 'The contact unsubscribed.' }, { where: { ...covered, status: 'scheduled' }, transaction });
+    await Invite.update({ nextStepIndex: null, nextStepAt: null }, { where: { ...covered, status: 'sent', nextStepIndex: { [Op.ne]: null } }, transaction });
+  }
+  const lists = await ContactList.findAll({ attributes: ['id', 'organizationId'], where: { id: [...new Set(others.map((c) => c.contactListId))] }, transaction });
+  const own = new Set(lists.filter((l) => (organizations ? l.organizationId !== null && organizations.includes(l.organizationId) : true)).map((l) => l.id));
+  for (const other of others.filter((c) => !c.unsubscribedAt && own.has(c.contactListId))) {
+    await other.update({ unsubscribedAt: now }, { transaction });
+    await logActivity(
+      { tenantId: other.tenantId, customerId: other.customerId, contactId: other.id, type: 'unsubscribed', detail: 'Unsubscribed through the link in a review request to the same person in another contact list.', occurredAt: now },
+      { transaction, clock: opts.clock },
+    );
+  }
+  return canceled;
 }

@@ -22,6 +22,14 @@ export interface ErrorInfo {
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
+/**
+ * The longest wait a provider's Retry-After gets (the syncs' longest backoff interval): a platform asking for a day
+ * would otherwise hold a sync run until its run timeout, which ends it without recording `last_sync_error` while the
+ * schedule skips every run in between, or put a review request off by a day. After the cap the call is simply tried
+ * again, and still counts as an attempt.
+ */
+export const MAX_PROVIDER_RETRY_AFTER_MS = 5 * 60_000;
+
 /** Retry-After in seconds or as an HTTP date, as milliseconds from now. */
 export function retryAfterMs(header: string | null, now = Date.now()): number | null {
   if (!header) return null;

@@ -7,6 +7,7 @@ import { inviteDeliverySettings } from '../../src/messaging/settings';
 import { renderEmail, renderText } from '../../src/messaging/templates';
 import { twilioSender } from '../../src/providers/twilio/client';
 import { MessagingRejected, MessagingUnavailable } from '../../src/messaging/types';
+import { MAX_PROVIDER_RETRY_AFTER_MS } from '../../src/providers/http';
 import { startSilentSmtpServer, startSmtpServer, useSmtpServer } from '../support/providers/smtp';
 import { startTwilioServer, type TwilioSink } from '../support/providers/twilio';
 import { waitUntil } from '../support/wait';
@@ -211,6 +212,18 @@ describe('channel senders', () => {
       twilio.refuseNext({ status: 503, code: 20500, message: 'Service unavailable' });
       await expect(twilioSender(account(), 'sms').send({ to: '+14155550125', body: 'x' })).rejects.toBeInstanceOf(MessagingUnavailable);
       await expect(twilioSender({ ...account(), baseUrl: 'http://127.0.0.1:1' }, 'sms').send({ to: '+14155550125', body: 'x' })).rejects.toBeInstanceOf(MessagingUnavailable);
+    });
+
+    it("waits a 429's Retry-After, at most 5 minutes (a provider asking for a day does not put a request off by a day)", async () => {
+      const busy = async (retryAfter: number) => {
+        twilio.refuseNext({ status: 429, code: 20429, message: 'Too Many Requests', retryAfter });
+        const e = await twilioSender(account(), 'sms').send({ to: '+14155550126', body: 'x' }).catch((err: unknown) => err);
+        expect(e).toBeInstanceOf(MessagingUnavailable);
+        return (e as MessagingUnavailable).retryAfterMs;
+      };
+      expect(await busy(20)).toBe(20_000);
+      expect(await busy(86_400)).toBe(MAX_PROVIDER_RETRY_AFTER_MS);
+      expect(MAX_PROVIDER_RETRY_AFTER_MS).toBe(300_000);
     });
 
     it('lists what it received with GET Messages.json, newest first', async () => {

@@ -1,19 +1,15 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { DomainError } from '../../src/domain/errors';
+import { MAX_PROVIDER_RETRY_AFTER_MS } from '../../src/providers/http';
 import { ProviderRejected, ProviderUnavailable, type SignInProvider } from '../../src/providers/types';
+
+export { MAX_PROVIDER_RETRY_AFTER_MS };
 
 /** Failure types the syncs (reviews, business-profile performance) do not retry: refused, or nothing left to sync. */
 export const PROVIDER_REJECTED = 'ProviderRejected';
 export const SYNC_STOPPED = 'SyncStopped';
 
 const PROVIDER_NAMES: Record<SignInProvider, string> = { google: 'Google', facebook: 'Facebook' };
-
-/**
- * The longest wait a provider's Retry-After gets (the syncs' longest backoff interval): a platform asking for a day
- * would otherwise hold a run until its run timeout, which ends it without recording `last_sync_error` while the
- * schedule skips every run in between. After the cap the call is simply tried again, and still counts as an attempt.
- */
-export const MAX_PROVIDER_RETRY_AFTER_MS = 5 * 60_000;
 
 /** A provider's Retry-After as an activity's next retry delay: at most MAX_PROVIDER_RETRY_AFTER_MS; none: the policy's backoff. */
 export function providerRetryDelay(retryAfterMs: number | null): number | undefined {

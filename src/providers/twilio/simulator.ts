@@ -33,6 +33,8 @@ export interface TwilioRefusal {
   status: number;
   code: number;
   message: string;
+  /** Seconds, sent as `Retry-After` (Twilio's 429s carry one). */
+  retryAfter?: number;
 }
 
 export interface TwilioSimulatorOptions {
@@ -102,7 +104,10 @@ export class TwilioSimulator {
     if (!text) return twilioError(res, 400, 21602, 'Message body is required.');
     if (text.length > MAX_BODY) return twilioError(res, 400, 21617, 'The concatenated message body exceeds the 1600 character limit.');
     const refusal = this.opts.refuse?.({ to, from, body: text });
-    if (refusal) return twilioError(res, refusal.status, refusal.code, refusal.message);
+    if (refusal) {
+      if (refusal.retryAfter !== undefined) res.setHeader('Retry-After', String(refusal.retryAfter));
+      return twilioError(res, refusal.status, refusal.code, refusal.message);
+    }
     const now = rfc2822(new Date());
     const messageSid = `SM${randomBytes(16).toString('hex')}`;
     const message: SimulatedMessage = {

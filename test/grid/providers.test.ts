@@ -48,6 +48,14 @@ describe('Local Search Grid provider clients', () => {
     await expect(failing.searchMaps({ keyword: 'dentist', lat: 1, lng: 1 })).rejects.toMatchObject({ reason: 'Invalid Field: keyword.' });
   });
 
+  it('DataForSEO: "No Search Results." (40102) is a pin where nothing ranks; "Internal SE Server Error." (40101) is retried', async () => {
+    const failing = new DataForSeoClient({ login: 'user', password: 'secret', baseUrl: `${base}/failing` });
+    failures.push({ status: 200, body: { status_code: 20000, tasks: [{ status_code: 40102, status_message: 'No Search Results.', result: null }] } });
+    await expect(failing.searchMaps({ keyword: 'dentist', lat: 1, lng: 1 })).resolves.toEqual([]);
+    failures.push({ status: 200, body: { status_code: 20000, tasks: [{ status_code: 40101, status_message: 'Internal SE Server Error.', result: null }] } });
+    await expect(failing.searchMaps({ keyword: 'dentist', lat: 1, lng: 1 })).rejects.toThrow(GridProviderUnavailable);
+  });
+
   it('Geocoding: OK gives the first result, ZERO_RESULTS gives null, REQUEST_DENIED is a rejection', async () => {
     const geocoder = new GoogleGeocoder({ apiKey: 'maps-key', baseUrl: base });
     const found = await geocoder.geocode('1 Main Street, Springfield');

@@ -75,8 +75,12 @@ export class DataForSeoClient implements RankingProvider {
     }
     const t = body.tasks?.[0];
     if (!t) throw new GridProviderUnavailable(this.name, 'the answer held no task');
-    if ((t.status_code ?? 20000) >= 50000) throw new GridProviderUnavailable(this.name, t.status_message ?? `task status ${t.status_code}`);
-    if ((t.status_code ?? 20000) >= 40000) throw new GridProviderRejected(this.name, t.status_message ?? `task status ${t.status_code}`);
+    const status = t.status_code ?? 20000;
+    // 40102 "No Search Results.": the search ran and nothing ranks at this pin, an answer like any other. 40101
+    // "Internal SE Server Error.": the search engine failed (after DataForSEO's own retries), which a later try may pass.
+    if (status === NO_SEARCH_RESULTS) return [];
+    if (status >= 50000 || status === SEARCH_ENGINE_ERROR) throw new GridProviderUnavailable(this.name, t.status_message ?? `task status ${status}`);
+    if (status >= 40000) throw new GridProviderRejected(this.name, t.status_message ?? `task status ${status}`);
     const items = t.result?.[0]?.items ?? [];
     const out: MapResult[] = [];
     for (const item of items) {
@@ -89,6 +93,10 @@ export class DataForSeoClient implements RankingProvider {
     return out.sort((a, b) => a.rank - b.rank);
   }
 }
+
+/** Task status codes of DataForSEO's appendix/errors that are not refusals. */
+const SEARCH_ENGINE_ERROR = 40101;
+const NO_SEARCH_RESULTS = 40102;
 
 function retryAfter(res: Response): number | null {
   const v = res.headers.get('retry-after');

@@ -409,10 +409,12 @@ export async function updateScan(p: Principal, uuid: string, input: UpdateScanIn
       geometry.gridSize !== scan.gridSize || geometry.distance !== scan.distance || geometry.unit !== scan.distanceUnit || geometry.lat !== scan.lat || geometry.lng !== scan.lng;
     if (geometryChanged) {
       assertGridParams(geometry);
-      const completed = await ScanSnapshot.count({ where: { ...tenantScoped(scan), scanId: scan.id, status: 'completed' }, transaction });
-      if (completed > 0 && input.regeneratePins !== true) {
+      // A snapshot still running completes on the pins it started with, so it counts as one on the old grid: without
+      // the acknowledgement the first run's snapshot would silently sit on another grid than the scan says.
+      const onOldGrid = await ScanSnapshot.count({ where: { ...tenantScoped(scan), scanId: scan.id, status: ['completed', 'running'] }, transaction });
+      if (onOldGrid > 0 && input.regeneratePins !== true) {
         throw ruleViolation(
-          'The scan has completed snapshots: send regenerate_pins=true to change its geometry (earlier snapshots stay queryable).',
+          'The scan has completed snapshots, or one in progress: send regenerate_pins=true to change its geometry (earlier snapshots stay queryable).',
           'geometry_change_requires_acknowledgement',
         );
       }

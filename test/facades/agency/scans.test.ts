@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import type http from 'node:http';
@@ -561,6 +562,13 @@ describe('scans at /api/agency/v1/scans', () => {
       const uuid = (await w.agency.post('/scans', body())).body.data.uuid;
       await idle(uuid);
       expect((await w.agency.put(`/scans/${uuid}`, { distance: 3, distance_unit: 'miles' })).status).toBe(200);
+      // A snapshot in progress completes on the grid it started with: like a completed one, it asks for the acknowledgement.
+      const scan = (await Scan.findOne({ where: { uuid } }))!;
+      const running = await ScanSnapshot.create({ tenantId: scan.tenantId, scanId: scan.id, runId: randomUUID(), keyword: 'dentist', pinVersion: scan.pinVersion, snapshotAt: new Date(), status: 'running' });
+      const refused = await w.agency.put(`/scans/${uuid}`, { grid_size: 5 });
+      expect([refused.status, refused.body.code]).toEqual([422, 'geometry_change_requires_acknowledgement']);
+      expect((await w.agency.put(`/scans/${uuid}`, { grid_size: 5, regenerate_pins: true })).status).toBe(200);
+      await running.destroy();
       expect((await w.agency.post(`/scans/${uuid}/archive`)).status).toBe(200);
       expect((await w.agency.put(`/scans/${uuid}`, { location: 'x' })).status).toBe(404);
     });

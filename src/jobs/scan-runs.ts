@@ -10,7 +10,7 @@ import { scanLabel, scanRunWorkflowState, startScanRunWorkflow } from '../../wor
 import type { PinQuery, ScanRunPlan } from '../../workflows/activities/scans';
 import { clockOf, inTransaction, tenantScoped, type ServiceOptions } from '../services/common';
 import { gridProvidersFor } from '../services/grid-providers.service';
-import { byKeywordOrder, currentRun, failRun, outcomeOf, queueRun, reportPathOf, resultsOf, scheduleSpecOf } from '../services/scans.service';
+import { byKeywordOrder, currentRun, failRun, outcomeOf, queueRun, reportPathOf, resultsOf, sameKeyword, scheduleSpecOf } from '../services/scans.service';
 
 /**
  * The scan run engine, worker side (the activities of `scanRun` and the schedule tick call it; no principal does):
@@ -89,7 +89,7 @@ export async function completeRun(runId: string, opts: ServiceOptions = {}): Pro
       all.push(...outcomes);
       const sum = metrics.summarise(outcomes);
       const prev = await ScanSnapshot.findOne({
-        where: { ...tenantScoped(scan), scanId: scan.id, keyword: s.keyword, status: 'completed', snapshotAt: { [Op.lt]: s.snapshotAt } },
+        where: { ...tenantScoped(scan), scanId: scan.id, status: 'completed', snapshotAt: { [Op.lt]: s.snapshotAt }, [Op.and]: [sameKeyword(s.keyword)] },
         order: [['snapshotAt', 'DESC']],
         transaction,
       });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Op, QueryTypes, type Transaction, type WhereOptions } from 'sequelize';
+import { col, fn, Op, QueryTypes, where, type Transaction, type WhereOptions } from 'sequelize';
 import { loadConfig, publicBaseUrl } from '../config';
 import { Conflict, Forbidden, NotFound, ruleViolation, Upstream, Validation, type FieldErrors } from '../domain/errors';
 import { canSeeLocation, isTenantOwner } from '../domain/permissions';
@@ -626,9 +626,16 @@ function checkTopN(topN: number | null | undefined): number {
   return n;
 }
 
+/**
+ * Snapshots of `keyword` whatever its letter case: a scan's keywords are told apart ignoring case only
+ * (`cleanKeywords`), so "Dentist" asked, or a keyword renamed from "dentist" to "Dentist", finds the history stored as
+ * "dentist" (the column compares byte-wise since migration 20261214000100, so "Café" and "Cafe" stay apart).
+ */
+export const sameKeyword = (keyword: string): WhereOptions => where(fn('LOWER', col('keyword')), keyword.toLowerCase());
+
 const completedSnapshots = (scan: Scan, transaction?: Transaction, keyword?: string | null) =>
   ScanSnapshot.findAll({
-    where: { ...tenantScoped(scan), scanId: scan.id, status: 'completed', ...(keyword != null ? { keyword } : {}) },
+    where: { ...tenantScoped(scan), scanId: scan.id, status: 'completed', ...(keyword != null ? { [Op.and]: [sameKeyword(keyword)] } : {}) },
     order: [
       ['snapshotAt', 'ASC'],
       ['id', 'ASC'],
@@ -797,7 +804,12 @@ const snapshotRow = (s: ScanSnapshot): SnapshotRow => ({
   visibilityScore: s.visibilityScore ?? 0,
 });
 
-const primaryKeyword = (scan: Scan, keyword?: string | null): string => keyword?.trim() || scan.keywords[0] || '';
+/** The keyword asked for in the scan's own spelling (letter case and spacing aside), else as asked; default its first. */
+function primaryKeyword(scan: Scan, keyword?: string | null): string {
+  const wanted = keyword?.trim().replace(/\s+/g, ' ');
+  if (!wanted) return scan.keywords[0] || '';
+  return scan.keywords.find((k) => k.toLowerCase() === wanted.toLowerCase()) ?? wanted;
+}
 
 export interface PinChange {
   lat: number;

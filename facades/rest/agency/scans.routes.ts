@@ -217,7 +217,7 @@ export const scanRoutes = [
     summary: 'Every snapshot of a scan, with its figures',
     params: uuid,
     query: z.object({ keyword: text('keyword').optional() }),
-    responses: { 200: { description: 'The snapshots, oldest first.', schema: listOf(scans.Snapshot) } },
+    responses: { 200: { description: 'The snapshots of the keyword (by default the first), newest first.', schema: listOf(scans.Snapshot) } },
     document: scans.SCAN_SNAPSHOTS_QUERY,
     variables: ({ params, query: q }) => ({ uuid: params.uuid, keyword: q.keyword ?? null }),
     respond: (d) => ({ body: { data: d.scanSnapshots.map(scans.snapshot) } }),

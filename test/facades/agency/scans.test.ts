@@ -476,6 +476,26 @@ describe('scans at /api/agency/v1/scans', () => {
       expect(ins.body.data.top_competitors[0]).toEqual({ name: expect.any(String), avg_rank: expect.any(Number), visibility: expect.any(Number), threat_score: expect.any(Number) });
     });
 
+    it("finds a keyword's snapshots whatever its letter case, and keeps its history when only its case changes", async () => {
+      const w = await agency();
+      const uuid = (await w.agency.post('/scans', body())).body.data.uuid;
+      await idle(uuid);
+      const [first] = (await w.agency.get(`/scans/${uuid}/snapshots`)).body.data;
+      expect((await w.agency.get(`/scans/${uuid}/snapshots?keyword=Dentist`)).body.data).toEqual([first]);
+      const ins = await w.agency.get(`/scans/${uuid}/insights?keyword=DENTIST`);
+      expect(ins.body.data).toMatchObject({ keyword: 'dentist', summary: { avg_rank: first.avg_rank } });
+      expect((await w.agency.get(`/scans/${uuid}/data_points?keyword=Dentist`)).body.meta.total).toBe(9);
+      // The keyword's case changes: the next run compares with the history, which the default list still shows.
+      expect((await w.agency.put(`/scans/${uuid}`, { keywords: ['Dentist', 'teeth whitening'] })).status).toBe(200);
+      expect((await w.agency.post(`/scans/${uuid}/run`, {})).status).toBe(202);
+      await idle(uuid);
+      const history = (await w.agency.get(`/scans/${uuid}/snapshots`)).body.data;
+      expect(history).toHaveLength(2);
+      expect(history[1]).toEqual(first);
+      expect(history[0].change_from_previous).toBe(Math.round((history[0].avg_rank - first.avg_rank) * 100) / 100);
+      expect((await w.agency.get(`/scans/${uuid}/insights`)).body.data.trends_vs_previous_snapshot).not.toBeNull();
+    });
+
     it('lists newest first with filters (search, completed, is_scheduled, since_days, archived) and per_page 1-100', async () => {
       const w = await agency();
       const a = (await w.agency.post('/scans', body({ location: 'Alpha Dental' }))).body.data.uuid;

@@ -3401,7 +3401,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The snapshots, oldest first. */
+            /** @description The snapshots of the keyword (by default the first), newest first. */
             200: {
                 headers: {
                     "X-RateLimit-Limit": string;

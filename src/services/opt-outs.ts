@@ -26,20 +26,31 @@ const db = () => {
 
 /**
  * For each key, whether an opt-out of the account covers it (for its organisation or the whole account, by email or
- * by phone). One statement whatever the number of keys; the comparisons are the columns' own (the contacts' collation).
+ * by phone). One statement per account asked about (a batch is one account's), reading the account's opt-outs of those
+ * emails and phones; they are matched here, emails without letter case (the contacts' collation compares them so).
  */
 export async function optedOut(keys: readonly OptOutKey[], transaction?: Transaction): Promise<boolean[]> {
-  const asked = keys.map((k, i) => ({ k, i })).filter(({ k }) => k.email || k.phone);
-  if (asked.length === 0) return keys.map(() => false);
-  const part =
-    '(SELECT ? AS i FROM contact_opt_outs WHERE customer_id = ? AND (organization_id IS NULL OR organization_id = ?) AND (email = ? OR phone = ?) LIMIT 1)';
-  const rows = await db().query<{ i: number }>(asked.map(() => part).join(' UNION ALL '), {
-    replacements: asked.flatMap(({ k, i }) => [i, k.customerId, k.organizationId, k.email, k.phone]),
-    type: QueryTypes.SELECT,
-    transaction,
+  const out = keys.map(() => false);
+  const byAccount = new Map<number, number[]>();
+  keys.forEach((k, i) => {
+    if (k.email || k.phone) byAccount.set(k.customerId, [...(byAccount.get(k.customerId) ?? []), i]);
   });
-  const hit = new Set(rows.map((r) => Number(r.i)));
-  return keys.map((_, i) => hit.has(i));
+  for (const [customerId, asked] of byAccount) {
+    const emails = [...new Set(asked.map((i) => keys[i].email).filter((e): e is string => !!e))];
+    const phones = [...new Set(asked.map((i) => keys[i].phone).filter((p): p is string => !!p))];
+    const where = [emails.length ? 'email IN (?)' : null, phones.length ? 'phone IN (?)' : null].filter(Boolean).join(' OR ');
+    const rows = await db().query<{ organizationId: number | null; email: string | null; phone: string | null }>(
+      `SELECT organization_id AS organizationId, email, phone FROM contact_opt_outs WHERE customer_id = ? AND (${where})`,
+      { replacements: [customerId, ...(emails.length ? [emails] : []), ...(phones.length ? [phones] : [])], type: QueryTypes.SELECT, transaction },
+    );
+    const covers = (org: number | null, asked: number) => org === null || org === asked;
+    for (const i of asked) {
+      const k = keys[i];
+      const email = k.email?.toLowerCase();
+      out[i] = rows.some((r) => covers(r.organizationId, k.organizationId) && ((email && r.email?.toLowerCase() === email) || (k.phone && r.phone === k.phone)));
+    }
+  }
+  return out;
 }
 
 /** Whether an opt-out covers this contact for this campaign's organisation. */

@@ -46,13 +46,16 @@ describe('the API with Redis down at start (built entry point)', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
+  // One key for every process of the file: the first records its id in the database, and a process with another key is
+  // refused at boot (APP_KEY mismatch), which would race with what a test waits for.
+  const appKey = randomBytes(32).toString('base64');
   /** A production process of this file's database and data directory, logging warnings and worse. */
   const productionEnv = () => ({
     ...process.env,
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
     DATABASE_URL: url,
-    APP_KEY: randomBytes(32).toString('base64'),
+    APP_KEY: appKey,
     DATA_DIR: dataDir,
     SEED_DEMO: 'false',
   });

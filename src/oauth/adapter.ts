@@ -60,7 +60,7 @@ function live(row: Row | undefined): Payload | undefined {
  * How long a registered client lasts without a grant. Registration is open (MCP clients register themselves) and
  * clients never expired: one that never gets a user's consent now goes with the other expired rows. A grant extends
  * its client to the grant's own expiry (`upsert` of a Grant), so a client lasts as long as something it was granted.
- * Clients registered before this existed have no expiry and keep it.
+ * Clients registered before this existed got the same expiry by migration 20261218000100.
  */
 export const UNUSED_CLIENT_TTL_S = 7 * 24 * 3600;
 

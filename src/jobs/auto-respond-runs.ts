@@ -1,6 +1,8 @@
 import type { Transaction } from 'sequelize';
 import type { AutoRespondOutcome, AutoResponsePlan, PublishAutoResponseInput } from '../../workflows/activities/auto-respond';
 import { ChatError, chatComplete, chatConfigured, type ChatMessage } from '../providers/ai/chat.client';
+import { FACEBOOK_ANONYMOUS_AUTHOR } from '../providers/facebook/graph.client';
+import { GOOGLE_ANONYMOUS_AUTHOR } from '../providers/google/business.client';
 import { Conflict } from '../domain/errors';
 import type { Principal } from '../domain/principal';
 import { AutoRespondRule, AutoRespondRun, Customer, Integration, Location, Organization, Plan, Review } from '../models';
@@ -31,9 +33,15 @@ function systemPrincipal(tenantId: number, customerId: number): Principal {
   };
 }
 
-/** Why a pending run must not reply (now), or null. */
-async function skipReason(run: AutoRespondRun, transaction?: Transaction): Promise<string | null> {
-  const rule = run.ruleId === null ? null : await AutoRespondRule.findByPk(run.ruleId, { transaction });
+/**
+ * Why a pending run must not reply (now), or null. `rule`: the run's rule as the caller read it (under its lock);
+ * else it is read here, under a shared lock when in a transaction.
+ */
+async function skipReason(run: AutoRespondRun, transaction?: Transaction, rule?: AutoRespondRule | null): Promise<string | null> {
+  if (run.ruleId === null) return 'rule_deleted';
+  if (rule === undefined || (rule !== null && rule.id !== run.ruleId)) {
+    rule = await AutoRespondRule.findByPk(run.ruleId, { transaction, ...(transaction ? { lock: transaction.LOCK.SHARE } : {}) });
+  }
   if (!rule) return 'rule_deleted';
   if (rule.paused) return 'rule_paused';
   const review = await Review.findByPk(run.reviewId, { attributes: ['id', 'reply'], transaction });
@@ -45,7 +53,10 @@ async function skipReason(run: AutoRespondRun, transaction?: Transaction): Promi
   return null;
 }
 
-/** The deterministic reply of a rule without a template (AI rules when no chat API answers), by rating. */
+/**
+ * The deterministic reply of a rule without a template (AI rules when no chat API answers), by rating. Without a
+ * known first name the greeting has no name ("Thank you for your review!"): renderTemplate drops it with its comma.
+ */
 export function defaultReplyTemplate(rating: number): string {
   if (rating >= 4) return 'Thank you for your review, {first_name}! We are glad you had a great experience with {business_name} and hope to see you again soon.';
   if (rating === 3) return 'Thank you for your feedback, {first_name}. We appreciate you taking the time to share it and will use it to keep improving at {business_name}.';
@@ -73,7 +84,10 @@ export async function composeReply(
       role: 'system',
       content: [
         `You write the public reply of the business "${values.business_name}" (location "${values.location_name}") to a customer review posted on ${values.source}.`,
-        'Write two or three sentences, warm and professional, in the language of the review. Thank the reviewer by first name.',
+        'Write two or three sentences, warm and professional, in the language of the review.',
+        values.first_name
+          ? 'Thank the reviewer by first name.'
+          : 'The reviewer\'s name is not known: thank them without a name, and do not call them "user", "customer" or "reviewer".',
         'For a rating of 3 or less, acknowledge the problem without arguing and invite them to get in touch.',
         'Do not invent facts, offers, discounts or contact details. Answer with the reply text only, without quotes.',
         rule.template ? `Follow the tone and content of this example reply: ${fallback}` : '',
@@ -83,7 +97,7 @@ export async function composeReply(
     },
     {
       role: 'user',
-      content: JSON.stringify({ reviewer_first_name: values.first_name, rating: review.rating, title: review.title, text: review.message }),
+      content: JSON.stringify({ reviewer_first_name: values.first_name || null, rating: review.rating, title: review.title, text: review.message }),
     },
   ];
   try {
@@ -96,6 +110,28 @@ export async function composeReply(
   }
 }
 
+/** Titles before a first name, skipped when finding it (compared without the dot, in any letter case). */
+const TITLES = new Set(['dr', 'mr', 'mrs', 'ms', 'mx', 'prof']);
+/** The authors the platform clients store for reviewers without a name: there is no first name to greet. */
+const ANONYMOUS_AUTHORS = new Set([GOOGLE_ANONYMOUS_AUTHOR, FACEBOOK_ANONYMOUS_AUTHOR, 'anonymous'].map((a) => a.toLowerCase()));
+
+/**
+ * The first name to greet a reviewer by (`{first_name}`), or '' when none is known: the first word of the author
+ * after any title (`Dr. Jane Roe`: Jane); a title with a single name is kept whole (`Dr. Smith`: "Dr. Smith", not
+ * "Smith"); an anonymous reviewer (`A Google user`, `A Facebook user`), an empty author or a bare title have none, and
+ * the reply is written without a name (renderTemplate drops an empty placeholder).
+ */
+export function firstNameOf(author: string | null | undefined): string {
+  const name = (author ?? '').trim().replace(/\s+/g, ' ');
+  if (!name || ANONYMOUS_AUTHORS.has(name.toLowerCase())) return '';
+  const words = name.split(' ');
+  let i = 0;
+  while (i < words.length && TITLES.has(words[i].replace(/\.$/, '').toLowerCase())) i++;
+  if (i === words.length) return '';
+  if (i > 0 && i === words.length - 1) return name;
+  return words[i];
+}
+
 async function templateValues(review: Review, transaction?: Transaction): Promise<TemplateValues> {
   const [org, location, integration] = await Promise.all([
     Organization.findByPk(review.organizationId, { attributes: ['id', 'name'], transaction }),
@@ -104,7 +140,7 @@ async function templateValues(review: Review, transaction?: Transaction): Promis
   ]);
   return {
     author: review.author,
-    first_name: review.author.trim().split(/\s+/)[0] ?? review.author,
+    first_name: firstNameOf(review.author),
     rating: String(review.rating),
     business_name: org?.name ?? '',
     location_name: location?.name ?? '',
@@ -135,23 +171,31 @@ export async function prepareAutoResponse(reviewId: number): Promise<AutoRespons
 
 /**
  * Activity: publishes the reply through the reply path (the platform for synced reviews, stored for written ones)
- * and records the run as replied, in one transaction. Checked again under the lock: a rule paused or deleted, a
- * plan downgraded or a reply written in the meantime skips instead. Platform errors propagate (the activity maps
- * them to retry or stop) and leave the run pending. A retry after a platform call whose answer was lost (or a
- * worker killed before the commit) publishes nothing twice: Google's reply is an overwriting PUT, and the reply
- * path records the page's comment a Facebook attempt left (same text) instead of commenting again; a page comment
- * with another text skips the run as `already_replied`.
+ * and records the run as replied, in one transaction. Checked again under the locks: a rule paused or deleted, a
+ * plan downgraded or a reply written in the meantime skips instead. The rule is read under a shared lock held until
+ * the commit, so a pause or a deletion (which lock the rule) either waits for the reply to be published and recorded,
+ * or is seen here and skips the run: once a pause has answered, no reply of the rule goes out. Lock order: the rule,
+ * then the run, then the review (deleteRule locks the rule, then its runs through the foreign key's SET NULL).
+ * Platform errors propagate (the activity maps them to retry or stop) and leave the run pending. A retry after a
+ * platform call whose answer was lost (or a worker killed before the commit) publishes nothing twice: the reply
+ * path records the reply an earlier attempt left on Google or Facebook (same text) instead of publishing again; a
+ * platform reply with another text (the owner answered there) skips the run as `already_replied`.
  */
 export async function publishAutoResponse(
   input: PublishAutoResponseInput,
   opts: ServiceOptions & Pick<ReplyOptions, 'platformClient'> = {},
 ): Promise<AutoRespondOutcome> {
   const clock = clockOf(opts);
+  // The rule to lock first, read before the transaction: a plain read in it would fix its snapshot before the wait for
+  // the rule's lock (the run's rule only ever changes to null, which the locked reads below see).
+  const found = await AutoRespondRun.findOne({ where: { reviewId: input.reviewId }, attributes: ['id', 'ruleId'], transaction: opts.transaction });
+  if (!found) return { status: 'skipped', reason: 'no_run' };
   return inTransaction(opts, async (transaction) => {
+    const rule = found.ruleId === null ? null : await AutoRespondRule.findByPk(found.ruleId, { transaction, lock: transaction.LOCK.SHARE });
     const run = await AutoRespondRun.findOne({ where: { reviewId: input.reviewId }, transaction, lock: transaction.LOCK.UPDATE });
     if (!run) return { status: 'skipped', reason: 'no_run' };
     if (run.status !== 'pending') return { status: run.status, reason: run.reason };
-    const reason = await skipReason(run, transaction);
+    const reason = await skipReason(run, transaction, rule);
     if (reason) {
       await run.update({ status: 'skipped', reason }, { transaction });
       return { status: 'skipped', reason };

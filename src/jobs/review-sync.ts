@@ -5,12 +5,14 @@ import { Customer, Integration, ProviderConnection, Review, ReviewSource } from 
 import { SIGN_IN_PROVIDERS, type ProviderReview, type SignInProvider } from '../providers/types';
 import { queueAutoRespond } from '../services/auto-respond.service';
 import { inTransaction } from '../services/common';
+import { supersedePendingDrafts } from '../services/replies.service';
 import { reviewEvent } from '../services/reviews.service';
 
 /**
  * Periodic review sync of synced integrations (Temporal: workflows/reviews/sync.workflow.ts). These are the
  * database halves of its activities: what to sync, the upsert of one page of platform reviews with its
- * review-created / review-updated events, and the sync state kept on the integration.
+ * review-created / review-updated events (a reply arriving supersedes the review's pending drafts), and the sync
+ * state kept on the integration.
  */
 
 export interface SyncTarget {
@@ -131,6 +133,7 @@ export async function upsertProviderReviews(
         continue;
       }
       const replyChanged = (review.reply ?? null) !== r.reply;
+      const gotReply = !review.reply && Boolean(r.reply);
       review.set({
         author: r.author.slice(0, 255),
         rating: r.rating,
@@ -143,6 +146,8 @@ export async function upsertProviderReviews(
         meta: metaOf(provider, r),
       });
       await review.save({ transaction });
+      // Replied to on the platform: the review's pending drafts can no longer be published.
+      if (gotReply) await supersedePendingDrafts(review.id, `Superseded: the review was replied to on ${integration.name}.`, { transaction, now: clock.now() });
       await reviewEvent('review-updated', review, integration, transaction, { clock });
       counts.updated++;
     }

@@ -61,6 +61,26 @@ export class ProviderUnavailable extends Error {
   }
 }
 
+/**
+ * The business has already replied to the review on the platform with another text (by hand on Google or Facebook,
+ * or an earlier attempt with a text composed anew): publishing would replace it (Google's reply is an overwriting
+ * PUT) or add a second public reply (a second Facebook comment). The reply path answers 409 `already_replied`; the
+ * review sync stores the platform's reply.
+ */
+export class ProviderReplyExists extends Error {
+  constructor(
+    readonly provider: SignInProvider,
+    readonly reply: string,
+    readonly replyDate: Date | null,
+  ) {
+    super(`The business has already replied to this review on ${provider === 'google' ? 'Google' : 'Facebook'}.`);
+    this.name = 'ProviderReplyExists';
+  }
+}
+
+/** Two reply texts are the same reply when they differ only in line endings and surrounding whitespace. */
+export const sameReplyText = (a: string, b: string): boolean => a.replace(/\r\n?/g, '\n').trim() === b.replace(/\r\n?/g, '\n').trim();
+
 /** What the platform says about a reply it accepted (Google answers with the reply's update time). */
 export interface PublishedReply {
   replyDate: Date | null;
@@ -70,6 +90,10 @@ export interface ReviewPlatformClient {
   readonly provider: SignInProvider;
   listBusinesses(accessToken: string): Promise<ProviderBusiness[]>;
   listReviews(accessToken: string, businessExternalId: string, pageToken?: string | null): Promise<ReviewPage>;
-  /** Publishes (or replaces) the owner's reply; throws ProviderRejected with the platform's reason. */
+  /**
+   * Publishes the owner's reply unless the review has one on the platform already: the same text (an earlier attempt
+   * whose answer was lost) is answered as published, another text is ProviderReplyExists. Throws ProviderRejected
+   * with the platform's reason.
+   */
   publishReply(accessToken: string, businessExternalId: string, reviewExternalId: string, message: string): Promise<PublishedReply | void>;
 }

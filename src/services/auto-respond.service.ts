@@ -107,9 +107,27 @@ export function unknownPlaceholders(template: string): string[] {
   return [...unknown];
 }
 
-/** Fills in the placeholders; text in braces that is not a placeholder stays as written. */
+/**
+ * A placeholder without a value (`{first_name}` of an anonymous reviewer) taken out with the comma or space joining
+ * it to the text: "Thank you, {first_name}!" reads "Thank you!", "Hi {first_name}, thanks" "Hi, thanks",
+ * "Thanks, {first_name}, for" "Thanks for", and a line starting "{first_name}, thank you" "Thank you".
+ */
+function dropPlaceholder(template: string, key: Placeholder): string {
+  const p = `\\{${key}\\}`;
+  return template
+    .replace(new RegExp(`[ \\t]*,[ \\t]*${p}[ \\t]*,`, 'g'), '')
+    .replace(new RegExp(`(\\S)[ \\t]*,?[ \\t]*${p}`, 'g'), '$1')
+    .replace(new RegExp(`^([ \\t]*)${p}[ \\t]*[,:;]?[ \\t]*(\\S?)`, 'gm'), (_m, indent: string, next: string) => indent + next.toUpperCase())
+    .replace(new RegExp(p, 'g'), '');
+}
+
+/**
+ * Fills in the placeholders; text in braces that is not a placeholder stays as written. A placeholder whose value
+ * is empty (no first name known) is dropped with its joining comma or space rather than leaving a gap.
+ */
 export function renderTemplate(template: string, values: TemplateValues): string {
-  return template.replace(PLACEHOLDER, (whole, key: string) => ((TEMPLATE_PLACEHOLDERS as readonly string[]).includes(key) ? values[key as Placeholder] : whole)).trim();
+  const text = TEMPLATE_PLACEHOLDERS.filter((k) => !values[k]).reduce(dropPlaceholder, template);
+  return text.replace(PLACEHOLDER, (whole, key: string) => ((TEMPLATE_PLACEHOLDERS as readonly string[]).includes(key) ? values[key as Placeholder] : whole)).trim();
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -178,13 +178,14 @@ export async function submitFeedback(inviteUuid: string, form: FeedbackForm, opt
         replyDate: null,
         source,
         sourceName: page.campaign.name,
-        // The form as submitted, plus where it came from (the spec's observed keys).
+        // The form as submitted (each value as validated: trimmed, so within the limits checked above and the TEXT
+        // column's 64 KB whatever padding the 100 KB form body carried), plus where it came from (the spec's observed keys).
         meta: {
-          name: form.name,
-          email: form.email,
-          phone: form.phone,
-          message: form.message,
-          rating: form.rating,
+          name: author,
+          email: form.email.trim(),
+          phone: form.phone.trim(),
+          message,
+          rating: form.rating.trim(),
           source,
           source_id: page.campaign.uuid,
           source_name: page.campaign.name,

@@ -1,13 +1,13 @@
+import { Op, type Transaction } from 'sequelize';
 import { Conflict, NotFound, Upstream, Validation, ruleViolation } from '../domain/errors';
 import { charCount } from '../domain/limits';
 import { canSeeLocated } from '../domain/permissions';
 import type { Principal } from '../domain/principal';
-import { Integration, Review, ReviewSource } from '../models';
+import { Integration, ReplyDraft, Review, ReviewSource } from '../models';
 import { reviewPayload } from '../outbox/payloads';
 import { writeEvent } from '../outbox/writer';
 import { platformClient } from '../providers';
-import { FacebookReplyExists } from '../providers/facebook/graph.client';
-import { ProviderRejected, ProviderUnavailable, SIGN_IN_PROVIDERS, type ReviewPlatformClient, type SignInProvider } from '../providers/types';
+import { ProviderRejected, ProviderReplyExists, ProviderUnavailable, SIGN_IN_PROVIDERS, type ReviewPlatformClient, type SignInProvider } from '../providers/types';
 import { clockOf, inTransaction, type ServiceOptions } from './common';
 import { WRITABLE_TYPES } from './integrations.service';
 import { accessTokenFor } from './provider-connections.service';
@@ -27,6 +27,29 @@ function cleanMessage(message: string): string {
 export interface ReplyOptions extends ServiceOptions {
   /** The platform API client (default: `platformClient` of src/providers; tests give one with a short timeout). */
   platformClient?: (provider: SignInProvider) => ReviewPlatformClient;
+  /** The reply is this draft being approved: it is left to the caller, the review's other pending drafts are superseded. */
+  approvedDraftId?: number;
+}
+
+/**
+ * A review got a reply (by any path: a reply, a draft approved, auto-respond, a sync bringing the platform's reply,
+ * or an approval that found the review answered already): its pending drafts can never be published, so they are
+ * closed as `rejected` with a reason starting `Superseded:`, in the caller's transaction. Lock order: the review row
+ * first (every caller holds it), then its drafts.
+ */
+export async function supersedePendingDrafts(
+  reviewId: number,
+  reason: string,
+  opts: { transaction: Transaction; now: Date; decidedByUserId?: number | null; exceptDraftId?: number },
+): Promise<number> {
+  const [n] = await ReplyDraft.update(
+    { status: 'rejected', decidedByUserId: opts.decidedByUserId || null, decidedAt: opts.now, rejectionReason: reason },
+    {
+      where: { reviewId, status: 'pending', ...(opts.exceptDraftId !== undefined ? { id: { [Op.ne]: opts.exceptDraftId } } : {}) },
+      transaction: opts.transaction,
+    },
+  );
+  return n;
 }
 
 /**
@@ -34,12 +57,13 @@ export interface ReplyOptions extends ServiceOptions {
  * reply; a synced review's reply is published on its platform first, and stored only once the platform accepted
  * it. One reply per review: a review already replied to is 409 `already_replied`. The review row stays locked
  * while the platform is called, so two replies at once cannot both be published. review-updated is written in the
- * same transaction.
+ * same transaction, and the review's pending drafts are superseded (`supersedePendingDrafts`).
  *
- * A retry after a lost answer is safe on both platforms: Google's reply is an overwriting PUT; Facebook's client
- * reads the story's comments before it comments, so the page's comment with this text (an earlier attempt that
- * went through) is recorded as the reply instead of a second comment, and a page comment with another text is
- * 409 `already_replied` (docs/decisions/reviews.md, "Durable").
+ * A reply the business already has on the platform is never replaced or doubled, and a retry after a lost answer is
+ * safe: both clients read the review's current reply first (Google `GET` of the review, whose `reply` PUT would
+ * overwrite it; Facebook the story's comments), so that reply with this text (an earlier attempt that went
+ * through) is recorded as the reply, and another text (the owner replied on the platform since the last sync) is
+ * 409 `already_replied`, nothing published or stored (docs/decisions/reviews.md, "At most one public reply").
  */
 export async function reply(p: Principal, id: number, message: string, opts: ReplyOptions = {}): Promise<Review> {
   const text = cleanMessage(message);
@@ -71,7 +95,7 @@ export async function reply(p: Principal, id: number, message: string, opts: Rep
         const published = await (opts.platformClient ?? platformClient)(provider).publishReply(token, integration.externalId, review.identifier, text);
         if (published && published.replyDate) replyDate = published.replyDate;
       } catch (e) {
-        if (e instanceof FacebookReplyExists) throw new Conflict(`This review has already been replied to on ${name}.`, 'already_replied');
+        if (e instanceof ProviderReplyExists) throw new Conflict(`This review has already been replied to on ${name}.`, 'already_replied');
         if (e instanceof ProviderRejected) throw new Upstream(`${name} rejected the reply: ${e.reason}`, 'provider_rejected');
         if (e instanceof ProviderUnavailable) throw new Upstream(`${name} could not be reached; the reply was not published. Try again later.`, 'provider_unavailable');
         throw e;
@@ -79,6 +103,11 @@ export async function reply(p: Principal, id: number, message: string, opts: Rep
     }
     review.set({ reply: text, replyDate });
     await review.save({ transaction });
+    await supersedePendingDrafts(
+      review.id,
+      opts.approvedDraftId !== undefined ? `Superseded: draft ${opts.approvedDraftId} of this review was approved.` : 'Superseded: the review was replied to.',
+      { transaction, now: clock.now(), decidedByUserId: p.userId, exceptDraftId: opts.approvedDraftId },
+    );
     await writeEvent(
       transaction,
       {

@@ -6,7 +6,7 @@ import type { Principal } from '../domain/principal';
 import { ReplyDraft, Review } from '../models';
 import type { ReplyDraftState } from '../models/reply-draft.model';
 import { clockOf, inTransaction, locationScoped, offset, type Page, type PageArgs, type ServiceOptions } from './common';
-import { MAX_REPLY_CHARS, reply } from './replies.service';
+import { MAX_REPLY_CHARS, reply, supersedePendingDrafts } from './replies.service';
 
 /**
  * Reply drafts and their approvals queue (spec: MCP draft_review_response). A draft is never sent by itself: it
@@ -36,11 +36,15 @@ export interface CreateDraftInput {
   message: string;
 }
 
-/** Holds a reply to a visible review for approval; a review that has a reply already is 409 `already_replied`. */
+/**
+ * Holds a reply to a visible review for approval; a review that has a reply already is 409 `already_replied`. The
+ * review row is read under a shared lock, so a reply being stored meanwhile (which supersedes the review's pending
+ * drafts) is waited for and seen, and no draft is left pending on a replied review.
+ */
 export async function createDraft(p: Principal, input: CreateDraftInput, opts: ServiceOptions = {}): Promise<ReplyDraft> {
   const message = cleanDraftMessage(input.message);
   return inTransaction(opts, async (transaction) => {
-    const review = await Review.findByPk(input.reviewId, { transaction });
+    const review = await Review.findByPk(input.reviewId, { transaction, lock: transaction.LOCK.SHARE });
     if (!review || !canSeeLocated(p, review)) throw new NotFound('Review');
     if (review.reply) throw new Conflict('This review has already been replied to.', 'already_replied');
     return ReplyDraft.create(
@@ -103,13 +107,22 @@ async function pendingDraft(p: Principal, id: number, opts: ServiceOptions & { t
  * source_not_connected) and marks it approved in the same transaction; if publishing fails nothing changes and
  * the draft stays pending. `message`, when given, replaces the draft's text first (the approver's edit). A
  * published reply may have at most 4096 characters, so a longer draft must be shortened when approving. The
- * review's other pending drafts are rejected as superseded.
+ * review's other pending drafts are rejected as superseded (by the reply path). A review found answered already
+ * (409 `already_replied`: here, or on the platform) can take none of its drafts: they are all superseded, and that
+ * is committed before the 409 is answered.
+ *
+ * Locks in the reply path's order: the review row, then the drafts (the reply path supersedes drafts under the
+ * review's lock), so two approvals of one review, or an approval and a reply, wait for each other instead of
+ * deadlocking; the second approval then finds its draft superseded (409 `draft_not_pending`).
  */
 export async function approveDraft(p: Principal, id: number, input: { message?: string | null } = {}, opts: ServiceOptions = {}): Promise<ReplyDraft> {
   assertHumanApprover(p);
   const clock = clockOf(opts);
   const edited = input.message != null ? cleanDraftMessage(input.message) : null;
-  return inTransaction(opts, async (transaction) => {
+  const outcome = await inTransaction(opts, async (transaction): Promise<{ draft: ReplyDraft } | { refused: Conflict }> => {
+    const found = await ReplyDraft.findByPk(id, { attributes: ['id', 'tenantId', 'customerId', 'organizationId', 'locationId', 'reviewId'], transaction });
+    if (!found || !canSeeLocated(p, found)) throw new NotFound('Reply draft');
+    await Review.findByPk(found.reviewId, { attributes: ['id'], transaction, lock: transaction.LOCK.UPDATE });
     const draft = await pendingDraft(p, id, { ...opts, transaction });
     const message = edited ?? draft.message;
     if (charCount(message) > MAX_REPLY_CHARS) {
@@ -118,15 +131,18 @@ export async function approveDraft(p: Principal, id: number, input: { message?: 
         'reply_too_long',
       );
     }
-    await reply(p, draft.reviewId, message, { transaction, clock });
-    const now = clock.now();
-    await draft.update({ message, status: 'approved', decidedByUserId: p.userId || null, decidedAt: now }, { transaction });
-    await ReplyDraft.update(
-      { status: 'rejected', decidedByUserId: p.userId || null, decidedAt: now, rejectionReason: `Superseded: draft ${draft.id} of this review was approved.` },
-      { where: { reviewId: draft.reviewId, status: 'pending', id: { [Op.ne]: draft.id } }, transaction },
-    );
-    return draft;
+    try {
+      await reply(p, draft.reviewId, message, { transaction, clock, approvedDraftId: draft.id });
+    } catch (e) {
+      if (!(e instanceof Conflict && e.reason === 'already_replied')) throw e;
+      await supersedePendingDrafts(draft.reviewId, 'Superseded: the review has already been replied to.', { transaction, now: clock.now(), decidedByUserId: p.userId });
+      return { refused: e };
+    }
+    await draft.update({ message, status: 'approved', decidedByUserId: p.userId || null, decidedAt: clock.now() }, { transaction });
+    return { draft };
   });
+  if ('refused' in outcome) throw outcome.refused;
+  return outcome.draft;
 }
 
 /** Rejects a pending draft: nothing is sent; the row stays, `rejected`, with the decider, the time and the reason. */

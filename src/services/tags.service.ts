@@ -54,7 +54,7 @@ function cleanTags(list: string[] | null | undefined, field: 'attach_tags' | 'de
 }
 
 /**
- * Attaches and detaches tags on up to 50 visible reviews in one transaction. Attaching a tag a review already has
+ * Attaches and detaches tags on up to 50 visible reviews (distinct ids) in one transaction. Attaching a tag a review already has
  * changes nothing; detaching one it lacks likewise. All or nothing: one review outside the caller's scope (or
  * unknown) is 404 and no review changes. Tags are the account's metadata, so synced reviews take them too, and
  * no webhook event is written (tags are not part of any payload).
@@ -63,7 +63,8 @@ export async function tagReviews(p: Principal, input: TagReviewsInput, opts: Ser
   const errors: FieldErrors = {};
   const ids = [...new Set(input.reviewIds ?? [])];
   if (ids.length === 0) errors.review_ids = ['The review ids field is required.'];
-  else if ((input.reviewIds ?? []).length > MAX_TAG_REVIEWS) errors.review_ids = [`The review ids may not have more than ${MAX_TAG_REVIEWS} items.`];
+  // Counted once each: a repeated id is the same review (docs/decisions/reviews.md, "Tags").
+  else if (ids.length > MAX_TAG_REVIEWS) errors.review_ids = [`The review ids may not have more than ${MAX_TAG_REVIEWS} items.`];
   const attach = cleanTags(input.attachTags, 'attach_tags', errors);
   const detach = cleanTags(input.detachTags, 'detach_tags', errors);
   if (attach.length === 0 && detach.length === 0 && Object.keys(errors).every((k) => k === 'review_ids')) {

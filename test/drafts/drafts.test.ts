@@ -1,4 +1,9 @@
+import { QueryTypes } from 'sequelize';
+import { upsertProviderReviews } from '../../src/jobs/review-sync';
 import { OutboxEvent, ReplyDraft, Review } from '../../src/models';
+import { GoogleBusinessClient } from '../../src/providers/google/business.client';
+import { reply } from '../../src/services/replies.service';
+import { createDraft } from '../../src/services/reply-drafts.service';
 import { attachSynced } from '../../src/services/integrations.service';
 import { saveConnection } from '../../src/services/provider-connections.service';
 import { graphql as runGraphql } from 'graphql';
@@ -10,6 +15,7 @@ import { useApp } from '../support/app';
 import { countStatements } from '../support/db';
 import { ALL, makeReview, makeWorld, testimonialsOf, tokenFor, without } from '../support/factories';
 import { useProviderApis } from '../support/providers/review-platforms';
+import { waitUntil } from '../support/wait';
 
 const DRAFT_FIELDS = 'id reviewId organizationId locationId message status createdVia createdByUserId decidedByUserId decidedAt rejectionReason';
 const DRAFT = `mutation ($reviewId: Int!, $message: String!) { draftReviewResponse(reviewId: $reviewId, message: $message) { ${DRAFT_FIELDS} } }`;
@@ -111,6 +117,91 @@ describe('reply drafts and the approvals queue (GraphQL)', () => {
     expect(apis().google.replies()[name]?.comment).toBe('Thanks for the feedback!');
     expect((await Review.findByPk(review.id))!.reply).toBe('Thanks for the feedback!');
   });
+
+  async function googleReviewWithDraft(w: Awaited<ReturnType<typeof makeWorld>>) {
+    const location = apis().google.addLocation(`accounts/95${++seq}/locations/95${seq}`, { title: 'Draft Dental' });
+    const integration = await attachSynced(w.home, 'google', location);
+    await saveConnection({ integrationId: integration.id, provider: 'google', accessToken: 'draft-token', refreshToken: null, expiresAt: null, scope: null });
+    const name = apis().google.addReview(location, { rating: 4, comment: 'Good.', createTime: new Date('2026-10-01T09:00:00.000Z') });
+    // As the last sync stored it (no reply yet).
+    const [fetched] = (await new GoogleBusinessClient({ baseUrl: apis().googleUrl }).listReviews('draft-token', location)).reviews;
+    await upsertProviderReviews(integration.id, 'google', [fetched]);
+    const review = (await Review.findOne({ where: { integrationId: integration.id, identifier: name } }))!;
+    const pending = (await draft(w.tokens.orgOwner, review.id, 'Thanks!')).data!.draftReviewResponse;
+    return { location, integration, name, review, pending };
+  }
+
+  it('a reply made another way (REST "Reply to Review") supersedes the pending drafts in its transaction', async () => {
+    const w = await makeWorld();
+    const review = await writtenReview(w);
+    const first = (await draft(w.tokens.orgOwner, review.id, 'First try.')).data!.draftReviewResponse;
+    const second = (await draft(w.tokens.orgOwner, review.id, 'Second try.')).data!.draftReviewResponse;
+    const replied = await t.as(w.tokens.orgOwner).post(`/api/v1/reviews/${review.id}/reply`).send({ message: 'Written by hand.' });
+    expect(replied.status).toBe(200);
+    for (const d of [first, second]) {
+      expect(await ReplyDraft.findByPk(d.id)).toMatchObject({ status: 'rejected', rejectionReason: 'Superseded: the review was replied to.', decidedByUserId: w.orgOwner.id });
+      expect((await ReplyDraft.findByPk(d.id))!.decidedAt).not.toBeNull();
+    }
+    expect((await gql(w.tokens.orgOwner, QUEUE, { reviewId: review.id })).data!.replyDrafts.total).toBe(0);
+    expect(errorOf(await gql(w.tokens.orgOwner, APPROVE, { id: second.id }))).toEqual({ code: 'CONFLICT', reason: 'draft_not_pending' });
+  });
+
+  it('a reply the sync brings from the platform supersedes the pending drafts', async () => {
+    const w = await makeWorld();
+    const { location, integration, name, review, pending } = await googleReviewWithDraft(w);
+    apis().google.replyAsOwner(name, 'Answered on Google.');
+    const page = await new GoogleBusinessClient({ baseUrl: apis().googleUrl }).listReviews('draft-token', location);
+    expect(await upsertProviderReviews(integration.id, 'google', page.reviews)).toMatchObject({ updated: 1 });
+    expect((await Review.findByPk(review.id))!.reply).toBe('Answered on Google.');
+    expect(await ReplyDraft.findByPk(pending.id)).toMatchObject({
+      status: 'rejected',
+      rejectionReason: `Superseded: the review was replied to on ${integration.name}.`,
+      decidedByUserId: null,
+    });
+    expect(errorOf(await gql(w.tokens.orgOwner, APPROVE, { id: pending.id }))).toEqual({ code: 'CONFLICT', reason: 'draft_not_pending' });
+  });
+
+  it('approving a draft of a review answered on the platform is 409 already_replied and supersedes its drafts for good', async () => {
+    const w = await makeWorld();
+    const { name, review, pending } = await googleReviewWithDraft(w);
+    const other = (await draft(w.tokens.orgOwner, review.id, 'Another try.')).data!.draftReviewResponse;
+    apis().google.replyAsOwner(name, 'Answered on Google.'); // before the next sync
+    expect(errorOf(await gql(w.tokens.orgOwner, APPROVE, { id: pending.id }))).toEqual({ code: 'CONFLICT', reason: 'already_replied' });
+    expect(apis().google.replies()[name].comment).toBe('Answered on Google.');
+    for (const d of [pending, other]) {
+      expect(await ReplyDraft.findByPk(d.id)).toMatchObject({ status: 'rejected', rejectionReason: 'Superseded: the review has already been replied to.' });
+    }
+    expect((await Review.findByPk(review.id))!.reply).toBeNull(); // the next sync stores Google's reply
+  });
+
+  it('a draft requested while a reply is being stored waits for it and is refused (409 already_replied), never left pending', async () => {
+    const w = await makeWorld();
+    const review = await writtenReview(w);
+    const { principal } = await authenticatedContext({ bearer: w.tokens.orgOwner, baseUrl: 'http://127.0.0.1' });
+    let drafting: Promise<unknown> | null = null;
+    let settled = false;
+    await t.db().transaction(async (transaction) => {
+      await reply(principal!, review.id, 'Written by hand.', { transaction });
+      drafting = createDraft(principal!, { reviewId: review.id, message: 'Late draft.' })
+        .catch((e: unknown) => e)
+        .finally(() => (settled = true));
+      // The draft waits for the review's lock (its row read or the draft's insert), or (the bug) is stored at once.
+      await waitUntil(async () => settled || (await waitsForLock()), 30_000, 200);
+      expect(settled).toBe(false);
+    });
+    expect(await drafting).toMatchObject({ code: 'CONFLICT', reason: 'already_replied' });
+    expect(await ReplyDraft.count({ where: { reviewId: review.id, status: 'pending' } })).toBe(0);
+  });
+
+  /** A transaction of this worker's database waits for a row lock (INNODB_TRX refreshes when not read for 100 ms). */
+  async function waitsForLock(): Promise<boolean> {
+    const rows = await t.db().query(
+      `SELECT x.trx_id FROM information_schema.INNODB_TRX x JOIN information_schema.PROCESSLIST p ON p.ID = x.trx_mysql_thread_id
+        WHERE x.trx_state = 'LOCK WAIT' AND p.DB = DATABASE()`,
+      { type: QueryTypes.SELECT },
+    );
+    return rows.length > 0;
+  }
 
   it('rejecting discards the draft: nothing is sent, the row stays rejected with who and why', async () => {
     const w = await makeWorld();

@@ -158,6 +158,29 @@ describe('GET/POST /r/{invite uuid}', () => {
     expect(await PrivateFeedback.findOne({ where: { inviteId: invite.id } })).toMatchObject({ phone: '+14155552671', author: '', email: '', source: 'link' });
   });
 
+  it('stores any form that passes validation: meta keeps the values as validated (trimmed), not 66 KB of padding', async () => {
+    const { invite, base } = await invited();
+    // Within the page's 100 KB body limit as a browser encodes it (a space is `+`), valid once trimmed, but over the
+    // 64 KB of the TEXT column as sent.
+    const padding = ' '.repeat(8_000);
+    const body = new URLSearchParams({
+      name: `${padding}Grace Hopper${padding}`,
+      email: ` grace@navy.test${padding}`,
+      phone: ' +1 415 555 2671 ',
+      message: `Bad${' '.repeat(66_000)}`,
+      rating: ' 2 ',
+    }).toString();
+    expect(body.length).toBeLessThan(100 * 1024);
+    const res = await t.http().post(`${base}/feedback`).type('form').send(body);
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe(`${base}/thanks`);
+    const f = (await PrivateFeedback.findOne({ where: { inviteId: invite.id } }))!;
+    expect(f).toMatchObject({ message: 'Bad', author: 'Grace Hopper', email: 'grace@navy.test', phone: '+14155552671', rating: 2 });
+    expect(f.meta).toMatchObject({ name: 'Grace Hopper', email: 'grace@navy.test', phone: '+1 415 555 2671', message: 'Bad', rating: '2' });
+    const [event] = await OutboxEvent.findAll({ where: { aggregateType: 'private_feedback', aggregateId: String(f.id) } });
+    expect(event.payload).toMatchObject({ message: 'Bad', meta: { message: 'Bad' } });
+  });
+
   it('answers 404 pages for unknown and malformed invite UUIDs', async () => {
     for (const path of [`/r/${randomUUID()}`, '/r/not-a-uuid', `/r/${randomUUID()}/feedback`, '/r/x/y/z']) {
       const res = await t.http().get(path);

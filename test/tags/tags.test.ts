@@ -51,6 +51,13 @@ describe('review tags (GraphQL tagReviews, the tags filter)', () => {
     expect(errorOf(fiftyOne).code).toBe('VALIDATION');
     expect(fiftyOne.errors![0].extensions.fields).toEqual({ review_ids: ['The review ids may not have more than 50 items.'] });
     expect(await ReviewTag.count({ where: { tag: 'bulk2' } })).toBe(0);
+
+    // A repeated id is the same review: 50 distinct ids and a repeat are 50 reviews, within the limit.
+    const ids = many.slice(0, 50).map((r) => r.id);
+    const repeated = await gql(w.tokens.orgOwner, TAG, { reviewIds: [...ids, ids[0]], attachTags: ['bulk3'] });
+    expect(repeated.errors).toBeUndefined();
+    expect(repeated.data!.tagReviews.map((r: { reviewId: number }) => r.reviewId)).toEqual(ids);
+    expect(await ReviewTag.count({ where: { tag: 'bulk3' } })).toBe(50);
   });
 
   it('takes tags of 64 characters, refuses 65, empty tags, the reserved flag sentinel, and a call with nothing to do', async () => {

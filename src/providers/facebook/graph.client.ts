@@ -1,5 +1,14 @@
 import { joinUrl, nestedErrorMessage, platformRequest, type ErrorInfo } from '../http';
-import { ProviderRejected, type ProviderBusiness, type PublishedReply, type ProviderReview, type ReviewPage, type ReviewPlatformClient } from '../types';
+import {
+  ProviderRejected,
+  ProviderReplyExists,
+  sameReplyText,
+  type ProviderBusiness,
+  type PublishedReply,
+  type ProviderReview,
+  type ReviewPage,
+  type ReviewPlatformClient,
+} from '../types';
 
 /**
  * Facebook Pages over the Graph API: `GET /me/accounts` (the pages the user manages, each with its page access
@@ -75,22 +84,20 @@ export function pageReplyOf(comments: GraphComment[] | undefined, pageId: string
   return mine.reduce((a, b) => ((graphDate(b.created_time)?.getTime() ?? 0) >= (graphDate(a.created_time)?.getTime() ?? 0) ? b : a));
 }
 
-/** Two reply texts are the same reply when they differ only in line endings and surrounding whitespace. */
-const sameText = (a: string, b: string): boolean => a.replace(/\r\n?/g, '\n').trim() === b.replace(/\r\n?/g, '\n').trim();
-
 /**
- * The page has already replied to the story with another text: a second comment would be a second public reply
- * (Facebook has no reply to overwrite, unlike Google). The reply path answers 409 `already_replied`.
+ * The page has already replied to the story with another text: a second comment would be a second public reply.
+ * The reply path answers 409 `already_replied` (as for Google's ProviderReplyExists).
  */
-export class FacebookReplyExists extends Error {
-  constructor(
-    readonly reply: string,
-    readonly replyDate: Date | null,
-  ) {
-    super('The page has already replied to this review on Facebook.');
+export class FacebookReplyExists extends ProviderReplyExists {
+  constructor(reply: string, replyDate: Date | null) {
+    super('facebook', reply, replyDate);
+    this.message = 'The page has already replied to this review on Facebook.';
     this.name = 'FacebookReplyExists';
   }
 }
+
+/** The author stored for a reviewer whose name Facebook does not give (no first name to greet: auto-respond). */
+export const FACEBOOK_ANONYMOUS_AUTHOR = 'A Facebook user';
 
 /** A rating as we keep it; null without a story id (nothing to reply to, nothing stable to match on). */
 export function mapGraphRating(r: GraphRating, pageId: string): ProviderReview | null {
@@ -102,7 +109,7 @@ export function mapGraphRating(r: GraphRating, pageId: string): ProviderReview |
   const reply = pageReplyOf(r.open_graph_story?.comments?.data, pageId);
   return {
     externalId: storyId,
-    author: r.reviewer?.name?.trim() || 'A Facebook user',
+    author: r.reviewer?.name?.trim() || FACEBOOK_ANONYMOUS_AUTHOR,
     avatarUrl: null,
     rating,
     title: null,
@@ -181,7 +188,7 @@ export class FacebookGraphClient implements ReviewPlatformClient {
     const token = await this.pageToken(accessToken, businessExternalId);
     const existing = await this.replyOnStory(token, businessExternalId, reviewExternalId);
     if (existing) {
-      if (sameText(existing.message, message)) return { replyDate: graphDate(existing.created_time) };
+      if (sameReplyText(existing.message, message)) return { replyDate: graphDate(existing.created_time) };
       throw new FacebookReplyExists(existing.message, graphDate(existing.created_time));
     }
     await platformRequest(

@@ -1,6 +1,8 @@
 import { joinUrl, nestedErrorMessage, platformRequest } from '../http';
 import {
   ProviderRejected,
+  ProviderReplyExists,
+  sameReplyText,
   type ProviderBusiness,
   type ProviderReview,
   type PublishedReply,
@@ -12,7 +14,8 @@ import {
  * Google Business Profile over its documented REST APIs:
  * - Account Management `GET /v1/accounts`,
  * - Business Information `GET /v1/{parent=accounts/*}/locations?readMask=name,title,storefrontAddress`,
- * - My Business v4 `GET /v4/{parent=accounts/*\/locations/*}/reviews` and `PUT /v4/{name=...reviews/*}/reply`.
+ * - My Business v4 `GET /v4/{parent=accounts/*\/locations/*}/reviews`, `GET /v4/{name=...reviews/*}` and
+ *   `PUT /v4/{name=...reviews/*}/reply`.
  * The three live on different hosts; a single base (`GOOGLE_API_URL`: proxy, simulator, test server) serves all.
  */
 export interface GoogleHosts {
@@ -80,6 +83,9 @@ const date = (value: string | undefined): Date | null => {
   return Number.isNaN(d.getTime()) ? null : d;
 };
 
+/** The author stored for a reviewer whose name Google does not give (no first name to greet: auto-respond). */
+export const GOOGLE_ANONYMOUS_AUTHOR = 'A Google user';
+
 /** A review as we keep it; null for one we cannot keep (no star rating, no creation time). */
 export function mapGoogleReview(r: GoogleReview, locationName: string): ProviderReview | null {
   const rating = STAR_RATINGS[r.starRating ?? ''];
@@ -89,7 +95,7 @@ export function mapGoogleReview(r: GoogleReview, locationName: string): Provider
   const reply = r.reviewReply?.comment ?? null;
   return {
     externalId,
-    author: r.reviewer?.displayName?.trim() || 'A Google user',
+    author: r.reviewer?.displayName?.trim() || GOOGLE_ANONYMOUS_AUTHOR,
     avatarUrl: r.reviewer?.profilePhotoUrl || null,
     rating,
     title: null,
@@ -164,9 +170,22 @@ export class GoogleBusinessClient implements ReviewPlatformClient {
     return { reviews, nextPageToken: body.nextPageToken || null };
   }
 
+  /**
+   * Publishes the owner's reply (`PUT .../reply`), which replaces whatever reply the review has: so the review is read
+   * first (`GET /v4/{review name}`, its `reviewReply`). A reply with this text already there is the reply published (an
+   * earlier attempt whose answer was lost: answered with its time, nothing sent); another text (the owner replied on
+   * Google since the last sync) is ProviderReplyExists, and nothing is overwritten. Google offers no conditional PUT,
+   * so an owner's reply landing between the read and the PUT is still replaced: that window is one round trip.
+   */
   async publishReply(accessToken: string, businessExternalId: string, reviewExternalId: string, message: string): Promise<PublishedReply> {
     if (!REVIEW_NAME.test(reviewExternalId) || !reviewExternalId.startsWith(`${businessExternalId}/`)) {
       throw new ProviderRejected('google', 400, `"${reviewExternalId}" is not a review of ${businessExternalId}.`);
+    }
+    const current = (await this.get(joinUrl(this.hosts.reviews, `v4/${reviewExternalId}`), accessToken)) as GoogleReview;
+    const existing = current.reviewReply?.comment;
+    if (typeof existing === 'string' && existing.trim()) {
+      if (sameReplyText(existing, message)) return { replyDate: date(current.reviewReply?.updateTime) };
+      throw new ProviderReplyExists('google', existing, date(current.reviewReply?.updateTime));
     }
     const body = (await platformRequest(
       'google',

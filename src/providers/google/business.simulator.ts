@@ -5,7 +5,7 @@ import { decodeOffset, encodeOffset, hash32, initialReviewCount, simulatedReview
 /**
  * Google Business Profile simulator: the wire formats of Account Management (`GET /v1/accounts`), Business
  * Information (`GET /v1/accounts/{a}/locations?readMask=...`) and the v4 reviews API (`GET .../reviews`,
- * `PUT .../reviews/{r}/reply`), all under one base, held in memory.
+ * `GET .../reviews/{r}` with its `reviewReply`, `PUT .../reviews/{r}/reply`), all under one base, held in memory.
  *
  * - Any non-empty bearer token is accepted (the OAuth simulator's tokens, or any other): there is no real
  *   account behind it. Tests can refuse a token (`revokeToken`) to act out revoked access.
@@ -125,6 +125,13 @@ export class GoogleBusinessSimulator extends PlatformSimulator {
     const m = /^(accounts\/[^/]+\/locations\/[^/]+)\/reviews\/([^/]+)$/.exec(reviewName);
     if (!m) return null;
     return this.locations.get(m[1])?.reviews.find((r) => r.reviewId === m[2]) ?? null;
+  }
+
+  /** The owner replies on Google itself (not through us), or replaces the reply there. */
+  replyAsOwner(reviewName: string, comment: string, updateTime = this.now()): void {
+    const review = this.review(reviewName);
+    if (!review) throw new Error(`no review ${reviewName}`);
+    review.reply = { comment, updateTime };
   }
 
   /** Replies published to the reviews of a location (or all), by review name. */
@@ -257,6 +264,13 @@ export class GoogleBusinessSimulator extends PlatformSimulator {
         totalReviewCount: loc.reviews.length,
         ...(next ? { nextPageToken: next } : {}),
       });
+    });
+
+    router.get('/v4/accounts/:account/locations/:location/reviews/:review', (req, res) => {
+      const loc = this.location(`accounts/${req.params.account}/locations/${req.params.location}`);
+      const review = loc?.reviews.find((r) => r.reviewId === req.params.review);
+      if (!loc || !review) return void googleError(res, 404, 'NOT_FOUND', 'Requested entity was not found.');
+      res.json(this.wireReview(loc, review));
     });
 
     router.put('/v4/accounts/:account/locations/:location/reviews/:review/reply', (req, res) => {

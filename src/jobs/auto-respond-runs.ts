@@ -6,6 +6,7 @@ import { GOOGLE_ANONYMOUS_AUTHOR } from '../providers/google/business.client';
 import { Conflict } from '../domain/errors';
 import type { Principal } from '../domain/principal';
 import { AutoRespondRule, AutoRespondRun, Customer, Integration, Location, Organization, Plan, Review } from '../models';
+import { subscriptionHeld } from '../models/customer.model';
 import { clockOf, inTransaction, type ServiceOptions } from '../services/common';
 import { MAX_REPLY_CHARS, reply, type ReplyOptions } from '../services/replies.service';
 import { AUTO_RESPOND_FEATURE, log, renderTemplate, type TemplateValues } from '../services/auto-respond.service';
@@ -49,7 +50,7 @@ async function skipReason(run: AutoRespondRun, transaction?: Transaction, rule?:
   if (review.reply) return 'already_replied';
   const customer = await Customer.findByPk(run.customerId, { include: [Plan], transaction });
   if (!customer?.plan?.features?.includes(AUTO_RESPOND_FEATURE)) return 'plan_feature_missing';
-  if (customer.subscriptionStatus === 'paused') return 'subscription_paused';
+  if (subscriptionHeld(customer.subscriptionStatus)) return 'subscription_paused';
   return null;
 }
 

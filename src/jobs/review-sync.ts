@@ -2,6 +2,7 @@ import { Op, type Transaction } from 'sequelize';
 import { ensureReviewSync, integrationLabel } from '../../workflows/client';
 import { systemClock, type Clock } from '../domain/clock';
 import { Customer, Integration, ProviderConnection, Review, ReviewSource } from '../models';
+import { subscriptionHeld } from '../models/customer.model';
 import { SIGN_IN_PROVIDERS, type ProviderReview, type SignInProvider } from '../providers/types';
 import { queueAutoRespond } from '../services/auto-respond.service';
 import { inTransaction } from '../services/common';
@@ -32,7 +33,7 @@ export async function loadSyncTarget(integrationId: number): Promise<{ target: S
     return { target: null, skip: 'not_synced' };
   }
   const customer = await Customer.findByPk(integration.customerId, { attributes: ['id', 'subscriptionStatus'] });
-  if (customer?.subscriptionStatus === 'paused') return { target: null, skip: 'paused' };
+  if (subscriptionHeld(customer?.subscriptionStatus)) return { target: null, skip: 'paused' };
   const connection = await ProviderConnection.findByPk(integrationId, { attributes: ['integrationId'] });
   if (!connection) return { target: null, skip: 'no_connection' };
   return { target: { integrationId, provider: slug, externalId: integration.externalId }, skip: null };

@@ -3,6 +3,7 @@ import { Op, type Transaction } from 'sequelize';
 import { systemClock, type Clock } from '../domain/clock';
 import { DomainError } from '../domain/errors';
 import { Campaign, Contact, ContactActivity, CreditConsumption, CreditGrant, Customer, Invite, InviteMessage, Organization } from '../models';
+import { subscriptionHeld } from '../models/customer.model';
 import type { InferAttrs } from '../models/attributes';
 import type { CampaignStep, Channel } from '../models/campaign.model';
 import { tenantScoped } from '../services/common';
@@ -98,7 +99,7 @@ const db = () => {
 
 export const creditTypeOf = (channel: Channel): 'email' | 'sms' => (channel === 'email' ? 'email' : 'sms');
 export const creditReference = (invite: Invite, stepIndex: number) => `invite:${invite.uuid}:step:${stepIndex}`;
-export const isPaused = (campaign: Campaign, customer: Customer | null) => campaign.pausedAt !== null || (customer !== null && customer.subscriptionStatus !== 'active');
+export const isPaused = (campaign: Campaign, customer: Customer | null) => campaign.pausedAt !== null || (customer !== null && subscriptionHeld(customer.subscriptionStatus));
 export const recipientOf = (channel: Channel, contact: Contact): string | null => (channel === 'email' ? contact.email : contact.phone);
 const missingRecipient = (channel: Channel) =>
   channel === 'email'

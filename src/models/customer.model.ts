@@ -6,6 +6,13 @@ import { Plan } from './plan.model';
 export const SUBSCRIPTION_STATES = ['active', 'paused', 'canceled'] as const;
 export type SubscriptionState = (typeof SUBSCRIPTION_STATES)[number];
 
+/**
+ * Whether an account's subscription holds its work back: paused, or canceled (a state no API sets; a billing system or
+ * an operator may). Its users read but do not write (402 `subscription_paused`), and nothing is sent, synced or
+ * answered for it, as for a paused one.
+ */
+export const subscriptionHeld = (state: string | null | undefined): boolean => state != null && state !== 'active';
+
 /** A customer account of the agency: owns organisations, has a plan, limits and a subscription state. */
 @Table({ tableName: 'customers' })
 export class Customer extends TenantRow<Customer> {

@@ -7,6 +7,7 @@ import { charCount, MAX_NAME_CHARS } from '../domain/limits';
 import type { Principal } from '../domain/principal';
 import { sendSafely } from '../providers/smtp/platform-mailer';
 import { Country, Customer, Location, Organization, Plan, StoredFile, Tenant, User } from '../models';
+import { subscriptionHeld } from '../models/customer.model';
 import { createUser } from './admin.service';
 import { principalFor } from './auth.service';
 import { clockOf, inTransaction, offset, type Page, type PageArgs, parseDate, type ServiceOptions, tenantScoped } from './common';
@@ -520,10 +521,10 @@ export async function setPaused(p: Principal, id: number, paused: boolean, opts:
   });
 }
 
-/** Whether the account's subscription is paused (its users may read but not write). */
+/** Whether the account's subscription is paused (or canceled: `subscriptionHeld`): its users may read but not write. */
 export async function isAccountPaused(customerId: number): Promise<boolean> {
   const account = await Customer.findByPk(customerId, { attributes: ['id', 'subscriptionStatus'] });
-  return account?.subscriptionStatus === 'paused';
+  return subscriptionHeld(account?.subscriptionStatus);
 }
 
 /** 402 `subscription_paused` for a write by a user of a paused account (agency tokens are never held back). */

@@ -8,6 +8,7 @@ import { charCount, MAX_NAME_CHARS } from '../domain/limits';
 import { inAccount, isTeamMember } from '../domain/permissions';
 import type { Principal } from '../domain/principal';
 import { Campaign, Contact, Customer, InboundConnection, InboundSubmission, TenantDomain } from '../models';
+import { subscriptionHeld } from '../models/customer.model';
 import type { InboundMapping, InboundTiming } from '../models/inbound-connection.model';
 import type { InboundOutcome } from '../models/inbound-submission.model';
 import { clockOf, inTransaction, offset, tenantScoped, type Page, type PageArgs, type ServiceOptions } from './common';
@@ -468,7 +469,7 @@ export async function receiveSubmission(connection: InboundConnection, raw: Buff
       ]);
       if (!campaign || !customer) throw new NotFound('Campaign');
       // Any account that is not active (paused or canceled) sends nothing: the dispatcher holds its invites.
-      if (customer.subscriptionStatus !== 'active') {
+      if (subscriptionHeld(customer.subscriptionStatus)) {
         const row = await store({ outcome: 'ignored', reason: `The account is ${customer.subscriptionStatus}.` });
         return { status: 'ignored', submissionId: Number(row.id), contactId: null, reason: 'account_paused' };
       }

@@ -87,6 +87,15 @@ describe('agency API: subscription pause/resume and credits', () => {
       expect((await as(customerToken).post('/api/v1/locations').send({ organization_id: c.orgId, name: 'Another' })).status).toBe(201);
     });
 
+    it('holds back a canceled account (a state a billing system or an operator sets) as a paused one', async () => {
+      const c = await customerOn();
+      const customerToken = await tokenFor(c.user);
+      await Customer.update({ subscriptionStatus: 'canceled' }, { where: { id: c.id } });
+      const write = await as(customerToken).post('/api/v1/locations').send({ organization_id: c.orgId, name: 'Another' });
+      expect([write.status, write.body.code]).toEqual([402, 'subscription_paused']);
+      expect((await as(customerToken).get('/api/v1/organizations')).status).toBe(200);
+    });
+
     it('lets a paused account shut doors: revoke an AI client, turn a webhook endpoint off, rotate its secret, delete it', async () => {
       const c = await customerOn();
       const customerToken = await tokenFor(c.user);

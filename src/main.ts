@@ -12,7 +12,7 @@ import { seedDemo, type DemoToken } from './services/demo.service';
 import { startTemporal } from './temporal/runtime';
 import { temporal as temporalClient } from '../workflows/client';
 import { bootErrorLine, exitOnBootError, exitOnWorkerEnd } from './observability/boot';
-import { installTemporalMetrics } from './observability/temporal-metrics';
+import { installTemporalRuntime } from './observability/temporal-metrics';
 import type { Logger } from 'pino';
 
 /**
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
 
   await waitForTemporal(config, logger);
   // The SDK runtime (and its metrics exporter) must exist before the in-process worker does.
-  const temporalMetricsUrl = config.WORKER_IN_PROCESS === 'true' ? await installTemporalMetrics(config.TEMPORAL_METRICS_PORT, logger) : null;
+  const temporalMetricsUrl = config.WORKER_IN_PROCESS === 'true' ? await installTemporalRuntime(config.TEMPORAL_METRICS_PORT, logger) : null;
   let stopping = false;
   const temporal = await startTemporal(config, logger, { worker: config.WORKER_IN_PROCESS === 'true', onWorkerEnd: exitOnWorkerEnd(logger, () => stopping) });
   const redis = openRedis(config, logger);

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { createLogger, openDatabase, waitForTemporal } from './bootstrap';
 import { loadConfig, publicUrlProblem } from './config';
 import { bootErrorLine, exitOnBootError, exitOnWorkerEnd } from './observability/boot';
-import { installTemporalMetrics } from './observability/temporal-metrics';
+import { installTemporalRuntime } from './observability/temporal-metrics';
 import { startObservabilityServer, type ObservabilityServer } from './observability/worker-http';
 import { startTemporal, type TemporalRuntime } from './temporal/runtime';
 import { temporal as temporalClient } from '../workflows/client';
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   if (publicUrl) logger.warn(publicUrl);
   const sequelize = await openDatabase(config, { logger, migrate: false, verifyAppKey: true });
   // The SDK runtime (and its metrics exporter) must exist before the worker does.
-  const temporalMetricsUrl = await installTemporalMetrics(config.TEMPORAL_METRICS_PORT, logger);
+  const temporalMetricsUrl = await installTemporalRuntime(config.TEMPORAL_METRICS_PORT, logger);
   let runtime: TemporalRuntime | null = null;
   let http: ObservabilityServer | null = null;
   if (config.WORKER_HTTP_PORT > 0) {

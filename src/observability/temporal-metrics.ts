@@ -57,7 +57,7 @@ function install(logger: Logger, port: number | null): void {
  * Returns the exporter's URL, or null when off or when it could not start (the worker runs without SDK metrics, its
  * logs still JSON).
  */
-export async function installTemporalMetrics(setting: string, logger: Logger): Promise<string | null> {
+export async function installTemporalRuntime(setting: string, logger: Logger): Promise<string | null> {
   if (setting === 'off') {
     install(logger, null);
     return null;

@@ -18,6 +18,11 @@ export interface Brand {
   logoUrl: string | null;
   /** The language the page speaks (the customer's, else the agency's; English when unknown). */
   language?: string | null;
+  /**
+   * The platform's origin for the logo, for a document read away from the platform (the monthly report's HTML handed
+   * to API clients): `{origin}/brand/logo/<key>`. Absent: the page's own host (`/brand/logo/<key>`).
+   */
+  assetOrigin?: string;
 }
 
 /** A neutral brand for pages that know no agency (unknown links). */
@@ -106,7 +111,8 @@ export interface LayoutProps {
 
 /** The brand's header of the pages: its logo (an http(s) URL only) and its name. */
 function BrandHeader({ brand, tr }: { brand: Brand; tr: Translator }): VNode {
-  const logo = logoSrc(brand.logoUrl);
+  const path = logoSrc(brand.logoUrl);
+  const logo = path && brand.assetOrigin && path.startsWith('/') ? `${brand.assetOrigin.replace(/\/+$/, '')}${path}` : path;
   return (
     <header>
       {logo ? <img src={logo} alt={tr.t('common.logo', { brand: brand.name })} /> : null}

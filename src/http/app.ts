@@ -162,6 +162,15 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
       temporalMetricsUrl: deps.observability?.temporalMetricsUrl,
     }),
   );
+  // Public pages: per client address, reads and form posts apart (Redis-shared when configured).
+  const pageLimit = pageRateLimit({
+    perMinute: deps.pages?.perMinute ?? deps.config.PAGE_RATE_LIMIT_PER_MINUTE ?? 120,
+    postsPerMinute: deps.pages?.postsPerMinute ?? deps.config.PAGE_POST_RATE_LIMIT_PER_MINUTE ?? 20,
+    redis: deps.redis,
+    prefix: deps.pages?.redisPrefix ?? 'rl:pages',
+  });
+  // The agency logos the pages show (each fetched from the agency's URL once in a while; a key unknown costs a look-up).
+  app.use('/brand', pageLimit);
   app.use(assetRoutes());
   // The inbound contact webhook: no bearer token (the endpoint token is the credential), its own 256 KB raw body
   // parser and rate limit, so it is mounted before every API router and body parser.
@@ -280,13 +289,6 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
     }),
   );
 
-  // Public pages: per client address, reads and form posts apart (Redis-shared when configured).
-  const pageLimit = pageRateLimit({
-    perMinute: deps.pages?.perMinute ?? deps.config.PAGE_RATE_LIMIT_PER_MINUTE ?? 120,
-    postsPerMinute: deps.pages?.postsPerMinute ?? deps.config.PAGE_POST_RATE_LIMIT_PER_MINUTE ?? 20,
-    redis: deps.redis,
-    prefix: deps.pages?.redisPrefix ?? 'rl:pages',
-  });
   // OAuth 2.1 for MCP clients: metadata, the authorization server at /oauth and its branded pages (src/http/oauth.ts).
   app.use(['/oauth', '/.well-known'], pageLimit);
   app.use(

@@ -86,7 +86,7 @@ export async function claimBatch(dues: readonly DueStep[], opts: DeliveryOptions
     ]);
     const organizations = await byId(Organization.findAll({ where: { id: unique([...campaigns.values()].map((c) => c.organizationId)) }, transaction }));
     const stepTaken = new Set(claimedSteps.map((m) => `${m.inviteId}:${m.stepIndex}`));
-    // The organisations' opt-outs of the invites' contacts (src/services/opt-outs.ts), one look-up for the batch.
+    // The organisations' opt-outs of the invites' contacts (src/services/opt-outs.ts), one statement for the batch.
     const keyed = rows.filter((i) => campaigns.has(i.campaignId) && contacts.get(i.contactId)?.unsubscribedAt === null);
     const outs = await optedOut(
       keyed.map((i) => ({ customerId: i.customerId, organizationId: campaigns.get(i.campaignId)!.organizationId, email: contacts.get(i.contactId)!.email, phone: contacts.get(i.contactId)!.phone })),

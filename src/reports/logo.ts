@@ -16,7 +16,12 @@ const TIMEOUT_MS = 3_000;
 const KEEP_MS = 10 * 60_000;
 /** A logo that could not be had is asked for again sooner (the agency's server may have been down for a moment). */
 const KEEP_MISSING_MS = 60_000;
-const KEPT = 50;
+/**
+ * What the cache keeps: the logos of up to 2,000 agencies and 32 MB of their bytes, the least recently shown going
+ * first (every page view asks for its agency's logo, so the cache must hold the agencies in use, not 50 of them).
+ */
+const KEPT = 2_000;
+const KEPT_BYTES = 32 * 1024 * 1024;
 
 /** A logo's bytes and their media type. */
 export interface LogoImage {
@@ -25,6 +30,23 @@ export interface LogoImage {
 }
 
 const cache = new Map<string, { at: number; image: LogoImage | null }>();
+let cachedBytes = 0;
+/** Fetches on their way, by URL: the visitors of a page whose logo is not cached wait for one fetch, not one each. */
+const fetching = new Map<string, Promise<LogoImage | null>>();
+
+function keep(url: string, image: LogoImage | null): void {
+  forget(url);
+  cache.set(url, { at: Date.now(), image });
+  cachedBytes += image?.bytes.length ?? 0;
+  while (cache.size > KEPT || cachedBytes > KEPT_BYTES) forget(cache.keys().next().value!);
+}
+
+function forget(url: string): void {
+  const entry = cache.get(url);
+  if (!entry) return;
+  cachedBytes -= entry.image?.bytes.length ?? 0;
+  cache.delete(url);
+}
 
 /** PNG (`\x89PNG\r\n\x1a\n`) or JPEG (`FF D8 FF`): the formats pdfkit draws. */
 export function isDrawableImage(bytes: Buffer): boolean {
@@ -32,8 +54,23 @@ export function isDrawableImage(bytes: Buffer): boolean {
   return type === 'image/png' || type === 'image/jpeg';
 }
 
-/** An SVG document: an optional XML declaration, comments and doctype, then the `<svg` element. */
-const SVG_START = /^\uFEFF?\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>]/i;
+/**
+ * Whether `text` is an SVG document: a byte-order mark, white space, an XML declaration, comments and a doctype in any
+ * order, then the `<svg` element. A scan, not a regular expression: a pattern with repeated lazy comment groups
+ * backtracks exponentially on a crafted prefix (the agency chooses the logo's bytes).
+ */
+function isSvgDocument(text: string): boolean {
+  let at = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  for (;;) {
+    while (at < text.length && /\s/.test(text[at])) at++;
+    const rest = text.slice(at, at + 9).toLowerCase();
+    const skip = rest.startsWith('<?') ? '?>' : rest.startsWith('<!--') ? '-->' : rest.startsWith('<!doctype') ? '>' : null;
+    if (!skip) return /^<svg[\s>]/i.test(text.slice(at, at + 5));
+    const end = text.indexOf(skip, at + 2);
+    if (end < 0) return false;
+    at = end + skip.length;
+  }
+}
 
 /** The image format of `bytes` by their first bytes (what a browser's `<img>` shows of an agency's logo), or null. */
 export function imageTypeOf(bytes: Buffer): LogoImage['type'] | null {
@@ -41,7 +78,7 @@ export function imageTypeOf(bytes: Buffer): LogoImage['type'] | null {
   if (bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
   if (bytes.length > 6 && /^GIF8[79]a$/.test(bytes.subarray(0, 6).toString('latin1'))) return 'image/gif';
   if (bytes.length > 12 && bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
-  if (SVG_START.test(bytes.subarray(0, 4096).toString('utf8'))) return 'image/svg+xml';
+  if (isSvgDocument(bytes.subarray(0, 4096).toString('utf8'))) return 'image/svg+xml';
   return null;
 }
 
@@ -70,11 +107,22 @@ async function fetchLogo(url: string): Promise<LogoImage | null> {
 export async function brandLogo(url: string | null | undefined): Promise<LogoImage | null> {
   if (!url || !/^https?:\/\//i.test(url)) return null;
   const hit = cache.get(url);
-  if (hit && Date.now() - hit.at < (hit.image ? KEEP_MS : KEEP_MISSING_MS)) return hit.image;
-  const image = await fetchLogo(url);
-  if (cache.size >= KEPT) cache.delete(cache.keys().next().value!);
-  cache.set(url, { at: Date.now(), image });
-  return image;
+  if (hit && Date.now() - hit.at < (hit.image ? KEEP_MS : KEEP_MISSING_MS)) {
+    // The most recently shown go last, so the least recently shown are forgotten first.
+    cache.delete(url);
+    cache.set(url, hit);
+    return hit.image;
+  }
+  let pending = fetching.get(url);
+  if (!pending) {
+    pending = fetchLogo(url).then((image) => {
+      keep(url, image);
+      return image;
+    });
+    fetching.set(url, pending);
+    void pending.finally(() => fetching.delete(url));
+  }
+  return pending;
 }
 
 /** The logo's bytes for a PDF, or null (no logo, unreachable, not PNG/JPEG, too large). */

@@ -94,9 +94,9 @@ function Aspects({ content }: { content: ReportContent }): VNode {
   );
 }
 
-export function MonthlyReportPage({ report, content }: { report: ReportFigures; content: ReportContent }): VNode {
+export function MonthlyReportPage({ report, content, assetOrigin }: { report: ReportFigures; content: ReportContent; assetOrigin?: string }): VNode {
   const { tr } = content;
-  const brand = { name: report.brandName, logoUrl: report.brandLogoUrl, language: tr.language };
+  const brand = { name: report.brandName, logoUrl: report.brandLogoUrl, language: tr.language, assetOrigin };
   return (
     <Layout brand={brand} title={content.title} base={STYLE} style={bandStyle(report.brandColor)}>
       <h1>{content.title}</h1>
@@ -140,6 +140,10 @@ export function MonthlyReportPage({ report, content }: { report: ReportFigures; 
 }
 
 /** The page as HTML; `nonce`: the response's CSP nonce, on every inline style (the charts' too). */
-export function reportHtml(report: ReportFigures, opts: { content?: ReportContent; nonce?: string } = {}): string {
-  return renderPage(<MonthlyReportPage report={report} content={opts.content ?? reportContent(report)} />, opts.nonce);
+/**
+ * The report as an HTML document. `assetOrigin`: the platform's origin its logo is shown from, for the document API
+ * clients get (REST, GraphQL `html`) and may keep or show elsewhere; the logo never points at the agency's own host.
+ */
+export function reportHtml(report: ReportFigures, opts: { content?: ReportContent; nonce?: string; assetOrigin?: string } = {}): string {
+  return renderPage(<MonthlyReportPage report={report} content={opts.content ?? reportContent(report)} assetOrigin={opts.assetOrigin} />, opts.nonce);
 }

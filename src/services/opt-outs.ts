@@ -25,32 +25,30 @@ const db = () => {
 };
 
 /**
- * For each key, whether an opt-out of the account covers it (for its organisation or the whole account, by email or
- * by phone). One statement per account asked about (a batch is one account's), reading the account's opt-outs of those
- * emails and phones; they are matched here, emails without letter case (the contacts' collation compares them so).
+ * For each key, whether an opt-out of its account covers it (for its organisation or the whole account, by email or
+ * by phone). One statement whatever the keys (a batch claim spans accounts): the opt-outs of those accounts with those
+ * emails or phones, matched here (emails without letter case, as the contacts' collation compares them).
  */
 export async function optedOut(keys: readonly OptOutKey[], transaction?: Transaction): Promise<boolean[]> {
-  const out = keys.map(() => false);
-  const byAccount = new Map<number, number[]>();
-  keys.forEach((k, i) => {
-    if (k.email || k.phone) byAccount.set(k.customerId, [...(byAccount.get(k.customerId) ?? []), i]);
-  });
-  for (const [customerId, asked] of byAccount) {
-    const emails = [...new Set(asked.map((i) => keys[i].email).filter((e): e is string => !!e))];
-    const phones = [...new Set(asked.map((i) => keys[i].phone).filter((p): p is string => !!p))];
-    const where = [emails.length ? 'email IN (?)' : null, phones.length ? 'phone IN (?)' : null].filter(Boolean).join(' OR ');
-    const rows = await db().query<{ organizationId: number | null; email: string | null; phone: string | null }>(
-      `SELECT organization_id AS organizationId, email, phone FROM contact_opt_outs WHERE customer_id = ? AND (${where})`,
-      { replacements: [customerId, ...(emails.length ? [emails] : []), ...(phones.length ? [phones] : [])], type: QueryTypes.SELECT, transaction },
+  const asked = keys.filter((k) => k.email || k.phone);
+  if (asked.length === 0) return keys.map(() => false);
+  const accounts = [...new Set(asked.map((k) => k.customerId))];
+  const emails = [...new Set(asked.map((k) => k.email).filter((e): e is string => !!e))];
+  const phones = [...new Set(asked.map((k) => k.phone).filter((p): p is string => !!p))];
+  const where = [emails.length ? 'email IN (?)' : null, phones.length ? 'phone IN (?)' : null].filter(Boolean).join(' OR ');
+  const rows = await db().query<{ customerId: number; organizationId: number | null; email: string | null; phone: string | null }>(
+    `SELECT customer_id AS customerId, organization_id AS organizationId, email, phone FROM contact_opt_outs WHERE customer_id IN (?) AND (${where})`,
+    { replacements: [accounts, ...(emails.length ? [emails] : []), ...(phones.length ? [phones] : [])], type: QueryTypes.SELECT, transaction },
+  );
+  return keys.map((k) => {
+    const email = k.email?.toLowerCase();
+    return rows.some(
+      (r) =>
+        Number(r.customerId) === k.customerId &&
+        (r.organizationId === null || Number(r.organizationId) === k.organizationId) &&
+        ((email !== undefined && email !== '' && r.email?.toLowerCase() === email) || (!!k.phone && r.phone === k.phone)),
     );
-    const covers = (org: number | null, asked: number) => org === null || org === asked;
-    for (const i of asked) {
-      const k = keys[i];
-      const email = k.email?.toLowerCase();
-      out[i] = rows.some((r) => covers(r.organizationId, k.organizationId) && ((email && r.email?.toLowerCase() === email) || (k.phone && r.phone === k.phone)));
-    }
-  }
-  return out;
+  });
 }
 
 /** Whether an opt-out covers this contact for this campaign's organisation. */

@@ -104,12 +104,15 @@ export async function unsubscribeByToken(
 async function stopElsewhere(contact: Contact, organizations: number[] | null, now: Date, transaction: Transaction, opts: ServiceOptions): Promise<number> {
   const keys = [contact.email ? { email: contact.email } : null, contact.phone ? { phone: contact.phone } : null].filter((k) => k !== null);
   if (keys.length === 0) return 0;
-  const others = await Contact.findAll({
+  // Found by a plain read, then locked by id: a locking read here would lock every contact row of the account it scans
+  // (there is no index by email or phone per account), so two unsubscribes in one account deadlocked.
+  const found = await Contact.findAll({
+    attributes: ['id'],
     where: { customerId: contact.customerId, id: { [Op.ne]: contact.id }, [Op.or]: keys },
-    order: [['id', 'ASC']],
     transaction,
-    lock: transaction.LOCK.UPDATE,
   });
+  if (found.length === 0) return 0;
+  const others = await Contact.findAll({ where: { id: found.map((c) => c.id) }, order: [['id', 'ASC']], transaction, lock: transaction.LOCK.UPDATE });
   if (others.length === 0) return 0;
   const campaigns = await Campaign.findAll({
     attributes: ['id'],

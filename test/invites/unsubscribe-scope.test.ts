@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { fixedClock } from '../../src/domain/clock';
+import { unsubscribeTokenOf } from '../../src/messaging/links';
+import { unsubscribeByToken } from '../../src/services/unsubscribe.service';
 import { claimDueSteps, sendDueSteps } from '../../src/messaging/send-queue';
 import { configureInviteDelivery, resetInviteDelivery } from '../../src/messaging/settings';
 import { Contact, Invite, type Campaign } from '../../src/models';
@@ -159,5 +161,18 @@ describe('an unsubscribe holds for the whole organisation', () => {
     expect(mailsTo(email)).toHaveLength(2);
     expect(await Invite.findByPk(late.id)).toMatchObject({ status: 'canceled', reason: 'The contact unsubscribed.' });
     expect((await Invite.findByPk(followed.id))!.nextStepIndex).toBeNull();
+  });
+  it('two people of one account unsubscribing at once both succeed (no lock on the rest of the account)', async () => {
+    const w = await world();
+    const [a, b] = [await makeCampaign(w.orgOwner, w.org, { name: 'Spring' }), await makeCampaign(w.orgOwner, w.org, { name: 'Autumn' })];
+    const people = Array.from({ length: 6 }, (_, i) => `p${i}-${randomUUID().slice(0, 6)}@example.test`);
+    // Each person is a contact of both campaigns' lists: every unsubscribe looks the account through for them.
+    for (const email of people) for (const c of [a, b]) await invite(w, c, { email, first_name: 'Pat' });
+    const contacts = await Contact.findAll({ where: { customerId: w.org.customerId, email: people } });
+    const firsts = people.map((email) => contacts.find((c) => c.email === email)!);
+    const results = await Promise.allSettled(firsts.map((c) => unsubscribeByToken(unsubscribeTokenOf(c.uuid))));
+    expect(results.map((r) => r.status)).toEqual(people.map(() => 'fulfilled'));
+    const after = await Contact.findAll({ where: { customerId: w.org.customerId, email: people } });
+    expect(after.every((c) => c.unsubscribedAt !== null)).toBe(true);
   });
 });

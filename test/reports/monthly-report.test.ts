@@ -1,4 +1,5 @@
 import { ASPECTS, type Aspect } from '../../src/analytics/lexicon';
+import { logoKey } from '../../src/reports/logo';
 import { Customer, Review } from '../../src/models';
 import { ASPECT_ATTRIBUTES } from '../../src/models/review.model';
 import { fixedClock } from '../../src/domain/clock';
@@ -75,6 +76,21 @@ describe('monthly organisation reports', () => {
     expect(html).toContain('<svg role="img" aria-label="Topics over the last 12 months"');
     // Nothing is loaded from anywhere: no script, no external resource.
     expect(html).not.toMatch(/<script|<link |src="http/);
+  });
+
+  it("shows the agency's logo from the platform's origin, absolute, in the HTML handed to API clients (REST and GraphQL)", async () => {
+    const logoUrl = 'https://cdn.agency.example/harbour.png';
+    await w.tenant.update({ logoUrl });
+    try {
+      const rest = await t.as(w.tokens.orgOwner).get(url('2026-10'));
+      const src = /<header><img src="([^"]+)"/.exec(rest.text)?.[1];
+      expect(src).toBe(`http://${new URL(rest.request.url).host}/brand/logo/${logoKey(logoUrl)}`);
+      expect(rest.text).not.toContain('cdn.agency.example');
+      const gql = await t.http().post('/graphql').set('Authorization', `Bearer ${w.tokens.orgOwner}`).send({ query: `{ organizationReport(organizationId: ${w.org.id}, month: "2026-10") { html } }` });
+      expect(gql.body.data.organizationReport.html).toContain(`<img src="http://${new URL(gql.request.url).host}/brand/logo/${logoKey(logoUrl)}"`);
+    } finally {
+      await w.tenant.update({ logoUrl: null });
+    }
   });
 
   it('answers the same report as a PDF with the .pdf suffix', async () => {

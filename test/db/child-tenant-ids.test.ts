@@ -1,7 +1,7 @@
 import { QueryTypes } from 'sequelize';
 import { migrations } from '../../src/db/migrations';
 import { createMigrator } from '../../src/db/umzug';
-import { useScratchDatabase } from '../support/db';
+import { rowInserter, useScratchDatabase } from '../support/db';
 
 const MIGRATION = '20261209000100-add-child-tenant-ids';
 const CHILDREN = [
@@ -12,37 +12,8 @@ const CHILDREN = [
 describe(`migration ${MIGRATION}`, () => {
   const { sequelize } = useScratchDatabase('child_tenants');
   const select = <T extends object>(sql: string, replacements: unknown[] = []) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT });
-  let serial = 0;
 
-  /**
-   * Inserts a row with the columns given; every other NOT NULL column without a default gets a placeholder of its type
-   * (unique per row), so the test names only the keys that tie the rows together.
-   */
-  async function insert(table: string, given: Record<string, unknown>): Promise<number> {
-    const columns = await select<{ name: string; type: string; len: number | null; extra: string }>(
-      `SELECT column_name AS name, data_type AS type, character_maximum_length AS len, extra FROM information_schema.columns
-        WHERE table_schema = DATABASE() AND table_name = ? AND is_nullable = 'NO' AND column_default IS NULL ORDER BY ordinal_position`,
-      [table],
-    );
-    const row: Record<string, unknown> = {};
-    for (const c of columns) {
-      if (c.name in given || c.extra.includes('auto_increment')) continue;
-      serial += 1;
-      if (c.type.endsWith('int') || c.type === 'double' || c.type === 'decimal') row[c.name] = 1;
-      else if (c.type.startsWith('date') || c.type === 'timestamp') row[c.name] = new Date();
-      else if (c.type === 'enum') {
-        const [{ t }] = await select<{ t: string }>('SELECT column_type AS t FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = ? AND column_name = ?', [table, c.name]);
-        row[c.name] = /'([^']*)'/.exec(t)![1];
-      } else row[c.name] = `${table}-${c.name}-${serial}`.slice(-(c.len ?? 64));
-    }
-    Object.assign(row, given);
-    const names = Object.keys(row);
-    const [id] = await sequelize.query(`INSERT INTO ${table} (${names.map((n) => `\`${n}\``).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`, {
-      replacements: Object.values(row),
-      type: QueryTypes.INSERT,
-    });
-    return Number(id);
-  }
+  const insert = rowInserter(sequelize);
 
   /** One tenant's parent rows and one child row in each table that had no tenant_id. */
   async function tenantWithChildren(): Promise<number> {

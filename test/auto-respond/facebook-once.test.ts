@@ -9,7 +9,7 @@ import { createAutoRespondActivities } from '../../workflows/activities/auto-res
 import { useApp } from '../support/app';
 import { makeReview, makeWorld } from '../support/factories';
 import { useProviderApis } from '../support/providers/review-platforms';
-import { graphql, setAutoRespondFeature } from './support';
+import { graphql, pendingRun as pendingRunOf, setAutoRespondFeature } from './support';
 
 /**
  * At most one public reply per Facebook review: a comment (`POST /{story}/comments`) is not idempotent, so an
@@ -44,14 +44,7 @@ describe('Facebook replies are published once', () => {
     return { w, integration, story, review, pageId };
   }
 
-  async function pendingRun(w: Awaited<ReturnType<typeof makeWorld>>, reviewId: number) {
-    const created = await gql(w.tokens.orgOwner, 'mutation ($input: CreateAutoRespondRuleInput!) { createAutoRespondRule(input: $input) { id } }', {
-      input: { organizationId: w.org.id, name: 'Thanks', ratings: [4, 5], template: 'Thank you, {first_name}!' },
-    });
-    expect(created.errors).toBeUndefined();
-    const ruleId = created.data!.createAutoRespondRule.id as number;
-    return AutoRespondRun.create({ tenantId: w.tenant.id, customerId: w.orgOwner.customerId!, reviewId, ruleId, status: 'pending' });
-  }
+  const pendingRun = (w: Awaited<ReturnType<typeof makeWorld>>, reviewId: number) => pendingRunOf(gql, w, reviewId);
 
   const pageComments = (story: string) => (apis().facebook.replies()[story] ?? []).map((c) => c.message);
   const commentPosts = (story: string) => apis().facebook.requests.filter((r) => r.method === 'POST' && r.path === `/${story}/comments`).length;

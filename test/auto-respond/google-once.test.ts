@@ -9,7 +9,7 @@ import { createAutoRespondActivities } from '../../workflows/activities/auto-res
 import { useApp } from '../support/app';
 import { makeReview, makeWorld } from '../support/factories';
 import { useProviderApis } from '../support/providers/review-platforms';
-import { graphql, setAutoRespondFeature } from './support';
+import { graphql, pendingRun as pendingRunOf, setAutoRespondFeature } from './support';
 
 /**
  * At most one public reply per Google review: Google's `PUT .../reply` replaces whatever reply the review has, so a
@@ -43,14 +43,7 @@ describe('Google replies never replace the reply the owner wrote on Google', () 
     return { w, integration, location, name, review };
   }
 
-  async function pendingRun(w: Awaited<ReturnType<typeof makeWorld>>, reviewId: number) {
-    const created = await gql(w.tokens.orgOwner, 'mutation ($input: CreateAutoRespondRuleInput!) { createAutoRespondRule(input: $input) { id } }', {
-      input: { organizationId: w.org.id, name: 'Thanks', ratings: [4, 5], template: 'Thank you, {first_name}!' },
-    });
-    expect(created.errors).toBeUndefined();
-    const ruleId = created.data!.createAutoRespondRule.id as number;
-    return AutoRespondRun.create({ tenantId: w.tenant.id, customerId: w.orgOwner.customerId!, reviewId, ruleId, status: 'pending' });
-  }
+  const pendingRun = (w: Awaited<ReturnType<typeof makeWorld>>, reviewId: number) => pendingRunOf(gql, w, reviewId);
 
   const puts = (name: string) => apis().google.requests.filter((r) => r.method === 'PUT' && r.path === `/v4/${name}/reply`).length;
   const ownerReply = 'Thank you Ada, see you next week! - Maria (owner)';

@@ -1,4 +1,5 @@
-import { Customer, Plan } from '../../src/models';
+import { AutoRespondRun, Customer, Plan } from '../../src/models';
+import type { makeWorld } from '../support/factories';
 import type { TestApp } from '../support/app';
 
 /** Gives (or takes away) the `auto_respond` plan feature of the account's plan. */
@@ -25,3 +26,16 @@ export function graphql(t: TestApp) {
 /** The first error's code and reason (`extensions`), for one-line assertions. */
 export const errorOf = (r: GqlResult) => ({ code: r.errors?.[0]?.extensions.code, reason: r.errors?.[0]?.extensions.reason });
 
+
+/**
+ * A pending auto-respond run of `reviewId` under a rule "Thank you, {first_name}!" for 4 and 5 stars, created through
+ * GraphQL as a user would (what the review-created hook leaves behind).
+ */
+export async function pendingRun(gql: ReturnType<typeof graphql>, w: Awaited<ReturnType<typeof makeWorld>>, reviewId: number) {
+  const created = await gql(w.tokens.orgOwner, 'mutation ($input: CreateAutoRespondRuleInput!) { createAutoRespondRule(input: $input) { id } }', {
+    input: { organizationId: w.org.id, name: 'Thanks', ratings: [4, 5], template: 'Thank you, {first_name}!' },
+  });
+  if (created.errors) throw new Error(`createAutoRespondRule: ${JSON.stringify(created.errors)}`);
+  const ruleId = created.data!.createAutoRespondRule.id as number;
+  return AutoRespondRun.create({ tenantId: w.tenant.id, customerId: w.orgOwner.customerId!, reviewId, ruleId, status: 'pending' });
+}

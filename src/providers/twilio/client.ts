@@ -1,6 +1,6 @@
 import { guardedFetch } from '../../net/guarded-fetch';
 import { MessagingRejected, MessagingUnavailable, type ChannelSender, type SendReceipt } from '../../messaging/types';
-import { MAX_PROVIDER_RETRY_AFTER_MS } from '../http';
+import { MAX_PROVIDER_RETRY_AFTER_MS, retryAfterMs } from '../http';
 
 /**
  * SMS and messaging-app messages through a Twilio-style HTTP API (Twilio itself, or any provider speaking its
@@ -36,10 +36,10 @@ export const twilioAddress = (channel: TwilioChannel, number: string): string =>
 export const messagesUrl = (base: string, accountSid: string): string =>
   `${base.replace(/\/+$/, '')}/2010-04-01/Accounts/${encodeURIComponent(accountSid)}/Messages.json`;
 
-/** Retry-After in seconds, at most MAX_PROVIDER_RETRY_AFTER_MS (a provider asking for a day would put the request off by a day). */
+/** Retry-After (seconds or an HTTP date), at most MAX_PROVIDER_RETRY_AFTER_MS (a day asked for would put the request off by a day). */
 function retryAfter(header: string | null): number | null {
-  if (!header || !/^\d+$/.test(header.trim())) return null;
-  return Math.min(Number(header.trim()) * 1000, MAX_PROVIDER_RETRY_AFTER_MS);
+  const ms = retryAfterMs(header);
+  return ms === null ? null : Math.min(ms, MAX_PROVIDER_RETRY_AFTER_MS);
 }
 
 export function twilioSender(

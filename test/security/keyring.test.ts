@@ -1,4 +1,6 @@
-import { createCipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { QueryTypes } from 'sequelize';
 import {
   appKeyId,
@@ -8,8 +10,12 @@ import {
   parseKeyring,
   verifyAppKey,
 } from '../../src/crypto/secrets';
+import { secretsRotate } from '../../src/cli/commands/secrets';
 import { contactUuidOfUnsubscribeToken, unsubscribeTokenOf } from '../../src/messaging/links';
-import { WebhookEndpoint } from '../../src/models';
+import { ConnectLink, WebhookEndpoint } from '../../src/models';
+import { providerFor } from '../../src/oauth/provider';
+import { openTokens, sealTokens } from '../../src/services/provider-connections.service';
+import { rotateSecrets } from '../../src/services/secrets-rotation.service';
 import { cli } from '../cli/binary';
 import { useOwnDatabase } from '../support/db';
 import { makeWorld } from '../support/factories';
@@ -153,5 +159,91 @@ describe('keyring', () => {
     const [row] = await db().query<{ secret: string }>('SELECT secret FROM webhook_endpoints WHERE id = ?', { replacements: [endpoint.id], type: QueryTypes.SELECT });
     expect(row.secret).toBe(lost);
     expect(run.stdout).not.toContain('whsec_');
+  });
+
+  // Sealed values outside the secret columns. These run the rotation in process (the source, not the built CLI).
+  const providerOpts = { trustProxy: false, accountAllowed: async () => true };
+  const signingKeyRow = async () =>
+    (await db().query<{ payload: string }>("SELECT payload FROM oauth_models WHERE model = 'SigningKey' AND id = 'signing-key'", { type: QueryTypes.SELECT }))[0]?.payload;
+  /** The signing key's id a provider serves at its JWKS endpoint. */
+  async function servedKid(origin: string): Promise<string> {
+    const provider = await providerFor(origin, providerOpts);
+    const server = http.createServer(provider.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks`);
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { keys: Array<{ kid: string }> }).keys[0].kid;
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
+  const pendingLink = async (pendingCredentials: string) => {
+    const w = await makeWorld();
+    return ConnectLink.create({
+      token: randomUUID(),
+      tenantId: w.tenant.id,
+      customerId: w.org.customerId,
+      locationId: w.home.id,
+      provider: 'google',
+      expiresAt: new Date(Date.now() + 3_600_000),
+      completedOauthAt: new Date(),
+      selectionNonce: randomBytes(24).toString('base64url'),
+      pendingCredentials,
+    });
+  };
+  const ours = (u: { table: string }) => u.table === 'oauth_models' || u.table === 'connect_links';
+
+  it('secrets:rotate re-seals the MCP OAuth signing key and the tokens of connect flows in progress; they open once the old key is gone', async () => {
+    const k2 = b64();
+    useKeys({ APP_KEYS: `k1:${K1}` });
+    await db().query("DELETE FROM oauth_models WHERE model = 'SigningKey'");
+    // The provider makes the signing key, sealed under k1.
+    const kid = await servedKid('http://rotation-before.example');
+    expect(JSON.parse((await signingKeyRow())!).sealed).toMatch(/^v2\.k1\./);
+    const tokens = { accessToken: 'ya29.pending', refreshToken: '1//pending', expiresAt: new Date('2030-01-01T00:00:00.000Z'), scope: 'business.manage' };
+    const link = await pendingLink(sealTokens(tokens));
+    expect(link.pendingCredentials).toMatch(/^v2\.k1\./);
+
+    const ring = parseKeyring(`k1:${K1},k2:${k2}`);
+    const report = await rotateSecrets(db(), { ring });
+    expect(report.unreadable.filter(ours)).toEqual([]);
+
+    // k1 removed: the signing key opens (a provider built now serves the same key) and the connect flow goes on.
+    useKeys({ APP_KEYS: `k2:${k2}` });
+    expect(await servedKid('http://rotation-after.example')).toBe(kid);
+    const reread = (await ConnectLink.findByPk(link.token))!;
+    expect(openTokens(reread.pendingCredentials!)).toEqual(tokens);
+    expect(reread.pendingCredentials).toMatch(/^v2\.k2\./);
+    const payload = JSON.parse((await signingKeyRow())!) as { sealed: string };
+    expect(Object.keys(payload)).toEqual(['sealed']);
+    expect(payload.sealed).toMatch(/^v2\.k2\./);
+
+    expect(report.tables.oauth_models).toEqual({ checked: 1, reencrypted: 1 });
+    expect(report.tables.connect_links).toEqual({ checked: 1, reencrypted: 1 });
+    const again = await rotateSecrets(db(), { ring });
+    expect([again.tables.oauth_models.reencrypted, again.tables.connect_links.reencrypted]).toEqual([0, 0]);
+  });
+
+  it('a signing key or pending connect tokens no key opens are named (a link by its token\'s first characters), left as they were, and the run exits 1', async () => {
+    const k2 = b64();
+    const lost = parseKeyring(`k7:${b64()}`);
+    const sealedKey = JSON.stringify({ sealed: encryptSecret('{"kty":"EC"}', lost) });
+    await db().query("DELETE FROM oauth_models WHERE model = 'SigningKey'");
+    await db().query("INSERT INTO oauth_models (model, id, payload) VALUES ('SigningKey', 'signing-key', ?)", { replacements: [sealedKey] });
+    const pending = encryptSecret('{"a":"ya29.lost"}', lost);
+    const link = await pendingLink(pending);
+
+    useKeys({ APP_KEYS: `k1:${K1},k2:${k2}` });
+    const run = await secretsRotate(db());
+    expect(run.exitCode).toBe(1);
+    const unreadable = (run.data as { unreadable: Array<{ table: string }> }).unreadable.filter(ours);
+    expect(unreadable).toEqual([
+      { table: 'connect_links', column: 'pending_credentials', id: `${link.token.slice(0, 6)}…`, reason: expect.stringMatching(/key id k7/) },
+      { table: 'oauth_models', column: 'payload.sealed', id: 'signing-key', reason: expect.stringMatching(/key id k7/) },
+    ]);
+    expect(run.text).not.toContain(link.token);
+    expect(await signingKeyRow()).toBe(sealedKey);
+    expect((await ConnectLink.findByPk(link.token))!.pendingCredentials).toBe(pending);
   });
 });

@@ -44,7 +44,9 @@ export function requestFingerprint(req: Request): string {
  * first request with a key runs and its answer is stored before it is sent; the same key and request within 24 h
  * answers that again (`Idempotent-Replayed: true`) without running anything; another request with the key is 422
  * `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_use`. Keys are per token. A first
- * answer of 5xx or 429, or a connection dropped before the answer, frees the key for a retry.
+ * answer of 5xx or 429, or a connection dropped before the answer, frees the key for a retry; so does a key left
+ * `running` for over 5 minutes (`IDEMPOTENCY_ABANDONED_MS`) by a process that died mid-request, where neither of
+ * those could run.
  */
 export function idempotentPosts(opts: { logger: Logger; clock?: Clock; ignore?: readonly RegExp[] }): RequestHandler {
   const clock = opts.clock ?? systemClock;

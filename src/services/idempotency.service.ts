@@ -5,9 +5,17 @@ import { db } from './common';
  * `Idempotency-Key` on REST POSTs (issue 15; docs/decisions/api-conventions.md "Idempotent writes"): per token, a key names one request
  * for 24 hours. The first request claims the key (a unique row); the same key again with the same request gets the
  * first answer back, with another request 422 `idempotency_key_reused`, and while the first is still running 409
- * `idempotency_key_in_use`. Expired keys are purged a batch at a time as new ones are claimed.
+ * `idempotency_key_in_use`. Expired keys are purged a batch at a time as new ones are claimed. A key still `running`
+ * after `IDEMPOTENCY_ABANDONED_MS` was left by a process that died mid-request (crash, OOM, SIGKILL): it is freed and
+ * the request claims it again.
  */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/**
+ * A `running` key older than this is abandoned: the request that claimed it died with its process (a live one frees
+ * or finishes its key when it answers or its connection closes). Well above any request's time, so a request still
+ * running is not run a second time.
+ */
+export const IDEMPOTENCY_ABANDONED_MS = 5 * 60 * 1000;
 
 export type Claim =
   | { kind: 'claimed'; id: number }
@@ -42,8 +50,14 @@ export async function claimIdempotencyKey(caller: { tenantId: number; tokenId: n
       type: QueryTypes.SELECT,
     });
     if (!row) continue; // released between the two statements: claim it again
-    if (new Date(row.created_at).getTime() <= now.getTime() - IDEMPOTENCY_TTL_MS) {
+    const createdAt = new Date(row.created_at).getTime();
+    if (createdAt <= now.getTime() - IDEMPOTENCY_TTL_MS) {
       await sequelize.query('DELETE FROM idempotency_keys WHERE id = ? AND created_at = ?', { replacements: [row.id, row.created_at] });
+      continue;
+    }
+    // Abandoned by a process that died mid-request: free it (only that row, only if still running) and claim again.
+    if (row.state === 'running' && createdAt <= now.getTime() - IDEMPOTENCY_ABANDONED_MS) {
+      await sequelize.query("DELETE FROM idempotency_keys WHERE id = ? AND created_at = ? AND state = 'running'", { replacements: [row.id, row.created_at] });
       continue;
     }
     if (row.fingerprint !== fingerprint) return { kind: 'reused' };

@@ -327,18 +327,43 @@ export function attemptsOf(p: Principal, deliveryIds: readonly string[]): Promis
   });
 }
 
+/** What `redeliver` changes on a delivery, as it was before (`attempts` only to tell whether a run touched it since). */
+interface Previous {
+  status: DeliveryStatus;
+  deliveredAt: Date | null;
+  retryOwner: string | null;
+  updatedAt: Date;
+  attempts: number;
+}
+
+/**
+ * A redelivery whose workflow could not be started puts the delivery back as it was, `updated_at` included: only if
+ * it is still as the redelivery left it (pending, not delivered, held by `webhook:<id>`, no attempt since), so a run
+ * that has since taken it or recorded an attempt keeps its outcome.
+ */
+async function restoreUnqueued(id: string, previous: Previous): Promise<void> {
+  await WebhookDelivery.update(
+    { status: previous.status, deliveredAt: previous.deliveredAt, retryOwner: previous.retryOwner, updatedAt: previous.updatedAt },
+    {
+      where: { id, status: 'pending', deliveredAt: null, retryOwner: deliveryWorkflowId(id), attempts: previous.attempts },
+      silent: true,
+    },
+  );
+}
+
 /**
  * Sends a delivery again: same id (the receiver's `webhook-id`, so it can deduplicate), same body, newly
  * signed. The delivery goes back to `pending` and its workflow is started (a new run of `webhook:<id>`; if one
- * is still running, that run carries on). If the engine cannot be reached the delivery stays pending and the
- * caller gets 502 `delivery_not_queued`, to try again.
+ * is still running, that run carries on). If the engine cannot be reached the caller gets 502 `delivery_not_queued`,
+ * to try again, and the delivery is put back exactly as it was (status, `delivered_at`, the retry run holding it,
+ * `updated_at`): a delivery that had failed or succeeded does not stay pending with no run to finish it.
  */
 export async function redeliver(p: Principal, deliveryId: string, opts: WebhookServiceOptions = {}): Promise<WebhookDelivery> {
-  let previous: { status: DeliveryStatus; deliveredAt: Date | null; retryOwner: string | null } | null = null;
+  let previous: Previous | null = null;
   let label: DeliveryLabel | undefined;
   const delivery = await inTransaction(opts, async (transaction) => {
     const found = await getDelivery(p, deliveryId, { transaction });
-    previous = { status: found.status, deliveredAt: found.deliveredAt, retryOwner: found.retryOwner };
+    previous = { status: found.status, deliveredAt: found.deliveredAt, retryOwner: found.retryOwner, updatedAt: found.updatedAt, attempts: found.attempts };
     const endpoint = await WebhookEndpoint.findByPk(found.endpointId, { transaction });
     if (!endpoint || !endpoint.enabled) {
       throw ruleViolation('The webhook is disabled: enable it before redelivering.', 'webhook_disabled');
@@ -349,7 +374,7 @@ export async function redeliver(p: Principal, deliveryId: string, opts: WebhookS
     return found;
   });
   const start = opts.deps?.startDelivery ?? ((id: string) => startDeliveryWorkflow(id, { again: true, label }));
-  const finished = previous !== null && (previous as { status: DeliveryStatus }).status !== 'pending';
+  const finished = previous !== null && (previous as Previous).status !== 'pending';
   try {
     try {
       await start(delivery.id);
@@ -362,11 +387,11 @@ export async function redeliver(p: Principal, deliveryId: string, opts: WebhookS
   } catch (e) {
     if (e instanceof WorkflowExecutionAlreadyStartedError) {
       // Its run is still retrying: that run decides the outcome; nothing is queued twice.
-      if (previous) await delivery.update(previous);
+      if (previous) await restoreUnqueued(delivery.id, previous);
       throw new Conflict('The delivery is still in progress; redeliver it once it has finished.', 'delivery_in_progress');
     }
-    // Not queued: a retry run that held it keeps it (the delivery stays pending, as the caller is told).
-    if (previous) await delivery.update({ retryOwner: (previous as { retryOwner: string | null }).retryOwner });
+    // Not queued: the delivery goes back to what it was (a retry run that held it keeps it).
+    if (previous) await restoreUnqueued(delivery.id, previous);
     throw new Upstream('The delivery could not be queued; try again.', 'delivery_not_queued');
   }
   return delivery;

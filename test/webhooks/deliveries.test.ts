@@ -217,7 +217,7 @@ describe('webhook deliveries: dispatch, attempts, redelivery', () => {
     expect(await WebhookDelivery.count({ where: { id } })).toBe(1);
   });
 
-  it('answers 502 delivery_not_queued when the engine cannot be reached, leaving the delivery pending to retry', async () => {
+  it('answers 502 delivery_not_queued when the engine cannot be reached, leaving the delivery as it was (failed: try again)', async () => {
     const { w } = await eventWithReceivers([{}]);
     const [{ deliveryIds: [id] }] = await delivery.claimPendingEvents(10);
     await delivery.markDeliveryFailed(id, 'receiver down');
@@ -226,7 +226,7 @@ describe('webhook deliveries: dispatch, attempts, redelivery', () => {
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Upstream);
     expect((err as Upstream).reason).toBe('delivery_not_queued');
-    expect((await WebhookDelivery.findByPk(id))!.status).toBe('pending');
+    expect((await WebhookDelivery.findByPk(id))!.status).toBe('failed');
   });
 
   it('refuses to redeliver to a disabled receiver, another account\'s delivery, or for a team member', async () => {

@@ -27,6 +27,15 @@ const SECRET_KEYS = [
   'cookie',
 ];
 
+/**
+ * What a database error carries besides its message: the statement with its values written in (`sql`, also under
+ * `parent` and `original`, the driver's error) and the bound `parameters`, i.e. reviewers' names, e-mail addresses,
+ * phone numbers, webhook payloads and tokens. Errors are logged as `loggable` (facades/shared/errors.ts) or
+ * `safeError` (src/observability/temporal-metrics.ts), which leave these out; these paths are the second line of
+ * defence for an error logged whole (under `err`, `error`, or one level deeper).
+ */
+const QUERY_KEYS = ['sql', 'parameters', 'original', 'parent'];
+
 export const LOG_REDACTION: LoggerOptions['redact'] = {
   paths: [
     'req.headers.authorization',
@@ -36,6 +45,8 @@ export const LOG_REDACTION: LoggerOptions['redact'] = {
     ...SECRET_KEYS.map((k) => `*.${k}`),
     ...SECRET_KEYS.map((k) => `*.*.${k}`),
     ...SECRET_KEYS,
+    ...QUERY_KEYS.map((k) => `*.${k}`),
+    ...QUERY_KEYS.map((k) => `*.*.${k}`),
   ],
   censor: '[redacted]',
 };

@@ -1,5 +1,6 @@
 import { DefaultLogger, Runtime, makeTelemetryFilterString, type LogEntry, type LogLevel } from '@temporalio/worker';
-import { stdSerializers, type Level, type Logger } from 'pino';
+import type { Level, Logger } from 'pino';
+import { loggable } from '../../facades/shared/errors';
 import { freePort } from '../net/free-port';
 
 /** The SDK level that lets through what pino's `level` (LOG_LEVEL) would log; `silent` keeps errors (pino drops them). */
@@ -20,16 +21,96 @@ function sdkLevelOf(level: string): LogLevel {
 
 const PINO_LEVEL: Record<LogLevel, Level> = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' };
 
+/** An Error, also one made in another realm (a workflow's sandbox), where `instanceof Error` is false. */
+function isError(value: unknown): value is Error {
+  return value instanceof Error || Object.prototype.toString.call(value) === '[object Error]';
+}
+
+/** A driver's error code (`ER_LOCK_DEADLOCK`, `ECONNREFUSED`): a constant name, never a value of the failed statement. */
+function codeOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length <= 64 && /^[A-Z_0-9]+$/.test(value) ? value : undefined;
+}
+
+/** An error as the SDK logger writes it (`safeError`). */
+export interface SafeError {
+  type: string;
+  message: string;
+  stack?: string;
+  code?: string;
+  cause?: SafeError;
+}
+
+/** An error-like object that is not an Error of this realm (a decoded Failure, a sandbox's error): name, message, stack. */
+function safeObject(value: object): SafeError {
+  const f = value as { name?: unknown; message?: unknown; stack?: unknown; stackTrace?: unknown };
+  const stack = typeof f.stack === 'string' ? f.stack : typeof f.stackTrace === 'string' ? f.stackTrace : undefined;
+  const safe: SafeError = {
+    type: typeof f.name === 'string' ? f.name.slice(0, 100) : 'object',
+    message: typeof f.message === 'string' ? f.message.slice(0, 500) : '',
+  };
+  if (stack) safe.stack = stack.split('\n').slice(0, 12).join('\n');
+  return safe;
+}
+
+/**
+ * What an error in an SDK entry may put in the log: `loggable` (type, message cut short, stack cut short), the code of
+ * the error or of the driver error it wraps (a Sequelize DatabaseError keeps it in `parent`), and its `cause`s the
+ * same way. Never the other properties: a Sequelize error carries the statement with its values written in (`sql`,
+ * `parent.sql`, `original.sql`) and its `parameters`, i.e. reviewers' names, e-mail addresses, phone numbers, payloads
+ * and tokens, which pino's `stdSerializers.err` copied into every 'Activity failed' line.
+ */
+export function safeError(err: unknown, depth = 0): SafeError {
+  if (err === null || typeof err !== 'object') return loggable(err);
+  const safe: SafeError = err instanceof Error ? loggable(err) : safeObject(err);
+  const e = err as { code?: unknown; parent?: { code?: unknown }; original?: { code?: unknown }; cause?: unknown };
+  const code = codeOf(e.code) ?? codeOf(e.parent?.code) ?? codeOf(e.original?.code);
+  if (code) safe.code = code;
+  if (e.cause !== undefined && e.cause !== null && depth < 3) safe.cause = safeError(e.cause, depth + 1);
+  return safe;
+}
+
+/** The keys under which the SDK (and our own code) hands an error or a failure to the logger. */
+const ERROR_KEYS = new Set(['error', 'err', 'failure', 'cause', 'reason']);
+
+/**
+ * One meta value of an SDK entry, fit for the log: every Error in it (plain objects and arrays are walked, 4 levels
+ * deep), and any object with a `message` under an error key (`error`, `err`, `failure`, ...), becomes `safeError`;
+ * the rest as it is.
+ */
+function safeMeta(value: unknown, key: string, depth: number): unknown {
+  if (isError(value)) return safeError(value);
+  if (value === null || typeof value !== 'object') return value;
+  // A failure that is not an Error (a decoded Temporal Failure, a structured clone): as an error if it looks like one.
+  if (ERROR_KEYS.has(key) && !Array.isArray(value) && typeof (value as { message?: unknown }).message === 'string') return safeError(value);
+  if (depth >= 4) return Array.isArray(value) ? '[array]' : '[object]';
+  if (Array.isArray(value)) return value.map((item) => safeMeta(item, key, depth + 1));
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = safeMeta(v, k, depth + 1);
+  return out;
+}
+
 /**
  * The Temporal SDK's logger for this process: every entry (the worker's own, workflow and activity `log` calls, and
  * Core's native entries, which the runtime forwards) becomes one pino record of `logger`, so every line of output is
- * JSON. `sdk: true` marks them; the entry's meta become fields (an Error among them is serialized like pino's `err`).
+ * JSON. `sdk: true` marks them; the entry's meta become fields, every error among them (`{ error }`, `{ err }`,
+ * `failure`, nested ones too) reduced to `safeError`: its type, message, stack and code, none of its other properties.
  */
 export function temporalSdkLogger(logger: Logger): DefaultLogger {
+  // pino's own `err` serializer would take a `safeError` under `err` for an error and rewrite its `type` (`Object`).
+  const out = logger.child({}, { serializers: { err: (value: unknown) => value } });
   return new DefaultLogger(sdkLevelOf(logger.level), (entry: LogEntry) => {
     const fields: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(entry.meta ?? {})) fields[key] = value instanceof Error ? stdSerializers.err(value) : value;
-    logger[PINO_LEVEL[entry.level]]({ ...fields, sdk: true }, entry.message);
+    for (const [key, value] of Object.entries(entry.meta ?? {})) {
+      try {
+        fields[key] = safeMeta(value, key, 0);
+      } catch {
+        // A getter that throws: the entry is still written, without that field.
+        fields[key] = '[unreadable]';
+      }
+    }
+    out[PINO_LEVEL[entry.level]]({ ...fields, sdk: true }, entry.message);
   });
 }
 

@@ -188,9 +188,23 @@ export function closePlatformMailers(): void {
   cache.clear();
 }
 
+/** The domain of an address (`example.com`), lower-cased; what a log line may say about a recipient. */
+export function recipientDomain(address: string): string {
+  const at = address.lastIndexOf('@');
+  const domain = at === -1 ? '' : address.slice(at + 1).replace(/[>\s].*$/s, '').toLowerCase();
+  return /^[a-z0-9.-]{1,253}$/.test(domain) ? domain : '?';
+}
+
+/** A server's answer with every e-mail address in it cut to its domain (`550 5.1.1 <…@example.com>: ... rejected`). */
+function withoutAddresses(text: string): string {
+  return text.replace(/[^\s<>()[\]"',;:@]+@([A-Za-z0-9.-]+)/g, '…@$1');
+}
+
 /**
- * Sends and never throws: a failure is logged (without the body, which may carry personal data) and answered
- * with null, so that a mail server being down never undoes or blocks the action that wanted to tell someone.
+ * Sends and never throws: a failure is logged and answered with null, so that a mail server being down never undoes
+ * or blocks the action that wanted to tell someone. The line names the recipient's domain only (`toDomain`), and the
+ * server's answer has the addresses in it cut to their domain: neither the address nor the body (both personal data)
+ * is logged.
  */
 export async function sendSafely(message: MailMessage, logger: Logger = mailLogger()): Promise<SentMail | null> {
   try {
@@ -198,7 +212,13 @@ export async function sendSafely(message: MailMessage, logger: Logger = mailLogg
   } catch (err) {
     const e = err as { message?: string; code?: string; responseCode?: number };
     logger.error(
-      { kind: message.kind, to: message.to, error: (e.message ?? String(err)).slice(0, 300), code: e.code, responseCode: e.responseCode },
+      {
+        kind: message.kind,
+        toDomain: recipientDomain(message.to),
+        error: withoutAddresses(e.message ?? String(err)).slice(0, 300),
+        code: e.code,
+        responseCode: e.responseCode,
+      },
       'mail could not be sent',
     );
     return null;

@@ -280,8 +280,11 @@ const NUDGE_SPACING_MS = 1_000;
 export const inviteDispatcherWorkflowId = (taskQueue: string): string => `invite-dispatcher:${taskQueue}`;
 
 /**
- * Starts a dispatcher (one per task queue) unless it runs already: every API and worker process calls this at boot,
- * and the start of a running one is a no-op (`USE_EXISTING`).
+ * Starts a dispatcher (one per task queue) unless it runs already, and hands it this process's settings: every API
+ * and worker process calls this at boot. A signal-with-start: a running dispatcher gets its `configure` signal (its
+ * settings from its next wait on, and into its continue-as-new: a changed `OUTBOX_POLL_MS` / `INVITE_POLL_MS` takes
+ * effect; a start with them only, as before, was a no-op for a running one and its first input stayed for good);
+ * none running, it starts with them.
  */
 async function ensureDispatcherRunning(
   workflowType: 'dispatchOutbox' | 'dispatchInvites',
@@ -292,11 +295,13 @@ async function ensureDispatcherRunning(
 ): Promise<void> {
   const { client, settings } = temporal();
   try {
-    await client.workflow.start(workflowType, {
+    await client.workflow.signalWithStart(workflowType, {
       workflowId,
       taskQueue: settings.taskQueue,
       args: [input],
-      workflowIdConflictPolicy: 'USE_EXISTING',
+      // configureDispatcherSignal (workflows/outbox/dispatch.workflow.ts), named here: the client does not load workflow code.
+      signal: 'configure',
+      signalArgs: [input],
       ...startMetadata({ tenant: null, kind, businessId: settings.taskQueue }, summary),
     });
   } catch (e) {

@@ -1,6 +1,7 @@
-import { continueAsNew, proxyActivities } from '@temporalio/workflow';
+import { continueAsNew, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { InviteActivities } from '../activities/invites';
 import { dispatchRounds, type DispatchRoundsInput } from '../dispatch-rounds';
+import { applyDispatcherSettings, configureDispatcherSignal } from '../outbox/dispatch.workflow';
 
 export type DispatchInvitesInput = DispatchRoundsInput;
 
@@ -9,8 +10,10 @@ export type DispatchInvitesInput = DispatchRoundsInput;
  * which is their queue (src/messaging/send-queue.ts), instead of one workflow per invite. Each round is one activity
  * that sends batch after batch while steps are due; between rounds it waits for a nudge (an invite committed) or its
  * poll. Being a workflow, it outlives any process: the activity is retried elsewhere and finds the claims as stored.
+ * Like the outbox's, it takes the settings of each process that ensures it (`configure`: a changed `INVITE_POLL_MS`).
  */
 export async function dispatchInvites(input: DispatchInvitesInput): Promise<void> {
+  setHandler(configureDispatcherSignal, (settings) => applyDispatcherSettings(input, settings));
   const { sendDueInvites } = proxyActivities<InviteActivities>({
     startToCloseTimeout: '2 minutes',
     heartbeatTimeout: '10s',

@@ -1,4 +1,4 @@
-import { Op } from 'sequelize';
+import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
 import { Forbidden, NotFound, Validation, type FieldErrors } from '../domain/errors';
 import { INVALID_LANGUAGE, languageOf } from '../i18n';
 import { BRAND_COLOR } from '../reports/brand';
@@ -145,10 +145,14 @@ export async function listTeam(p: Principal): Promise<User[]> {
   return User.findAll({ where, order: [['id', 'ASC']] });
 }
 
-async function assertLocationsOf(customerId: number, locationIds: number[]): Promise<void> {
+/**
+ * The locations a member is given in an organisation are that organisation's: a location of another organisation of
+ * the same account would let a member of A see B.
+ */
+async function assertLocationsOf(organizationId: number, locationIds: number[], transaction?: Transaction): Promise<void> {
   if (!locationIds.length) return;
-  const found = await Location.count({ where: { id: { [Op.in]: locationIds }, customerId } });
-  if (found !== new Set(locationIds).size) throw new Validation({ location_ids: ["Every location must belong to the organization's account."] });
+  const found = await Location.count({ where: { id: { [Op.in]: locationIds }, organizationId }, transaction });
+  if (found !== new Set(locationIds).size) throw new Validation({ location_ids: ['Every location must belong to the organization.'] });
 }
 
 export async function addTeamMember(
@@ -159,7 +163,7 @@ export async function addTeamMember(
   assertManagesTeam(p);
   const org = await Organization.findByPk(input.organizationId);
   if (!org || !inAccount(p, org)) throw new NotFound('Organization');
-  await assertLocationsOf(org.customerId, input.locationIds);
+  await assertLocationsOf(org.id, input.locationIds);
   return createUser(
     {
       tenantId: p.tenantId,
@@ -171,10 +175,18 @@ export async function addTeamMember(
       organizationPermissions: input.permissions,
     },
     opts,
-  );
+  ).catch((e: unknown) => {
+    // Two additions of one e-mail at once: the second loses on the unique key and is answered as if it came later.
+    if (e instanceof UniqueConstraintError) throw new Validation({ email: ['The email has already been taken.'] });
+    throw e;
+  });
 }
 
-/** Replaces a team member's assigned locations and their permissions in one organisation. */
+/**
+ * Replaces a team member's assigned locations and their permissions in one organisation; no locations and no
+ * permissions removes the member from the organisation. Calls for one member run one after the other (its user row is
+ * locked first): two at once both deleted the assignments, then each inserted into the other's gap (deadlock, 500).
+ */
 export async function setTeamMemberAccess(
   p: Principal,
   input: { userId: number; organizationId: number; locationIds: number[]; permissions: string[] },
@@ -184,16 +196,19 @@ export async function setTeamMemberAccess(
   const unknown = input.permissions.filter((x) => !(ORGANIZATION_PERMISSIONS as readonly string[]).includes(x));
   if (unknown.length) throw new Validation({ permissions: [`Unknown organization permissions: ${unknown.join(', ')}.`] });
   return inTransaction(opts, async (transaction) => {
-    const member = await User.findOne({ where: { id: input.userId, ...tenantScoped(p), role: 'team_member' }, transaction });
+    const member = await User.findOne({ where: { id: input.userId, ...tenantScoped(p), role: 'team_member' }, transaction, lock: transaction.LOCK.UPDATE });
     if (!member || member.customerId == null || !inAccount(p, { tenantId: member.tenantId, customerId: member.customerId })) {
       throw new NotFound('Team member');
     }
     const org = await Organization.findOne({ where: { id: input.organizationId, customerId: member.customerId }, transaction });
     if (!org) throw new NotFound('Organization');
-    const inOrg = await Location.count({ where: { id: { [Op.in]: input.locationIds }, organizationId: org.id }, transaction });
-    if (inOrg !== new Set(input.locationIds).size) throw new Validation({ location_ids: ['Every location must belong to the organization.'] });
+    await assertLocationsOf(org.id, input.locationIds, transaction);
     const orgLocationIds = (await Location.findAll({ where: { organizationId: org.id }, attributes: ['id'], transaction })).map((l) => l.id);
     await LocationUser.destroy({ where: { ...tenantScoped(member), userId: member.id, locationId: { [Op.in]: [...orgLocationIds, -1] } }, transaction });
+    if (!input.locationIds.length && !input.permissions.length) {
+      await OrganizationMember.destroy({ where: { ...tenantScoped(member), organizationId: org.id, userId: member.id }, transaction });
+      return member;
+    }
     for (const locationId of new Set(input.locationIds)) await LocationUser.create({ tenantId: member.tenantId, userId: member.id, locationId }, { transaction });
     await OrganizationMember.upsert(
       { tenantId: member.tenantId, organizationId: org.id, userId: member.id, permissions: input.permissions as typeof ORGANIZATION_PERMISSIONS[number][] },

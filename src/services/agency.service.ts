@@ -3,14 +3,14 @@ import { Op, QueryTypes, UniqueConstraintError, type Transaction } from 'sequeli
 import type { Logger } from 'pino';
 import { Conflict, Forbidden, NotFound, PlanLimit, Validation, ruleViolation, type FieldErrors } from '../domain/errors';
 import { signInEmail } from '../domain/email';
-import { charCount, MAX_NAME_CHARS } from '../domain/limits';
+import { charCount } from '../domain/limits';
 import type { Principal } from '../domain/principal';
 import { sendSafely } from '../providers/smtp/platform-mailer';
 import { Country, Customer, Location, Organization, Plan, StoredFile, Tenant, User } from '../models';
 import { subscriptionHeld } from '../models/customer.model';
 import { createUser } from './admin.service';
 import { principalFor } from './auth.service';
-import { clockOf, inTransaction, offset, type Page, type PageArgs, parseDate, type ServiceOptions, tenantScoped } from './common';
+import { cleanName, clockOf, inTransaction, offset, type Page, type PageArgs, parseDate, type ServiceOptions, tenantScoped } from './common';
 import { recordAgencyEvent, recordConnectLink } from './agency-audit.service';
 import { connectUrlOf, issueConnectLink } from './connect-links.service';
 import { creditBalance, grantCredits, isCreditType, LAST_CREDIT_EXPIRY_DAY, MAX_CREDIT_NOTES_CHARS } from './credits.service';
@@ -180,9 +180,15 @@ export function e164(phone: string): string | null {
 async function validateCreate(p: Principal, input: CreateCustomerInput, tenant: Tenant): Promise<{ plan: Plan; phone: string | null; country: string | null; postalCode: string | null; language: string }> {
   const errors: FieldErrors = {};
   const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+  // The rules of every name (required, one line, at most 255 characters), each under its own field: the company's
+  // control character was reported under `name` by the organisation it becomes, and only once the rest had passed.
   for (const [field, value] of [['name', input.name], ['company', input.company]] as const) {
-    if (!value.trim()) add(field, `The ${field} field is required.`);
-    else if (charCount(value.trim()) > MAX_NAME_CHARS) add(field, `The ${field} may not be greater than ${MAX_NAME_CHARS} characters.`);
+    try {
+      cleanName(value, field);
+    } catch (e) {
+      if (!(e instanceof Validation)) throw e;
+      for (const [f, messages] of Object.entries(e.fields ?? {})) for (const m of messages) add(f, m);
+    }
   }
   const email = signInEmail(input.email);
   if (!email) add('email', 'The email field is required.');

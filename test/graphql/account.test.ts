@@ -37,11 +37,15 @@ describe('GraphQL account settings: tenant, account, API tokens, team, sources',
 
   it('never lets a token mint a wider one: more permissions or another kind is FORBIDDEN', async () => {
     const { owner } = await makeTenant();
-    const narrow = await tokenFor(owner, ['reviews:read']);
+    // A token that may manage tokens (organizations:read and :update), so the refusal is the service's rule, not the
+    // permission the mutation asks of every customer token (test/graphql/account-access.test.ts).
+    const narrow = await tokenFor(owner, ['reviews:read', 'organizations:read', 'organizations:update']);
     const wider = await gql(narrow, 'mutation { createApiToken(input: { name: "x", permissions: ["reviews:delete"] }) { plainText } }');
     expect(wider.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(wider.body.errors[0].message).toBe('A token cannot grant permissions the calling token does not hold.');
     const agency = await gql(narrow, 'mutation { createApiToken(input: { name: "x", kind: "agency", permissions: [] }) { plainText } }');
     expect(agency.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(agency.body.errors[0].message).toBe('A customer token can only issue customer tokens.');
   });
 
   it("lets an owner add a team member and change the member's locations", async () => {

@@ -138,17 +138,23 @@ export class AccountResolver {
     return account.setTenantBrandColor(ctx.principal!, color);
   }
 
+  // Like the other settings: a customer token needs organizations:read to see its user's tokens and
+  // organizations:update as well to issue or revoke one (a read-only token, say a widget's, changes nothing);
+  // agency tokens pass on their role, and revoking stays open while the account is paused (paused.middleware.ts).
+  @Authorized(CUSTOMER_TOKENS, 'organizations:read')
   @Query(() => [ApiTokenType], { description: "The caller's own API tokens, newest first." })
   apiTokens(@Ctx() ctx: Context) {
     return account.listTokens(ctx.principal!);
   }
 
+  @Authorized(CUSTOMER_TOKENS, 'organizations:read', 'organizations:update')
   @Mutation(() => IssuedApiTokenType, { description: 'Issues a token with at most the permissions of the calling token.' })
   async createApiToken(@Arg('input') input: CreateApiTokenInput, @Ctx() ctx: Context): Promise<IssuedApiTokenType> {
     const issued = await account.createToken(ctx.principal!, input, { clock: ctx.clock });
     return { token: issued.token, plainText: issued.plainText };
   }
 
+  @Authorized(CUSTOMER_TOKENS, 'organizations:read', 'organizations:update')
   @Mutation(() => ApiTokenType)
   revokeApiToken(@Arg('id', () => Int) id: number, @Ctx() ctx: Context) {
     return account.revokeOwnToken(ctx.principal!, id, { clock: ctx.clock });

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Seams } from '../../src/context';
 import { publicBaseUrl } from '../../src/config';
 import type { Clock } from '../../src/domain/clock';
-import { DomainError, SIGN_IN_FAILURES } from '../../src/domain/errors';
+import { DomainError, SIGN_IN_FAILURES, type SignInFailure } from '../../src/domain/errors';
 import { t, translator, type MessageKey } from '../../src/i18n';
 import { edgeContext } from '../shared/auth';
 import { execute, failureOf, type Operation } from '../shared/execute';
@@ -94,6 +94,19 @@ const UNAVAILABLE: Record<string, { status: number; title: MessageKey; message: 
   revoked: { status: 410, title: 'connect.revokedTitle', message: 'connect.revokedText' },
 };
 
+/**
+ * What a sign-in that did not complete says, by its reason (src/domain/errors.ts); `state_mismatch` of no open link
+ * (the callback could not name one) says `connect.strayText` instead.
+ */
+const SIGN_IN_FAILURE_TEXT: Record<SignInFailure, MessageKey> = {
+  access_denied: 'connect.cancelledText',
+  provider_error: 'connect.refusedText',
+  exchange_failed: 'connect.notAcceptedText',
+  state_mismatch: 'connect.mismatchText',
+};
+
+const isSignInFailure = (reason: string): reason is SignInFailure => (SIGN_IN_FAILURES as readonly string[]).includes(reason);
+
 /** A link that cannot be used (any more): 404 (unknown) or 410, with why. */
 function unavailable(res: Response, brand: Brand, status: string): void {
   const u = UNAVAILABLE[status] ?? UNAVAILABLE.unknown;
@@ -134,9 +147,12 @@ export function connectPages(deps: ConnectPageDeps): Router {
     const reason = failure?.reason ?? '';
     if (failure?.code === 'NOT_FOUND' && reason.startsWith('link_')) return unavailable(res, brand, reason.slice('link_'.length));
     if (reason === 'sign_in_required' && token) return void res.redirect(303, paths(token).landing);
-    if (failure?.code === 'FORBIDDEN' && (SIGN_IN_FAILURES as readonly string[]).includes(reason)) {
+    if (failure?.code === 'FORBIDDEN' && isSignInFailure(reason)) {
+      // The page speaks the link's language by the failure's reason; the service's (English) words go to the log only.
+      req.log?.info({ err: { code: failure.code, reason, message: failure.message } }, 'connect page: sign-in did not complete');
       const title = tr.t(reason === 'access_denied' ? 'connect.cancelledTitle' : 'connect.incompleteTitle');
-      return sendPage(res, 400, <MessagePage brand={brand} title={title} message={failure.message} action={retry} />);
+      const text = tr.t(reason === 'state_mismatch' && !link ? 'connect.strayText' : SIGN_IN_FAILURE_TEXT[reason]);
+      return sendPage(res, 400, <MessagePage brand={brand} title={title} message={text} action={retry} />);
     }
     if (failure?.code === 'UPSTREAM') {
       req.log?.warn({ err: { code: failure.code, reason: failure.reason, message: failure.message } }, 'connect page: provider failure');

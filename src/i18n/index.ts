@@ -69,9 +69,26 @@ export type MessageKey = Leaves<Messages> | (Leaves<Messages> extends infer K ? 
 
 export type Vars = Record<string, string | number>;
 
-/** A message as text, placeholders filled. */
+/**
+ * A message as text, placeholders filled. Text values go in verbatim: i18next fills a placeholder by replacing its
+ * first occurrence in the text filled so far, so a value holding `{{month}}` (or `$t(...)`) would be filled or
+ * nested in turn and the template's own placeholder left. Each text value is therefore handed to i18next as a
+ * private-use mark (as `tHtml` does) and put in after it answers; numbers (`count`, formatted values) go in as they
+ * are.
+ */
 export function t(language: string | null | undefined, key: MessageKey, vars: Vars = {}): string {
-  return i18n().t(key, { lng: uiLanguage(language), ...vars });
+  const marks: Vars = {};
+  const texts: string[] = [];
+  for (const [name, value] of Object.entries(vars)) {
+    if (typeof value === 'string' && name !== 'count') {
+      marks[name] = `\uE000${texts.length}\uE001`;
+      texts.push(value);
+    } else {
+      marks[name] = value;
+    }
+  }
+  const text = i18n().t(key, { lng: uiLanguage(language), ...marks });
+  return texts.length === 0 ? text : text.replace(/\uE000(\d+)\uE001/g, (mark, i: string) => texts[Number(i)] ?? mark);
 }
 
 /**

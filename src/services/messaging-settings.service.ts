@@ -3,6 +3,7 @@ import { simulatorBaseUrl, smsSimulatorEnabled, webhookPrivateUrlsAllowed } from
 import { decryptSecret, encryptSecret } from '../crypto/secrets';
 import { Forbidden, NotFound, ruleViolation, Upstream, Validation, type FieldErrors } from '../domain/errors';
 import { charCount, MAX_NAME_CHARS } from '../domain/limits';
+import { translator } from '../i18n';
 import { isTeamMember } from '../domain/permissions';
 import type { Principal } from '../domain/principal';
 import { smtpSender, platformEmailSender, type SmtpAccount } from '../providers/smtp/account-sender';
@@ -14,6 +15,7 @@ import { SIMULATOR_ACCOUNT, TWILIO_SIMULATOR_PATH } from '../providers/twilio/si
 import { outboundResolver, resolveChecked } from '../net/guarded-fetch';
 import { assertDeliverableUrl } from '../webhooks/url';
 import { inTransaction, type ServiceOptions, tenantScoped } from './common';
+import { accountLanguage } from './page-language';
 import { parseE164 } from './invites.service';
 
 /**
@@ -373,9 +375,11 @@ export async function sendTestMessage(p: Principal, input: { channel: string; to
     if (e instanceof MessagingRejected) throw new Upstream(e.message, 'provider_rejected');
     throw e;
   }
-  const body = `This is a test message from ${name}: review requests by ${channel === 'email' ? 'email' : channel === 'sms' ? 'SMS' : 'messaging app'} are set up correctly.`;
+  // In the account's language, as the account's other mail (src/services/page-language.ts).
+  const tr = translator(accountLanguage(customer, tenant));
+  const body = tr.t(`invite.testBody.${channel}`, { business: name });
   try {
-    const receipt = await sender.send(channel === 'email' ? { to, subject: `Test message from ${name}`, body } : { to, body });
+    const receipt = await sender.send(channel === 'email' ? { to, subject: tr.t('invite.testSubject', { business: name }), body } : { to, body });
     return { channel, to, sender: sender.label, providerMessageId: receipt.providerMessageId };
   } catch (e) {
     if (e instanceof MessagingRejected) throw new Upstream(e.message, 'provider_rejected');

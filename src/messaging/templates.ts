@@ -27,7 +27,17 @@ export interface TemplateValues {
 export const defaultSubject = (language?: string | null): string => t(language, 'invite.subject');
 export const defaultBody = (language?: string | null): string => t(language, 'invite.body');
 
-/** Replaces the placeholders; an absent first name reads "there" ("Hi there,", in the language), an absent last name nothing. */
+const PLACEHOLDER = /\{(first_name|last_name|business_name|review_link|unsubscribe_link)\}/g;
+/** A blank within a line: a space, a tab, a no-break space (not a line break). */
+const isBlank = (ch: string | undefined): boolean => ch !== undefined && ch !== '\n' && ch !== '\r' && /\s/.test(ch);
+
+/**
+ * Replaces the placeholders; an absent first name reads "there" ("Hi there,", in the language), an absent last name
+ * nothing. A placeholder that fills to nothing takes the blank that set it off with it: the one before it ("Hi
+ * {first_name} {last_name}, thanks" reads "Hi Ada, thanks", "Merci {last_name} !" reads "Merci !"), or at the start of
+ * a line the one after it. Every other space is the template's own and stays as written: French puts one before
+ * "?", "!", ":" and ";" ("chez {business_name} ?"), in the default texts and in an agency's templates alike.
+ */
 export function fill(template: string, v: TemplateValues, nameCap = Infinity): string {
   const values: Record<string, string> = {
     first_name: capped(v.firstName?.trim() || t(v.language, 'invite.there'), nameCap),
@@ -36,9 +46,22 @@ export function fill(template: string, v: TemplateValues, nameCap = Infinity): s
     review_link: v.reviewLink,
     unsubscribe_link: v.unsubscribeLink,
   };
-  return template
-    .replace(/\{(first_name|last_name|business_name|review_link|unsubscribe_link)\}/g, (_m, key: string) => values[key])
-    .replace(/[ \t]+([,.!?])/g, '$1');
+  let out = '';
+  let rest = 0;
+  for (const m of template.matchAll(PLACEHOLDER)) {
+    out += template.slice(rest, m.index);
+    rest = m.index + m[0].length;
+    const value = values[m[1]];
+    if (value) {
+      out += value;
+      continue;
+    }
+    let end = out.length;
+    while (isBlank(out[end - 1])) end--;
+    out = out.slice(0, end);
+    if (out === '' || out.endsWith('\n')) while (isBlank(template[rest])) rest++;
+  }
+  return out + template.slice(rest);
 }
 
 /** `s` in at most `max` UTF-16 units, ending "…" when cut (never inside a surrogate pair). */

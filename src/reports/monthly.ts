@@ -2,7 +2,7 @@ import { intlLocale, translator, type MessageKey, type Translator } from '../i18
 import type { ReportFigures } from './types';
 import { ASPECTS } from '../analytics/lexicon';
 import { aspectMoves, type AspectWindow } from './aspect-trend';
-import { monthPeriod, monthStart } from '../analytics/periods';
+import { monthEnd, monthStart } from '../analytics/periods';
 import { aspectsChart, aspectTrendChart, responseChart, sentimentChart, trendChart } from './charts';
 import { pdfDocument, type Kpi, type PdfOptions } from './pdf';
 
@@ -22,8 +22,9 @@ export interface ReportContent {
   changes: string[];
   hasData: boolean;
   /**
-   * For the current month, which is not over: the sentence saying its figures run to today while the month before's
-   * are a whole month (the title says "to date" too); null for a past month.
+   * For a month that was not over when the report was generated (`generatedAt` before the month's end, its last day
+   * included): the sentence saying its figures run to today while the month before's are a whole month (the title
+   * says "to date" too); null for a month that had ended.
    */
   partial: string | null;
   /**
@@ -46,6 +47,14 @@ function monthRange(tr: Translator, from: string, to: string): string {
 
 /** A `Y-m-d` day as the report's language writes it ("October 15, 2026"). */
 const dayName = (tr: Translator, day: string) => tr.date(new Date(`${day}T00:00:00Z`));
+
+/**
+ * Whether the report's month was not over when the report was generated (`generatedAt` before the month's end), the
+ * rule the service ends the period by: then its figures run to that day only, however late in the month.
+ */
+export function isPartialMonth(report: Pick<ReportFigures, 'month' | 'generatedAt'>): boolean {
+  return new Date(report.generatedAt).getTime() < monthEnd(report.month).getTime();
+}
 
 /** What the page and the PDF both say. */
 export function reportContent(report: ReportFigures): ReportContent {
@@ -104,8 +113,9 @@ export function reportContent(report: ReportFigures): ReportContent {
 
   const name = monthName(tr, report.month);
   const anyMonth = report.months.some((m) => m.totalReviews > 0);
-  // The service ends the current month's period today: the month is reported "to date", never as a whole month.
-  const partial = report.period.to < monthPeriod(report.month).to;
+  // A month is over at its end (the next month's first midnight, UTC), not on its last day: generated before that, it
+  // is reported "to date" (the service ends its period today), never as a whole month.
+  const partial = isPartialMonth(report);
   return {
     tr,
     title: tr.t('report.title', { business: report.organizationName, month: partial ? tr.t('report.monthToDate', { month: name }) : name }),

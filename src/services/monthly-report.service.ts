@@ -9,6 +9,7 @@ import { clockOf, type ServiceOptions } from './common';
 import { customerLanguage } from './page-language';
 import { ASPECT_SUMS, aspectsOf, metricsWhere, num, rates, respondedBy, totalsFor, type MetricsScope, type SentimentSumsRow } from './review-analytics.service';
 import { monthAspect } from '../reports/aspect-trend';
+import { isPartialMonth } from '../reports/monthly';
 import type { MonthlyReport, ReportMonth } from '../reports/types';
 
 /**
@@ -75,16 +76,19 @@ async function monthlySeries(p: Principal, scope: MetricsScope, last: string, op
 
 /**
  * The report of `organizationId` for `month` (`YYYY-MM`, not after the current month). An organisation the caller
- * cannot see is "not found" (the same answer as one that does not exist). The current month is answered "to date":
- * its `period` ends today (UTC), which the renderers show as such, so a partial month is never passed off as a whole
- * one beside the whole month before. Response rates count the replies made by the end of each period (respondedBy).
+ * cannot see is "not found" (the same answer as one that does not exist). A month the report is generated before
+ * the end of (`generatedAt < monthEnd(month)`, its last day included: isPartialMonth) is answered "to date": its
+ * `period` ends today (UTC), and the renderers (reportContent) read the same rule from `generatedAt` and say so, so a
+ * partial month is never passed off as a whole one beside the whole month before. Response rates count the replies
+ * made by the end of each period (respondedBy); for a month to date, the replies made so far.
  */
 export async function organizationReport(p: Principal, organizationId: number, month: string, opts: ServiceOptions = {}): Promise<MonthlyReport> {
   const now = clockOf(opts).now();
   const today = dayAt(now);
   const whole = monthPeriod(month);
   if (whole.fromDay > today) throw new Validation({ month: ['The month must not be in the future.'] });
-  const period = whole.toDay > today ? periodOf(whole.fromDay, today) : whole;
+  // Not over until its end (the next month's first midnight): on its last day the month is still to date.
+  const period = isPartialMonth({ month, generatedAt: now }) ? periodOf(whole.fromDay, today) : whole;
   const org = await Organization.findByPk(organizationId, { transaction: opts.transaction });
   if (!org || !canSeeOrganization(p, org)) throw new NotFound('Organization');
   const tenant = await Tenant.findByPk(org.tenantId, { transaction: opts.transaction });

@@ -7,13 +7,16 @@ import { issuerOf, MCP_SCOPES, providerFor, resourceOf, type ProviderOptions } f
 import { brandOfHost } from '../services/host-brand.service';
 import {
   accountAllowedOnHost,
+  grantableOrganizationIds,
   grantableOrganizations,
+  MAX_TICKED_ORGANIZATIONS,
   principalOfUser,
   recordAuthorization,
   signedInAccount,
   signIn,
   tenantOfHost,
 } from '../services/mcp-oauth.service';
+import { Validation } from '../domain/errors';
 import { pageCsp } from './security-headers';
 import { renderPage } from '../../facades/pages/layout';
 import { consentPage, loginPage, messagePage, type OAuthBrand } from './oauth.views';
@@ -99,6 +102,9 @@ function sendPage(res: Response, page: VNode, formTargets: string[] = [], status
 export function oauthRoutes(deps: OAuthDeps): Router {
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 });
+  // The consent form: up to MAX_TICKED_ORGANIZATIONS ticked organisations (`organization=<id>&`, 24 bytes at most each),
+  // the scopes and the choice of all or some.
+  const consentForm = express.urlencoded({ extended: false, limit: '64kb', parameterLimit: MAX_TICKED_ORGANIZATIONS + 10 });
   const signInLimit = signInFailures({ limit: SIGN_IN_FAILURES, windowMs: SIGN_IN_WINDOW_MS, redis: deps.redis, prefix: 'rl:sign-in-failures' });
 
   const provider = async (req: Request) => {
@@ -183,6 +189,7 @@ export function oauthRoutes(deps: OAuthDeps): Router {
           // Only what every grant has is ticked: writes and personal data are the user's to add, whatever the client asked.
           scopes: MCP_SCOPES.map((s) => ({ name: s, text: SCOPE_TEXT[s] ?? s, checked: s === 'mcp:access', required: s === 'mcp:access' })),
           organizations,
+          maxTicked: MAX_TICKED_ORGANIZATIONS,
         }),
         targets,
       );
@@ -223,7 +230,7 @@ export function oauthRoutes(deps: OAuthDeps): Router {
     }
   });
 
-  router.post('/oauth/interaction/:uid/confirm', form, async (req, res, next) => {
+  router.post('/oauth/interaction/:uid/confirm', consentForm, async (req, res, next) => {
     try {
       const p = await provider(req);
       if (!p) return notFound(res);
@@ -234,9 +241,8 @@ export function oauthRoutes(deps: OAuthDeps): Router {
       const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : v === undefined ? [] : [String(v)]);
       const scopes = ['mcp:access', ...list(body.scope).filter((s) => (MCP_SCOPES as readonly string[]).includes(s))];
       const principal = await principalOfUser(Number(accountId));
-      const visible = new Set((await grantableOrganizations(principal)).map((o) => o.id));
-      const chosen = list(body.organization).map(Number).filter((id) => visible.has(id));
-      const organizationIds = body.organizations === 'all' ? null : chosen;
+      // The ticked ones the user sees, however many the agency has (ids of others are left out).
+      const organizationIds = body.organizations === 'all' ? null : await grantableOrganizationIds(principal, list(body.organization).map(Number));
       const resource = resourceOf(originOf(req));
       const grant = details.grantId
         ? ((await p.Grant.find(details.grantId)) ?? new p.Grant({ accountId, clientId: String(details.params.client_id) }))
@@ -303,6 +309,13 @@ export function oauthRoutes(deps: OAuthDeps): Router {
       const brand = await brandOf(req);
       if (err instanceof InteractionGone || (err instanceof Error && err.name === 'SessionNotFound')) {
         return sendPage(res, messagePage({ brand, title: 'Sign-in expired', heading: 'This sign-in has expired or is no longer valid', message: 'Start again from your AI app.' }), [], 400);
+      }
+      // More organisations ticked than a consent grants one by one (or than the form's parser reads): the interaction
+      // is still open, Back shows the consent page again.
+      const tooMany = err instanceof Validation && err.reason === 'too_many_organizations';
+      if (tooMany || (/\/confirm$/.test(req.path) && (err as { type?: unknown }).type === 'parameters.too.many')) {
+        const message = `At most ${MAX_TICKED_ORGANIZATIONS.toLocaleString('en')} organisations can be ticked. Go back and tick fewer, or choose \u201cAll of them\u201d.`;
+        return sendPage(res, messagePage({ brand, title: 'Too many organisations', heading: 'Too many organisations ticked', message }), [], tooMany ? 400 : 413);
       }
       const status = (err as { status?: unknown }).status;
       if (typeof status === 'number' && status >= 400 && status < 500) {

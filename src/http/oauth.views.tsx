@@ -119,6 +119,8 @@ export function consentPage(v: {
   account: { email: string };
   scopes: Array<{ name: string; text: string; checked: boolean; required: boolean }>;
   organizations: Array<{ id: number; name: string }>;
+  /** How many organisations one consent may tick: the page says so when it lists more. */
+  maxTicked?: number;
 }): VNode {
   const clientUri = safeUrl(v.clientUri, true);
   return (
@@ -176,6 +178,11 @@ export function consentPage(v: {
             <input type="radio" name="organizations" value="some" />
             <span>Only the ones ticked below</span>
           </label>
+          {v.maxTicked !== undefined && v.organizations.length > v.maxTicked ? (
+            <p class="muted">
+              Tick at most {v.maxTicked.toLocaleString('en')} of these {v.organizations.length.toLocaleString('en')} organisations. To grant more, choose all of them.
+            </p>
+          ) : null}
           {v.organizations.length ? (
             v.organizations.map((o) => (
               <label class="choice">

@@ -48,6 +48,12 @@ interface Row {
 
 const SELECT = 'SELECT payload, expires_at AS expiresAt, consumed_at AS consumedAt FROM oauth_models';
 
+/**
+ * A Grant whose authorization is revoked is absent, as a destroyed one is. `revokeByGrantId` deletes the Grant, but
+ * revocations before it did not: their Grants are still stored, and the browser's session would find them again.
+ */
+const NOT_REVOKED = ' AND NOT EXISTS (SELECT 1 FROM mcp_authorizations a WHERE a.grant_id = oauth_models.id AND a.revoked_at IS NOT NULL)';
+
 function live(row: Row | undefined): Payload | undefined {
   if (!row) return undefined;
   if (row.expiresAt && row.expiresAt.getTime() <= Date.now()) return undefined;
@@ -109,7 +115,7 @@ export class OAuthAdapter {
   }
 
   async find(id: string): Promise<Payload | undefined> {
-    const [row] = await readRows<Row>(db(), `${SELECT} WHERE model = ? AND id = ? LIMIT 1`, [this.model, this.key(id)]);
+    const [row] = await readRows<Row>(db(), `${SELECT} WHERE model = ? AND id = ?${this.model === 'Grant' ? NOT_REVOKED : ''} LIMIT 1`, [this.model, this.key(id)]);
     const payload = live(row);
     return payload && this.hashed ? { ...payload, jti: id } : payload;
   }
@@ -133,7 +139,7 @@ export class OAuthAdapter {
     const replay = REPLAY_ERRORS[this.model];
     if (changed > 0 || !replay) return;
     const [row] = await readRows<{ grantId: string | null }>(db(), 'SELECT grant_id AS grantId FROM oauth_models WHERE model = ? AND id = ?', [this.model, this.key(id)]);
-    if (row?.grantId) await this.revokeByGrantId(row.grantId, { withGrant: true });
+    if (row?.grantId) await this.revokeByGrantId(row.grantId);
     const { errors } = await import('oidc-provider');
     throw new errors.InvalidGrant(replay);
   }
@@ -143,15 +149,19 @@ export class OAuthAdapter {
   }
 
   /**
-   * The provider revokes a whole grant on its own (a rotated refresh token used again, RFC 9700 4.14.2) as well as when
-   * the authorization is revoked here: the grant's rows go, and the authorization and its AI token are marked revoked,
-   * so what the user and the tenant owner list matches what still works.
+   * The provider revokes a whole grant on its own (a rotated refresh token used again, RFC 9700 4.14.2; a token revoked
+   * at `/oauth/token/revocation`) as well as when the authorization is revoked here: the grant's rows go, and the
+   * authorization and its AI token are marked revoked, so what the user and the tenant owner list matches what still
+   * works. The Grant's own row goes too (its `grant_id` column is empty, so the first DELETE leaves it): a revoked
+   * authorization is never authorized again, and a Grant left behind was found again through the browser's session
+   * (oidc-provider's `loadExistingGrant`), so connecting again skipped the consent page and got tokens of the revoked
+   * authorization, which the MCP endpoint refuses. Without it the next authorization asks for consent, and the consent
+   * makes a new Grant with a new authorization.
    */
-  async revokeByGrantId(grantId: string, opts: { withGrant?: boolean } = {}): Promise<void> {
+  async revokeByGrantId(grantId: string): Promise<void> {
     await db().transaction(async (transaction) => {
       await db().query('DELETE FROM oauth_models WHERE grant_id = ?', { replacements: [grantId], type: QueryTypes.DELETE, transaction });
-      // The grant's own row, as oidc-provider's revocation of a replayed token deletes it: nothing refreshes again.
-      if (opts.withGrant) await db().query("DELETE FROM oauth_models WHERE model = 'Grant' AND id = ?", { replacements: [grantId], type: QueryTypes.DELETE, transaction });
+      await db().query("DELETE FROM oauth_models WHERE model = 'Grant' AND id = ?", { replacements: [grantId], type: QueryTypes.DELETE, transaction });
       const now = new Date();
       await db().query(
         `UPDATE mcp_authorizations a JOIN api_tokens t ON t.id = a.api_token_id

@@ -5,7 +5,7 @@ import type { Sequelize } from 'sequelize-typescript';
 import { readRows } from '../db/read';
 import { signInEmail } from '../domain/email';
 import { isLoopbackHost } from '../net/address-policy';
-import { Forbidden, NotFound, Unauthenticated } from '../domain/errors';
+import { Forbidden, NotFound, Unauthenticated, Validation } from '../domain/errors';
 import { CUSTOMER_PERMISSIONS, isRestricted, isTenantOwner } from '../domain/permissions';
 import type { Principal } from '../domain/principal';
 import { ApiToken, Location, Organization, TenantDomain, User } from '../models';
@@ -72,10 +72,32 @@ export async function signIn(hostname: string, publicUrl: string, email: string,
   return null;
 }
 
-/** The organisations a user could grant (the ones they see). */
+/**
+ * The most organisations one consent grants by ticking them (the form's limit too, src/http/oauth.ts): more is "all of
+ * them". What the page lists is not capped: an agency with more organisations than this still sees and grants each.
+ */
+export const MAX_TICKED_ORGANIZATIONS = 1000;
+
+/** The organisations a user could grant (the ones they see), every one of them, by name. */
 export async function grantableOrganizations(p: Principal): Promise<Array<{ id: number; name: string }>> {
-  const orgs = await Organization.findAll({ where: organizationScoped(p), order: [['name', 'ASC']], attributes: ['id', 'name'], limit: 500 });
+  const orgs = await Organization.findAll({ where: organizationScoped(p), order: [['name', 'ASC'], ['id', 'ASC']], attributes: ['id', 'name'], raw: true });
   return orgs.map((o) => ({ id: o.id, name: o.name }));
+}
+
+/**
+ * Of the ids the consent form posted, the organisations the user could grant (one `id IN (...)` within what they see);
+ * the others (not theirs, not a number) are left out. At most MAX_TICKED_ORGANIZATIONS ids: more is a Validation error
+ * (`too_many_organizations`), not a silent cut.
+ */
+export async function grantableOrganizationIds(p: Principal, ids: readonly number[]): Promise<number[]> {
+  if (ids.length > MAX_TICKED_ORGANIZATIONS) {
+    const message = `At most ${MAX_TICKED_ORGANIZATIONS.toLocaleString('en')} organisations can be ticked. To grant more, choose “All of them”.`;
+    throw new Validation({ organization: [message] }, 'too_many_organizations', message);
+  }
+  const wanted = [...new Set(ids.filter((id) => Number.isSafeInteger(id) && id > 0))];
+  if (!wanted.length) return [];
+  const orgs = await Organization.findAll({ where: { [Op.and]: [organizationScoped(p), { id: { [Op.in]: wanted } }] }, attributes: ['id'], raw: true });
+  return orgs.map((o) => o.id).sort((a, b) => a - b);
 }
 
 /** The account the consent page names as signed in. */
@@ -218,7 +240,10 @@ export async function listAuthorizations(p: Principal, opts: { includeRevoked?: 
   );
 }
 
-/** Revokes an authorization: its AI token, and every code, access and refresh token of its grant. */
+/**
+ * Revokes an authorization: its AI token, and the grant with every code, access and refresh token of it (connecting
+ * the client again asks for consent again, which makes a new grant and authorization).
+ */
 export async function revokeAuthorization(p: Principal, id: number, opts: ServiceOptions = {}): Promise<AuthorizationRow> {
   const now = clockOf(opts).now();
   const row = await inTransaction(opts, async (transaction) => {

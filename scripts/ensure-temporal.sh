@@ -12,7 +12,11 @@ if [ ! -x "$GO" ]; then
   echo "ensure-temporal: no Temporal CLI found and no Go toolchain to install it (set TEMPORAL_CLI)" >&2
   exit 1
 fi
-echo "ensure-temporal: installing the Temporal CLI v1.5.1 into $CACHE (first time only, a few minutes)" >&2
 mkdir -p "$CACHE"
+# One install at a time: test runs started side by side on a fresh machine each call this; the others wait for it.
+exec 9>"$CACHE/.temporal-install.lock"
+flock 9
+if [ -x "$CACHE/temporal" ]; then echo "$CACHE/temporal"; exit 0; fi
+echo "ensure-temporal: installing the Temporal CLI v1.5.1 into $CACHE (first time only, a few minutes)" >&2
 GOBIN="$CACHE" CGO_ENABLED=0 GOFLAGS=-mod=mod "$GO" install github.com/temporalio/cli/cmd/temporal@v1.5.1 >&2
 echo "$CACHE/temporal"

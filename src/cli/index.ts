@@ -59,6 +59,14 @@ export function buildProgram(): Command {
     .addOption(new Option('--enabled <bool>', 'true or false').choices(['true', 'false']).makeOptionMandatory())
     .action((o: { tenant: string; enabled: 'true' | 'false' }) => run(program, 'migrate', async () => (await accounts()).tenantTaxCalculation(o)));
 
+  program
+    .command('tenant:link-domain')
+    .description("put the links the agency's customers and their customers get (review requests, unsubscribe, connect, scan reports) on one of its domains, or back on PUBLIC_URL")
+    .requiredOption('--tenant <tenant>', 'tenant id, domain or name')
+    .option('--domain <domain>', "one of the agency's domains, once it serves this platform (DNS and TLS at the proxy)")
+    .option('--none', 'links on PUBLIC_URL again')
+    .action((o: { tenant: string; domain?: string; none?: boolean }) => run(program, 'migrate', async () => (await accounts()).tenantLinkDomain(o)));
+
   // Organisations.
   program
     .command('org:create')

@@ -11,6 +11,7 @@ import type { ServiceOptions } from '../services/common';
 import { monthEnd, monthStart } from '../analytics/periods';
 import { reportOf } from '../services/scan-report.service';
 import { reportUrlOf } from '../services/scans.service';
+import { tenantLinkBase } from '../services/link-domain.service';
 import { mailOnce, pendingPairs, type ReportMailOutcome } from './report-deliveries';
 
 /**
@@ -70,14 +71,15 @@ export async function snapshotForMonth(scan: Scan, month: string, opts: ServiceO
 }
 
 /** The link of the mail: the report page at the mailed keyword and snapshot, so the page shows the mail's figures. */
-export const scanReportLink = (report: ScanReport): string => reportUrlOf(report.scan.uuid, { keyword: report.keyword, snapshotAt: report.snapshot?.snapshotAt });
+export const scanReportLink = (report: ScanReport, base?: string): string =>
+  reportUrlOf(report.scan.uuid, { keyword: report.keyword, snapshotAt: report.snapshot?.snapshotAt }, 'html', base);
 
 /**
  * The mail's body: the shown snapshot's summary (average rank, visibility, top 3 pins, each against the snapshot
  * before; pins gained and lost since it), the link to the report page and the scan's other keywords, in the agency's
  * language; the PDF goes with it. `report` has a snapshot (the mail is only sent for one).
  */
-export function scanReportMailBody(report: ScanReport, who: { name: string; month: string }): { subject: string; text: string; html: string } {
+export function scanReportMailBody(report: ScanReport, who: { name: string; month: string; linkBase?: string }): { subject: string; text: string; html: string } {
   const tr = translator(report.brand.language);
   const shown = report.snapshot!;
   const index = report.snapshots.findIndex((s) => s.snapshotAt.getTime() === shown.snapshotAt.getTime());
@@ -92,7 +94,7 @@ export function scanReportMailBody(report: ScanReport, who: { name: string; mont
     language: tr.language,
     subject: tr.t('scanReportMail.subject', vars),
     brand: { name: report.brand.name, color: report.brand.color },
-    link: { label: tr.t('scanReportMail.open'), url: scanReportLink(report) },
+    link: { label: tr.t('scanReportMail.open'), url: scanReportLink(report, who.linkBase) },
     notes: others.length ? [tr.t('scanReportMail.otherKeywords', { keywords: others.join(', ') })] : [],
     why: tr.t('scanReportMail.why', vars),
   };
@@ -148,7 +150,7 @@ export async function sendScanReportMail(recipient: ScanReportRecipient, month: 
     return {
       tenantId: scan.tenantId,
       to: user.email,
-      body: scanReportMailBody(report, { name: user.name, month }),
+      body: scanReportMailBody(report, { name: user.name, month, linkBase: await tenantLinkBase(scan.tenantId, opts) }),
       fromName: report.brand.name,
       kind: 'scan-report',
       messageKey: `scan-report.${scan.uuid}.${month}.${userId}`,

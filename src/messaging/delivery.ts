@@ -13,6 +13,7 @@ import { optedOutFor } from '../services/opt-outs';
 import { senderFor, smtpHostsOfInvites, type CheckedSmtpHosts } from '../services/messaging-settings.service';
 import { publicBaseUrl } from '../config';
 import { messageIdOf, reviewLinkOf, unsubscribeLinkOf } from './links';
+import { tenantLinkBase } from '../services/link-domain.service';
 import { inviteDeliverySettings } from './settings';
 import { render } from './templates';
 import { ChannelNotConfigured, MessagingRejected, MessagingUnavailable, type ChannelSender } from './types';
@@ -328,17 +329,18 @@ export async function prepareStep(
   const organization = org === undefined ? await Organization.findByPk(l.campaign.organizationId, { transaction }) : org;
   const businessName = organization?.name ?? l.customer?.name ?? 'us';
   const sender = await resolve(l.invite.customerId, channel, { fromName: businessName, transaction });
-  // Read once for the step's three links (each read parses the configuration's fingerprint of the environment).
-  const base = publicBaseUrl();
+  // The links on the agency's link domain when it has one; the Message-ID on PUBLIC_URL's host whatever it is (the
+  // same message keeps its id across a change of the link domain).
+  const links = await tenantLinkBase(l.invite.tenantId, { transaction });
   const rendered = render(channel, step, {
     firstName: l.contact.firstName,
     lastName: l.contact.lastName,
     businessName,
-    reviewLink: reviewLinkOf(l.invite.uuid, base),
-    unsubscribeLink: unsubscribeLinkOf(l.contact.uuid, base),
+    reviewLink: reviewLinkOf(l.invite.uuid, links),
+    unsubscribeLink: unsubscribeLinkOf(l.contact.uuid, links),
     language: l.customer?.language ?? 'en',
   });
-  return { sender, rendered: channel === 'email' ? { ...rendered, messageId: messageIdOf(l.invite.uuid, stepIndex, base) } : rendered };
+  return { sender, rendered: channel === 'email' ? { ...rendered, messageId: messageIdOf(l.invite.uuid, stepIndex, publicBaseUrl()) } : rendered };
 }
 
 /**

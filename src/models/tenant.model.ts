@@ -21,6 +21,13 @@ export class Tenant extends Model<InferAttrs<Tenant>, InferCreationAttrs<Tenant>
   @Column({ type: DataType.CHAR(7), allowNull: true })
   declare brandColor: string | null;
 
+  /**
+   * One of the agency's domains (`tenant_domains`) that the links its customers' customers get are on (review
+   * requests, unsubscribe, connect and report links); null: PUBLIC_URL. Set by the operator (`tenant:link-domain`).
+   */
+  @Column({ type: DataType.STRING(255), allowNull: true, defaultValue: null })
+  declare linkDomain: CreationOptional<string | null>;
+
   /** The agency's language (ISO 639-1): new customer accounts take it unless given one. */
   @Column({ type: DataType.STRING(8), allowNull: false, defaultValue: 'en' })
   declare language: CreationOptional<string>;

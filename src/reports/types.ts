@@ -118,6 +118,8 @@ export interface ReportSummary {
 export interface ScanReport {
   brand: ReportBrand;
   scan: {
+    /** The agency's, for its link base (`tenantLinkBase`); the report page's copy from GraphQL has none. */
+    tenantId?: number;
     uuid: string;
     location: string;
     address: string | null;

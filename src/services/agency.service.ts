@@ -13,6 +13,7 @@ import { principalFor } from './auth.service';
 import { cleanName, clockOf, inTransaction, offset, type Page, type PageArgs, parseDate, type ServiceOptions, tenantScoped } from './common';
 import { recordAgencyEvent, recordConnectLink } from './agency-audit.service';
 import { connectUrlOf, issueConnectLink } from './connect-links.service';
+import { tenantLinkBase } from './link-domain.service';
 import { creditBalance, grantCredits, isCreditType, LAST_CREDIT_EXPIRY_DAY, MAX_CREDIT_NOTES_CHARS } from './credits.service';
 import * as organizations from './organizations.service';
 import { containsPattern } from '../db/like';
@@ -314,9 +315,10 @@ export async function createCustomer(p: Principal, input: CreateCustomerInput, o
       opts.logger,
     );
   }
+  const linkBase = links.length ? await tenantLinkBase(tenant.id) : undefined;
   for (const link of links) {
     await sendSafely(
-      connectLinkMail({ brand, name: customer.name, company, to, provider: link.provider, url: connectUrlOf(link.token), expiresAt: link.expiresAt, language: customer.language }),
+      connectLinkMail({ brand, name: customer.name, company, to, provider: link.provider, url: connectUrlOf(link.token, linkBase), expiresAt: link.expiresAt, language: customer.language }),
       opts.logger,
     );
   }

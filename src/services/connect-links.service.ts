@@ -56,9 +56,13 @@ export function connectLinkStatus(
   return 'active';
 }
 
-/** The customer-facing landing page of a link: `{PUBLIC_URL}/connect/{token}`. */
-export function connectUrlOf(token: string): string {
-  return `${publicBaseUrl()}/connect/${encodeURIComponent(token)}`;
+/**
+ * The customer-facing landing page of a link: `{base}/connect/{token}`, the base being the agency's link base
+ * (`tenantLinkBase`: PUBLIC_URL, on the agency's link domain when it has one). The provider's redirect URI stays on
+ * PUBLIC_URL (`callbackUrlOf`): the page keeps no cookie, so its sign-in can start on one host and end on the other.
+ */
+export function connectUrlOf(token: string, base: string = publicBaseUrl()): string {
+  return `${base}/connect/${encodeURIComponent(token)}`;
 }
 
 export interface IssueConnectLinkInput {

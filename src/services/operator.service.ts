@@ -84,6 +84,7 @@ export async function listTenants(f: { limit: number }) {
       ownerEmails: owners.filter((o) => o.tenantId === t.id).map((o) => o.email),
       customerAccounts: customers.get(t.id) ?? 0,
       taxCalculationEnabled: t.taxCalculationEnabled,
+      linkDomain: t.linkDomain ?? null,
       createdAt: t.createdAt,
     })),
   };

@@ -103,10 +103,10 @@ export async function scanReport(p: Principal, uuid: string, args: { snapshotAt?
  * The public page and PDF of a report as answered (its keyword and shown snapshot, so the figures stay the same after
  * later runs); null when its keyword is not one of the scan's, which the page does not show.
  */
-export function reportLinks(report: Pick<ScanReport, 'scan' | 'keyword' | 'snapshot'>): { html: string; pdf: string } | null {
+export function reportLinks(report: Pick<ScanReport, 'scan' | 'keyword' | 'snapshot'>, base?: string): { html: string; pdf: string } | null {
   if (!report.scan.keywords.includes(report.keyword)) return null;
   const q = { keyword: report.keyword, snapshotAt: report.snapshot?.snapshotAt };
-  return { html: reportUrlOf(report.scan.uuid, q), pdf: reportUrlOf(report.scan.uuid, q, 'pdf') };
+  return { html: reportUrlOf(report.scan.uuid, q, 'html', base), pdf: reportUrlOf(report.scan.uuid, q, 'pdf', base) };
 }
 
 /** The report of one keyword (one of the scan's, or one matching no snapshot) at `snapshotAt`, read as `reader`. */
@@ -119,6 +119,7 @@ async function composeReport(reader: Principal, scan: Scan, brand: ReportBrand, 
   const base: ScanReport = {
     brand,
     scan: {
+      tenantId: scan.tenantId,
       uuid: scan.uuid,
       location: scan.location,
       address: scan.address,

@@ -13,6 +13,7 @@ import type { StoredPlace } from '../models/scan-result.model';
 import { writeEvent } from '../outbox/writer';
 import { scanLabel, startScanRunWorkflow } from '../../workflows/scans/client';
 import { cleanName, clockOf, inTransaction, offset, tenantScoped, type Page, type ServiceOptions } from './common';
+import { tenantLinkBase } from './link-domain.service';
 import { requireGridProviders } from './grid-providers.service';
 import { containsPattern } from '../db/like';
 import { UUID } from '../domain/ids';
@@ -34,9 +35,12 @@ function assertTenantOwner(p: Principal): void {
   if (!isTenantOwner(p)) throw new Forbidden('Only the agency (tenant owner) can use the Local Search Grid.', 'tenant_owner_required');
 }
 
-/** The public report of a scan (`report_url`), or of one keyword and snapshot of it, or its PDF (`format` pdf). */
-export const reportUrlOf = (uuid: string, q: Parameters<typeof scanReportPath>[1] = {}, format: 'html' | 'pdf' = 'html'): string =>
-  `${publicBaseUrl()}${scanReportPath(uuid, q, format)}`;
+/**
+ * The public report of a scan (`report_url`), or of one keyword and snapshot of it, or its PDF (`format` pdf), on
+ * `base`: the agency's link base (`tenantLinkBase`) where the caller has read it.
+ */
+export const reportUrlOf = (uuid: string, q: Parameters<typeof scanReportPath>[1] = {}, format: 'html' | 'pdf' = 'html', base: string = publicBaseUrl()): string =>
+  `${base}${scanReportPath(uuid, q, format)}`;
 export const reportPathOf = (uuid: string): string => scanReportPath(uuid);
 
 /**
@@ -720,7 +724,7 @@ export async function scanDetail(p: Principal, uuid: string, args: { snapshotAt?
   const times = uniqueTimes(all);
   const at = pickTime(times, asked);
   const progress = scan.isRunning && scan.currentRunId ? await runProgress(await ScanSnapshot.findAll({ where: { ...tenantScoped(scan), runId: scan.currentRunId }, transaction: opts.transaction }), opts.transaction) : null;
-  const base = { scan, progress, reportUrl: reportUrlOf(scan.uuid), availableSnapshots: [...times].reverse() };
+  const base = { scan, progress, reportUrl: reportUrlOf(scan.uuid, {}, 'html', await tenantLinkBase(scan.tenantId, opts)), availableSnapshots: [...times].reverse() };
   if (!at) return { ...base, summary: null, results: [] };
   const snaps = byKeywordOrder(scan, all.filter((s) => s.snapshotAt.getTime() === at.getTime()));
   const { rows } = await resultsOf(snaps, opts.transaction);

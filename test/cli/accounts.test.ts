@@ -264,3 +264,24 @@ describe('reviewgrid token:create --expires and --name', () => {
     expect(listed.json.tokens.map((t: { name: string }) => t.name)).toEqual(['deploy bot', expect.any(String), expect.any(String)]);
   });
 });
+
+describe('reviewgrid tenant:link-domain', () => {
+  it("puts the agency's links on one of its domains and back on PUBLIC_URL with --none; another domain or no choice is exit 2", async () => {
+    const a = await agency();
+    const set = await cliJson('tenant:link-domain', '--tenant', a.domain, '--domain', a.domain.toUpperCase());
+    expect(set.code).toBe(0);
+    expect(set.json.tenant).toEqual({ id: a.tenantId, link_domain: a.domain, link_base: expect.stringMatching(new RegExp(`^https?://${a.domain.replace(/\./g, '\\.')}(:\\d+)?$`)) });
+    const listed = (await cliJson('tenant:list')).json.tenants.find((x: { id: number }) => x.id === a.tenantId);
+    expect(listed.link_domain).toBe(a.domain);
+
+    const foreign = await cliJson('tenant:link-domain', '--tenant', a.domain, '--domain', 'elsewhere.test');
+    expect(foreign.code).toBe(2);
+    expect(foreign.json.error.fields.domain[0]).toContain('is not a domain of this agency');
+    expect((await cliJson('tenant:link-domain', '--tenant', a.domain)).code).toBe(2);
+    expect((await cliJson('tenant:link-domain', '--tenant', a.domain, '--domain', a.domain, '--none')).code).toBe(2);
+
+    const cleared = await cliJson('tenant:link-domain', '--tenant', String(a.tenantId), '--none');
+    expect(cleared.code).toBe(0);
+    expect(cleared.json.tenant.link_domain).toBeNull();
+  });
+});

@@ -122,6 +122,7 @@ export async function tenantList(o: { limit: string }): Promise<CliResult> {
       owner_emails: t.ownerEmails,
       customer_accounts: t.customerAccounts,
       tax_calculation_enabled: t.taxCalculationEnabled,
+      link_domain: t.linkDomain,
       created_at: iso(t.createdAt),
     }),
   );
@@ -133,6 +134,19 @@ export async function tenantTaxCalculation(o: { tenant: string; enabled: 'true' 
   return {
     text: `Tax calculation of tenant #${tenant.id} is ${tenant.taxCalculationEnabled ? 'on' : 'off'}.`,
     data: { tenant: { id: tenant.id, tax_calculation_enabled: tenant.taxCalculationEnabled } },
+  };
+}
+
+export async function tenantLinkDomain(o: { tenant: string; domain?: string; none?: boolean }): Promise<CliResult> {
+  if (Boolean(o.domain) === Boolean(o.none)) throw new CliInputError('give either --domain <domain> or --none');
+  const { setLinkDomain, linkBaseOf } = await import('../../services/link-domain.service');
+  const tenant = await setLinkDomain((await findTenant(o.tenant)).id, o.none ? null : o.domain!);
+  const base = linkBaseOf(tenant.linkDomain);
+  return {
+    text: tenant.linkDomain
+      ? `Links of tenant #${tenant.id} are on ${tenant.linkDomain} (${base}/...); the workers take it within a minute.`
+      : `Links of tenant #${tenant.id} are on PUBLIC_URL (${base}/...).`,
+    data: { tenant: { id: tenant.id, link_domain: tenant.linkDomain, link_base: base } },
   };
 }
 

@@ -2,6 +2,7 @@ import { Arg, Args, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, R
 import type { Context } from '../../context';
 import { CUSTOMER_TOKENS } from '../auth-checker';
 import type { ConnectLink } from '../../models';
+import { tenantLinkBase } from '../../services/link-domain.service';
 import * as connectLinks from '../../services/connect-links.service';
 import { CreateConnectLinkInput, ConnectLinkListArgs } from './connect-link.input';
 import { ConnectLinkPage, ConnectLinkType } from './connect-link.type';
@@ -38,8 +39,8 @@ export class ConnectLinkResolver {
   }
 
   @FieldResolver(() => String)
-  connectUrl(@Root() link: ConnectLink): string {
-    // The same URL the customer gets by e-mail: on PUBLIC_URL, whatever host the agency called the API on.
-    return connectLinks.connectUrlOf(link.token);
+  async connectUrl(@Root() link: ConnectLink): Promise<string> {
+    // The same URL the customer gets by e-mail: on the agency's link base, whatever host the agency called the API on.
+    return connectLinks.connectUrlOf(link.token, await tenantLinkBase(link.tenantId));
   }
 }

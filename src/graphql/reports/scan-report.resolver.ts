@@ -1,6 +1,7 @@
 import { Arg, Authorized, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context';
 import { reportLinks, reportOf, ReportUnavailable, scanReport, type ScanReport } from '../../services/scan-report.service';
+import { tenantLinkBase } from '../../services/link-domain.service';
 import { CUSTOMER_TOKENS, LINK } from '../auth-checker';
 import { ScanReportPageType, ScanReportProblem, ScanReportType } from './scan-report.type';
 
@@ -29,6 +30,10 @@ export class ScanReportPageResolver {
   }
 }
 
+/** The agency's link base of a report the service built (it carries the scan's tenant). */
+const linkBaseOf = async (report: ScanReport): Promise<string | undefined> =>
+  report.scan.tenantId === undefined ? undefined : tenantLinkBase(report.scan.tenantId);
+
 /**
  * The same report on demand (issue 19, item 5) for the agency: the scan queries' rules (the service lets only tenant
  * owners in, FORBIDDEN otherwise; another tenant's scan is not found), plus the links of its public page and PDF.
@@ -54,12 +59,12 @@ export class ScanReportResolver {
     nullable: true,
     description: 'The public, white-label page of this report (its keyword and shown snapshot); null when the keyword is not one of the scan\'s.',
   })
-  htmlUrl(@Root() report: ScanReport): string | null {
-    return reportLinks(report)?.html ?? null;
+  async htmlUrl(@Root() report: ScanReport): Promise<string | null> {
+    return reportLinks(report, await linkBaseOf(report))?.html ?? null;
   }
 
   @FieldResolver(() => String, { nullable: true, description: 'The same report as a PDF; null when the keyword is not one of the scan\'s.' })
-  pdfUrl(@Root() report: ScanReport): string | null {
-    return reportLinks(report)?.pdf ?? null;
+  async pdfUrl(@Root() report: ScanReport): Promise<string | null> {
+    return reportLinks(report, await linkBaseOf(report))?.pdf ?? null;
   }
 }

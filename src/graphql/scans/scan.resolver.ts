@@ -2,6 +2,7 @@ import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolv
 import type { Context } from '../../context';
 import { CUSTOMER_TOKENS } from '../auth-checker';
 import type { Scan } from '../../models';
+import { tenantLinkBase } from '../../services/link-domain.service';
 import * as scans from '../../services/scans.service';
 import { CreateScanInput, DataPointArgs, ScanListArgs, SetScanScheduleInput, UpdateScanInput } from './scan.input';
 import { DataPointPageType, InsightsType, RunStartedType, ScanDetailType, PinChangesType, ScanCostType, ScanPage, ScanRunType, ScanType, ScheduleType, SnapshotRowType } from './scan.type';
@@ -121,7 +122,7 @@ export class ScanResolver {
   }
 
   @FieldResolver(() => String)
-  reportUrl(@Root() scan: Scan): string {
-    return scans.reportUrlOf(scan.uuid);
+  async reportUrl(@Root() scan: Scan): Promise<string> {
+    return scans.reportUrlOf(scan.uuid, {}, 'html', await tenantLinkBase(scan.tenantId));
   }
 }

@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { mailLogger, setMailLogger } from '../../../src/providers/smtp/platform-mailer';
 import { ConnectLink, Customer, Organization, TenantDomain } from '../../../src/models';
+import { setLinkDomain } from '../../../src/services/link-domain.service';
 import { useApp } from '../../support/app';
 import { agencyTokenFor, makeTenant } from '../../support/factories';
 import { addressesOf, startSmtpServer, useSmtpServer, withSmtpGone } from '../../support/providers/smtp';
@@ -118,6 +119,19 @@ describe('agency API: e-mails on customer creation (loopback SMTP server)', () =
       const mail = mails.find((m) => m.headers.get('x-mail-kind') === `connect-link-${link.provider}`)!;
       expect(mail.text).toMatch(new RegExp(`https?://[^\\s]+/connect/${link.token}`));
     }
+  });
+
+  it("e-mails the connect URL on the agency's link domain when it has one", async () => {
+    const w = await world();
+    const domain = (await TenantDomain.findOne({ where: { tenantId: w.tenant.id } }))!.domain;
+    await setLinkDomain(w.tenant.id, domain);
+    const sent = body(w.plan.id, { send_google_connect_link: true });
+    const res = await t.as(w.token).post('/api/agency/v1/customers').send(sent);
+    expect(res.status).toBe(201);
+    const link = (await ConnectLink.findOne({ where: { tenantId: w.tenant.id } }))!;
+    await smtp().waitFor(1);
+    const [mail] = smtp().to(sent.email);
+    expect(mail.text).toMatch(new RegExp(`https?://${domain.replace(/\./g, '\\.')}(:\\d+)?/connect/${link.token}`));
   });
 
   it('treats the two provider flags independently', async () => {

@@ -16,7 +16,7 @@ import { bearerOf } from '../shared/auth';
 import { baseUrlOf } from '../shared/pagination';
 import type { AppsOptions } from './apps';
 import { scrubArguments, type McpAuditSink } from './audit';
-import { McpLimits, type McpLimitOptions } from './limits';
+import { ListenStreams, McpLimits, type McpLimitOptions } from './limits';
 import { MCP_ACCESS } from './permissions';
 import { errorEnvelope, ErrorCodes, idOf, McpError, MODERN_PROTOCOL_VERSION, parseEnvelope, PROTOCOL_VERSIONS, type JsonRpcId, type JsonRpcRequest } from './protocol';
 import { ToolRegistry } from './registry';
@@ -72,6 +72,53 @@ function claimsEnvelope(message: unknown): boolean {
   return typeof params?._meta?.['io.modelcontextprotocol/protocolVersion'] === 'string';
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+const invalidParams = (message: string, errors: Record<string, string[]>) => new McpError(ErrorCodes.INVALID_PARAMS, message, { reason: 'invalid_params', errors });
+
+/**
+ * What is wrong with `params._meta`, as the SDK's request schema reads it (an object; `progressToken` a string or an
+ * integer; the related-task key an object with a string `taskId`), or null. The SDK refuses such a message as a whole
+ * (-32600 on HTTP 400, or -32700 with id null on its 2025 transport), where our table has -32602.
+ */
+function metaProblems(meta: unknown): Record<string, string[]> | null {
+  if (meta === undefined) return null;
+  if (!isObject(meta)) return { _meta: ['_meta must be an object.'] };
+  const token = meta.progressToken;
+  if (token !== undefined && typeof token !== 'string' && !Number.isInteger(token)) return { '_meta.progressToken': ['progressToken must be a string or an integer.'] };
+  const task = meta['io.modelcontextprotocol/related-task'];
+  if (task !== undefined && (!isObject(task) || typeof task.taskId !== 'string')) {
+    return { '_meta.io.modelcontextprotocol/related-task': ['io.modelcontextprotocol/related-task must be an object with a string taskId.'] };
+  }
+  return null;
+}
+
+/** The client capabilities `initialize` declares, each an object when present (the SDK answers others with -32603). */
+const CLIENT_CAPABILITIES = ['experimental', 'sampling', 'elicitation', 'roots', 'tasks', 'extensions'];
+
+/**
+ * The SDK validates the params of spec methods before our handlers run and answers a failure with -32603 whose
+ * message is the zod issue list (`[{"code": ..., "path": ["params", ...], "message": ...}]`). Read back as the
+ * fields at fault, or null for any other -32603 (a real internal error stays one, answered 500 and logged).
+ */
+function sdkParamsProblems(message: unknown): Record<string, string[]> | null {
+  if (typeof message !== 'string' || !message.startsWith('[')) return null;
+  let issues: unknown;
+  try {
+    issues = JSON.parse(message);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(issues) || !issues.length) return null;
+  const errors: Record<string, string[]> = {};
+  for (const issue of issues.slice(0, 20)) {
+    if (!isObject(issue) || typeof issue.code !== 'string' || typeof issue.message !== 'string' || !Array.isArray(issue.path) || issue.path[0] !== 'params') return null;
+    const field = issue.path.slice(1).map(String).join('.').slice(0, 128) || 'params';
+    (errors[field] ??= []).push(issue.message.slice(0, 200));
+  }
+  return errors;
+}
+
 /** The Tasks extension's methods (2026-07-28; facades/mcp/tasks.ts). */
 const TASK_METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
 
@@ -90,10 +137,13 @@ const FORWARDED_HEADERS = /^(mcp-|last-event-id$)/;
  * - the envelope: -32700 for a body that is not JSON, -32600 for a malformed envelope or a batch (the SDK's legacy
  *   transport answers a malformed message with -32700 and accepts batches) and for an `MCP-Protocol-Version` this
  *   server does not speak (the SDK: -32000);
- * - the params of `initialize` and `tools/call` (-32602; the SDK answers malformed params of spec methods with -32603)
- *   and notifications (202, nothing to do for a stateless server);
- * - the answer: the correlation id, the JSON-RPC error our handlers threw exactly as thrown (Call.failure), HTTP 500
- *   for -32603, and the audit log entry of every answered message of an identified token.
+ * - the params (-32602: `_meta`, list cursors, `initialize`, `tools/call`, ...; the SDK answers malformed params of
+ *   spec methods with -32603 and a malformed `_meta` with -32600) and notifications (202, nothing to do for a stateless
+ *   server);
+ * - the open `subscriptions/listen` streams of a token (ListenStreams, -32002 past them);
+ * - the answer: the correlation id, the JSON-RPC error our handlers threw exactly as thrown (Call.failure), -32602 for
+ *   params the SDK's schemas refused, HTTP 500 for any other -32603, and the audit log entry of every answered message
+ *   of an identified token.
  */
 export function mcpApi(opts: McpOptions): Router {
   const router = express.Router();
@@ -105,6 +155,7 @@ export function mcpApi(opts: McpOptions): Router {
   const deps: ServerDeps = { schema: opts.schema, registry, version: SERVER_VERSION, apps: opts.apps ?? { tiles: null }, tasks };
   const onerror = (err: Error) => opts.logger.debug({ err: { message: err.message } }, 'MCP SDK reported');
   const callOf = (authInfo: AuthInfo | undefined): Call => (authInfo?.extra as { call: Call }).call;
+  const listens = new ListenStreams();
   const modern = createMcpHandler(async ({ authInfo }) => mcpServer(deps, callOf(authInfo), await brands.of(callOf(authInfo).ctx!)), { legacy: 'reject', onerror });
 
   router.use((req, res, next) => {
@@ -229,22 +280,39 @@ export function mcpApi(opts: McpOptions): Router {
       call.res.status(202).end();
       return id;
     }
-    const webRequest = webRequestOf(call, request.method === 'subscriptions/listen');
+    // A stream (a 2026-07-28 `subscriptions/listen`) ends when the client goes away, or at its longest (ListenStreams).
+    const stream = request.method === 'subscriptions/listen' ? new AbortController() : undefined;
+    const webRequest = webRequestOf(call, stream);
     call.modern = !(await isLegacyRequest(webRequest, request));
     call.tasks = call.modern && declaresTasks(request.params);
     checkParams(call, request);
+    if (stream && call.modern) listens.take(principal, call.res, () => stream.abort());
     await deliver(call, id, await dispatch(call, request, webRequest));
     return id;
   }
 
-  /** The params the SDK would answer with -32603 when malformed; ours are -32602 naming what is wrong. */
+  /**
+   * The params the SDK would refuse when malformed (-32603 for those of a spec method, -32600 for a `_meta` its message
+   * schema refuses); ours are -32602 naming what is wrong. What else the SDK's schemas refuse is read back in deliver.
+   */
   function checkParams(call: Call, request: JsonRpcRequest): void {
     const params = request.params ?? {};
+    const meta = metaProblems(params._meta);
+    if (meta) throw invalidParams(`Invalid params of ${call.method}: ${Object.values(meta)[0][0]}`, meta);
+    if ((request.method === 'tools/list' || request.method === 'resources/list') && params.cursor !== undefined && typeof params.cursor !== 'string') {
+      throw invalidParams(`Invalid params of ${request.method}: cursor must be a string.`, { cursor: ['cursor must be a string.'] });
+    }
     if (request.method === 'initialize' && !call.modern) {
       const info = params.clientInfo as Record<string, unknown> | undefined;
       const problems: Record<string, string[]> = {};
       if (typeof params.protocolVersion !== 'string') problems.protocolVersion = ['protocolVersion must be a string.'];
-      if (!params.capabilities || typeof params.capabilities !== 'object' || Array.isArray(params.capabilities)) problems.capabilities = ['capabilities must be an object.'];
+      if (!isObject(params.capabilities)) problems.capabilities = ['capabilities must be an object.'];
+      else {
+        for (const name of CLIENT_CAPABILITIES) {
+          const capability = params.capabilities[name];
+          if (capability !== undefined && !isObject(capability)) problems[`capabilities.${name}`] = [`capabilities.${name} must be an object.`];
+        }
+      }
       if (!info || typeof info !== 'object' || typeof info.name !== 'string' || typeof info.version !== 'string') {
         problems.clientInfo = ['clientInfo must be an object with string name and version.'];
       }
@@ -276,20 +344,19 @@ export function mcpApi(opts: McpOptions): Router {
 
   /**
    * The exchange as the SDK reads it: the headers it uses, and for a stream (a 2026-07-28 `subscriptions/listen`) a
-   * signal that aborts it when the client goes away. Any other exchange answers with one JSON body and no handler of
+   * signal that aborts it when the client goes away (or `stream` is aborted: its lifetime is over). Any other exchange answers with one JSON body and no handler of
    * ours reads the signal, so it has none: a signal costs each Request an AbortController, listeners and a
    * FinalizationRegistry entry, and each answer an abort with its DOMException (about 40 µs of CPU a call, some 2 % of
    * a get_review's).
    */
-  function webRequestOf(call: Call, stream: boolean): globalThis.Request {
+  function webRequestOf(call: Call, stream: AbortController | undefined): globalThis.Request {
     const headers = new Headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
     for (const [name, value] of Object.entries(call.req.headers)) {
       if (FORWARDED_HEADERS.test(name) && typeof value === 'string') headers.set(name, value);
     }
     if (!stream) return new Request(`http://localhost${call.req.originalUrl}`, { method: 'POST', headers });
-    const gone = new AbortController();
-    call.res.once('close', () => gone.abort());
-    return new Request(`http://localhost${call.req.originalUrl}`, { method: 'POST', headers, signal: gone.signal });
+    call.res.once('close', () => stream.abort());
+    return new Request(`http://localhost${call.req.originalUrl}`, { method: 'POST', headers, signal: stream.signal });
   }
 
   /** Hands the message to the SDK: the 2026-07-28 path when it carries the envelope claim, the 2025 path otherwise. */
@@ -335,8 +402,16 @@ export function mcpApi(opts: McpOptions): Router {
       text = JSON.stringify(answer);
     }
     // The SDK writes a result as `{"result": ...}` first; only other answers (errors) are parsed for the audit log.
-    const error = text.startsWith('{"result":') ? undefined : (JSON.parse(text) as { error?: { code: number; data?: { reason?: string } } }).error;
-    if (error?.code === ErrorCodes.INTERNAL_ERROR) return fail(call, id, toMcpError(call, new Error(`The MCP SDK answered -32603: ${JSON.stringify(error)}`)));
+    const error = text.startsWith('{"result":') ? undefined : (JSON.parse(text) as { error?: { code: number; message?: unknown; data?: { reason?: string } } }).error;
+    if (error?.code === ErrorCodes.PARSE_ERROR) {
+      // The body was JSON and its envelope ours to check: the SDK's message schema refused its params.
+      return fail(call, id, invalidParams(`Invalid params of ${call.method}.`, { params: ['The params do not match the method.'] }));
+    }
+    if (error?.code === ErrorCodes.INTERNAL_ERROR) {
+      const problems = sdkParamsProblems(error.message);
+      if (problems) return fail(call, id, invalidParams(`Invalid params of ${call.method}: ${Object.keys(problems)[0]}: ${Object.values(problems)[0][0]}`, problems));
+      return fail(call, id, toMcpError(call, new Error(`The MCP SDK answered -32603: ${JSON.stringify(error)}`)));
+    }
     if (error?.code === ErrorCodes.METHOD_NOT_FOUND) {
       // The SDK's bare "Method not found" (a method of no era, or of the other era), with our reason and a hint; on
       // 2026-07-28 with HTTP 404 as its Streamable HTTP binding says (SEP-2575), on 2025-06-18 with 200 as before.

@@ -86,3 +86,59 @@ export class McpLimits {
     );
   }
 }
+
+/** `subscriptions/listen` streams (2026-07-28) one token may hold open at once, in each API process. */
+export const MAX_LISTEN_STREAMS_PER_TOKEN = 2;
+/** The longest a listen stream stays open: then the server ends it, and the client may open another. */
+export const MAX_LISTEN_STREAM_MS = 60 * 60_000;
+
+interface ListenSlot {
+  until: number;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * Open `subscriptions/listen` streams per token. The SDK caps them per process only (`maxSubscriptions`, 1024 by
+ * default) and answers past it with -32603 to everyone, so one token opening streams at its call rate and never
+ * closing them would shut every client out. Here a token holds at most `max` at once (past it: -32002 rate_limited
+ * with Retry-After, as the call limits answer), each slot freed when its response closes and each stream ended when
+ * it reaches `lifetimeMs`. Today the SDK ends every listen stream right after its acknowledgement (this server
+ * declares no list that can change, so no filter is honoured); the cap holds for the day one is.
+ */
+export class ListenStreams {
+  private readonly open = new Map<number, Set<ListenSlot>>();
+
+  constructor(
+    private readonly max = MAX_LISTEN_STREAMS_PER_TOKEN,
+    private readonly lifetimeMs = MAX_LISTEN_STREAM_MS,
+  ) {}
+
+  /**
+   * A slot of the token's for the stream answered on `res`, freed on its 'close'; `end` is called once the stream
+   * reaches its lifetime (it ends the stream; the close then frees the slot). Throws -32002 when the token has none left.
+   */
+  take(p: Principal, res: { once(event: 'close', listener: () => void): unknown }, end: () => void): void {
+    const mine = this.open.get(p.tokenId) ?? new Set<ListenSlot>();
+    if (mine.size >= this.max) {
+      rateLimited('mcp_token');
+      const soonest = Math.min(...[...mine].map((s) => s.until));
+      const seconds = Math.max(1, Math.ceil((soonest - Date.now()) / 1000));
+      throw new McpError(
+        ErrorCodes.NOT_FOUND_OR_LIMITED,
+        `Rate limit exceeded (open subscriptions/listen streams: ${this.max} per token). Close one, or retry after ${seconds} seconds.`,
+        { reason: 'rate_limited', retry_after: seconds },
+        429,
+        { 'Retry-After': String(seconds) },
+      );
+    }
+    const slot: ListenSlot = { until: Date.now() + this.lifetimeMs, timer: setTimeout(end, this.lifetimeMs) };
+    slot.timer.unref();
+    mine.add(slot);
+    this.open.set(p.tokenId, mine);
+    res.once('close', () => {
+      clearTimeout(slot.timer);
+      mine.delete(slot);
+      if (!mine.size && this.open.get(p.tokenId) === mine) this.open.delete(p.tokenId);
+    });
+  }
+}

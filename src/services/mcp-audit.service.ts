@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { Op, QueryTypes, type WhereOptions } from 'sequelize';
+import { ConnectionError, Op, QueryTypes, type WhereOptions } from 'sequelize';
 import { Forbidden } from '../domain/errors';
 import type { McpAuditRecord, McpAuditSink } from '../domain/mcp-audit';
 import { isTenantOwner } from '../domain/permissions';
@@ -34,8 +34,10 @@ const COLUMNS = [
  * The audit log is written behind the answers: calls are buffered and inserted as one multi-row INSERT every
  * `flushMs` (default 200 ms) or every `maxBatch` rows, whichever comes first, so a call pays an array push and the
  * database sees one statement per batch instead of one per call. The price: rows of the last fraction of a second
- * are lost if the process dies without shutting down (a clean stop flushes). A failed insert is logged and the
- * batch dropped: the audit never takes the endpoint down.
+ * are lost if the process dies without shutting down (a clean stop flushes). A batch the database refuses (one row
+ * it will not take fails the whole statement: a value too long for its column in STRICT mode, a tenant deleted
+ * meanwhile) is written again row by row, so a bad row loses only itself; what still fails is logged and dropped
+ * (the audit never takes the endpoint down). A database that cannot be reached is not asked once per row.
  */
 export function createAuditWriter(opts: { logger: Logger; flushMs?: number; maxBatch?: number }): AuditWriter {
   const flushMs = opts.flushMs ?? 200;
@@ -44,7 +46,7 @@ export function createAuditWriter(opts: { logger: Logger; flushMs?: number; maxB
   let timer: NodeJS.Timeout | null = null;
   let inFlight: Promise<void> = Promise.resolve();
 
-  const write = async (rows: McpAuditRecord[]): Promise<void> => {
+  const insert = async (rows: McpAuditRecord[]): Promise<void> => {
     const sequelize = McpAuditEntry.sequelize;
     if (!sequelize || !rows.length) return;
     const values: unknown[] = [];
@@ -71,6 +73,33 @@ export function createAuditWriter(opts: { logger: Logger; flushMs?: number; maxB
       type: QueryTypes.INSERT,
       logging: false,
     });
+  };
+
+  /** Rows given up on: logged with the first one's call (never its arguments), and dropped. */
+  const lost = (err: unknown, rows: McpAuditRecord[]): void => {
+    const [r] = rows;
+    opts.logger.error(
+      { err: { message: (err as Error).message }, rows: rows.length, tenantId: r.tenantId, tokenId: r.tokenId, method: r.method, tool: r.tool, correlationId: r.correlationId },
+      'MCP audit rows not written',
+    );
+  };
+
+  const write = async (rows: McpAuditRecord[]): Promise<void> => {
+    try {
+      await insert(rows);
+      return;
+    } catch (err) {
+      if (rows.length === 1 || err instanceof ConnectionError) return lost(err, rows);
+      opts.logger.warn({ err: { message: (err as Error).message }, rows: rows.length }, 'MCP audit batch refused; writing its rows one by one');
+    }
+    for (const [i, row] of rows.entries()) {
+      try {
+        await insert([row]);
+      } catch (err) {
+        if (err instanceof ConnectionError) return lost(err, rows.slice(i));
+        lost(err, [row]);
+      }
+    }
   };
 
   const flush = (): Promise<void> => {

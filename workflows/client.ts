@@ -4,6 +4,7 @@ import {
   ScheduleAlreadyRunning,
   ScheduleNotFoundError,
   WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
   type ScheduleDescriptionAction,
   type ScheduleOptions,
   type ScheduleOptionsStartWorkflowAction,
@@ -143,6 +144,18 @@ export async function startDeliveryWorkflow(deliveryId: string, opts: { again?: 
   } catch (e) {
     // A second start from the dispatcher is the no-op we want; a redelivery while a run still goes is not.
     if (!(e instanceof WorkflowExecutionAlreadyStartedError) || opts.again) throw e;
+  }
+}
+
+/** Where a delivery's own run is (`resumeUnstartedRedeliveries`): its latest run's status, or missing. */
+export async function deliveryRunState(deliveryId: string): Promise<{ kind: 'missing' } | { kind: 'running' } | { kind: 'closed'; closedAt: Date }> {
+  try {
+    const run = await temporal().client.workflow.getHandle(deliveryWorkflowId(deliveryId)).describe();
+    if (run.status.name === 'RUNNING') return { kind: 'running' };
+    return { kind: 'closed', closedAt: run.closeTime ?? new Date(0) };
+  } catch (e) {
+    if (e instanceof WorkflowNotFoundError) return { kind: 'missing' };
+    throw e;
   }
 }
 

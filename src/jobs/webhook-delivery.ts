@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Op, QueryTypes, type Transaction } from 'sequelize';
-import { type DeliveryLabel } from '../../workflows/client';
+import { deliveryWorkflowId, type DeliveryLabel } from '../../workflows/client';
 import type { Clock } from '../domain/clock';
 import { OutboxEvent, WebhookAttempt, WebhookDelivery, WebhookEndpoint, User } from '../models';
 import { type DeliveryStatus } from '../models/webhook-delivery.model';
@@ -170,6 +170,54 @@ export async function markDeliveryFailed(deliveryId: string, reason: string, opt
     { status: 'failed', lastError: clip(reason) },
     { where: { id: deliveryId, status: { [Op.ne]: 'succeeded' } }, transaction: opts.transaction },
   );
+}
+
+/** How long a redelivery may say `pending` under its own run with no run going before the sweep starts one. */
+export const UNSTARTED_REDELIVERY_MS = 2 * 60_000;
+
+/** Where a delivery's own run (`webhook:<id>`) is: never started (or purged), going, or closed at `closedAt`. */
+export type DeliveryRunState = { kind: 'missing' } | { kind: 'running' } | { kind: 'closed'; closedAt: Date };
+
+export interface RedeliveryRuns {
+  state(deliveryId: string): Promise<DeliveryRunState>;
+  /** Starts the delivery's run again (`startDeliveryWorkflow` with `again`); a run already going is not an error. */
+  start(deliveryId: string): Promise<void>;
+}
+
+/**
+ * Redeliveries whose run never started: a redelivery commits the delivery as `pending` under its own run
+ * (`retry_owner` = `webhook:<id>`) and then starts that run, so an API process that died in between left a delivery no
+ * run would ever finish (receiver retry runs take only deliveries without an owner). A delivery in that state for
+ * UNSTARTED_REDELIVERY_MS whose run is missing, or closed before the delivery's last change (an earlier run), has its
+ * run started now; one whose run closed after its last change without an outcome (terminated in the Temporal UI) is
+ * failed, as a scan run closed that way is. A run still going is left alone. Oldest first, at most `limit` a call.
+ */
+export async function resumeUnstartedRedeliveries(runs: RedeliveryRuns, opts: { now?: Date; limit?: number } = {}): Promise<{ started: string[]; failed: string[] }> {
+  const now = opts.now ?? new Date();
+  const rows = await WebhookDelivery.findAll({
+    attributes: ['id', 'retryOwner', 'updatedAt'],
+    where: { status: 'pending', updatedAt: { [Op.lt]: new Date(now.getTime() - UNSTARTED_REDELIVERY_MS) }, retryOwner: { [Op.like]: 'webhook:%' } },
+    order: [['updatedAt', 'ASC']],
+    limit: opts.limit ?? 50,
+  });
+  const started: string[] = [];
+  const failed: string[] = [];
+  for (const row of rows) {
+    if (row.retryOwner !== deliveryWorkflowId(row.id)) continue;
+    const state = await runs.state(row.id);
+    if (state.kind === 'running') continue;
+    if (state.kind === 'closed' && state.closedAt.getTime() >= row.updatedAt.getTime()) {
+      const [n] = await WebhookDelivery.update(
+        { status: 'failed', lastError: 'Its delivery run ended without an outcome; redeliver it to try again.' },
+        { where: { id: row.id, status: 'pending', retryOwner: row.retryOwner, updatedAt: row.updatedAt } },
+      );
+      if (n) failed.push(row.id);
+      continue;
+    }
+    await runs.start(row.id);
+    started.push(row.id);
+  }
+  return { started, failed };
 }
 
 /**

@@ -4,7 +4,8 @@ import { useApp } from '../support/app';
 import { makeWorld, testimonialsOf } from '../support/factories';
 import { startReceiver } from '../support/receiver';
 import { recordHistory, useTemporalWorker } from '../support/temporal';
-import { deliveryWorkflowId, receiverRetriesWorkflowId, temporal, webhookRetryQueue } from '../../workflows/client';
+import { deliveryRunState, deliveryWorkflowId, receiverRetriesWorkflowId, startDeliveryWorkflow, temporal, webhookRetryQueue } from '../../workflows/client';
+import { resumeUnstartedRedeliveries } from '../../src/jobs/webhook-delivery';
 import type { RetryCohort, retryReceiverDeliveries } from '../../workflows/webhooks/receiver-retries.workflow';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { waitUntil } from '../support/wait';
@@ -305,6 +306,35 @@ describe('redelivery', () => {
       await receiver.waitFor(2);
       expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([deliveryId, deliveryId]);
       new Webhook(hook.body.data.secret).verify(receiver.received[1].body, receiver.received[1].headers as Record<string, string>);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('starts the run of a redelivery whose API died between its commit and the start: the same webhook-id once more', async () => {
+    const w = await makeWorld();
+    const receiver = await startReceiver(() => ({ status: 200 }));
+    try {
+      const auth = { Authorization: `Bearer ${w.tokens.orgOwner}` };
+      await t.http().post('/api/v1/webhooks').set(auth).send({ url: receiver.url });
+      expect((await t.http().post('/api/v1/locations').set(auth).send({ organization_id: w.org.id, name: 'Left pending' })).status).toBe(201);
+      await receiver.waitFor(1);
+      const deliveryId = receiver.received[0].headers['webhook-id'] as string;
+      await waitUntil(async () => (await WebhookDelivery.findByPk(deliveryId))!.status === 'succeeded');
+      // What a redelivery commits before it starts the run, three minutes ago, and no run started.
+      await WebhookDelivery.sequelize!.query(
+        "UPDATE webhook_deliveries SET status = 'pending', delivered_at = NULL, retry_owner = ?, updated_at = NOW(3) - INTERVAL 3 MINUTE WHERE id = ?",
+        { replacements: [deliveryWorkflowId(deliveryId), deliveryId] },
+      );
+      const runs = { state: deliveryRunState, start: (id: string) => startDeliveryWorkflow(id, { again: true }) };
+      // The dispatcher's activity sweeps once a minute too; whichever starts the run, it is started once.
+      await resumeUnstartedRedeliveries(runs);
+      await receiver.waitFor(2);
+      expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([deliveryId, deliveryId]);
+      await waitUntil(async () => (await WebhookDelivery.findByPk(deliveryId))!.status === 'succeeded');
+      // Its run now exists and closed after the delivery's last change: nothing more to do for it.
+      expect((await resumeUnstartedRedeliveries(runs)).started).not.toContain(deliveryId);
+      expect(receiver.received).toHaveLength(2);
     } finally {
       await receiver.close();
     }

@@ -1,10 +1,11 @@
 import type { Config } from '../../src/config';
-import { claimDeliveriesForRetries, claimForDelivery, loadDeliveriesForAttempt, loadDeliveryForAttempt, markDeliveriesGaveUp, markDeliveryFailed, markEventsDispatched, recordAttempt, recordAttempts } from '../../src/jobs/webhook-delivery';
+import { claimDeliveriesForRetries, claimForDelivery, loadDeliveriesForAttempt, loadDeliveryForAttempt, markDeliveriesGaveUp, markDeliveryFailed, markEventsDispatched, recordAttempt, recordAttempts, resumeUnstartedRedeliveries } from '../../src/jobs/webhook-delivery';
 import { signatureHeaders, WEBHOOK_USER_AGENT } from '../../src/webhooks/signing';
 import { guardedFetch, refusedCause, UnresolvableHost } from '../../src/net/guarded-fetch';
 import { assertDeliverableUrl } from '../../src/webhooks/url';
-import { signalFirstAttemptsEnded, startRetryGroup, temporal } from '../client';
+import { deliveryRunState, signalFirstAttemptsEnded, startDeliveryWorkflow, startRetryGroup, temporal } from '../client';
 import { Context } from '@temporalio/activity';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { createOutboxActivities } from './outbox';
 import { ROUND_GATHER_MS } from '../webhooks/receiver-retries.workflow';
 import { createDeliveryAttempt, createWebhookActivities, type WebhookActivityDeps } from './webhooks';
@@ -115,6 +116,13 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
         pollMs: 25,
       },
       now: () => Date.now(),
+      resumeRedeliveries: () =>
+        resumeUnstartedRedeliveries({ state: deliveryRunState, start: (id) => startDeliveryWorkflow(id, { again: true }).catch(alreadyGoing) }).then(
+          ({ started, failed }) => {
+            if (started.length || failed.length) Context.current().log.warn('redeliveries whose run never started', { started, failed });
+          },
+          (error: unknown) => Context.current().log.warn('redeliveries whose run never started: the sweep failed', { error }),
+        ),
     }),
     ...createReviewSyncActivities({
       loadTarget: (integrationId) => loadSyncTarget(integrationId),
@@ -164,4 +172,9 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
     ...createReportActivities({ pending: (month, after, limit) => pendingReportRecipients(month, after, limit), send: (recipient, month) => sendReportMail(recipient, month) }),
     ...createScanReportActivities({ pending: (month, after, limit) => pendingScanReportRecipients(month, after, limit), send: (recipient, month) => sendScanReportMail(recipient, month) }),
   };
+}
+
+/** A start that found the run already going: the redelivery is under way, which is what the sweep wanted. */
+function alreadyGoing(e: unknown): void {
+  if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
 }

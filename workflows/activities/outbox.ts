@@ -66,7 +66,15 @@ export interface OutboxActivityDeps {
   retry(): DeliveryRetry;
   settings: BulkSettings;
   now(): number;
+  /**
+   * Looks for redeliveries whose run never started (`resumeUnstartedRedeliveries`); called by the dispatcher's activity
+   * at most once per REDELIVERY_SWEEP_MS per worker process; it logs its own failure, which is never the batch's.
+   */
+  resumeRedeliveries?: () => Promise<unknown>;
 }
+
+/** How often a worker process looks for redeliveries whose run never started. */
+export const REDELIVERY_SWEEP_MS = 60_000;
 
 /**
  * Attempt logs of a batch, written together (`flush`) before the batch hands anything on; an attempt that ends after
@@ -130,6 +138,13 @@ export function createOutboxActivities(deps: OutboxActivityDeps) {
   /** Receivers that recently kept a batch waiting, until when (per worker process). */
   const slow = new Map<number, number>();
   const isSlow = (endpointId: number) => (slow.get(endpointId) ?? 0) > deps.now();
+  let sweptAt = -Infinity;
+  async function sweepRedeliveries(): Promise<void> {
+    if (!deps.resumeRedeliveries || deps.now() - sweptAt < REDELIVERY_SWEEP_MS) return;
+    sweptAt = deps.now();
+    // Never the batch's failure: the dependency logs its own, and the sweep runs again a minute later.
+    await deps.resumeRedeliveries().catch(() => undefined);
+  }
   const group = (deliveries: BulkDelivery[], after: RetryGroup['after'], awaitingFirstAttempts = false): RetryGroup => ({
     endpointId: deliveries[0].endpointId,
     deliveryIds: deliveries.map((d) => d.id),
@@ -286,6 +301,7 @@ export function createOutboxActivities(deps: OutboxActivityDeps) {
      * retry claims the same deliveries (same `webhook-id`), skips what is settled and hands what was tried to a group.
      */
     async dispatchPendingEvents(limit: number): Promise<number> {
+      await sweepRedeliveries();
       const held = inHand(deps.settings.maxEventsInHand);
       const handled = await runBatches(limit, deps.settings, { ...deps, settle: held.settle }, () => deliverBatch(limit, held));
       held.check();

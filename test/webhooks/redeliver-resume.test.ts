@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { OutboxEvent, WebhookDelivery, WebhookEndpoint, type User } from '../../src/models';
+import { principalFor } from '../../src/services/auth.service';
+import * as webhooks from '../../src/services/webhooks.service';
+import { resumeUnstartedRedeliveries, UNSTARTED_REDELIVERY_MS, type DeliveryRunState } from '../../src/jobs/webhook-delivery';
+import { deliveryWorkflowId } from '../../workflows/client';
+import { useDatabase } from '../support/db';
+import { ALL, makeWorld } from '../support/factories';
+
+/**
+ * The sweep of redeliveries whose run never started (`resumeUnstartedRedeliveries`), against the real database with
+ * the run states scripted: which deliveries it starts, fails or leaves alone. The e2e test in
+ * test/workflows/webhooks.e2e.test.ts runs it against Temporal and a receiver.
+ */
+describe('redeliveries whose run never started', () => {
+  const mine: { endpoints: number[]; tenants: number[] } = { endpoints: [], tenants: [] };
+  afterAll(async () => {
+    if (mine.endpoints.length) await WebhookEndpoint.destroy({ where: { id: mine.endpoints } });
+    if (mine.tenants.length) await OutboxEvent.update({ dispatchedAt: new Date() }, { where: { tenantId: mine.tenants, dispatchedAt: null } });
+  });
+  const db = useDatabase();
+  const as = (user: User) => principalFor(user, { id: 0, kind: 'customer', permissions: ALL });
+
+  /** A delivery as a redelivery commits it (pending under its own run), last changed `agoMs` ago. */
+  async function left(agoMs: number, owner?: (id: string) => string | null) {
+    const w = await makeWorld();
+    const endpoint = (await webhooks.createEndpoint(await as(w.orgOwner), { url: 'https://93.184.215.14/hooks' }, { allowPrivateUrls: false })).endpoint;
+    mine.endpoints.push(endpoint.id);
+    mine.tenants.push(w.tenant.id);
+    const id: string = randomUUID();
+    await WebhookDelivery.create({
+      id,
+      tenantId: w.tenant.id,
+      customerId: w.orgOwner.customerId!,
+      endpointId: endpoint.id,
+      outboxEventId: 0,
+      event: 'location-updated',
+      payload: JSON.stringify({ webhook_event: 'location-updated', id: 1 }),
+    });
+    await db().query('UPDATE webhook_deliveries SET status = ?, retry_owner = ?, updated_at = NOW(3) - INTERVAL ? MICROSECOND WHERE id = ?', {
+      replacements: ['pending', owner ? owner(id) : deliveryWorkflowId(id), agoMs * 1000, id],
+    });
+    return id;
+  }
+
+  it('starts the run of one whose run is missing or an earlier one, fails one whose run ended after it without an outcome, and leaves the rest', async () => {
+    const old = UNSTARTED_REDELIVERY_MS + 60_000;
+    const missing = await left(old);
+    const earlierRun = await left(old);
+    const endedWithout = await left(old);
+    const going = await left(old);
+    const recent = await left(30_000);
+    const retryRun = await left(old, () => 'webhook-retries:q:1:0');
+    const now = Date.now();
+    const states: Record<string, DeliveryRunState> = {
+      [missing]: { kind: 'missing' },
+      [earlierRun]: { kind: 'closed', closedAt: new Date(now - old - 60_000) },
+      [endedWithout]: { kind: 'closed', closedAt: new Date(now - 60_000) },
+      [going]: { kind: 'running' },
+    };
+    const mineIds = new Set<string>([missing, earlierRun, endedWithout, going, recent, retryRun]);
+    const asked: string[] = [];
+    const started: string[] = [];
+    const result = await resumeUnstartedRedeliveries(
+      {
+        state: async (id) => {
+          asked.push(id);
+          return states[id] ?? { kind: 'running' }; // other files' deliveries: left alone
+        },
+        start: async (id) => void started.push(id),
+      },
+      { limit: 1000 },
+    );
+    const own = (ids: string[]) => ids.filter((id) => mineIds.has(id)).sort();
+    expect(own(started)).toEqual([missing, earlierRun].sort());
+    expect(own(result.started)).toEqual([missing, earlierRun].sort());
+    expect(own(result.failed)).toEqual([endedWithout]);
+    // Neither the recent one nor one a receiver's retry run holds is looked at.
+    expect(own(asked).sort()).toEqual([missing, earlierRun, endedWithout, going].sort());
+    expect(await WebhookDelivery.findByPk(endedWithout)).toMatchObject({ status: 'failed', lastError: expect.stringContaining('ended without an outcome') });
+    for (const id of [missing, earlierRun, going, recent, retryRun]) expect((await WebhookDelivery.findByPk(id))!.status).toBe('pending');
+  });
+
+  it('leaves a delivery changed meanwhile (a redelivery just now) as it is', async () => {
+    const id = await left(UNSTARTED_REDELIVERY_MS + 60_000);
+    const result = await resumeUnstartedRedeliveries(
+      {
+        state: async (asked) => {
+          if (asked !== id) return { kind: 'running' }; // other files' deliveries: left alone
+          await WebhookDelivery.update({ attempts: 1 }, { where: { id } }); // changed meanwhile (a new run records an attempt)
+          return { kind: 'closed', closedAt: new Date() };
+        },
+        start: async () => undefined,
+      },
+      { limit: 1000 },
+    );
+    expect(result.failed).not.toContain(id);
+    expect((await WebhookDelivery.findByPk(id))!.status).toBe('pending');
+  });
+});

@@ -2,6 +2,7 @@ import { literal, Op, type Transaction } from 'sequelize';
 import { simulatorBaseUrl, smsSimulatorEnabled, webhookPrivateUrlsAllowed } from '../config';
 import { decryptSecret, encryptSecret } from '../crypto/secrets';
 import { Forbidden, NotFound, ruleViolation, Upstream, Validation, type FieldErrors } from '../domain/errors';
+import { signInEmail } from '../domain/email';
 import { charCount, MAX_NAME_CHARS } from '../domain/limits';
 import { translator } from '../i18n';
 import { isTeamMember } from '../domain/permissions';
@@ -9,7 +10,7 @@ import type { Principal } from '../domain/principal';
 import { smtpSender, platformEmailSender, type SmtpAccount } from '../providers/smtp/account-sender';
 import { TWILIO_API_BASE, twilioSender, type TwilioAccount } from '../providers/twilio/client';
 import { ChannelNotConfigured, MessagingRejected, MessagingUnavailable, type ChannelSender } from '../messaging/types';
-import { Customer, Invite, MessagingSetting, Organization, Tenant } from '../models';
+import { Customer, Invite, MessagingSetting, Organization, Tenant, User } from '../models';
 import { CHANNELS, type Channel } from '../models/campaign.model';
 import { SIMULATOR_ACCOUNT, TWILIO_SIMULATOR_PATH } from '../providers/twilio/simulator';
 import { outboundResolver, resolveChecked } from '../net/guarded-fetch';
@@ -31,6 +32,8 @@ import { parseE164 } from './invites.service';
  *
  * Passwords and auth tokens are stored encrypted under APP_KEY and never returned (`hasPassword` only). Only the
  * account's owners (organisation owner, or a tenant owner for their own workspace account) see or change them.
+ * A stored secret is kept only while it goes where it went (`SecretKeeping`): settings that point it elsewhere must
+ * carry it again, or a caller who may change the settings but never saw the secret could send it to their own server.
  */
 
 export interface EmailSettingsConfig {
@@ -67,7 +70,10 @@ export interface EmailSettingsInput {
   port?: number | null;
   secure?: boolean | null;
   username?: string | null;
-  /** Absent or null: keep the stored one; empty string: remove it. */
+  /**
+   * Absent or null: keep the stored one (refused when host, port, TLS mode or user name changes: it must be sent
+   * again then); empty string: remove it.
+   */
   password?: string | null;
   fromEmail: string;
   fromName?: string | null;
@@ -77,7 +83,10 @@ export interface SmsSettingsInput {
   /** `sms` (default) or `messaging`. */
   channel?: string | null;
   accountSid: string;
-  /** Required the first time; absent or null afterwards keeps the stored one. */
+  /**
+   * Required the first time; absent or null afterwards keeps the stored one (refused when the account sid or the
+   * base URL changes: it must be sent again then).
+   */
   authToken?: string | null;
   fromNumber: string;
   baseUrl?: string | null;
@@ -87,6 +96,14 @@ const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$
 const HOST = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$|^\[?[0-9a-f:.]+\]?$/i;
 const ACCOUNT_SID = /^[A-Za-z0-9_-]{2,64}$/;
 const MAX_SECRET_CHARS = 1024;
+/** Longest email address taken; checked before EMAIL, whose backtracking grows with the square of the length. */
+const MAX_EMAIL_CHARS = 255;
+
+/** An email address as typed (trimmed), or why not: the length first, so the pattern only ever sees a short one. */
+function emailError(value: string, field: string): string | null {
+  if (charCount(value) > MAX_EMAIL_CHARS) return `The ${field} may not be greater than ${MAX_EMAIL_CHARS} characters.`;
+  return EMAIL.test(value) ? null : `The ${field} must be a valid email address.`;
+}
 
 function accountOf(p: Principal): number {
   if (isTeamMember(p)) throw new Forbidden('Only account owners can manage messaging settings.');
@@ -119,7 +136,7 @@ async function assertPublicHost(url: string, field: string): Promise<void> {
   }
 }
 
-function emailConfigOf(row: MessagingSetting): EmailSettingsConfig {
+function emailConfigOf(row: Pick<MessagingSetting, 'config'>): EmailSettingsConfig {
   const c = row.config;
   return {
     host: String(c.host ?? ''),
@@ -131,7 +148,7 @@ function emailConfigOf(row: MessagingSetting): EmailSettingsConfig {
   };
 }
 
-function smsConfigOf(row: MessagingSetting): SmsSettingsConfig {
+function smsConfigOf(row: Pick<MessagingSetting, 'config'>): SmsSettingsConfig {
   const c = row.config;
   return { accountSid: String(c.accountSid ?? ''), fromNumber: String(c.fromNumber ?? ''), baseUrl: typeof c.baseUrl === 'string' ? c.baseUrl : null };
 }
@@ -154,17 +171,50 @@ export async function listMessagingSettings(p: Principal, opts: ServiceOptions =
   return CHANNELS.map((channel) => viewOf(channel, rows.find((r) => r.channel === channel) ?? null));
 }
 
+/**
+ * Where a channel's stored secret is sent, as one comparable value: the SMTP server it signs in to (host, port, TLS
+ * mode: a plain connection lets it be read on the way) under which user name; the SMS API origin and the account sid
+ * it goes with (Basic auth). Everything else (sender address, name, number) does not move it.
+ */
+function emailDestination(c: EmailSettingsConfig): string {
+  return JSON.stringify([c.host, c.port, c.secure, c.username]);
+}
+
+function smsDestination(c: SmsSettingsConfig): string {
+  return JSON.stringify([c.accountSid, c.baseUrl ?? TWILIO_API_BASE]);
+}
+
+function destinationOf(channel: Channel, config: Record<string, unknown>): string {
+  return channel === 'email' ? emailDestination(emailConfigOf({ config })) : smsDestination(smsConfigOf({ config }));
+}
+
+/**
+ * Keeping the stored secret (none sent): allowed while the new settings send it where the stored ones did; when they
+ * would send it elsewhere, `moved` is the 422 naming the secret's field. `required`: the 422 when none is stored.
+ */
+interface SecretKeeping {
+  keep: { moved: FieldErrors; required?: FieldErrors };
+}
+
 async function store(
   p: Principal,
   channel: Channel,
   config: Record<string, unknown>,
-  secret: { keep: true } | { value: string | null },
+  secret: SecretKeeping | { value: string | null },
   opts: ServiceOptions,
 ): Promise<MessagingSettingView> {
   const customerId = accountOf(p);
   return inTransaction(opts, async (transaction) => {
     const row = await MessagingSetting.findOne({ where: { ...tenantScoped(p), customerId, channel }, transaction, lock: transaction.LOCK.UPDATE });
-    const secretEncrypted = 'keep' in secret ? (row?.secretEncrypted ?? null) : secret.value ? encryptSecret(secret.value) : null;
+    let secretEncrypted: string | null;
+    if ('keep' in secret) {
+      // Decided under the row lock: the stored secret and the destination it was given for are read together.
+      secretEncrypted = row?.secretEncrypted ?? null;
+      if (secretEncrypted && destinationOf(channel, row!.config) !== destinationOf(channel, config)) throw new Validation(secret.keep.moved);
+      if (!secretEncrypted && secret.keep.required) throw new Validation(secret.keep.required);
+    } else {
+      secretEncrypted = secret.value ? encryptSecret(secret.value) : null;
+    }
     if (row) {
       row.set({ config, secretEncrypted });
       row.changed('config', true);
@@ -190,14 +240,18 @@ export async function setEmailSettings(p: Principal, input: EmailSettingsInput, 
   if (username && charCount(username) > MAX_NAME_CHARS) fields.username = [`The username may not be greater than ${MAX_NAME_CHARS} characters.`];
   if (typeof input.password === 'string' && charCount(input.password) > MAX_SECRET_CHARS) fields.password = [`The password may not be greater than ${MAX_SECRET_CHARS} characters.`];
   const fromEmail = trimmed(input.fromEmail)?.toLowerCase() ?? null;
+  const fromEmailError = fromEmail ? emailError(fromEmail, 'from email') : null;
   if (!fromEmail) fields.from_email = ['The from email field is required.'];
-  else if (charCount(fromEmail) > 255 || !EMAIL.test(fromEmail)) fields.from_email = ['The from email must be a valid email address.'];
+  else if (fromEmailError) fields.from_email = [fromEmailError];
   const fromName = trimmed(input.fromName);
   if (fromName && charCount(fromName) > MAX_NAME_CHARS) fields.from_name = [`The from name may not be greater than ${MAX_NAME_CHARS} characters.`];
   if (Object.keys(fields).length) throw new Validation(fields);
   await assertPublicHost(`http://${host!.includes(':') && !host!.startsWith('[') ? `[${host}]` : host}/`, 'host');
   const config: EmailSettingsConfig = { host: host!, port, secure, username, fromEmail: fromEmail!, fromName };
-  const secret = input.password === undefined || input.password === null ? ({ keep: true } as const) : { value: input.password === '' ? null : input.password };
+  const secret: SecretKeeping | { value: string | null } =
+    input.password === undefined || input.password === null
+      ? { keep: { moved: { password: ['The password must be sent again when the host, port, TLS mode or username changes.'] } } }
+      : { value: input.password === '' ? null : input.password };
   return store(p, 'email', { ...config }, secret, opts);
 }
 
@@ -232,7 +286,13 @@ export async function setSmsSettings(p: Principal, input: SmsSettingsInput, opts
   }
   if (Object.keys(fields).length) throw new Validation(fields, reason);
   const config: SmsSettingsConfig = { accountSid: accountSid!, fromNumber: fromNumber!, baseUrl };
-  return store(p, channel, { ...config }, token ? { value: token } : { keep: true }, opts);
+  const keep: SecretKeeping = {
+    keep: {
+      moved: { auth_token: ['The auth token must be sent again when the account sid or the base URL changes.'] },
+      required: { auth_token: ['The auth token field is required.'] },
+    },
+  };
+  return store(p, channel, { ...config }, token ? { value: token } : keep, opts);
 }
 
 /** Removes the account's own provider of a channel (the embedded default applies again). */
@@ -343,10 +403,34 @@ export interface TestMessageResult {
   providerMessageId: string | null;
 }
 
+/** The label of the embedded default email sender (the installation's mailer). */
+const PLATFORM_MAIL = platformEmailSender(null).label;
+
+/**
+ * Through the platform's own mail server a test email goes only to a user of the account (the caller, or another
+ * user of the same account): it is free, and its sender name and subject carry the organisation's name, so to any
+ * address it would be a relay for mail in the platform's name. The account's own SMTP server sends anywhere.
+ */
+async function assertOwnRecipient(p: Principal, customerId: number, to: string, opts: ServiceOptions): Promise<void> {
+  const user = await User.findOne({
+    attributes: ['id'],
+    where: { ...tenantScoped(p), email: signInEmail(to), [Op.or]: [{ customerId }, { id: p.userId }] },
+    transaction: opts.transaction,
+  });
+  if (!user) {
+    throw new Validation({
+      to: [
+        "Without the account's own SMTP server, a test email can only go to a user of this account (for example your own email address). Set up the account's SMTP server to send it to other addresses.",
+      ],
+    });
+  }
+}
+
 /**
  * Sends a fixed test message through the channel's sender, so an owner sees their settings work. It takes no
- * credits (it is not a review request). Refused: 502 `provider_rejected` with the provider's words; not
- * reachable: 502 `provider_unavailable`; no provider: 422 `sms_not_configured` / `messaging_not_configured`.
+ * credits (it is not a review request). Through platform mail it goes only to a user of the account (422 otherwise,
+ * `assertOwnRecipient`). Refused: 502 `provider_rejected` with the provider's words; not reachable: 502
+ * `provider_unavailable`; no provider: 422 `sms_not_configured` / `messaging_not_configured`.
  */
 export async function sendTestMessage(p: Principal, input: { channel: string; to: string }, opts: ServiceOptions = {}): Promise<TestMessageResult> {
   const customerId = accountOf(p);
@@ -354,8 +438,9 @@ export async function sendTestMessage(p: Principal, input: { channel: string; to
   const raw = trimmed(input.to) ?? '';
   let to: string | null;
   if (channel === 'email') {
-    to = raw && EMAIL.test(raw) && charCount(raw) <= 255 ? raw.toLowerCase() : null;
-    if (!to) throw new Validation({ to: ['The to field must be a valid email address.'] });
+    const error = raw ? emailError(raw, 'to field') : 'The to field must be a valid email address.';
+    if (error) throw new Validation({ to: [error] });
+    to = raw.toLowerCase();
   } else {
     to = raw ? parseE164(raw.replace(/^whatsapp:/, '')) : null;
     if (!to) throw new Validation({ to: ['The to field must be a valid phone number in E.164 format (for example +14155552671).'] });
@@ -375,6 +460,7 @@ export async function sendTestMessage(p: Principal, input: { channel: string; to
     if (e instanceof MessagingRejected) throw new Upstream(e.message, 'provider_rejected');
     throw e;
   }
+  if (sender.label === PLATFORM_MAIL) await assertOwnRecipient(p, customerId, to, opts);
   // In the account's language, as the account's other mail (src/services/page-language.ts).
   const tr = translator(accountLanguage(customer, tenant));
   const body = tr.t(`invite.testBody.${channel}`, { business: name });

@@ -45,7 +45,7 @@ describe('GraphQL messaging settings', () => {
     ]);
   });
 
-  it('stores SMTP settings with the password encrypted and never returns it; null keeps it, "" removes it', async () => {
+  it('stores SMTP settings with the password encrypted and never returns it; null keeps it (same server and user), "" removes it', async () => {
     const w = await makeWorld();
     const input = { host: 'SMTP.Example.com', port: 587, username: 'mailer', password: 'smtp-secret-123', fromEmail: 'Reviews@Smiles.test', fromName: 'Bright Smiles' };
     const set = await gql(w.tokens.orgOwner, SET_EMAIL, { input: { ...input, host: '127.0.0.1' } });
@@ -61,8 +61,11 @@ describe('GraphQL messaging settings', () => {
     expect(row.secretEncrypted).toMatch(/^v2\./);
     expect(JSON.stringify(row.config)).not.toContain('smtp-secret-123');
 
-    const kept = await gql(w.tokens.orgOwner, SET_EMAIL, { input: { host: '127.0.0.1', port: 465, fromEmail: 'reviews@smiles.test' } });
-    expect(kept.data!.setEmailSettings).toMatchObject({ hasPassword: true, email: { port: 465, secure: true, username: null } });
+    const kept = await gql(w.tokens.orgOwner, SET_EMAIL, { input: { host: '127.0.0.1', port: 587, username: 'mailer', fromEmail: 'hello@smiles.test' } });
+    expect(kept.data!.setEmailSettings).toMatchObject({ hasPassword: true, email: { port: 587, secure: false, username: 'mailer', fromEmail: 'hello@smiles.test' } });
+    // Another port (or host, TLS mode, user name) takes the password again (test/invites/messaging-settings-security.test.ts).
+    const moved = await gql(w.tokens.orgOwner, SET_EMAIL, { input: { host: '127.0.0.1', port: 465, fromEmail: 'reviews@smiles.test' } });
+    expect(moved.errors![0].extensions.fields).toEqual({ password: ['The password must be sent again when the host, port, TLS mode or username changes.'] });
     const removed = await gql(w.tokens.orgOwner, SET_EMAIL, { input: { host: '127.0.0.1', fromEmail: 'reviews@smiles.test', password: '' } });
     expect(removed.data!.setEmailSettings).toMatchObject({ hasPassword: false, email: { port: 587, secure: false } });
 
@@ -112,7 +115,7 @@ describe('GraphQL messaging settings', () => {
   it("says that the platform's mail could not be reached without naming its relay (address and port stay in the log)", async () => {
     const { port, result: res } = await withSmtpGone(async () => {
       const w = await makeWorld();
-      return gql(w.tokens.orgOwner, TEST, { input: { channel: 'email', to: 'owner@example.test' } });
+      return gql(w.tokens.orgOwner, TEST, { input: { channel: 'email', to: w.orgOwner.email } });
     });
     expect(res.errors![0].extensions).toMatchObject({ code: 'UPSTREAM', reason: 'provider_unavailable' });
     expect(res.errors![0].message).toMatch(/^The mail server could not be reached \(E[A-Z]+\): details are in the platform log$/);

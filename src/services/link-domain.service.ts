@@ -22,7 +22,7 @@ export const MAX_LINK_BASE_CHARS = 52;
 /** How long a process keeps an agency's link domain before reading it again (a change reaches the workers this late). */
 export const LINK_DOMAIN_TTL_MS = 30_000;
 const MAX_CACHED = 10_000;
-const cache = new Map<number, { domain: string | null; until: number }>();
+const cache = new Map<number, { domain: Promise<string | null>; until: number }>();
 
 /** PUBLIC_URL (`base`) with `domain` as its host; `base` itself without one. */
 export function linkBaseOf(domain: string | null, base: string = publicBaseUrl()): string {
@@ -32,17 +32,22 @@ export function linkBaseOf(domain: string | null, base: string = publicBaseUrl()
   return url.toString().replace(/\/+$/, '');
 }
 
-/** The link base of an agency (read at most every LINK_DOMAIN_TTL_MS per process). */
+/**
+ * The link base of an agency, read at most every LINK_DOMAIN_TTL_MS per process: one read for a batch of invites
+ * prepared at once (they share the read under way), none for the batches after it.
+ */
 export async function tenantLinkBase(tenantId: number, opts: { transaction?: Transaction } = {}): Promise<string> {
   const now = Date.now();
   let entry = cache.get(tenantId);
   if (!entry || entry.until <= now) {
-    const tenant = await Tenant.findByPk(tenantId, { attributes: ['id', 'linkDomain'], transaction: opts.transaction });
     if (cache.size >= MAX_CACHED) cache.clear();
-    entry = { domain: tenant?.linkDomain ?? null, until: now + LINK_DOMAIN_TTL_MS };
+    const domain = Tenant.findByPk(tenantId, { attributes: ['id', 'linkDomain'], transaction: opts.transaction }).then((t) => t?.linkDomain ?? null);
+    entry = { domain, until: now + LINK_DOMAIN_TTL_MS };
     cache.set(tenantId, entry);
+    // A failed read is not kept: the next call reads again.
+    domain.catch(() => cache.get(tenantId) === entry && cache.delete(tenantId));
   }
-  return linkBaseOf(entry.domain);
+  return linkBaseOf(await entry.domain);
 }
 
 /** Forgets what this process read (a change made here is then seen at once; tests). */

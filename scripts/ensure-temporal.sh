@@ -14,8 +14,9 @@ if [ ! -x "$GO" ]; then
 fi
 mkdir -p "$CACHE"
 # One install at a time: test runs started side by side on a fresh machine each call this; the others wait for it.
+# (flock is util-linux's: where it is missing, macOS say, installs are not serialised, as before.)
 exec 9>"$CACHE/.temporal-install.lock"
-flock 9
+if command -v flock >/dev/null 2>&1; then flock 9; fi
 if [ -x "$CACHE/temporal" ]; then echo "$CACHE/temporal"; exit 0; fi
 echo "ensure-temporal: installing the Temporal CLI v1.5.1 into $CACHE (first time only, a few minutes)" >&2
 GOBIN="$CACHE" CGO_ENABLED=0 GOFLAGS=-mod=mod "$GO" install github.com/temporalio/cli/cmd/temporal@v1.5.1 >&2

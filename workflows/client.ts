@@ -148,11 +148,11 @@ export async function startDeliveryWorkflow(deliveryId: string, opts: { again?: 
 }
 
 /** Where a delivery's own run is (`resumeUnstartedRedeliveries`): its latest run's status, or missing. */
-export async function deliveryRunState(deliveryId: string): Promise<{ kind: 'missing' } | { kind: 'running' } | { kind: 'closed'; closedAt: Date }> {
+export async function deliveryRunState(deliveryId: string): Promise<{ kind: 'missing' } | { kind: 'running' } | { kind: 'closed'; startedAt: Date }> {
   try {
     const run = await temporal().client.workflow.getHandle(deliveryWorkflowId(deliveryId)).describe();
     if (run.status.name === 'RUNNING') return { kind: 'running' };
-    return { kind: 'closed', closedAt: run.closeTime ?? new Date(0) };
+    return { kind: 'closed', startedAt: run.startTime };
   } catch (e) {
     if (e instanceof WorkflowNotFoundError) return { kind: 'missing' };
     throw e;

@@ -175,8 +175,8 @@ export async function markDeliveryFailed(deliveryId: string, reason: string, opt
 /** How long a redelivery may say `pending` under its own run with no run going before the sweep starts one. */
 export const UNSTARTED_REDELIVERY_MS = 2 * 60_000;
 
-/** Where a delivery's own run (`webhook:<id>`) is: never started (or purged), going, or closed at `closedAt`. */
-export type DeliveryRunState = { kind: 'missing' } | { kind: 'running' } | { kind: 'closed'; closedAt: Date };
+/** Where a delivery's own run (`webhook:<id>`) is: never started (or purged), going, or closed (its latest run started at `startedAt`). */
+export type DeliveryRunState = { kind: 'missing' } | { kind: 'running' } | { kind: 'closed'; startedAt: Date };
 
 export interface RedeliveryRuns {
   state(deliveryId: string): Promise<DeliveryRunState>;
@@ -188,9 +188,10 @@ export interface RedeliveryRuns {
  * Redeliveries whose run never started: a redelivery commits the delivery as `pending` under its own run
  * (`retry_owner` = `webhook:<id>`) and then starts that run, so an API process that died in between left a delivery no
  * run would ever finish (receiver retry runs take only deliveries without an owner). A delivery in that state for
- * UNSTARTED_REDELIVERY_MS whose run is missing, or closed before the delivery's last change (an earlier run), has its
- * run started now; one whose run closed after its last change without an outcome (terminated in the Temporal UI) is
- * failed, as a scan run closed that way is. A run still going is left alone. Oldest first, at most `limit` a call.
+ * UNSTARTED_REDELIVERY_MS whose run is missing, or an earlier run (started before the delivery's last change; it may
+ * have closed after it, as `redeliver` allows for), has its run started now; one whose own run (started after that
+ * change) closed without an outcome (terminated in the Temporal UI) is failed, as a scan run closed that way is. A run
+ * still going is left alone. Oldest first, at most `limit` a call.
  */
 export async function resumeUnstartedRedeliveries(runs: RedeliveryRuns, opts: { now?: Date; limit?: number } = {}): Promise<{ started: string[]; failed: string[] }> {
   const now = opts.now ?? new Date();
@@ -206,7 +207,7 @@ export async function resumeUnstartedRedeliveries(runs: RedeliveryRuns, opts: { 
     if (row.retryOwner !== deliveryWorkflowId(row.id)) continue;
     const state = await runs.state(row.id);
     if (state.kind === 'running') continue;
-    if (state.kind === 'closed' && state.closedAt.getTime() >= row.updatedAt.getTime()) {
+    if (state.kind === 'closed' && state.startedAt.getTime() >= row.updatedAt.getTime()) {
       const [n] = await WebhookDelivery.update(
         { status: 'failed', lastError: 'Its delivery run ended without an outcome; redeliver it to try again.' },
         { where: { id: row.id, status: 'pending', retryOwner: row.retryOwner, updatedAt: row.updatedAt } },

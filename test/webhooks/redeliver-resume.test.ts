@@ -43,7 +43,7 @@ describe('redeliveries whose run never started', () => {
     return id;
   }
 
-  it('starts the run of one whose run is missing or an earlier one, fails one whose run ended after it without an outcome, and leaves the rest', async () => {
+  it('starts the run of one whose run is missing or an earlier one, fails one whose own run ended without an outcome, and leaves the rest', async () => {
     const old = UNSTARTED_REDELIVERY_MS + 60_000;
     const missing = await left(old);
     const earlierRun = await left(old);
@@ -54,8 +54,9 @@ describe('redeliveries whose run never started', () => {
     const now = Date.now();
     const states: Record<string, DeliveryRunState> = {
       [missing]: { kind: 'missing' },
-      [earlierRun]: { kind: 'closed', closedAt: new Date(now - old - 60_000) },
-      [endedWithout]: { kind: 'closed', closedAt: new Date(now - 60_000) },
+      // An earlier run: started before the delivery's last change (whenever it closed).
+      [earlierRun]: { kind: 'closed', startedAt: new Date(now - old - 60_000) },
+      [endedWithout]: { kind: 'closed', startedAt: new Date(now - 60_000) },
       [going]: { kind: 'running' },
     };
     const mineIds = new Set<string>([missing, earlierRun, endedWithout, going, recent, retryRun]);
@@ -88,7 +89,7 @@ describe('redeliveries whose run never started', () => {
         state: async (asked) => {
           if (asked !== id) return { kind: 'running' }; // other files' deliveries: left alone
           await WebhookDelivery.update({ attempts: 1 }, { where: { id } }); // changed meanwhile (a new run records an attempt)
-          return { kind: 'closed', closedAt: new Date() };
+          return { kind: 'closed', startedAt: new Date() };
         },
         start: async () => undefined,
       },

@@ -1,8 +1,10 @@
+import { timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { Seams } from '../../src/context';
 import { publicBaseUrl } from '../../src/config';
+import { mac, macsOf } from '../../src/crypto/secrets';
 import type { Clock } from '../../src/domain/clock';
 import { DomainError, SIGN_IN_FAILURES, type SignInFailure } from '../../src/domain/errors';
 import { t, translator, type MessageKey } from '../../src/i18n';
@@ -18,14 +20,17 @@ import { formReadErrors, sendPage } from './respond';
  * The customer-facing connect page, `/connect/{token}` (outside /api: HTML for a person, not JSON):
  *
  *   GET  /connect/{token}            landing page, branded with the agency, with a "Sign in" button
- *   POST /connect/{token}/start      stores state + PKCE verifier, 303 to the provider's sign-in
- *   GET  /connect/callback           finds the link by its state, exchanges the code, 303 to the selection
+ *   POST /connect/{token}/start      stores state + PKCE verifier, sets the sign-in cookie, 303 to the provider
+ *   GET  /connect/callback           with the browser's sign-in cookie of its state: finds the link by the state,
+ *                                    exchanges the code, 303 to the selection (or relays it to the link domain)
  *   GET  /connect/{token}/select     the businesses the signed-in account manages
  *   POST /connect/{token}/select     attaches the chosen one to the link's location; success page
  *
  * The link token in the path is the credential (unguessable, single-use). CSRF: the start form carries a MAC of
  * the token, the selection form the link's selection nonce (made when the sign-in completed), and the callback
- * the OAuth state stored on the link; a cross-site page knows none of them. Every action is one GraphQL operation
+ * the OAuth state stored on the link; a cross-site page knows none of them. The sign-in is bound to the browser that
+ * started it (`SIGN_IN_COOKIE`): whoever holds a link could otherwise start its sign-in, hand the provider's
+ * authorization URL to a business owner, and take the owner's business once the owner consented. Every action is one GraphQL operation
  * (`connectPage`, `startConnectSignIn`, `completeConnectSignIn`, `connectSelection`, `selectConnectBusiness`) taking
  * the token (the callback: the state) as its argument; a failure page reads the link's brand with `connectPage`.
  */
@@ -68,6 +73,86 @@ const paths = (token: string) => {
 };
 
 const providerOf = (page: LinkPage): SignInProvider => (page.provider === 'facebook' ? 'facebook' : 'google');
+
+// ---- the browser's sign-in cookie --------------------------------------------------------------------------------
+
+/**
+ * The sign-in cookie: `/start` adds a MAC (under the app key) of the attempt's OAuth state, `/callback` completes a
+ * state only in a browser that holds its MAC, and removes it (the cookie goes with the last). HttpOnly, SameSite=Lax
+ * (sent on the provider's top-level GET back to the callback), Path=/connect, host-only, Secure when PUBLIC_URL is
+ * https; a few attempts at once (two links open in one browser), the newest first; a day at most.
+ */
+const SIGN_IN_COOKIE = 'connect_sign_in';
+const SIGN_IN_PURPOSE = 'connect-sign-in-browser';
+const SIGN_IN_ATTEMPTS = 4;
+const SIGN_IN_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+const ATTEMPT = /^[A-Za-z0-9_-]{43}$/;
+
+const cookieOptions = () => ({ httpOnly: true, sameSite: 'lax' as const, path: '/connect', secure: publicBaseUrl().startsWith('https:') });
+
+/** The attempts (MACs of states) of the browser's sign-in cookie; every cookie of that name counts. */
+function attemptsOf(req: Request): string[] {
+  const found: string[] = [];
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const at = part.indexOf('=');
+    if (at < 0 || part.slice(0, at).trim() !== SIGN_IN_COOKIE) continue;
+    for (const a of part.slice(at + 1).trim().split('.')) if (ATTEMPT.test(a) && !found.includes(a)) found.push(a);
+  }
+  return found;
+}
+
+function setAttempts(res: Response, attempts: string[]): void {
+  if (attempts.length === 0) res.clearCookie(SIGN_IN_COOKIE, cookieOptions());
+  else res.cookie(SIGN_IN_COOKIE, attempts.slice(0, SIGN_IN_ATTEMPTS).join('.'), { ...cookieOptions(), maxAge: SIGN_IN_MAX_AGE_MS });
+}
+
+const sameMac = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** The browser's attempt of `state` (its MAC under any key of the ring: a sign-in that spans a rotation), or null. */
+const attemptOf = (attempts: string[], state: string): string | null => {
+  if (!state) return null;
+  const macs = macsOf(SIGN_IN_PURPOSE, state);
+  return attempts.find((a) => macs.some((m) => sameMac(a, m))) ?? null;
+};
+
+/** A sign-in answer that reached a browser without the sign-in cookie of its state: it completes nothing. */
+const NOT_THIS_BROWSER: Failure = {
+  code: 'FORBIDDEN',
+  reason: 'state_mismatch',
+  message: 'The sign-in answer reached a browser that did not start this sign-in (no sign-in cookie of its state).',
+};
+
+// ---- the callback relay to the agency's link domain -------------------------------------------------------------
+
+/** The query parameter of a relayed callback: a callback is relayed once at most. */
+const RELAYED = 'relayed';
+/** As src/services/connect-links.service.ts CALLBACK_RELAY_PURPOSE (a facade does not import services). */
+const CALLBACK_RELAY_PURPOSE = 'connect-callback-relay';
+const RELAY_MAC_CHARS = 22;
+const HOSTNAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
+
+/**
+ * The host a state names for its callback (`signInState` in src/services/connect-links.service.ts: the agency's link
+ * domain, where the page and the cookie are, as `<random>.<host>.<MAC, 22 characters>`): only when the platform signed
+ * it; null otherwise.
+ */
+function relayHostOf(state: string): string | null {
+  const first = state.indexOf('.');
+  const last = state.lastIndexOf('.');
+  if (first < 0 || last <= first) return null;
+  const tagged = state.slice(0, last);
+  const sig = state.slice(last + 1);
+  const host = state.slice(first + 1, last);
+  if (sig.length !== RELAY_MAC_CHARS || !macsOf(CALLBACK_RELAY_PURPOSE, tagged).some((m) => sameMac(sig, m.slice(0, RELAY_MAC_CHARS)))) return null;
+  return HOSTNAME.test(host) ? host : null;
+}
+
+/** PUBLIC_URL with `host` (scheme, port and path kept): the agency's link base, as `linkBaseOf` makes it. */
+function baseOn(host: string): string {
+  const url = new URL(publicBaseUrl());
+  url.hostname = host;
+  return url.toString().replace(/\/+$/, '');
+}
 
 /** The business picker of a link, with `error` above the list when the last choice was refused. */
 const selection = (token: string, view: { page: LinkPage; businesses: BusinessChoice[]; nonce: string }, error?: string) => {
@@ -120,12 +205,20 @@ export function connectPages(deps: ConnectPageDeps): Router {
   const run = <T,>(req: Request, document: Operation<T>, variables: Record<string, unknown>): Promise<T> =>
     execute(deps.schema, document, variables, edgeContext(req, deps.clock, seams));
 
-  router.use((_req: Request, res: Response, next: NextFunction) => {
+  router.use((req: Request, res: Response, next: NextFunction) => {
     // The token is in the URL: never leak it through Referer; never cache or frame the page.
     res.set({
       'Cache-Control': 'no-store',
       'Referrer-Policy': 'no-referrer',
     });
+    // On another host than PUBLIC_URL's (the agency's link domain), the sign-in form's redirects may reach the callback
+    // on PUBLIC_URL at once (a provider that answers without a page of its own, the simulators' sign-in page there),
+    // and Chrome checks every hop of a form's redirects against form-action.
+    const csp = res.getHeader('Content-Security-Policy');
+    const publicOrigin = new URL(publicBaseUrl()).origin;
+    if (typeof csp === 'string' && req.hostname !== new URL(publicOrigin).hostname && !csp.split(/[ ;]/).includes(publicOrigin)) {
+      res.setHeader('Content-Security-Policy', csp.replace(/form-action ([^;]*)/, `form-action $1 ${publicOrigin}`));
+    }
     next();
   });
   router.use(express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 }));
@@ -174,9 +267,27 @@ export function connectPages(deps: ConnectPageDeps): Router {
   // Before `/:token`: the one registered redirect URI; the state says which link it belongs to.
   router.get('/callback', async (req: Request, res: Response) => {
     const state = typeof req.query.state === 'string' ? req.query.state : '';
+    const relayed = req.query[RELAYED] !== undefined;
+    const attempts = attemptsOf(req);
+    const attempt = attemptOf(attempts, state);
+    if (!attempt) {
+      // Not this browser's attempt, or the page (and the cookie) is on the agency's link domain while the provider
+      // called PUBLIC_URL: relay it there once, same path and query, to the host the platform signed into the state.
+      const host = relayed ? null : relayHostOf(state);
+      if (host && host !== (req.hostname ?? '').toLowerCase()) {
+        const query = req.originalUrl.slice(req.originalUrl.indexOf('?') + 1);
+        return void res.redirect(303, `${baseOn(host)}/connect/callback?${query}&${RELAYED}=1`);
+      }
+      // The link is not named: this browser never opened it, and a "Try again" here would start it in this browser.
+      return fail(req, res, undefined, NOT_THIS_BROWSER);
+    }
+    // The attempt ends here, whatever the answer: its state is consumed (or was not the link's).
+    setAttempts(res, attempts.filter((a) => a !== attempt));
+    const callbackUrl = new URL(req.originalUrl, publicBaseUrl());
+    if (relayed) callbackUrl.searchParams.delete(RELAYED); // what the provider sent
     let signIn: { token: string; failure: Failure | null };
     try {
-      ({ signIn } = await run(req, CALLBACK, { state, callbackUrl: new URL(req.originalUrl, publicBaseUrl()).href }));
+      ({ signIn } = await run(req, CALLBACK, { state, callbackUrl: callbackUrl.href }));
     } catch (err) {
       return fail(req, res, undefined, refusalOf(err), err); // no open link has this state
     }
@@ -211,6 +322,9 @@ export function connectPages(deps: ConnectPageDeps): Router {
       const csrf = typeof req.body?.csrf === 'string' ? req.body.csrf : '';
       // A form from elsewhere (or a stale one) starts nothing: back to the page, which carries a good one.
       const { url } = await run(req, START, { token, csrf });
+      const state = url ? new URL(url).searchParams.get('state') : null;
+      // This browser's proof of the attempt, for the callback.
+      if (state) setAttempts(res, [mac(SIGN_IN_PURPOSE, state), ...attemptsOf(req)]);
       res.redirect(303, url ?? paths(token).landing);
     }),
   );

@@ -25,6 +25,7 @@ import {
   type ProviderTokens,
 } from './provider-connections.service';
 import { UUID } from '../domain/ids';
+import { tenantLinkBase } from './link-domain.service';
 
 /**
  * Connect links (spec: Connect link, States > Connect link): single-use, location-scoped links to the
@@ -59,7 +60,8 @@ export function connectLinkStatus(
 /**
  * The customer-facing landing page of a link: `{base}/connect/{token}`, the base being the agency's link base
  * (`tenantLinkBase`: PUBLIC_URL, on the agency's link domain when it has one). The provider's redirect URI stays on
- * PUBLIC_URL (`callbackUrlOf`): the page keeps no cookie, so its sign-in can start on one host and end on the other.
+ * PUBLIC_URL (`callbackUrlOf`); the sign-in's browser cookie is on the host the page was opened on, so a sign-in
+ * started on the link domain has its callback relayed there (`signInState`, facades/pages/connect.tsx).
  */
 export function connectUrlOf(token: string, base: string = publicBaseUrl()): string {
   return `${base}/connect/${encodeURIComponent(token)}`;
@@ -260,17 +262,45 @@ export const sameToken = (a: string, b: string): boolean => {
   return timingSafeEqual(x, y);
 };
 
+/** MAC purpose of the relay host in a sign-in's state (checked by facades/pages/connect.tsx, which cannot import this). */
+export const CALLBACK_RELAY_PURPOSE = 'connect-callback-relay';
+/** `connect_links.oauth_state` is VARCHAR(128). */
+const STATE_MAX_CHARS = 128;
+/** The relay MAC in a state: its first 128 bits (22 base64url characters). */
+const RELAY_MAC_CHARS = 22;
+/** The least of the random part: 128 bits. */
+const STATE_RANDOM_MIN_CHARS = 22;
+
 /**
- * Starts a sign-in attempt: sets `last_started_at`, stores a fresh state and PKCE verifier on the link (an
- * earlier unfinished attempt is superseded), and answers the provider's authorization URL.
+ * The OAuth state of a sign-in attempt. On PUBLIC_URL's host it is the random value alone (base64url). When the
+ * agency's link base is on another host (its link domain), the page, and with it the browser's sign-in cookie, is
+ * there, while the provider calls back on PUBLIC_URL: the state then names that host, signed, as
+ * `<random>.<host>.<MAC of "<random>.<host>", 22 characters>` (neither the random part nor the MAC has a dot), and the
+ * callback page relays the browser there (never to a host it did not sign). The whole string is the state: stored on
+ * the link, sent and compared as one. A link base fits 52 characters (MAX_LINK_BASE_CHARS), so its host does too and
+ * the state stays within the column with the random part whole; a longer host would shorten the random part, to 128
+ * bits at least.
+ */
+export function signInState(random: string, linkBase: string, publicBase: string = publicBaseUrl()): string {
+  const host = new URL(linkBase).hostname.toLowerCase();
+  if (host === new URL(publicBase).hostname.toLowerCase()) return random;
+  const room = STATE_MAX_CHARS - host.length - RELAY_MAC_CHARS - 2;
+  const tagged = `${random.slice(0, Math.max(room, STATE_RANDOM_MIN_CHARS))}.${host}`;
+  return `${tagged}.${mac(CALLBACK_RELAY_PURPOSE, tagged).slice(0, RELAY_MAC_CHARS)}`;
+}
+
+/**
+ * Starts a sign-in attempt: sets `last_started_at`, stores a fresh state (`signInState`) and PKCE verifier on the
+ * link (an earlier unfinished attempt is superseded), and answers the provider's authorization URL. The connect page
+ * binds the attempt to the browser with a cookie of its state (facades/pages/connect.tsx).
  */
 export async function startSignIn(token: string, opts: ServiceOptions = {}): Promise<string> {
   const now = clockOf(opts).now();
   const pkce = await newPkcePair();
-  const state = newState();
   return inTransaction(opts, async (transaction) => {
     const link = await linkByToken(token, transaction, true);
     assertActive(link, now);
+    const state = signInState(newState(), await tenantLinkBase(link.tenantId, { transaction }));
     await link.update(
       { lastStartedAt: now, oauthState: state, pkceVerifier: pkce.verifier, selectionNonce: null, pendingCredentials: null },
       { transaction },

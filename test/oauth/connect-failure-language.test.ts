@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Express } from 'express';
 import pino from 'pino';
-import request from 'supertest';
 import { fixedClock } from '../../src/domain/clock';
 import { getSchema } from '../../src/graphql/schema';
 import { createApp } from '../../src/http/app';
@@ -10,6 +9,7 @@ import { Customer } from '../../src/models';
 import { issueConnectLink } from '../../src/services/connect-links.service';
 import { useDatabase } from '../support/db';
 import { makeWorld } from '../support/factories';
+import { ConnectBrowser } from './connect-browser';
 import { startMockOAuthServer, type MockOAuthServer } from './mock-oauth-server';
 
 /**
@@ -63,32 +63,35 @@ describe('connect page: a sign-in that did not complete, in the account language
     }
   });
 
-  const http = () => request(app);
   const hidden = (html: string, name: string): string => {
     const m = new RegExp(`name="${name}" value="([^"]*)"`).exec(html);
     if (!m) throw new Error(`no hidden field ${name} in ${html}`);
     return m[1];
   };
 
-  /** A link of an account speaking `language`, signed in as far as the provider: the state of its callback. */
+  /**
+   * A link of an account speaking `language`, signed in as far as the provider in a browser (its cookies kept: the
+   * callback completes only in the browser that started the sign-in): the state of its callback, and that browser.
+   */
   async function startedLink(language: string) {
     const w = await makeWorld();
     await Customer.update({ language }, { where: { id: w.org.customerId } });
     const link = await issueConnectLink({ tenantId: w.tenant.id, locationId: w.home.id, provider: 'google' }, { clock });
-    const landing = await http().get(`/connect/${link.token}`);
-    const start = await http().post(`/connect/${link.token}/start`).type('form').send({ csrf: hidden(landing.text, 'csrf') });
+    const browser = new ConnectBrowser(app, 'connect.example.test');
+    const landing = await browser.get(`/connect/${link.token}`);
+    const start = await browser.post(`/connect/${link.token}/start`, { csrf: hidden(landing.text, 'csrf') });
     expect(start.status).toBe(303);
     const authorize = await fetch(start.headers.location, { redirect: 'manual' });
     const back = new URL(authorize.headers.get('location')!);
-    return { link, state: back.searchParams.get('state')! };
+    return { link, browser, state: back.searchParams.get('state')! };
   }
 
   /** The provider sends the browser back with `error` instead of a code. */
-  const callbackWithError = (state: string, error: string) => http().get(`/connect/callback?${new URLSearchParams({ error, state })}`);
+  const callbackWithError = (browser: ConnectBrowser, state: string, error: string) => browser.get(`/connect/callback?${new URLSearchParams({ error, state })}`);
 
   it('shows a sign-in cancelled at the provider (access_denied) in Spanish, title and text', async () => {
-    const { state } = await startedLink('es');
-    const res = await callbackWithError(state, 'access_denied');
+    const { browser, state } = await startedLink('es');
+    const res = await callbackWithError(browser, state, 'access_denied');
     expect(res.status).toBe(400);
     const page = readable(res.text);
     expect(page).toContain('<html lang="es">');
@@ -99,8 +102,8 @@ describe('connect page: a sign-in that did not complete, in the account language
   });
 
   it('shows a sign-in refused by the provider (provider_error) in French, title and text', async () => {
-    const { state } = await startedLink('fr');
-    const res = await callbackWithError(state, 'server_error');
+    const { browser, state } = await startedLink('fr');
+    const res = await callbackWithError(browser, state, 'server_error');
     expect(res.status).toBe(400);
     const page = readable(res.text);
     expect(page).toContain('<html lang="fr">');
@@ -110,8 +113,8 @@ describe('connect page: a sign-in that did not complete, in the account language
   });
 
   it('shows the English catalogue text to an English account', async () => {
-    const { state } = await startedLink('en');
-    const res = await callbackWithError(state, 'access_denied');
+    const { browser, state } = await startedLink('en');
+    const res = await callbackWithError(browser, state, 'access_denied');
     expect(res.status).toBe(400);
     expect(readable(res.text)).toContain(`<p>${CATALOGUES.en.connect.cancelledText}</p>`);
   });

@@ -13,14 +13,18 @@ import { accessTokenFor, saveConnection } from '../../src/services/provider-conn
 import { useDatabase } from '../support/db';
 import { makeWorld } from '../support/factories';
 import { useProviderApis } from '../support/providers/review-platforms';
+import { ConnectBrowser } from './connect-browser';
 import { startMockOAuthServer, type MockOAuthServer } from './mock-oauth-server';
 
 /**
  * The connect page's OAuth 2 round trip (authorization code + PKCE S256, state bound to the link) against a
- * real OAuth 2 server on loopback (oauth2-mock-server), the business list from the Google wire-format server.
+ * real OAuth 2 server on loopback (oauth2-mock-server), the business list from the Google wire-format server. The
+ * customer's steps run in one browser (`ConnectBrowser`, its cookies kept): the sign-in is bound to the browser that
+ * started it (test/oauth/connect-browser-binding.test.ts).
  */
 const ENV_KEYS = ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET', 'GOOGLE_AUTH_URL', 'GOOGLE_TOKEN_URL', 'PUBLIC_URL', 'APP_KEY'] as const;
-const PUBLIC = 'http://connect.example.test';
+const PUBLIC_HOST = 'connect.example.test';
+const PUBLIC = `http://${PUBLIC_HOST}`;
 const saved: Record<string, string | undefined> = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
 process.env.GOOGLE_CLIENT_ID = 'reviewgrid-test-client';
 process.env.GOOGLE_CLIENT_SECRET = 'reviewgrid-test-secret';
@@ -62,6 +66,8 @@ describe('connect page OAuth round trip against a real OAuth 2 server', () => {
   });
 
   const http = () => request(app);
+  /** A customer's browser on PUBLIC_URL's host (a fresh one: no cookies yet). */
+  const browser = () => new ConnectBrowser(app, PUBLIC_HOST);
   const hidden = (html: string, name: string): string => {
     const m = new RegExp(`name="${name}" value="([^"]*)"`).exec(html);
     if (!m) throw new Error(`no hidden field ${name} in ${html}`);
@@ -79,10 +85,10 @@ describe('connect page OAuth round trip against a real OAuth 2 server', () => {
     return { w, link };
   }
 
-  /** Landing page, start, the provider's authorize endpoint: the callback URL the provider sends the browser to. */
-  async function signIn(token: string): Promise<string> {
-    const landing = await http().get(`/connect/${token}`);
-    const start = await http().post(`/connect/${token}/start`).type('form').send({ csrf: hidden(landing.text, 'csrf') });
+  /** Landing page, start, the provider's authorize endpoint, in `b`: the callback URL the provider sends `b` to. */
+  async function signIn(b: ConnectBrowser, token: string): Promise<string> {
+    const landing = await b.get(`/connect/${token}`);
+    const start = await b.post(`/connect/${token}/start`, { csrf: hidden(landing.text, 'csrf') });
     expect(start.status).toBe(303);
     const authorize = await fetch(start.headers.location, { redirect: 'manual' });
     expect(authorize.status).toBe(302);
@@ -91,7 +97,8 @@ describe('connect page OAuth round trip against a real OAuth 2 server', () => {
 
   it('signs in, lists the businesses, attaches the chosen one and stores the tokens encrypted', async () => {
     const { w, link } = await newLink();
-    const landing = await http().get(`/connect/${link.token}`);
+    const b = browser();
+    const landing = await b.get(`/connect/${link.token}`);
     expect(landing.status).toBe(200);
     expect(landing.headers['content-type']).toMatch(/^text\/html/);
     expect(landing.headers['referrer-policy']).toBe('no-referrer');
@@ -104,7 +111,7 @@ describe('connect page OAuth round trip against a real OAuth 2 server', () => {
     expect(landing.text).toContain('Sign in with Google');
 
     clock.advance(1000);
-    const start = await http().post(`/connect/${link.token}/start`).type('form').send({ csrf: hidden(landing.text, 'csrf') });
+    const start = await b.post(`/connect/${link.token}/start`, { csrf: hidden(landing.text, 'csrf') });
     expect(start.status).toBe(303);
     const authUrl = new URL(start.headers.location);
     expect(`${authUrl.origin}${authUrl.pathname}`).toBe(`${oauth.url}/authorize`);
@@ -130,7 +137,7 @@ describe('connect page OAuth round trip against a real OAuth 2 server', () => {
     const back = new URL(authorize.headers.get('location')!);
     expect(`${back.origin}${back.pathname}`).toBe(callbackUrl);
     clock.advance(1000);
-    const callback = await http().get(pathOf(back.toString()));
+    const callback = await b.get(pathOf(back.toString()));
     expect(callback.status).toBe(303);
     expect(callback.headers.location).toBe(`/connect/${link.token}/select`);
     expect(await oauth.tokenRequestReported((r) => r.code === back.searchParams.get('code'))).toEqual({
@@ -146,7 +153,7 @@ describe('connect page OAuth round trip against a real OAuth 2 server', () => {
     expect(link.usedAt).toBeNull();
     expect(link.oauthState).toBeNull(); // the state works once
 
-    const select = await http().get(`/connect/${link.token}/select`);
+    const select = await b.get(`/connect/${link.token}/select`);
     expect(select.status).toBe(200);
     expect(select.text).toContain('Main Street Dental');
     expect(select.text).toContain('1 Main Street, Springfield, 12345, US');
@@ -154,10 +161,7 @@ describe('connect page OAuth round trip against a real OAuth 2 server', () => {
     expect(select.text).not.toContain('<Annex>');
     expect(apis().google.requests.some((r) => r.authorization?.startsWith('Bearer ey'))).toBe(true);
 
-    const done = await http()
-      .post(`/connect/${link.token}/select`)
-      .type('form')
-      .send({ nonce: hidden(select.text, 'nonce'), business: 'accounts/7001/locations/11' });
+    const done = await b.post(`/connect/${link.token}/select`, { nonce: hidden(select.text, 'nonce'), business: 'accounts/7001/locations/11' });
     expect(done.status).toBe(200);
     expect(done.text).toContain('Connected');
     expect(done.text).toContain('Main Street Dental');
@@ -180,18 +184,19 @@ describe('connect page OAuth round trip against a real OAuth 2 server', () => {
     expect(connection!.expiresAt).toEqual(new Date(clock.now().getTime() + 3600 * 1000));
     expect(await accessTokenFor(integration!.id, { clock })).toBe(accessToken);
 
-    // The same link cannot be used again, nor the callback replayed.
-    // The replayed callback's state was consumed: it belongs to no open link any more.
-    expect((await http().get(pathOf(back.toString()))).status).toBe(400);
+    // The same link cannot be used again, nor the callback replayed: the callback took the browser's attempt with it,
+    // and its state was consumed (it belongs to no open link any more).
+    expect((await b.get(pathOf(back.toString()))).status).toBe(400);
     expect((await http().get(`/connect/${link.token}`)).status).toBe(410);
   });
 
   it('reconnecting the same business on the same location keeps its integration (its reviews are not imported twice) with the new tokens', async () => {
     const { w, link } = await newLink();
     const connect = async (token: string) => {
-      expect((await http().get(pathOf(await signIn(token)))).status).toBe(303);
-      const select = await http().get(`/connect/${token}/select`);
-      const done = await http().post(`/connect/${token}/select`).type('form').send({ nonce: hidden(select.text, 'nonce'), business: 'accounts/7001/locations/12' });
+      const b = browser();
+      expect((await b.get(pathOf(await signIn(b, token)))).status).toBe(303);
+      const select = await b.get(`/connect/${token}/select`);
+      const done = await b.post(`/connect/${token}/select`, { nonce: hidden(select.text, 'nonce'), business: 'accounts/7001/locations/12' });
       expect(done.status).toBe(200);
     };
     await connect(link.token);
@@ -212,10 +217,11 @@ describe('connect page OAuth round trip against a real OAuth 2 server', () => {
 
   it('refreshes an expired access token through the token endpoint and stores the new tokens', async () => {
     const { link } = await newLink();
-    const back = await signIn(link.token);
-    await http().get(pathOf(back));
-    const select = await http().get(`/connect/${link.token}/select`);
-    await http().post(`/connect/${link.token}/select`).type('form').send({ nonce: hidden(select.text, 'nonce'), business: 'accounts/7001/locations/12' });
+    const b = browser();
+    const back = await signIn(b, link.token);
+    await b.get(pathOf(back));
+    const select = await b.get(`/connect/${link.token}/select`);
+    await b.post(`/connect/${link.token}/select`, { nonce: hidden(select.text, 'nonce'), business: 'accounts/7001/locations/12' });
     await link.reload();
     const before = (await ProviderConnection.findByPk(link.integrationId!))!;
     const oldAccess = decryptSecret(before.accessTokenEnc);
@@ -238,10 +244,11 @@ describe('connect page OAuth round trip against a real OAuth 2 server', () => {
 
   it('answers 422 reconnect when the token expired and no refresh token is held', async () => {
     const { link } = await newLink();
-    const back = await signIn(link.token);
-    await http().get(pathOf(back));
-    const select = await http().get(`/connect/${link.token}/select`);
-    await http().post(`/connect/${link.token}/select`).type('form').send({ nonce: hidden(select.text, 'nonce'), business: 'accounts/7001/locations/11' });
+    const b = browser();
+    const back = await signIn(b, link.token);
+    await b.get(pathOf(back));
+    const select = await b.get(`/connect/${link.token}/select`);
+    await b.post(`/connect/${link.token}/select`, { nonce: hidden(select.text, 'nonce'), business: 'accounts/7001/locations/11' });
     await link.reload();
     await ProviderConnection.update({ refreshTokenEnc: null, expiresAt: new Date('2026-01-01T00:00:00Z') }, { where: { integrationId: link.integrationId! } });
     await expect(accessTokenFor(link.integrationId!)).rejects.toMatchObject({ code: 'UPSTREAM', reason: 'reconnect_required' });
@@ -249,9 +256,11 @@ describe('connect page OAuth round trip against a real OAuth 2 server', () => {
 
   it('refuses a callback whose state is not the link\'s (400 page, nothing stored)', async () => {
     const { link } = await newLink();
-    const back = new URL(await signIn(link.token));
+    const b = browser();
+    const back = new URL(await signIn(b, link.token));
     back.searchParams.set('state', 'forged-state-value-0000000000');
-    const res = await http().get(pathOf(back.toString()));
+    // In the browser that started the sign-in: refused all the same (this browser started no attempt of that state).
+    const res = await b.get(pathOf(back.toString()));
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.text).toContain('does not belong to any open connect link');
@@ -263,11 +272,12 @@ describe('connect page OAuth round trip against a real OAuth 2 server', () => {
 
   it('shows a cancelled sign-in (error=access_denied) as a 400 page with a way to try again', async () => {
     const { link } = await newLink();
-    const back = new URL(await signIn(link.token));
+    const b = browser();
+    const back = new URL(await signIn(b, link.token));
     const denied = new URL(`${back.origin}${back.pathname}`);
     denied.searchParams.set('error', 'access_denied');
     denied.searchParams.set('state', back.searchParams.get('state')!);
-    const res = await http().get(pathOf(denied.toString()));
+    const res = await b.get(pathOf(denied.toString()));
     expect(res.status).toBe(400);
     expect(res.text).toContain('Sign-in cancelled');
     expect(res.text).toContain('Try again');
@@ -280,16 +290,18 @@ describe('connect page OAuth round trip against a real OAuth 2 server', () => {
     const forged = await http().post(`/connect/${link.token}/start`).type('form').send({ csrf: 'nope' });
     expect(forged.status).toBe(303);
     expect(forged.headers.location).toBe(`/connect/${link.token}`);
+    expect(forged.headers['set-cookie']).toBeUndefined(); // nothing started: no sign-in cookie either
     await link.reload();
     expect(link.lastStartedAt).toBeNull();
 
     expect((await http().get(`/connect/${link.token}/select`)).headers.location).toBe(`/connect/${link.token}`); // not signed in yet
-    const back = await signIn(link.token);
-    await http().get(pathOf(back));
-    const noNonce = await http().post(`/connect/${link.token}/select`).type('form').send({ nonce: 'guess', business: 'accounts/7001/locations/11' });
+    const b = browser();
+    const back = await signIn(b, link.token);
+    expect((await b.get(pathOf(back))).status).toBe(303);
+    const noNonce = await b.post(`/connect/${link.token}/select`, { nonce: 'guess', business: 'accounts/7001/locations/11' });
     expect(noNonce.status).toBe(303);
-    const select = await http().get(`/connect/${link.token}/select`);
-    const notListed = await http().post(`/connect/${link.token}/select`).type('form').send({ nonce: hidden(select.text, 'nonce'), business: 'accounts/9/locations/9' });
+    const select = await b.get(`/connect/${link.token}/select`);
+    const notListed = await b.post(`/connect/${link.token}/select`, { nonce: hidden(select.text, 'nonce'), business: 'accounts/9/locations/9' });
     expect(notListed.status).toBe(422);
     expect(notListed.text).toContain('Choose one of the listed');
     await link.reload();

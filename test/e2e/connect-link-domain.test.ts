@@ -1,0 +1,99 @@
+import { chromium, type Browser } from 'playwright-core';
+import { ConnectLink, Integration, TenantDomain } from '../../src/models';
+import { forgetLinkDomains, setLinkDomain } from '../../src/services/link-domain.service';
+import { startMockOAuthServer, type MockOAuthServer } from '../oauth/mock-oauth-server';
+import { createConnectLink, serveApp, type ServedApp } from '../support/app';
+import { recordCspViolations } from '../support/browser';
+import { useDatabase } from '../support/db';
+import { makeWorld } from '../support/factories';
+import { useProviderApis } from '../support/providers/review-platforms';
+
+/**
+ * The connect flow in headless Chromium on an agency's link domain: the page, and the browser's sign-in cookie, on the
+ * agency's host; the provider (a real OAuth 2 server that answers at once, as a provider does for an account that
+ * already allowed the app) calls back on PUBLIC_URL, which relays the browser to the agency's host, where the
+ * sign-in completes. Every hop of the sign-in form's redirects must pass the page's form-action, and the SameSite=Lax
+ * cookie must come back on the provider's cross-site redirect.
+ */
+const ENV_KEYS = ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET', 'GOOGLE_AUTH_URL', 'GOOGLE_TOKEN_URL', 'PUBLIC_URL'] as const;
+const saved: Record<string, string | undefined> = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
+process.env.GOOGLE_CLIENT_ID = 'reviewgrid-test-client';
+process.env.GOOGLE_CLIENT_SECRET = 'reviewgrid-test-secret';
+
+describe("connect flow in a browser on the agency's link domain", () => {
+  jest.setTimeout(60_000);
+  useDatabase();
+  const apis = useProviderApis();
+  let served: ServedApp;
+  let oauth: MockOAuthServer;
+  let browser: Browser;
+  let base: string;
+  let w: Awaited<ReturnType<typeof makeWorld>>;
+  let domain: string;
+
+  beforeAll(async () => {
+    oauth = await startMockOAuthServer();
+    process.env.GOOGLE_AUTH_URL = `${oauth.url}/authorize`;
+    process.env.GOOGLE_TOKEN_URL = `${oauth.url}/token`;
+    served = await serveApp({ connectPage: { ensureReviewSync: async () => undefined } });
+    base = served.origin;
+    process.env.PUBLIC_URL = base;
+    apis().google.addLocation('accounts/8101/locations/41', { title: 'Quayside Florist', address: null });
+    w = await makeWorld();
+    domain = (await TenantDomain.findOne({ where: { tenantId: w.tenant.id }, order: [['id', 'ASC']] }))!.domain;
+    await setLinkDomain(w.tenant.id, domain);
+    // The agency's domain reaches this app (its DNS to the platform's proxy), here through Chromium's resolver.
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--host-resolver-rules=MAP ${domain} 127.0.0.1`],
+    });
+  });
+  afterAll(async () => {
+    forgetLinkDomains();
+    await browser?.close();
+    await served?.close();
+    await oauth?.stop();
+    for (const k of ENV_KEYS) {
+      if (saved[k] === undefined) delete process.env[k];
+      else process.env[k] = saved[k];
+    }
+  });
+
+  it("opens the link on the agency's domain, signs in, comes back there and attaches the business", async () => {
+    const link = await createConnectLink(base, w.owner, w.home);
+    const origin = `http://${domain}:${new URL(base).port}`;
+    expect(link.connect_url).toBe(`${origin}/connect/${link.token}`);
+
+    const page = await browser.newPage();
+    page.setDefaultTimeout(15_000);
+    const violations: string[] = [];
+    await recordCspViolations(page, violations);
+    const hops: string[] = [];
+    page.on('request', (r) => {
+      if (r.isNavigationRequest()) hops.push(r.url());
+    });
+    try {
+      expect((await page.goto(link.connect_url))?.status()).toBe(200);
+      await page.getByRole('button', { name: 'Sign in with Google' }).click();
+      await page.waitForURL(`${origin}/connect/${link.token}/select`);
+      await page.getByLabel(/Quayside Florist/).check();
+      await page.getByRole('button', { name: /Connect this Business Profile/ }).click();
+      await page.getByRole('heading', { name: 'Connected' }).waitFor();
+    } catch (e) {
+      throw new Error(`${(e as Error).message}\nhops: ${hops.join('\n')}\nat ${page.url()}:\n${(await page.content()).slice(0, 2000)}`);
+    } finally {
+      await page.close();
+    }
+    // form, provider, PUBLIC_URL's callback, the relay to the agency's host, the selection there.
+    const paths = hops.map((u) => `${new URL(u).origin}${new URL(u).pathname}`);
+    expect(paths).toEqual(
+      expect.arrayContaining([`${origin}/connect/${link.token}/start`, `${oauth.url}/authorize`, `${base}/connect/callback`, `${origin}/connect/callback`, `${origin}/connect/${link.token}/select`]),
+    );
+    expect(violations).toEqual([]);
+
+    const stored = await ConnectLink.findByPk(link.token);
+    expect(stored?.usedAt).not.toBeNull();
+    const integration = await Integration.findOne({ where: { locationId: w.home.id, type: 'synced' } });
+    expect(integration).toMatchObject({ externalId: 'accounts/8101/locations/41', id: stored!.integrationId });
+  });
+});

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { Clock } from '../../src/domain/clock';
 import { NotFound, Validation } from '../../src/domain/errors';
 import { MAX_IMAGE_BYTES } from '../../src/domain/limits';
+import { bodyLimitBytes } from '../../src/config';
 import { contextOf } from '../shared/auth';
 import { execute, type Operation } from '../shared/execute';
 import { sendError } from '../shared/errors';
@@ -117,19 +118,68 @@ export interface MountOptions {
   schema: GraphQLSchema;
   logger: Logger;
   clock?: Clock;
+  /**
+   * The largest multipart body read (a size as BODY_LIMIT spells it, '1mb'): the JSON and form parsers' limit, so an
+   * upload takes no more memory than any other body. Unset: BODY_LIMIT from the environment, else 1 MB.
+   */
+  bodyLimit?: string;
 }
 
-const upload = multer({
-  storage: multer.memoryStorage(),
-  // One byte over the limit is enough to know it is too big; the service states the rule.
-  limits: { fileSize: MAX_IMAGE_BYTES + 1, files: 5, fields: 50, fieldSize: 1024 * 1024, parts: 60 },
-}).any();
+/**
+ * The longest multipart field value, in bytes. The longest text a route that takes a file is sent is a review's
+ * `message` (POST and PUT /reviews; the spec sets it no limit): a TEXT column, at most 65,535 bytes, so a message any
+ * JSON body can carry fits in a form too. The other fields are names (255 characters), dates and integers. Multer's
+ * default was 1 MB a field, 50 fields: 49 MB held in memory per request, before the permission check.
+ */
+export const MAX_MULTIPART_FIELD_BYTES = 64 * 1024;
 
-function parseMultipart(req: Request, res: Response, accepted: readonly string[]): Promise<Record<string, UploadedFile>> {
+/** A multipart body past the body limit: 413, as the JSON and form parsers answer. */
+class MultipartTooLarge extends Error {}
+const TOO_LARGE = { message: 'The request body is too large.' };
+
+/** What busboy is to the stream handler: a writable stream that stops with an error. */
+type BusboyStream = NodeJS.WritableStream & { destroy(error?: Error): void };
+
+/**
+ * The multipart parser of the routes (a file where the route takes one, fields everywhere). Busboy has no limit of the whole body: it is counted as it
+ * arrives, whatever its framing, and past `limitBytes` parsing stops with 413. A limit of one part met first (a file
+ * over 250 KB, a field over MAX_MULTIPART_FIELD_BYTES) keeps its own 422, which names the field.
+ */
+function multipartParser(limitBytes: number) {
+  const streamHandler = (req: Request, busboy: BusboyStream) => {
+    let seen = 0;
+    const count = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen <= limitBytes) return;
+      req.off('data', count);
+      req.unpipe(busboy);
+      // Multer answers busboy's error once the rest of the body is drained (read and dropped, never kept).
+      busboy.destroy(new MultipartTooLarge());
+    };
+    req.on('data', count);
+    req.pipe(busboy);
+  };
+  const parse = multer({
+    storage: multer.memoryStorage(),
+    // One byte over the limit is enough to know it is too big; the service states the rule.
+    limits: { fileSize: MAX_IMAGE_BYTES + 1, files: 5, fields: 50, fieldSize: MAX_MULTIPART_FIELD_BYTES, parts: 60 },
+    // Multer 2.x feeds busboy through `streamHandler` (not in @types/multer).
+    streamHandler,
+  } as multer.Options).any();
+  return { parse, limitBytes };
+}
+
+type MultipartParser = ReturnType<typeof multipartParser>;
+
+function parseMultipart(req: Request, res: Response, def: AnyRoute, parser: MultipartParser): Promise<Record<string, UploadedFile>> {
   return new Promise((resolve, reject) => {
     if (!req.is('multipart/form-data')) return resolve({});
-    upload(req, res, (err: unknown) => {
+    // Any route reads its fields from a form too (as it always did), within the same bounds; only those that take a
+    // file keep one.
+    const accepted = def.files ?? [];
+    parser.parse(req, res, (err: unknown) => {
       if (err) {
+        if (err instanceof MultipartTooLarge) return reject(err);
         const e = err as { code?: string; field?: string; message?: string };
         if (e.code === 'LIMIT_FILE_SIZE') {
           const field = e.field ?? 'file';
@@ -185,12 +235,18 @@ export function documentOf(def: AnyRoute, parsed: RestRequest): Operation<unknow
   return typeof def.document === 'function' ? def.document(parsed) : def.document;
 }
 
+/** MountOptions.bodyLimit in bytes: as set, else BODY_LIMIT from the environment, else 1 MB (the configuration's default). */
+function multipartLimitOf(opts: MountOptions): number {
+  return bodyLimitBytes(opts.bodyLimit ?? process.env.BODY_LIMIT ?? '1mb') ?? 1024 * 1024;
+}
+
 export function mountRoutes(router: Router, routes: readonly AnyRoute[], opts: MountOptions): Router {
+  const multipart = multipartParser(multipartLimitOf(opts));
   for (const def of routes) {
     router[def.method](def.path, async (req: Request, res: Response) => {
       try {
         const ctx = contextOf(res);
-        const files = await parseMultipart(req, res, def.files ?? []);
+        const files = await parseMultipart(req, res, def, multipart);
         const parsed = parseRequest(def, req, files);
         const variables = def.variables(parsed);
         const data = await execute(opts.schema, documentOf(def, parsed), variables, ctx);
@@ -199,7 +255,8 @@ export function mountRoutes(router: Router, routes: readonly AnyRoute[], opts: M
         if (type) res.status(status ?? 200).type(type).send(out);
         else res.status(status ?? 200).json(out);
       } catch (err) {
-        sendError(res, err, req.log ?? opts.logger);
+        if (err instanceof MultipartTooLarge) res.status(413).json(TOO_LARGE);
+        else sendError(res, err, req.log ?? opts.logger);
       }
     });
   }

@@ -59,7 +59,7 @@ export function isDrawableImage(bytes: Buffer): boolean {
  * order, then the `<svg` element. A scan, not a regular expression: a pattern with repeated lazy comment groups
  * backtracks exponentially on a crafted prefix (the agency chooses the logo's bytes).
  */
-function isSvgDocument(text: string): boolean {
+export function isSvgDocument(text: string): boolean {
   let at = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   for (;;) {
     while (at < text.length && /\s/.test(text[at])) at++;

@@ -1,7 +1,7 @@
 import bcrypt from 'bcryptjs';
 import { Op } from 'sequelize';
 import { NotFound, Validation } from '../domain/errors';
-import { signInEmail } from '../domain/email';
+import { isAccountEmail, signInEmail } from '../domain/email';
 import { ORGANIZATION_PERMISSIONS, type OrganizationPermission } from '../domain/permissions';
 import type { Role } from '../domain/principal';
 import { Customer, Location, LocationUser, Organization, OrganizationMember, Plan, Tenant, TenantDomain, User } from '../models';
@@ -13,12 +13,12 @@ import { assertMemberCapacity } from './plans.service';
  * These run as the platform operator, so they take no Principal.
  */
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 function assertEmail(email: string): string {
   const e = signInEmail(email);
-  if (!EMAIL.test(e) || e.length > 255) throw new Validation({ email: ['The email must be a valid email address.'] });
+  // The length before the pattern (isAccountEmail): a 200 KB value took the pattern 44 s.
+  if (!isAccountEmail(e)) throw new Validation({ email: ['The email must be a valid email address.'] });
   return e;
 }
 

@@ -2,7 +2,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { Op, QueryTypes, UniqueConstraintError, type Transaction } from 'sequelize';
 import type { Logger } from 'pino';
 import { Conflict, Forbidden, NotFound, PlanLimit, Validation, ruleViolation, type FieldErrors } from '../domain/errors';
-import { signInEmail } from '../domain/email';
+import { isAccountEmail, signInEmail } from '../domain/email';
 import { charCount } from '../domain/limits';
 import type { Principal } from '../domain/principal';
 import { sendSafely } from '../providers/smtp/platform-mailer';
@@ -163,7 +163,6 @@ export interface CreateCustomerInput {
   language?: string | null;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const POSTAL_CODES: Record<string, RegExp> = {
   US: /^\d{5}(-\d{4})?$/,
   CA: /^[A-Za-z]\d[A-Za-z][ -]?\d[A-Za-z]\d$/,
@@ -193,7 +192,8 @@ async function validateCreate(p: Principal, input: CreateCustomerInput, tenant: 
   }
   const email = signInEmail(input.email);
   if (!email) add('email', 'The email field is required.');
-  else if (!EMAIL.test(email) || email.length > 255) add('email', 'The email must be a valid email address.');
+  // The length before the pattern (isAccountEmail): a 200 KB value took the pattern 44 s.
+  else if (!isAccountEmail(email)) add('email', 'The email must be a valid email address.');
   else if (await User.count({ where: { ...tenantScoped(p), email } })) add('email', 'The email has already been taken.');
   if (!input.password) add('password', 'The password field is required.');
   else if (input.password.length < 8) add('password', 'The password must be at least 8 characters.');

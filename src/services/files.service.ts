@@ -4,6 +4,7 @@ import type { JSDOM as JSDOMClass } from 'jsdom';
 import { Validation } from '../domain/errors';
 import { MAX_IMAGE_BYTES } from '../domain/limits';
 import { StoredFile } from '../models';
+import { isSvgDocument } from '../reports/logo';
 import type { ServiceOptions } from './common';
 
 const ALLOWED = ['png', 'jpg', 'jpeg', 'svg'] as const;
@@ -22,9 +23,10 @@ function sniff(bytes: Buffer): Kind | null {
     return 'png';
   }
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
-  const head = bytes.subarray(0, 1024).toString('utf8').replace(/^\uFEFF/, '').trimStart();
-  if (/^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(head)) return 'svg';
-  return null;
+  // The linear scan of src/reports/logo.ts (prolog, comments and doctype, then `<svg`): a regular expression with a
+  // repeated lazy comment group backtracked exponentially here, so a 281-byte logo.svg of `<!---->` x 40 and an `x`
+  // held the API process for minutes.
+  return isSvgDocument(bytes.subarray(0, 1024).toString('utf8')) ? 'svg' : null;
 }
 
 let purifier: ReturnType<typeof createDOMPurify> | null = null;

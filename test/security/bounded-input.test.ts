@@ -2,6 +2,7 @@ import { connect } from 'node:net';
 import { QueryTypes } from 'sequelize';
 import type request from 'supertest';
 import { unsubscribeTokenOf } from '../../src/messaging/links';
+import { MAX_MULTIPART_FIELD_BYTES } from '../../facades/rest/route';
 import { MAX_IMAGE_BYTES } from '../../src/domain/limits';
 import { ConnectLink, Contact } from '../../src/models';
 import { issueConnectLink, startFormToken } from '../../src/services/connect-links.service';
@@ -14,7 +15,9 @@ import { agencyTokenFor, makeWorld, testimonialsOf } from '../support/factories'
  * Bounded input (issue 14): every request-size limit holds, and a request over one is a clear client error (a JSON
  * 4xx on the APIs), never a 5xx or an HTML error page. The limits: BODY_LIMIT ('1mb' in tests) for JSON and
  * url-encoded bodies with 200 parameters at most on /api/v1 and /api/agency/v1 (src/http/app.ts); multer's
- * files 5, fields 50, field size 1 MB and file size MAX_IMAGE_BYTES + 1 (facades/rest/route.ts); the url-encoded
+ * files 5, fields 50, field size MAX_MULTIPART_FIELD_BYTES (64 KB) and file size MAX_IMAGE_BYTES + 1, the whole
+ * multipart body BODY_LIMIT, on the routes that take a file only (facades/rest/route.ts; more in
+ * test/facades/rest/multipart-limits.test.ts); the url-encoded
  * limits of the public page forms (src/http/{unsubscribe,feedback,connect}-page.ts); Node's 16 KB of headers.
  *
  * Asserted elsewhere and not repeated here:
@@ -140,7 +143,7 @@ describe('bounded input', () => {
     });
   });
 
-  describe('multipart bodies: multer limits (files 5, fields 50, field 1 MB, file MAX_IMAGE_BYTES + 1)', () => {
+  describe('multipart bodies: multer limits (files 5, fields 50, field MAX_MULTIPART_FIELD_BYTES, file MAX_IMAGE_BYTES + 1)', () => {
     const tiny = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
 
     /** POST /api/v1/reviews as multipart with a valid review's fields plus `extra`: answers 422, stores nothing. */
@@ -186,9 +189,19 @@ describe('bounded input', () => {
       expect(errors).toEqual({ body: ['The multipart body could not be read: Too many fields.'] });
     });
 
-    it('a field value over 1 MB is 422 errors.body "Field value too long"', async () => {
-      const errors = await refused((req) => req.field('message', 'x'.repeat(1024 * 1024 + 1)));
+    it('a field value over MAX_MULTIPART_FIELD_BYTES is 422 errors.body "Field value too long"', async () => {
+      const errors = await refused((req) => req.field('message', 'x'.repeat(MAX_MULTIPART_FIELD_BYTES + 1)));
       expect(errors).toEqual({ body: ['The multipart body could not be read: Field value too long.'] });
+    });
+
+    it('a field value over 1 MB is past BODY_LIMIT first: 413 JSON, nothing stored', async () => {
+      const { w, fields, auth } = await reviewWorld();
+      let req = t.http().post('/api/v1/reviews').set(auth);
+      for (const [k, v] of Object.entries(fields)) req = req.field(k, String(v));
+      const res = await req.field('message', 'x'.repeat(BODY_LIMIT + 1));
+      expectJson(res, 413);
+      expect(res.body).toEqual(TOO_LARGE);
+      expect(await countOf('reviews', w.tenant.id)).toBe(0);
     });
   });
 

@@ -1,18 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { Express } from 'express';
-import pino from 'pino';
 import { mac } from '../../src/crypto/secrets';
 import { fixedClock } from '../../src/domain/clock';
-import { getSchema } from '../../src/graphql/schema';
-import { createApp } from '../../src/http/app';
 import { ConnectLink, Integration, ProviderConnection, TenantDomain } from '../../src/models';
 import { issueConnectLink } from '../../src/services/connect-links.service';
 import { forgetLinkDomains, setLinkDomain } from '../../src/services/link-domain.service';
 import { useDatabase } from '../support/db';
 import { makeWorld } from '../support/factories';
 import { useProviderApis } from '../support/providers/review-platforms';
-import { ConnectBrowser } from './connect-browser';
-import { startMockOAuthServer, type MockOAuthServer } from './mock-oauth-server';
+import { ConnectBrowser, startConnectApp } from './connect-browser';
+import type { MockOAuthServer } from './mock-oauth-server';
 
 /**
  * The connect sign-in is bound to the browser that started it: `/connect/{token}/start` sets a cookie with a MAC of
@@ -41,16 +38,7 @@ describe('connect page: the sign-in is bound to the browser that started it', ()
   let stop: () => Promise<void>;
 
   beforeAll(async () => {
-    oauth = await startMockOAuthServer();
-    process.env.GOOGLE_AUTH_URL = `${oauth.url}/authorize`;
-    process.env.GOOGLE_TOKEN_URL = `${oauth.url}/token`;
-    ({ app, stop } = await createApp({
-      config: { RATE_LIMIT_PER_MINUTE: 100_000, BODY_LIMIT: '1mb', TRUST_PROXY: 'false' },
-      schema: await getSchema(),
-      logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-      clock,
-      connectPage: { ensureReviewSync: async () => undefined },
-    }));
+    ({ oauth, app, stop } = await startConnectApp(clock));
     const google = apis().google;
     google.addAccount('7101', 'Victim Dental Group');
     google.addLocation('accounts/7101/locations/31', { title: 'Victim Dental', address: null });

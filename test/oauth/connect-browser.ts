@@ -1,5 +1,10 @@
 import type { Express } from 'express';
+import pino from 'pino';
 import request from 'supertest';
+import type { Clock } from '../../src/domain/clock';
+import { getSchema } from '../../src/graphql/schema';
+import { createApp } from '../../src/http/app';
+import { startMockOAuthServer, type MockOAuthServer } from './mock-oauth-server';
 
 /**
  * One browser on the connect pages, over supertest: it sends each request with the Host of its URL and keeps the
@@ -80,3 +85,21 @@ export class ConnectBrowser {
 }
 
 const hostnameOf = (host: string) => host.replace(/:\d+$/, '').toLowerCase();
+
+/**
+ * The app of the connect-page tests with Google's sign-in on a mock OAuth 2 server (GOOGLE_AUTH_URL / _TOKEN_URL set to
+ * it): what each of those files starts before its tests. `ensureReviewSync` stands in for the review sync's start.
+ */
+export async function startConnectApp(clock: Clock, ensureReviewSync: (integrationId: number) => Promise<void> = async () => undefined): Promise<{ oauth: MockOAuthServer; app: Express; stop: () => Promise<void> }> {
+  const oauth = await startMockOAuthServer();
+  process.env.GOOGLE_AUTH_URL = `${oauth.url}/authorize`;
+  process.env.GOOGLE_TOKEN_URL = `${oauth.url}/token`;
+  const { app, stop } = await createApp({
+    config: { RATE_LIMIT_PER_MINUTE: 100_000, BODY_LIMIT: '1mb', TRUST_PROXY: 'false' },
+    schema: await getSchema(),
+    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    clock,
+    connectPage: { ensureReviewSync },
+  });
+  return { oauth, app, stop };
+}

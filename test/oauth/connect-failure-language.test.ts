@@ -1,16 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Express } from 'express';
-import pino from 'pino';
 import { fixedClock } from '../../src/domain/clock';
-import { getSchema } from '../../src/graphql/schema';
-import { createApp } from '../../src/http/app';
 import { CATALOGUES } from '../../src/i18n';
 import { Customer } from '../../src/models';
 import { issueConnectLink } from '../../src/services/connect-links.service';
 import { useDatabase } from '../support/db';
 import { makeWorld } from '../support/factories';
-import { ConnectBrowser } from './connect-browser';
-import { startMockOAuthServer, type MockOAuthServer } from './mock-oauth-server';
+import { ConnectBrowser, startConnectApp } from './connect-browser';
+import type { MockOAuthServer } from './mock-oauth-server';
 
 /**
  * A sign-in that did not complete (cancelled or refused at the provider) reads, title and text, in the account's
@@ -43,16 +40,7 @@ describe('connect page: a sign-in that did not complete, in the account language
   let stop: () => Promise<void>;
 
   beforeAll(async () => {
-    oauth = await startMockOAuthServer();
-    process.env.GOOGLE_AUTH_URL = `${oauth.url}/authorize`;
-    process.env.GOOGLE_TOKEN_URL = `${oauth.url}/token`;
-    ({ app, stop } = await createApp({
-      config: { RATE_LIMIT_PER_MINUTE: 100_000, BODY_LIMIT: '1mb', TRUST_PROXY: 'false' },
-      schema: await getSchema(),
-      logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-      clock,
-      connectPage: { ensureReviewSync: async () => undefined },
-    }));
+    ({ oauth, app, stop } = await startConnectApp(clock));
   });
   afterAll(async () => {
     await stop?.();

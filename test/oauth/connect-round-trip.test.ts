@@ -1,20 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { logoKey } from '../../src/reports/logo';
 import type { Express } from 'express';
-import pino from 'pino';
 import request from 'supertest';
 import { decryptSecret } from '../../src/crypto/secrets';
 import { fixedClock } from '../../src/domain/clock';
-import { getSchema } from '../../src/graphql/schema';
-import { createApp } from '../../src/http/app';
 import { ConnectLink, Integration, ProviderConnection, ReviewSource } from '../../src/models';
 import { issueConnectLink } from '../../src/services/connect-links.service';
 import { accessTokenFor, saveConnection } from '../../src/services/provider-connections.service';
 import { useDatabase } from '../support/db';
 import { makeWorld } from '../support/factories';
 import { useProviderApis } from '../support/providers/review-platforms';
-import { ConnectBrowser } from './connect-browser';
-import { startMockOAuthServer, type MockOAuthServer } from './mock-oauth-server';
+import { ConnectBrowser, startConnectApp } from './connect-browser';
+import type { MockOAuthServer } from './mock-oauth-server';
 
 /**
  * The connect page's OAuth 2 round trip (authorization code + PKCE S256, state bound to the link) against a
@@ -41,16 +38,7 @@ describe('connect page OAuth round trip against a real OAuth 2 server', () => {
   let stop: () => Promise<void>;
 
   beforeAll(async () => {
-    oauth = await startMockOAuthServer();
-    process.env.GOOGLE_AUTH_URL = `${oauth.url}/authorize`;
-    process.env.GOOGLE_TOKEN_URL = `${oauth.url}/token`;
-    ({ app, stop } = await createApp({
-      config: { RATE_LIMIT_PER_MINUTE: 100_000, BODY_LIMIT: '1mb', TRUST_PROXY: 'false' },
-      schema: await getSchema(),
-      logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-      clock,
-      connectPage: { ensureReviewSync: async (id) => void syncs.push(id) },
-    }));
+    ({ oauth, app, stop } = await startConnectApp(clock, async (id) => void syncs.push(id)));
     const google = apis().google;
     google.addAccount('7001', 'Main Street Dental Group');
     google.addLocation('accounts/7001/locations/11', { title: 'Main Street Dental', address: { addressLines: ['1 Main Street'], locality: 'Springfield', postalCode: '12345', regionCode: 'US' } });

@@ -58,7 +58,10 @@ export function createLoaders(principal: Principal | null) {
       return statsFor(principal, orgIds);
     }),
     /** The review of each reply draft (a draft is scope-checked by the service that returned it, so its review is visible). */
-    reviewById: new DataLoader<number, Review | null>(async (ids) => byKey(ids, await Review.findAll({ where: { id: { [Op.in]: [...ids] } } }), (r) => r.id)),
+    // A review removed on its platform reads as gone (a draft's `review` is null).
+    reviewById: new DataLoader<number, Review | null>(async (ids) =>
+      byKey(ids, await Review.findAll({ where: { id: { [Op.in]: [...ids] }, removedAt: null } }), (r) => r.id),
+    ),
     /** The tags of each review of a page, alphabetical. */
     reviewTags: new DataLoader<number, string[]>(async (ids) => {
       const found = await tagsOf(ids);

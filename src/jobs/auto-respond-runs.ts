@@ -36,13 +36,11 @@ function systemPrincipal(tenantId: number, customerId: number): Principal {
 
 /**
  * Why a pending run must not reply (now), or null. `rule`: the run's rule as the caller read it (under its lock);
- * else it is read here, under a shared lock when in a transaction.
+ * else it is read here, without a lock (the caller decides which locks it holds: see publishAutoResponse).
  */
 async function skipReason(run: AutoRespondRun, transaction?: Transaction, rule?: AutoRespondRule | null): Promise<string | null> {
   if (run.ruleId === null) return 'rule_deleted';
-  if (rule === undefined || (rule !== null && rule.id !== run.ruleId)) {
-    rule = await AutoRespondRule.findByPk(run.ruleId, { transaction, ...(transaction ? { lock: transaction.LOCK.SHARE } : {}) });
-  }
+  if (rule === undefined || (rule !== null && rule.id !== run.ruleId)) rule = await AutoRespondRule.findByPk(run.ruleId, { transaction });
   if (!rule) return 'rule_deleted';
   if (rule.paused) return 'rule_paused';
   const review = await Review.findByPk(run.reviewId, { attributes: ['id', 'reply'], transaction });
@@ -171,48 +169,82 @@ export async function prepareAutoResponse(reviewId: number): Promise<AutoRespons
 }
 
 /**
+ * The outcome of a run that must not reply now (recorded `skipped` in the transaction when it is pending), or null
+ * when it may. `rule` as for skipReason.
+ */
+async function settledOutcome(run: AutoRespondRun, transaction: Transaction, rule?: AutoRespondRule | null): Promise<AutoRespondOutcome | null> {
+  if (run.status !== 'pending') return { status: run.status, reason: run.reason };
+  const reason = await skipReason(run, transaction, rule);
+  if (!reason) return null;
+  await AutoRespondRun.update({ status: 'skipped', reason }, { where: { id: run.id, status: 'pending' }, transaction });
+  return { status: 'skipped', reason };
+}
+
+/**
  * Activity: publishes the reply through the reply path (the platform for synced reviews, stored for written ones)
- * and records the run as replied, in one transaction. Checked again under the locks: a rule paused or deleted, a
- * plan downgraded or a reply written in the meantime skips instead. The rule is read under a shared lock held until
- * the commit, so a pause or a deletion (which lock the rule) either waits for the reply to be published and recorded,
- * or is seen here and skips the run: once a pause has answered, no reply of the rule goes out. Lock order: the rule,
- * then the run, then the review (deleteRule locks the rule, then its runs through the foreign key's SET NULL).
- * Platform errors propagate (the activity maps them to retry or stop) and leave the run pending. A retry after a
- * platform call whose answer was lost (or a worker killed before the commit) publishes nothing twice: the reply
- * path records the reply an earlier attempt left on Google or Facebook (same text) instead of publishing again; a
- * platform reply with another text (the owner answered there) skips the run as `already_replied`.
+ * and records the run as replied. No lock that a rule change or a review deletion waits for is held while the
+ * platform is called (a slow Google or Facebook would otherwise hold them up to its 30 s timeout, and make them
+ * fail on the lock-wait timeout). Two transactions:
+ *
+ * 1. The check, short: the rule read under a shared lock, so a pause or deletion being stored is waited for (its own
+ *    short transaction) and seen; then the run and the other reasons to skip (a rule paused or deleted, a plan
+ *    downgraded, a subscription paused, a review deleted or replied to), a skip recorded here.
+ * 2. The publish: the review row locked first (the reply path's lock, which keeps replies to one review one at a
+ *    time), the same reasons checked again without locks (a pause stored while this waited for the review is seen),
+ *    the platform called (or a written review's reply stored), and the run recorded `replied` in the same
+ *    transaction, after the call. Only the review row is locked during the call; the run row is written after it.
+ *
+ * So a pause or deletion stored before the publish's last check skips the run (`rule_paused`, `rule_deleted`), and
+ * one stored after it answers at once and does not recall the reply already on its way: that reply is published and
+ * recorded `replied` (with `rule_id` null after a deletion). Lock orders: the check takes the rule, then the run (as
+ * deleteRule: the rule, then its runs through ON DELETE SET NULL) and reads the review without a lock; the publish
+ * takes the review, then the run, as deleting a review does (the review, then its run through ON DELETE CASCADE),
+ * so neither deadlocks with the other. A review deleted meanwhile is `review_deleted` (its run went with it).
+ *
+ * Platform errors propagate (the activity maps them to retry or stop) and leave the run pending: the reply and the
+ * run's `replied` commit together or not at all. A retry after a platform call whose answer was lost (or a worker
+ * killed before the commit) publishes nothing twice: the reply path records the reply an earlier attempt left on
+ * Google or Facebook (same text) instead of publishing again; a platform reply with another text (the owner answered
+ * there) skips the run as `already_replied`.
  */
 export async function publishAutoResponse(
   input: PublishAutoResponseInput,
   opts: ServiceOptions & Pick<ReplyOptions, 'platformClient'> = {},
 ): Promise<AutoRespondOutcome> {
   const clock = clockOf(opts);
-  // The rule to lock first, read before the transaction: a plain read in it would fix its snapshot before the wait for
-  // the rule's lock (the run's rule only ever changes to null, which the locked reads below see).
+  // The rule to lock, read before the transaction: a plain read in it would fix its snapshot before the wait for the
+  // rule's lock (the run's rule only ever changes to null, which the reads after the lock see).
   const found = await AutoRespondRun.findOne({ where: { reviewId: input.reviewId }, attributes: ['id', 'ruleId'], transaction: opts.transaction });
   if (!found) return { status: 'skipped', reason: 'no_run' };
-  return inTransaction(opts, async (transaction) => {
+
+  const checked = await inTransaction(opts, async (transaction): Promise<AutoRespondOutcome | null> => {
     const rule = found.ruleId === null ? null : await AutoRespondRule.findByPk(found.ruleId, { transaction, lock: transaction.LOCK.SHARE });
-    const run = await AutoRespondRun.findOne({ where: { reviewId: input.reviewId }, transaction, lock: transaction.LOCK.UPDATE });
-    if (!run) return { status: 'skipped', reason: 'no_run' };
-    if (run.status !== 'pending') return { status: run.status, reason: run.reason };
-    const reason = await skipReason(run, transaction, rule);
-    if (reason) {
-      await run.update({ status: 'skipped', reason }, { transaction });
-      return { status: 'skipped', reason };
-    }
-    try {
-      await reply(systemPrincipal(run.tenantId, run.customerId), input.reviewId, input.message, { transaction, clock, platformClient: opts.platformClient });
-    } catch (e) {
-      if (e instanceof Conflict && e.reason === 'already_replied') {
-        await run.update({ status: 'skipped', reason: 'already_replied' }, { transaction });
-        return { status: 'skipped', reason: 'already_replied' };
-      }
-      throw e;
-    }
-    await run.update({ status: 'replied', reason: null, reply: input.message, usedAi: input.usedAi }, { transaction });
-    return { status: 'replied', reason: null };
+    const run = await AutoRespondRun.findByPk(found.id, { transaction });
+    return run ? settledOutcome(run, transaction, rule) : { status: 'skipped', reason: 'no_run' };
   });
+  if (checked) return checked;
+
+  try {
+    return await inTransaction(opts, async (transaction): Promise<AutoRespondOutcome> => {
+      // Locked before any plain read, so those read what was committed while this waited for the review.
+      const review = await Review.findByPk(input.reviewId, { attributes: ['id'], transaction, lock: transaction.LOCK.UPDATE });
+      if (!review) return { status: 'skipped', reason: 'review_deleted' };
+      const run = await AutoRespondRun.findByPk(found.id, { transaction });
+      if (!run) return { status: 'skipped', reason: 'no_run' };
+      const settled = await settledOutcome(run, transaction);
+      if (settled) return settled;
+      await reply(systemPrincipal(run.tenantId, run.customerId), input.reviewId, input.message, { transaction, clock, platformClient: opts.platformClient });
+      // The reply is out: recorded whatever happened to the run's rule meanwhile.
+      await AutoRespondRun.update({ status: 'replied', reason: null, reply: input.message, usedAi: input.usedAi }, { where: { id: run.id }, transaction });
+      return { status: 'replied', reason: null };
+    });
+  } catch (e) {
+    if (e instanceof Conflict && e.reason === 'already_replied') {
+      await AutoRespondRun.update({ status: 'skipped', reason: 'already_replied' }, { where: { id: found.id, status: 'pending' }, transaction: opts.transaction });
+      return { status: 'skipped', reason: 'already_replied' };
+    }
+    throw e;
+  }
 }
 
 /** Activity: the run ends without a reply (a refusal of the reply path, or retries exhausted). */

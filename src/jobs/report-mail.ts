@@ -34,7 +34,7 @@ export async function pendingReportRecipients(month: string, after: ReportRecipi
     `FROM organizations x
        JOIN customers c ON c.id = x.customer_id AND c.report_emails = 1 AND c.subscription_status = 'active'
        JOIN users u ON u.customer_id = x.customer_id AND u.role IN ('organization_owner', 'tenant_owner')
-      WHERE EXISTS (SELECT 1 FROM reviews r WHERE r.organization_id = x.id AND r.published_at < :end)`,
+      WHERE EXISTS (SELECT 1 FROM reviews r WHERE r.organization_id = x.id AND r.published_at < :end AND r.removed_at IS NULL)`,
     month,
     after && { reportId: after.organizationId, userId: after.userId },
     limit,

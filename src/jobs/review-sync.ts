@@ -12,8 +12,8 @@ import { reviewEvent } from '../services/reviews.service';
 /**
  * Periodic review sync of synced integrations (Temporal: workflows/reviews/sync.workflow.ts). These are the
  * database halves of its activities: what to sync, the upsert of one page of platform reviews with its
- * review-created / review-updated events (a reply arriving supersedes the review's pending drafts), and the sync
- * state kept on the integration.
+ * review-created / review-updated events (a reply arriving supersedes the review's pending drafts), the removal of
+ * reviews the platform no longer lists after a complete listing, and the sync state kept on the integration.
  */
 
 export interface SyncTarget {
@@ -80,7 +80,7 @@ export async function upsertProviderReviews(
   integrationId: number,
   provider: SignInProvider,
   reviews: ProviderReview[],
-  opts: { clock?: Clock; transaction?: Transaction; fetchedFrom?: Date } = {},
+  opts: { clock?: Clock; transaction?: Transaction; fetchedFrom?: Date; listedAt?: Date } = {},
 ): Promise<UpsertCounts> {
   const clock = opts.clock ?? systemClock;
   const counts: UpsertCounts = { created: 0, updated: 0, unchanged: 0 };
@@ -96,6 +96,14 @@ export async function upsertProviderReviews(
       lock: transaction.LOCK.UPDATE,
     });
     const known = new Map(existing.map((r) => [r.identifier!, r]));
+    // Seen in this run's listing: stamped, and a review removed earlier is back (same row, counted again by the
+    // review_counts trigger). No event for either, and updated_at stays: nothing about the review changed.
+    if (existing.length && (opts.listedAt || existing.some((r) => r.removedAt))) {
+      await Review.update(
+        { removedAt: null, ...(opts.listedAt ? { platformSeenAt: opts.listedAt } : {}) },
+        { where: { id: { [Op.in]: existing.map((r) => r.id) } }, transaction, silent: true, hooks: false },
+      );
+    }
     for (const [externalId, fetched] of byId) {
       const review = known.get(externalId);
       const r = review && replyNewerThanPage(review, opts.fetchedFrom) ? { ...fetched, reply: review.reply, replyDate: review.replyDate } : fetched;
@@ -121,6 +129,7 @@ export async function upsertProviderReviews(
             identifier: externalId,
             url: r.url,
             meta: metaOf(provider, r),
+            platformSeenAt: opts.listedAt ?? null,
           },
           { transaction },
         );
@@ -163,6 +172,52 @@ export async function upsertProviderReviews(
 function replyNewerThanPage(review: Review, fetchedFrom: Date | undefined): boolean {
   if (!fetchedFrom || review.reply === null || review.reply === '') return false;
   return review.updatedAt.getTime() >= fetchedFrom.getTime();
+}
+
+/** What the removal step of a complete listing did; `skipped`: why it removed nothing whatever it found. */
+export interface RemovalOutcome {
+  removed: number;
+  skipped: 'empty_listing' | null;
+}
+
+/**
+ * The end of a run that read the platform's complete list of reviews (every page to the last, none failed, not cut at
+ * the page limit), `listed` reviews in all, the run's pages stamped with `listedAt`. A review of the integration that
+ * neither this listing nor the previous complete one saw (`platform_seen_at` before the previous listing's time, or
+ * never stamped) is marked removed: one listing may miss a review while pages shift under it (a review edited or
+ * removed during the run moves the others between pages), two in a row do not. Nothing is deleted; a review listed
+ * again is restored by the upsert.
+ *
+ * An empty listing while the integration holds reviews removes nothing and does not count as a complete listing: a
+ * platform outage or a permission glitch answering "no reviews" must not wipe an account's figures. No event is
+ * written: the interface defines no review-deleted event, and the review did not change (review-updated would
+ * announce a review that the API then answers 404 for). Idempotent: a listing already recorded does nothing again.
+ */
+export async function removeUnlistedReviews(
+  integrationId: number,
+  listedAt: Date,
+  listed: number,
+  opts: { clock?: Clock; transaction?: Transaction } = {},
+): Promise<RemovalOutcome> {
+  const clock = opts.clock ?? systemClock;
+  return inTransaction(opts, async (transaction) => {
+    const integration = await Integration.findByPk(integrationId, { transaction, lock: transaction.LOCK.UPDATE });
+    // Only synced integrations: written reviews (testimonials, custom) are never the platform's to remove.
+    if (!integration || integration.type !== 'synced') return { removed: 0, skipped: null };
+    const previous = integration.lastFullListingAt;
+    if (previous && previous.getTime() >= listedAt.getTime()) return { removed: 0, skipped: null };
+    const held = { integrationId, removedAt: null, identifier: { [Op.ne]: null } };
+    if (listed === 0 && (await Review.count({ where: held, transaction })) > 0) return { removed: 0, skipped: 'empty_listing' };
+    let removed = 0;
+    if (previous) {
+      [removed] = await Review.update(
+        { removedAt: clock.now() },
+        { where: { ...held, [Op.or]: [{ platformSeenAt: null }, { platformSeenAt: { [Op.lt]: previous } }] }, transaction, hooks: false },
+      );
+    }
+    await integration.update({ lastFullListingAt: listedAt }, { transaction });
+    return { removed, skipped: null };
+  });
 }
 
 /** Records the outcome of a run on the integration: a success stamps `last_synced_at` and clears the error. */

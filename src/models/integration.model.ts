@@ -26,6 +26,10 @@ export class Integration extends LocationRow<Integration> {
   @Column({ type: DataType.STRING(1000), allowNull: true })
   declare lastSyncError: string | null;
 
+  /** Synced integrations: the listing time of the last review sync run that read the platform's whole list. */
+  @Column({ type: DataType.DATE(3), allowNull: true })
+  declare lastFullListingAt: CreationOptional<Date | null>;
+
   @BelongsTo(() => ReviewSource)
   declare source?: NonAttribute<ReviewSource>;
 

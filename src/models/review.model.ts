@@ -64,6 +64,17 @@ export class Review extends LocationRow<Review> {
   @Column(jsonColumn<Record<string, unknown>>('meta', {}, true))
   declare meta: CreationOptional<Record<string, unknown>>;
 
+  /**
+   * Synced reviews the platform no longer lists (two complete listings in a row without it, src/jobs/review-sync.ts):
+   * the row stays, hidden from every list, detail, count and figure; null again once the platform lists it again.
+   */
+  @Column({ type: DataType.DATE(3), allowNull: true })
+  declare removedAt: CreationOptional<Date | null>;
+
+  /** The listing time of the last review sync run that saw the review on its platform (null: none yet). */
+  @Column({ type: DataType.DATE(3), allowNull: true })
+  declare platformSeenAt: CreationOptional<Date | null>;
+
   /** Sentiment of the title and message (src/analytics/sentiment.ts), set by the hooks below on every write. */
   @Column({ type: DataType.ENUM(...SENTIMENTS), allowNull: true })
   declare sentiment: Sentiment | null;

@@ -70,7 +70,8 @@ export async function reply(p: Principal, id: number, message: string, opts: Rep
   const clock = clockOf(opts);
   return inTransaction(opts, async (transaction) => {
     const review = await Review.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
-    if (!review || !canSeeLocated(p, review)) throw new NotFound('Review');
+    // Removed on its platform: there is nothing to reply to, as for an unknown id.
+    if (!review || review.removedAt || !canSeeLocated(p, review)) throw new NotFound('Review');
     const integration = await Integration.findByPk(review.integrationId, { include: [ReviewSource], transaction });
     if (!integration) throw new NotFound('Review');
     if (review.reply !== null && review.reply !== '') throw new Conflict('This review has already been replied to.', 'already_replied');

@@ -45,7 +45,7 @@ export async function createDraft(p: Principal, input: CreateDraftInput, opts: S
   const message = cleanDraftMessage(input.message);
   return inTransaction(opts, async (transaction) => {
     const review = await Review.findByPk(input.reviewId, { transaction, lock: transaction.LOCK.SHARE });
-    if (!review || !canSeeLocated(p, review)) throw new NotFound('Review');
+    if (!review || review.removedAt || !canSeeLocated(p, review)) throw new NotFound('Review');
     if (review.reply) throw new Conflict('This review has already been replied to.', 'already_replied');
     return ReplyDraft.create(
       {

@@ -130,12 +130,13 @@ export const respondedBy = (end: string): string => `SUM(r.reply IS NOT NULL AND
 export type ReplyCount = 'any' | 'by_period_end';
 
 /**
- * The WHERE of every statement: the caller's row scope first (tenant, account, a team member's locations), the
- * filters, then the half-open UTC range of the period's days. All values are parameters.
+ * The WHERE of every statement: the caller's row scope first (tenant, account, a team member's locations), reviews not
+ * removed on their platform, the filters, then the half-open UTC range of the period's days. All values are parameters.
  */
 export function metricsWhere(p: Principal, scope: MetricsScope, period: Period, values: unknown[]): string {
   const bind = (value: unknown) => (values.push(value), '?');
-  const clauses = [scopeSql(p, 'r', 'location_id', bind)];
+  // Reviews removed on their platform count nowhere (analytics, monthly reports, AI insights).
+  const clauses = [scopeSql(p, 'r', 'location_id', bind), 'r.removed_at IS NULL'];
   if (scope.organizationId !== null) clauses.push(`r.organization_id = ${bind(scope.organizationId)}`);
   if (scope.locationId !== null) clauses.push(`r.location_id = ${bind(scope.locationId)}`);
   if (scope.sourceName !== null) {

@@ -160,6 +160,8 @@ export async function list(p: Principal, f: ReviewFilter): Promise<Page<ReviewWi
       clauses.push(`${alias}.integration_id IN (SELECT i.id FROM integrations i WHERE i.tenant_id = ${tenant} AND i.name IN (${f.sourceNames.map(bind).join(', ')}))`);
     }
     if (reviewsOnly) {
+      // Removed on their platform: kept, never shown (review_counts does not count them either).
+      clauses.push(`${alias}.removed_at IS NULL`);
       const tagged = tagFilterSql(alias, f.tags, bind);
       if (tagged) clauses.push(tagged);
       if (from) clauses.push(`${alias}.published_at >= ${bind(from)}`);
@@ -214,7 +216,8 @@ async function rowsInOrder(ids: number[]): Promise<ReviewWithIntegration[]> {
 }
 
 export async function get(p: Principal, id: number, opts: ServiceOptions = {}): Promise<ReviewWithIntegration> {
-  const [review] = await select<JoinedRow>(`SELECT ${COLUMNS}, ${INTEGRATION_COLUMNS} FROM ${FROM} WHERE r.id = ?`, [id], opts);
+  // A review removed on its platform is answered like one that never existed.
+  const [review] = await select<JoinedRow>(`SELECT ${COLUMNS}, ${INTEGRATION_COLUMNS} FROM ${FROM} WHERE r.id = ? AND r.removed_at IS NULL`, [id], opts);
   if (!review || !canSeeLocated(p, review)) throw new NotFound('Review');
   return toRow(review);
 }
@@ -354,7 +357,12 @@ export async function update(p: Principal, id: number, input: UpdateReviewInput,
   });
 }
 
-/** Permanent; the interface defines no review-deleted event, so none is written. */
+/**
+ * Permanent; the interface defines no review-deleted event, so none is written. Locks the review, then (ON DELETE
+ * CASCADE) its auto-respond run and drafts: the order of the reply path and of the auto-respond publish
+ * (src/jobs/auto-respond-runs.ts), so a deletion while the review's auto-response is published waits for it or makes
+ * it skip (`review_deleted`), never a deadlock.
+ */
 export async function remove(p: Principal, id: number, opts: ServiceOptions = {}): Promise<Review> {
   return inTransaction(opts, async (transaction) => {
     const { review } = await writable(p, id, { ...opts, transaction });

@@ -81,13 +81,13 @@ export async function tagReviews(p: Principal, input: TagReviewsInput, opts: Ser
   return inTransaction(opts, async (transaction) => {
     const reviews = await Review.findAll({
       where: { id: { [Op.in]: ids } },
-      attributes: ['id', 'tenantId', 'customerId', 'locationId'],
+      attributes: ['id', 'tenantId', 'customerId', 'locationId', 'removedAt'],
       transaction,
     });
     const byId = new Map(reviews.map((r) => [r.id, r]));
     for (const id of ids) {
       const review = byId.get(id);
-      if (!review || !canSeeLocated(p, review)) throw new NotFound(`Review ${id}`);
+      if (!review || review.removedAt || !canSeeLocated(p, review)) throw new NotFound(`Review ${id}`);
     }
     if (detach.length) {
       await ReviewTag.destroy({ where: { reviewId: { [Op.in]: ids }, tag: { [Op.in]: detach } }, transaction });

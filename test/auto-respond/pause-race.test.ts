@@ -17,9 +17,11 @@ const LOCK_POLL_MS = 200;
 const UPDATE = 'mutation ($id: Int!, $input: UpdateAutoRespondRuleInput!) { updateAutoRespondRule(id: $id, input: $input) { id paused } }';
 
 /**
- * A rule paused (or deleted) while its reply is being published: the publish reads the rule under a shared lock held
- * until its commit, so the pause either waits for the reply to be published and recorded, or is seen by the publish,
- * which then skips the run. A pause that has answered is never followed by a reply. Deterministic: the loopback
+ * A rule paused (or deleted) while its reply is being published. The publish checks the rule in a short transaction
+ * (under a shared lock, so a pause being stored is waited for and seen) and again right before the platform call, and
+ * holds no lock of the rule or the run while Google answers: a pause or deletion sent while the reply is on its way
+ * answers at once (not after Google, nor with a lock-wait timeout when Google is slow); the reply already handed to
+ * Google is published and recorded, and every publish that checks after the pause skips. Deterministic: the loopback
  * Google server holds the reply PUT until the test releases it, and the test waits for the other transaction to be
  * blocked on the lock (InnoDB's LOCK WAIT state), not for time to pass.
  */
@@ -95,29 +97,44 @@ describe('auto-respond: a rule paused while its reply is published', () => {
     expect(created.errors).toBeUndefined();
     const ruleId = created.data!.createAutoRespondRule.id as number;
     await AutoRespondRun.create({ tenantId: w.tenant.id, customerId: w.orgOwner.customerId!, reviewId: review.id, ruleId, status: 'pending' });
-    return { w, name, review, ruleId, input: { reviewId: review.id, message: 'Thank you, Ada!', usedAi: false } };
+    return { w, name, review, ruleId, location, integration, input: { reviewId: review.id, message: 'Thank you, Ada!', usedAi: false } };
   }
 
-  it('a pause sent while the reply is on its way to Google waits for it: when the pause answers, the reply is out and recorded', async () => {
-    const { w, name, review, ruleId, input } = await pendingGoogleRun();
+  it('a pause sent while the reply is on its way to Google answers at once; that reply is recorded, later ones of the rule are skipped', async () => {
+    const { w, name, review, ruleId, input, location, integration } = await pendingGoogleRun();
     const { reached, release } = holdNextPut();
-    const publishing = publishAutoResponse(input, { platformClient });
-    await reached; // the publish holds its locks and waits for Google's answer
+    let settled = false;
+    const publishing = publishAutoResponse(input, { platformClient }).finally(() => (settled = true));
+    await reached; // the publish has checked the rule and waits for Google's answer
 
     let paused = false;
     const pausing = gql(w.tokens.orgOwner, UPDATE, { id: ruleId, input: { paused: true } }).finally(() => (paused = true));
-    // Either the pause is blocked on the rule's lock, or (the bug) it answers while the reply is still to go out.
+    // Either the pause answers while Google still holds the reply, or (the bug) it is blocked on the rule's lock.
     await waitUntil(async () => paused || (await waitsForRule(ruleId)), 30_000, LOCK_POLL_MS);
-    expect(paused).toBe(false);
-
-    release();
-    expect(await publishing).toEqual({ status: 'replied', reason: null });
+    expect(paused).toBe(true);
+    expect(settled).toBe(false);
     const res = await pausing;
     expect(res.errors).toBeUndefined();
     expect(res.data!.updateAutoRespondRule).toEqual({ id: ruleId, paused: true });
+
+    // A reply of the rule that checks after the pause sends nothing.
+    const laterName = google.addReview(location, { rating: 5, comment: 'Also great.', displayName: 'Grace Hopper' });
+    const later = await makeReview(integration, { identifier: laterName, author: 'Grace Hopper', rating: 5 });
+    await AutoRespondRun.create({ tenantId: w.tenant.id, customerId: w.orgOwner.customerId!, reviewId: later.id, ruleId, status: 'pending' });
+    expect(await publishAutoResponse({ reviewId: later.id, message: 'Thank you, Grace!', usedAi: false }, { platformClient })).toEqual({
+      status: 'skipped',
+      reason: 'rule_paused',
+    });
+    expect(puts(laterName)).toBe(0);
+
+    // The reply handed to Google before the pause goes out and is recorded.
+    release();
+    expect(await publishing).toEqual({ status: 'replied', reason: null });
     expect(google.replies()[name].comment).toBe('Thank you, Ada!');
     expect((await Review.findByPk(review.id))!.reply).toBe('Thank you, Ada!');
-    expect(await AutoRespondRun.findOne({ where: { reviewId: review.id } })).toMatchObject({ status: 'replied' });
+    expect(await AutoRespondRun.findOne({ where: { reviewId: review.id } })).toMatchObject({ status: 'replied', ruleId });
+    expect((await Review.findByPk(later.id))!.reply).toBeNull();
+    expect(google.replies()[laterName]).toBeUndefined();
   });
 
   it('a publish that starts while a pause is being stored waits for it, sees the rule paused and sends nothing', async () => {
@@ -141,20 +158,24 @@ describe('auto-respond: a rule paused while its reply is published', () => {
     expect(await AutoRespondRun.findOne({ where: { reviewId: review.id } })).toMatchObject({ status: 'skipped', reason: 'rule_paused' });
   });
 
-  it('a rule deleted while its reply is on its way waits too, without a deadlock (lock order rule, run, review)', async () => {
+  it('a rule deleted while its reply is on its way is deleted at once, without a deadlock; the reply is recorded without its rule', async () => {
     const { w, name, review, ruleId, input } = await pendingGoogleRun();
     const { reached, release } = holdNextPut();
-    const publishing = publishAutoResponse(input, { platformClient });
+    let settled = false;
+    const publishing = publishAutoResponse(input, { platformClient }).finally(() => (settled = true));
     await reached;
 
     let deleted = false;
     const deleting = gql(w.tokens.orgOwner, `mutation { deleteAutoRespondRule(id: ${ruleId}) { id } }`).finally(() => (deleted = true));
+    // Either the deletion answers while Google still holds the reply, or (the bug) it waits for the publish's locks.
     await waitUntil(async () => deleted || (await waitsForRule(ruleId)), 30_000, LOCK_POLL_MS);
-    expect(deleted).toBe(false);
+    expect(deleted).toBe(true);
+    expect(settled).toBe(false);
+    expect((await deleting).errors).toBeUndefined();
+    expect(await AutoRespondRule.findByPk(ruleId)).toBeNull();
 
     release();
     expect(await publishing).toEqual({ status: 'replied', reason: null });
-    expect((await deleting).errors).toBeUndefined();
     expect(google.replies()[name].comment).toBe('Thank you, Ada!');
     expect(await AutoRespondRun.findOne({ where: { reviewId: review.id } })).toMatchObject({ status: 'replied', ruleId: null });
   });

@@ -12,7 +12,7 @@ import { createDeliveryAttempt, createWebhookActivities, type WebhookActivityDep
 import { receiverGate } from './receiver-gate';
 import { platformClient } from '../../src/providers';
 import { accessTokenFor } from '../../src/services/provider-connections.service';
-import { loadSyncTarget, recordSyncResult, upsertProviderReviews } from '../../src/jobs/review-sync';
+import { loadSyncTarget, recordSyncResult, removeUnlistedReviews, upsertProviderReviews } from '../../src/jobs/review-sync';
 import { removeReviewSync } from '../client';
 import { createReviewSyncActivities } from './reviews';
 import { loadConfig } from '../../src/config';
@@ -128,7 +128,9 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
       loadTarget: (integrationId) => loadSyncTarget(integrationId),
       accessToken: (integrationId) => accessTokenFor(integrationId),
       client: (provider) => platformClient(provider),
-      upsert: (integrationId, provider, reviews, fetchedFrom) => upsertProviderReviews(integrationId, provider, reviews, { fetchedFrom }),
+      upsert: (integrationId, provider, reviews, fetchedFrom, listedAt) =>
+        upsertProviderReviews(integrationId, provider, reviews, { fetchedFrom, listedAt: listedAt ?? undefined }),
+      removeUnlisted: (integrationId, listedAt, listed) => removeUnlistedReviews(integrationId, listedAt, listed),
       record: (integrationId, error) => recordSyncResult(integrationId, error),
       removeSchedule: (integrationId) => removeReviewSync(integrationId),
     }),

@@ -1,13 +1,18 @@
 import type { ProviderReview, ReviewPlatformClient, SignInProvider } from '../../src/providers/types';
 import { platformFailure, syncStopped } from './platform-failures';
-import type { SyncSkip, SyncTarget, UpsertCounts } from '../../src/jobs/review-sync';
+import type { RemovalOutcome, SyncSkip, SyncTarget, UpsertCounts } from '../../src/jobs/review-sync';
 
 export interface ReviewSyncActivityDeps {
   loadTarget(integrationId: number): Promise<{ target: SyncTarget | null; skip: SyncSkip | null }>;
   accessToken(integrationId: number): Promise<string>;
   client(provider: SignInProvider): ReviewPlatformClient;
-  /** `fetchedFrom`: when the page's fetch started (a reply stored since is newer than the page and is kept). */
-  upsert(integrationId: number, provider: SignInProvider, reviews: ProviderReview[], fetchedFrom: Date): Promise<UpsertCounts>;
+  /**
+   * `fetchedFrom`: when the page's fetch started (a reply stored since is newer than the page and is kept); `listedAt`:
+   * the run's listing time, stamped on every review the page lists.
+   */
+  upsert(integrationId: number, provider: SignInProvider, reviews: ProviderReview[], fetchedFrom: Date, listedAt: Date | null): Promise<UpsertCounts>;
+  /** After a complete listing: reviews missing from it and the one before are marked removed (src/jobs/review-sync.ts). */
+  removeUnlisted(integrationId: number, listedAt: Date, listed: number): Promise<RemovalOutcome>;
   record(integrationId: number, error: string | null): Promise<void>;
   removeSchedule(integrationId: number): Promise<void>;
 }
@@ -15,10 +20,20 @@ export interface ReviewSyncActivityDeps {
 export interface SyncPageInput {
   integrationId: number;
   pageToken: string | null;
+  /** The run's listing time (ISO 8601), the same for every page of a run; absent in runs from before it existed. */
+  listedAt?: string | null;
 }
 
 export interface SyncPageResult extends UpsertCounts {
   nextPageToken: string | null;
+  /** Reviews the page listed (those we store: Google reviews without stars, Facebook ratings without a story are not). */
+  listed?: number;
+}
+
+export interface RemoveUnlistedInput {
+  integrationId: number;
+  listedAt: string;
+  listed: number;
 }
 
 export function createReviewSyncActivities(deps: ReviewSyncActivityDeps) {
@@ -43,8 +58,13 @@ export function createReviewSyncActivities(deps: ReviewSyncActivityDeps) {
       } catch (e) {
         throw platformFailure(e);
       }
-      const counts = await deps.upsert(input.integrationId, target.provider, page.reviews, fetchedFrom);
-      return { ...counts, nextPageToken: page.nextPageToken };
+      const counts = await deps.upsert(input.integrationId, target.provider, page.reviews, fetchedFrom, input.listedAt ? new Date(input.listedAt) : null);
+      return { ...counts, nextPageToken: page.nextPageToken, listed: page.reviews.length };
+    },
+
+    /** The run read every page of the platform's list: what neither it nor the complete listing before saw is removed. */
+    async removeUnlistedReviews(input: RemoveUnlistedInput): Promise<RemovalOutcome> {
+      return deps.removeUnlisted(input.integrationId, new Date(input.listedAt), input.listed);
     },
 
     /** The run's outcome on the integration (`last_synced_at`, `last_sync_error`). */

@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, patched, proxyActivities } from '@temporalio/workflow';
 import type { ReviewSyncActivities, SyncPageResult } from '../activities/reviews';
 import { backoffPolicy, QUERY_RETRY } from '../retry';
 
@@ -20,6 +20,12 @@ export interface SyncReviewsResult {
   pages: number;
   created: number;
   updated: number;
+  /**
+   * Reviews marked removed after this run's complete listing (absent: runs from before removals existed);
+   * `removalSkipped` says why a complete listing removed nothing on principle (an empty listing).
+   */
+  removed?: number;
+  removalSkipped?: string | null;
 }
 
 /** A platform that keeps handing out page tokens cannot keep a run going forever. */
@@ -32,10 +38,14 @@ const DEFAULT_RETRY: ReviewSyncRetry = { maximumAttempts: 6, initialIntervalMs: 
  * Paused accounts, integrations without a sign-in and deleted ones are skipped. A platform refusal (revoked
  * access, a location that is gone) fails the run at once and is recorded on the integration; the schedule's next
  * run tries again.
+ *
+ * A run that read every page to the last (none failed, not cut at MAX_PAGES) is a complete listing: its end marks
+ * removed the reviews neither it nor the previous complete listing saw (src/jobs/review-sync.ts,
+ * removeUnlistedReviews). Each page stamps the reviews it lists with the run's listing time, the workflow's start.
  */
 export async function syncReviews(input: SyncReviewsInput): Promise<SyncReviewsResult> {
   const retry = input.retry ?? DEFAULT_RETRY;
-  const { loadReviewSyncTarget, recordReviewSync } = proxyActivities<ReviewSyncActivities>({
+  const { loadReviewSyncTarget, recordReviewSync, removeUnlistedReviews } = proxyActivities<ReviewSyncActivities>({
     startToCloseTimeout: '1m',
     retry: QUERY_RETRY,
   });
@@ -45,6 +55,11 @@ export async function syncReviews(input: SyncReviewsInput): Promise<SyncReviewsR
     retry: backoffPolicy(retry, ['ProviderRejected', 'SyncStopped']),
   });
 
+  // Runs started before removals existed replay without the marker: no listing time, no removal step.
+  const removals = patched('review-removal');
+  const listedAt = removals ? new Date(Date.now()).toISOString() : null;
+  let listed = 0;
+
   const { skip } = await loadReviewSyncTarget.executeWithOptions({ summary: `Check integration ${input.integrationId} can sync` }, [input.integrationId]);
   const result: SyncReviewsResult = { status: 'skipped', reason: skip, pages: 0, created: 0, updated: 0 };
   if (skip) return result;
@@ -53,13 +68,22 @@ export async function syncReviews(input: SyncReviewsInput): Promise<SyncReviewsR
   try {
     do {
       const page: SyncPageResult = await syncReviewPage.executeWithOptions({ summary: `Fetch page ${result.pages + 1} of integration ${input.integrationId}'s reviews` }, [
-        { integrationId: input.integrationId, pageToken },
+        { integrationId: input.integrationId, pageToken, ...(listedAt ? { listedAt } : {}) },
       ]);
       result.pages++;
       result.created += page.created;
       result.updated += page.updated;
+      listed += page.listed ?? 0;
       pageToken = page.nextPageToken;
     } while (pageToken && result.pages < MAX_PAGES);
+    // Cut at the page limit, the listing is not complete: nothing is removed.
+    if (listedAt && !pageToken) {
+      const removal = await removeUnlistedReviews.executeWithOptions({ summary: `Mark removed what integration ${input.integrationId}'s platform no longer lists` }, [
+        { integrationId: input.integrationId, listedAt, listed },
+      ]);
+      result.removed = removal.removed;
+      result.removalSkipped = removal.skipped;
+    }
   } catch (err) {
     const cause = err instanceof ActivityFailure ? err.cause : err;
     if (cause instanceof ApplicationFailure && cause.type === 'SyncStopped') {

@@ -266,7 +266,7 @@ export class FacebookGraphSimulator extends PlatformSimulator {
       const page = this.page(req.params.id);
       if (!page) return void this.unknownObject(res, req.params.id);
       this.grow(page);
-      const sorted = [...page.ratings].sort((a, b) => b.createdTime.getTime() - a.createdTime.getTime() || (a.storyId < b.storyId ? 1 : -1));
+      const sorted = page.ratings.filter((r) => !this.isRemoved(r.storyId)).sort((a, b) => b.createdTime.getTime() - a.createdTime.getTime() || (a.storyId < b.storyId ? 1 : -1));
       const { items, after, next } = this.slice(sorted, req, this.maxPageSize);
       if (!items) return void graphError(res, 400, 100, '(#100) Invalid cursor', 'OAuthException');
       const fields = typeof req.query.fields === 'string' ? req.query.fields : '';
@@ -291,7 +291,7 @@ export class FacebookGraphSimulator extends PlatformSimulator {
     router.post('/:id/comments', (req, res) => {
       const storyId = req.params.id;
       const pageId = storyId.replace(/_.*$/, '');
-      const rating = this.rating(storyId);
+      const rating = this.isRemoved(storyId) ? null : this.rating(storyId);
       const page = this.pages.get(pageId);
       if (!rating || !page) return void this.unknownObject(res, storyId);
       const message = (req.body as Record<string, unknown>).message;
@@ -313,7 +313,7 @@ export class FacebookGraphSimulator extends PlatformSimulator {
 
     router.get('/:id/comments', (req, res) => {
       const storyId = req.params.id;
-      const rating = this.rating(storyId);
+      const rating = this.isRemoved(storyId) ? null : this.rating(storyId);
       if (!rating) return void this.unknownObject(res, storyId);
       const { items, after, next } = this.slice(commentsInOrder(rating, req.query.order), req, COMMENTS_MAX_LIMIT, COMMENTS_DEFAULT_LIMIT);
       if (!items) return void graphError(res, 400, 100, '(#100) Invalid cursor', 'OAuthException');

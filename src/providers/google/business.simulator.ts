@@ -186,6 +186,11 @@ export class GoogleBusinessSimulator extends PlatformSimulator {
     return this.seed ? this.locations.get(this.addLocation(name, { seeded: true }))! : null;
   }
 
+  /** The location's reviews the platform shows (not taken down). */
+  private listed(loc: SimLocation): GoogleSimReview[] {
+    return loc.reviews.filter((r) => !this.isRemoved(`${loc.name}/reviews/${r.reviewId}`));
+  }
+
   private wireReview(loc: SimLocation, r: GoogleSimReview) {
     return {
       reviewId: r.reviewId,
@@ -254,28 +259,29 @@ export class GoogleBusinessSimulator extends PlatformSimulator {
       if (!loc) return void googleError(res, 404, 'NOT_FOUND', 'Requested entity was not found.');
       this.grow(loc);
       // Newest first, as the API lists them by default.
-      const sorted = [...loc.reviews].sort((a, b) => b.updateTime.getTime() - a.updateTime.getTime() || (a.reviewId < b.reviewId ? 1 : -1));
+      const sorted = this.listed(loc).sort((a, b) => b.updateTime.getTime() - a.updateTime.getTime() || (a.reviewId < b.reviewId ? 1 : -1));
       const { items, next } = this.page(sorted, req.query.pageSize, req.query.pageToken, this.maxPageSize);
       if (!items) return void googleError(res, 400, 'INVALID_ARGUMENT', 'Request contains an invalid argument.');
-      const avg = loc.reviews.length ? loc.reviews.reduce((s, r) => s + r.rating, 0) / loc.reviews.length : 0;
+      const shown = this.listed(loc);
+      const avg = shown.length ? shown.reduce((s, r) => s + r.rating, 0) / shown.length : 0;
       res.json({
         reviews: items.map((r) => this.wireReview(loc, r)),
         averageRating: Math.round(avg * 10) / 10,
-        totalReviewCount: loc.reviews.length,
+        totalReviewCount: shown.length,
         ...(next ? { nextPageToken: next } : {}),
       });
     });
 
     router.get('/v4/accounts/:account/locations/:location/reviews/:review', (req, res) => {
       const loc = this.location(`accounts/${req.params.account}/locations/${req.params.location}`);
-      const review = loc?.reviews.find((r) => r.reviewId === req.params.review);
+      const review = loc ? this.listed(loc).find((r) => r.reviewId === req.params.review) : undefined;
       if (!loc || !review) return void googleError(res, 404, 'NOT_FOUND', 'Requested entity was not found.');
       res.json(this.wireReview(loc, review));
     });
 
     router.put('/v4/accounts/:account/locations/:location/reviews/:review/reply', (req, res) => {
       const loc = this.location(`accounts/${req.params.account}/locations/${req.params.location}`);
-      const review = loc?.reviews.find((r) => r.reviewId === req.params.review);
+      const review = loc ? this.listed(loc).find((r) => r.reviewId === req.params.review) : undefined;
       if (!loc || !review) return void googleError(res, 404, 'NOT_FOUND', 'Requested entity was not found.');
       const comment = (req.body as { comment?: unknown } | undefined)?.comment;
       if (typeof comment !== 'string' || !comment.trim()) {

@@ -53,6 +53,7 @@ describe("providers' Retry-After as the activities' retry delay", () => {
         accessToken: async () => 'tok',
         client: () => new GoogleBusinessClient({ baseUrl: apis.googleUrl }),
         upsert: async () => ({ created: 0, updated: 0, unchanged: 0 }),
+        removeUnlisted: async () => ({ removed: 0, skipped: null }),
         record: async () => undefined,
         removeSchedule: async () => undefined,
       });

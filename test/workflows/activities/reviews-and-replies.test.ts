@@ -19,6 +19,7 @@ describe('review-sync and auto-respond activities', () => {
       accessToken: async () => 'token-1',
       client: () => ({ listReviews: async () => ({ reviews: [], nextPageToken: null }) }) as unknown as ReviewPlatformClient,
       upsert: async () => ({ created: 0, updated: 0, unchanged: 0 }),
+      removeUnlisted: async () => ({ removed: 0, skipped: null }),
       record: async () => undefined,
       removeSchedule: async () => undefined,
       ...over,
@@ -41,7 +42,7 @@ describe('review-sync and auto-respond activities', () => {
           upsert: async (id, provider, reviews) => ({ created: reviews.length, updated: 0, unchanged: id === 5 && provider === 'google' ? 0 : 99 }),
         }),
       );
-      expect(await env().run(a.syncReviewPage, { integrationId: 5, pageToken: 'p1' })).toEqual({ created: 1, updated: 0, unchanged: 0, nextPageToken: 'p2' });
+      expect(await env().run(a.syncReviewPage, { integrationId: 5, pageToken: 'p1' })).toEqual({ created: 1, updated: 0, unchanged: 0, nextPageToken: 'p2', listed: 1 });
       expect(listed).toEqual([['token-1', 'locations/1', 'p1']]);
     });
 

@@ -32,7 +32,8 @@ import { formReadErrors, sendPage } from './respond';
  * started it (`SIGN_IN_COOKIE`): whoever holds a link could otherwise start its sign-in, hand the provider's
  * authorization URL to a business owner, and take the owner's business once the owner consented. Every action is one GraphQL operation
  * (`connectPage`, `startConnectSignIn`, `completeConnectSignIn`, `connectSelection`, `selectConnectBusiness`) taking
- * the token (the callback: the state) as its argument; a failure page reads the link's brand with `connectPage`.
+ * the token (the callback: the state) as its argument; a failure page reads the link's brand with `connectPage`, or,
+ * for a callback refused before it names its link, with `connectBrandForState` (read only).
  */
 export interface ConnectPageDeps extends Seams {
   schema: GraphQLSchema;
@@ -46,6 +47,7 @@ const START = graphql(`mutation StartConnectSignIn($token: String!, $csrf: Strin
 const CALLBACK = graphql(`mutation CompleteConnectSignIn($state: String!, $callbackUrl: String!) {
   signIn: completeConnectSignIn(state: $state, callbackUrl: $callbackUrl) { token failure { code reason message } }
 }`);
+const STATE_BRAND = graphql(`query ConnectBrandForState($state: String!) { brand: connectBrandForState(state: $state) { name logoUrl language } }`);
 const SELECTION = graphql(`query ConnectSelection($token: String!) {
   selection: connectSelection(token: $token) { page { ...ConnectPageFields } businesses { externalId name address } nonce }
 }`);
@@ -227,14 +229,14 @@ export function connectPages(deps: ConnectPageDeps): Router {
    * Every failure as a page with the right status, in the link's brand when `token` names a link: a domain error
    * (`failure`) by its code and reason; anything else (`err`) is logged and shown without detail.
    */
-  const fail = async (req: Request, res: Response, token: string | undefined, failure: Failure | null, err?: unknown): Promise<void> => {
+  const fail = async (req: Request, res: Response, token: string | undefined, failure: Failure | null, err?: unknown, known?: Brand | null): Promise<void> => {
     let link: LinkPage | null = null;
     try {
       if (token) link = (await run(req, LANDING, { token })).page;
     } catch {
       // unknown link: the neutral brand
     }
-    const brand = link?.brand ?? NO_BRAND;
+    const brand = link?.brand ?? known ?? NO_BRAND;
     const tr = translator(brand.language);
     const retry = token && link ? { url: paths(token).start, label: tr.t('connect.tryAgain'), csrf: link.startCsrf } : undefined;
     const reason = failure?.reason ?? '';
@@ -264,6 +266,17 @@ export function connectPages(deps: ConnectPageDeps): Router {
     }
   };
 
+  /** The brand of the link whose open attempt has `state` (nothing changes), or null: the neutral page's then. */
+  const brandOfState = async (req: Request, state: string): Promise<Brand | null> => {
+    if (!state) return null;
+    try {
+      return (await run(req, STATE_BRAND, { state })).brand;
+    } catch (err) {
+      (req.log ?? deps.logger).warn({ err: failureOf(err) }, 'connect page: brand of a refused callback not read');
+      return null;
+    }
+  };
+
   // Before `/:token`: the one registered redirect URI; the state says which link it belongs to.
   router.get('/callback', async (req: Request, res: Response) => {
     const state = typeof req.query.state === 'string' ? req.query.state : '';
@@ -279,7 +292,9 @@ export function connectPages(deps: ConnectPageDeps): Router {
         return void res.redirect(303, `${baseOn(host)}/connect/callback?${query}&${RELAYED}=1`);
       }
       // The link is not named: this browser never opened it, and a "Try again" here would start it in this browser.
-      return fail(req, res, undefined, NOT_THIS_BROWSER);
+      // The state may still be a link's open attempt (the provider's answer reached another browser, an app's own
+      // browser on a phone): the page then wears that link's brand and speaks its account's language, read only.
+      return fail(req, res, undefined, NOT_THIS_BROWSER, undefined, await brandOfState(req, state));
     }
     // The attempt ends here, whatever the answer: its state is consumed (or was not the link's).
     setAttempts(res, attempts.filter((a) => a !== attempt));

@@ -15,9 +15,10 @@ import { edgeContext } from '../shared/auth';
 /**
  * The public review page of an invite, `{PUBLIC_URL}/r/<invite uuid>` (the review link of every message):
  *
- *   GET  /r/{uuid}                first visit marks the invite clicked; the star rating (links, no script)
- *   GET  /r/{uuid}/rate/{1-5}     above the campaign's feedback_threshold: 303 to its review_url (or thanks);
- *                                 at or below: 303 to the private feedback form
+ *   GET  /r/{uuid}                the star rating: a form of five buttons (no script); counts nothing
+ *   POST /r/{uuid}/rate           `rating=1-5`, a star chosen: the first marks the invite clicked; above the campaign's
+ *                                 feedback_threshold 303 to its review_url (or to thanks), at or below to the form
+ *   GET  /r/{uuid}/rate/{1-5}     the same answer as the POST (links of pages served before), but counts nothing
  *   GET  /r/{uuid}/feedback       the form, prefilled from the contact (`?rating=` preselects the stars)
  *   POST /r/{uuid}/feedback       stores the private feedback; 303 to the thank-you page (422 form on errors)
  *   GET  /r/{uuid}/thanks
@@ -25,6 +26,10 @@ import { edgeContext } from '../shared/auth';
  * The invite's random UUID is the key (like a scan report's); the page carries the agency's brand. Unknown or
  * malformed UUIDs are a 404 page. Every action is one GraphQL operation (`feedbackPage`, `openReviewLink`,
  * `sendPrivateFeedback`) with the UUID as its argument.
+ *
+ * Only a POST counts as a click (`clicked_at`, which stops the invite's follow-ups): mail security scanners (Safe
+ * Links, Proofpoint, Mimecast) fetch every link of a delivered message, and the links of the page behind it, with GET
+ * (or HEAD), but do not submit forms. A person choosing a star, or sending the feedback form, does.
  */
 export interface FeedbackPageDeps {
   schema: GraphQLSchema;
@@ -42,22 +47,29 @@ interface FeedbackPage {
   phone: string | null;
   feedbackSent: boolean;
   gate?: { kind: 'REVIEW' | 'THANKS' | 'FEEDBACK'; url: string | null };
+  /** Where five stars lead (the rating page's form-action). */
+  review?: { kind: 'REVIEW' | 'THANKS' | 'FEEDBACK'; url: string | null };
 }
 
 graphql(`fragment FeedbackPageFields on FeedbackPage { invite brand { name logoUrl language } businessName firstName lastName email phone feedbackSent }`);
 const PAGE = graphql(`query FeedbackPage($invite: String!) { page: feedbackPage(invite: $invite) { ...FeedbackPageFields } }`);
-/** A visit (GET): the first marks the invite clicked. A HEAD (mail link checkers) reads the page only. */
-const OPEN = graphql(`mutation OpenReviewLink($invite: String!) { page: openReviewLink(invite: $invite) { ...FeedbackPageFields } }`);
+/**
+ * The rating page (GET and HEAD: read only). Five stars is above every threshold (1-4): its gate names the campaign's
+ * review URL, whose origin the page's form-action must admit (Chrome checks each redirect of a form's POST against it).
+ */
+const RATING_PAGE = graphql(`query ReviewRatingPage($invite: String!) { page: feedbackPage(invite: $invite) { ...FeedbackPageFields review: gate(rating: 5) { kind url } } }`);
 const RATE = {
-  visit: graphql(`mutation RateReviewLink($invite: String!, $rating: Int!) { page: openReviewLink(invite: $invite) { ...FeedbackPageFields gate(rating: $rating) { kind url } } }`),
+  /** A star chosen (the page's form, POST): the first marks the invite clicked. */
+  choose: graphql(`mutation RateReviewLink($invite: String!, $rating: Int!) { page: openReviewLink(invite: $invite) { ...FeedbackPageFields gate(rating: $rating) { kind url } } }`),
+  /** The GET links of pages served before the form: where the rating leads, nothing counted. */
   look: graphql(`query RatedReviewPage($invite: String!, $rating: Int!) { page: feedbackPage(invite: $invite) { ...FeedbackPageFields gate(rating: $rating) { kind url } } }`),
 };
 const SEND = graphql(`mutation SendPrivateFeedback($invite: String!, $form: PrivateFeedbackFormInput!) { sendPrivateFeedback(invite: $invite, form: $form) }`);
 
 const STYLE = `
 .stars{display:flex;flex-direction:row-reverse;justify-content:center;gap:.3rem;margin:1.5rem 0}
-.stars a{font-size:2.6rem;line-height:1;text-decoration:none;color:#c9ced6}
-.stars a:hover,.stars a:hover~a,.stars a:focus,.stars a:focus~a{color:#f5a623}
+.stars button{font:inherit;font-size:2.6rem;line-height:1;color:#c9ced6;background:none;border:0;padding:0 .1rem;margin:0;cursor:pointer}
+.stars button:hover,.stars button:hover~button,.stars button:focus,.stars button:focus~button{color:#f5a623}
 form.feedback label{display:block;margin:.8rem 0 .2rem;font-weight:600}
 form.feedback input[type=text],form.feedback input[type=email],form.feedback input[type=tel],form.feedback textarea{width:100%;box-sizing:border-box;padding:.55rem;border:1px solid #c9ced6;border-radius:6px;font:inherit}
 form.feedback textarea{min-height:8rem}
@@ -69,7 +81,7 @@ form.feedback button{margin-top:1.2rem}
 
 const paths = (uuid: string) => {
   const base = `/r/${encodeURIComponent(uuid)}`;
-  return { page: base, rate: (n: number) => `${base}/rate/${n}`, form: `${base}/feedback`, thanks: `${base}/thanks` };
+  return { page: base, rate: `${base}/rate`, form: `${base}/feedback`, thanks: `${base}/thanks` };
 };
 
 export interface FeedbackFormValues {
@@ -90,7 +102,7 @@ function FeedbackLayout(props: { brand: Brand; title: string; children: Componen
 
 const starLabel = (tr: Translator, n: number) => tr.t('feedback.star', { count: n });
 
-function RatingPage({ brand, businessName, firstName, rateHref }: { brand: Brand; businessName: string; firstName: string | null; rateHref: (n: number) => string }): VNode {
+function RatingPage({ brand, businessName, firstName, action }: { brand: Brand; businessName: string; firstName: string | null; action: string }): VNode {
   const tr = translator(brand.language);
   return (
     <FeedbackLayout brand={brand} title={tr.t('feedback.rateTitle', { business: businessName })}>
@@ -102,14 +114,15 @@ function RatingPage({ brand, businessName, firstName, rateHref }: { brand: Brand
         )}
       </h1>
       <p>{tr.t('feedback.rateIntro')}</p>
-      {/* row-reverse: 5 is written first so that hovering a star lights it and the ones before it. */}
-      <nav class="stars" aria-label={tr.t('feedback.ratingNav')}>
+      {/* A form, not links: a choice is a POST, which mail scanners that GET every link do not make (a click counts).
+          row-reverse: 5 is written first so that hovering a star lights it and the ones before it. */}
+      <form class="stars" method="post" action={action} aria-label={tr.t('feedback.ratingNav')}>
         {[5, 4, 3, 2, 1].map((n) => (
-          <a href={rateHref(n)} aria-label={starLabel(tr, n)} title={starLabel(tr, n)}>
+          <button type="submit" name="rating" value={String(n)} aria-label={starLabel(tr, n)} title={starLabel(tr, n)}>
             {'\u2605'}
-          </a>
+          </button>
         ))}
-      </nav>
+      </form>
     </FeedbackLayout>
   );
 }
@@ -204,6 +217,26 @@ const en = translator('en');
 const NotFound = () => <MessagePage title={en.t('common.linkNotFound')} message={en.t('feedback.notFoundText')} />;
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+const ratingOf = (v: unknown): number | null => (typeof v === 'string' && /^[1-5]$/.test(v) ? Number(v) : null);
+
+/**
+ * The page's CSP with the review site's origin in form-action: a star above the threshold answers the form's POST with
+ * a 303 there, and Chrome refuses a form's redirect to an origin form-action does not name. Only a plain http(s)
+ * origin is written into the header (nothing that could end the directive or add sources of another kind).
+ */
+function admitFormTarget(res: Response, url: string | null | undefined): void {
+  let origin: string;
+  try {
+    origin = url ? new URL(url).origin : '';
+  } catch {
+    return;
+  }
+  if (!/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i.test(origin)) return;
+  const csp = res.getHeader('Content-Security-Policy');
+  if (typeof csp === 'string' && !csp.split(/[ ;]/).includes(origin)) {
+    res.setHeader('Content-Security-Policy', csp.replace(/form-action ([^;]*)/, `form-action $1 ${origin}`));
+  }
+}
 
 export function feedbackPages(deps: FeedbackPageDeps): Router {
   const router = express.Router();
@@ -237,31 +270,62 @@ export function feedbackPages(deps: FeedbackPageDeps): Router {
       }
     };
 
+  // A GET (or HEAD) of the link counts nothing: mail scanners fetch it, and every link of the page, before the person.
   router.get(
     '/:uuid',
-    page(async (req, res, load) => {
-      const view = await load(req.method === 'GET' ? OPEN : PAGE);
+    page(async (_req, res, load) => {
+      const view = await load(RATING_PAGE);
       if (!view) return;
       if (view.feedbackSent) return sendPage(res, 200, <ThanksPage brand={view.brand} businessName={view.businessName} already />);
-      const p = paths(view.invite);
-      sendPage(res, 200, <RatingPage brand={view.brand} businessName={view.businessName} firstName={view.firstName} rateHref={p.rate} />);
+      if (view.review?.kind === 'REVIEW') admitFormTarget(res, view.review.url);
+      sendPage(res, 200, <RatingPage brand={view.brand} businessName={view.businessName} firstName={view.firstName} action={paths(view.invite).rate} />);
     }),
   );
 
-  router.get(
-    '/:uuid/rate/:rating',
+  /** Where a rating leads: the review site (303), thanks, or the form (303). */
+  const gated = (res: Response, view: FeedbackPage, rating: number, post: boolean): void => {
+    const p = paths(view.invite);
+    if (view.gate?.kind === 'REVIEW' && view.gate.url) return void res.redirect(303, view.gate.url);
+    // After a POST the thanks page is reached by a 303 (a reload does not post again); the old GET link shows it.
+    if (view.gate?.kind === 'THANKS') return post ? void res.redirect(303, p.thanks) : sendPage(res, 200, <ThanksPage brand={view.brand} businessName={view.businessName} />);
+    res.redirect(303, `${p.form}?rating=${rating}`);
+  };
+
+  // A star chosen on the page: the person's act that counts as the click (once per invite).
+  router.post(
+    '/:uuid/rate',
+    express.urlencoded({ extended: false, limit: '1kb', parameterLimit: 5 }),
     page(async (req, res, load) => {
-      const rating = /^[1-5]$/.test(String(req.params.rating)) ? Number(req.params.rating) : null;
+      const rating = ratingOf((req.body as Record<string, unknown> | undefined)?.rating);
       if (rating === null) {
         const view = await load(PAGE);
         return view ? void res.redirect(303, paths(view.invite).page) : undefined;
       }
-      const view = await load(req.method === 'GET' ? RATE.visit : RATE.look, { rating });
-      if (!view) return;
-      const p = paths(view.invite);
-      if (view.gate?.kind === 'REVIEW' && view.gate.url) return void res.redirect(303, view.gate.url);
-      if (view.gate?.kind === 'THANKS') return sendPage(res, 200, <ThanksPage brand={view.brand} businessName={view.businessName} />);
-      res.redirect(303, `${p.form}?rating=${rating}`);
+      const view = await load(RATE.choose, { rating });
+      if (view) gated(res, view, rating, true);
+    }),
+  );
+
+  // The form's address fetched as a link (a scanner reading the page's form): back to the page, nothing counted.
+  router.get(
+    '/:uuid/rate',
+    page(async (_req, res, load) => {
+      const view = await load(PAGE);
+      if (view) res.redirect(303, paths(view.invite).page);
+    }),
+  );
+
+  // The star links of pages served before the form (and of anything that kept them): same answer, never a click.
+  router.get(
+    '/:uuid/rate/:rating',
+    page(async (req, res, load) => {
+      const rating = ratingOf(req.params.rating);
+      if (rating === null) {
+        const view = await load(PAGE);
+        return view ? void res.redirect(303, paths(view.invite).page) : undefined;
+      }
+      const view = await load(RATE.look, { rating });
+      if (view) gated(res, view, rating, false);
     }),
   );
 

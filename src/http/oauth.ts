@@ -5,6 +5,7 @@ import type { VNode } from 'preact';
 import { signInEmail } from '../domain/email';
 import { issuerOf, MCP_SCOPES, providerFor, resourceOf, type ProviderOptions } from '../oauth/provider';
 import { brandOfHost } from '../services/host-brand.service';
+import { shownLogoUrl } from '../reports/logo';
 import {
   accountAllowedOnHost,
   grantableOrganizationIds,
@@ -68,6 +69,17 @@ async function brandOf(req: Request): Promise<OAuthBrand> {
   return (await brandOfHost(hostnameOf(req)).catch(() => null)) ?? PLATFORM;
 }
 
+/**
+ * The brand a page of the host wears: its logo only when the platform can serve it (`shownLogoUrl`: a logo URL it
+ * cannot fetch, refused by the guarded client or down, shows the name alone instead of a broken image).
+ */
+async function pageBrandOfHost(hostname: string): Promise<OAuthBrand> {
+  const brand = (await brandOfHost(hostname).catch(() => null)) ?? PLATFORM;
+  return { ...brand, logoUrl: await shownLogoUrl(brand.logoUrl) };
+}
+
+const pageBrandOf = (req: Request): Promise<OAuthBrand> => pageBrandOfHost(hostnameOf(req));
+
 const SCOPE_TEXT: Record<string, string> = {
   'mcp:access': 'Read your reviews, locations, campaigns and Local Search Grid results',
   'mcp:writes': 'Make changes: reply drafts, tags, invites, scans',
@@ -119,7 +131,7 @@ export function oauthRoutes(deps: OAuthDeps): Router {
       accountAllowed: (userId) => accountAllowedOnHost(userId, hostname, deps.publicUrl),
       errorPage: async ({ description }) => {
         const nonce = randomBytes(16).toString('base64');
-        const brand = (await brandOfHost(hostname).catch(() => null)) ?? PLATFORM;
+        const brand = await pageBrandOfHost(hostname);
         const message = `${description ? `${description.replace(/\.?$/, '.')} ` : ''}Start again from your AI app.`;
         return { html: renderPage(messagePage({ brand, title: 'Sign-in could not continue', heading: 'This sign-in could not continue', message }), nonce), csp: pageCsp(nonce, []) };
       },
@@ -167,7 +179,7 @@ export function oauthRoutes(deps: OAuthDeps): Router {
       const p = await provider(req);
       if (!p) return notFound(res);
       const details = await p.interactionDetails(req, res);
-      const brand = await brandOf(req);
+      const brand = await pageBrandOf(req);
       const client = await p.Client.find(String(details.params.client_id));
       const clientName = client?.clientName ?? String(details.params.client_id);
       const targets = formTargetsOf(details.params.redirect_uri);
@@ -207,7 +219,7 @@ export function oauthRoutes(deps: OAuthDeps): Router {
       // One spelling of the email for the lock and the look-up: the lock counts exactly what can sign in.
       const email = signInEmail(String(body.email ?? ''));
       const again = async (error: string, status: number, retryAfter: number | null) => {
-        const brand = await brandOf(req);
+        const brand = await pageBrandOf(req);
         const client = await p.Client.find(String(details.params.client_id));
         if (retryAfter !== null) res.setHeader('Retry-After', String(retryAfter));
         const page = loginPage({ brand, uid: details.uid, clientName: client?.clientName ?? String(details.params.client_id), error });
@@ -306,7 +318,7 @@ export function oauthRoutes(deps: OAuthDeps): Router {
   router.use('/oauth/interaction', (async (err: unknown, req, res, next) => {
     try {
       if (res.headersSent) return next(err);
-      const brand = await brandOf(req);
+      const brand = await pageBrandOf(req);
       if (err instanceof InteractionGone || (err instanceof Error && err.name === 'SessionNotFound')) {
         return sendPage(res, messagePage({ brand, title: 'Sign-in expired', heading: 'This sign-in has expired or is no longer valid', message: 'Start again from your AI app.' }), [], 400);
       }

@@ -93,21 +93,20 @@ export async function completeRun(runId: string, opts: ServiceOptions = {}): Pro
         order: [['snapshotAt', 'DESC']],
         transaction,
       });
-      await s.update(
-        {
-          status: 'completed',
-          avgRank: sum.avgRank,
-          top3Count: sum.top3,
-          top10Count: sum.top10,
-          belowTop10Count: sum.belowTop10,
-          notRankingCount: sum.notRanking,
-          totalPins: sum.totalPins,
-          visibilityScore: sum.visibilityScore,
-          changeFromPrevious: prev?.avgRank != null ? Math.round((sum.avgRank - prev.avgRank) * 100) / 100 : 0,
-          completedAt: now,
-        },
-        { transaction },
-      );
+      // No business to track: no figure of the business to store (the formula's 21 would read "absent everywhere");
+      // the pins searched are still counted. The snapshots list answers such a row with zeros (scans.service).
+      const figures = scan.targetPlaceId
+        ? {
+            avgRank: sum.avgRank,
+            top3Count: sum.top3,
+            top10Count: sum.top10,
+            belowTop10Count: sum.belowTop10,
+            notRankingCount: sum.notRanking,
+            visibilityScore: sum.visibilityScore,
+            changeFromPrevious: prev?.avgRank != null ? Math.round((sum.avgRank - prev.avgRank) * 100) / 100 : 0,
+          }
+        : { avgRank: null, top3Count: null, top10Count: null, belowTop10Count: null, notRankingCount: null, visibilityScore: null, changeFromPrevious: null };
+      await s.update({ status: 'completed', ...figures, totalPins: sum.totalPins, completedAt: now }, { transaction });
     }
     await scan.update({ isRunning: false, currentRunId: null, lastRunFailed: false, lastError: null }, { transaction });
     // A scan with no business to track has no rank to report (the scan detail's `summary` is null the same way).

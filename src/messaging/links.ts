@@ -17,7 +17,13 @@ import { mac, macsOf } from '../crypto/secrets';
  */
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const PART = /^[A-Za-z0-9_-]{22}$/;
+/** Each half of a token: 16 bytes in base64url, unpadded. */
+const PART_CHARS = 22;
+const PART = new RegExp(`^[A-Za-z0-9_-]{${PART_CHARS}}$`);
+/** The length of every unsubscribe token: two parts and the dot between them (45). */
+export const UNSUBSCRIBE_TOKEN_CHARS = 2 * PART_CHARS + 1;
+/** What an unsubscribe link adds to its base before the token. */
+export const UNSUBSCRIBE_PATH = '/u/';
 const PURPOSE = 'unsubscribe';
 
 const trimBase = (base: string): string => base.replace(/\/+$/, '');
@@ -63,7 +69,7 @@ export function unsubscribeTokenOf(contactUuid: string): string {
 
 /** `{PUBLIC_URL}/u/{token}`. */
 export function unsubscribeLinkOf(contactUuid: string, base: string = publicBaseUrl()): string {
-  return `${trimBase(base)}/u/${unsubscribeTokenOf(contactUuid)}`;
+  return `${trimBase(base)}${UNSUBSCRIBE_PATH}${unsubscribeTokenOf(contactUuid)}`;
 }
 
 /** The contact UUID a token names, or null when the token is malformed or its MAC does not check out. */

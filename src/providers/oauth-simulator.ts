@@ -4,6 +4,7 @@ import { publicBaseUrl } from '../config';
 import { mac } from '../crypto/secrets';
 import type { SignInProvider } from './types';
 import { simulatorClient } from '../services/provider-connections.service';
+import { callbackRelayOrigin } from '../services/connect-links.service';
 import { escapeHtml as esc } from '../domain/html';
 
 /**
@@ -136,6 +137,14 @@ export function oauthSimulatorRouter(provider: SignInProvider): Router {
       }
       res.status(400).type('html').send(page(provider, 'Invalid request', `<h1>Invalid sign-in request</h1><p>${esc(params.error)}</p>`));
       return;
+    }
+    // "Sign in and allow" and "Cancel" answer 303 to the callback on PUBLIC_URL, which relays a sign-in started on an
+    // agency's link domain to that host, and Chrome checks every hop of a form's redirects against form-action: the
+    // page admits that one origin besides 'self', and only when the platform signed it into the state.
+    const relay = callbackRelayOrigin(params.state);
+    const csp = res.getHeader('Content-Security-Policy');
+    if (relay && typeof csp === 'string' && !csp.split(/[ ;]/).includes(relay)) {
+      res.setHeader('Content-Security-Policy', csp.replace(/form-action ([^;]*)/, `form-action $1 ${relay}`));
     }
     const hidden = (['client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method', 'scope', 'response_type'] as const)
       .map((k) => `<input type="hidden" name="${k}" value="${esc(String((req.query as Record<string, unknown>)[k] ?? ''))}">`)

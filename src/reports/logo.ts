@@ -125,6 +125,18 @@ export async function brandLogo(url: string | null | undefined): Promise<LogoIma
   return pending;
 }
 
+/**
+ * The logo URL a page may show: an http(s) URL only when the platform has (or now fetches) its image, the one
+ * `/brand/logo/<key>` would serve (the same cached fetch, so that route then answers at once); anything else as it is
+ * (`logoPath` decides about paths). Null otherwise: the page shows the brand's name alone, not an image that answers
+ * 404 and leaves its alt text beside the name.
+ */
+export async function shownLogoUrl(url: string | null | undefined): Promise<string | null> {
+  if (!url) return null;
+  if (!/^https?:\/\//i.test(url)) return url;
+  return (await brandLogo(url)) ? url : null;
+}
+
 /** The logo's bytes for a PDF, or null (no logo, unreachable, not PNG/JPEG, too large). */
 export async function logoImage(url: string | null | undefined): Promise<Buffer | null> {
   const logo = await brandLogo(url);

@@ -290,6 +290,27 @@ export function signInState(random: string, linkBase: string, publicBase: string
 }
 
 /**
+ * The origin a sign-in's callback is relayed to (`signInState`: PUBLIC_URL with the agency's link-domain host, scheme
+ * and port kept), or null for a state that names no host or whose tag the platform did not sign. The simulated
+ * providers' sign-in page admits it in its `form-action` (src/providers/oauth-simulator.ts): Chrome checks every hop
+ * of the form's redirects, the callback on PUBLIC_URL and the relay to the agency's host alike. The connect page checks
+ * the same tag before it relays (facades/pages/connect.tsx, which cannot import this).
+ */
+export function callbackRelayOrigin(state: string, publicBase: string = publicBaseUrl()): string | null {
+  const first = state.indexOf('.');
+  const last = state.lastIndexOf('.');
+  if (first < 0 || last <= first) return null;
+  const tagged = state.slice(0, last);
+  const sig = state.slice(last + 1);
+  const host = state.slice(first + 1, last);
+  if (sig.length !== RELAY_MAC_CHARS || !macsOf(CALLBACK_RELAY_PURPOSE, tagged).some((m) => sameToken(sig, m.slice(0, RELAY_MAC_CHARS)))) return null;
+  if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(host)) return null;
+  const url = new URL(publicBase);
+  url.hostname = host;
+  return url.origin;
+}
+
+/**
  * Starts a sign-in attempt: sets `last_started_at`, stores a fresh state (`signInState`) and PKCE verifier on the
  * link (an earlier unfinished attempt is superseded), and answers the provider's authorization URL. The connect page
  * binds the attempt to the browser with a cookie of its state (facades/pages/connect.tsx).
@@ -318,6 +339,22 @@ export async function linkTokenForState(state: string): Promise<string> {
   const link = state ? await ConnectLink.findOne({ where: { oauthState: state } }) : null;
   if (!link) throw new SignInFailed('This sign-in answer does not belong to any open connect link. Please open your link and start again.', 'state_mismatch');
   return link.token;
+}
+
+/**
+ * The link whose open sign-in attempt has `state`, read only (nothing is consumed or changed), or null: what a refused
+ * callback's page wears (the agency's brand, the account's language) when the state still names a link, as it does for
+ * a provider's answer that reached another browser than the one that started the sign-in.
+ */
+export async function viewLinkOfState(state: string, opts: ServiceOptions = {}): Promise<LinkView | null> {
+  const link = state ? await ConnectLink.findOne({ attributes: ['token'], where: { oauthState: state }, transaction: opts.transaction }) : null;
+  if (!link) return null;
+  try {
+    return await viewLink(link.token, opts);
+  } catch (e) {
+    if (e instanceof LinkUnavailable) return null;
+    throw e;
+  }
 }
 
 /**

@@ -26,6 +26,7 @@ import {
 } from './inbound-mapping';
 import { cleanContactDetails, inReadCommitted, isRace, logActivity, requestInvite, toE164, type ContactDetails } from './invites.service';
 import { UUID } from '../domain/ids';
+import { linkBaseOf } from './link-domain.service';
 
 /**
  * The inbound contact webhook (spec: Inbound contact webhook; Authentication > Inbound contact webhook).
@@ -58,16 +59,13 @@ export const newEndpointToken = (): string => randomBytes(32).toString('hex');
 // URLs
 
 /**
- * `{inbound_base}`: the tenant's white-label domain (its first one) when it has one, with the scheme and port of
- * PUBLIC_URL (https in production; the embedded default's http and port locally), else PUBLIC_URL itself.
+ * `{inbound_base}`: the tenant's white-label domain (its first one) when it has one, PUBLIC_URL with that host (its
+ * scheme, port and path kept, as the links' base: `linkBaseOf`), else PUBLIC_URL itself. A path in PUBLIC_URL means
+ * the API is served under it (behind a proxy at https://x.example/reviews), so the webhook is there on every host.
  */
 export async function inboundBaseFor(tenantId: number, opts: { transaction?: Transaction } = {}): Promise<string> {
-  const base = publicBaseUrl();
   const domain = await TenantDomain.findOne({ where: { tenantId }, order: [['id', 'ASC']], transaction: opts.transaction });
-  if (!domain) return base;
-  const url = new URL(base);
-  url.hostname = domain.domain;
-  return url.origin;
+  return linkBaseOf(domain?.domain ?? null, publicBaseUrl());
 }
 
 export const endpointUrlOf = (base: string, token: string): string => `${base.replace(/\/+$/, '')}${INBOUND_PATH}/${token}`;

@@ -2,6 +2,8 @@ import type { Transaction } from 'sequelize';
 import { publicBaseUrl } from '../config';
 import { NotFound, Validation } from '../domain/errors';
 import { Tenant, TenantDomain } from '../models';
+import { UNSUBSCRIBE_PATH, UNSUBSCRIBE_TOKEN_CHARS } from '../messaging/links';
+import { SMS_LINK_CHARS } from '../messaging/templates';
 
 /**
  * The origin of the links an agency's customers and their customers get: review requests (review and unsubscribe
@@ -14,10 +16,10 @@ import { Tenant, TenantDomain } from '../models';
  */
 
 /**
- * The longest link base: an SMS step counts each link placeholder as SMS_LINK_CHARS (100) when it is saved, and the
- * unsubscribe link is the base and 48 characters (`/u/` and its 45-character token).
+ * The longest link base (52): an SMS step counts each link placeholder as SMS_LINK_CHARS (100) when it is saved, and
+ * the unsubscribe link, the longer of the two, is the base, `/u/` and its 45-character token.
  */
-export const MAX_LINK_BASE_CHARS = 52;
+export const MAX_LINK_BASE_CHARS = SMS_LINK_CHARS - UNSUBSCRIBE_PATH.length - UNSUBSCRIBE_TOKEN_CHARS;
 
 /** How long a process keeps an agency's link domain before reading it again (a change reaches the workers this late). */
 export const LINK_DOMAIN_TTL_MS = 30_000;

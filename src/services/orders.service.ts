@@ -6,6 +6,7 @@ import { Country, Customer, NfcOrder, NfcOrderItem } from '../models';
 import type { NfcOrderStatus } from '../models/nfc-order.model';
 import { clockOf, inTransaction, type ServiceOptions, tenantScoped } from './common';
 import { charCount } from '../domain/limits';
+import { isAccountEmail } from '../domain/email';
 
 /**
  * NFC product orders of the agency's storefront (spec: NFC order). The storefront itself is not part of the
@@ -112,8 +113,6 @@ export interface CreateOrderInput {
   items: Array<{ productName: string; quantity: number; unitPrice: number; nfcUrls: string[] }>;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /**
  * An order as the storefront would hand it over (operator action, no principal). The total is the sum of the
  * items; prices are given in major units and stored in minor units of the currency.
@@ -122,7 +121,8 @@ export async function createOrder(input: CreateOrderInput, opts: ServiceOptions 
   const errors: FieldErrors = {};
   const add = (field: string, message: string) => (errors[field] ??= []).push(message);
   const email = input.email.trim().toLowerCase();
-  if (!EMAIL.test(email) || email.length > 255) add('email', 'The email must be a valid email address.');
+  // Measured before the pattern (isAccountEmail): the pattern alone took minutes on a 200 KB value.
+  if (!isAccountEmail(email)) add('email', 'The email must be a valid email address.');
   const currency = input.currency.trim().toLowerCase();
   if (!/^[a-z]{3}$/.test(currency) || !Intl.supportedValuesOf('currency').includes(currency.toUpperCase())) {
     add('currency', 'The currency must be an ISO 4217 code such as usd.');

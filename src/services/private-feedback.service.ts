@@ -73,8 +73,12 @@ export async function feedbackPageOf(inviteUuid: string, opts: ServiceOptions = 
   };
 }
 
-/** The first visit of the review link: `clicked_at` and a `clicked` activity, once per invite. */
-export async function recordClick(page: FeedbackPage, opts: ServiceOptions = {}): Promise<boolean> {
+/**
+ * The person acted on the review link: `clicked_at` and a `clicked` activity, once per invite (it stops the invite's
+ * follow-ups and counts in `clicks`). Called for a POST only, a star chosen or the feedback form stored: mail security
+ * scanners fetch every link of a message, and of the page behind it, with GET or HEAD, so a visit counts nothing.
+ */
+export async function recordClick(page: Pick<FeedbackPage, 'invite'>, opts: ServiceOptions = {}): Promise<boolean> {
   const now = clockOf(opts).now();
   return inTransaction(opts, async (transaction) => {
     const [changed] = await Invite.update({ clickedAt: now }, { where: { id: page.invite.id, clickedAt: null }, transaction });
@@ -159,6 +163,9 @@ export async function submitFeedback(inviteUuid: string, form: FeedbackForm, opt
     if (Object.keys(errors).length) throw new Validation(errors);
 
     const now = clock.now();
+    // Sending the form is a person's act too: it counts as the click when no star was chosen by POST (the form reached
+    // through a star link of a page served before, `/r/<uuid>/rate/<n>`, which counts nothing).
+    await recordClick(page, { transaction, clock });
     const source = await sourceOf(page.invite, transaction);
     const feedback = await PrivateFeedback.create(
       {

@@ -795,18 +795,27 @@ export function snapshotLabels(at: Date): { label: string; shortLabel: string; m
   };
 }
 
-const snapshotRow = (s: ScanSnapshot): SnapshotRow => ({
-  snapshotAt: s.snapshotAt,
-  ...snapshotLabels(s.snapshotAt),
-  avgRank: s.avgRank ?? metrics.ABSENT_RANK,
-  changeFromPrevious: s.changeFromPrevious ?? 0,
-  top3Count: s.top3Count ?? 0,
-  top10Count: s.top10Count ?? 0,
-  belowTop10Count: s.belowTop10Count ?? 0,
-  notRankingCount: s.notRankingCount ?? 0,
-  totalPins: s.totalPins ?? 0,
-  visibilityScore: s.visibilityScore ?? 0,
-});
+/**
+ * A completed snapshot as listed. Without a business to track (the scan's `target_place_id` now, or when the run
+ * stored it: no figures) the row has no figures of the business, as the detail has no `summary`; the spec types them
+ * as numbers, so they read 0 (no rank is 0, and no pin is counted for the business), `total_pins` still the pins
+ * searched (docs/decisions/local-search-grid.md, "A scan with no business to track").
+ */
+const snapshotRow = (s: ScanSnapshot, tracked: boolean): SnapshotRow => {
+  const figures = tracked && s.avgRank != null;
+  return {
+    snapshotAt: s.snapshotAt,
+    ...snapshotLabels(s.snapshotAt),
+    avgRank: figures ? s.avgRank! : 0,
+    changeFromPrevious: figures ? (s.changeFromPrevious ?? 0) : 0,
+    top3Count: figures ? (s.top3Count ?? 0) : 0,
+    top10Count: figures ? (s.top10Count ?? 0) : 0,
+    belowTop10Count: figures ? (s.belowTop10Count ?? 0) : 0,
+    notRankingCount: figures ? (s.notRankingCount ?? 0) : 0,
+    totalPins: s.totalPins ?? 0,
+    visibilityScore: figures ? (s.visibilityScore ?? 0) : 0,
+  };
+};
 
 /** The keyword asked for in the scan's own spelling (letter case and spacing aside), else as asked; default its first. */
 function primaryKeyword(scan: Scan, keyword?: string | null): string {
@@ -903,7 +912,7 @@ export async function pinChanges(
 export async function listSnapshots(p: Principal, uuid: string, args: { keyword?: string | null }, opts: ServiceOptions = {}): Promise<SnapshotRow[]> {
   const scan = await ownScan(p, uuid, { transaction: opts.transaction });
   const snaps = await completedSnapshots(scan, opts.transaction, primaryKeyword(scan, args.keyword));
-  return snaps.reverse().map(snapshotRow);
+  return snaps.reverse().map((s) => snapshotRow(s, !!scan.targetPlaceId));
 }
 
 export interface Insights {

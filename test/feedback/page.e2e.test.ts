@@ -79,7 +79,11 @@ describe('review link in a browser', () => {
       expect(landing?.status()).toBe(200);
       expect(await page.textContent('header')).toContain('Harbour Marketing');
       expect(await page.textContent('h1')).toContain(w.org.name);
-      await page.getByRole('link', { name: '2 stars' }).click();
+      expect(await page.locator('script').count()).toBe(0);
+      expect(await page.locator('a[href*="/rate"]').count()).toBe(0);
+      // Looking at the page counts nothing; choosing a star (the form's POST) is the click.
+      expect((await Invite.findByPk(invite.id))!.clickedAt).toBeNull();
+      await page.getByRole('button', { name: '2 stars' }).click();
 
       await page.waitForURL(/\/feedback\?rating=2$/);
       expect(await page.getByLabel('Name').inputValue()).toBe('Grace Hopper');
@@ -117,10 +121,13 @@ describe('review link in a browser', () => {
     const { invite, link } = await invited();
     await inPage(async (page) => {
       await page.goto(link);
-      await page.getByRole('link', { name: '5 stars' }).click();
+      expect((await Invite.findByPk(invite.id))!.clickedAt).toBeNull();
+      // The form's POST answered by a 303 to another origin: the page's form-action admits the review site.
+      await page.getByRole('button', { name: '5 stars' }).click();
       await page.waitForURL(reviewSiteUrl);
       expect(await page.textContent('h1')).toBe('Public review site');
     });
+    expect((await Invite.findByPk(invite.id))!.clickedAt).not.toBeNull();
     expect(await PrivateFeedback.count({ where: { inviteId: invite.id } })).toBe(0);
   });
 

@@ -21,7 +21,7 @@ describe('GET/POST /r/{invite uuid}', () => {
     return { w, campaign, contact, invite, base: `/r/${invite.uuid}` };
   }
 
-  it('shows the branded rating page and marks the invite clicked once (a HEAD from a link checker does not count)', async () => {
+  it('shows the branded rating page, a form of star buttons and no script; a GET or HEAD counts no click, a star POST counts one', async () => {
     const { invite, base } = await invited();
     const head = await t.http().head(base);
     expect(head.status).toBe(200);
@@ -31,32 +31,51 @@ describe('GET/POST /r/{invite uuid}', () => {
     expect(page.status).toBe(200);
     expect(page.type).toBe('text/html');
     expect(page.text).toContain('Harbour Marketing');
-    expect(page.text).toContain(`href="${base}/rate/1"`);
+    expect(page.text).toContain(`<form class="stars" method="post" action="${base}/rate"`);
+    expect(page.text).toMatch(/<button type="submit" name="rating" value="1"[^>]*aria-label="1 star"/);
+    expect(page.text).not.toContain(`href="${base}/rate/`);
+    expect(page.text).not.toMatch(/<script/i);
+    expect(page.headers['content-security-policy']).toContain("script-src 'none'");
     expect(page.headers['x-robots-tag']).toBe('noindex, nofollow');
     expect(page.headers['referrer-policy']).toBe('no-referrer');
+    expect((await Invite.findByPk(invite.id))!.clickedAt).toBeNull();
+    expect(await ContactActivity.count({ where: { inviteId: invite.id, type: 'clicked' } })).toBe(0);
+
+    expect((await t.http().post(`${base}/rate`).type('form').send({ rating: '2' })).status).toBe(303);
     const clickedAt = (await Invite.findByPk(invite.id))!.clickedAt;
     expect(clickedAt).not.toBeNull();
-
-    await t.http().get(base);
+    await t.http().post(`${base}/rate`).type('form').send({ rating: '5' });
     expect((await Invite.findByPk(invite.id))!.clickedAt).toEqual(clickedAt);
     expect(await ContactActivity.count({ where: { inviteId: invite.id, type: 'clicked' } })).toBe(1);
   });
 
-  it("sends a rating above the threshold to the campaign's review URL, or to thanks without one; at or below to the form", async () => {
+  it("sends a rating above the threshold to the campaign's review URL, or to thanks without one; at or below to the form (POST and the old GET links)", async () => {
     const { base } = await invited();
-    const high = await t.http().get(`${base}/rate/4`);
-    expect(high.status).toBe(303);
-    expect(high.headers.location).toBe('https://g.page/r/harbour-bakery/review');
-    const atThreshold = await t.http().get(`${base}/rate/3`);
-    expect(atThreshold.status).toBe(303);
-    expect(atThreshold.headers.location).toBe(`${base}/feedback?rating=3`);
+    for (const rate of [(n: string) => t.http().post(`${base}/rate`).type('form').send({ rating: n }), (n: string) => t.http().get(`${base}/rate/${n}`)]) {
+      const high = await rate('4');
+      expect(high.status).toBe(303);
+      expect(high.headers.location).toBe('https://g.page/r/harbour-bakery/review');
+      const atThreshold = await rate('3');
+      expect(atThreshold.status).toBe(303);
+      expect(atThreshold.headers.location).toBe(`${base}/feedback?rating=3`);
+    }
+    // The page's form may be redirected to the review site (Chrome checks a form's redirects against form-action).
+    expect((await t.http().get(base)).headers['content-security-policy']).toMatch(/form-action 'self' https:\/\/g\.page(;|$)/);
 
     const noUrl = await invited({ reviewUrl: null, feedbackThreshold: 1 });
     const thanks = await t.http().get(`${noUrl.base}/rate/2`);
     expect(thanks.status).toBe(200);
     expect(thanks.text).toContain('Thank you');
+    const posted = await t.http().post(`${noUrl.base}/rate`).type('form').send({ rating: '2' });
+    expect(posted.status).toBe(303);
+    expect(posted.headers.location).toBe(`${noUrl.base}/thanks`);
+    expect((await t.http().get(posted.headers.location)).text).toContain('Thank you');
     expect((await t.http().get(`${noUrl.base}/rate/1`)).headers.location).toBe(`${noUrl.base}/feedback?rating=1`);
+    expect((await t.http().post(`${noUrl.base}/rate`).type('form').send({ rating: '1' })).headers.location).toBe(`${noUrl.base}/feedback?rating=1`);
     expect((await t.http().get(`${noUrl.base}/rate/9`)).headers.location).toBe(noUrl.base);
+    expect((await t.http().post(`${noUrl.base}/rate`).type('form').send({ rating: '9' })).headers.location).toBe(noUrl.base);
+    expect((await t.http().get(`${noUrl.base}/rate`)).headers.location).toBe(noUrl.base);
+    expect((await t.http().get(noUrl.base)).headers['content-security-policy']).toMatch(/form-action 'self';/);
   });
 
   it('prefills the form from the contact; a submission stores the feedback, a feedback activity and private-feedback-created', async () => {
@@ -188,5 +207,7 @@ describe('GET/POST /r/{invite uuid}', () => {
     }
     const post = await t.http().post(`/r/${randomUUID()}/feedback`).type('form').send({ message: 'x', rating: '1' });
     expect(post.status).toBe(404);
+    const star = await t.http().post(`/r/${randomUUID()}/rate`).type('form').send({ rating: '1' });
+    expect(star.status).toBe(404);
   });
 });

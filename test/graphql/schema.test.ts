@@ -133,6 +133,7 @@ describe('GraphQL business API at /graphql', () => {
       'mutation { startConnectSignIn(token: "00000000-0000-4000-8000-000000000000", csrf: "x") }',
       'mutation { completeConnectSignIn(state: "x", callbackUrl: "http://127.0.0.1/connect/callback?state=x") { token } }',
       'query { connectSelection(token: "00000000-0000-4000-8000-000000000000") { nonce } }',
+      'query { connectBrandForState(state: "x") { name } }',
       'mutation { selectConnectBusiness(token: "00000000-0000-4000-8000-000000000000", nonce: "x", business: "x") { businessName } }',
       'query { scanReportPage(uuid: "00000000-0000-4000-8000-000000000000") { problem } }',
     ];

@@ -1,6 +1,8 @@
 import { publicBaseUrl } from '../../src/config';
 import { decryptSecret } from '../../src/crypto/secrets';
 import { InboundConnection, TenantDomain } from '../../src/models';
+import { inboundBaseFor } from '../../src/services/inbound.service';
+import { linkBaseOf } from '../../src/services/link-domain.service';
 import { useDatabase } from '../support/db';
 import { makeWorld, tokenFor, without } from '../support/factories';
 import { makeCampaign, useInboundApp } from './support';
@@ -47,6 +49,26 @@ describe('GraphQL inbound connections', () => {
     await TenantDomain.destroy({ where: { tenantId: w.tenant.id } });
     const again = await t.gql(w.tokens.orgOwner, `{ inboundConnection(id: "${c.id}") { endpointUrl } }`);
     expect(again.body.data.inboundConnection.endpointUrl).toBe(`${publicBaseUrl()}/api/webhooks/inbound/${c.endpointUrl.split('/').pop()}`);
+  });
+
+  it('keeps the path of a PUBLIC_URL served under one (behind a proxy) on the white-label domain, as the links do', async () => {
+    const w = await world();
+    const domain = (await TenantDomain.findOne({ where: { tenantId: w.tenant.id }, order: [['id', 'ASC']] }))!.domain;
+    const saved = process.env.PUBLIC_URL;
+    process.env.PUBLIC_URL = 'https://x.example/reviews';
+    try {
+      const res = await create(w.tokens.orgOwner, { campaignId: w.campaign.uuid, name: 'Behind a proxy', mapping: { email: 'email' } });
+      expect(res.body.errors).toBeUndefined();
+      const url: string = res.body.data.createInboundConnection.endpointUrl;
+      expect(url).toMatch(new RegExp(`^https://${domain.replace(/[.]/g, '\\.')}/reviews/api/webhooks/inbound/[0-9a-f]{64}$`));
+      expect(url.startsWith(`${linkBaseOf(domain)}/api/webhooks/inbound/`)).toBe(true);
+      // Without a domain, PUBLIC_URL as it is, path and all.
+      await TenantDomain.destroy({ where: { tenantId: w.tenant.id } });
+      expect(await inboundBaseFor(w.tenant.id)).toBe('https://x.example/reviews');
+    } finally {
+      if (saved === undefined) delete process.env.PUBLIC_URL;
+      else process.env.PUBLIC_URL = saved;
+    }
   });
 
   it('accepts delays of 15 minutes to 7 days only, and checks the next-morning time and zone', async () => {

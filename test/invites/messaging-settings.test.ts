@@ -1,34 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { MessagingSetting } from '../../src/models';
-import { useApp } from '../support/app';
-import { useEnv } from '../support/env';
 import { makeWorld, tokenFor, without } from '../support/factories';
-import { useSmtpServer, withSmtpGone } from '../support/providers/smtp';
-import { startTwilioServer, type TwilioSink } from '../support/providers/twilio';
+import { useMessagingWorld } from '../support/messaging-world';
+import { withSmtpGone } from '../support/providers/smtp';
 
 /**
  * The account's own sending accounts for review requests through GraphQL: read (secrets never returned), set,
  * clear per channel, and the test message; account owners only.
  */
 describe('GraphQL messaging settings', () => {
-  const t = useApp();
-  const sink = useSmtpServer();
-  let twilio: TwilioSink;
   // The test servers are on loopback; a test switches the SMS simulator and PUBLIC_URL.
-  const env = useEnv({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true', SMS_SIMULATOR: 'false' }, ['PUBLIC_URL']);
-
-  beforeAll(async () => {
-    twilio = await startTwilioServer();
-  });
-  afterAll(async () => {
-    await twilio.close();
-  });
-
-  const gql = async (token: string, query: string, variables: Record<string, unknown> = {}) =>
-    (await t.http().post('/graphql').set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send({ query, variables })).body as {
-      data?: Record<string, unknown> | null;
-      errors?: Array<{ message: string; extensions: { code: string; reason: string | null; fields: Record<string, string[]> | null } }>;
-    };
+  const { sink, env, gql, twilio } = useMessagingWorld(['PUBLIC_URL']);
 
   const SETTINGS = '{ messagingSettings { channel configured fallback hasPassword email { host port secure username fromEmail fromName } sms { accountSid fromNumber baseUrl } } }';
   const SET_EMAIL = 'mutation($input: EmailSettingsInput!) { setEmailSettings(input: $input) { channel configured hasPassword email { host port secure username fromEmail fromName } } }';
@@ -137,16 +119,16 @@ describe('GraphQL messaging settings', () => {
 
   it("sends a test SMS through the account's Twilio-style account, and reports its refusal as 502 provider_rejected", async () => {
     const w = await makeWorld();
-    const set = await gql(w.tokens.orgOwner, SET_SMS, { input: { accountSid: 'AC0123456789abcdef0123456789abcdef', authToken: 'twilio-secret', fromNumber: '+15005550006', baseUrl: twilio.url } });
-    expect(set.data!.setSmsSettings).toEqual({ channel: 'sms', configured: true, hasPassword: true, sms: { accountSid: 'AC0123456789abcdef0123456789abcdef', fromNumber: '+15005550006', baseUrl: twilio.url } });
+    const set = await gql(w.tokens.orgOwner, SET_SMS, { input: { accountSid: 'AC0123456789abcdef0123456789abcdef', authToken: 'twilio-secret', fromNumber: '+15005550006', baseUrl: twilio().url } });
+    expect(set.data!.setSmsSettings).toEqual({ channel: 'sms', configured: true, hasPassword: true, sms: { accountSid: 'AC0123456789abcdef0123456789abcdef', fromNumber: '+15005550006', baseUrl: twilio().url } });
     expect(JSON.stringify(await gql(w.tokens.orgOwner, SETTINGS))).not.toContain('twilio-secret');
 
     const res = await gql(w.tokens.orgOwner, TEST, { input: { channel: 'sms', to: '+14155550177' } });
     expect(res.data!.sendTestMessage).toMatchObject({ channel: 'sms', to: '+14155550177', sender: 'SMS provider', providerMessageId: expect.stringMatching(/^SM/) });
-    expect(twilio.to('+14155550177')[0]).toMatchObject({ from: '+15005550006', account_sid: 'AC0123456789abcdef0123456789abcdef' });
-    expect(twilio.requests.at(-1)!.authorization).toBe(`Basic ${Buffer.from('AC0123456789abcdef0123456789abcdef:twilio-secret').toString('base64')}`);
+    expect(twilio().to('+14155550177')[0]).toMatchObject({ from: '+15005550006', account_sid: 'AC0123456789abcdef0123456789abcdef' });
+    expect(twilio().requests.at(-1)!.authorization).toBe(`Basic ${Buffer.from('AC0123456789abcdef0123456789abcdef:twilio-secret').toString('base64')}`);
 
-    twilio.refuseNext({ status: 400, code: 21211, message: "The 'To' number is not a valid phone number." });
+    twilio().refuseNext({ status: 400, code: 21211, message: "The 'To' number is not a valid phone number." });
     const refused = await gql(w.tokens.orgOwner, TEST, { input: { channel: 'sms', to: '+14155550178' } });
     expect(refused.errors![0].extensions).toMatchObject({ code: 'UPSTREAM', reason: 'provider_rejected' });
     expect(refused.errors![0].message).toContain('code 21211');
@@ -161,14 +143,14 @@ describe('GraphQL messaging settings', () => {
     expect(off.errors![0].extensions).toMatchObject({ code: 'VALIDATION', reason: 'sms_not_configured' });
 
     process.env.SMS_SIMULATOR = 'true';
-    process.env.PUBLIC_URL = twilio.url; // the test server also answers under /simulators/twilio
+    process.env.PUBLIC_URL = twilio().url; // the test server also answers under /simulators/twilio
     try {
       const listed = await gql(w.tokens.orgOwner, SETTINGS);
       expect((listed.data!.messagingSettings as Array<{ fallback: string | null }>)[1].fallback).toBe('simulator');
       const on = await gql(w.tokens.orgOwner, TEST, { input: { channel: 'messaging', to: '+14155550179' } });
       expect(on.data!.sendTestMessage).toMatchObject({ channel: 'messaging', sender: 'SMS simulator' });
-      expect(twilio.to('whatsapp:+14155550179')).toHaveLength(1);
-      expect(twilio.requests.at(-1)!.path).toBe('/simulators/twilio/2010-04-01/Accounts/AC00000000000000000000000000000000/Messages.json');
+      expect(twilio().to('whatsapp:+14155550179')).toHaveLength(1);
+      expect(twilio().requests.at(-1)!.path).toBe('/simulators/twilio/2010-04-01/Accounts/AC00000000000000000000000000000000/Messages.json');
     } finally {
       process.env.SMS_SIMULATOR = 'false';
       const publicUrl = env.before('PUBLIC_URL');

@@ -1,31 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { CATALOGUES } from '../../src/i18n';
 import { Customer } from '../../src/models';
-import { useApp } from '../support/app';
-import { useEnv } from '../support/env';
 import { makeWorld } from '../support/factories';
-import { useSmtpServer } from '../support/providers/smtp';
-import { startTwilioServer, type TwilioSink } from '../support/providers/twilio';
+import { useMessagingWorld } from '../support/messaging-world';
 
 /** The messaging settings' test message (GraphQL `sendTestMessage`) speaks the account's language, as its other mail. */
 describe('the test message in the account language', () => {
-  const t = useApp();
-  const sink = useSmtpServer();
-  let twilio: TwilioSink;
-  useEnv({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true', SMS_SIMULATOR: 'false' });
-
-  beforeAll(async () => {
-    twilio = await startTwilioServer();
-  });
-  afterAll(async () => {
-    await twilio.close();
-  });
-
-  const gql = async (token: string, query: string, variables: Record<string, unknown> = {}) =>
-    (await t.http().post('/graphql').set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send({ query, variables })).body as {
-      data?: Record<string, unknown> | null;
-      errors?: unknown[];
-    };
+  const { sink, gql, twilio } = useMessagingWorld();
   const SET_EMAIL = 'mutation($input: EmailSettingsInput!) { setEmailSettings(input: $input) { channel } }';
   const SET_SMS = 'mutation($input: SmsSettingsInput!) { setSmsSettings(input: $input) { channel } }';
   const TEST = 'mutation($input: TestMessageInput!) { sendTestMessage(input: $input) { channel to } }';
@@ -51,10 +32,10 @@ describe('the test message in the account language', () => {
 
   it("sends a Spanish account's test SMS in Spanish", async () => {
     const w = await spanishAccount();
-    await gql(w.tokens.orgOwner, SET_SMS, { input: { accountSid: 'AC0123456789abcdef0123456789abcdef', authToken: 'twilio-secret', fromNumber: '+15005550006', baseUrl: twilio.url } });
+    await gql(w.tokens.orgOwner, SET_SMS, { input: { accountSid: 'AC0123456789abcdef0123456789abcdef', authToken: 'twilio-secret', fromNumber: '+15005550006', baseUrl: twilio().url } });
     const res = await gql(w.tokens.orgOwner, TEST, { input: { channel: 'sms', to: '+14155550181' } });
     expect(res.errors).toBeUndefined();
-    const [sms] = twilio.to('+14155550181');
+    const [sms] = twilio().to('+14155550181');
     expect(sms.body).toBe(CATALOGUES.es.invite.testBody.sms.replace('{{business}}', w.org.name));
   });
 });

@@ -46,6 +46,8 @@ async function seed() {
   const campaign = await makeCampaign(w.org, w.home, { name: 'After the visit' });
   const { contact, invite } = await makeSentInvite(campaign, GRACE);
   await logActivity({ tenantId: campaign.tenantId, customerId: campaign.customerId, contactId: contact.id, campaignId: campaign.id, type: 'sent', channel: 'email', detail: 'Step 1 (email) sent.', occurredAt: new Date('2026-01-06T09:00:00Z') });
+  // Grace chose a star on the review page (what stamps clicked_at and logs the `clicked` activity), then sent feedback.
+  await invite.update({ clickedAt: new Date('2026-01-06T10:00:00Z') });
   await logActivity({ tenantId: campaign.tenantId, customerId: campaign.customerId, contactId: contact.id, campaignId: campaign.id, type: 'clicked', detail: 'Opened the review link.', occurredAt: new Date('2026-01-06T10:00:00Z') });
   const { feedback } = await submitFeedback(invite.uuid, { ...PAT, phone: '', message: 'The wait was too long.', rating: '2' }, { clock: fixedClock(new Date('2026-01-07T12:00:00Z')) });
   await setAutoRespondFeature(w.orgOwner.customerId!, true);
@@ -269,7 +271,7 @@ describe('MCP tools: analytics, campaigns, contacts, feedback, auto-respond, bus
             contact_list_id: world.campaign.contactListId,
             paused: false,
             steps: [{ channel: 'email', delay_hours: 0 }],
-            metrics: { invites_sent: 1, invites_failed: 0, invites_scheduled: 0, clicks: 0, feedback_count: 1 },
+            metrics: { invites_sent: 1, invites_failed: 0, invites_scheduled: 0, clicks: 1, feedback_count: 1 },
           }),
         ],
         pagination: { page: 1, per_page: 25, total: 1, last_page: 1, has_more: false },
@@ -297,7 +299,7 @@ describe('MCP tools: analytics, campaigns, contacts, feedback, auto-respond, bus
             phone: GRACE.phone,
             subscribed: true,
             unsubscribed_at: null,
-            engagement: { invites_sent: 1, clicks: 0, feedback_count: 1, last_invited_at: expect.any(String) },
+            engagement: { invites_sent: 1, clicks: 1, feedback_count: 1, last_invited_at: expect.any(String) },
           },
         ],
         pagination: { total: 1 },

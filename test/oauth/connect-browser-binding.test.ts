@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Express } from 'express';
+import { JSDOM } from 'jsdom';
 import { mac } from '../../src/crypto/secrets';
 import { fixedClock } from '../../src/domain/clock';
-import { ConnectLink, Integration, ProviderConnection, TenantDomain } from '../../src/models';
+import { t } from '../../src/i18n';
+import { ConnectLink, Customer, Integration, ProviderConnection, TenantDomain } from '../../src/models';
 import { issueConnectLink } from '../../src/services/connect-links.service';
 import { forgetLinkDomains, setLinkDomain } from '../../src/services/link-domain.service';
 import { useDatabase } from '../support/db';
@@ -125,6 +127,50 @@ describe('connect page: the sign-in is bound to the browser that started it', ()
     const select = await attacker.get(`/connect/${link.token}/select`);
     expect(select.status).toBe(303);
     expect(select.headers.location).toBe(`/connect/${link.token}`);
+  });
+
+  /** A link whose agency has a brand of its own and whose account reads Spanish (the agency English). */
+  async function spanishLink() {
+    const { w, link } = await newLink();
+    const brandName = `Harbour Marketing ${randomBytes(3).toString('hex')}`;
+    await w.tenant.update({ brandName, language: 'en' });
+    await Customer.update({ language: 'es' }, { where: { id: w.home.customerId } });
+    return { w, link, brandName };
+  }
+
+  const documentOf = (html: string) => new JSDOM(html).window.document;
+
+  it("shows that refusal in the link's agency brand and its account's language while the state still names the link, still without Try again", async () => {
+    const { link, brandName } = await spanishLink();
+    const { authorizeUrl } = await start(browser(), link.token);
+    const res = await browser().get(await consent(authorizeUrl));
+    expect(res.status).toBe(400);
+    const doc = documentOf(res.text);
+    expect(doc.documentElement.lang).toBe('es');
+    expect(doc.title).toContain(brandName);
+    expect(doc.querySelector('header .brand')?.textContent).toBe(brandName);
+    expect(doc.querySelector('main')?.textContent).toContain(t('es', 'connect.strayText'));
+    expect(res.text).not.toContain(t('en', 'connect.strayText'));
+    expect(doc.querySelector('form')).toBeNull(); // no "Try again" (intentar de nuevo) in a browser that never opened the link
+    expect(res.text).not.toContain(link.token);
+    await expectNothingStored(link); // read only: the attempt is still the starter's
+    await link.reload();
+    expect(link.oauthState).toBe(new URL(authorizeUrl).searchParams.get('state'));
+  });
+
+  it('keeps the neutral English page when nothing names a link (the state of an attempt the link no longer has)', async () => {
+    const { link, brandName } = await spanishLink();
+    const b = browser();
+    const first = await start(b, link.token);
+    await start(b, link.token); // supersedes the first attempt: its state is no link's any more
+    const res = await browser().get(await consent(first.authorizeUrl));
+    expect(res.status).toBe(400);
+    const doc = documentOf(res.text);
+    expect(doc.documentElement.lang).toBe('en');
+    expect(doc.querySelector('header .brand')?.textContent).toBe('Review connection');
+    expect(res.text).not.toContain(brandName);
+    expect(doc.querySelector('main')?.textContent).toContain(t('en', 'connect.strayText'));
+    expect(doc.querySelector('form')).toBeNull();
   });
 
   it("refuses it too when the other browser holds a sign-in cookie of its own (another attempt's), and keeps that one", async () => {

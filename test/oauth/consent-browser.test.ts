@@ -10,6 +10,7 @@ import { hashPassword } from '../../src/services/admin.service';
 import { serveApp, type ServedApp } from '../support/app';
 import { launchChromium } from '../support/browser';
 import { useDatabase } from '../support/db';
+import { useEnv } from '../support/env';
 import { makeOrganization, makeOrgOwner } from '../support/factories';
 import { brandedTenant, watchedPage } from '../http/page-watch';
 
@@ -20,6 +21,9 @@ import { brandedTenant, watchedPage } from '../http/page-watch';
  */
 describe('MCP OAuth consent in Chromium', () => {
   useDatabase();
+  // The tenant's logo (brandedTenant) is served by this app on loopback, which the guarded client refuses unless told
+  // otherwise: the platform then serves it from `/brand/logo/<key>` as it does an agency's logo on the internet.
+  useEnv({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
   let app: ServedApp;
   let browser: Browser;
   let callback: http.Server;
@@ -90,6 +94,10 @@ describe('MCP OAuth consent in Chromium', () => {
     expect(await w.page.locator('h1').textContent()).toBe('Allow Claude?');
     await w.page.check('input[name=scope][value="mcp:writes"]');
     await w.page.check('input[name=organizations][value=all]');
+    // The logo is shown, from the platform's own host, and it loaded (a broken image would show its alt text).
+    const logo = w.page.locator('.brand img');
+    expect(await logo.getAttribute('src')).toMatch(/^\/brand\/logo\/[0-9a-f]{32}$/);
+    expect(await logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     fs.mkdirSync(path.resolve(__dirname, '..', '..', 'artifacts'), { recursive: true });
     await w.page.screenshot({ path: path.resolve(__dirname, '..', '..', 'artifacts', 'oauth-consent.png'), fullPage: true });
     await Promise.all([w.page.waitForURL((u) => u.toString().startsWith(callbackUrl)), w.page.click('button:has-text("Allow")')]);
@@ -121,6 +129,32 @@ describe('MCP OAuth consent in Chromium', () => {
     // The same token at the platform's host (another resource) is refused.
     expect((await mcp(`127.0.0.1:${port}`)).status).toBe(401);
     await w.page.context().close();
+  });
+
+  it('shows the brand name alone when the logo cannot be served (the guarded client refuses its URL), not a broken image', async () => {
+    const port = Number(new URL(app.origin).port);
+    const t = await brandedTenant(port);
+    // A logo on loopback without WEBHOOK_ALLOW_PRIVATE_URLS: `/brand/logo/<key>` answers 404 for it. A URL of its own,
+    // so no earlier fetch of it is remembered.
+    const logoUrl = `http://127.0.0.1:${port}/avatars/placeholder.svg?name=${randomBytes(4).toString('hex')}`;
+    await t.tenant.update({ logoUrl });
+    const allowed = process.env.WEBHOOK_ALLOW_PRIVATE_URLS;
+    delete process.env.WEBHOOK_ALLOW_PRIVATE_URLS;
+    try {
+      const w = await watchedPage(browser, [t.host]);
+      const logoAnswers: number[] = [];
+      w.page.on('response', (r) => void (new URL(r.url()).pathname.startsWith('/brand/logo/') && logoAnswers.push(r.status())));
+      await w.page.goto(await authorizationUrl(t, callbackUrl));
+      await w.page.waitForSelector('#password');
+      expect(await w.page.locator('.brand img').count()).toBe(0);
+      expect((await w.page.locator('.brand').textContent())?.trim()).toBe(t.brandName);
+      expect(logoAnswers).toEqual([]);
+      expect(w.violations).toEqual([]);
+      await w.page.context().close();
+    } finally {
+      if (allowed === undefined) delete process.env.WEBHOOK_ALLOW_PRIVATE_URLS;
+      else process.env.WEBHOOK_ALLOW_PRIVATE_URLS = allowed;
+    }
   });
 
   /** A client registered on the tenant's domain and its authorization URL (PKCE; the verifier is not needed here). */

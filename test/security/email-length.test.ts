@@ -4,6 +4,7 @@ import * as account from '../../src/services/account.service';
 import { principalFor } from '../../src/services/auth.service';
 import { useApp } from '../support/app';
 import { agencyTokenFor, ALL, makeTenant, makeWorld } from '../support/factories';
+import { recordPatternRuns } from '../support/pattern-runs';
 
 /**
  * An account's email is measured before its pattern is matched (src/domain/email.ts `isAccountEmail`): the pattern
@@ -77,24 +78,16 @@ describe('account emails: the length before the pattern', () => {
       const p = await principalFor(w.orgOwner, { id: 0, kind: 'customer', permissions: ALL });
       // A pattern run on the value would take minutes and then answer the same error: the guard records such a run
       // (and skips it, so this test answers at once on code that matches before it measures).
-      const realTest = RegExp.prototype.test;
-      const patternsRun: string[] = [];
-      const spy = jest.spyOn(RegExp.prototype, 'test').mockImplementation(function (this: RegExp, s: string) {
-        if (typeof s === 'string' && s.length > 10 * MAX_EMAIL_CHARS && s.includes(hostile.slice(0, 1000))) {
-          patternsRun.push(this.source);
-          return false;
-        }
-        return realTest.call(this, s);
-      });
+      const patterns = recordPatternRuns(hostile.slice(0, 1000), 10 * MAX_EMAIL_CHARS);
       try {
         const members = await User.count({ where: { tenantId: w.tenant.id } });
         await expect(
           account.addTeamMember(p, { organizationId: w.org.id, email: hostile, name: 'Long Mail', locationIds: [w.home.id], permissions: [] }),
         ).rejects.toMatchObject({ code: 'VALIDATION', fields: INVALID });
-        expect(patternsRun).toEqual([]);
+        expect(patterns.runs).toEqual([]);
         expect(await User.count({ where: { tenantId: w.tenant.id } })).toBe(members);
       } finally {
-        spy.mockRestore();
+        patterns.restore();
       }
     });
 

@@ -104,7 +104,7 @@ describe('security headers and CSP', () => {
 
       const review = await page.goto(reviewLinkOf(invite.uuid));
       expectPageHeaders(await review!.allHeaders());
-      await page.locator('a[href$="/rate/2"]').click();
+      await page.getByRole('button', { name: '2 stars' }).click();
       await page.waitForURL(/\/feedback\?rating=2$/);
       await page.fill('textarea[name="message"]', 'The queue was long.');
       await page.locator('form.feedback button[type="submit"]').click();

@@ -58,7 +58,8 @@ export async function seedReportScan(input: {
   rivals?: Rival[];
   snapshots: SeedSnapshot[];
   archived?: boolean;
-  targetPlaceId?: string;
+  /** The business tracked (default TARGET_PLACE_ID); null: none (a live scan with no business to track). */
+  targetPlaceId?: string | null;
 }): Promise<Scan> {
   const gridSize = input.gridSize ?? 5;
   const keywords = input.keywords ?? ['dentist', 'teeth whitening'];
@@ -77,7 +78,7 @@ export async function seedReportScan(input: {
     distance,
     distanceUnit: unit,
     type: 'business',
-    targetPlaceId: input.targetPlaceId ?? TARGET_PLACE_ID,
+    targetPlaceId: input.targetPlaceId === undefined ? TARGET_PLACE_ID : input.targetPlaceId,
     lat: centre.lat,
     lng: centre.lng,
     pinVersion: 1,

@@ -1,11 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { OutboxEvent, WebhookDelivery, WebhookEndpoint, type User } from '../../src/models';
-import { principalFor } from '../../src/services/auth.service';
-import * as webhooks from '../../src/services/webhooks.service';
+import { WebhookDelivery } from '../../src/models';
 import { resumeUnstartedRedeliveries, UNSTARTED_REDELIVERY_MS, type DeliveryRunState } from '../../src/jobs/webhook-delivery';
 import { deliveryWorkflowId } from '../../workflows/client';
 import { useDatabase } from '../support/db';
-import { ALL, makeWorld } from '../support/factories';
+import { useOwnDeliveries } from '../support/webhook-deliveries';
 
 /**
  * The sweep of redeliveries whose run never started (`resumeUnstartedRedeliveries`), against the real database with
@@ -13,30 +10,12 @@ import { ALL, makeWorld } from '../support/factories';
  * test/workflows/webhooks.e2e.test.ts runs it against Temporal and a receiver.
  */
 describe('redeliveries whose run never started', () => {
-  const mine: { endpoints: number[]; tenants: number[] } = { endpoints: [], tenants: [] };
-  afterAll(async () => {
-    if (mine.endpoints.length) await WebhookEndpoint.destroy({ where: { id: mine.endpoints } });
-    if (mine.tenants.length) await OutboxEvent.update({ dispatchedAt: new Date() }, { where: { tenantId: mine.tenants, dispatchedAt: null } });
-  });
+  const { oneDelivery } = useOwnDeliveries();
   const db = useDatabase();
-  const as = (user: User) => principalFor(user, { id: 0, kind: 'customer', permissions: ALL });
 
   /** A delivery as a redelivery commits it (pending under its own run), last changed `agoMs` ago. */
   async function left(agoMs: number, owner?: (id: string) => string | null) {
-    const w = await makeWorld();
-    const endpoint = (await webhooks.createEndpoint(await as(w.orgOwner), { url: 'https://93.184.215.14/hooks' }, { allowPrivateUrls: false })).endpoint;
-    mine.endpoints.push(endpoint.id);
-    mine.tenants.push(w.tenant.id);
-    const id: string = randomUUID();
-    await WebhookDelivery.create({
-      id,
-      tenantId: w.tenant.id,
-      customerId: w.orgOwner.customerId!,
-      endpointId: endpoint.id,
-      outboxEventId: 0,
-      event: 'location-updated',
-      payload: JSON.stringify({ webhook_event: 'location-updated', id: 1 }),
-    });
+    const { id } = await oneDelivery();
     await db().query('UPDATE webhook_deliveries SET status = ?, retry_owner = ?, updated_at = NOW(3) - INTERVAL ? MICROSECOND WHERE id = ?', {
       replacements: ['pending', owner ? owner(id) : deliveryWorkflowId(id), agoMs * 1000, id],
     });

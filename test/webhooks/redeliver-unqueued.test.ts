@@ -1,13 +1,10 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { randomUUID } from 'node:crypto';
 import { QueryTypes } from 'sequelize';
 import { Conflict, Upstream } from '../../src/domain/errors';
-import { OutboxEvent, WebhookDelivery, WebhookEndpoint, type User } from '../../src/models';
-import { principalFor } from '../../src/services/auth.service';
 import * as webhooks from '../../src/services/webhooks.service';
 import * as delivery from '../../src/jobs/webhook-delivery';
 import { useDatabase } from '../support/db';
-import { ALL, makeWorld } from '../support/factories';
+import { useOwnDeliveries } from '../support/webhook-deliveries';
 
 /**
  * A redelivery whose workflow cannot be started (the engine unreachable) answers 502 `delivery_not_queued` and puts
@@ -15,33 +12,9 @@ import { ALL, makeWorld } from '../support/factories';
  * and no run to finish it. Only if the delivery is still as the redelivery left it.
  */
 describe('redeliver: a start that fails leaves the delivery as it was', () => {
-  // No receivers or undispatched events of this file left for a dispatcher in a later file of the worker.
-  const mine: { endpoints: number[]; tenants: number[] } = { endpoints: [], tenants: [] };
-  afterAll(async () => {
-    if (mine.endpoints.length) await WebhookEndpoint.destroy({ where: { id: mine.endpoints } });
-    if (mine.tenants.length) await OutboxEvent.update({ dispatchedAt: new Date() }, { where: { tenantId: mine.tenants, dispatchedAt: null } });
-  });
+  const { as, oneDelivery } = useOwnDeliveries();
   const db = useDatabase();
-  const as = (user: User) => principalFor(user, { id: 0, kind: 'customer', permissions: ALL });
   const unreachable = { deps: { startDelivery: async () => { throw new Error('connect ECONNREFUSED 127.0.0.1:7233'); } } };
-
-  /** One delivery of this test's own account, made directly (no outbox claim, which would touch other files' events). */
-  async function oneDelivery() {
-    const w = await makeWorld();
-    const endpoint = (await webhooks.createEndpoint(await as(w.orgOwner), { url: 'https://93.184.215.14/hooks' }, { allowPrivateUrls: false })).endpoint;
-    mine.endpoints.push(endpoint.id);
-    mine.tenants.push(w.tenant.id);
-    const made = await WebhookDelivery.create({
-      id: randomUUID(),
-      tenantId: w.tenant.id,
-      customerId: w.orgOwner.customerId!,
-      endpointId: endpoint.id,
-      outboxEventId: 0,
-      event: 'location-updated',
-      payload: JSON.stringify({ webhook_event: 'location-updated', id: 1 }),
-    });
-    return { w, id: made.id };
-  }
 
   /** The stored row, every column. */
   const row = async (id: string) =>

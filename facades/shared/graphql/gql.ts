@@ -48,11 +48,12 @@ type Documents = {
     "query ConnectPage($token: String!) { page: connectPage(token: $token) { ...ConnectPageFields } }": typeof types.ConnectPageDocument,
     "mutation StartConnectSignIn($token: String!, $csrf: String!) { url: startConnectSignIn(token: $token, csrf: $csrf) }": typeof types.StartConnectSignInDocument,
     "mutation CompleteConnectSignIn($state: String!, $callbackUrl: String!) {\n  signIn: completeConnectSignIn(state: $state, callbackUrl: $callbackUrl) { token failure { code reason message } }\n}": typeof types.CompleteConnectSignInDocument,
+    "query ConnectBrandForState($state: String!) { brand: connectBrandForState(state: $state) { name logoUrl language } }": typeof types.ConnectBrandForStateDocument,
     "query ConnectSelection($token: String!) {\n  selection: connectSelection(token: $token) { page { ...ConnectPageFields } businesses { externalId name address } nonce }\n}": typeof types.ConnectSelectionDocument,
     "mutation SelectConnectBusiness($token: String!, $nonce: String!, $business: String!) {\n  selected: selectConnectBusiness(token: $token, nonce: $nonce, business: $business) { page { ...ConnectPageFields } businessName integrationId reviewSyncFailure }\n}": typeof types.SelectConnectBusinessDocument,
     "fragment FeedbackPageFields on FeedbackPage { invite brand { name logoUrl language } businessName firstName lastName email phone feedbackSent }": typeof types.FeedbackPageFieldsFragmentDoc,
     "query FeedbackPage($invite: String!) { page: feedbackPage(invite: $invite) { ...FeedbackPageFields } }": typeof types.FeedbackPageDocument,
-    "mutation OpenReviewLink($invite: String!) { page: openReviewLink(invite: $invite) { ...FeedbackPageFields } }": typeof types.OpenReviewLinkDocument,
+    "query ReviewRatingPage($invite: String!) { page: feedbackPage(invite: $invite) { ...FeedbackPageFields review: gate(rating: 5) { kind url } } }": typeof types.ReviewRatingPageDocument,
     "mutation RateReviewLink($invite: String!, $rating: Int!) { page: openReviewLink(invite: $invite) { ...FeedbackPageFields gate(rating: $rating) { kind url } } }": typeof types.RateReviewLinkDocument,
     "query RatedReviewPage($invite: String!, $rating: Int!) { page: feedbackPage(invite: $invite) { ...FeedbackPageFields gate(rating: $rating) { kind url } } }": typeof types.RatedReviewPageDocument,
     "mutation SendPrivateFeedback($invite: String!, $form: PrivateFeedbackFormInput!) { sendPrivateFeedback(invite: $invite, form: $form) }": typeof types.SendPrivateFeedbackDocument,
@@ -191,11 +192,12 @@ const documents: Documents = {
     "query ConnectPage($token: String!) { page: connectPage(token: $token) { ...ConnectPageFields } }": types.ConnectPageDocument,
     "mutation StartConnectSignIn($token: String!, $csrf: String!) { url: startConnectSignIn(token: $token, csrf: $csrf) }": types.StartConnectSignInDocument,
     "mutation CompleteConnectSignIn($state: String!, $callbackUrl: String!) {\n  signIn: completeConnectSignIn(state: $state, callbackUrl: $callbackUrl) { token failure { code reason message } }\n}": types.CompleteConnectSignInDocument,
+    "query ConnectBrandForState($state: String!) { brand: connectBrandForState(state: $state) { name logoUrl language } }": types.ConnectBrandForStateDocument,
     "query ConnectSelection($token: String!) {\n  selection: connectSelection(token: $token) { page { ...ConnectPageFields } businesses { externalId name address } nonce }\n}": types.ConnectSelectionDocument,
     "mutation SelectConnectBusiness($token: String!, $nonce: String!, $business: String!) {\n  selected: selectConnectBusiness(token: $token, nonce: $nonce, business: $business) { page { ...ConnectPageFields } businessName integrationId reviewSyncFailure }\n}": types.SelectConnectBusinessDocument,
     "fragment FeedbackPageFields on FeedbackPage { invite brand { name logoUrl language } businessName firstName lastName email phone feedbackSent }": types.FeedbackPageFieldsFragmentDoc,
     "query FeedbackPage($invite: String!) { page: feedbackPage(invite: $invite) { ...FeedbackPageFields } }": types.FeedbackPageDocument,
-    "mutation OpenReviewLink($invite: String!) { page: openReviewLink(invite: $invite) { ...FeedbackPageFields } }": types.OpenReviewLinkDocument,
+    "query ReviewRatingPage($invite: String!) { page: feedbackPage(invite: $invite) { ...FeedbackPageFields review: gate(rating: 5) { kind url } } }": types.ReviewRatingPageDocument,
     "mutation RateReviewLink($invite: String!, $rating: Int!) { page: openReviewLink(invite: $invite) { ...FeedbackPageFields gate(rating: $rating) { kind url } } }": types.RateReviewLinkDocument,
     "query RatedReviewPage($invite: String!, $rating: Int!) { page: feedbackPage(invite: $invite) { ...FeedbackPageFields gate(rating: $rating) { kind url } } }": types.RatedReviewPageDocument,
     "mutation SendPrivateFeedback($invite: String!, $form: PrivateFeedbackFormInput!) { sendPrivateFeedback(invite: $invite, form: $form) }": types.SendPrivateFeedbackDocument,
@@ -453,6 +455,10 @@ export function graphql(source: "mutation CompleteConnectSignIn($state: String!,
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "query ConnectBrandForState($state: String!) { brand: connectBrandForState(state: $state) { name logoUrl language } }"): (typeof documents)["query ConnectBrandForState($state: String!) { brand: connectBrandForState(state: $state) { name logoUrl language } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "query ConnectSelection($token: String!) {\n  selection: connectSelection(token: $token) { page { ...ConnectPageFields } businesses { externalId name address } nonce }\n}"): (typeof documents)["query ConnectSelection($token: String!) {\n  selection: connectSelection(token: $token) { page { ...ConnectPageFields } businesses { externalId name address } nonce }\n}"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -469,7 +475,7 @@ export function graphql(source: "query FeedbackPage($invite: String!) { page: fe
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "mutation OpenReviewLink($invite: String!) { page: openReviewLink(invite: $invite) { ...FeedbackPageFields } }"): (typeof documents)["mutation OpenReviewLink($invite: String!) { page: openReviewLink(invite: $invite) { ...FeedbackPageFields } }"];
+export function graphql(source: "query ReviewRatingPage($invite: String!) { page: feedbackPage(invite: $invite) { ...FeedbackPageFields review: gate(rating: 5) { kind url } } }"): (typeof documents)["query ReviewRatingPage($invite: String!) { page: feedbackPage(invite: $invite) { ...FeedbackPageFields review: gate(rating: 5) { kind url } } }"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -4,10 +4,13 @@ import type { Context } from '../../context';
 import { DomainError } from '../../domain/errors';
 import * as links from '../../services/connect-links.service';
 import { LINK } from '../auth-checker';
+import { PageBrandType } from '../pages/page-brand.type';
 import { ConnectPageType, ConnectSelectedType, ConnectSelectionType, ConnectSignInType } from './connect-page.type';
 
+const brandOf = (view: links.LinkView): PageBrandType => ({ name: view.tenant.brandName || view.tenant.name, logoUrl: view.tenant.logoUrl, language: view.language });
+
 const pageOf = (view: links.LinkView): ConnectPageType => ({
-  brand: { name: view.tenant.brandName || view.tenant.name, logoUrl: view.tenant.logoUrl, language: view.language },
+  brand: brandOf(view),
   provider: view.link.provider,
   locationName: view.location.name,
   status: view.status,
@@ -31,6 +34,16 @@ export class ConnectPageResolver {
   @Query(() => ConnectPageType, { description: 'The landing page of a connect link, whatever its status; NOT_FOUND `link_unknown` for an unknown token.' })
   async connectPage(@Arg('token') token: string, @Ctx() ctx: Context): Promise<ConnectPageType> {
     return pageOf(await links.viewLink(token, optionsOf(ctx)));
+  }
+
+  @Query(() => PageBrandType, {
+    nullable: true,
+    description:
+      "The brand of the link whose open sign-in has this OAuth `state` (its agency's brand, its account's language), read only: what the page of a refused callback wears when the state still names a link (a provider's answer that reached another browser). Null when no link has the state. Only the brand: the link's token and start form stay with the page that showed the link.",
+  })
+  async connectBrandForState(@Arg('state') state: string, @Ctx() ctx: Context): Promise<PageBrandType | null> {
+    const view = await links.viewLinkOfState(state, optionsOf(ctx));
+    return view ? brandOf(view) : null;
   }
 
   @Mutation(() => String, {

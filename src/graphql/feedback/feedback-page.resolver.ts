@@ -31,7 +31,8 @@ export class FeedbackPageResolver {
 
   @Mutation(() => FeedbackPageType, {
     nullable: true,
-    description: 'A visit of the review link: the first marks the invite clicked (a `clicked` activity, once). Null for an unknown invite.',
+    description:
+      'A star chosen on the review page (its form, a POST: mail scanners GET every link and never count): the first marks the invite clicked (a `clicked` activity, once), which stops its follow-ups. Null for an unknown invite.',
   })
   async openReviewLink(@Arg('invite') invite: string, @Ctx() ctx: Context): Promise<FeedbackPageType | null> {
     const view = await feedback.feedbackPageOf(invite);

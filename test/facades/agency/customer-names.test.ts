@@ -1,23 +1,12 @@
 import { Customer } from '../../../src/models';
 import { useApp } from '../../support/app';
-import { agencyTokenFor, makeTenant } from '../../support/factories';
+import { agencyWorld, newCustomerBody } from '../../support/agency-customers';
 
 /** POST /api/agency/v1/customers: `name` and `company` follow the rules of every name, each under its own field. */
 describe('agency API: the names of a new customer', () => {
   const t = useApp();
 
-  async function agencyWorld() {
-    const { tenant, plan, owner } = await makeTenant();
-    return { tenant, plan, token: await agencyTokenFor(owner) };
-  }
-  const body = (planId: number, extra: Record<string, unknown> = {}) => ({
-    name: 'Dana Dentist',
-    company: 'Bright Smiles Dental',
-    email: `dana-${Math.random().toString(36).slice(2, 10)}@brightsmiles.test`,
-    password: 'correct horse',
-    custom_plan_id: String(planId),
-    ...extra,
-  });
+  const body = newCustomerBody;
 
   it.each([
     ['a line break', 'Bright\nSmiles'],

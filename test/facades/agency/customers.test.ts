@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import { ApiToken, Customer, Integration, Location, Organization, OutboxEvent, Plan, Review, StoredFile, Tenant, User, WebhookEndpoint } from '../../../src/models';
 import { setTaxCalculation } from '../../../src/services/agency.service';
+import { agencyWorld, newCustomerBody } from '../../support/agency-customers';
 import { useApp } from '../../support/app';
 import {
-  agencyTokenFor,
   defaultLocationOf,
   makeOrganization,
   makeOrgOwner,
@@ -37,19 +37,7 @@ async function customerJson(id: number) {
   };
 }
 
-async function agencyWorld() {
-  const { tenant, owner, plan, ownerAccount } = await makeTenant();
-  return { tenant, owner, plan, ownerAccount, token: await agencyTokenFor(owner) };
-}
-
-const body = (planId: number, extra: Record<string, unknown> = {}) => ({
-  name: 'Dana Dentist',
-  company: 'Bright Smiles Dental',
-  email: `dana-${Math.random().toString(36).slice(2, 10)}@brightsmiles.test`,
-  password: 'correct horse',
-  custom_plan_id: String(planId),
-  ...extra,
-});
+const body = newCustomerBody;
 
 describe('agency API: customers', () => {
   const t = useApp();

@@ -11,6 +11,7 @@ import { hashToken } from '../src/services/auth.service';
  * The baseline of `npm run bench` (scripts/bench.ts), in a process of its own as issue 17 asks: a bare Express app
  * with hand-written SQL through a mysql2 pool that authenticates the bearer token by its hash, reads the same page of
  * the same rows with their source (and the total from review_counts), and answers the same envelope as the facade.
+ * Like the facade it leaves out reviews removed on their platform (`removed_at`).
  * Run as `node dist/scripts/bench-baseline.js` with BENCH_BASELINE_DATABASE_URL and BENCH_BASELINE_POOL; it prints
  * `listening <origin>` once it listens on a loopback port of its own.
  */
@@ -123,7 +124,7 @@ export function baselineApp(pool: Pool): Express {
       const perPage = 10;
       const [[items], [counted]] = await Promise.all([
         pool.execute<ReviewRow[]>(
-          `SELECT ${REVIEW_COLUMNS} FROM reviews r WHERE r.tenant_id = ? ORDER BY r.published_at DESC, r.id DESC LIMIT 10 OFFSET ?`,
+          `SELECT ${REVIEW_COLUMNS} FROM reviews r WHERE r.tenant_id = ? AND r.removed_at IS NULL ORDER BY r.published_at DESC, r.id DESC LIMIT 10 OFFSET ?`,
           [caller.tenantId, String((page - 1) * perPage)],
         ),
         pool.execute<RowDataPacket[]>('SELECT SUM(n) AS total FROM review_counts WHERE tenant_id = ?', [caller.tenantId]),
@@ -145,7 +146,7 @@ export function baselineApp(pool: Pool): Express {
       const [rows] = await pool.execute<(ReviewRow & { source_name: string | null; source_slug: string | null })[]>(
         `SELECT ${REVIEW_COLUMNS}, i.name AS source_name, s.slug AS source_slug
            FROM reviews r LEFT JOIN integrations i ON i.id = r.integration_id LEFT JOIN review_sources s ON s.id = i.source_id
-          WHERE r.id = ?`,
+          WHERE r.id = ? AND r.removed_at IS NULL`,
         [id],
       );
       const r = rows[0];

@@ -220,21 +220,23 @@ const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 const ratingOf = (v: unknown): number | null => (typeof v === 'string' && /^[1-5]$/.test(v) ? Number(v) : null);
 
 /**
- * The page's CSP with the review site's origin in form-action: a star above the threshold answers the form's POST with
- * a 303 there, and Chrome refuses a form's redirect to an origin form-action does not name. Only a plain http(s)
- * origin is written into the header (nothing that could end the directive or add sources of another kind).
+ * The page's CSP with the review site in form-action: a star above the threshold answers the form's POST with a 303
+ * there, and Chrome checks every redirect of a form's navigation against form-action. Review URLs redirect to other
+ * origins (Google's `https://g.page/r/<id>/review` to `search.google.com`, a domain to its `www.`, a link shortener),
+ * so the page admits the scheme (`https:`, and `http:` too for an http review URL), not one origin. The page has no
+ * script and no form but its own, so nothing else can use it.
  */
 function admitFormTarget(res: Response, url: string | null | undefined): void {
-  let origin: string;
+  let scheme: string;
   try {
-    origin = url ? new URL(url).origin : '';
+    scheme = url ? new URL(url).protocol : '';
   } catch {
     return;
   }
-  if (!/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i.test(origin)) return;
+  const schemes = scheme === 'https:' ? ['https:'] : scheme === 'http:' ? ['https:', 'http:'] : [];
   const csp = res.getHeader('Content-Security-Policy');
-  if (typeof csp === 'string' && !csp.split(/[ ;]/).includes(origin)) {
-    res.setHeader('Content-Security-Policy', csp.replace(/form-action ([^;]*)/, `form-action $1 ${origin}`));
+  if (schemes.length && typeof csp === 'string') {
+    res.setHeader('Content-Security-Policy', csp.replace(/form-action ([^;]*)/, `form-action $1 ${schemes.join(' ')}`));
   }
 }
 

@@ -460,17 +460,19 @@ function HistoryCard({ report, tr }: { report: ScanReport; tr: Translator }): VN
         <tbody>
           {report.snapshots.map((s, i) => {
             const c = s.changeFromPrevious;
-            const change = i === last ? '-' : c === 0 ? num(tr, 0) : <span class={c < 0 ? 'good' : 'bad'}>{`${c < 0 ? UP : DOWN} ${num(tr, Math.abs(c))}`}</span>;
+            const change = i === last || !s.ranked ? '-' : c === 0 ? num(tr, 0) : <span class={c < 0 ? 'good' : 'bad'}>{`${c < 0 ? UP : DOWN} ${num(tr, Math.abs(c))}`}</span>;
+            // Taken while the scan tracked no business: no figure of it (its zeros are no rank).
+            const figure = (text: string) => (s.ranked ? text : '-');
             return (
               <tr class={sameSnapshot(report, s) ? 'current' : undefined}>
                 <td>
                   <a href={scanReportPath(report.scan.uuid, { keyword: report.keyword, snapshotAt: s.snapshotAt })}>{snapshotTime(tr, s.snapshotAt)}</a>
                 </td>
-                <td class="num">{num(tr, s.avgRank)}</td>
+                <td class="num">{figure(num(tr, s.avgRank))}</td>
                 <td class="num">{change}</td>
-                <td class="num">{percent(tr, s.visibilityScore)}</td>
-                <td class="num">{num(tr, s.top3Count)}</td>
-                <td class="num">{num(tr, s.notRankingCount)}</td>
+                <td class="num">{figure(percent(tr, s.visibilityScore))}</td>
+                <td class="num">{figure(num(tr, s.top3Count))}</td>
+                <td class="num">{figure(num(tr, s.notRankingCount))}</td>
               </tr>
             );
           })}

@@ -194,7 +194,7 @@ export const dataPointsMeta = (d: DataPointsData): z.infer<typeof DataPointsMeta
 
 /** A snapshot row as every scan facade reads it (the snapshots list, the report page, the MCP scan report). */
 graphql(`fragment ScanSnapshotFields on ScanSnapshot {
-  snapshotAt label shortLabel monthYear avgRank changeFromPrevious top3Count top10Count belowTop10Count notRankingCount totalPins visibilityScore
+  snapshotAt label shortLabel monthYear avgRank changeFromPrevious top3Count top10Count belowTop10Count notRankingCount totalPins visibilityScore ranked
 }`);
 export type SnapshotData = ScanSnapshotFieldsFragment;
 export const SCAN_SNAPSHOTS_QUERY = graphql(`query ScanSnapshots($uuid: String!, $keyword: String) { scanSnapshots(uuid: $uuid, keyword: $keyword) { ...ScanSnapshotFields } }`);

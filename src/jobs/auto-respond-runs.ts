@@ -43,8 +43,10 @@ async function skipReason(run: AutoRespondRun, transaction?: Transaction, rule?:
   if (rule === undefined || (rule !== null && rule.id !== run.ruleId)) rule = await AutoRespondRule.findByPk(run.ruleId, { transaction });
   if (!rule) return 'rule_deleted';
   if (rule.paused) return 'rule_paused';
-  const review = await Review.findByPk(run.reviewId, { attributes: ['id', 'reply'], transaction });
+  const review = await Review.findByPk(run.reviewId, { attributes: ['id', 'reply', 'removedAt'], transaction });
   if (!review) return 'review_deleted';
+  // Removed on its platform (src/jobs/review-sync.ts): there is nothing to answer there any more.
+  if (review.removedAt) return 'review_removed';
   if (review.reply) return 'already_replied';
   const customer = await Customer.findByPk(run.customerId, { include: [Plan], transaction });
   if (!customer?.plan?.features?.includes(AUTO_RESPOND_FEATURE)) return 'plan_feature_missing';

@@ -174,6 +174,9 @@ function replyNewerThanPage(review: Review, fetchedFrom: Date | undefined): bool
   return review.updatedAt.getTime() >= fetchedFrom.getTime();
 }
 
+/** Reviews marked removed per statement (an IN list of ids). */
+const REMOVAL_CHUNK = 1000;
+
 /** What the removal step of a complete listing did; `skipped`: why it removed nothing whatever it found. */
 export interface RemovalOutcome {
   removed: number;
@@ -186,7 +189,7 @@ export interface RemovalOutcome {
  * neither this listing nor the previous complete one saw (`platform_seen_at` before the previous listing's time, or
  * never stamped) is marked removed: one listing may miss a review while pages shift under it (a review edited or
  * removed during the run moves the others between pages), two in a row do not. Nothing is deleted; a review listed
- * again is restored by the upsert.
+ * again is restored by the upsert. The removed reviews' pending reply drafts are rejected ("removed on <source>").
  *
  * An empty listing while the integration holds reviews removes nothing and does not count as a complete listing: a
  * platform outage or a permission glitch answering "no reviews" must not wipe an account's figures. No event is
@@ -210,10 +213,21 @@ export async function removeUnlistedReviews(
     if (listed === 0 && (await Review.count({ where: held, transaction })) > 0) return { removed: 0, skipped: 'empty_listing' };
     let removed = 0;
     if (previous) {
-      [removed] = await Review.update(
-        { removedAt: clock.now() },
-        { where: { ...held, [Op.or]: [{ platformSeenAt: null }, { platformSeenAt: { [Op.lt]: previous } }] }, transaction, hooks: false },
-      );
+      // The rows first (locked: the reply path's order, review then drafts), then their pending drafts, which can no
+      // longer be approved: rejected with the reason, as a reply arriving on the platform supersedes them.
+      const gone = await Review.findAll({
+        attributes: ['id'],
+        where: { ...held, [Op.or]: [{ platformSeenAt: null }, { platformSeenAt: { [Op.lt]: previous } }] },
+        transaction,
+        lock: transaction.LOCK.UPDATE,
+      });
+      const now = clock.now();
+      for (let i = 0; i < gone.length; i += REMOVAL_CHUNK) {
+        const ids = gone.slice(i, i + REMOVAL_CHUNK).map((r) => r.id);
+        const [n] = await Review.update({ removedAt: now }, { where: { id: { [Op.in]: ids } }, transaction, hooks: false });
+        removed += n;
+        await supersedePendingDrafts(ids, `Superseded: the review was removed on ${integration.name}.`, { transaction, now });
+      }
     }
     await integration.update({ lastFullListingAt: listedAt }, { transaction });
     return { removed, skipped: null };

@@ -87,8 +87,9 @@ export function scanReportMailBody(report: ScanReport, who: { name: string; mont
   const vars = { location: report.scan.location, keyword: report.keyword, month: monthName(tr, who.month), brand: report.brand.name, date: snapshotTime(tr, shown.snapshotAt) };
   const percent = (v: number) => tr.number(v / 100, { style: 'percent', maximumFractionDigits: 1 });
   const rank = (v: number) => tr.number(v, { maximumFractionDigits: 2 });
+  // A previous snapshot without figures of the business (taken while the scan tracked none) has no value to compare.
   const earlier = (value: (s: NonNullable<typeof before>) => string) =>
-    before ? tr.t('report.previous', { month: tr.date(before.snapshotAt), value: value(before) }) : tr.t('scanReport.firstSnapshot');
+    before ? tr.t('report.previous', { month: tr.date(before.snapshotAt), value: before.ranked ? value(before) : tr.t('report.na') }) : tr.t('scanReport.firstSnapshot');
   const others = report.scan.keywords.filter((k) => k !== report.keyword);
   const common = {
     language: tr.language,

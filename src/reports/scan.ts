@@ -94,13 +94,14 @@ function trendLines(
   history: ScanHistory,
   tr: Translator,
   business: { name: string; color: string },
-  pick: { own: (i: number) => number; theirs: (p: { avgRank: number | null; visibility: number | null }) => number | null },
+  pick: { own: (i: number) => number | null; theirs: (p: { avgRank: number | null; visibility: number | null }) => number | null },
   yAxis: object,
   label: string,
 ): string | null {
   if (history.trend.length < 2) return null;
   const labels = history.trend.map((s) => shortDate(tr, s.snapshotAt));
-  const own = { name: business.name, type: 'line', data: history.trend.map((_, i) => pick.own(i)), itemStyle: { color: business.color }, lineStyle: { color: business.color, width: 3 }, z: 3 };
+  // A snapshot without figures of the business (taken while the scan tracked none) is a gap in its line, not rank 0.
+  const own = { name: business.name, type: 'line', data: history.trend.map((s, i) => (s.ranked ? pick.own(i) : null)), connectNulls: false, itemStyle: { color: business.color }, lineStyle: { color: business.color, width: 3 }, z: 3 };
   const others = history.competitors.map((c, i) => ({
     name: c.name,
     type: 'line',

@@ -71,6 +71,11 @@ export interface SnapshotRow {
   notRankingCount: number;
   totalPins: number;
   visibilityScore: number;
+  /**
+   * The row has figures of the business. False: taken while the scan had no business to track (or it tracks none
+   * now): its figures read 0 for the spec's numbers, and the report, PDF and mail show it as a gap, not as rank 0.
+   */
+  ranked: boolean;
 }
 
 /** The data of the public, white-label scan report (src/services/scan-report.service.ts computes it). */

@@ -38,7 +38,7 @@ export interface ReplyOptions extends ServiceOptions {
  * first (every caller holds it), then its drafts.
  */
 export async function supersedePendingDrafts(
-  reviewId: number,
+  reviewId: number | number[],
   reason: string,
   opts: { transaction: Transaction; now: Date; decidedByUserId?: number | null; exceptDraftId?: number },
 ): Promise<number> {

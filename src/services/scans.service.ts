@@ -814,6 +814,7 @@ const snapshotRow = (s: ScanSnapshot, tracked: boolean): SnapshotRow => {
     notRankingCount: figures ? (s.notRankingCount ?? 0) : 0,
     totalPins: s.totalPins ?? 0,
     visibilityScore: figures ? (s.visibilityScore ?? 0) : 0,
+    ranked: figures,
   };
 };
 

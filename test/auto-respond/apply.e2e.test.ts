@@ -160,6 +160,14 @@ describe('auto-respond on Temporal', () => {
     expect(await outcomeOf(other)).toEqual({ status: 'skipped', reason: 'already_replied' });
     expect(await replyOf(other)).toBe('Answered by hand.');
 
+    // A pending run for a review removed on its platform meanwhile: nothing is composed or sent (not a failure).
+    const removed = await createReview(w, { rating: 1 });
+    await Review.update({ removedAt: new Date() }, { where: { id: removed } });
+    await AutoRespondRun.create({ tenantId: w.tenant.id, customerId: w.orgOwner.customerId!, reviewId: removed, ruleId, status: 'pending' });
+    await startAutoRespondWorkflow(removed);
+    expect(await outcomeOf(removed)).toEqual({ status: 'skipped', reason: 'review_removed' });
+    expect(await replyOf(removed)).toBeNull();
+
     // Starting the finished review again changes nothing.
     const before = await replyOf(review!.id);
     await startAutoRespondWorkflow(review!.id);

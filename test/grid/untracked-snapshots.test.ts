@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { completeRun, storePinResult } from '../../src/jobs/scan-runs';
+import { scanReportMailBody } from '../../src/jobs/scan-report-mail';
+import { reportOf } from '../../src/services/scan-report.service';
 import { OutboxEvent, ScanPin, ScanSnapshot } from '../../src/models';
 import { useApp } from '../support/app';
 import { agencyTokenFor, makeTenant } from '../support/factories';
@@ -71,5 +73,20 @@ describe('GET /api/agency/v1/scans/{uuid}/snapshots of a scan without a business
       [LATER.toISOString(), 3, 0],
       [AT.toISOString(), 0, 0],
     ]);
+
+    // The report, its page and the monthly mail tell the row without figures apart: a gap, not rank 0 or visibility 0 %.
+    const report = await reportOf(scan.uuid, {});
+    expect(report.snapshots.map((r) => [r.snapshotAt.toISOString(), r.ranked])).toEqual([
+      [LATER.toISOString(), true],
+      [AT.toISOString(), false],
+    ]);
+    const mail = scanReportMailBody(report, { name: 'Ada', month: '2026-10' });
+    expect(mail.text).toContain('- Average rank: 3 (October 5, 2026: n/a)');
+    expect(mail.text).toMatch(/- Visibility: [^\n]* \(October 5, 2026: n\/a\)/);
+    expect(mail.text).not.toMatch(/\(October 5, 2026: 0/);
+    const page = await t.http().get(`/reports/scans/${scan.uuid}`);
+    expect(page.status).toBe(200);
+    const olderRow = /<tr(?: class="[^"]*")?><td><a [^>]*>[^<]*Oct 5, 2026[^<]*<\/a><\/td>(.*?)<\/tr>/.exec(page.text);
+    expect(olderRow?.[1]).toBe('<td class="num">-</td>'.repeat(5));
   });
 });

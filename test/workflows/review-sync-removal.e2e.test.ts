@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { Op, QueryTypes } from 'sequelize';
-import { Integration, OutboxEvent, Review } from '../../src/models';
+import { Integration, OutboxEvent, ReplyDraft, Review } from '../../src/models';
 import { FacebookGraphSimulator } from '../../src/providers/facebook/graph.simulator';
 import { GoogleBusinessSimulator } from '../../src/providers/google/business.simulator';
 import { attachSynced } from '../../src/services/integrations.service';
@@ -125,6 +125,9 @@ describe('reviews removed on the platform', () => {
     const before = await figures(w.tokens.orgOwner, w.org.id);
     expect(before.organization.stats).toEqual({ reviewCount: 6, averageRating: 3.33 });
     expect(before.reviewMetrics.totals).toEqual({ totalReviews: 6, avgRating: 3.33 });
+    // A reply drafted for the review, waiting in the approvals queue.
+    const { draftReviewResponse: draft } = await gql(w.tokens.orgOwner, 'mutation ($r: Int!) { draftReviewResponse(reviewId: $r, message: "Sorry to hear that.") { id status } }', { r: fake });
+    expect(draft.status).toBe('pending');
     const events = await OutboxEvent.count({ where: { customerId: w.orgOwner.customerId! } });
 
     google.removeReview(names.one);
@@ -136,6 +139,11 @@ describe('reviews removed on the platform', () => {
     const row = (await Review.findByPk(fake))!;
     expect(row.removedAt).toBeInstanceOf(Date);
     expect(row.rating).toBe(1); // kept, not deleted
+    // Its pending draft can never be approved: rejected, with the reason.
+    expect(await ReplyDraft.findByPk(draft.id, { attributes: ['status', 'rejectionReason'], raw: true })).toEqual({
+      status: 'rejected',
+      rejectionReason: `Superseded: the review was removed on ${integration.name}.`,
+    });
 
     const list = await listIds(w.tokens.orgOwner, w.org.id);
     expect(list.total).toBe(5);

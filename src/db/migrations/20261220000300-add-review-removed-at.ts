@@ -1,4 +1,4 @@
-import type { Migration } from '../umzug';
+import type { Migration, Sql } from '../umzug';
 
 /**
  * Reviews removed on their platform (docs/decisions/review-platforms.md, "Reviews removed on the platform"): the row
@@ -8,15 +8,20 @@ import type { Migration } from '../umzug';
  * missing from two complete listings in a row is removed.
  *
  * `review_counts` counts only reviews without `removed_at`: the triggers are replaced so that a removal and a restore
- * move the count in the statement that writes them. Going up, no review is removed yet, so the counts stay as they are
- * (a rebuild would empty them for a moment under a running release, and a review inserted meanwhile would break it);
- * going down, they are rebuilt from every row.
+ * move the count in the statement that writes them. A trigger is dropped and created again (MySQL 8 has no CREATE OR
+ * REPLACE TRIGGER), so a review the running release writes in between, or while a failed creation waits for a re-run,
+ * is not counted: going up, once the triggers are in place, every count is set again from the rows in two statements
+ * (`reconcileCounts`), never emptied (a rebuild from empty would answer 0 to the running release meanwhile); going
+ * down, they are rebuilt from every row.
+ *
+ * Re-runnable: DDL commits on its own, so a run that stopped part-way (a trigger refused for want of privilege, the
+ * process killed) left some steps done; each ALTER is taken only when information_schema says it is still missing.
  *
  * The four scope indexes the review lists walk, `(scope, published_at, id)`, end in `removed_at`: a page's ids are
  * still read from the index alone (`removed_at IS NULL` checked on the index entry), without touching the rows the
  * page skips.
  */
-async function createTrigger(sql: Parameters<Migration>[0]['context'], name: string, statement: string): Promise<void> {
+async function createTrigger(sql: Sql, name: string, statement: string): Promise<void> {
   await sql(`DROP TRIGGER IF EXISTS ${name}`);
   try {
     await sql(statement);
@@ -34,7 +39,7 @@ const INCREMENT = `INSERT INTO review_counts (integration_id, rating, tenant_id,
         ON DUPLICATE KEY UPDATE n = n + 1`;
 
 /** The triggers of 20261121000900-create-review-counts, counting every row (the `down` puts them back). */
-async function countingTriggers(sql: Parameters<Migration>[0]['context'], removedAware: boolean): Promise<void> {
+async function countingTriggers(sql: Sql, removedAware: boolean): Promise<void> {
   const counted = (row: 'NEW' | 'OLD') => (removedAware ? `${row}.removed_at IS NULL` : 'TRUE');
   await createTrigger(sql, 'reviews_count_insert', `CREATE TRIGGER reviews_count_insert AFTER INSERT ON reviews FOR EACH ROW
     BEGIN
@@ -67,21 +72,62 @@ async function countingTriggers(sql: Parameters<Migration>[0]['context'], remove
 }
 
 const SCOPES = ['tenant', 'customer', 'organization', 'location'] as const;
-const scopeIndexes = (withRemoved: boolean): string =>
-  SCOPES.map((s) => `DROP KEY reviews_${s}_published, ADD KEY reviews_${s}_published (${s}_id, published_at, id${withRemoved ? ', removed_at' : ''})`).join(', ');
+const scopeIndexes = (scopes: readonly string[], withRemoved: boolean): string =>
+  scopes.map((s) => `DROP KEY reviews_${s}_published, ADD KEY reviews_${s}_published (${s}_id, published_at, id${withRemoved ? ', removed_at' : ''})`).join(', ');
+
+async function rows<T>(sql: Sql, statement: string, replacements: unknown[] = []): Promise<T[]> {
+  const [result] = (await sql(statement, replacements)) as [T[], unknown];
+  return result;
+}
+
+async function hasColumn(sql: Sql, table: string, column: string): Promise<boolean> {
+  const found = await rows(sql, 'SELECT 1 FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = ? AND column_name = ?', [table, column]);
+  return found.length > 0;
+}
+
+/** The scope indexes that do not end in `removed_at` yet. */
+async function narrowScopeIndexes(sql: Sql): Promise<string[]> {
+  const widened = await rows<{ name: string }>(
+    sql,
+    "SELECT index_name AS name FROM information_schema.statistics WHERE table_schema = DATABASE() AND table_name = 'reviews' AND column_name = 'removed_at'",
+  );
+  const done = new Set(widened.map((w) => w.name));
+  return SCOPES.filter((s) => !done.has(`reviews_${s}_published`));
+}
+
+/**
+ * Every count set again from the rows while the triggers keep counting: the existing rows in one UPDATE, then the
+ * (integration, rating) pairs it had no row for. Each statement reads the reviews under InnoDB's shared locks (a
+ * statement that writes from a read does), so a review written meanwhile waits for it and is then counted by its
+ * trigger, not twice.
+ */
+async function reconcileCounts(sql: Sql): Promise<void> {
+  await sql(`UPDATE review_counts c SET c.n = (SELECT COUNT(*) FROM reviews r
+    WHERE r.integration_id = c.integration_id AND r.rating = c.rating AND r.removed_at IS NULL)`);
+  await sql(`INSERT INTO review_counts (integration_id, rating, tenant_id, customer_id, organization_id, location_id, n)
+    SELECT integration_id, rating, MIN(tenant_id), MIN(customer_id), MIN(organization_id), MIN(location_id), COUNT(*)
+    FROM reviews r WHERE r.removed_at IS NULL
+      AND NOT EXISTS (SELECT 1 FROM review_counts c WHERE c.integration_id = r.integration_id AND c.rating = r.rating)
+    GROUP BY integration_id, rating
+    ON DUPLICATE KEY UPDATE n = VALUES(n)`);
+}
 
 export const up: Migration = async ({ context: sql }) => {
-  await sql(`ALTER TABLE reviews
-    ADD COLUMN removed_at DATETIME(3) NULL,
-    ADD COLUMN platform_seen_at DATETIME(3) NULL`);
-  await sql(`ALTER TABLE reviews ${scopeIndexes(true)}`);
-  await sql('ALTER TABLE integrations ADD COLUMN last_full_listing_at DATETIME(3) NULL');
+  const columns = [
+    ...((await hasColumn(sql, 'reviews', 'removed_at')) ? [] : ['ADD COLUMN removed_at DATETIME(3) NULL']),
+    ...((await hasColumn(sql, 'reviews', 'platform_seen_at')) ? [] : ['ADD COLUMN platform_seen_at DATETIME(3) NULL']),
+  ];
+  if (columns.length) await sql(`ALTER TABLE reviews ${columns.join(', ')}`);
+  const narrow = await narrowScopeIndexes(sql);
+  if (narrow.length) await sql(`ALTER TABLE reviews ${scopeIndexes(narrow, true)}`);
+  if (!(await hasColumn(sql, 'integrations', 'last_full_listing_at'))) await sql('ALTER TABLE integrations ADD COLUMN last_full_listing_at DATETIME(3) NULL');
   await countingTriggers(sql, true);
+  await reconcileCounts(sql);
 };
 
 export const down: Migration = async ({ context: sql }) => {
   await countingTriggers(sql, false);
   await sql('ALTER TABLE integrations DROP COLUMN last_full_listing_at');
-  await sql(`ALTER TABLE reviews ${scopeIndexes(false)}`);
+  await sql(`ALTER TABLE reviews ${scopeIndexes(SCOPES, false)}`);
   await sql('ALTER TABLE reviews DROP COLUMN platform_seen_at, DROP COLUMN removed_at');
 };

@@ -336,6 +336,12 @@ export class SnapshotRowType {
 
   @Field(() => Float)
   visibilityScore!: number;
+
+  @Field({
+    description:
+      'False when the snapshot has no figures of the business: it was taken while the scan had no business to track (target_place_id), or the scan tracks none now. Its rank figures then read 0, which is no rank.',
+  })
+  ranked!: boolean;
 }
 
 @ObjectType('ScanInsightSummary')

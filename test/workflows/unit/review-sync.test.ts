@@ -18,19 +18,26 @@ describe('syncReviews (mocked activities)', () => {
   function platform(skip: SyncSkip | null, page: (token: string | null, fetches: number) => SyncPageResult) {
     const tokens: Array<string | null> = [];
     const recorded: Array<string | null> = [];
-    const activities: Pick<ReviewSyncActivities, 'loadReviewSyncTarget' | 'syncReviewPage' | 'recordReviewSync'> = {
+    const removals: Array<{ integrationId: number; listed: number; listedAtIsTheRunsOwn: boolean }> = [];
+    const listingTimes = new Set<string | null | undefined>();
+    const activities: Pick<ReviewSyncActivities, 'loadReviewSyncTarget' | 'syncReviewPage' | 'removeUnlistedReviews' | 'recordReviewSync'> = {
       async loadReviewSyncTarget() {
         return { target: null, skip };
       },
-      async syncReviewPage({ pageToken }) {
+      async syncReviewPage({ pageToken, listedAt }) {
         tokens.push(pageToken);
+        listingTimes.add(listedAt);
         return page(pageToken, tokens.length);
+      },
+      async removeUnlistedReviews({ integrationId, listedAt, listed }) {
+        removals.push({ integrationId, listed, listedAtIsTheRunsOwn: listingTimes.size === 1 && listingTimes.has(listedAt) });
+        return { removed: 1, skipped: null };
       },
       async recordReviewSync(_id, error) {
         recorded.push(error);
       },
     };
-    return { tokens, recorded, activities };
+    return { tokens, recorded, removals, activities };
   }
 
   const run = (activities: object) =>
@@ -46,15 +53,17 @@ describe('syncReviews (mocked activities)', () => {
 
   it('follows the page tokens to the end, retries a page while the platform is unavailable, and records the sync', async () => {
     const pages: Record<string, SyncPageResult> = {
-      first: { created: 3, updated: 1, unchanged: 0, nextPageToken: 'p2' },
-      p2: { created: 2, updated: 0, unchanged: 5, nextPageToken: null },
+      first: { created: 3, updated: 1, unchanged: 0, nextPageToken: 'p2', listed: 4 },
+      p2: { created: 2, updated: 0, unchanged: 5, nextPageToken: null, listed: 7 },
     };
     const p = platform(null, (token, fetches) => {
       if (token === 'p2' && fetches === 2) throw retryFailure('HTTP 503 from the platform');
       return pages[token ?? 'first'];
     });
-    expect(await run(p.activities)).toEqual({ status: 'synced', reason: null, pages: 2, created: 5, updated: 1 });
+    expect(await run(p.activities)).toEqual({ status: 'synced', reason: null, pages: 2, created: 5, updated: 1, removed: 1, removalSkipped: null });
     expect(p.tokens).toEqual([null, 'p2', 'p2']);
+    // A complete listing: every page carried the run's one listing time, and the removal step got the reviews listed.
+    expect(p.removals).toEqual([{ integrationId: 5, listed: 11, listedAtIsTheRunsOwn: true }]);
     expect(p.recorded).toEqual([null]);
   });
 
@@ -64,6 +73,7 @@ describe('syncReviews (mocked activities)', () => {
     });
     await expect(run(p.activities)).rejects.toBeInstanceOf(WorkflowFailedError);
     expect(p.tokens).toEqual([null]);
+    expect(p.removals).toEqual([]);
     expect(p.recorded).toEqual(['Google refused: access revoked']);
   });
 
@@ -73,6 +83,7 @@ describe('syncReviews (mocked activities)', () => {
       return { created: 1, updated: 0, unchanged: 0, nextPageToken: 'p2' };
     });
     expect(await run(p.activities)).toEqual({ status: 'skipped', reason: 'Nothing to sync (gone).', pages: 1, created: 1, updated: 0 });
+    expect(p.removals).toEqual([]);
     expect(p.recorded).toEqual([]);
   });
 });

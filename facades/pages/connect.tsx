@@ -4,6 +4,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { Seams } from '../../src/context';
 import { publicBaseUrl } from '../../src/config';
+import { relayHostOf } from '../../src/crypto/relay-state';
 import { mac, macsOf } from '../../src/crypto/secrets';
 import type { Clock } from '../../src/domain/clock';
 import { DomainError, SIGN_IN_FAILURES, type SignInFailure } from '../../src/domain/errors';
@@ -128,27 +129,6 @@ const NOT_THIS_BROWSER: Failure = {
 
 /** The query parameter of a relayed callback: a callback is relayed once at most. */
 const RELAYED = 'relayed';
-/** As src/services/connect-links.service.ts CALLBACK_RELAY_PURPOSE (a facade does not import services). */
-const CALLBACK_RELAY_PURPOSE = 'connect-callback-relay';
-const RELAY_MAC_CHARS = 22;
-const HOSTNAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
-
-/**
- * The host a state names for its callback (`signInState` in src/services/connect-links.service.ts: the agency's link
- * domain, where the page and the cookie are, as `<random>.<host>.<MAC, 22 characters>`): only when the platform signed
- * it; null otherwise.
- */
-function relayHostOf(state: string): string | null {
-  const first = state.indexOf('.');
-  const last = state.lastIndexOf('.');
-  if (first < 0 || last <= first) return null;
-  const tagged = state.slice(0, last);
-  const sig = state.slice(last + 1);
-  const host = state.slice(first + 1, last);
-  if (sig.length !== RELAY_MAC_CHARS || !macsOf(CALLBACK_RELAY_PURPOSE, tagged).some((m) => sameMac(sig, m.slice(0, RELAY_MAC_CHARS)))) return null;
-  return HOSTNAME.test(host) ? host : null;
-}
-
 /** PUBLIC_URL with `host` (scheme, port and path kept): the agency's link base, as `linkBaseOf` makes it. */
 function baseOn(host: string): string {
   const url = new URL(publicBaseUrl());

@@ -2,6 +2,7 @@ import { customerLanguage } from './page-language';
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Op, type Transaction, type WhereOptions } from 'sequelize';
 import { publicBaseUrl } from '../config';
+import { relayHostOf, relayTagOf, RELAY_MAC_CHARS } from '../crypto/relay-state';
 import { mac, macsOf } from '../crypto/secrets';
 import { Forbidden, LinkUnavailable, NotFound, SignInFailed, SignInRequired, Upstream, Validation } from '../domain/errors';
 import { isTenantOwner } from '../domain/permissions';
@@ -262,12 +263,9 @@ export const sameToken = (a: string, b: string): boolean => {
   return timingSafeEqual(x, y);
 };
 
-/** MAC purpose of the relay host in a sign-in's state (checked by facades/pages/connect.tsx, which cannot import this). */
-export const CALLBACK_RELAY_PURPOSE = 'connect-callback-relay';
 /** `connect_links.oauth_state` is VARCHAR(128). */
 const STATE_MAX_CHARS = 128;
 /** The relay MAC in a state: its first 128 bits (22 base64url characters). */
-const RELAY_MAC_CHARS = 22;
 /** The least of the random part: 128 bits. */
 const STATE_RANDOM_MIN_CHARS = 22;
 
@@ -286,25 +284,19 @@ export function signInState(random: string, linkBase: string, publicBase: string
   if (host === new URL(publicBase).hostname.toLowerCase()) return random;
   const room = STATE_MAX_CHARS - host.length - RELAY_MAC_CHARS - 2;
   const tagged = `${random.slice(0, Math.max(room, STATE_RANDOM_MIN_CHARS))}.${host}`;
-  return `${tagged}.${mac(CALLBACK_RELAY_PURPOSE, tagged).slice(0, RELAY_MAC_CHARS)}`;
+  return `${tagged}.${relayTagOf(tagged)}`;
 }
 
 /**
  * The origin a sign-in's callback is relayed to (`signInState`: PUBLIC_URL with the agency's link-domain host, scheme
  * and port kept), or null for a state that names no host or whose tag the platform did not sign. The simulated
  * providers' sign-in page admits it in its `form-action` (src/providers/oauth-simulator.ts): Chrome checks every hop
- * of the form's redirects, the callback on PUBLIC_URL and the relay to the agency's host alike. The connect page checks
- * the same tag before it relays (facades/pages/connect.tsx, which cannot import this).
+ * of the form's redirects, the callback on PUBLIC_URL and the relay to the agency's host alike. The connect page reads
+ * the same signed host before it relays (`relayHostOf`, src/crypto/relay-state.ts).
  */
 export function callbackRelayOrigin(state: string, publicBase: string = publicBaseUrl()): string | null {
-  const first = state.indexOf('.');
-  const last = state.lastIndexOf('.');
-  if (first < 0 || last <= first) return null;
-  const tagged = state.slice(0, last);
-  const sig = state.slice(last + 1);
-  const host = state.slice(first + 1, last);
-  if (sig.length !== RELAY_MAC_CHARS || !macsOf(CALLBACK_RELAY_PURPOSE, tagged).some((m) => sameToken(sig, m.slice(0, RELAY_MAC_CHARS)))) return null;
-  if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(host)) return null;
+  const host = relayHostOf(state);
+  if (!host) return null;
   const url = new URL(publicBase);
   url.hostname = host;
   return url.origin;

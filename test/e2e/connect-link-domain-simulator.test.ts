@@ -1,14 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
-import { ConnectLink, Integration, TenantDomain } from '../../src/models';
+import type { Browser } from 'playwright-core';
+import { ConnectLink, Integration } from '../../src/models';
 import { simulatorClient } from '../../src/services/provider-connections.service';
 import { signInState } from '../../src/services/connect-links.service';
-import { forgetLinkDomains, setLinkDomain } from '../../src/services/link-domain.service';
-import { createConnectLink, serveApp, type ServedApp } from '../support/app';
+import { createConnectLink } from '../support/app';
 import { recordCspViolations } from '../support/browser';
 import { useDatabase } from '../support/db';
-import { makeWorld } from '../support/factories';
+import { useLinkDomainBrowser, type LinkDomainBrowser } from '../support/link-domain-browser';
 import { useProviderApis } from '../support/providers/review-platforms';
 
 /**
@@ -25,30 +24,18 @@ describe("simulated connect flow in a browser on the agency's link domain", () =
   jest.setTimeout(60_000);
   useDatabase();
   const apis = useProviderApis();
-  let served: ServedApp;
+  const world = useLinkDomainBrowser();
   let browser: Browser;
   let base: string;
-  let w: Awaited<ReturnType<typeof makeWorld>>;
+  let w: LinkDomainBrowser['w'];
   let domain: string;
+  let origin: string;
 
-  beforeAll(async () => {
-    served = await serveApp({ connectPage: { ensureReviewSync: async () => undefined } });
-    base = served.origin;
-    process.env.PUBLIC_URL = base;
+  beforeAll(() => {
+    ({ browser, base, w, domain, origin } = world());
     apis().google.addLocation('accounts/8201/locations/51', { title: 'Lighthouse Opticians', address: null });
-    w = await makeWorld();
-    domain = (await TenantDomain.findOne({ where: { tenantId: w.tenant.id }, order: [['id', 'ASC']] }))!.domain;
-    await setLinkDomain(w.tenant.id, domain);
-    // The agency's domain reaches this app (its DNS to the platform's proxy), here through Chromium's resolver.
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--host-resolver-rules=MAP ${domain} 127.0.0.1`],
-    });
   });
-  afterAll(async () => {
-    forgetLinkDomains();
-    await browser?.close();
-    await served?.close();
+  afterAll(() => {
     for (const k of ENV_KEYS) {
       if (saved[k] === undefined) delete process.env[k];
       else process.env[k] = saved[k];
@@ -57,7 +44,6 @@ describe("simulated connect flow in a browser on the agency's link domain", () =
 
   it("signs in on the simulator, is relayed back to the agency's domain and attaches the business", async () => {
     const link = await createConnectLink(base, w.owner, w.home);
-    const origin = `http://${domain}:${new URL(base).port}`;
     expect(link.connect_url).toBe(`${origin}/connect/${link.token}`);
 
     const page = await browser.newPage();

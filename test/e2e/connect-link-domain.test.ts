@@ -1,11 +1,10 @@
-import { chromium, type Browser } from 'playwright-core';
-import { ConnectLink, Integration, TenantDomain } from '../../src/models';
-import { forgetLinkDomains, setLinkDomain } from '../../src/services/link-domain.service';
+import type { Browser } from 'playwright-core';
+import { ConnectLink, Integration } from '../../src/models';
 import { startMockOAuthServer, type MockOAuthServer } from '../oauth/mock-oauth-server';
-import { createConnectLink, serveApp, type ServedApp } from '../support/app';
+import { createConnectLink } from '../support/app';
 import { recordCspViolations } from '../support/browser';
 import { useDatabase } from '../support/db';
-import { makeWorld } from '../support/factories';
+import { useLinkDomainBrowser, type LinkDomainBrowser } from '../support/link-domain-browser';
 import { useProviderApis } from '../support/providers/review-platforms';
 
 /**
@@ -24,34 +23,24 @@ describe("connect flow in a browser on the agency's link domain", () => {
   jest.setTimeout(60_000);
   useDatabase();
   const apis = useProviderApis();
-  let served: ServedApp;
   let oauth: MockOAuthServer;
+  const world = useLinkDomainBrowser({
+    before: async () => {
+      oauth = await startMockOAuthServer();
+      process.env.GOOGLE_AUTH_URL = `${oauth.url}/authorize`;
+      process.env.GOOGLE_TOKEN_URL = `${oauth.url}/token`;
+    },
+  });
   let browser: Browser;
   let base: string;
-  let w: Awaited<ReturnType<typeof makeWorld>>;
-  let domain: string;
+  let w: LinkDomainBrowser['w'];
+  let origin: string;
 
-  beforeAll(async () => {
-    oauth = await startMockOAuthServer();
-    process.env.GOOGLE_AUTH_URL = `${oauth.url}/authorize`;
-    process.env.GOOGLE_TOKEN_URL = `${oauth.url}/token`;
-    served = await serveApp({ connectPage: { ensureReviewSync: async () => undefined } });
-    base = served.origin;
-    process.env.PUBLIC_URL = base;
+  beforeAll(() => {
+    ({ browser, base, w, origin } = world());
     apis().google.addLocation('accounts/8101/locations/41', { title: 'Quayside Florist', address: null });
-    w = await makeWorld();
-    domain = (await TenantDomain.findOne({ where: { tenantId: w.tenant.id }, order: [['id', 'ASC']] }))!.domain;
-    await setLinkDomain(w.tenant.id, domain);
-    // The agency's domain reaches this app (its DNS to the platform's proxy), here through Chromium's resolver.
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--host-resolver-rules=MAP ${domain} 127.0.0.1`],
-    });
   });
   afterAll(async () => {
-    forgetLinkDomains();
-    await browser?.close();
-    await served?.close();
     await oauth?.stop();
     for (const k of ENV_KEYS) {
       if (saved[k] === undefined) delete process.env[k];
@@ -61,7 +50,6 @@ describe("connect flow in a browser on the agency's link domain", () => {
 
   it("opens the link on the agency's domain, signs in, comes back there and attaches the business", async () => {
     const link = await createConnectLink(base, w.owner, w.home);
-    const origin = `http://${domain}:${new URL(base).port}`;
     expect(link.connect_url).toBe(`${origin}/connect/${link.token}`);
 
     const page = await browser.newPage();

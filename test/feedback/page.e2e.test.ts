@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import http, { type Server } from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { reviewLinkOf } from '../../src/messaging/links';
@@ -130,6 +132,9 @@ describe('review link in a browser', () => {
     await inPage(async (page) => {
       await page.goto(link);
       expect((await Invite.findByPk(invite.id))!.clickedAt).toBeNull();
+      const artifacts = path.resolve(__dirname, '..', '..', 'artifacts');
+      fs.mkdirSync(artifacts, { recursive: true });
+      await page.screenshot({ path: path.join(artifacts, 'review-rating-page.png'), fullPage: true });
       // The form's POST answered by a 303 to another origin, which redirects to a third: form-action admits both.
       await page.getByRole('button', { name: '5 stars' }).click();
       await page.waitForURL(reviewFormUrl);

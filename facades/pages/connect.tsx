@@ -162,8 +162,9 @@ const UNAVAILABLE: Record<string, { status: number; title: MessageKey; message: 
 };
 
 /**
- * What a sign-in that did not complete says, by its reason (src/domain/errors.ts); `state_mismatch` of no open link
- * (the callback could not name one) says `connect.strayText` instead.
+ * What a sign-in that did not complete says, by its reason (src/domain/errors.ts); `state_mismatch` of no link in the
+ * request says `connect.otherBrowserText` when its state still names an open link (the answer reached another browser
+ * than the one that started the sign-in), `connect.strayText` when it names none.
  */
 const SIGN_IN_FAILURE_TEXT: Record<SignInFailure, MessageKey> = {
   access_denied: 'connect.cancelledText',
@@ -226,7 +227,9 @@ export function connectPages(deps: ConnectPageDeps): Router {
       // The page speaks the link's language by the failure's reason; the service's (English) words go to the log only.
       req.log?.info({ err: { code: failure.code, reason, message: failure.message } }, 'connect page: sign-in did not complete');
       const title = tr.t(reason === 'access_denied' ? 'connect.cancelledTitle' : 'connect.incompleteTitle');
-      const text = tr.t(reason === 'state_mismatch' && !link ? 'connect.strayText' : SIGN_IN_FAILURE_TEXT[reason]);
+      // A state of no link in this request: an open link's attempt that reached another browser (`known`: its brand),
+      // or one that names no open link at all.
+      const text = tr.t(reason === 'state_mismatch' && !link ? (known ? 'connect.otherBrowserText' : 'connect.strayText') : SIGN_IN_FAILURE_TEXT[reason]);
       return sendPage(res, 400, <MessagePage brand={brand} title={title} message={text} action={retry} />);
     }
     if (failure?.code === 'UPSTREAM') {

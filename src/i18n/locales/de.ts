@@ -53,6 +53,7 @@ export const de: Messages = {
     notAcceptedText: 'Der Anbieter hat die Anmeldung nicht angenommen; es wurde nichts verbunden. Bitte beginnen Sie erneut.',
     mismatchText: 'Diese Anmeldeantwort gehört nicht zu diesem Link oder wurde bereits verwendet. Bitte beginnen Sie erneut.',
     strayText: 'Diese Anmeldeantwort gehört zu keinem offenen Verbindungslink. Bitte öffnen Sie Ihren Link und beginnen Sie erneut.',
+    otherBrowserText: 'Diese Anmeldung wurde in einem anderen Browser begonnen. Bitte öffnen Sie Ihren Verbindungslink in diesem Browser und beginnen Sie erneut.',
     providerDownTitle: 'Der Anbieter hat nicht geantwortet',
     providerDownText: 'Der Anmeldedienst ist gerade nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.',
   },

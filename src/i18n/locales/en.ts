@@ -55,6 +55,7 @@ export const en = {
     notAcceptedText: 'The sign-in provider did not accept the sign-in, so nothing was connected. Please start again.',
     mismatchText: 'This sign-in answer does not belong to this link, or it was already used. Please start again.',
     strayText: 'This sign-in answer does not belong to any open connect link. Please open your link and start again.',
+    otherBrowserText: 'This sign-in was started in another browser. Please open your connect link in this browser and start again.',
     providerDownTitle: 'The provider did not answer',
     providerDownText: 'We could not reach the sign-in provider just now. Please try again in a moment.',
   },

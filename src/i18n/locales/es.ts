@@ -53,6 +53,7 @@ export const es: Messages = {
     notAcceptedText: 'El proveedor no aceptó el inicio de sesión, por lo que no se ha conectado nada. Empiece de nuevo, por favor.',
     mismatchText: 'Esta respuesta de inicio de sesión no corresponde a este enlace o ya se ha utilizado. Empiece de nuevo, por favor.',
     strayText: 'Esta respuesta de inicio de sesión no corresponde a ningún enlace de conexión abierto. Abra su enlace y empiece de nuevo.',
+    otherBrowserText: 'Este inicio de sesión se empezó en otro navegador. Abra su enlace de conexión en este navegador y empiece de nuevo.',
     providerDownTitle: 'El proveedor no respondió',
     providerDownText: 'No hemos podido comunicarnos con el proveedor de inicio de sesión. Vuelva a intentarlo en unos instantes.',
   },

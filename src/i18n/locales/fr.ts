@@ -53,6 +53,7 @@ export const fr: Messages = {
     notAcceptedText: "Le fournisseur n'a pas accepté l'identification : rien n'a été connecté. Veuillez recommencer.",
     mismatchText: "Cette réponse d'identification ne correspond pas à ce lien, ou elle a déjà été utilisée. Veuillez recommencer.",
     strayText: "Cette réponse d'identification ne correspond à aucun lien de connexion ouvert. Veuillez ouvrir votre lien et recommencer.",
+    otherBrowserText: "Cette identification a été commencée dans un autre navigateur. Veuillez ouvrir votre lien de connexion dans ce navigateur et recommencer.",
     providerDownTitle: "Le fournisseur n'a pas répondu",
     providerDownText: "Nous n'avons pas pu joindre le service d'identification pour le moment. Veuillez réessayer dans un instant.",
   },

@@ -53,6 +53,7 @@ export const it: Messages = {
     notAcceptedText: "Il servizio non ha accettato l'accesso, quindi non è stato collegato nulla. Ricominci, per favore.",
     mismatchText: 'Questa risposta di accesso non appartiene a questo link oppure è già stata utilizzata. Ricominci, per favore.',
     strayText: 'Questa risposta di accesso non appartiene a nessun link di collegamento aperto. Apra il suo link e ricominci.',
+    otherBrowserText: 'Questo accesso è stato avviato in un altro browser. Apra il suo link di collegamento in questo browser e ricominci.',
     providerDownTitle: 'Il servizio non ha risposto',
     providerDownText: 'Al momento non è stato possibile contattare il servizio di accesso. Riprovi tra qualche istante.',
   },

@@ -56,6 +56,7 @@ export const pt: Messages = {
     notAcceptedText: 'O serviço não aceitou o início de sessão, pelo que nada foi ligado. Recomece, por favor.',
     mismatchText: 'Esta resposta de início de sessão não pertence a este link ou já foi utilizada. Recomece, por favor.',
     strayText: 'Esta resposta de início de sessão não pertence a nenhum link de ligação aberto. Abra o seu link e recomece.',
+    otherBrowserText: 'Este início de sessão foi iniciado noutro navegador. Abra o seu link de ligação neste navegador e recomece.',
     providerDownTitle: 'O serviço não respondeu',
     providerDownText: 'Não obtivemos resposta do serviço de início de sessão. Tente novamente dentro de instantes.',
   },

@@ -11,11 +11,16 @@ import { mac, macsOf } from './secrets';
 const CALLBACK_RELAY_PURPOSE = 'connect-callback-relay';
 export const RELAY_MAC_CHARS = 22;
 const HOSTNAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
+/** A MAC as written: base64url, so one character is one byte (a state is read from a URL: anything may come). */
+const MAC_TEXT = new RegExp(`^[A-Za-z0-9_-]{${RELAY_MAC_CHARS}}$`);
 
 /** The MAC that ends a state naming a host, of `<random>.<host>`. */
 export const relayTagOf = (tagged: string): string => mac(CALLBACK_RELAY_PURPOSE, tagged).slice(0, RELAY_MAC_CHARS);
 
-const same = (a: string, b: string): boolean => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+const same = (a: string, b: string): boolean => {
+  const [x, y] = [Buffer.from(a), Buffer.from(b)];
+  return x.length === y.length && timingSafeEqual(x, y);
+};
 
 /** The host a state names, when the platform signed it (under any key of the ring); null otherwise. */
 export function relayHostOf(state: string): string | null {
@@ -25,6 +30,6 @@ export function relayHostOf(state: string): string | null {
   const tagged = state.slice(0, last);
   const sig = state.slice(last + 1);
   const host = state.slice(first + 1, last);
-  if (sig.length !== RELAY_MAC_CHARS || !macsOf(CALLBACK_RELAY_PURPOSE, tagged).some((m) => same(sig, m.slice(0, RELAY_MAC_CHARS)))) return null;
+  if (!MAC_TEXT.test(sig) || !macsOf(CALLBACK_RELAY_PURPOSE, tagged).some((m) => same(sig, m.slice(0, RELAY_MAC_CHARS)))) return null;
   return HOSTNAME.test(host) ? host : null;
 }

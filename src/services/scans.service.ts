@@ -795,6 +795,9 @@ export function snapshotLabels(at: Date): { label: string; shortLabel: string; m
   };
 }
 
+/** A completed snapshot with figures of the business: one taken while the scan tracked none stored none (scan-runs). */
+const hasFigures = (s: ScanSnapshot): boolean => s.avgRank != null;
+
 /**
  * A completed snapshot as listed. Without a business to track (the scan's `target_place_id` now, or when the run
  * stored it: no figures) the row has no figures of the business, as the detail has no `summary`; the spec types them
@@ -802,7 +805,7 @@ export function snapshotLabels(at: Date): { label: string; shortLabel: string; m
  * searched (docs/decisions/local-search-grid.md, "A scan with no business to track").
  */
 const snapshotRow = (s: ScanSnapshot, tracked: boolean): SnapshotRow => {
-  const figures = tracked && s.avgRank != null;
+  const figures = tracked && hasFigures(s);
   return {
     snapshotAt: s.snapshotAt,
     ...snapshotLabels(s.snapshotAt),
@@ -880,6 +883,9 @@ export async function pinChanges(
   if (compareTo && !previous) throw new NotFound('Snapshot');
   const none = { scanUuid: scan.uuid, keyword: keyword ?? '', snapshotAt: current?.snapshotAt ?? null, previousSnapshotAt: previous?.snapshotAt ?? null, gained: 0, lost: 0, same: 0, pins: [] };
   if (!current || !previous) return none;
+  // A snapshot without figures of the business (taken while the scan tracked none) has no rank to compare, pin by pin:
+  // as when there is no snapshot to compare with.
+  if (!hasFigures(current) || !hasFigures(previous)) return { ...none, previousSnapshotAt: null };
   const [now, before] = await Promise.all([resultsOf([current], opts.transaction), resultsOf([previous], opts.transaction)]);
   const beforeByPin = new Map(before.rows.map((r) => [r.result.pinId, r.result]));
   const pins: PinChange[] = [];
@@ -955,11 +961,15 @@ export async function scanInsights(p: Principal, uuid: string, args: { keyword?:
   const { rows, summary } = await summaryOfSnap(current);
   const outcomes = rows.map(outcomeOf);
   // Without a business to track only the places in the results are known: no summary, trends, regions (the target's
-  // coverage) or recommendations (all about the target), the businesses that rank kept (metrics.competitors).
-  if (!scan.targetPlaceId) return { ...empty, topCompetitors: metrics.competitors(outcomes, null) };
+  // coverage) or recommendations (all about the target), the businesses that rank kept (metrics.competitors). The same
+  // for a snapshot taken while the scan tracked none (no figures stored), though it tracks one now.
+  if (!scan.targetPlaceId || !hasFigures(current)) return { ...empty, topCompetitors: metrics.competitors(outcomes, null) };
   const gridSize = Math.round(Math.sqrt(outcomes.length)) || scan.gridSize;
-  const previous = index > 0 ? { at: snaps[index - 1].snapshotAt, summary: (await summaryOfSnap(snaps[index - 1])).summary } : null;
-  const first = index > 0 ? { at: snaps[0].snapshotAt, summary: index - 1 === 0 ? previous!.summary : (await summaryOfSnap(snaps[0])).summary } : null;
+  // The snapshots compared with are those with figures of the business: an earlier one without has no rank to compare.
+  const before = index > 0 && hasFigures(snaps[index - 1]) ? snaps[index - 1] : null;
+  const earliest = snaps.slice(0, index).find(hasFigures) ?? null;
+  const previous = before ? { at: before.snapshotAt, summary: (await summaryOfSnap(before)).summary } : null;
+  const first = earliest ? { at: earliest.snapshotAt, summary: earliest === before ? previous!.summary : (await summaryOfSnap(earliest)).summary } : null;
   const regions = metrics.geographicStrength(outcomes, gridSize);
   const rivals = metrics.competitors(outcomes, scan.targetPlaceId);
   const vsPrevious = previous ? metrics.trendVsPrevious(previous, summary) : null;

@@ -115,7 +115,8 @@ describe("simulated connect flow in a browser on the agency's link domain", () =
     expect(good.status).toBe(200);
     expect(good.headers.get('content-security-policy')).toContain(`form-action 'self' http://${domain}:${new URL(base).port};`);
     const forged = signed.replace(domain, 'attacker.example');
-    for (const state of [forged, 'plain-random-state', `${'r'.repeat(43)}.attacker.example.${'A'.repeat(22)}`]) {
+    // Also a MAC of 22 characters that are not 22 bytes: refused like any other, not a 500.
+    for (const state of [forged, 'plain-random-state', `${'r'.repeat(43)}.attacker.example.${'A'.repeat(22)}`, `${'r'.repeat(43)}.${domain}.${'é'.repeat(22)}`]) {
       const answer = await authorize(state);
       expect(answer.status).toBe(200);
       expect(answer.headers.get('content-security-policy')).toContain("form-action 'self';");

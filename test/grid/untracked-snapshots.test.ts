@@ -68,7 +68,8 @@ describe('GET /api/agency/v1/scans/{uuid}/snapshots of a scan without a business
       ]);
     }
     await completeRun(runId);
-    const rows = (await t.as(await agencyTokenFor(owner)).get(`/api/agency/v1/scans/${scan.uuid}/snapshots`)).body.data;
+    const agency = t.as(await agencyTokenFor(owner));
+    const rows = (await agency.get(`/api/agency/v1/scans/${scan.uuid}/snapshots`)).body.data;
     expect(rows.map((r: { snapshot_at: string; avg_rank: number; change_from_previous: number }) => [r.snapshot_at, r.avg_rank, r.change_from_previous])).toEqual([
       [LATER.toISOString(), 3, 0],
       [AT.toISOString(), 0, 0],
@@ -88,5 +89,18 @@ describe('GET /api/agency/v1/scans/{uuid}/snapshots of a scan without a business
     expect(page.status).toBe(200);
     const olderRow = /<tr(?: class="[^"]*")?><td><a [^>]*>[^<]*Oct 5, 2026[^<]*<\/a><\/td>(.*?)<\/tr>/.exec(page.text);
     expect(olderRow?.[1]).toBe('<td class="num">-</td>'.repeat(5));
+    // Pins compare with nothing: the mail's pins gained and lost read n/a, not every ranked pin "gained".
+    expect(report.history?.changes ?? null).toBeNull();
+    expect(mail.text).toMatch(/- Pins gained: n\/a/);
+
+    // The insights of the older snapshot have no summary (as for a scan that tracks none); the newer one compares with
+    // no earlier snapshot, since the only one has no rank of the business; its pin changes have nothing to compare.
+    const older = (await agency.get(`/api/agency/v1/scans/${scan.uuid}/insights?snapshot_at=${AT.toISOString()}`)).body.data;
+    expect(older).toMatchObject({ snapshot_at: AT.toISOString(), summary: null, trends_vs_previous_snapshot: null, trends_vs_first_snapshot: null });
+    const newer = (await agency.get(`/api/agency/v1/scans/${scan.uuid}/insights`)).body.data;
+    expect(newer).toMatchObject({ snapshot_at: LATER.toISOString(), summary: { avg_rank: 3, total_pins: 25 }, trends_vs_previous_snapshot: null, trends_vs_first_snapshot: null });
+    const changes = await agency.get(`/api/agency/v1/scans/${scan.uuid}/pin-changes`);
+    expect(changes.status).toBe(200);
+    expect(changes.body.data).toMatchObject({ snapshot_at: LATER.toISOString(), previous_snapshot_at: null, gained: 0, lost: 0, pins: [] });
   });
 });

@@ -80,7 +80,7 @@ describe('MCP get_scan_report', () => {
     expect(r.language).toBe('en');
     expect(r.scan).toEqual({ uuid: scanUuid, location: 'Main Street Dental', address: '12 Main Street, London', type: 'business', keywords: ['dentist', 'teeth whitening'], grid_size: 5, distance: 2, distance_unit: 'km', lat: 51.5072, lng: -0.1276 });
     expect(r.keyword).toBe('dentist');
-    expect(r.snapshot).toMatchObject({ snapshot_at: AT[1].toISOString(), total_pins: 25, avg_rank: page.snapshot!.avgRank, change_from_previous: -0.6 });
+    expect(r.snapshot).toMatchObject({ snapshot_at: AT[1].toISOString(), total_pins: 25, avg_rank: page.snapshot!.avgRank, change_from_previous: -0.6, ranked: true });
     expect(r.snapshots.map((x: { snapshot_at: string }) => x.snapshot_at)).toEqual([AT[1].toISOString(), AT[0].toISOString()]);
     expect(r.summary).toEqual({
       average_rank: s.averageRank,

@@ -344,6 +344,7 @@ describe('connect page: the sign-in is bound to the browser that started it', ()
         `${random}.evil.test.${mac('connect-callback-relay', `${random}.evil.test`, randomBytes(32)).slice(0, 22)}`, // a MAC under another key
         `${random.startsWith('x') ? 'y' : 'x'}${random.slice(1)}.${domain}.${sig}`, // another random part (never the same: one in 64 starts with x)
         `${random}.${domain}`, // no MAC
+        `${random}.${domain}.${'é'.repeat(22)}`, // a MAC of 22 characters but not of 22 bytes (timingSafeEqual threw: 500)
       ];
       for (const forged of forgedStates) {
         const res = await browser().get(`${PUBLIC}/connect/callback?${new URLSearchParams({ state: forged, code: 'stolen' })}`);

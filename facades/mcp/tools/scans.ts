@@ -101,7 +101,20 @@ export const getScanDataPoints = defineTool({
   variables: (a: { uuid: string; snapshot_at?: string; keyword?: string; top_n: number; page: number; per_page: number }) => ({ uuid: a.uuid, snapshotAt: a.snapshot_at ?? null, keyword: a.keyword ?? null, topN: a.top_n, page: a.page, perPage: a.per_page }),
   result: ({ scanDataPoints: d }) => ({ ...pageOf(d, scans.dataPoint), meta: scans.dataPointsMeta(d) }),
 });
-const snapshotSchema = fromZod(scans.Snapshot);
+/**
+ * MCP's snapshot row: the spec's fields and `ranked` (ours, additive): a row taken while the scan tracked no business
+ * answers 0 for its figures, as REST must (numbers in the spec), and an agent would read that 0 as the best rank.
+ * Unnamed (z.object of the shape): the generator would make a named schema used both plain and nullable an `allOf`,
+ * which tool schemas must not have.
+ */
+const SnapshotRow = z.object({
+  ...scans.Snapshot.shape,
+  ranked: z.boolean().openapi({
+    description: 'False: the snapshot has no figures of the business (taken while the scan had no business to track); its 0s are no rank.',
+  }),
+});
+const snapshotRow = (s: scans.SnapshotData): z.infer<typeof SnapshotRow> => ({ ...scans.snapshot(s), ranked: s.ranked });
+const snapshotSchema = fromZod(SnapshotRow);
 
 export const listScanSnapshots = defineTool({
   ...scanTool,
@@ -115,7 +128,7 @@ export const listScanSnapshots = defineTool({
   outputSchema: paginated(snapshotSchema),
   document: scans.SCAN_SNAPSHOTS_QUERY,
   variables: (a: { uuid: string; keyword?: string }) => ({ uuid: a.uuid, keyword: a.keyword ?? null }),
-  result: (d) => pageOf({ items: d.scanSnapshots, total: d.scanSnapshots.length, page: 1, perPage: Math.max(1, d.scanSnapshots.length) }, scans.snapshot),
+  result: (d) => pageOf({ items: d.scanSnapshots, total: d.scanSnapshots.length, page: 1, perPage: Math.max(1, d.scanSnapshots.length) }, snapshotRow),
 });
 
 export const getScanInsights = defineTool({
@@ -150,9 +163,6 @@ const ReportSummary = z.object({
   change_from_previous: z.number().nullable().openapi({ description: 'Average-rank difference to the previous snapshot (negative = better); null for the first.' }),
   previous_snapshot_at: timestamp().nullable(),
 });
-// The spec's snapshot row (list_scan_snapshots' items), unnamed: the generator would make a named schema used both
-// plain and nullable an `allOf`, which tool schemas must not have.
-const SnapshotRow = z.object(scans.Snapshot.shape);
 export const ScanReport = z.object({
   language: z.string().openapi({ description: "ISO 639-1: the agency's language, which the page and PDF speak." }),
   scan: z.object({
@@ -219,8 +229,8 @@ function scanReport(r: ReportData): z.infer<typeof ScanReport> {
       lng: r.scan.lng,
     },
     keyword: r.keyword,
-    snapshot: r.snapshot && scans.snapshot(r.snapshot),
-    snapshots: r.snapshots.map(scans.snapshot),
+    snapshot: r.snapshot && snapshotRow(r.snapshot),
+    snapshots: r.snapshots.map(snapshotRow),
     summary: s && {
       average_rank: s.averageRank,
       top_3: s.top3,
@@ -236,7 +246,7 @@ function scanReport(r: ReportData): z.infer<typeof ScanReport> {
     competitors: r.competitors.map((c) => ({ name: c.name, avg_rank: c.avgRank, appearances: c.appearances, coverage: c.coverage, threat_score: c.threatScore })),
     history: h && {
       size: h.size,
-      trend: h.trend.map(scans.snapshot),
+      trend: h.trend.map(snapshotRow),
       competitors: h.competitors.map((c) => ({ place_id: c.placeId, name: c.name, points: c.points.map((p) => ({ avg_rank: p.avgRank, visibility: p.visibility })) })),
       changes: h.changes && {
         previous_snapshot_at: h.changes.previousSnapshotAt,

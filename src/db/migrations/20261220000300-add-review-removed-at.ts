@@ -96,10 +96,11 @@ async function narrowScopeIndexes(sql: Sql): Promise<string[]> {
 }
 
 /**
- * Every count set again from the rows while the triggers keep counting: the existing rows in one UPDATE, then the
- * (integration, rating) pairs it had no row for. Each statement reads the reviews under InnoDB's shared locks (a
- * statement that writes from a read does), so a review written meanwhile waits for it and is then counted by its
- * trigger, not twice.
+ * Every count set again from the rows while the triggers keep counting: the existing rows in one UPDATE (a pair whose
+ * reviews are all gone goes to 0), then every pair with reviews in one INSERT ... ON DUPLICATE KEY UPDATE, which
+ * overwrites what the UPDATE or a trigger wrote meanwhile with the count of the rows it read. Under REPEATABLE READ
+ * (InnoDB's default) a statement that writes from a read locks the rows and gaps it reads, so a review written meanwhile
+ * waits for it and is then counted by its trigger, once.
  */
 async function reconcileCounts(sql: Sql): Promise<void> {
   await sql(`UPDATE review_counts c SET c.n = (SELECT COUNT(*) FROM reviews r
@@ -107,7 +108,6 @@ async function reconcileCounts(sql: Sql): Promise<void> {
   await sql(`INSERT INTO review_counts (integration_id, rating, tenant_id, customer_id, organization_id, location_id, n)
     SELECT integration_id, rating, MIN(tenant_id), MIN(customer_id), MIN(organization_id), MIN(location_id), COUNT(*)
     FROM reviews r WHERE r.removed_at IS NULL
-      AND NOT EXISTS (SELECT 1 FROM review_counts c WHERE c.integration_id = r.integration_id AND c.rating = r.rating)
     GROUP BY integration_id, rating
     ON DUPLICATE KEY UPDATE n = VALUES(n)`);
 }

@@ -7,6 +7,7 @@ import { signInState } from '../../src/services/connect-links.service';
 import { createConnectLink } from '../support/app';
 import { recordCspViolations } from '../support/browser';
 import { useDatabase } from '../support/db';
+import { useEnv } from '../support/env';
 import { useLinkDomainBrowser, type LinkDomainBrowser } from '../support/link-domain-browser';
 import { useProviderApis } from '../support/providers/review-platforms';
 
@@ -16,15 +17,13 @@ import { useProviderApis } from '../support/providers/review-platforms';
  * callback on PUBLIC_URL, which relays the browser to the agency's host; Chrome checks every hop of the form's
  * redirects against the simulator page's form-action, which must admit that host (and no other).
  */
-const ENV_KEYS = ['GOOGLE_CLIENT_ID', 'PUBLIC_URL'] as const;
-const saved: Record<string, string | undefined> = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
-delete process.env.GOOGLE_CLIENT_ID; // Google runs simulated: the sign-in is the in-process simulator
-
 describe("simulated connect flow in a browser on the agency's link domain", () => {
   jest.setTimeout(60_000);
   useDatabase();
   const apis = useProviderApis();
-  const world = useLinkDomainBrowser();
+  useEnv({}, ['GOOGLE_CLIENT_ID', 'PUBLIC_URL']);
+  // Google runs simulated: the sign-in is the in-process simulator.
+  const world = useLinkDomainBrowser({ before: async () => void delete process.env.GOOGLE_CLIENT_ID });
   let browser: Browser;
   let base: string;
   let w: LinkDomainBrowser['w'];
@@ -34,12 +33,6 @@ describe("simulated connect flow in a browser on the agency's link domain", () =
   beforeAll(() => {
     ({ browser, base, w, domain, origin } = world());
     apis().google.addLocation('accounts/8201/locations/51', { title: 'Lighthouse Opticians', address: null });
-  });
-  afterAll(() => {
-    for (const k of ENV_KEYS) {
-      if (saved[k] === undefined) delete process.env[k];
-      else process.env[k] = saved[k];
-    }
   });
 
   it("signs in on the simulator, is relayed back to the agency's domain and attaches the business", async () => {

@@ -4,6 +4,7 @@ import { startMockOAuthServer, type MockOAuthServer } from '../oauth/mock-oauth-
 import { createConnectLink } from '../support/app';
 import { recordCspViolations } from '../support/browser';
 import { useDatabase } from '../support/db';
+import { useEnv } from '../support/env';
 import { useLinkDomainBrowser, type LinkDomainBrowser } from '../support/link-domain-browser';
 import { useProviderApis } from '../support/providers/review-platforms';
 
@@ -14,15 +15,11 @@ import { useProviderApis } from '../support/providers/review-platforms';
  * sign-in completes. Every hop of the sign-in form's redirects must pass the page's form-action, and the SameSite=Lax
  * cookie must come back on the provider's cross-site redirect.
  */
-const ENV_KEYS = ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET', 'GOOGLE_AUTH_URL', 'GOOGLE_TOKEN_URL', 'PUBLIC_URL'] as const;
-const saved: Record<string, string | undefined> = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
-process.env.GOOGLE_CLIENT_ID = 'reviewgrid-test-client';
-process.env.GOOGLE_CLIENT_SECRET = 'reviewgrid-test-secret';
-
 describe("connect flow in a browser on the agency's link domain", () => {
   jest.setTimeout(60_000);
   useDatabase();
   const apis = useProviderApis();
+  useEnv({ GOOGLE_CLIENT_ID: 'reviewgrid-test-client', GOOGLE_CLIENT_SECRET: 'reviewgrid-test-secret' }, ['GOOGLE_AUTH_URL', 'GOOGLE_TOKEN_URL', 'PUBLIC_URL']);
   let oauth: MockOAuthServer;
   const world = useLinkDomainBrowser({
     before: async () => {
@@ -42,10 +39,6 @@ describe("connect flow in a browser on the agency's link domain", () => {
   });
   afterAll(async () => {
     await oauth?.stop();
-    for (const k of ENV_KEYS) {
-      if (saved[k] === undefined) delete process.env[k];
-      else process.env[k] = saved[k];
-    }
   });
 
   it("opens the link on the agency's domain, signs in, comes back there and attaches the business", async () => {

@@ -51,6 +51,9 @@ interface FeedbackPage {
   review?: { kind: 'REVIEW' | 'THANKS' | 'FEEDBACK'; url: string | null };
 }
 
+/** A route's read of the invite's page by `document`: null for an unknown invite, whose 404 page is then sent. */
+type Load = (document: Operation<{ page: FeedbackPage | null }>, variables?: Record<string, unknown>) => Promise<FeedbackPage | null>;
+
 graphql(`fragment FeedbackPageFields on FeedbackPage { invite brand { name logoUrl language } businessName firstName lastName email phone feedbackSent }`);
 const PAGE = graphql(`query FeedbackPage($invite: String!) { page: feedbackPage(invite: $invite) { ...FeedbackPageFields } }`);
 /**
@@ -258,7 +261,7 @@ export function feedbackPages(deps: FeedbackPageDeps): Router {
 
   /** The page of the invite (an unknown one is the 404 page), read by `document`; failures are a 500 page. */
   const page =
-    (handler: (req: Request, res: Response, load: (document: Operation<{ page: FeedbackPage | null }>, variables?: Record<string, unknown>) => Promise<FeedbackPage | null>) => Promise<void>) =>
+    (handler: (req: Request, res: Response, load: Load) => Promise<void>) =>
     async (req: Request, res: Response) => {
       try {
         await handler(req, res, async (document, variables = {}) => {
@@ -284,6 +287,12 @@ export function feedbackPages(deps: FeedbackPageDeps): Router {
     }),
   );
 
+  /** Back to the rating page (303), nothing counted: the answer to a rate address without a rating. */
+  const backToPage = async (res: Response, load: Load): Promise<void> => {
+    const view = await load(PAGE);
+    if (view) res.redirect(303, paths(view.invite).page);
+  };
+
   /** Where a rating leads: the review site (303), thanks, or the form (303). */
   const gated = (res: Response, view: FeedbackPage, rating: number, post: boolean): void => {
     const p = paths(view.invite);
@@ -299,10 +308,7 @@ export function feedbackPages(deps: FeedbackPageDeps): Router {
     express.urlencoded({ extended: false, limit: '1kb', parameterLimit: 5 }),
     page(async (req, res, load) => {
       const rating = ratingOf((req.body as Record<string, unknown> | undefined)?.rating);
-      if (rating === null) {
-        const view = await load(PAGE);
-        return view ? void res.redirect(303, paths(view.invite).page) : undefined;
-      }
+      if (rating === null) return backToPage(res, load);
       const view = await load(RATE.choose, { rating });
       if (view) gated(res, view, rating, true);
     }),
@@ -311,10 +317,7 @@ export function feedbackPages(deps: FeedbackPageDeps): Router {
   // The form's address fetched as a link (a scanner reading the page's form): back to the page, nothing counted.
   router.get(
     '/:uuid/rate',
-    page(async (_req, res, load) => {
-      const view = await load(PAGE);
-      if (view) res.redirect(303, paths(view.invite).page);
-    }),
+    page((_req, res, load) => backToPage(res, load)),
   );
 
   // The star links of pages served before the form (and of anything that kept them): same answer, never a click.
@@ -322,10 +325,7 @@ export function feedbackPages(deps: FeedbackPageDeps): Router {
     '/:uuid/rate/:rating',
     page(async (req, res, load) => {
       const rating = ratingOf(req.params.rating);
-      if (rating === null) {
-        const view = await load(PAGE);
-        return view ? void res.redirect(303, paths(view.invite).page) : undefined;
-      }
+      if (rating === null) return backToPage(res, load);
       const view = await load(RATE.look, { rating });
       if (view) gated(res, view, rating, false);
     }),

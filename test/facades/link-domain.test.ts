@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { sendInviteStep } from '../../src/messaging/delivery';
-import type { ChannelSender, OutgoingMessage } from '../../src/messaging/types';
 import { Scan, Tenant, TenantDomain } from '../../src/models';
 import { forgetLinkDomains, MAX_LINK_BASE_CHARS, setLinkDomain, tenantLinkBase } from '../../src/services/link-domain.service';
 import { createTenant } from '../../src/services/admin.service';
 import { useApp } from '../support/app';
 import { makeWorld, tokenFor } from '../support/factories';
+import { recordingSender } from '../support/recording-sender';
 import { giveCredits, makeCampaign, makeContact, makeInvite } from '../invites/fixtures';
 
 /**
@@ -26,22 +26,10 @@ describe("the agency's link domain", () => {
 
   const domainOf = async (tenantId: number) => (await TenantDomain.findOne({ where: { tenantId }, order: [['id', 'ASC']] }))!.domain;
 
-  function recorder() {
-    const sent: OutgoingMessage[] = [];
-    const sender: ChannelSender = {
-      label: 'recorder',
-      async send(message) {
-        sent.push(message);
-        return { providerMessageId: `id-${sent.length}` };
-      },
-    };
-    return { sent, senderFor: async () => sender };
-  }
-
   async function sendOne(w: Awaited<ReturnType<typeof makeWorld>>) {
     const campaign = await makeCampaign(w);
     const invite = await makeInvite(campaign, await makeContact(campaign), new Date(Date.now() - 1_000));
-    const r = recorder();
+    const r = recordingSender();
     expect(await sendInviteStep({ inviteId: invite.id, stepIndex: 0, first: true }, { senderFor: r.senderFor })).toMatchObject({ outcome: 'sent' });
     expect(r.sent).toHaveLength(1);
     return { invite, message: r.sent[0] };

@@ -1,9 +1,9 @@
 import { configureInviteDelivery, resetInviteDelivery } from '../../src/messaging/settings';
 import { sendDueStep } from '../../src/messaging/send-queue';
-import type { ChannelSender, OutgoingMessage } from '../../src/messaging/types';
 import { ContactActivity, Invite, InviteMessage, OutboxEvent, PrivateFeedback } from '../../src/models';
 import { useDatabase } from '../support/db';
 import { makeWorld } from '../support/factories';
+import { recordingSender } from '../support/recording-sender';
 import { useInboundApp } from '../inbound/support';
 import { EMAIL_STEP, giveCredits, makeCampaign, makeContact, makeInvite } from '../invites/fixtures';
 
@@ -23,15 +23,7 @@ describe('clicks of the review link /r/{invite uuid}', () => {
   beforeAll(() => configureInviteDelivery({ hourMs: 1_000, inFlightGraceMs: 60_000 }));
   afterAll(() => resetInviteDelivery());
 
-  const sent: OutgoingMessage[] = [];
-  const sender: ChannelSender = {
-    label: 'recorder',
-    async send(message) {
-      sent.push(message);
-      return { providerMessageId: `id-${sent.length}` };
-    },
-  };
-  const opts = { senderFor: async () => sender };
+  const opts = { senderFor: recordingSender().senderFor };
 
   /** An invite whose first email went (through the dispatcher's path) and whose follow-up email is due now. */
   async function invitedWithFollowUp() {

@@ -1,11 +1,12 @@
 import { sendInviteStep } from '../../src/messaging/delivery';
 import { sendDueSteps, type DueStep, type Run } from '../../src/messaging/send-queue';
 import { configureInviteDelivery, resetInviteDelivery } from '../../src/messaging/settings';
-import { MessagingRejected, MessagingUnavailable, type ChannelSender, type OutgoingMessage } from '../../src/messaging/types';
+import { MessagingRejected, MessagingUnavailable } from '../../src/messaging/types';
 import { Contact, ContactActivity, CreditConsumption, Invite, InviteMessage } from '../../src/models';
 import { creditBalance } from '../../src/services/credits.service';
 import { countStatements, useDatabase } from '../support/db';
 import { makeWorld } from '../support/factories';
+import { recordingSender, type RecordingSenderOptions } from '../support/recording-sender';
 import { EMAIL_STEP, giveCredits, makeCampaign, makeContact, makeInvite, phoneNumber, SMS_STEP, type World } from './fixtures';
 import { forgetLinkDomains } from '../../src/services/link-domain.service';
 
@@ -22,17 +23,10 @@ describe('the send queue, a batch at a time', () => {
   const past = () => new Date(Date.now() - 1_000);
   const first = (inviteId: number): DueStep => ({ inviteId, stepIndex: null, kind: 'first' });
 
-  function recorder(answer: (m: OutgoingMessage) => void = () => undefined) {
-    const sent: OutgoingMessage[] = [];
-    const sender: ChannelSender = {
-      label: 'recorder',
-      async send(message) {
-        answer(message);
-        sent.push(message);
-        return { providerMessageId: `id-${sent.length}` };
-      },
-    };
-    return { sent, opts: { senderFor: async () => sender } };
+  /** A recording sender and the batch's options that send through it. */
+  function recorder(answer?: RecordingSenderOptions['answer']) {
+    const { sent, senderFor } = recordingSender({ answer });
+    return { sent, opts: { senderFor } };
   }
 
   async function account(credits: number): Promise<World> {

@@ -1,12 +1,13 @@
 import { failInviteStep, planInvite, sendInviteStep, StepInFlight } from '../../src/messaging/delivery';
 import { configureInviteDelivery, resetInviteDelivery } from '../../src/messaging/settings';
-import { MessagingRejected, MessagingUnavailable, type ChannelSender, type OutgoingMessage } from '../../src/messaging/types';
+import { MessagingRejected, MessagingUnavailable } from '../../src/messaging/types';
 import { CATALOGUES } from '../../src/i18n';
 import { fixedClock } from '../../src/domain/clock';
 import { Customer, Invite, InviteMessage } from '../../src/models';
 import { creditBalance } from '../../src/services/credits.service';
 import { useDatabase } from '../support/db';
 import { makeWorld } from '../support/factories';
+import { recordingSender } from '../support/recording-sender';
 import { EMAIL_STEP, giveCredits, makeCampaign, makeContact, makeInvite, phoneNumber, SMS_STEP } from './fixtures';
 
 /**
@@ -17,20 +18,6 @@ describe('invite delivery rules', () => {
   useDatabase();
   beforeAll(() => configureInviteDelivery({ hourMs: 1_000, inFlightGraceMs: 60_000 }));
   afterAll(() => resetInviteDelivery());
-
-  function recorder(opts: { refuse?: boolean; delayMs?: number } = {}) {
-    const sent: OutgoingMessage[] = [];
-    const sender: ChannelSender = {
-      label: 'recorder',
-      async send(message) {
-        if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
-        if (opts.refuse) throw new MessagingRejected('Mailbox unavailable', 550);
-        sent.push(message);
-        return { providerMessageId: `id-${sent.length}` };
-      },
-    };
-    return { sent, senderFor: async () => sender };
-  }
 
   const past = () => new Date(Date.now() - 1_000);
 
@@ -93,7 +80,7 @@ describe('invite delivery rules', () => {
     await giveCredits(w, 'email', 3);
     const campaign = await makeCampaign(w);
     const invite = await makeInvite(campaign, await makeContact(campaign), past());
-    const slow = recorder({ delayMs: 300 });
+    const slow = recordingSender({ answer: () => new Promise((r) => setTimeout(r, 300)) });
     const input = { inviteId: invite.id, stepIndex: 0, first: true };
     const [one, two] = await Promise.allSettled([sendInviteStep(input, { senderFor: slow.senderFor }), sendInviteStep(input, { senderFor: slow.senderFor })]);
     const outcomes = [one, two].map((r) => (r.status === 'fulfilled' ? r.value.outcome : r.reason instanceof StepInFlight ? 'in_flight' : String(r.reason)));
@@ -109,27 +96,21 @@ describe('invite delivery rules', () => {
    * the in-flight grace with its send still open), and whose later calls are recorded and accepted.
    */
   function stallingSender(outcome: 'unavailable' | 'rejected' | 'accepted') {
-    const sent: OutgoingMessage[] = [];
     let release!: () => void;
     const released = new Promise<void>((r) => (release = r));
-    let calls = 0;
     let stalling!: () => void;
     const stalled = new Promise<void>((r) => (stalling = r));
-    const sender: ChannelSender = {
+    const { sent, senderFor } = recordingSender({
       label: 'stalling',
-      async send(message) {
-        calls += 1;
-        if (calls === 1) {
-          stalling();
-          await released;
-          if (outcome === 'unavailable') throw new MessagingUnavailable('The mail server could not be reached (ECONNECTION)');
-          if (outcome === 'rejected') throw new MessagingRejected('Mailbox unavailable', 550);
-        }
-        sent.push(message);
-        return { providerMessageId: `id-${calls}` };
+      async answer(_message, call) {
+        if (call > 1) return;
+        stalling();
+        await released;
+        if (outcome === 'unavailable') throw new MessagingUnavailable('The mail server could not be reached (ECONNECTION)');
+        if (outcome === 'rejected') throw new MessagingRejected('Mailbox unavailable', 550);
       },
-    };
-    return { sent, stalled, release, senderFor: async () => sender };
+    });
+    return { sent, stalled, release, senderFor };
   }
 
   describe('a claim taken over while its attempt stalled stays the take-over\'s', () => {
@@ -274,7 +255,7 @@ describe('invite delivery rules', () => {
     await giveCredits(w, 'sms', 1);
     const campaign = await makeCampaign(w, { steps: [{ channel: 'email', delayHours: 0, subject: '', body: '' }, { channel: 'sms', delayHours: 1, body: '' }] });
     const invite = await makeInvite(campaign, await makeContact(campaign, { phone: phoneNumber(), firstName: 'Lucía' }), past());
-    const rec = recorder();
+    const rec = recordingSender();
     expect((await sendInviteStep({ inviteId: invite.id, stepIndex: 0, first: true }, { senderFor: rec.senderFor })).outcome).toBe('sent');
     expect((await sendInviteStep({ inviteId: invite.id, stepIndex: 1, first: false }, { senderFor: rec.senderFor })).outcome).toBe('sent');
     const [mail, sms] = rec.sent;
@@ -292,14 +273,19 @@ describe('invite delivery rules', () => {
     await giveCredits(w, 'sms', 1);
     const campaign = await makeCampaign(w, { steps: [EMAIL_STEP, SMS_STEP(1)] });
     const refused = await makeInvite(campaign, await makeContact(campaign), past());
-    expect(await sendInviteStep({ inviteId: refused.id, stepIndex: 0, first: true }, { senderFor: recorder({ refuse: true }).senderFor })).toMatchObject({
+    const refusing = recordingSender({
+      answer: () => {
+        throw new MessagingRejected('Mailbox unavailable', 550);
+      },
+    });
+    expect(await sendInviteStep({ inviteId: refused.id, stepIndex: 0, first: true }, { senderFor: refusing.senderFor })).toMatchObject({
       outcome: 'failed',
       reason: 'provider_rejected: Mailbox unavailable',
     });
     expect(await Invite.findByPk(refused.id)).toMatchObject({ status: 'failed', reason: 'provider_rejected: Mailbox unavailable', sentAt: null });
     expect(await creditBalance(w.org.customerId, 'email')).toBe(2);
 
-    const ok = recorder();
+    const ok = recordingSender();
     const contact = await makeContact(campaign); // no phone: the SMS follow-up cannot go
     const invite = await makeInvite(campaign, contact, past());
     expect((await sendInviteStep({ inviteId: invite.id, stepIndex: 0, first: true }, { senderFor: ok.senderFor })).outcome).toBe('sent');

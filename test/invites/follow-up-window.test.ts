@@ -2,10 +2,10 @@ import { fixedClock } from '../../src/domain/clock';
 import { sendInviteStep } from '../../src/messaging/delivery';
 import { sendDueSteps, type DueStep, type Run } from '../../src/messaging/send-queue';
 import { configureInviteDelivery, resetInviteDelivery } from '../../src/messaging/settings';
-import type { ChannelSender, OutgoingMessage } from '../../src/messaging/types';
 import { Invite } from '../../src/models';
 import { useDatabase } from '../support/db';
 import { makeWorld } from '../support/factories';
+import { recordingSender } from '../support/recording-sender';
 import { EMAIL_STEP, giveCredits, makeCampaign, makeContact, makeInvite } from './fixtures';
 
 /**
@@ -23,12 +23,6 @@ describe('follow-up steps and the campaign send window', () => {
   const at = (iso: string) => new Date(iso);
   const STEPS = [EMAIL_STEP, { ...EMAIL_STEP, subject: 'Reminder', delayHours: 3 }, { ...EMAIL_STEP, subject: 'Last reminder', delayHours: 4 }];
 
-  function recorder() {
-    const sent: OutgoingMessage[] = [];
-    const sender: ChannelSender = { label: 'recorder', send: async (m) => (sent.push(m), { providerMessageId: `id-${sent.length}` }) };
-    return { sent, senderFor: async () => sender };
-  }
-
   async function windowed() {
     const w = await makeWorld();
     await giveCredits(w, 'email', 20);
@@ -38,7 +32,7 @@ describe('follow-up steps and the campaign send window', () => {
   it('stores a follow-up that would fall after the window closes for the start of the next window (the batch claim)', async () => {
     const campaign = await windowed();
     const invite = await makeInvite(campaign, await makeContact(campaign), at('2026-03-02T21:30:00Z'));
-    const { sent, senderFor } = recorder();
+    const { sent, senderFor } = recordingSender();
     const first: DueStep = { inviteId: invite.id, stepIndex: null, kind: 'first' };
 
     expect(await sendDueSteps([first], run, { clock: fixedClock(at('2026-03-02T21:30:00Z')), senderFor })).toEqual([{ status: 'fulfilled', value: 'sent' }]);
@@ -54,7 +48,7 @@ describe('follow-up steps and the campaign send window', () => {
 
   it('does the same on the one-at-a-time claim, and leaves follow-ups inside the window at their own distance', async () => {
     const campaign = await windowed();
-    const { senderFor } = recorder();
+    const { senderFor } = recordingSender();
     const late = await makeInvite(campaign, await makeContact(campaign), at('2026-03-02T21:30:00Z'));
     await sendInviteStep({ inviteId: late.id, stepIndex: 0, first: true }, { clock: fixedClock(at('2026-03-02T21:30:00Z')), senderFor });
     expect(await Invite.findByPk(late.id)).toMatchObject({ nextStepIndex: 1, nextStepAt: at('2026-03-03T14:00:00Z') });
@@ -66,7 +60,7 @@ describe('follow-up steps and the campaign send window', () => {
 
   it('moves a follow-up found long after its time while the window is closed to the next window start, sending nothing', async () => {
     const campaign = await windowed();
-    const { sent, senderFor } = recorder();
+    const { sent, senderFor } = recordingSender();
     const invite = await makeInvite(campaign, await makeContact(campaign), at('2026-03-02T18:00:00Z'));
     await sendInviteStep({ inviteId: invite.id, stepIndex: 0, first: true }, { clock: fixedClock(at('2026-03-02T18:00:00Z')), senderFor });
     expect(await Invite.findByPk(invite.id)).toMatchObject({ nextStepIndex: 1, nextStepAt: at('2026-03-02T21:00:00Z') });

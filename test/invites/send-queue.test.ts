@@ -4,6 +4,7 @@ import { Invite } from '../../src/models';
 import { createInviteActivities, inviteActivityDeps } from '../../workflows/activities/invites';
 import { useDatabase } from '../support/db';
 import { makeWorld } from '../support/factories';
+import { recordingSender } from '../support/recording-sender';
 import { giveCredits, makeCampaign, makeContact, makeInvite } from './fixtures';
 
 /**
@@ -22,8 +23,8 @@ describe('the send queue with a step that fails unexpectedly', () => {
     const past = new Date(Date.now() - 1_000);
     const good = await makeInvite(campaign, await makeContact(campaign), past);
     const bad = await makeInvite(campaign, await makeContact(campaign), past);
-    const sent: string[] = [];
-    const real = inviteActivityDeps({ senderFor: async () => ({ label: 'recorder', send: async (m) => (sent.push(m.to), { providerMessageId: 'x' }) }) });
+    const { sent, senderFor } = recordingSender();
+    const real = inviteActivityDeps({ senderFor });
     const logged: unknown[] = [];
     const activities = createInviteActivities({
       ...real,
@@ -64,17 +65,14 @@ describe('the send queue with a step that fails unexpectedly', () => {
     const ours = new Set(invites.map((i) => i.id));
     const events: string[] = [];
     const sent: string[] = [];
-    const real = inviteActivityDeps({
-      senderFor: async () => ({
-        label: 'recorder',
-        send: async (m) => {
-          await new Promise((r) => setTimeout(r, 20));
-          sent.push(m.to);
-          events.push('sent');
-          return { providerMessageId: 'x' };
-        },
-      }),
+    const { senderFor } = recordingSender({
+      answer: async (m) => {
+        await new Promise((r) => setTimeout(r, 20));
+        sent.push(m.to);
+        events.push('sent');
+      },
     });
+    const real = inviteActivityDeps({ senderFor });
     let claims = 0;
     const activities = createInviteActivities({
       ...real,

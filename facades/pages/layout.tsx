@@ -58,7 +58,6 @@ export function Chart({ svg, caption }: { svg: string; caption: string }): VNode
   );
 }
 
-/** A logo's URL when it is http(s) (or, with `local`, a path of this origin); nothing else reaches an `src`. */
 /** A URL a page may link to: http(s), or with `local` a path of the platform's own; null for anything else. */
 export const safeUrl = (url: string | null, local = false): string | null =>
   url && (local ? /^(https?:\/\/|\/(?!\/))/i : /^https?:\/\//i).test(url) ? url : null;

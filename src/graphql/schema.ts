@@ -5,7 +5,7 @@ import { AccountResolver } from './account/account.resolver';
 import { AgencyResolver } from './agency/agency.resolver';
 import { AnalyticsResolver } from './analytics/analytics.resolver';
 import { ReportResolver } from './reports/report.resolver';
-import { ScanReportPageResolver, ScanReportResolver } from './reports/scan-report.resolver';
+import { ScanReportBrandResolver, ScanReportPageResolver, ScanReportResolver } from './reports/scan-report.resolver';
 import { authChecker } from './auth-checker';
 import { CampaignResolver } from './campaigns/campaign.resolver';
 import { ConnectLinkResolver } from './connect-links/connect-link.resolver';
@@ -33,12 +33,14 @@ import { WebhookAttemptResolver, WebhookDeliveryResolver, WebhookEndpointResolve
 import { AiAuthorizationResolver } from './ai-authorizations/ai-authorization.resolver';
 import { UnsubscribeResolver } from './unsubscribe/unsubscribe.resolver';
 import { FeedbackPageResolver } from './feedback/feedback-page.resolver';
+import { PageBrandResolver } from './pages/page-brand.resolver';
 import { InboundWebhookResolver } from './inbound/inbound-webhook.resolver';
 
 export const RESOLVERS = [
   ReportResolver,
   ScanReportPageResolver,
   ScanReportResolver,
+  ScanReportBrandResolver,
   ReviewResolver,
   WritableSourceResolver,
   AiAuthorizationResolver,
@@ -70,6 +72,7 @@ export const RESOLVERS = [
   AgencyAuditResolver,
   UnsubscribeResolver,
   FeedbackPageResolver,
+  PageBrandResolver,
   InboundWebhookResolver,
 ] as const;
 

@@ -2,6 +2,7 @@ import type { ComponentChildren, VNode } from 'preact';
 import { Chart, Layout, renderPage } from '../../facades/pages/layout';
 import type { Translator } from '../i18n';
 import { brandColors } from './brand';
+import { shownLogoUrl } from './logo';
 import { reportContent, type ReportContent } from './monthly';
 import type { ReportFigures } from './types';
 
@@ -144,6 +145,9 @@ export function MonthlyReportPage({ report, content, assetOrigin }: { report: Re
  * The report as an HTML document. `assetOrigin`: the platform's origin its logo is shown from, for the document API
  * clients get (REST, GraphQL `html`) and may keep or show elsewhere; the logo never points at the agency's own host.
  */
-export function reportHtml(report: ReportFigures, opts: { content?: ReportContent; nonce?: string; assetOrigin?: string } = {}): string {
-  return renderPage(<MonthlyReportPage report={report} content={opts.content ?? reportContent(report)} assetOrigin={opts.assetOrigin} />, opts.nonce);
+export async function reportHtml(report: ReportFigures, opts: { content?: ReportContent; nonce?: string; assetOrigin?: string } = {}): Promise<string> {
+  // The logo only when the platform can serve it from `/brand/logo/<key>` (`shownLogoUrl`): otherwise the agency's
+  // name alone, not an image that answers 404 with its alt text beside the name.
+  const shown = { ...report, brandLogoUrl: await shownLogoUrl(report.brandLogoUrl) };
+  return renderPage(<MonthlyReportPage report={shown} content={opts.content ?? reportContent(report)} assetOrigin={opts.assetOrigin} />, opts.nonce);
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { logoKey } from '../../src/reports/logo';
 import { JSDOM } from 'jsdom';
+import { useAgencyLogo } from '../support/agency-logo';
 import { useApp } from '../support/app';
 import { makeTenant } from '../support/factories';
 import { seedPendingScan, seedReportScan, type PinPos } from '../support/scan-report';
@@ -22,10 +23,12 @@ const stat = (d: Document, key: string) => d.querySelector(`[data-stat="${key}"]
 
 describe('GET /reports/scans/{uuid}', () => {
   const t = useApp();
+  // The agency's logo, which the platform can fetch (a page shows no logo it cannot serve: test/http/page-logos.test.ts).
+  const logo = useAgencyLogo();
 
   async function brandedScan() {
     const { tenant } = await makeTenant();
-    await tenant.update({ brandName: 'Harbour Marketing', logoUrl: 'https://cdn.example.test/harbour.png' });
+    await tenant.update({ brandName: 'Harbour Marketing', logoUrl: logo.reachable() });
     const scan = await seedReportScan({
       tenantId: tenant.id,
       rivals: [
@@ -42,7 +45,7 @@ describe('GET /reports/scans/{uuid}', () => {
   }
 
   it('answers 200 HTML in the scan tenant\'s brand, never the product\'s name, with noindex and a restrictive CSP', async () => {
-    const { path } = await brandedScan();
+    const { tenant, path } = await brandedScan();
     const res = await t.http().get(path);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
@@ -53,7 +56,7 @@ describe('GET /reports/scans/{uuid}', () => {
     const d = doc(res.text);
     expect(d.querySelector('header')!.textContent).toContain('Harbour Marketing');
     // From the platform's own host (GET /brand/logo/<key>), never the agency's.
-    expect(d.querySelector('header img')!.getAttribute('src')).toBe(`/brand/logo/${logoKey('https://cdn.example.test/harbour.png')}`);
+    expect(d.querySelector('header img')!.getAttribute('src')).toBe(`/brand/logo/${logoKey(tenant.logoUrl!)}`);
     expect(d.title).toContain('Harbour Marketing');
     expect(d.querySelector('h1')!.textContent).toBe('Main Street Dental');
     expect(res.text).not.toMatch(/reviewgrid/i);

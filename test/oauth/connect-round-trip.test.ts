@@ -7,6 +7,7 @@ import { fixedClock } from '../../src/domain/clock';
 import { ConnectLink, Integration, ProviderConnection, ReviewSource } from '../../src/models';
 import { issueConnectLink } from '../../src/services/connect-links.service';
 import { accessTokenFor, saveConnection } from '../../src/services/provider-connections.service';
+import { useAgencyLogo } from '../support/agency-logo';
 import { useDatabase } from '../support/db';
 import { makeWorld } from '../support/factories';
 import { useProviderApis } from '../support/providers/review-platforms';
@@ -31,6 +32,8 @@ process.env.APP_KEY = randomBytes(32).toString('base64');
 describe('connect page OAuth round trip against a real OAuth 2 server', () => {
   useDatabase();
   const apis = useProviderApis();
+  // The agency's logo, which the platform can fetch (a page shows no logo it cannot serve).
+  const logo = useAgencyLogo();
   const clock = fixedClock(new Date('2026-11-23T10:00:00.000Z'));
   const syncs: number[] = [];
   let oauth: MockOAuthServer;
@@ -68,9 +71,10 @@ describe('connect page OAuth round trip against a real OAuth 2 server', () => {
 
   async function newLink() {
     const w = await makeWorld();
-    await w.tenant.update({ brandName: 'Bright <Agency>', logoUrl: 'https://cdn.example.test/logo.png' });
+    const logoUrl = logo.reachable();
+    await w.tenant.update({ brandName: 'Bright <Agency>', logoUrl });
     const link = await issueConnectLink({ tenantId: w.tenant.id, locationId: w.home.id, provider: 'google' }, { clock });
-    return { w, link };
+    return { w, link, logoUrl };
   }
 
   /** Landing page, start, the provider's authorize endpoint, in `b`: the callback URL the provider sends `b` to. */
@@ -84,7 +88,7 @@ describe('connect page OAuth round trip against a real OAuth 2 server', () => {
   }
 
   it('signs in, lists the businesses, attaches the chosen one and stores the tokens encrypted', async () => {
-    const { w, link } = await newLink();
+    const { w, link, logoUrl } = await newLink();
     const b = browser();
     const landing = await b.get(`/connect/${link.token}`);
     expect(landing.status).toBe(200);
@@ -94,7 +98,7 @@ describe('connect page OAuth round trip against a real OAuth 2 server', () => {
     expect(landing.text).toContain('Bright &lt;Agency>');
     expect(landing.text).not.toContain('<Agency>');
     // The logo from the platform's own host (GET /brand/logo/<key>), never the agency's.
-    expect(landing.text).toContain(`<img src="/brand/logo/${logoKey('https://cdn.example.test/logo.png')}"`);
+    expect(landing.text).toContain(`<img src="/brand/logo/${logoKey(logoUrl)}"`);
     expect(landing.text).toContain(w.home.name);
     expect(landing.text).toContain('Sign in with Google');
 

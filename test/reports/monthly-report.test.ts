@@ -13,6 +13,7 @@ import { ALL_PERMISSIONS } from '../../src/domain/permissions';
 import type { Principal } from '../../src/domain/principal';
 import { principalFor } from '../../src/services/auth.service';
 import type { Sequelize } from 'sequelize-typescript';
+import { useAgencyLogo } from '../support/agency-logo';
 import { useApp } from '../support/app';
 import { countStatements } from '../support/db';
 import { inkIn, meanColour, pdfText, renderPdf } from '../support/pdf-raster';
@@ -36,6 +37,8 @@ function expectHeadingsKept(layout: PdfBox[], charts: string[]): void {
  */
 describe('monthly organisation reports', () => {
   const t = useApp({ clock: fixedClock(new Date('2026-11-25T12:00:00Z')) });
+  // The agency's logo, which the platform can fetch (the HTML shows no logo it cannot serve: test/http/page-logos.test.ts).
+  const logo = useAgencyLogo();
   let w: Awaited<ReturnType<typeof makeWorld>>;
 
   beforeAll(async () => {
@@ -79,13 +82,13 @@ describe('monthly organisation reports', () => {
   });
 
   it("shows the agency's logo from the platform's origin, absolute, in the HTML handed to API clients (REST and GraphQL)", async () => {
-    const logoUrl = 'https://cdn.agency.example/harbour.png';
+    const logoUrl = logo.reachable();
     await w.tenant.update({ logoUrl });
     try {
       const rest = await t.as(w.tokens.orgOwner).get(url('2026-10'));
       const src = /<header><img src="([^"]+)"/.exec(rest.text)?.[1];
       expect(src).toBe(`http://${new URL(rest.request.url).host}/brand/logo/${logoKey(logoUrl)}`);
-      expect(rest.text).not.toContain('cdn.agency.example');
+      expect(rest.text).not.toContain(new URL(logoUrl).origin); // the agency's own host
       const gql = await t.http().post('/graphql').set('Authorization', `Bearer ${w.tokens.orgOwner}`).send({ query: `{ organizationReport(organizationId: ${w.org.id}, month: "2026-10") { html } }` });
       expect(gql.body.data.organizationReport.html).toContain(`<img src="http://${new URL(gql.request.url).host}/brand/logo/${logoKey(logoUrl)}"`);
     } finally {

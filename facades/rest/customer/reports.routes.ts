@@ -68,7 +68,7 @@ export const reportRoutes = [
       }
       // A page, not JSON: its own CSP (no script; the inline styles by nonce, as every page of the app).
       const nonce = randomBytes(16).toString('base64');
-      return { type: 'html', body: reportHtml(report, { content, nonce, assetOrigin: baseUrlOf(req) }), headers: { 'Content-Security-Policy': pageCsp(nonce) } };
+      return { type: 'html', body: await reportHtml(report, { content, nonce, assetOrigin: baseUrlOf(req) }), headers: { 'Content-Security-Policy': pageCsp(nonce) } };
     },
   }),
 ];

@@ -29,7 +29,7 @@ export class ReportResolver {
   }
 
   @FieldResolver(() => String, { description: 'The report as a white-label HTML page with SVG charts (what REST serves).' })
-  html(@Root() report: MonthlyReport, @Ctx() ctx: Context): string {
+  html(@Root() report: MonthlyReport, @Ctx() ctx: Context): Promise<string> {
     return reportHtml(report, { assetOrigin: ctx.baseUrl });
   }
 }

@@ -1,9 +1,10 @@
 import { Arg, Authorized, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context';
+import { shownLogoUrl } from '../../reports/logo';
 import { reportLinks, reportOf, ReportUnavailable, scanReport, type ScanReport } from '../../services/scan-report.service';
 import { tenantLinkBase } from '../../services/link-domain.service';
 import { CUSTOMER_TOKENS, LINK } from '../auth-checker';
-import { ScanReportPageType, ScanReportProblem, ScanReportType } from './scan-report.type';
+import { ScanReportBrandType, ScanReportPageType, ScanReportProblem, ScanReportType } from './scan-report.type';
 
 /**
  * The public, white-label scan report (facades/pages/report): the unguessable scan UUID is the share key, so there is
@@ -66,5 +67,18 @@ export class ScanReportResolver {
   @FieldResolver(() => String, { nullable: true, description: 'The same report as a PDF; null when the keyword is not one of the scan\'s.' })
   async pdfUrl(@Root() report: ScanReport): Promise<string | null> {
     return reportLinks(report, await linkBaseOf(report))?.pdf ?? null;
+  }
+}
+
+/**
+ * The logo of a scan report's brand, the report page's (and its problem pages') as the agency's `scanReport`: what the
+ * page shows, so never an `<img>` that `/brand/logo/<key>` would answer 404 (PageBrandResolver does the same for the
+ * other pages). The PDF draws the same cached fetch (`logoImage`).
+ */
+@Resolver(() => ScanReportBrandType)
+export class ScanReportBrandResolver {
+  @FieldResolver(() => String, { nullable: true })
+  logoUrl(@Root() brand: ScanReportBrandType): Promise<string | null> {
+    return shownLogoUrl(brand.logoUrl);
   }
 }

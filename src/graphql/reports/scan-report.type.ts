@@ -1,4 +1,5 @@
 import { Field, Float, GraphQLISODateTime, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { SHOWN_LOGO_DESCRIPTION } from '../pages/page-brand.type';
 import { PinCountFields, PlaceType, ScanGridFields, SnapshotRowType } from '../scans/scan.type';
 
 /** The shape of src/reports/types.ts (ScanReport), which the page and the PDF are drawn from. */
@@ -8,7 +9,8 @@ export class ScanReportBrandType {
   @Field()
   name!: string;
 
-  @Field(() => String, { nullable: true })
+  /** The agency's stored logo URL; the field answers `shownLogoUrl` of it (ScanReportBrandResolver). */
+  @Field(() => String, { nullable: true, description: SHOWN_LOGO_DESCRIPTION })
   logoUrl!: string | null;
 
   @Field(() => String, { nullable: true, description: '`#rrggbb`; null: the default.' })

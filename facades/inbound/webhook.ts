@@ -4,6 +4,7 @@ import { ipKeyGenerator, rateLimit, type Options, type Store } from 'express-rat
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import type { GraphQLSchema } from 'graphql';
+import type { Context } from '../../src/context';
 import type { Clock } from '../../src/domain/clock';
 import { DomainError } from '../../src/domain/errors';
 import { MAX_INBOUND_BODY_BYTES as MAX_BODY_BYTES } from '../../src/domain/limits';
@@ -19,23 +20,23 @@ import { redisStore } from '../shared/rate-limit';
  * `POST /api/webhooks/inbound/<endpoint token>`: the inbound contact webhook (spec: Inbound contact webhook).
  * Mounted before every API router, so no bearer auth and no other body parser touches it. Checks, in order:
  *
- *   429 rate limit (per token; unknown tokens also per client address)   404 unknown or regenerated token
- *   415 content type other than JSON or form-encoded                       413 body over 256 KB
- *   401 signature (when the connection has a secret)                       400 malformed JSON / not an object
+ *   429 rate limit (a known token: its own budget; anything else: per client address)   404 unknown or regenerated token
+ *   415 content type other than JSON or form-encoded                                      413 body over 256 KB
+ *   401 signature (when the connection has a secret)                                      400 malformed JSON / not an object
  *
  * then the submission is stored and answered: 202 accepted, 202 ignored, 200 skipped, 200 duplicate. Every answer
  * is JSON (docs/decisions/review-requests.md, "Inbound contact webhook"). The endpoint token is the credential of
- * its two GraphQL operations: `inboundEndpoint` (the 404 before the body is read) and `receiveInboundSubmission`
- * (signature, parsing and storage, on the raw body).
+ * its two GraphQL operations: `inboundEndpoint` (the look-up before any limit, and the 404 before the body is read)
+ * and `receiveInboundSubmission` (signature, parsing and storage, on the raw body).
  */
 export interface InboundWebhookDeps {
   schema: GraphQLSchema;
   logger: Logger;
   clock?: Clock;
   redis?: Redis | null;
-  /** Submissions per minute per endpoint token (default 120). */
+  /** Submissions per minute per endpoint token, and unknown tokens per minute per client address (default 120). */
   perMinute?: number;
-  /** Submissions per minute per source address over all endpoints (default 300). */
+  /** Requests per minute per client address that reach no endpoint: unknown tokens, other methods and paths (default 300). */
   perIpMinute?: number;
 }
 
@@ -71,49 +72,69 @@ function storeFor(redis: Redis | null | undefined, prefix: string, log: Logger):
   return redisStore(redis, `${prefix}:`, log);
 }
 
-function limiters(deps: InboundWebhookDeps): RequestHandler[] {
+/** What `lookUp` found for the limits and the handler after it (`res.locals.inbound`). */
+interface Endpoint {
+  /** The connection's uuid; null for an unknown, malformed or regenerated token. */
+  connection: string | null;
+  ctx: Context;
+}
+
+const endpointOf = (res: Response): Endpoint | undefined => res.locals.inbound as Endpoint | undefined;
+const isKnown = (_req: Request, res: Response): boolean => Boolean(endpointOf(res)?.connection);
+const addressKey = (req: Request): string => `ip:${ipKeyGenerator(req.ip ?? '0.0.0.0')}`;
+
+/**
+ * The limits. Senders share egress addresses (Zapier, Make, cloud functions), so nothing counted per address may
+ * refuse a known endpoint: one tenant's burst, or someone guessing tokens from the same platform, would otherwise
+ * block every other tenant's submissions there. A known token is limited by its own budget only; a request that
+ * reaches no endpoint is limited per client address, however many tokens it makes up.
+ */
+function limiters(deps: InboundWebhookDeps) {
   const tooMany: Options['handler'] = (_req, res, _next, options) => {
     rateLimited('inbound_webhook');
     res.setHeader('Retry-After', String(Math.ceil(options.windowMs / 1000)));
     res.status(options.statusCode).json({ message: 'Too Many Attempts.', code: 'rate_limited' });
   };
-  return [
-    // The budget of one endpoint (a sender in a loop); the token is hashed so it never reaches the store.
-    rateLimit({
+  const perMinute = deps.perMinute ?? INBOUND_RATE_LIMIT_PER_MINUTE;
+  return {
+    // The budget of one endpoint (a sender in a loop); the token is hashed so it never reaches the store. Only known
+    // tokens are counted: a made-up one leaves no key behind.
+    endpoint: rateLimit({
       windowMs: 60_000,
-      limit: deps.perMinute ?? INBOUND_RATE_LIMIT_PER_MINUTE,
+      limit: perMinute,
       legacyHeaders: true,
       standardHeaders: false,
       keyGenerator: (req) => tokenKey(String(req.params.token)),
+      skip: (req, res) => !isKnown(req, res),
       store: storeFor(deps.redis, 'rl:inbound', deps.logger),
       passOnStoreError: true,
       handler: tooMany,
     }),
-    // One source over every endpoint (a sender spraying many forms): per client address, every submission counts.
-    rateLimit({
+    // Guessing tokens: unknown tokens are counted per client address (each made-up token would have a fresh budget).
+    guessing: rateLimit({
+      windowMs: 60_000,
+      limit: perMinute,
+      legacyHeaders: false,
+      standardHeaders: false,
+      keyGenerator: addressKey,
+      skip: isKnown,
+      store: storeFor(deps.redis, 'rl:inbound-unknown', deps.logger),
+      passOnStoreError: true,
+      handler: tooMany,
+    }),
+    // Everything else under the mount (other methods and paths, and unknown tokens too): per client address.
+    address: rateLimit({
       windowMs: 60_000,
       limit: deps.perIpMinute ?? 300,
       legacyHeaders: false,
       standardHeaders: false,
-      keyGenerator: (req) => `ip:${ipKeyGenerator(req.ip ?? '0.0.0.0')}`,
+      keyGenerator: addressKey,
+      skip: isKnown,
       store: storeFor(deps.redis, 'rl:inbound-source', deps.logger),
       passOnStoreError: true,
       handler: tooMany,
     }),
-    // Guessing tokens: 404s are counted per client address (each made-up token would have a fresh budget).
-    rateLimit({
-      windowMs: 60_000,
-      limit: deps.perMinute ?? INBOUND_RATE_LIMIT_PER_MINUTE,
-      legacyHeaders: false,
-      standardHeaders: false,
-      keyGenerator: (req) => `ip:${ipKeyGenerator(req.ip ?? '0.0.0.0')}`,
-      store: storeFor(deps.redis, 'rl:inbound-unknown', deps.logger),
-      passOnStoreError: true,
-      skipSuccessfulRequests: true,
-      requestWasSuccessful: (_req, res) => res.statusCode !== 404,
-      handler: tooMany,
-    }),
-  ];
+  };
 }
 
 /** Reads the raw body (inflating gzip/deflate/br) up to 256 KB; body-parser's errors carry the status. */
@@ -185,15 +206,28 @@ function answer(res: Response, result: Receipt): void {
 
 export function inboundWebhook(deps: InboundWebhookDeps): Router {
   const router = express.Router();
+  const limit = limiters(deps);
 
-  router.post('/:token', ...limiters(deps), async (req: Request, res: Response) => {
-    const log = req.log ?? deps.logger;
-    const token = String(req.params.token);
+  // The token is looked up before any limit (a unique index): which budget applies depends on whether it is known.
+  const lookUp: RequestHandler = async (req, res, next) => {
     // No principal: the endpoint token, an argument of both operations, is the credential.
     const ctx = edgeContext(req, deps.clock);
     try {
-      const { inboundEndpoint } = await execute(deps.schema, ENDPOINT, { token }, ctx);
-      if (!inboundEndpoint) return void res.status(404).json({ message: 'Not found.' });
+      const { inboundEndpoint } = await execute(deps.schema, ENDPOINT, { token: String(req.params.token) }, ctx);
+      res.locals.inbound = { connection: inboundEndpoint?.connection ?? null, ctx } satisfies Endpoint;
+    } catch (err) {
+      (req.log ?? deps.logger).error({ err: loggable(failureOf(err)) }, 'inbound webhook: token look-up failed');
+      return void res.status(500).json({ message: 'Server Error' });
+    }
+    next();
+  };
+
+  router.post('/:token', lookUp, limit.endpoint, limit.guessing, limit.address, async (req: Request, res: Response) => {
+    const log = req.log ?? deps.logger;
+    const token = String(req.params.token);
+    const { connection, ctx } = endpointOf(res)!;
+    try {
+      if (!connection) return void res.status(404).json({ message: 'Not found.' });
 
       const kind = bodyKindOf(req.headers['content-type']);
       if (!kind) {
@@ -238,8 +272,8 @@ export function inboundWebhook(deps: InboundWebhookDeps): Router {
     }
   });
 
-  // Any other method or path under the prefix: JSON, like the rest of the API.
-  router.use((_req, res) => {
+  // Any other method or path under the prefix: JSON, like the rest of the API, and limited per client address.
+  router.use(limit.address, (_req: Request, res: Response) => {
     res.status(404).json({ message: 'Not found.' });
   });
   return router;

@@ -85,8 +85,8 @@ export const sign = (secret: string, body: string, timestamp?: number | string):
     .update(timestamp !== undefined ? `${timestamp}.${body}` : body)
     .digest('hex');
 
-/** The real app with an injected clock and the inbound rate limit of the test's choosing. */
-export function useInboundApp(opts: { clock?: Clock; perMinute?: number } = {}) {
+/** The real app with an injected clock and the inbound rate limits of the test's choosing. */
+export function useInboundApp(opts: { clock?: Clock; perMinute?: number; perIpMinute?: number } = {}) {
   const holder: { app?: Express; stop?: () => Promise<void> } = {};
   beforeAll(async () => {
     const created = await createApp({
@@ -94,7 +94,7 @@ export function useInboundApp(opts: { clock?: Clock; perMinute?: number } = {}) 
       schema: await getSchema(),
       logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
       clock: opts.clock,
-      inboundWebhook: { perMinute: opts.perMinute ?? 100_000 },
+      inboundWebhook: { perMinute: opts.perMinute ?? 100_000, perIpMinute: opts.perIpMinute },
     });
     holder.app = created.app;
     holder.stop = created.stop;

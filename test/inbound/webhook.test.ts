@@ -445,6 +445,7 @@ describe('POST /api/webhooks/inbound/:token', () => {
 describe('POST /api/webhooks/inbound/:token rate limit', () => {
   useDatabase();
   const t = useInboundApp({ perMinute: 3 });
+  const madeUp = () => `/api/webhooks/inbound/${randomUUID().replace(/-/g, '').repeat(2)}`;
 
   it('answers 429 with Retry-After past the per-token budget; another token has its own', async () => {
     const w = await makeWorld();
@@ -462,10 +463,84 @@ describe('POST /api/webhooks/inbound/:token rate limit', () => {
   });
 
   it('counts 404s per client address, so guessing tokens is throttled too', async () => {
-    const guess = () => t.http().post(`/api/webhooks/inbound/${randomUUID().replace(/-/g, '').repeat(2)}`).send({ email: 'guess@example.test' });
+    const guess = () => t.http().post(madeUp()).send({ email: 'guess@example.test' });
     for (let i = 0; i < 3; i += 1) expect((await guess()).status).toBe(404);
     const limited = await guess();
     expect(limited.status).toBe(429);
     expect(limited.body.code).toBe('rate_limited');
+  });
+});
+
+/**
+ * Integrators send from shared egress addresses (Zapier, Make, cloud functions): what one sender does from an address
+ * must not refuse another tenant's known endpoint there. Each describe has its own app, so its own budgets.
+ */
+describe('POST /api/webhooks/inbound/:token rate limit: guessing from a shared address', () => {
+  useDatabase();
+  const t = useInboundApp({ perMinute: 3 });
+  const madeUp = () => `/api/webhooks/inbound/${randomUUID().replace(/-/g, '').repeat(2)}`;
+  const hit = (path: string, i: number) => t.http().post(path).set('Content-Type', 'application/json').send({ email: `guessing-${i}@example.test` });
+
+  it('once the address has spent its guessing budget, a valid token still gets 202 (within its own budget) and a made-up one 429', async () => {
+    const w = await makeWorld();
+    const campaign = await makeCampaign(w.org, w.home);
+    const a = await makeConnection(w.orgOwner, campaign);
+    const b = await makeConnection(w.orgOwner, campaign);
+    for (let i = 0; i < 3; i += 1) expect((await hit(madeUp(), i)).status).toBe(404);
+    const guessing = await hit(madeUp(), 3);
+    expect(guessing.status).toBe(429);
+    expect(guessing.body).toEqual({ message: 'Too Many Attempts.', code: 'rate_limited' });
+
+    const valid = await hit(a.path, 4);
+    expect(valid.status).toBe(202);
+    expect(valid.body.status).toBe('accepted');
+    const stillGuessing = await hit(madeUp(), 5);
+    expect(stillGuessing.status).toBe(429);
+    expect(stillGuessing.type).toBe('application/json');
+    expect(stillGuessing.body).toEqual({ message: 'Too Many Attempts.', code: 'rate_limited' });
+    expect(Number(stillGuessing.headers['retry-after'])).toBeGreaterThan(0);
+
+    // The endpoint's own budget (3 a minute) still applies to the valid token: two more, then 429.
+    expect((await hit(a.path, 6)).status).toBe(202);
+    expect((await hit(a.path, 7)).status).toBe(202);
+    const spent = await hit(a.path, 8);
+    expect(spent.status).toBe(429);
+    expect(spent.body).toEqual({ message: 'Too Many Attempts.', code: 'rate_limited' });
+    expect(spent.headers['x-ratelimit-limit']).toBe('3');
+    expect(Number(spent.headers['retry-after'])).toBeGreaterThan(0);
+    // Another endpoint's submissions from the same address are untouched by both.
+    expect((await hit(b.path, 9)).status).toBe(202);
+  });
+});
+
+describe('/api/webhooks/inbound: every method and path is limited per client address', () => {
+  useDatabase();
+  const t = useInboundApp({ perIpMinute: 3 });
+
+  it('answers 429 JSON with Retry-After to a GET/PUT flood of the mount; a known endpoint neither counts nor is refused', async () => {
+    const w = await makeWorld();
+    const campaign = await makeCampaign(w.org, w.home);
+    const { path, token } = await makeConnection(w.orgOwner, campaign);
+    const submit = (i: number) => t.http().post(path).set('Content-Type', 'application/json').send({ email: `flood-${i}@example.test` });
+    // Submissions to a known endpoint are not counted per address (past the address budget of 3 here).
+    for (let i = 0; i < 4; i += 1) expect((await submit(i)).status).toBe(202);
+
+    const statuses: number[] = [];
+    for (const req of [t.http().get(path), t.http().put(`/api/webhooks/inbound/${token}`).send({}), t.http().get('/api/webhooks/inbound')]) {
+      const res = await req;
+      expect(res.type).toBe('application/json');
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([404, 404, 404]);
+    for (const req of [t.http().get(path), t.http().put(path).send({}), t.http().delete('/api/webhooks/inbound/x/y'), t.http().post('/api/webhooks/inbound')]) {
+      const res = await req;
+      expect(res.status).toBe(429);
+      expect(res.type).toBe('application/json');
+      expect(res.body).toEqual({ message: 'Too Many Attempts.', code: 'rate_limited' });
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    // Made-up tokens share the address budget, so they are refused too; the known endpoint still is not.
+    expect((await t.http().post(`/api/webhooks/inbound/${'cd'.repeat(32)}`).set('Content-Type', 'application/json').send({ email: 'g@example.test' })).status).toBe(429);
+    expect((await submit(5)).status).toBe(202);
   });
 });

@@ -33,7 +33,18 @@ const variables = z.object({
   /** Public pages (connect, report, unsubscribe, review): reads and form posts per client address per minute. */
   PAGE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   PAGE_POST_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
-  /** Inbound contact webhook: submissions per minute per source address, over all endpoints. */
+  /**
+   * Unsubscribes with a signed link (`POST /u/{token}`, mail providers' RFC 8058 one-click from their own servers):
+   * per client address per minute, a bucket apart from the page posts' (a made-up token stays in theirs).
+   */
+  UNSUBSCRIBE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /**
+   * MCP OAuth endpoints called by clients' servers (hosted connectors call for all their users from a few addresses),
+   * per client address per minute, each apart from the pages': token and revocation requests; client registrations.
+   */
+  OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  OAUTH_REGISTRATION_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  /** Inbound contact webhook: requests per minute per client address that reach no endpoint (unknown tokens, other methods and paths). */
   INBOUND_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(300),
   /** MCP endpoint: calls per minute per token and per workspace (tenant). */
   MCP_RATE_LIMIT_PER_TOKEN: z.coerce.number().int().min(1).default(120),

@@ -359,8 +359,14 @@ export function connectPages(deps: ConnectPageDeps): Router {
     }),
   );
 
-  // A form body too large or unreadable: a page with its status (people read these answers), never a stack.
-  router.use(formReadErrors(() => <MessagePage brand={NO_BRAND} title={t('en', 'common.formUnreadable')} message={t('en', 'common.goBack')} />));
+  // A form body too large or unreadable, or a path that cannot be decoded: a page with its status (people read these
+  // answers), never a stack.
+  router.use(
+    formReadErrors(
+      () => <MessagePage brand={NO_BRAND} title={t('en', 'common.formUnreadable')} message={t('en', 'common.goBack')} />,
+      () => <MessagePage brand={NO_BRAND} title={t('en', 'common.linkUnreadable')} message={t('en', 'common.linkUnreadableText')} />,
+    ),
+  );
 
   return router;
 }

@@ -386,7 +386,12 @@ export function feedbackPages(deps: FeedbackPageDeps): Router {
   );
 
   router.use((_req, res) => sendPage(res, 404, <NotFound />));
-  // A form body that is too large or unreadable: a page with its status, never a stack.
-  router.use(formReadErrors(() => <MessagePage title={en.t('common.formUnreadable')} message={en.t('common.goBackShorter')} />));
+  // A form body that is too large or unreadable, or a path that cannot be decoded: a page with its status, never a stack.
+  router.use(
+    formReadErrors(
+      () => <MessagePage title={en.t('common.formUnreadable')} message={en.t('common.goBackShorter')} />,
+      () => <MessagePage title={en.t('common.linkUnreadable')} message={en.t('common.linkUnreadableText')} />,
+    ),
+  );
   return router;
 }

@@ -1,9 +1,10 @@
-import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { VNode } from 'preact';
 import type { Clock } from '../../src/domain/clock';
 import { translator } from '../../src/i18n';
+import { contactUuidOfUnsubscribeToken } from '../../src/messaging/links';
 import { execute, failureOf } from '../shared/execute';
 import { graphql } from '../shared/graphql';
 import { Layout, Msg, NO_BRAND, type Brand } from './layout';
@@ -20,7 +21,8 @@ import { edgeContext } from '../shared/auth';
  *                     (RFC 8058: body `List-Unsubscribe=One-Click`, announced by the List-Unsubscribe-Post
  *                     header). Idempotent; answers the "you are unsubscribed" page with 200.
  *
- * An unknown, malformed or forged token answers a 404 page.
+ * An unknown, malformed or forged token answers a 404 page; so does any other path or method under `/u`, and a path
+ * that cannot be decoded answers a 400 page saying the link is damaged (never the APIs' JSON to a person).
  */
 export interface UnsubscribePageDeps {
   schema: GraphQLSchema;
@@ -35,14 +37,16 @@ const UNSUBSCRIBE = graphql(`mutation Unsubscribe($token: String!) {
   unsubscribe(token: $token) { brand { name logoUrl language } businessName contactId already canceled }
 }`);
 
+const en = translator('en');
+
+/**
+ * What the pages of a link that names no contact wear: the neutral name of the review request the link came in, as
+ * the review link's pages (facades/pages/feedback.tsx), not the connect page's.
+ */
+const NEUTRAL: Brand = { ...NO_BRAND, name: en.t('feedback.brandless') };
+
 function NotFoundPage(): VNode {
-  const tr = translator(NO_BRAND.language);
-  return (
-    <Layout brand={NO_BRAND} title={tr.t('common.linkNotFound')}>
-      <h1>{tr.t('common.linkNotFound')}</h1>
-      <p>{tr.t('unsubscribe.notFoundText')}</p>
-    </Layout>
-  );
+  return <MessagePage title={en.t('common.linkNotFound')} text={en.t('unsubscribe.notFoundText')} />;
 }
 
 function ConfirmPage({ brand, business, token }: { brand: Brand; business: string; token: string }): VNode {
@@ -78,11 +82,25 @@ function DonePage({ brand, business }: { brand: Brand; business: string }): VNod
 
 function MessagePage({ title, text }: { title: string; text: string }): VNode {
   return (
-    <Layout brand={NO_BRAND} title={title}>
+    <Layout brand={NEUTRAL} title={title}>
       <h1>{title}</h1>
       <p>{text}</p>
     </Layout>
   );
+}
+
+/**
+ * Whether the request's path under `/u` is a token whose MAC checks out (CPU only, no look-up): src/http/app.ts counts
+ * such POSTs, mail providers' one-click unsubscribes among them, in a budget apart from the page posts'.
+ */
+export function signedUnsubscribeLink(req: Request): boolean {
+  const segment = /^\/([^/]+)\/?$/.exec(req.path)?.[1];
+  if (!segment) return false;
+  try {
+    return contactUuidOfUnsubscribeToken(decodeURIComponent(segment)) !== null;
+  } catch {
+    return false;
+  }
 }
 
 export function unsubscribePages(deps: UnsubscribePageDeps): Router {
@@ -105,7 +123,6 @@ export function unsubscribePages(deps: UnsubscribePageDeps): Router {
       next();
     });
 
-  const en = translator('en');
   const failed = (res: Response, err: unknown) => {
     deps.logger.error({ err: failureOf(err) }, 'unsubscribe page failed');
     sendPage(res, 500, <MessagePage title={en.t('common.somethingWrong')} text={en.t('common.tryMoment')} />);
@@ -135,5 +152,18 @@ export function unsubscribePages(deps: UnsubscribePageDeps): Router {
     }
   });
 
+  // `/u/`, `/u/a/b`, another method: the not-found page, as for a token that names no contact.
+  router.use((_req, res) => sendPage(res, 404, <NotFoundPage />));
+  // A path Express cannot decode (malformed percent-encoding, 400): a page saying the link is damaged; another client
+  // error the not-found page with its status; anything else the error page. Never JSON to a person.
+  router.use(((err, _req, res, next) => {
+    if (res.headersSent) return next(err);
+    const status = (err as { status?: unknown }).status;
+    if (err instanceof URIError && status === 400) {
+      return sendPage(res, 400, <MessagePage title={en.t('common.linkUnreadable')} text={en.t('common.linkUnreadableText')} />);
+    }
+    if (typeof status === 'number' && status >= 400 && status < 500) return sendPage(res, status, <NotFoundPage />);
+    failed(res, err);
+  }) as ErrorRequestHandler);
   return router;
 }

@@ -169,30 +169,85 @@ export function failedAuthentications(opts: RateLimitOptions): FailedAuthenticat
 }
 
 /**
+ * One budget per client address and minute, named `kind` in its keys (the page buckets share a store prefix). Past it,
+ * `refuse` answers with the seconds until the address's window ends (the `Retry-After`).
+ */
+function perAddress(opts: {
+  limit: number;
+  kind: string;
+  redis?: Redis | null;
+  prefix: string;
+  refuse: (res: Response, retryAfter: number) => void;
+}): RequestHandler {
+  const windowMs = 60_000;
+  return rateLimit({
+    windowMs,
+    limit: opts.limit,
+    legacyHeaders: false,
+    standardHeaders: false,
+    keyGenerator: (req) => `${opts.kind}:${ipKeyGenerator(req.ip ?? '0.0.0.0')}`,
+    store: storeFor(opts),
+    passOnStoreError: true,
+    logger: limiterLogger,
+    handler: (req, res) => {
+      const reset = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime?.getTime();
+      opts.refuse(res, reset === undefined ? windowMs / 1000 : Math.max(1, Math.ceil((reset - Date.now()) / 1000)));
+    },
+  });
+}
+
+/** The pages' answer past a limit: 429 JSON with `Retry-After`, like the APIs. */
+const refusePage = (limiter: 'pages' | 'unsubscribe') => (res: Response, retryAfter: number) => {
+  rateLimited(limiter);
+  res.setHeader('Retry-After', String(retryAfter));
+  res.status(429).json({ message: 'Too Many Attempts.' });
+};
+
+/**
  * The public pages (connect, report, unsubscribe, review/feedback): per client address, reads and form posts counted
  * apart (posts are fewer and costlier: they write, mail or redirect to a provider). Answers 429 JSON with
  * `Retry-After`, like the APIs: whoever meets the limit is a script, not a person reading a page.
  */
 export function pageRateLimit(opts: { perMinute: number; postsPerMinute: number; redis?: Redis | null; prefix: string }): RequestHandler {
-  const limiter = (limit: number, kind: 'read' | 'post') =>
-    rateLimit({
-      windowMs: 60_000,
-      limit,
-      legacyHeaders: false,
-      standardHeaders: false,
-      keyGenerator: (req) => `${kind}:${ipKeyGenerator(req.ip ?? '0.0.0.0')}`,
-      store: storeFor(opts),
-      passOnStoreError: true,
-      logger: limiterLogger,
-      handler: (_req, res, _next, options) => {
-        rateLimited('pages');
-        res.setHeader('Retry-After', String(Math.ceil(options.windowMs / 1000)));
-        res.status(options.statusCode).json({ message: 'Too Many Attempts.' });
-      },
-    });
-  const reads = limiter(opts.perMinute, 'read');
-  const posts = limiter(opts.postsPerMinute, 'post');
+  const reads = perAddress({ ...opts, limit: opts.perMinute, kind: 'read', refuse: refusePage('pages') });
+  const posts = perAddress({ ...opts, limit: opts.postsPerMinute, kind: 'post', refuse: refusePage('pages') });
   return (req, res, next) => (req.method === 'POST' ? posts : reads)(req, res, next);
+}
+
+/**
+ * Unsubscribes with a signed link (`POST /u/{token}` whose token's MAC checks out): per client address, a bucket apart
+ * from the page posts'. Mail providers send RFC 8058 one-click unsubscribes from their own servers, a few addresses
+ * for all their users: counted with the page posts, the 21st of a minute was refused and the unsubscribe lost. A
+ * made-up token is not one of these; it stays in the page posts' budget.
+ */
+export function unsubscribeRateLimit(opts: { perMinute: number; redis?: Redis | null; prefix: string }): RequestHandler {
+  return perAddress({ ...opts, limit: opts.perMinute, kind: 'unsubscribe', refuse: refusePage('unsubscribe') });
+}
+
+/**
+ * The OAuth endpoints that clients' servers call, not people (the token and revocation endpoints; registration): per
+ * client address, each a bucket apart from the pages'. Hosted AI connectors call them for every user from a few
+ * shared addresses. Past the limit: 429 with `Retry-After` and an OAuth error body (RFC 6749 section 5.2, RFC 7591
+ * section 3.2.2), `temporarily_unavailable`: the registered OAuth error code for a server that cannot take the request
+ * now. A client reads it as an error to retry later, keeping its refresh token (an unknown body, as `{message}` was,
+ * is a server error to the MCP SDK, which then sends its user to sign in again; `invalid_grant` would make it drop
+ * the token; `slow_down` belongs to the device flow's polling, RFC 8628).
+ */
+export function oauthRateLimit(opts: { perMinute: number; limiter: 'oauth_token' | 'oauth_registration'; redis?: Redis | null; prefix: string }): RequestHandler {
+  return perAddress({
+    ...opts,
+    limit: opts.perMinute,
+    kind: opts.limiter,
+    refuse: (res, retryAfter) => {
+      rateLimited(opts.limiter);
+      res.setHeader('Retry-After', String(retryAfter));
+      res.setHeader('Cache-Control', 'no-store');
+      res.status(429).json({
+        error: 'temporarily_unavailable',
+        error_description: `Too many requests from this address; try again in ${retryAfter} seconds.`,
+      });
+    },
+  });
 }
 
 /**

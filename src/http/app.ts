@@ -3,7 +3,7 @@ import { ApolloServer, type ApolloServerPlugin, type BaseContext } from '@apollo
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { expressMiddleware } from '@as-integrations/express5';
-import express, { type Express, type Response } from 'express';
+import express, { type Express, type Request, type Response } from 'express';
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
@@ -15,7 +15,7 @@ import { customerApi } from '../../facades/rest/customer';
 import { jsonBody } from '../../facades/rest/route';
 import { authenticateRequests, contextOf } from '../../facades/shared/auth';
 import { jsonErrorHandler, loggable } from '../../facades/shared/errors';
-import { failedAuthentications, pageRateLimit, restRateLimit } from '../../facades/shared/rate-limit';
+import { failedAuthentications, oauthRateLimit, pageRateLimit, restRateLimit, unsubscribeRateLimit } from '../../facades/shared/rate-limit';
 import type { Config } from '../config';
 import { graphqlLimits, introspectionForSignedInOnly, tokenLimit, type GraphQLLimitsConfig } from '../graphql/limits';
 import type { Context } from '../context';
@@ -27,7 +27,7 @@ import { apiCors, defaultCsp, pageSecurity, securityHeaders } from './security-h
 import { anySimulator, simulatorsRouter } from '../providers/simulators';
 import { reportPages } from '../../facades/pages/report';
 import { connectPages, type ConnectPageDeps } from '../../facades/pages/connect';
-import { unsubscribePages } from '../../facades/pages/unsubscribe';
+import { signedUnsubscribeLink, unsubscribePages } from '../../facades/pages/unsubscribe';
 import { feedbackPages } from '../../facades/pages/feedback';
 import { inboundWebhook } from '../../facades/inbound/webhook';
 import { docsPages } from './docs-page';
@@ -52,7 +52,7 @@ export interface AppDeps {
     Partial<
       Pick<
         Config,
-        'METRICS_TOKEN' | 'NODE_ENV' | 'PUBLIC_URL' | 'CORS_ORIGINS' | 'AGENCY_RATE_LIMIT_PER_MINUTE' | 'PAGE_RATE_LIMIT_PER_MINUTE' | 'PAGE_POST_RATE_LIMIT_PER_MINUTE' | 'INBOUND_RATE_LIMIT_PER_IP' | 'MCP_ALLOWED_ORIGINS' | 'MCP_ALLOWED_HOSTS' | 'MCP_APP_TILE_URL' | 'MCP_APP_TILE_ATTRIBUTION'
+        'METRICS_TOKEN' | 'NODE_ENV' | 'PUBLIC_URL' | 'CORS_ORIGINS' | 'AGENCY_RATE_LIMIT_PER_MINUTE' | 'PAGE_RATE_LIMIT_PER_MINUTE' | 'PAGE_POST_RATE_LIMIT_PER_MINUTE' | 'UNSUBSCRIBE_RATE_LIMIT_PER_MINUTE' | 'OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE' | 'OAUTH_REGISTRATION_RATE_LIMIT_PER_MINUTE' | 'INBOUND_RATE_LIMIT_PER_IP' | 'MCP_ALLOWED_ORIGINS' | 'MCP_ALLOWED_HOSTS' | 'MCP_APP_TILE_URL' | 'MCP_APP_TILE_ATTRIBUTION'
       >
     > &
     Partial<GraphQLLimitsConfig>;
@@ -64,8 +64,11 @@ export interface AppDeps {
   connectPage?: Omit<ConnectPageDeps, 'schema' | 'logger' | 'clock'>;
   /** Inbound contact webhook: submissions per minute per endpoint token (default 120). */
   inboundWebhook?: { perMinute?: number; perIpMinute?: number };
-  /** Public pages: reads and posts per client address per minute (defaults PAGE_RATE_LIMIT_PER_MINUTE, _POST_). */
-  pages?: { perMinute?: number; postsPerMinute?: number; redisPrefix?: string };
+  /**
+   * Public pages: reads and posts per client address per minute (defaults PAGE_RATE_LIMIT_PER_MINUTE, _POST_), and
+   * unsubscribes with a signed link (default UNSUBSCRIBE_RATE_LIMIT_PER_MINUTE).
+   */
+  pages?: { perMinute?: number; postsPerMinute?: number; unsubscribesPerMinute?: number; redisPrefix?: string };
   /**
    * MCP endpoint: limits per minute (defaults MCP_RATE_LIMIT_PER_TOKEN / _PER_WORKSPACE, 120 and 600), the Redis key
    * prefix of its counters, how often the audit buffer is written, the tool catalogue (tests add fixtures) and the map
@@ -79,9 +82,21 @@ export interface AppDeps {
   observability?: { readiness?: () => ReadinessDeps; temporalMetricsUrl?: string | null };
   /** Sees every JSON answer of the two REST APIs (the contract tests check each against the OpenAPI documents). */
   observeApiResponse?: (answer: ApiAnswer) => void;
-  /** OAuth for MCP: the access token lifetime in seconds (default one hour), how client metadata documents are fetched. */
-  oauth?: Pick<OAuthDeps, 'accessTokenTtl' | 'fetch'>;
+  /**
+   * OAuth for MCP: the access token lifetime in seconds (default one hour), how client metadata documents are fetched,
+   * and the per-address limits of its token and revocation endpoints and of registration (defaults
+   * OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE, OAUTH_REGISTRATION_RATE_LIMIT_PER_MINUTE).
+   */
+  oauth?: Pick<OAuthDeps, 'accessTokenTtl' | 'fetch'> & { tokensPerMinute?: number; registrationsPerMinute?: number; redisPrefix?: string };
 }
+
+/**
+ * The OAuth endpoints under `/oauth` that clients' servers POST to: oidc-provider's default routes (src/oauth/provider.ts
+ * sets none of its own), the token and revocation endpoints, and registration. Only these exact paths get their
+ * budgets; any other spelling is limited as a page (the stricter budget).
+ */
+const OAUTH_TOKEN_PATHS = new Set(['/token', '/token/revocation']);
+const OAUTH_REGISTRATION_PATH = '/reg';
 
 /** The database the models are bound to (the app's readiness and outbox gauges when nothing else is given). */
 function modelsDatabase(): Sequelize {
@@ -290,7 +305,29 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
   );
 
   // OAuth 2.1 for MCP clients: metadata, the authorization server at /oauth and its branded pages (src/http/oauth.ts).
-  app.use(['/oauth', '/.well-known'], pageLimit);
+  // The endpoints clients' servers call (hosted connectors, for all their users from a few addresses) have budgets of
+  // their own, refused as OAuth errors; the pages a person reads and posts (authorization, sign-in, consent), the
+  // metadata and the rest keep the pages' limit.
+  const oauthPrefix = deps.oauth?.redisPrefix ?? 'rl:oauth';
+  const oauthTokenLimit = oauthRateLimit({
+    perMinute: deps.oauth?.tokensPerMinute ?? deps.config.OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE ?? 600,
+    limiter: 'oauth_token',
+    redis: deps.redis,
+    prefix: oauthPrefix,
+  });
+  const oauthRegistrationLimit = oauthRateLimit({
+    perMinute: deps.oauth?.registrationsPerMinute ?? deps.config.OAUTH_REGISTRATION_RATE_LIMIT_PER_MINUTE ?? 60,
+    limiter: 'oauth_registration',
+    redis: deps.redis,
+    prefix: oauthPrefix,
+  });
+  const oauthLimitOf = (req: Request) => {
+    if (req.method === 'POST' && OAUTH_TOKEN_PATHS.has(req.path)) return oauthTokenLimit;
+    if (req.method === 'POST' && req.path === OAUTH_REGISTRATION_PATH) return oauthRegistrationLimit;
+    return pageLimit;
+  };
+  app.use('/oauth', (req, res, next) => oauthLimitOf(req)(req, res, next));
+  app.use('/.well-known', pageLimit);
   app.use(
     oauthRoutes({
       logger: deps.logger,
@@ -301,7 +338,15 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
       redis: deps.redis,
     }),
   );
-  app.use(['/connect', '/reports', '/u', '/r'], pageLimit);
+  app.use(['/connect', '/reports', '/r'], pageLimit);
+  // An unsubscribe with a signed link (a mail provider's one-click from its servers, or the page's button) has its own
+  // budget; a made-up token is limited with the page posts.
+  const unsubscribeLimit = unsubscribeRateLimit({
+    perMinute: deps.pages?.unsubscribesPerMinute ?? deps.config.UNSUBSCRIBE_RATE_LIMIT_PER_MINUTE ?? 600,
+    redis: deps.redis,
+    prefix: deps.pages?.redisPrefix ?? 'rl:pages',
+  });
+  app.use('/u', (req, res, next) => (req.method === 'POST' && signedUnsubscribeLink(req) ? unsubscribeLimit : pageLimit)(req, res, next));
   // The customer-facing connect page (HTML), and the third-party simulators of the embedded default.
   app.use('/connect', pageSecurity({ connect: true }), connectPages({ schema: deps.schema, logger: deps.logger, clock: deps.clock, ...deps.connectPage }));
   // The public white-label scan report (`report_url`); the scan UUID is the share key.

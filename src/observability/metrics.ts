@@ -14,7 +14,7 @@ const registers = [registry];
 
 export const httpRequests = new Counter({
   name: 'http_requests_total',
-  help: 'HTTP requests answered, by route template (graphql:<operation>, mcp:<tool or method>, other), method and status.',
+  help: 'HTTP requests answered, by route template (graphql:<operation>, mcp:<tool or method>, <mount>/*, other), method (OTHER for any outside GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS) and status.',
   labelNames: ['route', 'method', 'status'] as const,
   registers,
 });
@@ -64,11 +64,11 @@ export const scanPins = new Counter({
   registers,
 });
 
-export type Limiter = 'rest' | 'agency' | 'pages' | 'auth_failures' | 'mcp_token' | 'mcp_workspace' | 'mcp_auth_failures' | 'inbound_webhook';
+export type Limiter = 'rest' | 'agency' | 'pages' | 'unsubscribe' | 'oauth_token' | 'oauth_registration' | 'auth_failures' | 'mcp_token' | 'mcp_workspace' | 'mcp_auth_failures' | 'inbound_webhook';
 
 export const rateLimitRejections = new Counter({
   name: 'rate_limit_rejections_total',
-  help: 'Requests refused with 429 by a rate limiter (rest, auth_failures, mcp_token, mcp_workspace, mcp_auth_failures, inbound_webhook).',
+  help: 'Requests refused with 429 by a rate limiter (rest, agency, pages, unsubscribe, oauth_token, oauth_registration, auth_failures, mcp_token, mcp_workspace, mcp_auth_failures, inbound_webhook).',
   labelNames: ['limiter'] as const,
   registers,
 });

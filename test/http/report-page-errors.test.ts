@@ -19,3 +19,19 @@ describe('GET /reports/scans/{uuid} with a path that cannot be read', () => {
     }
   });
 });
+
+/** The review link's and the connect page's answers to a path that cannot be decoded: a damaged link, not a form. */
+describe('/r and /connect with a path that cannot be read', () => {
+  const t = useApp();
+
+  it('answer a malformed percent-encoding with the HTML "The link could not be read" page and 400', async () => {
+    for (const [method, path] of [['get', '/r/%zz'], ['post', '/r/%zz/rate'], ['get', '/connect/%E0%A4%A'], ['post', '/connect/%zz/start']] as const) {
+      const res = await t.http()[method](path).type('form').send(method === 'post' ? { rating: '5' } : undefined);
+      expect({ path, status: res.status }).toEqual({ path, status: 400 });
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      const d = new JSDOM(res.text).window.document;
+      expect(d.querySelector('h1')!.textContent).toBe('The link could not be read');
+      expect(res.text).not.toMatch(/form could not be read/i);
+    }
+  });
+});

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { GraphQLObjectType, GraphQLSchema, GraphQLString } from 'graphql';
+import pino from 'pino';
 import type { Browser } from 'playwright-core';
+import request from 'supertest';
+import { unsubscribePages } from '../../facades/pages/unsubscribe';
 import { unsubscribeLinkOf, unsubscribeTokenOf } from '../../src/messaging/links';
 import { Contact, ContactActivity, Invite } from '../../src/models';
 import { useApp } from '../support/app';
@@ -87,6 +92,35 @@ describe('unsubscribe page /u/{token}', () => {
       expect(post.status).toBe(404);
     }
     expect((await Contact.findByPk(contact.id))!.unsubscribedAt).toBeNull();
+  });
+
+  it('answers HTML pages with a neutral name for any other path or method, a path it cannot decode and a failure, never JSON', async () => {
+    const neutral = (text: string) => {
+      expect(text).toContain('<span class="brand">Review request</span>');
+      expect(text).not.toContain('Review connection');
+    };
+    for (const [method, path] of [['get', '/u/'], ['get', '/u/a/b'], ['put', '/u/x'], ['delete', `/u/${unsubscribeTokenOf(randomUUID())}`]] as const) {
+      const res = await t.http()[method](path);
+      expect([method, path, res.status, res.headers['content-type']]).toEqual([method, path, 404, expect.stringMatching(/text\/html/)]);
+      expect(res.text).toContain('<title>Link not found - Review request</title>');
+      expect(res.text).toContain('This unsubscribe link is not valid.');
+      neutral(res.text);
+    }
+    // A damaged link (percent-encoding cut short): 400, saying so; the button's POST to it as well.
+    for (const res of [await t.http().get('/u/%zz'), await t.http().post('/u/abc%E0%A4').type('form').send({ confirm: '1' })]) {
+      expect([res.status, res.headers['content-type']]).toEqual([400, expect.stringMatching(/text\/html/)]);
+      expect(res.text).toContain('<title>The link could not be read - Review request</title>');
+      expect(res.text).toContain('This link is incomplete or damaged.');
+      neutral(res.text);
+    }
+    // A failure behind the page (here a schema without the operation's fields): the error page, nothing of the error.
+    const broken = new GraphQLSchema({ query: new GraphQLObjectType({ name: 'Query', fields: { nothing: { type: GraphQLString } } }) });
+    const failing = express().use('/u', unsubscribePages({ schema: broken, logger: pino({ level: 'silent' }) }));
+    const failed = await request(failing).get(`/u/${unsubscribeTokenOf(randomUUID())}`);
+    expect([failed.status, failed.headers['content-type']]).toEqual([500, expect.stringMatching(/text\/html/)]);
+    expect(failed.text).toContain('<title>Something went wrong - Review request</title>');
+    expect(failed.text).not.toMatch(/unsubscribePage|Cannot query/);
+    neutral(failed.text);
   });
 
   describe('in a browser', () => {

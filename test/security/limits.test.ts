@@ -5,13 +5,17 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { getSchema } from '../../src/graphql/schema';
 import { createApp, type AppDeps } from '../../src/http/app';
+import { unsubscribeTokenOf } from '../../src/messaging/links';
+import { Contact } from '../../src/models';
 import { useDatabase } from '../support/db';
 import { agencyTokenFor, makeWorld } from '../support/factories';
+import { makeCampaign, makeContact } from '../invites/fixtures';
 
 /**
  * Limits where abuse happens (issue 14, docs/security.md): the agency API has its own bucket, public pages are
- * limited per client address (reads and form posts apart), the inbound contact webhook per source address over all
- * endpoints, and with Redis every API process shares those budgets.
+ * limited per client address (reads and form posts apart), the inbound contact webhook per client address for whatever
+ * reaches no endpoint (test/inbound/webhook.test.ts: known endpoints have their own budget), and with Redis every API
+ * process shares those budgets.
  */
 describe('rate limits where abuse happens', () => {
   jest.setTimeout(60_000);
@@ -84,7 +88,66 @@ describe('rate limits where abuse happens', () => {
     expect((await request(listed).get('/u/aaa').set('X-Forwarded-For', '198.51.100.8, 203.0.113.5')).status).toBe(429);
   });
 
-  it('the inbound contact webhook: one source over many endpoints is limited per address', async () => {
+  it("one-click unsubscribes with a signed link have a budget apart from the page posts'; a made-up token stays in theirs", async () => {
+    // The default page budgets (20 posts a minute): a mail provider's servers send every one-click from a few addresses.
+    const a = await app({});
+    const w = await makeWorld();
+    const campaign = await makeCampaign(w);
+    const contacts = await Promise.all(Array.from({ length: 25 }, () => makeContact(campaign)));
+    const oneClick = (token: string) =>
+      request(a).post(`/u/${encodeURIComponent(token)}`).set('Content-Type', 'application/x-www-form-urlencoded').send('List-Unsubscribe=One-Click');
+    const signed = [];
+    for (const contact of contacts) signed.push((await oneClick(unsubscribeTokenOf(contact.uuid))).status);
+    expect(signed).toEqual(Array(25).fill(200));
+    expect(await Contact.count({ where: { contactListId: campaign.contactListId, unsubscribedAt: null } })).toBe(0);
+    // Made-up and forged tokens are counted as page posts: the 21st is refused, a signed link is still answered.
+    const forged = `${unsubscribeTokenOf(contacts[0].uuid).split('.')[0]}.${'A'.repeat(22)}`;
+    const madeUp = [];
+    for (let i = 0; i < 21; i++) madeUp.push((await oneClick(i % 2 ? forged : `not-a-token-${i}`)).status);
+    expect(madeUp.slice(0, 20)).toEqual(Array(20).fill(404));
+    expect(madeUp[20]).toBe(429);
+    expect((await oneClick(unsubscribeTokenOf(contacts[1].uuid))).status).toBe(200);
+
+    // The signed links' budget is a limit too (UNSUBSCRIBE_RATE_LIMIT_PER_MINUTE): past it, 429 with Retry-After.
+    const small = await app({ UNSUBSCRIBE_RATE_LIMIT_PER_MINUTE: 2 });
+    const statuses = [];
+    for (const contact of contacts.slice(0, 3)) statuses.push(await request(small).post(`/u/${unsubscribeTokenOf(contact.uuid)}`).type('form').send({ confirm: '1' }));
+    expect(statuses.map((r) => r.status)).toEqual([200, 200, 429]);
+    expect(statuses[2].body).toEqual({ message: 'Too Many Attempts.' });
+    expect(Number(statuses[2].headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it("the OAuth token, revocation and registration endpoints have budgets apart from the pages', refused as OAuth errors", async () => {
+    // The default page budgets (20 posts a minute): hosted AI connectors call these for all their users from a few addresses.
+    const a = await app({ OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE: 30, OAUTH_REGISTRATION_RATE_LIMIT_PER_MINUTE: 3 });
+    const refresh = () => request(a).post('/oauth/token').type('form').send({ grant_type: 'refresh_token', refresh_token: `made-up-${randomUUID()}`, client_id: 'nobody' });
+    const revoke = () => request(a).post('/oauth/token/revocation').type('form').send({ token: `made-up-${randomUUID()}`, client_id: 'nobody' });
+    const answered = [];
+    for (let i = 0; i < 25; i++) answered.push((await refresh()).status);
+    for (let i = 0; i < 5; i++) answered.push((await revoke()).status);
+    expect(answered).not.toContain(429);
+    const expectOAuthRefusal = (res: request.Response) => {
+      expect([res.status, res.headers['content-type'], res.headers['cache-control']]).toEqual([429, expect.stringMatching(/application\/json/), 'no-store']);
+      expect(res.body).toEqual({ error: 'temporarily_unavailable', error_description: expect.stringMatching(/^Too many requests from this address; try again in \d+ seconds\.$/) });
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    };
+    // Token and revocation requests share one budget.
+    expectOAuthRefusal(await refresh());
+    expectOAuthRefusal(await revoke());
+
+    const register = () =>
+      request(a).post('/oauth/reg').send({ client_name: 'Limit Assistant', redirect_uris: ['http://127.0.0.1:7777/callback'], token_endpoint_auth_method: 'none' });
+    for (let i = 0; i < 3; i++) expect((await register()).status).toBe(201);
+    expectOAuthRefusal(await register());
+
+    // The pages a person posts (sign-in, consent) keep the page posts' budget, and its answer.
+    const pages = [];
+    for (let i = 0; i < 21; i++) pages.push(await request(a).post(`/oauth/interaction/${randomUUID()}/login`).type('form').send({ email: 'a@b.test', password: 'x' }));
+    expect(pages.slice(0, 20).map((r) => r.status)).not.toContain(429);
+    expect([pages[20].status, pages[20].body]).toEqual([429, { message: 'Too Many Attempts.' }]);
+  });
+
+  it('the inbound contact webhook: one source spraying unknown endpoints is limited per address', async () => {
     const a = await app({}, { inboundWebhook: { perMinute: 100, perIpMinute: 3 } });
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) {

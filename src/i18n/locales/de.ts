@@ -11,6 +11,8 @@ export const de: Messages = {
     goBack: 'Bitte gehen Sie zurück und versuchen Sie es erneut.',
     goBackShorter: 'Bitte gehen Sie zurück und versuchen Sie es mit einer kürzeren Nachricht erneut.',
     linkNotFound: 'Link nicht gefunden',
+    linkUnreadable: 'Der Link konnte nicht gelesen werden',
+    linkUnreadableText: 'Dieser Link ist unvollständig oder beschädigt. Bitte öffnen Sie ihn erneut aus der Nachricht, die Sie erhalten haben, oder kopieren Sie die vollständige Adresse.',
     logo: 'Logo von {{brand}}',
   },
   connect: {

@@ -13,6 +13,8 @@ export const en = {
     goBack: 'Please go back and try again.',
     goBackShorter: 'Please go back and try again with a shorter message.',
     linkNotFound: 'Link not found',
+    linkUnreadable: 'The link could not be read',
+    linkUnreadableText: 'This link is incomplete or damaged. Please open it again from the message you received, or copy the whole address.',
     logo: '{{brand}} logo',
   },
   connect: {

@@ -11,6 +11,8 @@ export const es: Messages = {
     goBack: 'Vuelva atrás e inténtelo de nuevo.',
     goBackShorter: 'Vuelva atrás e inténtelo de nuevo con un mensaje más corto.',
     linkNotFound: 'Enlace no encontrado',
+    linkUnreadable: 'No se pudo leer el enlace',
+    linkUnreadableText: 'Este enlace está incompleto o dañado. Ábralo de nuevo desde el mensaje que recibió o copie la dirección completa.',
     logo: 'Logotipo de {{brand}}',
   },
   connect: {

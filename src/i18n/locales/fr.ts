@@ -11,6 +11,8 @@ export const fr: Messages = {
     goBack: 'Veuillez revenir en arrière et réessayer.',
     goBackShorter: 'Veuillez revenir en arrière et réessayer avec un message plus court.',
     linkNotFound: 'Lien introuvable',
+    linkUnreadable: "Le lien n'a pas pu être lu",
+    linkUnreadableText: "Ce lien est incomplet ou endommagé. Veuillez l'ouvrir à nouveau depuis le message que vous avez reçu, ou copier l'adresse complète.",
     logo: 'Logo de {{brand}}',
   },
   connect: {

@@ -11,6 +11,8 @@ export const it: Messages = {
     goBack: 'Torni indietro e riprovi.',
     goBackShorter: 'Torni indietro e riprovi con un messaggio più breve.',
     linkNotFound: 'Link non trovato',
+    linkUnreadable: 'Non è stato possibile leggere il link',
+    linkUnreadableText: "Questo link è incompleto o danneggiato. Lo apra di nuovo dal messaggio ricevuto, oppure copi l'indirizzo completo.",
     logo: 'Logo di {{brand}}',
   },
   connect: {

@@ -14,6 +14,8 @@ export const pt: Messages = {
     goBack: 'Volte e tente novamente.',
     goBackShorter: 'Volte e tente novamente com uma mensagem mais curta.',
     linkNotFound: 'Link não encontrado',
+    linkUnreadable: 'Não foi possível ler o link',
+    linkUnreadableText: 'Este link está incompleto ou danificado. Abra-o novamente a partir da mensagem que recebeu, ou copie o endereço completo.',
     logo: 'Logotipo de {{brand}}',
   },
   connect: {

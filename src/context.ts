@@ -4,6 +4,7 @@ import { Forbidden } from './domain/errors';
 import type { Principal, TokenKind } from './domain/principal';
 import { authenticate } from './services/auth.service';
 import { principalOfAccessToken } from './services/mcp-oauth.service';
+import { resourceOf } from './oauth/provider';
 import { createLoaders, type Loaders } from './graphql/loaders';
 import type { ReviewPlatformClient, SignInProvider } from './providers/types';
 import type { IntegrationLabel } from '../workflows/client';
@@ -66,10 +67,11 @@ export async function authenticatedContext(input: {
   requestId?: string;
   clock?: Clock;
 }): Promise<Context> {
-  // The MCP endpoint also takes OAuth access tokens (opaque, not `rg_` secrets) issued for it on this origin.
+  // The MCP endpoint also takes OAuth access tokens (opaque, not `rg_` secrets) issued for it on this origin: the
+  // audience is the resource the OAuth side named, from the same spelling of the origin (`baseUrlOf`).
   const oauth = input.kinds?.includes('ai') && input.bearer && !input.bearer.startsWith('rg_');
   const principal = oauth
-    ? await principalOfAccessToken(input.bearer!, `${input.baseUrl.replace(/\/+$/, '')}/api/mcp`, { clock: input.clock })
+    ? await principalOfAccessToken(input.bearer!, resourceOf(input.baseUrl.replace(/\/+$/, '')), { clock: input.clock })
     : await authenticate(input.bearer, { clock: input.clock });
   if (input.kinds && !input.kinds.includes(principal.tokenKind)) {
     throw new Forbidden(`This API takes ${input.kinds.join(' or ')} tokens; this is a ${principal.tokenKind} token.`, 'wrong_token_kind');

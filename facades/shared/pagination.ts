@@ -7,9 +7,20 @@ export interface PageResult<T> {
   perPage: number;
 }
 
-/** Origin of the request: the white-label domain the caller used. */
+/**
+ * Origin of the request: the white-label domain the caller used, as `new URL(..).origin` writes it (scheme and host
+ * lower case, a default port dropped). The one spelling of an origin: the OAuth issuer and resource
+ * (src/http/oauth.ts) and the audience the MCP endpoint expects of its tokens (src/context.ts) are built from it, so
+ * `Host: LocalHost:3000` is the same origin as `localhost:3000`. The host is the Host header's, never
+ * X-Forwarded-Host. A Host that is no host stays as sent, lower-cased (the OAuth routes answer it 404).
+ */
 export function baseUrlOf(req: Request): string {
-  return `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+  const sent = `${req.protocol}://${(req.get('host') ?? 'localhost').toLowerCase()}`;
+  try {
+    return new URL(sent).origin;
+  } catch {
+    return sent;
+  }
 }
 
 /** The pagination envelope: `data`, absolute `links` keeping the caller's other query parameters, `meta`. */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import express, { type ErrorRequestHandler, type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
+import type { Grant } from 'oidc-provider';
 import type { VNode } from 'preact';
 import { signInEmail } from '../domain/email';
 import { issuerOf, MCP_SCOPES, providerFor, resourceOf, type ProviderOptions } from '../oauth/provider';
@@ -15,6 +16,7 @@ import {
   recordAuthorization,
   signedInAccount,
   signIn,
+  standingAuthorization,
   tenantOfHost,
 } from '../services/mcp-oauth.service';
 import { Validation } from '../domain/errors';
@@ -23,6 +25,7 @@ import { renderPage } from '../../facades/pages/layout';
 import { consentPage, loginPage, messagePage, type OAuthBrand } from './oauth.views';
 import type Redis from 'ioredis';
 import { signInFailures } from '../../facades/shared/rate-limit';
+import { baseUrlOf } from '../../facades/shared/pagination';
 
 /**
  * OAuth 2.1 for MCP clients over HTTP (issue 16): the metadata documents (RFC 9728 protected resource, RFC 8414
@@ -48,7 +51,7 @@ const SIGN_IN_FAILURES = 10;
 const SIGN_IN_WINDOW_MS = 15 * 60_000;
 
 /** The origin the client used, lower case (host names are case-insensitive; one issuer per origin). */
-const originOf = (req: Request): string => `${req.protocol}://${(req.get('host') ?? 'localhost').toLowerCase()}`;
+const originOf = (req: Request): string => baseUrlOf(req);
 
 /**
  * The host name of that origin: the one the request's issuer, tenant, brand and sign-in are decided by (not
@@ -189,18 +192,24 @@ export function oauthRoutes(deps: OAuthDeps): Router {
       const userId = Number(details.session?.accountId);
       const principal = await principalOfUser(userId);
       const organizations = await grantableOrganizations(principal);
+      // Asked again, the page starts from what the user granted the client so far, so Allow keeps it; a first consent
+      // starts from what every grant has. Never from what the client asked for.
+      const standing = details.grantId ? await standingAuthorization(userId, details.grantId) : null;
+      const granted = new Set(['mcp:access', ...(standing?.scopes ?? [])]);
+      const ticked = new Set(standing?.organizationIds ?? []);
       return sendPage(
         res,
         consentPage({
           brand,
           uid: details.uid,
           clientName,
+          clientId: String(details.params.client_id),
           clientUri: client?.clientUri ?? null,
           redirectUri: String(details.params.redirect_uri ?? ''),
           account: await signedInAccount(userId),
-          // Only what every grant has is ticked: writes and personal data are the user's to add, whatever the client asked.
-          scopes: MCP_SCOPES.map((s) => ({ name: s, text: SCOPE_TEXT[s] ?? s, checked: s === 'mcp:access', required: s === 'mcp:access' })),
-          organizations,
+          scopes: MCP_SCOPES.map((s) => ({ name: s, text: SCOPE_TEXT[s] ?? s, checked: granted.has(s), required: s === 'mcp:access' })),
+          organizations: organizations.map((o) => ({ ...o, checked: ticked.has(o.id) })),
+          organizationsChoice: standing ? (standing.organizationIds === null ? 'all' : 'some') : null,
           maxTicked: MAX_TICKED_ORGANIZATIONS,
         }),
         targets,
@@ -259,13 +268,21 @@ export function oauthRoutes(deps: OAuthDeps): Router {
       const grant = details.grantId
         ? ((await p.Grant.find(details.grantId)) ?? new p.Grant({ accountId, clientId: String(details.params.client_id) }))
         : new p.Grant({ accountId, clientId: String(details.params.client_id) });
-      grant.addResourceScope(resource, [...new Set(scopes)].join(' '));
-      // Scopes the client asked for and the user unticked are refused, not asked about again.
-      const requested = String(details.params.scope ?? '').split(' ').filter((s) => (MCP_SCOPES as readonly string[]).includes(s));
-      const refused = requested.filter((s) => !scopes.includes(s));
-      if (refused.length) grant.rejectResourceScope(resource, refused.join(' '));
+      const granted = [...new Set(scopes)];
+      grantExactly(grant, resource, granted);
+      // The other scopes the request asked for (openid, offline_access) are granted as oidc-provider asks for them.
       const missing = details.prompt.details.missingOIDCScope;
-      if (Array.isArray(missing)) grant.addOIDCScope(missing.join(' '));
+      const others = Array.isArray(missing) ? missing.map(String).filter((s) => !isMcpScope(s)) : [];
+      if (others.length) grant.addOIDCScope(others.join(' '));
+      // The request goes on with the MCP scopes the user unticked taken out: the code then carries what was granted, and
+      // nothing is recorded as refused. A refusal counts as decided for good (oidc-provider's consent check asks only
+      // about scopes neither granted nor refused), so a later request for the scope would get a code at once, without it.
+      const requested = String(details.params.scope ?? '').split(' ').filter(Boolean);
+      const asked = requested.filter((s) => !isMcpScope(s) || granted.includes(s));
+      if (asked.length !== requested.length) {
+        details.params.scope = asked.join(' ');
+        await details.persist();
+      }
       const grantId = await grant.save();
       const client = await p.Client.find(String(details.params.client_id));
       await recordAuthorization({
@@ -351,6 +368,24 @@ export function oauthRoutes(deps: OAuthDeps): Router {
   });
 
   return router;
+}
+
+const isMcpScope = (scope: string): boolean => (MCP_SCOPES as readonly string[]).includes(scope);
+
+/**
+ * Makes the grant hold exactly the MCP scopes of this consent, for the MCP endpoint and as the OpenID scopes
+ * oidc-provider also counts them as (they are in its `scopes`): a scope unticked now is taken away, one ticked now is
+ * granted even if an earlier consent refused it (grants made before consent was asked again hold such refusals, which
+ * would otherwise hide it). Other OpenID scopes (openid, offline_access) stay as they are.
+ */
+function grantExactly(grant: Grant, resource: string, scopes: string[]): void {
+  const keep = (scope: string | undefined) => (scope ?? '').split(' ').filter((s) => s && !isMcpScope(s));
+  if (grant.resources) delete grant.resources[resource];
+  if (grant.rejected?.resources) delete grant.rejected.resources[resource];
+  if (grant.openid) grant.openid.scope = keep(grant.openid.scope).join(' ');
+  if (grant.rejected?.openid) grant.rejected.openid.scope = keep(grant.rejected.openid.scope).join(' ');
+  grant.addResourceScope(resource, scopes.join(' '));
+  grant.addOIDCScope(scopes.join(' '));
 }
 
 /** The interaction is not at the step its form is for (a consent form posted to a sign-in interaction). */

@@ -1,5 +1,5 @@
 import type { ComponentChildren, VNode } from 'preact';
-import { Layout, logoSrc, safeUrl } from '../../facades/pages/layout';
+import { Layout, logoSrc } from '../../facades/pages/layout';
 
 /**
  * The sign-in and consent pages of MCP's OAuth flow, in the pages' one Layout: the tenant's brand (name and logo of
@@ -108,37 +108,54 @@ export function messagePage(v: { brand: OAuthBrand; title: string; heading: stri
  * What the user grants, and as whom: the account the session signed in (a session lasts 14 days, so the page says whose
  * it is, and "Not you?" ends it and starts the sign-in again), where Allow sends them, and choices that start at the
  * least: `mcp:access` only (writes and personal data are ticked by the user, whatever the client asked for) and no
- * organisations choice made for them.
+ * organisations choice made for them; or, asked again, at what the user granted the client so far.
+ *
+ * Who the client is: its name and `client_uri` are whatever its registration or metadata document says (registration
+ * is open), so the page names it by its `client_uri` host only when that host is also where Allow sends the user or
+ * where its metadata document is served (`client_id`); otherwise by the host Allow sends the user to, the name marked
+ * as the client's own and the claimed host not shown.
  */
 export function consentPage(v: {
   brand: OAuthBrand;
   uid: string;
   clientName: string;
+  /** The client's id: its metadata document's URL for a client known by one. */
+  clientId: string;
   clientUri: string | null;
   redirectUri: string;
   account: { email: string };
   scopes: Array<{ name: string; text: string; checked: boolean; required: boolean }>;
-  organizations: Array<{ id: number; name: string }>;
+  organizations: Array<{ id: number; name: string; checked?: boolean }>;
+  /** The organisations choice made so far (asked again); none on a first consent. */
+  organizationsChoice?: 'all' | 'some' | null;
   /** How many organisations one consent may tick: the page says so when it lists more. */
   maxTicked?: number;
 }): VNode {
-  const clientUri = safeUrl(v.clientUri, true);
+  const home = vouchedClientUri(v.clientUri, v.redirectUri, v.clientId);
+  const destination = destinationOf(v.redirectUri);
   return (
     <OAuthLayout brand={v.brand} title="Allow access">
-      <h1>Allow {v.clientName}?</h1>
-      <p class="lead">
-        <strong>{v.clientName}</strong>
-        {clientUri ? (
-          <>
+      {home ? (
+        <>
+          <h1>Allow {v.clientName}?</h1>
+          <p class="lead">
+            <strong>{v.clientName}</strong>
             {' ('}
-            <a href={clientUri} rel="noopener noreferrer">
-              {new URL(clientUri).host}
+            <a href={home.href} rel="noopener noreferrer">
+              {home.host}
             </a>
-            {')'}
-          </>
-        ) : null}{' '}
-        will act on your behalf through the MCP endpoint. You can revoke it any time.
-      </p>
+            {')'} will act on your behalf through the MCP endpoint. You can revoke it any time.
+          </p>
+        </>
+      ) : (
+        <>
+          <h1>{destination ? <>Allow the app at {destination}?</> : 'Allow this app?'}</h1>
+          <p class="lead">
+            It calls itself <strong>{v.clientName}</strong> (a name it gave itself, not verified) and will act on your behalf through the MCP endpoint. You
+            can revoke it any time.
+          </p>
+        </>
+      )}
       <div class="account">
         <span>
           Signed in as <strong>{v.account.email}</strong>
@@ -150,7 +167,7 @@ export function consentPage(v: {
         </form>
       </div>
       <p class="destination">
-        After you allow it, you go to <strong>{destinationOf(v.redirectUri)}</strong>
+        After you allow it, you go to <strong>{destination ?? 'the application'}</strong>
       </p>
       <form method="post" action={`/oauth/interaction/${v.uid}/confirm`}>
         <fieldset>
@@ -171,11 +188,11 @@ export function consentPage(v: {
         <fieldset>
           <legend>Which organisations</legend>
           <label class="choice">
-            <input type="radio" name="organizations" value="all" required />
+            <input type="radio" name="organizations" value="all" required checked={v.organizationsChoice === 'all'} />
             <span>All of them, including ones added later</span>
           </label>
           <label class="choice">
-            <input type="radio" name="organizations" value="some" />
+            <input type="radio" name="organizations" value="some" checked={v.organizationsChoice === 'some'} />
             <span>Only the ones ticked below</span>
           </label>
           {v.maxTicked !== undefined && v.organizations.length > v.maxTicked ? (
@@ -186,7 +203,7 @@ export function consentPage(v: {
           {v.organizations.length ? (
             v.organizations.map((o) => (
               <label class="choice">
-                <input type="checkbox" name="organization" value={o.id} />
+                <input type="checkbox" name="organization" value={o.id} checked={o.checked ?? false} />
                 <span>{o.name}</span>
               </label>
             ))
@@ -205,12 +222,32 @@ export function consentPage(v: {
   );
 }
 
-/** Where Allow sends the browser: the host of a web redirect URI, the scheme and host of a native app's. */
-function destinationOf(redirectUri: string): string {
+/** Where Allow sends the browser: the host of a web redirect URI, the scheme and host of a native app's; null when it cannot be read. */
+function destinationOf(redirectUri: string): string | null {
   try {
     const url = new URL(redirectUri);
     return url.protocol === 'https:' || url.protocol === 'http:' ? url.host : `${url.protocol}//${url.host}`;
   } catch {
-    return 'the application';
+    return null;
   }
+}
+
+const webUrl = (value: string | null): URL | null => {
+  try {
+    const url = new URL(value ?? '');
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url : null;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * The client's `client_uri` when the page may name the client by its host: that host (name, any port) is the web
+ * redirect URI's, where the code goes, or its `client_id` URL's, where its metadata document was fetched from. Those
+ * are the hosts a client cannot claim without being there; `client_uri` alone is any text a registrant chose.
+ */
+function vouchedClientUri(clientUri: string | null, redirectUri: string, clientId: string): URL | null {
+  const home = webUrl(clientUri);
+  if (!home) return null;
+  return [redirectUri, clientId].some((u) => webUrl(u)?.hostname === home.hostname) ? home : null;
 }

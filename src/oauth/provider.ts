@@ -1,6 +1,6 @@
-import { createHmac, generateKeyPairSync, type JsonWebKey } from 'node:crypto';
-import type { Configuration, KoaContextWithOIDC, Provider } from 'oidc-provider';
-import { appKey, decryptSecret, encryptSecret } from '../crypto/secrets';
+import { generateKeyPairSync, type JsonWebKey } from 'node:crypto';
+import type { Configuration, interactionPolicy, KoaContextWithOIDC, Provider } from 'oidc-provider';
+import { decryptSecret, encryptSecret, macsOf } from '../crypto/secrets';
 import { AI_ABILITIES } from '../domain/permissions';
 import { User } from '../models';
 import { guardedFetch } from '../net/guarded-fetch';
@@ -41,11 +41,20 @@ async function signingKey(): Promise<JsonWebKey> {
 /** The most a registered client's metadata may hold, as JSON (oidc-provider alone accepts 56 KB request bodies). */
 export const MAX_CLIENT_METADATA = 8 * 1024;
 
-/** Cookie keys derived from the application key (rotating APP_KEYS signs new cookies with the newest key). */
-const cookieKeys = (): string[] => [createHmac('sha256', appKey()).update('oauth-cookies\0reviewgrid').digest('base64url')];
+/**
+ * Cookie keys derived from every key of the APP_KEYS ring, newest first: Keygrip signs with the first and verifies
+ * with any, so sessions and sign-ins in progress outlive a rotation (until the old key leaves the ring).
+ */
+const cookieKeys = (): string[] => macsOf('oauth-cookies', 'reviewgrid');
+
+/** The most the server reads of a document a client points it at (oidc-provider's own limit for client metadata documents). */
+export const MAX_FETCHED_DOCUMENT = 5 * 1024;
 
 export interface ProviderOptions {
-  /** Behind a TLS-terminating proxy: read the client's scheme and host from X-Forwarded-*. */
+  /**
+   * Behind a proxy: the provider's client address (`ctx.ip`, which no enabled feature reads) comes from
+   * X-Forwarded-For. Its scheme and host are never the headers' but the origin's it is built for (`providerFor`).
+   */
   trustProxy: boolean;
   /** Whether the account may sign in on this origin (its tenant's domain, or the platform's own). */
   accountAllowed(userId: number): Promise<boolean>;
@@ -77,19 +86,24 @@ const oidc = () => import('oidc-provider');
 
 async function configuration(origin: string, opts: ProviderOptions): Promise<Configuration> {
   const resource = resourceOf(origin);
-  const { errors } = await oidc();
+  const { errors, interactionPolicy } = await oidc();
   return {
     adapter: OAuthAdapter,
     clients: [],
     jwks: { keys: [(await signingKey()) as never] },
     cookies: { keys: cookieKeys(), long: { signed: true, httpOnly: true, sameSite: 'lax' }, short: { signed: true, httpOnly: true, sameSite: 'lax' } },
     // Public clients only: no client secret, no client keys (a `jwks_uri` would be fetched, and kept, for every client
-    // that names one). Registration is open, so what a client may store is bounded too (MAX_CLIENT_METADATA).
+    // that names one), and no `sector_identifier_uri` (pairwise subjects only; ours are public, and the library fetches
+    // it at registration and again whenever it loads the client). Registration is open, so what a client may store is
+    // bounded too (MAX_CLIENT_METADATA). The validator runs on registered clients and metadata documents alike.
     clientAuthMethods: ['none'],
     extraClientMetadata: {
-      properties: ['jwks', 'jwks_uri'],
+      properties: ['jwks', 'jwks_uri', 'sector_identifier_uri'],
       validator: (_ctx, key, value, metadata) => {
-        if (value !== undefined) throw new errors.InvalidClientMetadata(`${key} is not accepted: clients here are public (token_endpoint_auth_method none)`);
+        if (value !== undefined) {
+          const why = key === 'sector_identifier_uri' ? 'subjects here are public (subject_type public)' : 'clients here are public (token_endpoint_auth_method none)';
+          throw new errors.InvalidClientMetadata(`${key} is not accepted: ${why}`);
+        }
         if (key === 'jwks' && JSON.stringify(metadata).length > MAX_CLIENT_METADATA) {
           throw new errors.InvalidClientMetadata(`client metadata must not exceed ${MAX_CLIENT_METADATA} characters`);
         }
@@ -136,7 +150,16 @@ async function configuration(origin: string, opts: ProviderOptions): Promise<Con
       RefreshToken: 30 * 24 * 3600,
       Session: 14 * 24 * 3600,
     },
-    interactions: { url: (_ctx, interaction) => `/oauth/interaction/${interaction.uid}` },
+    interactions: { policy: consentEveryTime(interactionPolicy), url: (_ctx, interaction) => `/oauth/interaction/${interaction.uid}` },
+    // No sector identifier is ever fetched (refused above, a client stored before naming one too: it no longer loads),
+    // and every fetch the library makes reads at most MAX_FETCHED_DOCUMENT (its defaults read jwks_uri and
+    // sector_identifier_uri answers whole, however large).
+    sectorIdentifierUriValidate: () => false,
+    fetchResponseBodyLimits: {
+      'client_id metadata document': MAX_FETCHED_DOCUMENT,
+      jwks_uri: MAX_FETCHED_DOCUMENT,
+      sector_identifier_uri: MAX_FETCHED_DOCUMENT,
+    },
     fetch: ((url: string | URL, init: { method?: string; headers?: Headers; body?: unknown; signal?: AbortSignal }) => (opts.fetch ?? guarded)(String(url), init)) as never,
     findAccount: async (_ctx, id) => {
       const user = /^\d+$/.test(id) ? await User.findByPk(Number(id)) : null;
@@ -165,6 +188,23 @@ async function configuration(origin: string, opts: ProviderOptions): Promise<Con
 }
 
 /**
+ * The library's prompts (sign-in, then consent), with consent asked on every authorization request, not only when the
+ * request asks for a scope the grant lacks. Every client here is public (no client authentication), and OAuth says not
+ * to answer a public client's repeated authorization requests without the user (RFC 6749 10.2; oidc-provider does so
+ * for native clients only); an MCP client comes to the authorization endpoint only when the user connects it (tokens
+ * are renewed with refresh tokens), and connecting again is how the user changes what it may do and which
+ * organisations it sees. The page then starts from what the user granted it so far (src/http/oauth.ts).
+ */
+function consentEveryTime({ base, Check }: typeof interactionPolicy) {
+  const policy = base();
+  const every = new Check('consent_every_time', 'every authorization request is confirmed by the user', 'consent_required', (ctx) =>
+    ctx.oidc.result?.consent ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT,
+  );
+  policy.get('consent')!.checks.add(every, 0);
+  return policy;
+}
+
+/**
  * The authorization endpoint sends the client only the user's own denial (Deny or Cancel: the interaction ends with
  * `access_denied` and resumes at `/oauth/auth/{uid}`), as OAuth requires; every other refusal (no or plain PKCE, a
  * scope, resource or response mode it refuses, a server error) is the branded error page (`errorPage`), not a redirect.
@@ -187,6 +227,22 @@ function keepRefusalsHere(provider: Provider): void {
 }
 
 /**
+ * The provider answers as the origin it is built for, whatever the request's headers say. Koa (which oidc-provider
+ * is) takes the host from X-Forwarded-Host when it trusts a proxy, and builds every absolute URL it answers with from
+ * it (discovery, the resume and registration_client_uri URLs), while our routes decide the issuer, tenant and brand by
+ * the Host header (src/http/oauth.ts): `X-Forwarded-Host: evil.example` made a platform issuer advertise endpoints on
+ * another host. The scheme is the origin's too: our Express app read it, from X-Forwarded-Proto only when TRUST_PROXY
+ * trusts the hop it came from (Koa would trust any). A provider is only ever called for its own origin.
+ */
+function seesOnly(provider: Provider, origin: string): void {
+  const { host, protocol } = new URL(origin);
+  Object.defineProperties(provider.request, {
+    host: { get: () => host },
+    protocol: { get: () => protocol.slice(0, -1) },
+  });
+}
+
+/**
  * Providers by origin, the most recently used last. Every name of the platform's host (any loopback address, any port)
  * and every tenant domain has its own issuer, and the Host header is the client's to choose: past MAX_PROVIDERS the
  * least recently used one is dropped. Dropping loses nothing: its keys, clients, grants and interactions are stored
@@ -206,6 +262,7 @@ export function providerFor(origin: string, opts: ProviderOptions): Promise<Prov
   p = Promise.all([configuration(origin, opts), oidc()]).then(([config, { Provider }]) => {
     const provider = new Provider(issuerOf(origin), config);
     provider.proxy = opts.trustProxy;
+    seesOnly(provider, origin);
     keepRefusalsHere(provider);
     return provider;
   });

@@ -135,6 +135,16 @@ const COLUMNS = `id, tenant_id AS tenantId, customer_id AS customerId, user_id A
   last_used_at AS lastUsedAt, revoked_at AS revokedAt`;
 
 /**
+ * What the user's standing authorization of a grant allows (the consent page shown again starts from it), or null when
+ * the grant has none or it was revoked. `organizationIds` null: all of them.
+ */
+export async function standingAuthorization(userId: number, grantId: string): Promise<{ scopes: string[]; organizationIds: number[] | null } | null> {
+  const [row] = await readRows<AuthorizationRow>(db(), `SELECT ${COLUMNS} FROM mcp_authorizations WHERE grant_id = ? AND user_id = ? AND revoked_at IS NULL LIMIT 1`, [grantId, userId]);
+  if (!row) return null;
+  return { scopes: row.scopes.split(' ').filter(Boolean), organizationIds: row.organizationIds === null ? null : (JSON.parse(row.organizationIds) as number[]) };
+}
+
+/**
  * Records what the user granted the client on the consent page: the grant's AI token (created, or its permissions
  * changed when the user consents again) and the authorization row. `mcp:access` is always part of a grant.
  */

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent, fetch as undiciFetch } from 'undici';
+import { OAuthAdapter } from '../../src/oauth/adapter';
 import { serveApp, type ServedApp } from '../support/app';
 import { useDatabase } from '../support/db';
 import { oauthWorld, walkConsent } from './mcp-support';
@@ -21,6 +22,9 @@ describe('MCP OAuth with a client ID metadata document', () => {
   let dir: string;
   let metadata: https.Server;
   let clientId = '';
+  let base = '';
+  /** Requests the metadata server answered, by path. */
+  const served = new Map<string, number>();
   let trusting: ServedApp;
   let strict: ServedApp;
   const redirectUri = 'http://127.0.0.1:7799/callback';
@@ -29,14 +33,20 @@ describe('MCP OAuth with a client ID metadata document', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cimd-'));
     execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { stdio: 'ignore' });
     const cert = fs.readFileSync(path.join(dir, 'cert.pem'));
+    const document = (id: string, extra: Record<string, unknown> = {}) =>
+      JSON.stringify({ client_id: id, client_name: 'Metadata Client', client_uri: 'https://127.0.0.1/', redirect_uris: [redirectUri], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', ...extra });
     metadata = https.createServer({ key: fs.readFileSync(path.join(dir, 'key.pem')), cert }, (req, res) => {
-      if (req.url !== '/mcp-client.json') return void res.writeHead(404).end();
-      res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({ client_id: clientId, client_name: 'Metadata Client', client_uri: 'https://127.0.0.1/', redirect_uris: [redirectUri], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }),
-      );
+      served.set(req.url ?? '', (served.get(req.url ?? '') ?? 0) + 1);
+      const json = (body: string) => void res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      if (req.url === '/mcp-client.json') return json(document(clientId));
+      // A client naming a sector identifier, and that identifier's answer (valid: all the client's redirect URIs).
+      if (req.url === '/sector-client.json') return json(document(`${base}/sector-client.json`, { sector_identifier_uri: `${base}/sector.json` }));
+      if (req.url === '/sector.json') return json(JSON.stringify([redirectUri]));
+      res.writeHead(404).end();
     });
     await new Promise<void>((r) => metadata.listen(0, '127.0.0.1', r));
-    clientId = `https://127.0.0.1:${(metadata.address() as AddressInfo).port}/mcp-client.json`;
+    base = `https://127.0.0.1:${(metadata.address() as AddressInfo).port}`;
+    clientId = `${base}/mcp-client.json`;
     const agent = new Agent({ connect: { ca: cert } });
     trusting = await serveApp({
       oauth: { fetch: async (url, init) => (await undiciFetch(url, { method: init.method, headers: init.headers ? Object.fromEntries(init.headers) : undefined, signal: init.signal, dispatcher: agent })) as unknown as Response },
@@ -50,8 +60,8 @@ describe('MCP OAuth with a client ID metadata document', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const authorizeUrl = (origin: string, challenge: string) =>
-    `${origin}/oauth/auth?${new URLSearchParams({ client_id: clientId, response_type: 'code', redirect_uri: redirectUri, scope: 'mcp:access', code_challenge: challenge, code_challenge_method: 'S256', state: 'm' })}`;
+  const authorizeUrl = (origin: string, challenge: string, client = clientId) =>
+    `${origin}/oauth/auth?${new URLSearchParams({ client_id: client, response_type: 'code', redirect_uri: redirectUri, scope: 'mcp:access', code_challenge: challenge, code_challenge_method: 'S256', state: 'm' })}`;
 
   it('signs in a client known only by its metadata URL, and the token works', async () => {
     const w = await oauthWorld();
@@ -86,5 +96,37 @@ describe('MCP OAuth with a client ID metadata document', () => {
     // No redirect to the client (its document could not be read, so its redirect URI is unknown): an error answer.
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(await res.json()).toMatchObject({ error: 'invalid_client' });
+  });
+
+  // A sector identifier (pairwise subjects, which this server does not use) would be fetched at registration and
+  // again whenever the client is loaded, its answer read whole however large: never fetched, the client refused.
+  describe('a sector_identifier_uri', () => {
+    it('is refused at registration (400 invalid_client_metadata) and never fetched', async () => {
+      served.clear();
+      const res = await fetch(`${trusting.origin}/oauth/reg`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_name: 'Sector Client', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none', sector_identifier_uri: `${base}/sector.json` }),
+      });
+      expect([res.status, ((await res.json()) as { error: string }).error]).toEqual([400, 'invalid_client_metadata']);
+      expect(served.get('/sector.json')).toBeUndefined();
+    });
+
+    it('in a client ID metadata document refuses that client, without fetching the identifier', async () => {
+      served.clear();
+      const res = await fetch(authorizeUrl(trusting.origin, 'a'.repeat(43), `${base}/sector-client.json`), { redirect: 'manual' });
+      expect([res.status, ((await res.json()) as { error: string }).error]).toEqual([400, 'invalid_client_metadata']);
+      expect(served.get('/sector-client.json')).toBeGreaterThan(0);
+      expect(served.get('/sector.json')).toBeUndefined();
+    });
+
+    it('of a client stored before it was refused is not fetched when the client is loaded: the client no longer signs in', async () => {
+      const id = `sector-${randomBytes(6).toString('hex')}`;
+      await new OAuthAdapter('Client').upsert(id, { client_id: id, client_name: 'Old Sector Client', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none', sector_identifier_uri: `${base}/sector.json` });
+      served.clear();
+      const res = await fetch(authorizeUrl(trusting.origin, 'a'.repeat(43), id), { redirect: 'manual' });
+      expect(res.status).toBe(400);
+      expect(served.get('/sector.json')).toBeUndefined();
+    });
   });
 });

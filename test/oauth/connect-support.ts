@@ -13,11 +13,12 @@ export const pkce = () => {
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 };
 
-export async function register(origin: string): Promise<{ client_id: string }> {
+/** Registers a client (RFC 7591); `metadata` adds to or replaces the test client's. */
+export async function register(origin: string, metadata: Record<string, unknown> = {}): Promise<{ client_id: string }> {
   const res = await fetch(`${origin}/oauth/reg`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'Test Assistant', redirect_uris: [REDIRECT_URI], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }),
+    body: JSON.stringify({ client_name: 'Test Assistant', redirect_uris: [REDIRECT_URI], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', ...metadata }),
   });
   if (res.status !== 201) throw new Error(`registration: ${res.status}`);
   return (await res.json()) as { client_id: string };
@@ -56,17 +57,17 @@ const formOf = (fields: ConsentAnswer) => {
 };
 
 /**
- * One connection of the client in browser `b`: from the authorization request to the code on the redirect URI, then
- * the tokens. `pages` says which of our pages the user saw on the way ('sign-in', 'consent'); none when the code came
+ * One connection of the client in browser `b`: from the authorization request (for `scope`, `mcp:access` by default)
+ * to the code on the redirect URI, then the tokens. `pages` says which of our pages the user saw on the way ('sign-in', 'consent'); none when the code came
  * straight back. `consent` answers the consent page (it gets the page's HTML and uid).
  */
 export async function connect(
   origin: string,
   b: Browser,
-  opts: { clientId: string; email: string; password: string; consent?: (page: string, uid: string) => Promise<ConsentAnswer> | ConsentAnswer },
+  opts: { clientId: string; email: string; password: string; scope?: string; consent?: (page: string, uid: string) => Promise<ConsentAnswer> | ConsentAnswer },
 ) {
   const { verifier, challenge } = pkce();
-  const q = new URLSearchParams({ client_id: opts.clientId, response_type: 'code', redirect_uri: REDIRECT_URI, scope: 'mcp:access', state: 's', code_challenge: challenge, code_challenge_method: 'S256' });
+  const q = new URLSearchParams({ client_id: opts.clientId, response_type: 'code', redirect_uri: REDIRECT_URI, scope: opts.scope ?? 'mcp:access', state: 's', code_challenge: challenge, code_challenge_method: 'S256' });
   const pages: string[] = [];
   let res = await b.fetch(`${origin}/oauth/auth?${q}`);
   for (let hops = 0; hops < 12; hops++) {

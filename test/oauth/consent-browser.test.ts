@@ -78,9 +78,10 @@ describe('MCP OAuth consent in Chromium', () => {
     await w.page.fill('#email', t.owner.email);
     await w.page.fill('#password', password);
     await w.page.click('button[type=submit]:has-text("Sign in")');
-    // Consent: who is signed in, where Allow goes, the organisation; writes and personal data unticked although the
-    // client asked for them, no organisations choice made: the user ticks writes and chooses.
-    await w.page.waitForSelector('text=Allow Claude?');
+    // Consent: the client named by where Allow goes (it states no client_uri there), who is signed in, the organisation;
+    // writes and personal data unticked although the client asked for them, no organisations choice made: the user
+    // ticks writes and chooses.
+    await w.page.waitForSelector('text=It calls itself Claude');
     expect(await w.page.locator('.brand').textContent()).toContain(t.brandName);
     expect(await w.page.locator('.account').textContent()).toContain(`Signed in as ${t.owner.email}`);
     expect(await w.page.locator('.destination').textContent()).toBe(`After you allow it, you go to ${new URL(callbackUrl).host}`);
@@ -91,7 +92,7 @@ describe('MCP OAuth consent in Chromium', () => {
     expect(await w.page.locator('input[name=organizations]:checked').count()).toBe(0);
     // Allow without an organisations choice stays on the page (the browser asks for one).
     await w.page.click('button:has-text("Allow")');
-    expect(await w.page.locator('h1').textContent()).toBe('Allow Claude?');
+    expect(await w.page.locator('h1').textContent()).toBe(`Allow the app at ${new URL(callbackUrl).host}?`);
     await w.page.check('input[name=scope][value="mcp:writes"]');
     await w.page.check('input[name=organizations][value=all]');
     // The logo is shown, from the platform's own host, and it loaded (a broken image would show its alt text).
@@ -198,7 +199,7 @@ describe('MCP OAuth consent in Chromium', () => {
     await w.page.context().close();
   });
 
-  it('goes from the sign-in page straight back to the client when no consent step follows (prompt=login, consented before)', async () => {
+  it('asks for consent again after signing in again (prompt=login, consented before), starting from the choice made', async () => {
     const t = await brandedTenant(Number(new URL(app.origin).port));
     const password = await withPassword(t);
     const w = await watchedPage(browser, [t.host]);
@@ -210,13 +211,16 @@ describe('MCP OAuth consent in Chromium', () => {
     };
     await w.page.goto(url);
     await signIn();
-    await w.page.waitForSelector('text=Allow Claude?');
+    await w.page.waitForSelector('text=It calls itself Claude');
     await w.page.check('input[name=organizations][value=all]');
     await Promise.all([w.page.waitForURL((u) => u.toString().startsWith(callbackUrl)), w.page.click('button:has-text("Allow")')]);
 
     await w.page.goto(`${url}&prompt=login`);
     await w.page.waitForSelector('#password');
-    await Promise.all([w.page.waitForURL((u) => u.toString().startsWith(callbackUrl)), signIn()]);
+    await signIn();
+    await w.page.waitForSelector('text=It calls itself Claude');
+    expect(await w.page.isChecked('input[name=organizations][value=all]')).toBe(true);
+    await Promise.all([w.page.waitForURL((u) => u.toString().startsWith(callbackUrl)), w.page.click('button:has-text("Allow")')]);
     expect(new URL(w.page.url()).searchParams.get('code')).toEqual(expect.any(String));
     expect(w.violations).toEqual([]);
     await w.page.context().close();
@@ -233,7 +237,7 @@ describe('MCP OAuth consent in Chromium', () => {
     await w.page.fill('#password', password);
     const [consent] = await Promise.all([w.page.waitForResponse((r) => r.request().isNavigationRequest() && r.status() === 200), w.page.click('button[type=submit]:has-text("Sign in")')]);
     expect(consent.headers()['content-security-policy']).toContain("form-action 'self' cursor:;");
-    await w.page.waitForSelector('text=Allow Claude?');
+    await w.page.waitForSelector('text=It calls itself Claude');
     expect(await w.page.locator('.destination strong').textContent()).toBe('cursor://anysphere.cursor-mcp');
     await w.page.check('input[name=organizations][value=all]');
     // Chromium cannot open the app (no handler for the scheme): the navigation towards it is what shows CSP let it go.
@@ -255,7 +259,7 @@ describe('MCP OAuth consent in Chromium', () => {
       await w.page.fill('#email', email);
       await w.page.fill('#password', password);
       await w.page.click('button[type=submit]:has-text("Sign in")');
-      await w.page.waitForSelector('text=Allow Claude?');
+      await w.page.waitForSelector('text=It calls itself Claude');
     };
     await signIn(t.owner.email);
     expect(await w.page.locator('.account').textContent()).toContain(`Signed in as ${t.owner.email}`);

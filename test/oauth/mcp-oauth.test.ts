@@ -4,12 +4,17 @@ import { QueryTypes } from 'sequelize';
 import bcrypt from 'bcryptjs';
 import { ApiToken, User } from '../../src/models';
 import { signIn } from '../../src/services/mcp-oauth.service';
+import pino from 'pino';
+import request from 'supertest';
+import { keyring } from '../../src/crypto/secrets';
+import { getSchema } from '../../src/graphql/schema';
+import { createApp } from '../../src/http/app';
 import { providerCount } from '../../src/oauth/provider';
 import { auditRows } from '../mcp/support';
 import { useServedApp } from '../support/app';
 import { makeLocation, makeOrganization, makeOrgOwner, makeReview, testimonialsOf, tokenFor } from '../support/factories';
 import { createUser, hashPassword } from '../../src/services/admin.service';
-import { Browser, oauthWorld } from './mcp-support';
+import { Browser, oauthWorld, walkConsent } from './mcp-support';
 
 const sequelizeOf = () => ApiToken.sequelize!;
 
@@ -66,7 +71,7 @@ describe('MCP OAuth', () => {
     res = await b.fetch(new URL(location, app.origin).toString());
     expect(res.status).toBe(200);
     const consent = await res.text();
-    expect(consent).toContain('Allow Test Assistant?');
+    expect(consent).toContain('It calls itself <strong>Test Assistant</strong>');
     const uid2 = /\/oauth\/interaction\/([^/"]+)\/confirm/.exec(consent)![1];
     const form = new URLSearchParams();
     for (const [k, v] of Object.entries(opts.consent ?? { scope: ['mcp:writes'], organizations: 'all' })) for (const x of Array.isArray(v) ? v : [v]) form.append(k, x);
@@ -577,5 +582,106 @@ describe('MCP OAuth', () => {
     const res = await mcp(staticToken, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
     expect(res.status).toBe(200);
     expect(res.json.result.tools.length).toBeGreaterThan(0);
+  });
+
+  it('takes a token at the MCP endpoint whatever the letter case of the Host header (one spelling of an origin on both sides)', async () => {
+    const w = await world();
+    const port = new URL(app.origin).port;
+    const client = await register();
+    const { verifier, challenge } = pkce();
+    const redirectUri = 'http://127.0.0.1:7777/callback';
+    const q = new URLSearchParams({ client_id: client.client_id, response_type: 'code', redirect_uri: redirectUri, scope: 'mcp:access', code_challenge: challenge, code_challenge_method: 'S256' });
+    const host = `localhost:${port}`;
+    const { redirect } = await walkConsent(app.origin, `${app.origin}/oauth/auth?${q}`, { email: w.owner.email, password: w.password, redirectUri, host });
+    const body = new URLSearchParams({ grant_type: 'authorization_code', code: redirect!.searchParams.get('code')!, redirect_uri: redirectUri, client_id: client.client_id, code_verifier: verifier });
+    const issued = await new Browser(host).fetch(`${app.origin}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: body.toString() });
+    expect(issued.status).toBe(200);
+    const { access_token } = (await issued.json()) as { access_token: string };
+    for (const sent of [host, `LocalHost:${port}`, `LOCALHOST:${port}`]) {
+      const res = await new Browser(sent).fetch(`${app.origin}/api/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${access_token}` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_organizations', arguments: {} } }),
+      });
+      expect([sent, res.status, res.headers.get('www-authenticate')]).toEqual([sent, 200, null]);
+      expect(await res.text()).toContain('Bakery');
+    }
+    // A 401 names the resource metadata of the origin, spelled as the OAuth side spells it.
+    const refused = await new Browser(`LocalHost:${port}`).fetch(`${app.origin}/api/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain(`resource_metadata="http://localhost:${port}/.well-known/oauth-protected-resource/api/mcp"`);
+  });
+
+  it('keeps a sign-in in progress and its session valid across an APP_KEYS rotation (the old key still in the ring)', async () => {
+    const w = await world();
+    const client = await register();
+    const { verifier, challenge } = pkce();
+    const redirectUri = 'http://127.0.0.1:7777/callback';
+    const b = new Browser();
+    const at = (location: string) => new URL(location, app.origin).toString();
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    // Signed in, at the consent step: an interaction cookie and a session cookie, both signed under the current key.
+    const q = new URLSearchParams({ client_id: client.client_id, response_type: 'code', redirect_uri: redirectUri, scope: 'mcp:access', code_challenge: challenge, code_challenge_method: 'S256' });
+    let res = await b.fetch(`${app.origin}/oauth/auth?${q}`);
+    const uid = /\/oauth\/interaction\/([^/"]+)\/login/.exec(await (await b.fetch(at(res.headers.get('location')!))).text())![1];
+    res = await b.fetch(`${app.origin}/oauth/interaction/${uid}/login`, { method: 'POST', headers: form, body: new URLSearchParams({ email: w.owner.email, password: w.password }).toString() });
+    expect(res.status).toBe(303);
+    res = await b.fetch(at(res.headers.get('location')!));
+    const consentUrl = at(res.headers.get('location')!);
+    expect(consentUrl).toContain('/oauth/interaction/');
+
+    // The rotation: a new key, the old one kept to read what it signed; every process restarts (no provider kept).
+    const saved = process.env.APP_KEYS;
+    const old = keyring().newest;
+    process.env.APP_KEYS = `old:${old.key.toString('base64')},new:${randomBytes(32).toString('base64')}`;
+    const restart = async () => {
+      for (let i = 0; i <= 50; i++) expect((await new Browser(`localhost:${30000 + i}`).fetch(`${app.origin}/.well-known/oauth-authorization-server/oauth`)).status).toBe(200);
+    };
+    try {
+      await restart();
+      expect(keyring().newest.id).toBe('new');
+      res = await b.fetch(consentUrl);
+      expect(res.status).toBe(200);
+      // The consent page (not "Sign-in expired"): its form.
+      const confirm = /\/oauth\/interaction\/([^/"]+)\/confirm/.exec(await res.text())![1];
+      res = await b.fetch(`${app.origin}/oauth/interaction/${confirm}/confirm`, { method: 'POST', headers: form, body: new URLSearchParams({ scope: 'mcp:access', organizations: 'all' }).toString() });
+      expect(res.status).toBe(303);
+      res = await b.fetch(at(res.headers.get('location')!));
+      const redirect = new URL(res.headers.get('location')!);
+      expect(`${redirect.origin}${redirect.pathname}`).toBe(redirectUri);
+      const issued = await token({ grant_type: 'authorization_code', code: redirect.searchParams.get('code')!, redirect_uri: redirectUri, client_id: client.client_id, code_verifier: verifier });
+      expect(issued.status).toBe(200);
+    } finally {
+      if (saved === undefined) delete process.env.APP_KEYS;
+      else process.env.APP_KEYS = saved;
+      await restart();
+    }
+  });
+
+  it('behind a trusted proxy answers as the Host header: X-Forwarded-Host changes no URL of the discovery document or a registration, X-Forwarded-Proto gives https', async () => {
+    const built = await createApp({
+      config: { RATE_LIMIT_PER_MINUTE: 100_000, AGENCY_RATE_LIMIT_PER_MINUTE: 100_000, BODY_LIMIT: '1mb', TRUST_PROXY: 'true', PUBLIC_URL: 'https://reviews.example' },
+      schema: await getSchema(),
+      logger: pino({ level: 'silent' }),
+    });
+    try {
+      const proxied = (r: request.Test) => r.set('Host', 'reviews.example').set('X-Forwarded-Host', 'evil.example').set('X-Forwarded-Proto', 'https');
+      for (const path of ['/.well-known/oauth-authorization-server/oauth', '/oauth/.well-known/openid-configuration']) {
+        const meta = (await proxied(request(built.app).get(path)).expect(200)).body as Record<string, unknown>;
+        expect(meta).toMatchObject({
+          issuer: 'https://reviews.example/oauth',
+          authorization_endpoint: 'https://reviews.example/oauth/auth',
+          token_endpoint: 'https://reviews.example/oauth/token',
+          registration_endpoint: 'https://reviews.example/oauth/reg',
+          jwks_uri: 'https://reviews.example/oauth/jwks',
+        });
+        expect(JSON.stringify(meta)).not.toContain('evil.example');
+      }
+      const registered = await proxied(request(built.app).post('/oauth/reg')).send({ client_name: 'Proxied Assistant', redirect_uris: ['http://127.0.0.1:7777/callback'], token_endpoint_auth_method: 'none' });
+      expect(registered.status).toBe(201);
+      expect(registered.body.registration_client_uri).toBe(`https://reviews.example/oauth/reg/${registered.body.client_id}`);
+    } finally {
+      await built.stop();
+    }
   });
 });

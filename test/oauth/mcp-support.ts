@@ -61,10 +61,11 @@ export async function oauthWorld() {
 
 /**
  * From the authorization URL to the client's redirect: signs in, then answers the consent page with `consent` (form
- * fields). Returns the redirect URL (with `code` or `error`), or the first answer that was neither.
+ * fields). Returns the redirect URL (with `code` or `error`), or the first answer that was neither. `host`: the Host
+ * header of every request (see Browser).
  */
-export async function walkConsent(origin: string, authorizationUrl: string, opts: { email: string; password: string; redirectUri: string; consent?: Record<string, string | string[]> }) {
-  const b = new Browser();
+export async function walkConsent(origin: string, authorizationUrl: string, opts: { email: string; password: string; redirectUri: string; consent?: Record<string, string | string[]>; host?: string }) {
+  const b = new Browser(opts.host);
   let res = await b.fetch(authorizationUrl);
   for (let hops = 0; hops < 10; hops++) {
     if (res.status !== 303 && res.status !== 302) return { error: res };

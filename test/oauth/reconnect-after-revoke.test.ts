@@ -100,10 +100,10 @@ describe('MCP OAuth: connecting again after a revocation', () => {
     await expectFreshConsent(ctx);
   });
 
-  it('connects again without a consent page while the authorization stands (the session remembers the grant)', async () => {
+  it('asks for consent again while the authorization stands (the session remembers the grant), and keeps the grant', async () => {
     const ctx = await firstConnection();
     const again = await connect(app.origin, ctx.browser, { clientId: ctx.client.client_id, email: ctx.w.owner.email, password: ctx.w.password });
-    expect(again.pages).toEqual([]);
+    expect(again.pages).toEqual(['consent']);
     expect(again.issued.status).toBe(200);
     expect(await mcpStatus(app.origin, again.issued.json.access_token)).toBe(200);
     expect(await authorizations(ctx.w.owner.id)).toEqual([{ id: ctx.authorization.id, grantId: ctx.authorization.grantId, revokedAt: null }]);

@@ -13,6 +13,7 @@ describe('the MCP OAuth pages', () => {
         brand: { name: HOSTILE_BRAND, logoUrl: 'javascript:alert(3)' },
         uid: 'u"1',
         clientName: HOSTILE_CLIENT,
+        clientId: 'https://assistant.example.test/mcp-client.json',
         clientUri: 'https://assistant.example.test/about',
         redirectUri: 'http://127.0.0.1:7777/callback',
         account: { email: '<b>who</b>@example.test' },
@@ -42,6 +43,7 @@ describe('the MCP OAuth pages', () => {
             brand: { name: 'Harbour', logoUrl: null },
             uid: 'u1',
             clientName: 'Claude',
+            clientId: 'c1',
             clientUri: null,
             redirectUri,
             account: { email: 'ann@example.test' },
@@ -62,6 +64,77 @@ describe('the MCP OAuth pages', () => {
     expect(d.querySelector('input[name=organizations]')!.hasAttribute('required')).toBe(true);
     expect(d.querySelector('.destination')!.textContent).toBe('After you allow it, you go to claude.ai');
     expect(page('cursor://anysphere.cursor-mcp/oauth/callback').querySelector('.destination strong')!.textContent).toBe('cursor://anysphere.cursor-mcp');
+  });
+
+  it('names the client by its client_uri host only when the client is at that host (redirect URI or metadata document); else by where Allow goes', () => {
+    const page = (clientUri: string | null, redirectUri: string, clientId = 'c1') => {
+      const html = renderPage(
+        consentPage({
+          brand: { name: 'Harbour', logoUrl: null },
+          uid: 'u1',
+          clientName: 'Claude',
+          clientId,
+          clientUri,
+          redirectUri,
+          account: { email: 'ann@example.test' },
+          scopes: [{ name: 'mcp:access', text: 'Read', checked: true, required: true }],
+          organizations: [],
+        }),
+      );
+      const d = doc(html);
+      return { html, h1: d.querySelector('h1')!.textContent, lead: d.querySelector('p.lead')!.textContent, link: d.querySelector('p.lead a')?.getAttribute('href') ?? null };
+    };
+    const vouched = (host: string) => ({ h1: 'Allow Claude?', lead: `Claude (${host}) will act on your behalf through the MCP endpoint. You can revoke it any time.` });
+    const stated = (destination: string) => ({
+      h1: `Allow the app at ${destination}?`,
+      lead: 'It calls itself Claude (a name it gave itself, not verified) and will act on your behalf through the MCP endpoint. You can revoke it any time.',
+      link: null,
+    });
+    // The redirect URI's host, or the metadata document's (any port), vouch for client_uri.
+    expect(page('https://claude.ai', 'https://claude.ai/api/mcp/auth_callback')).toMatchObject({ ...vouched('claude.ai'), link: 'https://claude.ai/' });
+    expect(page('https://app.example.test/about', 'http://127.0.0.1:7777/callback', 'https://app.example.test/mcp-client.json')).toMatchObject(vouched('app.example.test'));
+    expect(page('http://127.0.0.1/', 'http://127.0.0.1:7777/callback')).toMatchObject(vouched('127.0.0.1'));
+    // Another host (a parent domain too), a client_uri that is not a web URL, or none: the host Allow sends the user to.
+    const claimed = page('https://claude.ai', 'https://evil.example/callback');
+    expect(claimed).toMatchObject(stated('evil.example'));
+    expect(claimed.html).not.toContain('claude.ai');
+    expect(page('https://example.test', 'https://evil.example.test/callback')).toMatchObject(stated('evil.example.test'));
+    expect(page('https://claude.ai', 'https://evil.example/callback', 'https://evil.example/claude.ai')).toMatchObject(stated('evil.example'));
+    expect(page('javascript:alert(1)//claude.ai', 'https://claude.ai/callback')).toMatchObject(stated('claude.ai'));
+    expect(page(null, 'https://claude.ai/api/mcp/auth_callback')).toMatchObject(stated('claude.ai'));
+    expect(page('https://cursor.com', 'cursor://anysphere.cursor-mcp/oauth/callback')).toMatchObject(stated('cursor://anysphere.cursor-mcp'));
+  });
+
+  it('asked again, starts from what the user granted the client so far: its scopes and organisations', () => {
+    const d = doc(
+      renderPage(
+        consentPage({
+          brand: { name: 'Harbour', logoUrl: null },
+          uid: 'u1',
+          clientName: 'Claude',
+          clientId: 'c1',
+          clientUri: null,
+          redirectUri: 'https://claude.ai/api/mcp/auth_callback',
+          account: { email: 'ann@example.test' },
+          scopes: [
+            { name: 'mcp:access', text: 'Read', checked: true, required: true },
+            { name: 'mcp:writes', text: 'Write', checked: true, required: false },
+            { name: 'reviews:pii', text: 'PII', checked: false, required: false },
+          ],
+          organizations: [
+            { id: 7, name: 'Bakery', checked: true },
+            { id: 8, name: 'Florist', checked: false },
+          ],
+          organizationsChoice: 'some',
+        }),
+      ),
+    );
+    expect([...d.querySelectorAll('input')].filter((i) => i.hasAttribute('checked')).map((i) => [i.getAttribute('name'), i.getAttribute('value')])).toEqual([
+      ['scope', 'mcp:access'],
+      ['scope', 'mcp:writes'],
+      ['organizations', 'some'],
+      ['organization', '7'],
+    ]);
   });
 
   it('signs in on a page with the brand, the client and the error as text', () => {

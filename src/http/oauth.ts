@@ -22,7 +22,7 @@ import {
 import { Validation } from '../domain/errors';
 import { pageCsp } from './security-headers';
 import { renderPage } from '../../facades/pages/layout';
-import { consentPage, loginPage, messagePage, type OAuthBrand } from './oauth.views';
+import { consentPage, loginPage, messagePage, type ClientIdentity, type OAuthBrand } from './oauth.views';
 import type Redis from 'ioredis';
 import { signInFailures } from '../../facades/shared/rate-limit';
 import { baseUrlOf } from '../../facades/shared/pagination';
@@ -92,6 +92,12 @@ const SCOPE_TEXT: Record<string, string> = {
 /** The `WWW-Authenticate` challenge of the MCP endpoint (RFC 9728 section 5.1). */
 export function mcpChallenge(origin: string): string {
   return `Bearer realm="mcp", resource_metadata="${origin}/.well-known/oauth-protected-resource/api/mcp", scope="${MCP_SCOPES.join(' ')}"`;
+}
+
+/** Who asks, as the sign-in and consent pages name it (oauth.views.tsx `ClientIdentity`). */
+function identityOf(client: { clientName?: string; clientUri?: string } | undefined, params: Record<string, unknown>): ClientIdentity {
+  const clientId = String(params.client_id);
+  return { clientName: client?.clientName ?? clientId, clientId, clientUri: client?.clientUri ?? null, redirectUri: String(params.redirect_uri ?? '') };
 }
 
 /** Adds the challenge to every 401 of the MCP endpoint, whoever writes it. */
@@ -184,10 +190,9 @@ export function oauthRoutes(deps: OAuthDeps): Router {
       const details = await p.interactionDetails(req, res);
       const brand = await pageBrandOf(req);
       const client = await p.Client.find(String(details.params.client_id));
-      const clientName = client?.clientName ?? String(details.params.client_id);
       const targets = formTargetsOf(details.params.redirect_uri);
       if (details.prompt.name === 'login') {
-        return sendPage(res, loginPage({ brand, uid: details.uid, clientName, error: null }), targets);
+        return sendPage(res, loginPage({ brand, uid: details.uid, error: null, ...identityOf(client, details.params) }), targets);
       }
       const userId = Number(details.session?.accountId);
       const principal = await principalOfUser(userId);
@@ -202,10 +207,7 @@ export function oauthRoutes(deps: OAuthDeps): Router {
         consentPage({
           brand,
           uid: details.uid,
-          clientName,
-          clientId: String(details.params.client_id),
-          clientUri: client?.clientUri ?? null,
-          redirectUri: String(details.params.redirect_uri ?? ''),
+          ...identityOf(client, details.params),
           account: await signedInAccount(userId),
           scopes: MCP_SCOPES.map((s) => ({ name: s, text: SCOPE_TEXT[s] ?? s, checked: granted.has(s), required: s === 'mcp:access' })),
           organizations: organizations.map((o) => ({ ...o, checked: ticked.has(o.id) })),
@@ -231,7 +233,7 @@ export function oauthRoutes(deps: OAuthDeps): Router {
         const brand = await pageBrandOf(req);
         const client = await p.Client.find(String(details.params.client_id));
         if (retryAfter !== null) res.setHeader('Retry-After', String(retryAfter));
-        const page = loginPage({ brand, uid: details.uid, clientName: client?.clientName ?? String(details.params.client_id), error });
+        const page = loginPage({ brand, uid: details.uid, error, ...identityOf(client, details.params) });
         return sendPage(res, page, formTargetsOf(details.params.redirect_uri), status);
       };
       const tooMany = (seconds: number) =>

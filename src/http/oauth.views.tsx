@@ -66,12 +66,32 @@ function AbortForm({ uid, label }: { uid: string; label: string }): VNode {
   );
 }
 
-export function loginPage(v: { brand: OAuthBrand; uid: string; clientName: string; error: string | null }): VNode {
+/** Who is asking, as the consent page names it (`ClientIdentity`): by a vouched `client_uri` host, else by where Allow goes. */
+export interface ClientIdentity {
+  clientName: string;
+  /** The client's id: its metadata document's URL for a client known by one. */
+  clientId: string;
+  clientUri: string | null;
+  redirectUri: string;
+}
+
+export function loginPage(v: { brand: OAuthBrand; uid: string; error: string | null } & ClientIdentity): VNode {
+  const home = vouchedClientUri(v.clientUri, v.redirectUri, v.clientId);
+  const destination = destinationOf(v.redirectUri);
   return (
     <OAuthLayout brand={v.brand} title="Sign in">
       <h1>Sign in to continue</h1>
       <p class="lead">
-        <strong>{v.clientName}</strong> wants to connect to your {v.brand.name} account.
+        {home ? (
+          <>
+            <strong>{v.clientName}</strong> ({home.host}) wants to connect to your {v.brand.name} account.
+          </>
+        ) : (
+          <>
+            {destination ? <>The app at {destination}</> : 'An app'}, which calls itself <strong>{v.clientName}</strong> (not verified), wants to connect to
+            your {v.brand.name} account.
+          </>
+        )}
       </p>
       {v.error ? (
         <div class="error" role="alert">
@@ -115,14 +135,9 @@ export function messagePage(v: { brand: OAuthBrand; title: string; heading: stri
  * where its metadata document is served (`client_id`); otherwise by the host Allow sends the user to, the name marked
  * as the client's own and the claimed host not shown.
  */
-export function consentPage(v: {
+export function consentPage(v: ClientIdentity & {
   brand: OAuthBrand;
   uid: string;
-  clientName: string;
-  /** The client's id: its metadata document's URL for a client known by one. */
-  clientId: string;
-  clientUri: string | null;
-  redirectUri: string;
   account: { email: string };
   scopes: Array<{ name: string; text: string; checked: boolean; required: boolean }>;
   organizations: Array<{ id: number; name: string; checked?: boolean }>;

@@ -138,13 +138,21 @@ describe('the MCP OAuth pages', () => {
   });
 
   it('signs in on a page with the brand, the client and the error as text', () => {
-    const d = doc(renderPage(loginPage({ brand: { name: HOSTILE_BRAND, logoUrl: '/logo.png' }, uid: 'u1', clientName: HOSTILE_CLIENT, error: '<i>no</i>' })));
+    const client = { clientName: HOSTILE_CLIENT, clientId: 'c1', clientUri: 'https://app.example/about', redirectUri: 'https://app.example/cb' };
+    const d = doc(renderPage(loginPage({ brand: { name: HOSTILE_BRAND, logoUrl: '/logo.png' }, uid: 'u1', error: '<i>no</i>', ...client })));
     expect(d.documentElement.getAttribute('lang')).toBe('en');
     expect(d.querySelector('.brand img')!.getAttribute('alt')).toBe(`${HOSTILE_BRAND} logo`);
-    expect(d.querySelector('p.lead')!.textContent).toBe(`${HOSTILE_CLIENT} wants to connect to your ${HOSTILE_BRAND} account.`);
+    expect(d.querySelector('p.lead')!.textContent).toBe(`${HOSTILE_CLIENT} (app.example) wants to connect to your ${HOSTILE_BRAND} account.`);
     expect(d.querySelector('[role=alert]')!.textContent).toBe('<i>no</i>');
     expect([...d.querySelectorAll('form')].map((f) => f.getAttribute('action'))).toEqual(['/oauth/interaction/u1/login', '/oauth/interaction/u1/abort']);
     expect([...d.querySelectorAll('input')].map((i) => i.getAttribute('name'))).toEqual(['email', 'password']);
+  });
+
+  it('names a client on the sign-in page by where it sends the user when its client_uri host is not vouched for', () => {
+    const client = { clientName: 'Claude', clientId: 'c1', clientUri: 'https://claude.ai', redirectUri: 'https://assistant.evil.example/cb' };
+    const d = doc(renderPage(loginPage({ brand: { name: 'Acme', logoUrl: null }, uid: 'u1', error: null, ...client })));
+    expect(d.querySelector('p.lead')!.textContent).toBe('The app at assistant.evil.example, which calls itself Claude (not verified), wants to connect to your Acme account.');
+    expect(d.body.textContent).not.toContain('claude.ai');
   });
 
   it('ends an expired sign-in on a page with the brand and the message as text, and no form', () => {

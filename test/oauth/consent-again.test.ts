@@ -47,6 +47,15 @@ describe('MCP OAuth consent, asked again', () => {
   const ticked = (page: string, name: string) =>
     [...doc(page).querySelectorAll(`input[name=${name}]`)].filter((i) => i.hasAttribute('checked')).map((i) => i.getAttribute('value'));
 
+  /** Connects `clientId` again in `browser` as the world's owner: the sign-in (when asked) and the consent as `opts` say. */
+  const connectAs = (
+    w: Awaited<ReturnType<typeof oauthWorld>>,
+    browser: Browser,
+    clientId: string,
+    opts: Omit<Parameters<typeof connect>[2], 'clientId' | 'email' | 'password'> = {},
+  ) =>
+    connect(app.origin, browser, { clientId, email: w.owner.email, password: w.password, ...opts });
+
   it.each([
     ['mcp:writes', 'tag_reviews'],
     ['reviews:pii', null],
@@ -56,17 +65,14 @@ describe('MCP OAuth consent, asked again', () => {
     const browser = new Browser();
     const asked = `mcp:access ${scope}`;
     // First connection: the user leaves the scope unticked (as the page starts).
-    const first = await connect(app.origin, browser, { clientId: client.client_id, email: w.owner.email, password: w.password, scope: asked });
+    const first = await connectAs(w, browser, client.client_id, { scope: asked });
     expect(first.pages).toEqual(['sign-in', 'consent']);
     expect(first.issued.json.scope.split(' ')).not.toContain(scope);
     if (writeTool) expect(await tools(first.issued.json.access_token)).not.toContain(writeTool);
 
     // Connecting again to grant it: the consent page, starting from what was granted so far.
     let shown = '';
-    const second = await connect(app.origin, browser, {
-      clientId: client.client_id,
-      email: w.owner.email,
-      password: w.password,
+    const second = await connectAs(w, browser, client.client_id, {
       scope: asked,
       consent: (page) => {
         shown = page;
@@ -85,10 +91,7 @@ describe('MCP OAuth consent, asked again', () => {
     expect(rows[0].scopes.split(' ').sort()).toEqual(['mcp:access', scope].sort());
 
     // Unticking it on a later consent takes it away again.
-    const third = await connect(app.origin, browser, {
-      clientId: client.client_id,
-      email: w.owner.email,
-      password: w.password,
+    const third = await connectAs(w, browser, client.client_id, {
       scope: `mcp:access ${scope === 'mcp:writes' ? 'reviews:pii' : 'mcp:writes'}`,
       consent: (page) => {
         expect(ticked(page, 'scope')).toEqual(['mcp:access', scope]);
@@ -107,20 +110,14 @@ describe('MCP OAuth consent, asked again', () => {
     const client = await register(app.origin);
     const browser = new Browser();
     const asked = 'mcp:access mcp:writes';
-    const first = await connect(app.origin, browser, {
-      clientId: client.client_id,
-      email: w.owner.email,
-      password: w.password,
+    const first = await connectAs(w, browser, client.client_id, {
       scope: asked,
       consent: () => ({ organizations: 'some', organization: String(w.org.id) }),
     });
     expect(await organizationNames(first.issued.json.access_token)).toEqual(['Bakery']);
 
     let shown = '';
-    const second = await connect(app.origin, browser, {
-      clientId: client.client_id,
-      email: w.owner.email,
-      password: w.password,
+    const second = await connectAs(w, browser, client.client_id, {
       scope: asked,
       consent: (page) => {
         shown = page;
@@ -138,17 +135,11 @@ describe('MCP OAuth consent, asked again', () => {
     const other = await makeOrganization(w.owner, 'Florist');
     const client = await register(app.origin);
     const browser = new Browser();
-    const first = await connect(app.origin, browser, {
-      clientId: client.client_id,
-      email: w.owner.email,
-      password: w.password,
+    const first = await connectAs(w, browser, client.client_id, {
       consent: () => ({ organizations: 'some', organization: String(w.org.id) }),
     });
     expect(first.issued.json.scope).toBe('mcp:access');
-    const second = await connect(app.origin, browser, {
-      clientId: client.client_id,
-      email: w.owner.email,
-      password: w.password,
+    const second = await connectAs(w, browser, client.client_id, {
       consent: (page) => {
         expect(ticked(page, 'organization')).toEqual([String(w.org.id)]);
         return { organizations: 'some', organization: String(other.id) };

@@ -149,6 +149,13 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
   // First, so the latency histogram covers every middleware of the request.
   app.use(httpMetrics());
   app.use(securityHeaders(deps.config), defaultCsp());
+  // Origin-form request targets only (`/path?query`, RFC 9112 3.2.1): an absolute-form one (`GET http://evil.example/x`,
+  // meant for proxies) is routed by its path, but some libraries build URLs from the whole target (Koa's `href`, so
+  // oidc-provider's endpoint URLs): the host would be the request's choice, not the Host the tenant is decided by.
+  app.use((req, res, next) => {
+    if (req.url.startsWith('/') || (req.method === 'OPTIONS' && req.url === '*')) return next();
+    res.status(400).json({ message: 'The request target must be a path (origin-form).', code: 'bad_request_target' });
+  });
   observeOutbox(() => OutboxEvent.sequelize as unknown as Sequelize | null);
   app.use(
     pinoHttp({
@@ -321,13 +328,17 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
     redis: deps.redis,
     prefix: oauthPrefix,
   });
+  // What a client's server reads before those calls counts with them: the discovery documents and the signing keys
+  // (an SDK client reads the metadata again on every renewal after a 401; refused, it falls back to other URLs and
+  // drops its registration). Client management (`/reg/<id>`) counts with registration.
   const oauthLimitOf = (req: Request) => {
     if (req.method === 'POST' && OAUTH_TOKEN_PATHS.has(req.path)) return oauthTokenLimit;
-    if (req.method === 'POST' && req.path === OAUTH_REGISTRATION_PATH) return oauthRegistrationLimit;
+    if (req.path === OAUTH_REGISTRATION_PATH || req.path.startsWith(`${OAUTH_REGISTRATION_PATH}/`)) return oauthRegistrationLimit;
+    if (req.method === 'GET' && (req.path === '/jwks' || req.path.startsWith('/.well-known/'))) return oauthTokenLimit;
     return pageLimit;
   };
   app.use('/oauth', (req, res, next) => oauthLimitOf(req)(req, res, next));
-  app.use('/.well-known', pageLimit);
+  app.use('/.well-known', (req, res, next) => (req.method === 'GET' ? oauthTokenLimit : pageLimit)(req, res, next));
   app.use(
     oauthRoutes({
       logger: deps.logger,

@@ -147,6 +147,23 @@ describe('rate limits where abuse happens', () => {
     expect([pages[20].status, pages[20].body]).toEqual([429, { message: 'Too Many Attempts.' }]);
   });
 
+  it("the OAuth discovery documents and signing keys count with the token endpoint's budget, not the page reads'", async () => {
+    // A connector reads the metadata again on every renewal: refused, the SDK falls back to other URLs and drops its
+    // registration. With 3 page reads a minute, 12 metadata reads are answered and the 13th is refused as an OAuth error.
+    const a = await app({ PAGE_RATE_LIMIT_PER_MINUTE: 3, OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE: 12 });
+    const documents = ['/.well-known/oauth-protected-resource/api/mcp', '/.well-known/oauth-authorization-server/oauth', '/oauth/.well-known/openid-configuration', '/oauth/jwks'];
+    const statuses = [];
+    for (let i = 0; i < 12; i++) statuses.push((await request(a).get(documents[i % documents.length])).status);
+    expect(statuses).toEqual(Array(12).fill(200));
+    const refused = await request(a).get(documents[0]);
+    expect([refused.status, refused.body.error]).toEqual([429, 'temporarily_unavailable']);
+    // A page a person reads keeps the page reads' budget.
+    const pages = [];
+    for (let i = 0; i < 4; i++) pages.push((await request(a).get(`/oauth/interaction/${randomUUID()}`)).status);
+    expect(pages.slice(0, 3)).not.toContain(429);
+    expect(pages[3]).toBe(429);
+  });
+
   it('the inbound contact webhook: one source spraying unknown endpoints is limited per address', async () => {
     const a = await app({}, { inboundWebhook: { perMinute: 100, perIpMinute: 3 } });
     const statuses: number[] = [];

@@ -134,8 +134,24 @@ function limiters(deps: InboundWebhookDeps) {
       passOnStoreError: true,
       handler: tooMany,
     }),
+    // Before the look-up, every request under the mount from one address, known tokens included: a ceiling far above
+    // what one sender's egress sends (10 x the per-address limit), so a flood of well-formed made-up tokens cannot
+    // make the database look each one up, nor a path that cannot be decoded pass uncounted.
+    ceiling: rateLimit({
+      windowMs: 60_000,
+      limit: INBOUND_CEILING_FACTOR * (deps.perIpMinute ?? 300),
+      legacyHeaders: false,
+      standardHeaders: false,
+      keyGenerator: addressKey,
+      store: storeFor(deps.redis, 'rl:inbound-ceiling', deps.logger),
+      passOnStoreError: true,
+      handler: tooMany,
+    }),
   };
 }
+
+/** The per-address ceiling before the token look-up, as a multiple of the per-address limit (`INBOUND_RATE_LIMIT_PER_IP`). */
+export const INBOUND_CEILING_FACTOR = 10;
 
 /** Reads the raw body (inflating gzip/deflate/br) up to 256 KB; body-parser's errors carry the status. */
 const rawBody = express.raw({ type: () => true, limit: MAX_BODY_BYTES });
@@ -207,6 +223,7 @@ function answer(res: Response, result: Receipt): void {
 export function inboundWebhook(deps: InboundWebhookDeps): Router {
   const router = express.Router();
   const limit = limiters(deps);
+  router.use(limit.ceiling);
 
   // The token is looked up before any limit (a unique index): which budget applies depends on whether it is known.
   const lookUp: RequestHandler = async (req, res, next) => {

@@ -544,3 +544,22 @@ describe('/api/webhooks/inbound: every method and path is limited per client add
     expect((await submit(5)).status).toBe(202);
   });
 });
+
+describe('/api/webhooks/inbound: a ceiling per client address before the token look-up', () => {
+  useDatabase();
+  // The ceiling is INBOUND_CEILING_FACTOR (10) x the per-address limit: 10 here.
+  const t = useInboundApp({ perIpMinute: 1 });
+
+  it('counts every request, known tokens and undecodable paths included, and refuses past ten times the per-address limit', async () => {
+    const w = await makeWorld();
+    const campaign = await makeCampaign(w.org, w.home);
+    const { path } = await makeConnection(w.orgOwner, campaign);
+    const submit = (i: number) => t.http().post(path).set('Content-Type', 'application/json').send({ email: `ceiling-${i}@example.test` });
+    for (let i = 0; i < 9; i += 1) expect((await submit(i)).status).toBe(202);
+    // A path the router cannot decode is counted too (it never reaches the routes' limits): the 10th request.
+    expect((await t.http().post('/api/webhooks/inbound/%zz').set('Content-Type', 'application/json').send({})).status).toBe(400);
+    const refused = await submit(10);
+    expect([refused.status, refused.body]).toEqual([429, { message: 'Too Many Attempts.', code: 'rate_limited' }]);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});

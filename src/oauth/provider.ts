@@ -193,7 +193,9 @@ async function configuration(origin: string, opts: ProviderOptions): Promise<Con
  * to answer a public client's repeated authorization requests without the user (RFC 6749 10.2; oidc-provider does so
  * for native clients only); an MCP client comes to the authorization endpoint only when the user connects it (tokens
  * are renewed with refresh tokens), and connecting again is how the user changes what it may do and which
- * organisations it sees. The page then starts from what the user granted it so far (src/http/oauth.ts).
+ * organisations it sees. Within the browser session that holds the grant the page starts from what the user granted it
+ * so far and Allow changes that grant (src/http/oauth.ts); elsewhere Allow makes a new grant, the earlier one standing
+ * until revoked.
  */
 function consentEveryTime({ base, Check }: typeof interactionPolicy) {
   const policy = base();

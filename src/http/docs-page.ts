@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
-import { shownLogoUrl } from '../reports/logo';
-import { brandOfHost } from '../services/host-brand.service';
+import { shownBrandOfHost } from '../services/host-brand.service';
 import { graphiqlBundle } from './graphiql-bundle';
 import { API_REFERENCES, docsMessagePage, PLATFORM_BRAND, referencePage, webhooksGuidePage, type ApiReference, type DocsBrand } from './docs-page.views';
 import { webhooksGuideMarkdown } from './webhooks-guide';
@@ -56,12 +55,11 @@ export function developerPageHeaders(res: Response, opts: { blobWorker?: boolean
 
 /**
  * The brand of the request's host; the platform's on an unknown host or when the lookup fails. Its logo only when the
- * platform can serve it (`shownLogoUrl`, as the other pages' brands): otherwise the name alone, not a broken image.
+ * platform can serve it (`shownBrandOfHost`, as the other pages' brands): otherwise the name alone, not a broken image.
  */
 export async function requestBrand(req: Request, logger: Logger): Promise<DocsBrand> {
   try {
-    const brand = (await brandOfHost(req.hostname ?? '')) ?? PLATFORM_BRAND;
-    return { ...brand, logoUrl: await shownLogoUrl(brand.logoUrl) };
+    return (await shownBrandOfHost(req.hostname ?? '')) ?? PLATFORM_BRAND;
   } catch (err) {
     (req.log ?? logger).error({ err }, 'brand lookup failed');
     return PLATFORM_BRAND;

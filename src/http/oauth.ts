@@ -5,8 +5,7 @@ import type { Grant } from 'oidc-provider';
 import type { VNode } from 'preact';
 import { signInEmail } from '../domain/email';
 import { issuerOf, MCP_SCOPES, providerFor, resourceOf, type ProviderOptions } from '../oauth/provider';
-import { brandOfHost } from '../services/host-brand.service';
-import { shownLogoUrl } from '../reports/logo';
+import { brandOfHost, shownBrandOfHost } from '../services/host-brand.service';
 import {
   accountAllowedOnHost,
   grantableOrganizationIds,
@@ -72,13 +71,9 @@ async function brandOf(req: Request): Promise<OAuthBrand> {
   return (await brandOfHost(hostnameOf(req)).catch(() => null)) ?? PLATFORM;
 }
 
-/**
- * The brand a page of the host wears: its logo only when the platform can serve it (`shownLogoUrl`: a logo URL it
- * cannot fetch, refused by the guarded client or down, shows the name alone instead of a broken image).
- */
+/** The brand a page of the host wears: its logo only when the platform can serve it (`shownBrandOfHost`). */
 async function pageBrandOfHost(hostname: string): Promise<OAuthBrand> {
-  const brand = (await brandOfHost(hostname).catch(() => null)) ?? PLATFORM;
-  return { ...brand, logoUrl: await shownLogoUrl(brand.logoUrl) };
+  return (await shownBrandOfHost(hostname).catch(() => null)) ?? PLATFORM;
 }
 
 const pageBrandOf = (req: Request): Promise<OAuthBrand> => pageBrandOfHost(hostnameOf(req));

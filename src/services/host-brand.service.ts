@@ -1,6 +1,6 @@
 import { literal, Op, where } from 'sequelize';
 import { Tenant, TenantDomain } from '../models';
-import { logoKey } from '../reports/logo';
+import { logoKey, shownLogoUrl } from '../reports/logo';
 import type { ServiceOptions } from './common';
 
 /**
@@ -19,6 +19,15 @@ export async function brandOfHost(hostname: string, opts: ServiceOptions = {}): 
   const domain = await TenantDomain.findOne({ where: { domain: name }, include: [{ model: Tenant, required: true }], transaction: opts.transaction });
   const tenant = domain?.tenant;
   return tenant ? { name: tenant.brandName || tenant.name, logoUrl: tenant.logoUrl } : null;
+}
+
+/**
+ * The brand of the host as a page shows it: its logo only when the platform can serve it (`shownLogoUrl`: a logo it
+ * cannot fetch shows the name alone, not a broken image). Null for a host that names no tenant, as `brandOfHost`.
+ */
+export async function shownBrandOfHost(hostname: string): Promise<HostBrand | null> {
+  const brand = await brandOfHost(hostname);
+  return brand && { ...brand, logoUrl: await shownLogoUrl(brand.logoUrl) };
 }
 
 /** Logo URLs found by their key lately (a minute), so a page's visitors don't each cost a query. */

@@ -5,6 +5,22 @@ import { consentPage, loginPage, messagePage } from '../../src/http/oauth.views'
 const doc = (html: string) => new JSDOM(html).window.document;
 const HOSTILE_BRAND = 'Harbour <script>alert(1)</script> & "Co"';
 const HOSTILE_CLIENT = '<img src=x onerror=alert(2)> Assistant';
+const READ = { name: 'mcp:access', text: 'Read', checked: true, required: true };
+
+/** The consent page of a plain client (Claude, redirecting to claude.ai, for ann@example.test), with `over` in place. */
+const consentOf = (over: Partial<Parameters<typeof consentPage>[0]> = {}) =>
+  consentPage({
+    brand: { name: 'Harbour', logoUrl: null },
+    uid: 'u1',
+    clientName: 'Claude',
+    clientId: 'c1',
+    clientUri: null,
+    redirectUri: 'https://claude.ai/api/mcp/auth_callback',
+    account: { email: 'ann@example.test' },
+    scopes: [READ],
+    organizations: [],
+    ...over,
+  });
 
 describe('the MCP OAuth pages', () => {
   it('show a hostile brand, client and organisation name as text: the renderer escapes them', () => {
@@ -37,24 +53,7 @@ describe('the MCP OAuth pages', () => {
 
   it('asks for consent starting from the least: only the ticked scopes, no organisations choice made, and says where Allow goes', () => {
     const page = (redirectUri: string) =>
-      doc(
-        renderPage(
-          consentPage({
-            brand: { name: 'Harbour', logoUrl: null },
-            uid: 'u1',
-            clientName: 'Claude',
-            clientId: 'c1',
-            clientUri: null,
-            redirectUri,
-            account: { email: 'ann@example.test' },
-            scopes: [
-              { name: 'mcp:access', text: 'Read', checked: true, required: true },
-              { name: 'mcp:writes', text: 'Write', checked: false, required: false },
-            ],
-            organizations: [{ id: 7, name: 'Bakery' }],
-          }),
-        ),
-      );
+      doc(renderPage(consentOf({ redirectUri, scopes: [READ, { name: 'mcp:writes', text: 'Write', checked: false, required: false }], organizations: [{ id: 7, name: 'Bakery' }] })));
     const d = page('https://claude.ai/api/mcp/auth_callback');
     expect([...d.querySelectorAll('input[name=scope]')].map((i) => [i.getAttribute('value'), i.hasAttribute('checked')])).toEqual([
       ['mcp:access', true],
@@ -68,19 +67,7 @@ describe('the MCP OAuth pages', () => {
 
   it('names the client by its client_uri host only when the client is at that host (redirect URI or metadata document); else by where Allow goes', () => {
     const page = (clientUri: string | null, redirectUri: string, clientId = 'c1') => {
-      const html = renderPage(
-        consentPage({
-          brand: { name: 'Harbour', logoUrl: null },
-          uid: 'u1',
-          clientName: 'Claude',
-          clientId,
-          clientUri,
-          redirectUri,
-          account: { email: 'ann@example.test' },
-          scopes: [{ name: 'mcp:access', text: 'Read', checked: true, required: true }],
-          organizations: [],
-        }),
-      );
+      const html = renderPage(consentOf({ clientId, clientUri, redirectUri }));
       const d = doc(html);
       return { html, h1: d.querySelector('h1')!.textContent, lead: d.querySelector('p.lead')!.textContent, link: d.querySelector('p.lead a')?.getAttribute('href') ?? null };
     };
@@ -108,19 +95,8 @@ describe('the MCP OAuth pages', () => {
   it('asked again, starts from what the user granted the client so far: its scopes and organisations', () => {
     const d = doc(
       renderPage(
-        consentPage({
-          brand: { name: 'Harbour', logoUrl: null },
-          uid: 'u1',
-          clientName: 'Claude',
-          clientId: 'c1',
-          clientUri: null,
-          redirectUri: 'https://claude.ai/api/mcp/auth_callback',
-          account: { email: 'ann@example.test' },
-          scopes: [
-            { name: 'mcp:access', text: 'Read', checked: true, required: true },
-            { name: 'mcp:writes', text: 'Write', checked: true, required: false },
-            { name: 'reviews:pii', text: 'PII', checked: false, required: false },
-          ],
+        consentOf({
+          scopes: [READ, { name: 'mcp:writes', text: 'Write', checked: true, required: false }, { name: 'reviews:pii', text: 'PII', checked: false, required: false }],
           organizations: [
             { id: 7, name: 'Bakery', checked: true },
             { id: 8, name: 'Florist', checked: false },

@@ -114,15 +114,16 @@ export function restRateLimit(opts: RateLimitOptions): RequestHandler {
 
 /**
  * Made-up tokens each get a fresh per-token budget, so failed authentications are also counted per client address:
- * past the limit, that address gets 429 until the window passes. Counted where authentication fails, as the MCP
- * endpoint counts them (facades/mcp/limits.ts), so a request with a good token touches no counter of this limit: it
- * used to be counted before every request and taken back after every success, two store round trips per request.
- * An address past the limit is also remembered in this process until its window ends and refused before
- * authentication, whatever it sends (a flood of guesses costs no token look-ups); another process learns it from the
- * next failure it sees.
+ * past the limit, each further failure of that address is answered 429 until the window passes. Counted where
+ * authentication fails, as the MCP endpoint counts them (facades/mcp/limits.ts), so a request with a good token touches
+ * no counter of this limit, and a good token still passes from an address past the limit: integrations send from
+ * shared egress addresses (Zapier, Make, a cloud's NAT), where one party's guessing must not lock out the others.
+ * Look-ups stay bounded: an address whose failures go past a ceiling of `FAILED_AUTH_CEILING_FACTOR` x the limit in
+ * its window is remembered in this process until the window ends and refused before authentication, whatever it
+ * sends (a flood of guesses then costs no token look-ups); another process learns it from the next failure it sees.
  */
 export interface FailedAuthentications {
-  /** Seconds the request's address must still wait, when this process saw it go past the limit; else null. */
+  /** Seconds the request's address must still wait, when this process saw it go past the ceiling; else null. */
   blocked(req: Request): number | null;
   /** Counts a failed authentication of the request's address: seconds to wait when that went past the limit, else null. */
   failed(req: Request): Promise<number | null>;
@@ -130,7 +131,10 @@ export interface FailedAuthentications {
   refuse(res: Response, seconds: number): void;
 }
 
-/** Addresses remembered as past the limit, at most this many (the oldest go first). */
+/** Failed authentications of one address in a window, as a multiple of the limit, past which it is refused unread. */
+export const FAILED_AUTH_CEILING_FACTOR = 10;
+
+/** Addresses remembered as past the ceiling, at most this many (the oldest go first). */
 const MAX_BLOCKED = 10_000;
 
 export function failedAuthentications(opts: RateLimitOptions): FailedAuthentications {
@@ -155,9 +159,11 @@ export function failedAuthentications(opts: RateLimitOptions): FailedAuthenticat
       const info = await Promise.resolve(store.increment(key)).catch(() => undefined);
       if (!info || info.totalHits <= opts.perMinute) return null;
       const end = info.resetTime?.getTime() ?? Date.now() + windowMs;
-      until.delete(key);
-      until.set(key, end);
-      if (until.size > MAX_BLOCKED) until.delete(until.keys().next().value!);
+      if (info.totalHits > FAILED_AUTH_CEILING_FACTOR * opts.perMinute) {
+        until.delete(key);
+        until.set(key, end);
+        if (until.size > MAX_BLOCKED) until.delete(until.keys().next().value!);
+      }
       return wait(end);
     },
     refuse(res, seconds) {

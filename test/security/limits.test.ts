@@ -4,6 +4,7 @@ import pino from 'pino';
 import request from 'supertest';
 import type { Express } from 'express';
 import { getSchema } from '../../src/graphql/schema';
+import { FAILED_AUTH_CEILING_FACTOR } from '../../facades/shared/rate-limit';
 import { createApp, type AppDeps } from '../../src/http/app';
 import { unsubscribeTokenOf } from '../../src/messaging/links';
 import { Contact } from '../../src/models';
@@ -190,7 +191,7 @@ describe('rate limits where abuse happens', () => {
     expect((await request(b).get('/u/four')).status).toBe(429);
   });
 
-  it('with Redis, failed authentications count where they fail, shared by API processes; a good token stores nothing', async () => {
+  it('with Redis, failed authentications count where they fail, shared by API processes; a good token stores nothing and still passes', async () => {
     const store = redis();
     const a = await app({ RATE_LIMIT_PER_MINUTE: 3, TRUST_PROXY: 'true' }, { redis: redis() });
     const b = await app({ RATE_LIMIT_PER_MINUTE: 3, TRUST_PROXY: 'true' }, { redis: redis() });
@@ -207,14 +208,30 @@ describe('rate limits where abuse happens', () => {
     for (const on of [a, b, a, b]) statuses.push((await get(on, `rg_made-up-${randomUUID()}`)).status);
     expect(statuses).toEqual([401, 401, 401, 429]);
     expect(Number(await store.get(key))).toBe(4);
-    // The process that answered 429 refuses the address before authenticating, its good token included.
-    const refused = await get(b, w.tokens.owner);
-    expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ message: 'Too Many Attempts.' });
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    const limited = await get(a, `rg_made-up-${randomUUID()}`);
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual({ message: 'Too Many Attempts.' });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    // Another integration behind the same address (a shared egress) keeps working with its good token.
+    expect((await get(b, w.tokens.orgOwner)).status).toBe(200);
     // /graphql counts a token that fails as well (anonymous callers without one go on to the schema).
     const graphql = await request(a).post('/graphql').set('X-Forwarded-For', ip).set('Authorization', 'Bearer rg_made-up').send({ query: '{ me { id } }' });
     expect(graphql.status).toBe(429);
-    expect(Number(await store.get(key))).toBe(5);
+    expect(Number(await store.get(key))).toBe(6);
+
+    // Past the ceiling (10 x the limit: 30 failures) the process that saw it refuses the address before any look-up,
+    // its good token included, and counts nothing more.
+    for (let i = Number(await store.get(key)); i < FAILED_AUTH_CEILING_FACTOR * 3 + 1; i++) {
+      expect((await get(b, `rg_made-up-${randomUUID()}`)).status).toBe(429);
+    }
+    expect(Number(await store.get(key))).toBe(31);
+    const refused = await get(b, w.tokens.member);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await get(b, `rg_made-up-${randomUUID()}`)).status).toBe(429);
+    expect(Number(await store.get(key))).toBe(31);
+    // The other process has not seen a failure past the ceiling: it still looks the good token up.
+    expect((await get(a, w.tokens.member)).status).toBe(200);
   });
+
 });

@@ -40,7 +40,12 @@ const routeLabels = new Set<string>(['other']);
 /** The methods labelled by name; any other (WebDAV's PROPFIND, PURGE, ...) is `OTHER`. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
-/** Distinct GraphQL operation names labelled per process; past this, `graphql:other` (clients name operations). */
+/**
+ * Distinct GraphQL operation names labelled per process; past this, `graphql:other` (clients name operations). A name
+ * takes a slot only from a request that was signed in and answered below 400: an anonymous or refused caller's names
+ * are `graphql:other` until a signed-in caller's answered request has used them, so made-up names sent without a
+ * token cannot fill the slots and push the clients' real operations into `graphql:other`.
+ */
 const MAX_OPERATION_NAMES = 200;
 const operationNames = new Set<string>();
 const NAME = /^[_A-Za-z][_0-9A-Za-z]{0,63}$/;
@@ -59,7 +64,7 @@ export function mcpRouteLabel(method: string): string {
   return method.startsWith('notifications/') ? 'mcp:notification' : 'mcp:other';
 }
 
-function graphqlLabel(req: Request): string {
+function graphqlLabel(req: Request, res: Response): string {
   const source = (req.method === 'GET' ? req.query : req.body) as Record<string, unknown> | undefined;
   let name: string | null = null;
   if (source && typeof source.operationName === 'string' && source.operationName) name = source.operationName;
@@ -67,7 +72,8 @@ function graphqlLabel(req: Request): string {
   if (name === null) return 'graphql:anonymous';
   if (!NAME.test(name)) return 'graphql:other';
   if (!operationNames.has(name)) {
-    if (operationNames.size >= MAX_OPERATION_NAMES) return 'graphql:other';
+    const signedIn = Boolean((res.locals.ctx as { principal?: unknown } | undefined)?.principal);
+    if (!signedIn || res.statusCode >= 400 || operationNames.size >= MAX_OPERATION_NAMES) return 'graphql:other';
     operationNames.add(name);
   }
   return `graphql:${name}`;
@@ -97,7 +103,7 @@ export function routeLabel(req: Request, res: Response): string {
   const given = res.locals.metricsRoute;
   if (typeof given === 'string') return given;
   const path = req.originalUrl.split('?')[0];
-  if (within(path, '/graphql')) return graphqlLabel(req);
+  if (within(path, '/graphql')) return graphqlLabel(req, res);
   if (within(path, '/api/mcp')) return 'mcp:other';
   const template: string | undefined = typeof req.route?.path === 'string' ? req.route.path : undefined;
   if (req.baseUrl) {

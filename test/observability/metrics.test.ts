@@ -60,6 +60,27 @@ describe('GET /metrics', () => {
     expect(valueOf(samples, 'http_requests_total', { route: 'other', method: 'GET', status: '404' })).toBeGreaterThanOrEqual(1);
   });
 
+  it('gives an operation name its own label only once a signed-in caller had an answer with it: made-up names cannot fill the slots', async () => {
+    const world = await makeWorld();
+    const name = `Probe${Date.now()}`;
+    const total = (samples: Sample[], route: string) =>
+      samples.filter((s) => s.name === 'http_requests_total' && s.labels.route === route).reduce((sum, s) => sum + s.value, 0);
+    const before = await scrape();
+    // Without a token, and signed in but refused (an invalid document: 400): graphql:other, the name takes no slot.
+    await t.http().post('/graphql').send({ query: `query ${name} { tenant { brandName } }` });
+    const refused = await t.as(world.tokens.owner).post('/graphql').send({ query: `query ${name} { noSuchField }` });
+    expect(refused.status).toBe(400);
+    const unnamed = await scrape();
+    expect(total(unnamed, `graphql:${name}`)).toBe(0);
+    expect(total(unnamed, 'graphql:other') - total(before, 'graphql:other')).toBe(2);
+    // A signed-in caller's answered request gives the name its label; from then on anyone's request with it counts there.
+    await t.as(world.tokens.owner).post('/graphql').send({ query: `query ${name} { tenant { brandName } }` }).expect(200);
+    await t.http().post('/graphql').send({ query: `query ${name} { tenant { brandName } }` });
+    const named = await scrape();
+    expect(total(named, `graphql:${name}`)).toBe(2);
+    expect(total(named, 'graphql:other') - total(unnamed, 'graphql:other')).toBe(0);
+  });
+
   it('counts a 429 of the REST limit and of the failed-authentication limit by limiter', async () => {
     const before = await scrape();
     const world = await makeWorld();

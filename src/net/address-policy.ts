@@ -24,13 +24,18 @@ const bare = (ip: string): string => ip.replace(/^\[|\]$/g, '').replace(/%.*$/, 
  * address; Teredo obfuscates it and is judged as Teredo (not unicast: refused).
  */
 function rangeOf(address: ipaddr.IPv4 | ipaddr.IPv6): string {
+  return judgedAddress(address).range();
+}
+
+/** The address a connection really reaches: the IPv4 address an IPv6 form carries (see `rangeOf`), else itself. */
+function judgedAddress(address: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | ipaddr.IPv6 {
+  if (address.kind() !== 'ipv6') return address;
   const range = address.range();
-  if (address.kind() !== 'ipv6') return range;
   const bytes = (address as ipaddr.IPv6).toByteArray();
   // IPv4-compatible (::a.b.c.d, deprecated by RFC 4291 but still parsed): ipaddr.js calls it unicast.
   const compatible = range === 'unicast' && bytes.slice(0, 12).every((b) => b === 0);
   const inner = range === 'ipv4Mapped' || range === 'rfc6052' || compatible ? bytes.slice(12, 16) : range === '6to4' ? bytes.slice(2, 6) : null;
-  return inner ? ipaddr.fromByteArray(inner).range() : range;
+  return inner ? ipaddr.fromByteArray(inner) : address;
 }
 
 /**
@@ -40,6 +45,33 @@ function rangeOf(address: ipaddr.IPv4 | ipaddr.IPv6): string {
 export function isLinkLocalAddress(ip: string): boolean {
   const text = bare(ip);
   return ipaddr.isValid(text) && rangeOf(ipaddr.parse(text)) === 'linkLocal';
+}
+
+/**
+ * Cloud metadata endpoints outside link-local: AWS's IPv6 one (fd00:ec2::254, with the instance's other services in
+ * fd00:ec2::/64), Google Cloud's IPv6 one (fd20:ce::254 in fd20:ce::/64) and Alibaba Cloud's 100.100.100.200. A
+ * user's URL never reaches them (unique-local and carrier-grade NAT are not public); the operator's base URLs, which
+ * may be private, are refused them by this list.
+ */
+export const METADATA_RANGES: ReadonlyArray<[ipaddr.IPv4 | ipaddr.IPv6, number]> = ['fd00:ec2::/64', 'fd20:ce::/64', '100.100.100.200/32'].map((cidr) => ipaddr.parseCIDR(cidr));
+
+/**
+ * A cloud metadata address outside link-local (METADATA_RANGES), also in the IPv6 forms that carry such an IPv4 address
+ * (IPv4-mapped, IPv4-compatible, NAT64, 6to4).
+ */
+export function isMetadataAddress(ip: string): boolean {
+  const text = bare(ip);
+  if (!ipaddr.isValid(text)) return false;
+  const address = judgedAddress(ipaddr.parse(text));
+  return METADATA_RANGES.some(([range, bits]) => range.kind() === address.kind() && address.match(range, bits));
+}
+
+/**
+ * What the operator's own base URLs (which may be private) are refused: link-local addresses (169.254.169.254 among
+ * them) and the other cloud metadata addresses.
+ */
+export function isOperatorRefusedAddress(ip: string): boolean {
+  return isLinkLocalAddress(ip) || isMetadataAddress(ip);
 }
 
 /** Cloud metadata host names that resolve to link-local addresses inside a cloud (refused by name as well). */

@@ -2,7 +2,7 @@ import dns, { type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
 import { loadConfig } from '../config';
-import { isLinkLocalAddress, isPublicAddress, isRefusedHostname, METADATA_HOSTNAMES } from './address-policy';
+import { isOperatorRefusedAddress, isPublicAddress, isRefusedHostname, METADATA_HOSTNAMES } from './address-policy';
 
 /**
  * The one way the product fetches a URL it was given (webhook receivers, an account's own SMS API base URL): the host
@@ -14,7 +14,8 @@ import { isLinkLocalAddress, isPublicAddress, isRefusedHostname, METADATA_HOSTNA
  *
  * `allowPrivate` (development: `WEBHOOK_ALLOW_PRIVATE_URLS=true`) skips the address check. `operator` is the policy of
  * base URLs the operator configured (`operatorFetch`): private addresses allowed (a local model server, the embedded
- * simulators), link-local and cloud metadata still refused. `OUTBOUND_DNS_SERVERS`
+ * simulators), link-local and cloud metadata (`isOperatorRefusedAddress`: 169.254.169.254, fd00:ec2::254, fd20:ce::254,
+ * 100.100.100.200) still refused. `OUTBOUND_DNS_SERVERS`
  * (comma-separated `host[:port]`) sends the look-ups to given DNS servers instead of the system resolver.
  */
 
@@ -62,9 +63,9 @@ export function outboundResolver(): Resolve {
   return resolverFor(loadConfig().OUTBOUND_DNS_SERVERS.split(',').map((x) => x.trim()).filter(Boolean));
 }
 
-/** The one address rule: the operator's policy refuses link-local only, a user's URL anything not public. */
+/** The one address rule: the operator's policy refuses link-local and cloud metadata, a user's URL anything not public. */
 function isRefusedAddress(address: string, opts: { allowPrivate: boolean; operator?: boolean }): boolean {
-  return opts.operator ? isLinkLocalAddress(address) : !opts.allowPrivate && !isPublicAddress(address);
+  return opts.operator ? isOperatorRefusedAddress(address) : !opts.allowPrivate && !isPublicAddress(address);
 }
 
 /** Resolves once and returns only checked addresses, or throws RefusedAddress / UnresolvableHost. */

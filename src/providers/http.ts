@@ -1,4 +1,5 @@
 import { ProviderRejected, ProviderUnavailable, type SignInProvider } from './types';
+import { AnswerTooLarge, describeBytes, readBoundedText } from '../net/bounded-read';
 import { operatorFetch } from '../net/guarded-fetch';
 
 /** One platform call as the clients make it; the answer's JSON, or a typed provider error. */
@@ -21,6 +22,15 @@ export interface ErrorInfo {
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * The most of a provider's answer that is read, for `platformRequest` and the operator's other JSON APIs (the grid
+ * provider, the geocoder). The largest pages the clients ask for (50 Google reviews, 100 locations, 25 Facebook ratings
+ * with their comments, 20 map results) come to tens or a few hundred KB even with long review texts; 8 MB leaves more
+ * than ten times that while bounding what a misbehaving or hijacked host can make a worker hold (these are the
+ * operator's base URLs, but their DNS or the host itself can still go wrong).
+ */
+export const PROVIDER_ANSWER_MAX_BYTES = 8 * 1024 * 1024;
 
 /**
  * The longest wait a provider's Retry-After gets (the syncs' longest backoff interval): a platform asking for a day
@@ -78,9 +88,16 @@ export async function platformRequest(
   }
   let text: string;
   try {
-    text = await response.text();
+    text = await readBoundedText(response, PROVIDER_ANSWER_MAX_BYTES);
   } catch (e) {
-    throw new ProviderUnavailable(provider, `${provider} answer could not be read: ${describe(e)}`);
+    if (!(e instanceof AnswerTooLarge)) throw new ProviderUnavailable(provider, `${provider} answer could not be read: ${describe(e)}`);
+    // Not read: the status still sorts it (a 4xx is refused), and a 2xx or 5xx counts as unavailable like any
+    // answer that is not the platform's JSON.
+    const why = `an answer over ${describeBytes(PROVIDER_ANSWER_MAX_BYTES)}, not read`;
+    if (response.ok || response.status === 429 || response.status >= 500) {
+      throw new ProviderUnavailable(provider, `${provider} answered ${response.status} with ${why}`, retryAfterMs(response.headers.get('retry-after')));
+    }
+    throw new ProviderRejected(provider, response.status, `HTTP ${response.status} (${why})`);
   }
   let parsed: unknown = null;
   try {

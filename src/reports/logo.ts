@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readBounded } from '../net/bounded-read';
 import { guardedFetch } from '../net/guarded-fetch';
 
 /**
@@ -85,17 +86,12 @@ export function imageTypeOf(bytes: Buffer): LogoImage['type'] | null {
 async function fetchLogo(url: string): Promise<LogoImage | null> {
   try {
     const res = await guardedFetch(url, { headers: { Accept: 'image/png, image/jpeg, image/gif, image/webp, image/svg+xml' }, signal: AbortSignal.timeout(TIMEOUT_MS) });
-    if (res.status !== 200 || !res.body) return null;
-    const declared = Number(res.headers.get('content-length') ?? 0);
-    if (declared > LOGO_MAX_BYTES) return null;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      size += chunk.length;
-      if (size > LOGO_MAX_BYTES) return null;
-      chunks.push(Buffer.from(chunk));
+    if (res.status !== 200 || !res.body) {
+      await res.body?.cancel().catch(() => undefined);
+      return null;
     }
-    const bytes = Buffer.concat(chunks);
+    // Refused past LOGO_MAX_BYTES (a declared Content-Length first), the rest of the body not read.
+    const bytes = await readBounded(res, LOGO_MAX_BYTES);
     const type = imageTypeOf(bytes);
     return type ? { bytes, type } : null;
   } catch {

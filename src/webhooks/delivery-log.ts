@@ -1,3 +1,5 @@
+import { readBounded } from '../net/bounded-read';
+
 /**
  * What the delivery log keeps of one attempt's exchange (issue 15 item 7; docs/decisions/webhooks.md, "Delivery log: headers
  * and the first KB"): the headers we sent, the receiver's answer headers and the first KB of its answer. Bounded, so
@@ -56,21 +58,5 @@ export function firstBytes(text: string, max = EXCERPT_BYTES): string {
  * off keeps what was read.
  */
 export async function readExcerpt(response: Response, max = EXCERPT_BYTES): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < max) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.length;
-    }
-  } catch {
-    // A broken answer body leaves what was read.
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  return decodeFirstBytes(Buffer.concat(chunks), max);
+  return decodeFirstBytes(await readBounded(response, max, 'cut'), max);
 }

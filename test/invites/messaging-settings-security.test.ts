@@ -5,6 +5,7 @@ import { decryptSecret } from '../../src/crypto/secrets';
 import { MessagingSetting } from '../../src/models';
 import { closeSmtpPools } from '../../src/providers/smtp/account-sender';
 import { useApp } from '../support/app';
+import { startBigAnswerServer } from '../support/big-answer';
 import { useEnv } from '../support/env';
 import { makeWorld } from '../support/factories';
 import { useSmtpServer } from '../support/providers/smtp';
@@ -223,6 +224,24 @@ describe('messaging settings: secrets, test-message recipients, address length',
         await own.close();
       }
     });
+  });
+
+  it("reads at most 64 KB of the account's own SMS API's answer: an endless body is cut off, the test message 502 provider_rejected", async () => {
+    const endless = await startBigAnswerServer({ status: 400 });
+    try {
+      const w = await makeWorld();
+      await gql(w.tokens.orgOwner, SET_SMS, { input: { accountSid: 'AC0123456789abcdef0123456789abcdef', authToken: 'x', fromNumber: '+15005550006', baseUrl: endless.url } });
+      const res = await gql(w.tokens.orgOwner, TEST, { input: { channel: 'sms', to: '+14155550190' } });
+      expect(res.data ?? null).toBeNull();
+      expect(res.errors![0].extensions).toMatchObject({ code: 'UPSTREAM', reason: 'provider_rejected' });
+      expect(res.errors![0].message).toMatch(/refused the message \(400\): HTTP 400 \(an answer over 64 KB, not read\)/);
+      // The connection was closed long before the server had sent its 64 MB.
+      const end = await endless.lastEnd();
+      expect(end.finished).toBe(false);
+      expect(end.sent).toBeLessThan(endless.total / 2);
+    } finally {
+      await endless.close();
+    }
   });
 
   it('refuses a 200,000-character address with the length error, before the address pattern reads it', async () => {

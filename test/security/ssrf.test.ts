@@ -4,7 +4,19 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import * as dnsPacket from 'dns-packet';
-import { guardedFetch, refusedCause, UnresolvableHost } from '../../src/net/guarded-fetch';
+import { MessagingRejected, MessagingUnavailable } from '../../src/messaging/types';
+import { AnswerTooLarge, readBounded } from '../../src/net/bounded-read';
+import { guardedFetch, refusedCause, resolveChecked, UnresolvableHost } from '../../src/net/guarded-fetch';
+import { ChatError, chatComplete, CHAT_ANSWER_MAX_BYTES } from '../../src/providers/ai/chat.client';
+import { GoogleGeocoder } from '../../src/providers/google/geocoding.client';
+import { platformRequest, nestedErrorMessage, PROVIDER_ANSWER_MAX_BYTES } from '../../src/providers/http';
+import { DataForSeoClient } from '../../src/providers/ranking/dataforseo.client';
+import { GridProviderRejected, GridProviderUnavailable } from '../../src/providers/ranking/types';
+import { SMS_ANSWER_MAX_BYTES, twilioSender } from '../../src/providers/twilio/client';
+import { ProviderRejected, ProviderUnavailable } from '../../src/providers/types';
+import { readExcerpt } from '../../src/webhooks/delivery-log';
+import { startBigAnswerServer, type BigAnswerServer } from '../support/big-answer';
+import { useEnv } from '../support/env';
 import { createWebhookActivities, type LoadedDelivery, type AttemptRecord } from '../../workflows/activities/webhooks';
 import { assertDeliverableUrl } from '../../src/webhooks/url';
 
@@ -47,6 +59,10 @@ describe('guarded outbound client', () => {
         reply.answers = [{ type: 'A', name: q.name, ttl: 0, class: 'IN', data: address }];
       }
       if (q.type === 'A' && q.name === 'meta.test') reply.answers = [{ type: 'A', name: q.name, ttl: 0, class: 'IN', data: '169.254.169.254' }];
+      // The clouds' metadata addresses outside link-local: AWS and Google Cloud in IPv6, Alibaba Cloud in IPv4.
+      if (q.type === 'AAAA' && q.name === 'aws6.test') reply.answers = [{ type: 'AAAA', name: q.name, ttl: 0, class: 'IN', data: 'fd00:ec2::254' }];
+      if (q.type === 'AAAA' && q.name === 'gcp6.test') reply.answers = [{ type: 'AAAA', name: q.name, ttl: 0, class: 'IN', data: 'fd20:ce::254' }];
+      if (q.type === 'A' && q.name === 'alibaba.test') reply.answers = [{ type: 'A', name: q.name, ttl: 0, class: 'IN', data: '100.100.100.200' }];
       if (q.type === 'A' && q.name === 'inside.test') reply.answers = [{ type: 'A', name: q.name, ttl: 0, class: 'IN', data: '127.0.0.1' }];
       if (q.type === 'A' && q.name === 'mixed.test') {
         reply.answers = [
@@ -198,7 +214,26 @@ describe('guarded outbound client', () => {
 
   it("the operator's own base URLs (AI, providers, geocoding) may be private, never link-local or metadata", async () => {
     const operator = (url: string) => guardedFetch(url, { signal: AbortSignal.timeout(5_000) }, { operator: true, dnsServers: [`127.0.0.1:${dnsPort}`] });
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[fe80::1]/', 'http://[::ffff:169.254.169.254]/', 'http://metadata.google.internal/', `http://meta.test:${port}/`]) {
+    const refusedUrls = [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[fe80::1]/',
+      'http://[::ffff:169.254.169.254]/',
+      'http://metadata.google.internal/',
+      `http://meta.test:${port}/`,
+      // The metadata addresses outside link-local (AWS IPv6, Google Cloud IPv6, Alibaba Cloud), as literals, in the
+      // IPv6 forms that carry the IPv4 one, and as a DNS answer for an innocent-looking name.
+      'http://[fd00:ec2::254]/latest/meta-data/',
+      'http://[fd00:ec2::23]/',
+      'http://[fd20:ce::254]/computeMetadata/v1/',
+      'http://100.100.100.200/latest/meta-data/',
+      'http://[::ffff:100.100.100.200]/',
+      'http://[64:ff9b::6464:64c8]/',
+      'http://[2002:6464:64c8::]/',
+      `http://aws6.test:${port}/`,
+      `http://gcp6.test:${port}/`,
+      `http://alibaba.test:${port}/`,
+    ];
+    for (const url of refusedUrls) {
       tried++;
       const err = await operator(url).then(() => null, (e: unknown) => e);
       expect([url, refusedCause(err)?.name]).toEqual([url, 'RefusedAddress']);
@@ -209,5 +244,121 @@ describe('guarded outbound client', () => {
     await operator(`http://inside.test:${port}/`).catch(() => undefined);
     expect(connections - before).toBe(2);
     allowed += 2;
+  });
+
+  it('the operator policy refuses exactly the metadata addresses among private ones (resolver answers as given)', async () => {
+    const check = (address: string) =>
+      resolveChecked('api.provider.example', { allowPrivate: false, operator: true, resolve: async () => [{ address, family: address.includes(':') ? 6 : 4 }] }).then(
+        () => 'accepted',
+        (e: Error) => e.name,
+      );
+    for (const address of ['fd00:ec2::254', 'fd00:ec2::1', 'fd20:ce::254', '100.100.100.200', '::ffff:100.100.100.200', '169.254.169.254']) {
+      expect([address, await check(address)]).toEqual([address, 'RefusedAddress']);
+    }
+    for (const address of ['fd00:ec2:0:1::254', 'fd20:cf::254', '100.100.100.201', '100.64.0.1', '10.0.0.5', 'fd12::1', '127.0.0.1', '::1']) {
+      expect([address, await check(address)]).toEqual([address, 'accepted']);
+    }
+  });
+});
+
+/**
+ * Answers to outbound requests are read up to a bound per client (docs/security.md, "Outbound requests"): a server
+ * that streams an endless body (an account's own SMS API, a hijacked provider host) gets its connection closed once
+ * the bound is passed, and the call ends with the client's documented error. The server here offers 64 MB per answer;
+ * the check is that it never got to send it all.
+ */
+describe('bounded answers of outbound requests', () => {
+  jest.setTimeout(60_000);
+  useEnv({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }, ['AI_API_URL', 'AI_API_KEY']);
+  let server: BigAnswerServer;
+  beforeAll(async () => {
+    server = await startBigAnswerServer();
+  });
+  afterAll(() => server.close());
+
+  /** The latest answer was cut off: the connection closed before the server had sent all it meant to. */
+  const cutOff = async () => {
+    const end = await server.lastEnd();
+    expect(end.finished).toBe(false);
+    expect(end.sent).toBeLessThan(server.total / 2);
+  };
+  const account = () => ({ accountSid: 'AC0123456789abcdef0123456789abcdef', authToken: 'x', fromNumber: '+15005550006', baseUrl: server.url });
+
+  it("an account's own SMS API (guarded client): refused past 64 KB, as the provider's refusal or unavailability by status", async () => {
+    expect(SMS_ANSWER_MAX_BYTES).toBe(64 * 1024);
+    for (const guarded of [true, false]) {
+      server.set({ status: 400 });
+      const refused = await twilioSender(account(), 'sms', { guarded }).send({ to: '+14155550190', body: 'x' }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(MessagingRejected);
+      expect((refused as Error).message).toBe('The SMS provider refused the message (400): HTTP 400 (an answer over 64 KB, not read)');
+      await cutOff();
+
+      server.set({ status: 201 });
+      const noSid = await twilioSender(account(), 'sms', { guarded }).send({ to: '+14155550190', body: 'x' }).catch((e: unknown) => e);
+      expect(noSid).toBeInstanceOf(MessagingRejected);
+      expect((noSid as Error).message).toMatch(/answered 201 without a message sid \(an answer over 64 KB, not read\)/);
+      await cutOff();
+
+      server.set({ status: 503 });
+      await expect(twilioSender(account(), 'sms', { guarded }).send({ to: '+14155550190', body: 'x' })).rejects.toBeInstanceOf(MessagingUnavailable);
+      await cutOff();
+    }
+  });
+
+  it('a declared Content-Length over the bound is refused before the body is read', async () => {
+    server.set({ status: 400, declareLength: true });
+    const refused = await twilioSender(account(), 'sms', { guarded: true }).send({ to: '+14155550190', body: 'x' }).catch((e: unknown) => e);
+    expect((refused as Error).message).toMatch(/over 64 KB, not read/);
+    await cutOff();
+    const res = await guardedFetch(server.url, {}, { allowPrivate: true });
+    await expect(readBounded(res, 1024)).rejects.toBeInstanceOf(AnswerTooLarge);
+    await cutOff();
+  });
+
+  it('the platform clients (Google, Facebook): refused past 8 MB; a 2xx as unavailable, a 4xx as the refusal', async () => {
+    expect(PROVIDER_ANSWER_MAX_BYTES).toBe(8 * 1024 * 1024);
+    server.set({ status: 200 });
+    const ok = await platformRequest('google', { url: `${server.url}/v4/accounts` }, (b) => ({ message: nestedErrorMessage(b) })).catch((e: unknown) => e);
+    expect(ok).toBeInstanceOf(ProviderUnavailable);
+    expect((ok as Error).message).toBe('google answered 200 with an answer over 8 MB, not read');
+    await cutOff();
+    server.set({ status: 403 });
+    const refused = await platformRequest('google', { url: `${server.url}/v4/accounts` }, (b) => ({ message: nestedErrorMessage(b) })).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ProviderRejected);
+    expect(refused).toMatchObject({ status: 403, reason: 'HTTP 403 (an answer over 8 MB, not read)' });
+    await cutOff();
+  });
+
+  it('the chat API, the geocoder and the grid provider: refused past their bounds with their own errors', async () => {
+    server.set({ status: 200 });
+    process.env.AI_API_URL = server.url;
+    delete process.env.AI_API_KEY;
+    expect(CHAT_ANSWER_MAX_BYTES).toBe(2 * 1024 * 1024);
+    const chat = await chatComplete([{ role: 'user', content: 'hi' }]).catch((e: unknown) => e);
+    expect(chat).toBeInstanceOf(ChatError);
+    expect(chat).toMatchObject({ kind: 'bad_response', message: 'The chat API answered with more than 2 MB.' });
+    await cutOff();
+
+    const geocoded = await new GoogleGeocoder({ apiKey: 'k', baseUrl: server.url }).geocode('Main St 1').catch((e: unknown) => e);
+    expect(geocoded).toBeInstanceOf(GridProviderUnavailable);
+    expect((geocoded as Error).message).toMatch(/HTTP 200: an answer over 8 MB, not read/);
+    await cutOff();
+
+    const grid = new DataForSeoClient({ login: 'l', password: 'p', baseUrl: server.url });
+    const ranked = await grid.searchMaps({ keyword: 'pizza', lat: 1, lng: 2 }).catch((e: unknown) => e);
+    expect(ranked).toBeInstanceOf(GridProviderUnavailable);
+    await cutOff();
+    server.set({ status: 400 });
+    const refused = await grid.searchMaps({ keyword: 'pizza', lat: 1, lng: 2 }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(GridProviderRejected);
+    expect((refused as Error).message).toMatch(/HTTP 400: an answer over 8 MB, not read/);
+    await cutOff();
+  });
+
+  it("a webhook receiver's answer: the first KB is kept, the rest not read", async () => {
+    server.set({ status: 200 });
+    const res = await guardedFetch(server.url, { method: 'POST', body: '{}' }, { allowPrivate: true });
+    expect(await readExcerpt(res)).toBe('a'.repeat(1024));
+    await cutOff();
   });
 });

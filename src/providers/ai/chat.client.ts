@@ -1,4 +1,5 @@
 import { loadConfig } from '../../config';
+import { AnswerTooLarge, describeBytes, readBoundedText } from '../../net/bounded-read';
 import { operatorFetch } from '../../net/guarded-fetch';
 
 /**
@@ -27,6 +28,13 @@ export type ChatErrorKind =
   | 'http'
   /** A 2xx answer without a usable `choices[0].message.content`. */
   | 'bad_response';
+
+/**
+ * The most of a chat answer that is read: the callers ask for a few hundred tokens (a reply draft, a summary), a few KB
+ * of JSON; 2 MB is ample for any completion a model server sends, and bounds what a misbehaving one can make the
+ * process hold for the length of AI_API_TIMEOUT_MS.
+ */
+export const CHAT_ANSWER_MAX_BYTES = 2 * 1024 * 1024;
 
 /** Every failure of `chatComplete`; callers fall back to their deterministic text on it. */
 export class ChatError extends Error {
@@ -76,8 +84,9 @@ export async function chatComplete(messages: ChatMessage[], opts: ChatOptions = 
   let text: string;
   try {
     response = await operatorFetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal, redirect: 'error' });
-    text = await response.text();
+    text = await readBoundedText(response, CHAT_ANSWER_MAX_BYTES);
   } catch (e) {
+    if (e instanceof AnswerTooLarge) throw new ChatError('bad_response', `The chat API answered with more than ${describeBytes(CHAT_ANSWER_MAX_BYTES)}.`);
     const reason = timeout.aborted
       ? `no answer in time (${config.AI_API_TIMEOUT_MS} ms)`
       : opts.signal?.aborted

@@ -1,5 +1,7 @@
 import { GridProviderRejected, GridProviderUnavailable, type GeocodeResult, type Geocoder } from '../ranking/types';
+import { AnswerTooLarge, describeBytes, readBoundedText } from '../../net/bounded-read';
 import { operatorFetch } from '../../net/guarded-fetch';
+import { PROVIDER_ANSWER_MAX_BYTES } from '../http';
 
 /** Google's Geocoding API: `GET /maps/api/geocode/json?address=..&key=..`; the outcome is in `status`. */
 export interface GoogleGeocoderOptions {
@@ -34,9 +36,10 @@ export class GoogleGeocoder implements Geocoder {
     if (res.status >= 500 || res.status === 429) throw new GridProviderUnavailable('google-geocoding', `HTTP ${res.status}`);
     let body: GeocodeResponse;
     try {
-      body = (await res.json()) as GeocodeResponse;
-    } catch {
-      throw new GridProviderUnavailable('google-geocoding', `HTTP ${res.status}: unreadable answer`);
+      body = JSON.parse(await readBoundedText(res, PROVIDER_ANSWER_MAX_BYTES)) as GeocodeResponse;
+    } catch (e) {
+      const why = e instanceof AnswerTooLarge ? `an answer over ${describeBytes(PROVIDER_ANSWER_MAX_BYTES)}, not read` : 'unreadable answer';
+      throw new GridProviderUnavailable('google-geocoding', `HTTP ${res.status}: ${why}`);
     }
     switch (body.status) {
       case 'OK': {

@@ -1,5 +1,7 @@
 import { GridProviderRejected, GridProviderUnavailable, type MapResult, type RankingProvider } from './types';
+import { AnswerTooLarge, describeBytes, readBoundedText } from '../../net/bounded-read';
 import { operatorFetch } from '../../net/guarded-fetch';
+import { PROVIDER_ANSWER_MAX_BYTES } from '../http';
 
 /**
  * DataForSEO's Google Maps SERP API, live mode: one task per pin and keyword,
@@ -59,7 +61,16 @@ export class DataForSeoClient implements RankingProvider {
     } catch (e) {
       throw new GridProviderUnavailable(this.name, `request failed: ${(e as Error).message}`);
     }
-    const text = await res.text();
+    let text: string;
+    try {
+      text = await readBoundedText(res, PROVIDER_ANSWER_MAX_BYTES);
+    } catch (e) {
+      // Too large: the status still sorts it (a 4xx is refused; a 2xx or 5xx is unavailable, like an unreadable answer).
+      if (!(e instanceof AnswerTooLarge)) throw new GridProviderUnavailable(this.name, `HTTP ${res.status}: the answer could not be read: ${(e as Error).message}`, retryAfter(res));
+      const why = `an answer over ${describeBytes(PROVIDER_ANSWER_MAX_BYTES)}, not read`;
+      if (res.status >= 400 && res.status < 500 && res.status !== 429) throw new GridProviderRejected(this.name, `HTTP ${res.status}: ${why}`);
+      throw new GridProviderUnavailable(this.name, `HTTP ${res.status}: ${why}`, retryAfter(res));
+    }
     let body: DfsResponse;
     try {
       body = JSON.parse(text) as DfsResponse;

@@ -1,3 +1,4 @@
+import { AnswerTooLarge, describeBytes, readBoundedText } from '../../net/bounded-read';
 import { guardedFetch } from '../../net/guarded-fetch';
 import { MessagingRejected, MessagingUnavailable, type ChannelSender, type SendReceipt } from '../../messaging/types';
 import { MAX_PROVIDER_RETRY_AFTER_MS, retryAfterMs } from '../http';
@@ -28,6 +29,13 @@ export interface TwilioAccount {
 export type TwilioChannel = 'sms' | 'messaging';
 
 export const TWILIO_TIMEOUT_MS = 30_000;
+
+/**
+ * The most of an answer that is read: a message resource or an error (`{"code", "message", ...}`) is about 1 KB, so
+ * 64 KB is plenty for any Twilio-compatible provider, and bounds what an account's own server can make the API or a
+ * worker hold (docs/security.md, "Outbound requests").
+ */
+export const SMS_ANSWER_MAX_BYTES = 64 * 1024;
 
 /** `whatsapp:+1...` for the messaging channel, the bare number for SMS. */
 export const twilioAddress = (channel: TwilioChannel, number: string): string =>
@@ -71,7 +79,16 @@ export function twilioSender(
         const why = e instanceof Error && e.name === 'TimeoutError' ? 'no answer in time' : e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e);
         throw new MessagingUnavailable(`The SMS provider could not be reached: ${why}`);
       }
-      const text = await response.text().catch(() => '');
+      // At most SMS_ANSWER_MAX_BYTES of the answer is read (the base URL may be an account's own server, which could
+      // stream forever): a larger one, or one that breaks off, counts as an answer without a readable body, and its
+      // status still decides between refused and unavailable.
+      let text = '';
+      let unread: string | null = null;
+      try {
+        text = await readBoundedText(response, SMS_ANSWER_MAX_BYTES);
+      } catch (e) {
+        unread = e instanceof AnswerTooLarge ? `an answer over ${describeBytes(SMS_ANSWER_MAX_BYTES)}, not read` : null;
+      }
       let body: Record<string, unknown> | null = null;
       try {
         const parsed: unknown = text ? JSON.parse(text) : null;
@@ -81,11 +98,11 @@ export function twilioSender(
       }
       if (response.ok) {
         const sid = typeof body?.sid === 'string' ? body.sid : null;
-        if (!sid) throw new MessagingRejected(`The SMS provider answered ${response.status} without a message sid.`);
+        if (!sid) throw new MessagingRejected(`The SMS provider answered ${response.status} without a message sid${unread ? ` (${unread})` : ''}.`);
         return { providerMessageId: sid, status: typeof body?.status === 'string' ? body.status : null };
       }
       const code = typeof body?.code === 'number' || typeof body?.code === 'string' ? body.code : null;
-      const said = typeof body?.message === 'string' ? body.message.slice(0, 300) : `HTTP ${response.status}`;
+      const said = typeof body?.message === 'string' ? body.message.slice(0, 300) : `HTTP ${response.status}${unread ? ` (${unread})` : ''}`;
       if (response.status === 429 || response.status >= 500) {
         throw new MessagingUnavailable(`The SMS provider is unavailable (${response.status}): ${said}`, retryAfter(response.headers.get('retry-after')));
       }

@@ -73,8 +73,10 @@ export function redactFields<T extends Record<string, unknown>>(row: T, fields: 
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-// No class takes `@`: a run of them (a provider's text is the contact's mail server's to write) cannot backtrack.
-const EMAIL = /[^\s<>"'(),;:@]+@[^\s<>"'(),;:@]+\.[^\s<>"'(),;:@]+/g;
+// No class takes `@`: a run of them (a provider's text is the contact's mail server's to write) cannot backtrack. A
+// match starts only where a word starts (after a separator or an `@`, as the leftmost match always did): tried from
+// every position, a long run without an `@` (a feedback message of 5,000 letters) cost time in its square, 60 ms a row.
+const EMAIL = /(?<![^\s<>"'(),;:@])[^\s<>"'(),;:@]+@[^\s<>"'(),;:@]+\.[^\s<>"'(),;:@]+/g;
 
 /**
  * Free text about a person (an activity's detail quoting a provider's refusal, say "550 <jane@example.com>: no such

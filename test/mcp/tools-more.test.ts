@@ -599,6 +599,24 @@ describe('MCP tools: analytics, campaigns, contacts, feedback, auto-respond, bus
       }
     });
 
+    it("list_private_feedback redacts the person's own name, e-mail and phone inside the message too, and nothing else of it", async () => {
+      // A world of its own: the other tests count this world's feedback.
+      const w = await seed();
+      const { invite } = await makeSentInvite(w.campaign, { firstName: 'Sam', lastName: 'Lee' });
+      const message = 'Pat Doe here, call me on +1 (415) 555-2671 or write to PAT.DOE@example.test, Patience ran out; ask Doe why, or pat.';
+      const { feedback } = await submitFeedback(invite.uuid, { name: 'Pat Doe', email: PAT.email, phone: '+14155552671', message, rating: '1' });
+      const rowOf = (res: RawAnswer) => (structured(res).data as Array<{ id: number; message: string }>).find((r) => r.id === feedback.id)!;
+      for (const token of [w.tokens.pii, w.tokens.noPii]) {
+        const res = await app.post(call('list_private_feedback', { ratings: [1] }), { token });
+        expect(rowOf(res)).toMatchObject({ name: '[redacted]', email: '[redacted]', phone: '[redacted]' });
+        // Its name and each word of it (as a word, any case), its number however spaced, any e-mail address; "Patience" stays.
+        expect(rowOf(res).message).toBe('[redacted] here, call me on [redacted] or write to [redacted], Patience ran out; ask [redacted] why, or [redacted].');
+        for (const gone of ['555-2671', 'example.test', 'Doe']) expect(res.json.result.content[0].text).not.toContain(gone);
+      }
+      const unlocked = await app.post(call('list_private_feedback', { ratings: [1], include_pii: true }), { token: w.tokens.pii });
+      expect(rowOf(unlocked)).toMatchObject({ name: 'Pat Doe', email: PAT.email, phone: '+14155552671', message });
+    });
+
     it('records PII-unlocked calls in the audit log, and redacted ones as not unlocked', async () => {
       const token = world.tokens.pii;
       const run = async (id: string, name: string, args: object) => app.post(call(name, args), { token, headers: { 'x-correlation-id': id } });

@@ -1,6 +1,6 @@
 import { arr, bool, date, id, input, int, nullable, object, page, pageOf, paginated, perPage, str } from '../schema';
 import { scopeVariables } from '../scope';
-import { defineTool, READ_ONLY, redactRows } from '../tool';
+import { defineTool, READ_ONLY, redactFields, redactText } from '../tool';
 import { graphql } from '../../shared/graphql';
 import type { PrivateFeedbackFieldsFragment } from '../../shared/graphql/graphql';
 
@@ -20,7 +20,7 @@ const feedbackSchema = object({
   name: personal('Name'),
   email: personal('E-mail address'),
   phone: personal('Phone number'),
-  message: str(),
+  message: str({ description: 'As written; the name, e-mail address and phone number in it are "[redacted]" unless include_pii is true.' }),
   reply: nullable(str()),
   reply_date: nullable(ts()),
   replied: bool(),
@@ -48,6 +48,17 @@ const feedback = (f: PrivateFeedbackFieldsFragment) => ({
   source_name: f.sourceName,
   created_at: f.createdAt,
 });
+
+/**
+ * A feedback row without personal data: its name, e-mail and phone blanked, and, in the message (people sign with
+ * their name or leave their number there), any e-mail address, that phone number and that name and each word of it
+ * (redactText, as get_contact_activity's details); the rest of the message stays.
+ */
+export function redactFeedback(row: Record<string, unknown>): Record<string, unknown> {
+  const name = typeof row.name === 'string' ? row.name : '';
+  const person = { names: [name, ...name.split(/\s+/)], phone: row.phone };
+  return { ...redactFields(row), message: typeof row.message === 'string' ? redactText(row.message, person) : row.message };
+}
 
 interface ListFeedbackArgs {
   organization_id?: number;
@@ -84,7 +95,7 @@ export const listPrivateFeedback = defineTool({
   outputSchema: paginated(feedbackSchema),
   annotations: READ_ONLY,
   permission: 'reviews.view',
-  redact: redactRows(),
+  redact: (r) => ({ ...r, data: (r.data as Array<Record<string, unknown>>).map(redactFeedback) }),
   document: graphql(`query McpListPrivateFeedback($checkScope: Boolean!, $organizationId: Int, $locationId: Int, $dateFrom: String, $dateTo: String, $ratings: [Int!], $responded: Boolean,
       $page: Int!, $perPage: Int!) {
     ...AccessScope

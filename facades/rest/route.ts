@@ -8,6 +8,7 @@ import type { Clock } from '../../src/domain/clock';
 import { NotFound, Validation } from '../../src/domain/errors';
 import { MAX_IMAGE_BYTES } from '../../src/domain/limits';
 import { bodyLimitBytes } from '../../src/config';
+import { claimParsedMultipart } from '../../src/http/idempotency';
 import { contextOf } from '../shared/auth';
 import { execute, type Operation } from '../shared/execute';
 import { sendError } from '../shared/errors';
@@ -247,6 +248,8 @@ export function mountRoutes(router: Router, routes: readonly AnyRoute[], opts: M
       try {
         const ctx = contextOf(res);
         const files = await parseMultipart(req, res, def, multipart);
+        // A multipart POST's Idempotency-Key is claimed once its fields and files are read (src/http/idempotency.ts).
+        if (!(await claimParsedMultipart(res))) return;
         const parsed = parseRequest(def, req, files);
         const variables = def.variables(parsed);
         const data = await execute(opts.schema, documentOf(def, parsed), variables, ctx);

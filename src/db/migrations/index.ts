@@ -63,6 +63,7 @@ import * as z2300 from './20261217000100-create-contact-opt-outs';
 import * as z2400 from './20261218000100-expire-unused-oauth-clients';
 import * as z2500 from './20261219000100-add-tenant-link-domain';
 import * as z2620 from './20261220000300-add-review-removed-at';
+import * as z2630 from './20261221000100-idempotency-key-binary-collation';
 /** Ordered list: names are the file names, so the table `schema_migrations` reads like the folder. */
 export const migrations: ReadonlyArray<{ name: string; up: Migration; down: Migration }> = [
   { name: '20261121000100-create-tenants', ...m0100 },
@@ -128,4 +129,5 @@ export const migrations: ReadonlyArray<{ name: string; up: Migration; down: Migr
   { name: '20261218000100-expire-unused-oauth-clients', ...z2400 },
   { name: '20261219000100-add-tenant-link-domain', ...z2500 },
   { name: '20261220000300-add-review-removed-at', ...z2620 },
+  { name: '20261221000100-idempotency-key-binary-collation', ...z2630 },
 ];

@@ -4,6 +4,7 @@ import { useApp } from '../../support/app';
 import { agencyTokenFor, makePlan, makeWorld, testimonialsOf } from '../../support/factories';
 import { Contact } from '../../../src/models';
 import { makeCampaign } from '../../inbound/support';
+import { solidPng } from '../../support/png';
 
 /**
  * `Idempotency-Key` on REST POSTs (issue 15 item 6; docs/decisions/api-conventions.md "Idempotent writes"): the same key with the same
@@ -84,6 +85,93 @@ describe('Idempotency-Key on REST POSTs', () => {
     // Another token may use the same key for its own request.
     expect((await post(w.tokens.owner, 'k-1')).status).toBe(201);
     expect(await count('reviews', 'location_id', w.home.id)).toBe(2);
+  });
+
+  it('tells keys apart by letter case: each spelling is a key of its own', async () => {
+    const { w, body, post } = await reviewWorld();
+    const first = await post(w.tokens.orgOwner, 'CaseKey-1');
+    expect([first.status, first.headers['idempotent-replayed']]).toEqual([201, undefined]);
+    // Another body under the lower-case spelling: a new key, so it runs (it was 422 idempotency_key_reused).
+    const lower = await post(w.tokens.orgOwner, 'casekey-1', { ...body, author: 'Bea' });
+    expect([lower.status, lower.headers['idempotent-replayed']]).toEqual([201, undefined]);
+    // The first body under the upper-case spelling: a new key too, so it runs rather than replaying the first.
+    const upper = await post(w.tokens.orgOwner, 'CASEKEY-1');
+    expect([upper.status, upper.headers['idempotent-replayed']]).toEqual([201, undefined]);
+    expect(new Set([first.body.data.id, lower.body.data.id, upper.body.data.id]).size).toBe(3);
+    // Each spelling answers its own first request again.
+    const again = await post(w.tokens.orgOwner, 'casekey-1', { ...body, author: 'Bea' });
+    expect([again.status, again.headers['idempotent-replayed'], again.body]).toEqual([201, 'true', lower.body]);
+    expect(await count('reviews', 'location_id', w.home.id)).toBe(3);
+    const keys = await t.db().query<{ k: string }>("SELECT idem_key AS k FROM idempotency_keys WHERE idem_key IN ('CaseKey-1', 'casekey-1', 'CASEKEY-1') ORDER BY id", {
+      type: QueryTypes.SELECT,
+    });
+    expect(keys.map((r) => r.k)).toEqual(['CaseKey-1', 'casekey-1', 'CASEKEY-1']);
+  });
+
+  describe('multipart bodies: their fields and files are the request, not their framing', () => {
+    type Part = { name: string; value: string } | { name: string; file: Buffer; filename: string; type: string };
+    /** A multipart/form-data body written by hand, with the boundary given. */
+    const multipart = (boundary: string, parts: Part[]) =>
+      Buffer.concat([
+        ...parts.map((p) =>
+          'value' in p
+            ? Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value}\r\n`)
+            : Buffer.concat([
+                Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\nContent-Type: ${p.type}\r\n\r\n`),
+                p.file,
+                Buffer.from('\r\n'),
+              ]),
+        ),
+        Buffer.from(`--${boundary}--\r\n`),
+      ]);
+    // Two logos of one size, other pixels.
+    const logoA = solidPng(2, 2, [10, 20, 30]);
+    const logoB = solidPng(2, 2, [30, 20, 10]);
+    const name = (value: string): Part => ({ name: 'name', value });
+    const logo = (file: Buffer): Part => ({ name: 'logo', file, filename: 'logo.png', type: 'image/png' });
+
+    async function orgWorld() {
+      const w = await makeWorld();
+      const post = (key: string, body: Buffer, boundary: string) =>
+        t.http().post('/api/v1/organizations').set('Authorization', `Bearer ${w.tokens.orgOwner}`).set('Idempotency-Key', key).set('Content-Type', `multipart/form-data; boundary=${boundary}`).send(body);
+      const orgs = async (names: string[]) =>
+        Number(
+          (await t.db().query<{ n: number }>('SELECT COUNT(*) AS n FROM organizations WHERE customer_id = ? AND name IN (?)', { replacements: [w.orgOwner.customerId, names], type: QueryTypes.SELECT }))[0].n,
+        );
+      return { post, orgs };
+    }
+
+    it('another request under the key, of the same length and boundary, is 422 idempotency_key_reused: other fields, other file bytes', async () => {
+      const { post, orgs } = await orgWorld();
+      const boundary = 'same-boundary-0001';
+      const first = multipart(boundary, [name('Multi AAAA'), logo(logoA)]);
+      const otherName = multipart(boundary, [name('Multi BBBB'), logo(logoA)]);
+      const otherLogo = multipart(boundary, [name('Multi AAAA'), logo(logoB)]);
+      // The length (and the boundary) alone cannot tell them apart.
+      expect(new Set([first.length, otherName.length, otherLogo.length]).size).toBe(1);
+
+      const created = await post('multi-1', first, boundary);
+      expect([created.status, created.headers['idempotent-replayed'], created.body.name]).toEqual([201, undefined, 'Multi AAAA']);
+      for (const other of [otherName, otherLogo]) {
+        const reused = await post('multi-1', other, boundary);
+        expect([reused.status, reused.headers['idempotent-replayed'], reused.body.code]).toEqual([422, undefined, 'idempotency_key_reused']);
+      }
+      // Without a file: fields only, other values, same length.
+      expect((await post('multi-2', multipart(boundary, [name('Solo CCCC')]), boundary)).status).toBe(201);
+      const fieldsOnly = await post('multi-2', multipart(boundary, [name('Solo DDDD')]), boundary);
+      expect([fieldsOnly.status, fieldsOnly.body.code]).toEqual([422, 'idempotency_key_reused']);
+      expect(await orgs(['Multi AAAA', 'Multi BBBB', 'Solo CCCC', 'Solo DDDD'])).toBe(2);
+    });
+
+    it('the same fields and files with another boundary (and another order of the parts) replay the first answer', async () => {
+      const { post, orgs } = await orgWorld();
+      const created = await post('multi-3', multipart('AaB03x', [name('Bound Co'), logo(logoA)]), 'AaB03x');
+      expect([created.status, created.headers['idempotent-replayed']]).toEqual([201, undefined]);
+      const boundary = '----another-boundary-of-another-length-7f3a';
+      const again = await post('multi-3', multipart(boundary, [logo(logoA), name('Bound Co')]), boundary);
+      expect([again.status, again.headers['idempotent-replayed'], again.body]).toEqual([201, 'true', created.body]);
+      expect(await orgs(['Bound Co'])).toBe(1);
+    });
   });
 
   it('a refused first request is replayed as refused (422), a malformed key is 422', async () => {

@@ -7,7 +7,7 @@ import { locationDeletedPayload, locationPayload, organizationDeletedPayload, or
 import { writeEvent } from '../outbox/writer';
 import { clockOf, cleanName, inTransaction, offset, organizationScoped, type Page, type PageArgs, type ServiceOptions } from './common';
 import { moveDashboardsOff } from './dashboards';
-import { storeImage, type UploadInput } from './files.service';
+import { prepareImage, saveImage, type UploadInput } from './files.service';
 import { attachDefaultSources } from './integrations.service';
 import { assertLocationCapacity } from './plans.service';
 import { containsPattern } from '../db/like';
@@ -48,11 +48,13 @@ export async function create(
   if (isTeamMember(p) || p.customerId == null) throw new Forbidden('Only account owners can create organizations.');
   const customerId = p.customerId;
   const name = cleanName(input.name);
+  // Checked and sanitised before the transaction opens; a refusal is thrown where the logo is stored.
+  const upload = input.logo ? prepareImage('logo', 'organization-logo', input.logo) : null;
   try {
     return await inTransaction(opts, async (transaction) => {
       await assertLocationCapacity(customerId, transaction);
       await assertNameFree(customerId, name, null, transaction);
-      const logo = input.logo ? await storeImage(p.tenantId, 'logo', 'organization-logo', input.logo, { transaction }) : null;
+      const logo = upload ? await saveImage(p.tenantId, upload, { transaction }) : null;
       const org = await Organization.create(
         { tenantId: p.tenantId, customerId, name, logoFileId: logo?.id ?? null },
         { transaction },
@@ -122,6 +124,7 @@ export async function update(
   input: { name?: string | null; logo?: UploadInput | null },
   opts: ServiceOptions = {},
 ): Promise<Organization> {
+  const upload = input.logo ? prepareImage('logo', 'organization-logo', input.logo) : null;
   try {
     return await inTransaction(opts, async (transaction) => {
       const org = await manageable(p, id, transaction);
@@ -130,7 +133,7 @@ export async function update(
         patch.name = cleanName(input.name);
         await assertNameFree(org.customerId, patch.name, org.id, transaction);
       }
-      if (input.logo) patch.logoFileId = (await storeImage(p.tenantId, 'logo', 'organization-logo', input.logo, { transaction })).id;
+      if (upload) patch.logoFileId = (await saveImage(p.tenantId, upload, { transaction })).id;
       org.set(patch);
       if (!org.changed()) return org;
       await org.save({ transaction });

@@ -9,7 +9,7 @@ import { Integration, Location, Organization, Review } from '../models';
 import { reviewPayload } from '../outbox/payloads';
 import { writeEvent } from '../outbox/writer';
 import { checkPageDepth, clockOf, inTransaction, parseDate, plainText, scopeSql, type Page, type PageArgs, type ServiceOptions } from './common';
-import { storeImage, type UploadInput } from './files.service';
+import { prepareImage, saveImage, type UploadInput } from './files.service';
 import { WRITABLE_TYPES } from './integrations.service';
 import { queueAutoRespond } from './auto-respond.service';
 import { tagFilterSql } from './tags.service';
@@ -257,6 +257,8 @@ export async function create(p: Principal, input: CreateReviewInput, opts: Servi
   const date = publishedAt(input.publishedOn);
   const author = presentAuthor(input.author);
   checkText(input);
+  // Checked and sanitised before the transaction opens; a refusal is thrown where the avatar is stored.
+  const upload = input.avatar ? prepareImage('avatar', 'review-avatar', input.avatar) : null;
   return inTransaction(opts, async (transaction) => {
     const org = await Organization.findByPk(input.organizationId, { transaction });
     if (!org || !canSeeOrganization(p, org)) throw new NotFound('Organization');
@@ -270,7 +272,7 @@ export async function create(p: Principal, input: CreateReviewInput, opts: Servi
     if (!integration || integration.locationId !== location.id || !WRITABLE_TYPES.includes(integration.type)) {
       throw new Validation({ source: ['The selected source is invalid: use a testimonials or custom source of this location.'] });
     }
-    const avatar = input.avatar ? await storeImage(p.tenantId, 'avatar', 'review-avatar', input.avatar, { transaction }) : null;
+    const avatar = upload ? await saveImage(p.tenantId, upload, { transaction }) : null;
     const review = await Review.create(
       {
         tenantId: location.tenantId,
@@ -339,6 +341,7 @@ async function writable(p: Principal, id: number, opts: ServiceOptions & { trans
 
 /** Changes only the fields that were sent; the source never changes. */
 export async function update(p: Principal, id: number, input: UpdateReviewInput, opts: ServiceOptions = {}): Promise<Review> {
+  const upload = input.avatar ? prepareImage('avatar', 'review-avatar', input.avatar) : null;
   return inTransaction(opts, async (transaction) => {
     const { review, integration } = await writable(p, id, { ...opts, transaction });
     checkText(input);
@@ -348,7 +351,7 @@ export async function update(p: Principal, id: number, input: UpdateReviewInput,
     if (input.message !== undefined) patch.message = input.message ?? '';
     if (input.title !== undefined) patch.title = input.title;
     if (input.publishedOn != null) patch.publishedAt = publishedAt(input.publishedOn);
-    if (input.avatar) patch.avatarFileId = (await storeImage(p.tenantId, 'avatar', 'review-avatar', input.avatar, { transaction })).id;
+    if (upload) patch.avatarFileId = (await saveImage(p.tenantId, upload, { transaction })).id;
     review.set(patch);
     if (!review.changed()) return review;
     await review.save({ transaction });

@@ -5,9 +5,9 @@ import { libraryLexicon } from './language-packs';
 /**
  * Sentiment of a review, in any of the six supported languages, read together with its star rating.
  *
- * 1. **Language**: detected per review (tinyld); where the detector hesitates between languages, or the text is too
- *    short to detect, the supported language whose lexicon knows most of its words. A language outside the six is
- *    recorded as detected and read with English.
+ * 1. **Language**: detected per review (tinyld, on its first MAX_DETECTED_CHARS); where the detector hesitates between
+ *    languages, or the text is too short to detect, the supported language whose lexicon knows most of its words. A
+ *    language outside the six is recorded as detected and read with English.
  * 2. **Text score** in -1..1: the text is cut into clauses (sentences, and contrast words such as "but", "pero",
  *    "mais", "aber"); each clause is scored from the review-domain lexicon (src/analytics/lexicon.ts) and the
  *    language's general lexicon (wink-nlp for English; the @nlpjs language packs for the others), with negation
@@ -105,6 +105,22 @@ const CONFIDENT_DETECTION = 0.5;
 /** How close behind the best guess another language must be for a clear guess to count as ambiguous. */
 const CLOSE_CANDIDATE = 0.4;
 
+/**
+ * Characters of a text the detector reads: the start of its analysable part (src/analytics/nlp.ts), cut after the
+ * last whole word. tinyld takes tens of microseconds per word it finds no language-specific n-gram in ("a a a ...":
+ * 20,000 characters 0.5 s), and a review's first 2,000 characters tell its language as well as the rest would.
+ */
+export const MAX_DETECTED_CHARS = 2_000;
+
+/** The part of a text the detector reads (MAX_DETECTED_CHARS of its analysable part, ending at a whole word). */
+export function detectable(text: string): string {
+  const read = analysable(text);
+  if (read.length <= MAX_DETECTED_CHARS) return read;
+  const head = read.slice(0, MAX_DETECTED_CHARS);
+  // A word cut in two at the limit is left out (the analysable part has no run of more than 64 non-spaces).
+  return /\s/u.test(read[MAX_DETECTED_CHARS]) ? head : head.replace(/\S+$/u, '');
+}
+
 /** What the detector says of a text: its first three guesses, and whether the first is clear. */
 export interface Detection {
   guesses: string[];
@@ -114,12 +130,13 @@ export interface Detection {
 /**
  * What tinyld says of a text's language. A clear detection keeps the guesses within CLOSE_CANDIDATE of the best; a
  * hesitant one ("Great results, fair price." reads as Irish at 0.08) keeps its first three in order, for the lexicons
- * to weigh; a text too short to tell ("Ottimo!") has none.
+ * to weigh; a text too short to tell ("Ottimo!") has none. Reads the text's first MAX_DETECTED_CHARS (`detectable`).
  */
 export function detectLanguage(text: string): Detection {
-  const letters = text.replace(/[^\p{L}]/gu, '').length;
+  const read = detectable(text);
+  const letters = read.replace(/[^\p{L}]/gu, '').length;
   if (letters < MIN_DETECTABLE_LETTERS) return { guesses: [], confident: false };
-  const guesses = detectAll(text).slice(0, 3).filter((g) => g.lang);
+  const guesses = detectAll(read).slice(0, 3).filter((g) => g.lang);
   const best = guesses[0];
   if (!best) return { guesses: [], confident: false };
   const confident = best.accuracy >= CONFIDENT_DETECTION;
@@ -136,12 +153,23 @@ interface Entry {
   weight: number;
 }
 
+/**
+ * Entries in their order of precedence, by first word: `first(tokens, at)` answers what
+ * `entries.find((e) => matchesAt(e, tokens, at))` would, trying only the entries whose first word is the token at
+ * `at` or (a word ending in `*`) a prefix of it, so a text's tokens are matched in time independent of the lexicon's
+ * size.
+ */
+interface EntryIndex {
+  entries: Entry[];
+  first(tokens: string[], at: number): Entry | undefined;
+}
+
 /** Entries of one language, longest first (so "no lo recomiendo" wins over "recomiendo"). */
 interface CompiledLexicon {
-  entries: Entry[];
+  entries: EntryIndex;
   negators: Set<string>;
   contrasts: Entry[];
-  aspects: [Aspect, Entry[]][];
+  aspects: [Aspect, EntryIndex][];
   notNegating: Entry[];
   trailing: { negators: Set<string>; stops: Set<string>; notAfter: Set<string>; subjects: Set<string>; finiteVerbs: string[]; tail: Set<string> } | null;
 }
@@ -158,10 +186,10 @@ function compile(language: Language): CompiledLexicon {
       .map(([phrase, weight]) => ({ words: split(phrase), weight }))
       .sort((a, b) => b.words.length - a.words.length);
     c = {
-      entries,
+      entries: indexed(entries),
       negators: new Set(lex.negators.map(normalise)),
       contrasts: lex.contrasts.map((w) => ({ words: split(w), weight: 0 })).sort((a, b) => b.words.length - a.words.length),
-      aspects: ASPECTS.map((a) => [a, lex.aspects[a].map((w) => ({ words: split(w), weight: 0 }))]),
+      aspects: ASPECTS.map((a) => [a, indexed(lex.aspects[a].map((w) => ({ words: split(w), weight: 0 })))]),
       notNegating: (lex.notNegating ?? []).map((w) => ({ words: split(w), weight: 0 })).sort((a, b) => b.words.length - a.words.length),
       trailing: lex.trailingNegation
         ? {
@@ -190,10 +218,58 @@ function matchesAt(entry: Entry, tokens: string[], at: number): boolean {
   return true;
 }
 
+/** The lowest of `candidates` (ascending indexes of `entries`) below `below` whose entry matches at `at`; else `below`. */
+function earliestMatch(candidates: number[] | undefined, entries: Entry[], tokens: string[], at: number, below: number): number {
+  if (candidates) {
+    for (const k of candidates) {
+      if (k >= below) break;
+      if (matchesAt(entries[k], tokens, at)) return k;
+    }
+  }
+  return below;
+}
+
+function indexed(entries: Entry[]): EntryIndex {
+  const exact = new Map<string, number[]>();
+  const prefixed = new Map<string, number[]>();
+  const always: number[] = [];
+  const add = (map: Map<string, number[]>, key: string, k: number) => {
+    const list = map.get(key);
+    if (list) list.push(k);
+    else map.set(key, [k]);
+  };
+  entries.forEach((e, k) => {
+    const head = e.words[0];
+    if (head === undefined) always.push(k);
+    else if (head.endsWith('*')) add(prefixed, head.slice(0, -1), k);
+    else add(exact, head, k);
+  });
+  const prefixLengths = [...new Set([...prefixed.keys()].map((p) => p.length))];
+  return {
+    entries,
+    first(tokens, at) {
+      let best = earliestMatch(always, entries, tokens, at, entries.length);
+      const token = tokens[at];
+      if (token !== undefined) {
+        best = earliestMatch(exact.get(token), entries, tokens, at, best);
+        for (const n of prefixLengths) if (token.length >= n) best = earliestMatch(prefixed.get(token.slice(0, n)), entries, tokens, at, best);
+      }
+      return entries[best];
+    },
+  };
+}
+
 const tokensOf = (text: string): string[] => normalise(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+
+/** The first character of each emoji and emoticon: a text without any of them has none (most texts; checked first). */
+const EMOJI_START = new RegExp(
+  `[${[...new Set(Object.keys(EMOJI).map((symbol) => [...symbol][0]))].map((c) => c.replace(/[\\\]^-]/g, '\\$&')).join('')}]`,
+  'u',
+);
 
 /** Emoji and emoticons of the text, summed. */
 function emojiScore(text: string): number {
+  if (!EMOJI_START.test(text)) return 0;
   let sum = 0;
   for (const [symbol, weight] of Object.entries(EMOJI)) {
     let from = text.indexOf(symbol);
@@ -220,12 +296,22 @@ interface Clause {
 const OPENS_PART = /^[("„“«[]/u;
 const ENDS_PART = /[,:)"“”»\]]$/u;
 
-/** Sentences, then cut before each contrast word. */
+/**
+ * Sentences, then cut before each contrast word. Linear in the text: the contrast words are matched in place on the
+ * sentence's tokens from each word on, never on a copy of the rest of the sentence (that was quadratic in its words).
+ */
 function clausesOf(text: string, lex: CompiledLexicon): Clause[] {
   const out: Clause[] = [];
   for (const sentence of text.split(/[.!?;\n]+|\s[-–—]\s/u)) {
     const words = sentence.split(/\s+/).filter(Boolean);
     const norm = words.map((w) => tokensOf(w));
+    // The sentence's tokens, and the index of each word's first token among them.
+    const tokens = norm.flat();
+    const firstToken: number[] = [];
+    for (let w = 0, at = 0; w < words.length; w += 1) {
+      firstToken.push(at);
+      at += norm[w].length;
+    }
     let start = 0;
     let weight = 1;
     const flat = (from: number, to: number): string[] => norm.slice(from, to).flat();
@@ -240,8 +326,7 @@ function clausesOf(text: string, lex: CompiledLexicon): Clause[] {
       return { text: words.slice(from, to).join(' '), tokens: flat(from, to), breaks, weight };
     };
     for (let i = 1; i < words.length; i += 1) {
-      const rest = flat(i, words.length);
-      if (lex.contrasts.some((c) => matchesAt(c, rest, 0))) {
+      if (lex.contrasts.some((c) => matchesAt(c, tokens, firstToken[i]))) {
         out.push(clause(start, i));
         start = i;
         weight = 1.5;
@@ -299,7 +384,7 @@ function scoreClause(clause: Clause, language: Language): ClauseScore {
   // The domain's phrases first (they may contain a negator: "no lo recomiendo").
   for (let i = 0; i < tokens.length; i += 1) {
     if (consumed[i]) continue;
-    const entry = lex.entries.find((e) => matchesAt(e, tokens, i));
+    const entry = lex.entries.first(tokens, i);
     if (!entry) continue;
     const fixed = entry.words.some((w) => lex.negators.has(w));
     hits.push({ start: i, end: i + entry.words.length - 1, weight: entry.weight, fixed, negated: !fixed && negatedAt(i) });
@@ -354,20 +439,33 @@ function negateBackwards(clause: Clause, rules: NonNullable<CompiledLexicon['tra
     part.push(n);
     if (stop) n += 1;
   }
+  // Each negator looks at a few tokens around it only: the hits are found by where they start and end, not searched.
+  const starts = new Set(hits.map((h) => h.start));
+  const endingAt = new Map<number, Hit[]>();
+  for (const h of hits) {
+    const list = endingAt.get(h.end);
+    if (list) list.push(h);
+    else endingAt.set(h.end, [h]);
+  }
   for (let k = 0; k < tokens.length; k += 1) {
     if (!negatorAt(k) || !rules.negators.has(tokens[k])) continue;
     if (k > 0 && rules.notAfter.has(tokens[k - 1])) continue;
     // A negator with an opinion word within reach after it negates that one ("nicht gut", "nicht zu empfehlen").
-    if (hits.some((h) => h.start > k && h.start - k <= NEGATION_SCOPE)) continue;
+    let opinionAfter = false;
+    for (let j = k + 1; j <= k + NEGATION_SCOPE && !opinionAfter; j += 1) opinionAfter = starts.has(j);
+    if (opinionAfter) continue;
     let tail = 0;
     let ends = true;
-    for (let j = k + 1; j < tokens.length && part[j] === part[k]; j += 1) {
+    for (let j = k + 1; j < tokens.length && part[j] === part[k] && tail <= TRAILING_TAIL; j += 1) {
       tail += 1;
       if (!rules.tail.has(tokens[j])) ends = false;
     }
     if (tail > TRAILING_TAIL || !ends) continue;
-    const before = hits.filter((h) => h.end < k && part[h.start] === part[k] && k - h.end - 1 <= TRAILING_SCOPE);
-    const nearest = before.reduce<Hit | null>((best, h) => (!best || h.end > best.end ? h : best), null);
+    // The opinion word ending nearest before the negator in its part, at most TRAILING_SCOPE words between them.
+    let nearest: Hit | null = null;
+    for (let end = k - 1; end >= k - 1 - TRAILING_SCOPE && end >= 0 && !nearest; end -= 1) {
+      nearest = endingAt.get(end)?.find((h) => part[h.start] === part[k]) ?? null;
+    }
     if (!nearest || nearest.negated || nearest.fixed) continue;
     const runOn = (j: number): boolean => rules.subjects.has(tokens[j]) && !rules.finiteVerbs.some((v) => wordMatches(v, tokens[j - 1]));
     let newClause = false;
@@ -393,7 +491,7 @@ function phrasesIn(text: string, language: Language): number {
   const tokens = tokensOf(text);
   let n = 0;
   for (let i = 0; i < tokens.length; i += 1) {
-    const entry = lex.entries.find((e) => matchesAt(e, tokens, i));
+    const entry = lex.entries.first(tokens, i);
     if (entry) {
       n += 1;
       i += entry.words.length - 1;
@@ -493,7 +591,7 @@ function aspectsOf(reading: TextReading, overall: Sentiment): AspectSentiments {
   for (const { clause, score } of reading.clauses) {
     for (const [aspect, words] of lex.aspects) {
       const named =
-        (aspect === 'price' && MONEY.test(clause.text)) || clause.tokens.some((_, i) => words.some((w) => matchesAt(w, clause.tokens, i)));
+        (aspect === 'price' && MONEY.test(clause.text)) || clause.tokens.some((_, i) => words.first(clause.tokens, i) !== undefined);
       if (named) sums.set(aspect, (sums.get(aspect) ?? 0) + (score.hits ? score.score : 0));
     }
   }
@@ -520,7 +618,8 @@ function recordedLanguage(detection: Detection, reading: { hits: number; languag
 
 /** Sentiment of one review: language, text, rating as a prior, aspects. */
 export function reviewSentiment(review: { title?: string | null; message?: string | null; rating: number }): SentimentResult {
-  const text = reviewText(review.title, review.message);
+  // Everything below reads the analysable part only: a message of any length costs the same bounded work.
+  const text = analysable(reviewText(review.title, review.message));
   // Text without letters ("", "...") says nothing; emoji alone still do (they score).
   const hasWords = /\p{L}/u.test(text);
   const detection: Detection = hasWords ? detectLanguage(text) : { guesses: [], confident: false };

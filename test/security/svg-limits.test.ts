@@ -1,7 +1,8 @@
 import { Organization, Review, StoredFile } from '../../src/models';
 import { SVG_LIMITS, svgLimitBreach, svgShape } from '../../src/services/svg-shape';
 import { useApp } from '../support/app';
-import { makeOrganization, makeOrgOwner, makeTenant, makeWorld, testimonialsOf, tokenFor } from '../support/factories';
+import { postReviewWithAvatar } from '../support/avatar-upload';
+import { makeOrganization, makeOrgOwner, makeTenant, makeWorld, tokenFor } from '../support/factories';
 
 /**
  * An uploaded SVG is measured by a linear scan (src/services/svg-shape.ts) before jsdom and DOMPurify parse it: a 35 KB
@@ -154,18 +155,7 @@ describe('SVG uploads past the shape limits are refused before any parse', () =>
 
   it('POST /api/v1/reviews with a too-deep avatar: 422 errors.avatar, no review and no file', async () => {
     const w = await makeWorld();
-    const src = await testimonialsOf(w.home);
-    const res = await t
-      .http()
-      .post('/api/v1/reviews')
-      .set('Authorization', bearer(w.tokens.orgOwner))
-      .field('author', 'Deep')
-      .field('rating', '5')
-      .field('published_on', '2026-04-01')
-      .field('organization_id', String(w.org.id))
-      .field('location_id', String(w.home.id))
-      .field('source', String(src.id))
-      .attach('avatar', Buffer.from(nested(100)), 'face.svg');
+    const res = await postReviewWithAvatar(t, w, 'Deep', Buffer.from(nested(100)));
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual({ avatar: ['The avatar must not nest SVG elements more than 64 deep.'] });
     expect(await Review.count({ where: { tenantId: w.tenant.id } })).toBe(0);

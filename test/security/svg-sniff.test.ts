@@ -1,6 +1,7 @@
 import { Organization, Review, StoredFile } from '../../src/models';
 import { useApp } from '../support/app';
-import { makeOrgOwner, makeTenant, makeWorld, testimonialsOf, tokenFor } from '../support/factories';
+import { postReviewWithAvatar } from '../support/avatar-upload';
+import { makeOrgOwner, makeTenant, makeWorld, tokenFor } from '../support/factories';
 
 /**
  * An uploaded SVG's content check (src/services/files.service.ts `sniff`) is the linear scan of src/reports/logo.ts.
@@ -49,18 +50,7 @@ describe('SVG uploads: the content check is linear', () => {
 
   it('a review avatar of the same bytes is 422 errors.avatar, nothing stored', async () => {
     const w = await makeWorld();
-    const src = await testimonialsOf(w.home);
-    const res = await t
-      .http()
-      .post('/api/v1/reviews')
-      .set('Authorization', bearer(w.tokens.orgOwner))
-      .field('author', 'Bomb')
-      .field('rating', '5')
-      .field('published_on', '2026-04-01')
-      .field('organization_id', String(w.org.id))
-      .field('location_id', String(w.home.id))
-      .field('source', String(src.id))
-      .attach('avatar', HOSTILE, 'face.svg');
+    const res = await postReviewWithAvatar(t, w, 'Bomb', HOSTILE);
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual({ avatar: ['The avatar content does not match a svg image.'] });
     expect(await Review.count({ where: { tenantId: w.tenant.id } })).toBe(0);

@@ -182,13 +182,18 @@ export async function list(p: Principal, f: ReviewFilter): Promise<Page<ReviewWi
     return clauses.join(' AND ');
   };
   checkPageDepth(f);
-  // The page in two reads: its ids first, walked through the scope's (..., published_at, id) index without touching
-  // the rows it skips, then those rows with their integration. One statement joining the integration and reading
-  // whole rows made the server read and join every row before the offset too (a page 25 deep: 250 rows for 10);
-  // measured on 100,000 reviews, 0.72 ms of database CPU per page against 0.30 for the two reads.
+  // The page in one statement, a deferred join: its ids first, in a derived table walked through the scope's
+  // (..., published_at, id) index without touching the rows it skips, then only those rows joined with their
+  // integration. Joining the integration and reading whole rows in the paging statement itself made the server read
+  // and join every row before the offset too (a page 25 deep: 250 rows for 10); measured on 100,000 reviews, 0.72 ms
+  // of database CPU per page against 0.30 for the ids alone. Two statements (ids, then rows) cost the API a round trip
+  // more per page.
   const pageValues: unknown[] = [];
-  const pageSql = `SELECT r.id FROM reviews r WHERE ${where('r', pageValues, true)}
-    ORDER BY ${ORDER_BY[f.sortBy ?? ReviewSort.NEWEST_FIRST]} LIMIT ? OFFSET ?`;
+  const order = ORDER_BY[f.sortBy ?? ReviewSort.NEWEST_FIRST];
+  const pageSql = `SELECT ${COLUMNS}, ${INTEGRATION_COLUMNS}
+    FROM (SELECT r.id FROM reviews r WHERE ${where('r', pageValues, true)} ORDER BY ${order} LIMIT ? OFFSET ?) page
+    INNER JOIN reviews r ON r.id = page.id INNER JOIN integrations i ON i.id = r.integration_id
+    ORDER BY ${order}`;
   // LIMIT values go as strings: MySQL 8 refuses the doubles the driver would send for numbers.
   pageValues.push(String(f.perPage), String((f.page - 1) * f.perPage));
   const countValues: unknown[] = [];
@@ -197,22 +202,11 @@ export async function list(p: Principal, f: ReviewFilter): Promise<Page<ReviewWi
   const countSql = countable
     ? `SELECT SUM(c.n) AS total FROM review_counts c WHERE ${where('c', countValues, false)}`
     : `SELECT COUNT(*) AS total FROM reviews r WHERE ${where('r', countValues, true)}`;
-  const [ids, [{ total }]] = await Promise.all([
-    select<{ id: number }>(pageSql, pageValues),
+  const [rows, [{ total }]] = await Promise.all([
+    select<JoinedRow>(pageSql, pageValues),
     select<{ total: number | string | null }>(countSql, countValues),
   ]);
-  return { items: await rowsInOrder(ids.map((r) => r.id)), total: Number(total ?? 0), page: f.page, perPage: f.perPage };
-}
-
-/** The reviews of `ids` with their integration, in the order of `ids` (one that went meanwhile is left out). */
-async function rowsInOrder(ids: number[]): Promise<ReviewWithIntegration[]> {
-  if (!ids.length) return [];
-  const rows = await select<JoinedRow>(`SELECT ${COLUMNS}, ${INTEGRATION_COLUMNS} FROM ${FROM} WHERE r.id IN (${ids.map(() => '?').join(', ')})`, ids);
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.flatMap((id) => {
-    const row = byId.get(id);
-    return row ? [toRow(row)] : [];
-  });
+  return { items: rows.map(toRow), total: Number(total ?? 0), page: f.page, perPage: f.perPage };
 }
 
 export async function get(p: Principal, id: number, opts: ServiceOptions = {}): Promise<ReviewWithIntegration> {

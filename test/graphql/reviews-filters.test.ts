@@ -242,5 +242,7 @@ describe('GraphQL reviews: filters and sort orders (MCP list_reviews)', () => {
     };
     await count(1); // warm-up: token bookkeeping
     expect(await count(1)).toBe(await count(10));
+    // The token lookup, the page (its rows with their source, in one statement) and the count.
+    expect(await count(10)).toBe(3);
   });
 });

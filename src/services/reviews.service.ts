@@ -30,6 +30,16 @@ const ORDER_BY: Record<ReviewSort, string> = {
   [ReviewSort.LOWEST_RATING_FIRST]: 'r.rating ASC, r.published_at DESC, r.id DESC',
 };
 
+type Ordered = Pick<JoinedRow, 'id' | 'rating' | 'publishedAt'>;
+const newestFirst = (a: Ordered, b: Ordered): number => b.publishedAt.getTime() - a.publishedAt.getTime() || b.id - a.id;
+/** ORDER_BY in JavaScript, for a page's few rows (every order ends in the unique id, so it is total). */
+const ORDER_ROWS: Record<ReviewSort, (a: Ordered, b: Ordered) => number> = {
+  [ReviewSort.NEWEST_FIRST]: newestFirst,
+  [ReviewSort.OLDEST_FIRST]: (a, b) => -newestFirst(a, b),
+  [ReviewSort.HIGHEST_RATING_FIRST]: (a, b) => b.rating - a.rating || newestFirst(a, b),
+  [ReviewSort.LOWEST_RATING_FIRST]: (a, b) => a.rating - b.rating || newestFirst(a, b),
+};
+
 export interface ReviewFilter extends PageArgs {
   rating?: number | null;
   /** Any of these ratings (1-5); an empty list filters nothing. */
@@ -187,13 +197,13 @@ export async function list(p: Principal, f: ReviewFilter): Promise<Page<ReviewWi
   // integration. Joining the integration and reading whole rows in the paging statement itself made the server read
   // and join every row before the offset too (a page 25 deep: 250 rows for 10); measured on 100,000 reviews, 0.72 ms
   // of database CPU per page against 0.30 for the ids alone. Two statements (ids, then rows) cost the API a round trip
-  // more per page.
+  // more per page. The page's rows are put in order here: sorting them in the statement too cost the server a
+  // temporary table and a filesort per page.
   const pageValues: unknown[] = [];
-  const order = ORDER_BY[f.sortBy ?? ReviewSort.NEWEST_FIRST];
+  const sort = f.sortBy ?? ReviewSort.NEWEST_FIRST;
   const pageSql = `SELECT ${COLUMNS}, ${INTEGRATION_COLUMNS}
-    FROM (SELECT r.id FROM reviews r WHERE ${where('r', pageValues, true)} ORDER BY ${order} LIMIT ? OFFSET ?) page
-    INNER JOIN reviews r ON r.id = page.id INNER JOIN integrations i ON i.id = r.integration_id
-    ORDER BY ${order}`;
+    FROM (SELECT r.id FROM reviews r WHERE ${where('r', pageValues, true)} ORDER BY ${ORDER_BY[sort]} LIMIT ? OFFSET ?) page
+    INNER JOIN reviews r ON r.id = page.id INNER JOIN integrations i ON i.id = r.integration_id`;
   // LIMIT values go as strings: MySQL 8 refuses the doubles the driver would send for numbers.
   pageValues.push(String(f.perPage), String((f.page - 1) * f.perPage));
   const countValues: unknown[] = [];
@@ -206,7 +216,7 @@ export async function list(p: Principal, f: ReviewFilter): Promise<Page<ReviewWi
     select<JoinedRow>(pageSql, pageValues),
     select<{ total: number | string | null }>(countSql, countValues),
   ]);
-  return { items: rows.map(toRow), total: Number(total ?? 0), page: f.page, perPage: f.perPage };
+  return { items: rows.sort(ORDER_ROWS[sort]).map(toRow), total: Number(total ?? 0), page: f.page, perPage: f.perPage };
 }
 
 export async function get(p: Principal, id: number, opts: ServiceOptions = {}): Promise<ReviewWithIntegration> {

@@ -211,6 +211,22 @@ describe('GraphQL reviews: filters and sort orders (MCP list_reviews)', () => {
       expect(await page(2)).toEqual({ names: ['ada'], total: 3 });
     });
 
+    it('breaks ties of the same moment by id, in every order (the page is put in order after it is read)', async () => {
+      const world = await makeWorld();
+      const source = await testimonialsOf(world.home);
+      const moment = at('2026-02-01T10:00:00Z');
+      const [a, b, c] = [await makeReview(source, { rating: 4, publishedAt: moment }), await makeReview(source, { rating: 4, publishedAt: moment }), await makeReview(source, { rating: 2, publishedAt: moment })];
+      const ids = async (sortBy: string) => {
+        const res = await gql(world.tokens.orgOwner, LIST, { perPage: 100, sortBy });
+        expect(res.errors).toBeUndefined();
+        return (res.data!.reviews.items as Array<{ id: number }>).map((i) => i.id);
+      };
+      expect(await ids('NEWEST_FIRST')).toEqual([c.id, b.id, a.id]);
+      expect(await ids('OLDEST_FIRST')).toEqual([a.id, b.id, c.id]);
+      expect(await ids('HIGHEST_RATING_FIRST')).toEqual([b.id, a.id, c.id]);
+      expect(await ids('LOWEST_RATING_FIRST')).toEqual([c.id, b.id, a.id]);
+    });
+
     it('refuses an unknown order', async () => {
       const res = await gql(w.tokens.orgOwner, LIST, { sortBy: 'RANDOM' });
       expect(res.errors?.[0].message).toMatch(/ReviewSort/);

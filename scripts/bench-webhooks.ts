@@ -206,13 +206,17 @@ async function main(): Promise<void> {
     await fetch(`${api}/webhooks/${sleepy.id}`, { method: 'DELETE', headers });
 
     runs.push({ burst, committed, direct: directSummary, ceiling, steady: steadySummary, withSleeper, duplicates });
-    console.log(`run ${run}/${RUNS}: burst committed ${committed.toFixed(0)}/s, delivered ${burst.perSecond.toFixed(0)}/s (direct ${directSummary.perSecond.toFixed(0)}/s), ceiling ${ceiling.toFixed(0)} wf/s, steady p99 ${steadySummary.p99Ms} ms, with sleeper p99 ${withSleeper.p99Ms} ms`);
+    console.log(`run ${run}/${RUNS}: burst committed ${committed.toFixed(0)}/s, delivered ${burst.perSecond.toFixed(0)}/s (direct ${directSummary.perSecond.toFixed(0)}/s: ${((burst.perSecond / directSummary.perSecond) * 100).toFixed(1)} %), ceiling ${ceiling.toFixed(0)} wf/s, steady p99 ${steadySummary.p99Ms} ms, with sleeper p99 ${withSleeper.p99Ms} ms`);
   }
 
   const m = (f: (r: RunResult) => number) => median(runs.map(f));
   const burstRate = m((r) => r.burst.perSecond);
   const directRate = m((r) => r.direct.perSecond);
   const ceiling = m((r) => r.ceiling);
+  // The ratio is taken within each run (burst and direct loop on the same machine minutes apart) and its median
+  // reported: the direct loop's rate swings with the VM as much as the burst's does, so a ratio of two medians taken
+  // from different runs mixes their conditions. The ratio of the medians is printed beside it.
+  const burstShare = m((r) => r.burst.perSecond / r.direct.perSecond);
   const rows = [
     ['measure (median of runs)', 'delivered', 'p50 ms', 'p99 ms', 'per second'],
     ['burst: outbox + Temporal (commit -> arrival)', `${m((r) => r.burst.count)}/${CHANGES}`, String(m((r) => r.burst.p50Ms)), String(m((r) => r.burst.p99Ms)), burstRate.toFixed(0)],
@@ -224,7 +228,7 @@ async function main(): Promise<void> {
   console.log('');
   console.log(alignedTable(rows));
   console.log(
-    `\nBurst: ${((burstRate / directRate) * 100).toFixed(1)} % of the direct loop (target >= 40 %), ${((burstRate / ceiling) * 100).toFixed(0)} % of the engine ceiling` +
+    `\nBurst: ${(burstShare * 100).toFixed(1)} % of the direct loop, median of the runs' own ratios (target >= 40 %; ratio of the medians ${((burstRate / directRate) * 100).toFixed(1)} %), ${((burstRate / ceiling) * 100).toFixed(0)} % of the engine ceiling` +
       ` (${(burstRate / ceiling).toFixed(1)}x). Steady p99 ${m((r) => r.steady.p99Ms)} ms (target < 1000); with the sleeping receiver ${m((r) => r.withSleeper.p99Ms)} ms.` +
       ` Duplicates at the healthy receiver: ${runs.reduce((a, r) => a + r.duplicates, 0)}. ${engine.processes.peakRssLine()}; this process (load generator, receivers): ${benchPeakRssMb()} MB.`,
   );

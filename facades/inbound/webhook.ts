@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
-import { ipKeyGenerator, rateLimit, type Options, type Store } from 'express-rate-limit';
+import { ipKeyGenerator, MemoryStore, rateLimit, type ClientRateLimitInfo, type Options, type Store } from 'express-rate-limit';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import type { GraphQLSchema } from 'graphql';
@@ -28,13 +28,21 @@ import { redisStore } from '../shared/rate-limit';
  * is JSON (docs/decisions/review-requests.md, "Inbound contact webhook"). The endpoint token is the credential of
  * its two GraphQL operations: `inboundEndpoint` (the look-up before any limit, and the 404 before the body is read)
  * and `receiveInboundSubmission` (signature, parsing and storage, on the raw body).
+ *
+ * A signed endpoint's budget counts only requests whose signature checked out; the others (401, 413, 415) are
+ * counted per client address and endpoint (`signedLimits`), so whoever knows the URL but not the secret cannot
+ * spend the real sender's budget.
  */
 export interface InboundWebhookDeps {
   schema: GraphQLSchema;
   logger: Logger;
   clock?: Clock;
   redis?: Redis | null;
-  /** Submissions per minute per endpoint token, and unknown tokens per minute per client address (default 120). */
+  /**
+   * Submissions per minute per endpoint token (with a signing secret: those whose signature checked out), unknown
+   * tokens per minute per client address, and a client address's unproven requests per minute to one signed endpoint
+   * (default 120).
+   */
   perMinute?: number;
   /** Requests per minute per client address that reach no endpoint: unknown tokens, other methods and paths (default 300). */
   perIpMinute?: number;
@@ -76,12 +84,88 @@ function storeFor(redis: Redis | null | undefined, prefix: string, log: Logger):
 interface Endpoint {
   /** The connection's uuid; null for an unknown, malformed or regenerated token. */
   connection: string | null;
+  /** The connection has a signing secret. */
+  signed: boolean;
   ctx: Context;
 }
 
 const endpointOf = (res: Response): Endpoint | undefined => res.locals.inbound as Endpoint | undefined;
 const isKnown = (_req: Request, res: Response): boolean => Boolean(endpointOf(res)?.connection);
+const isSigned = (res: Response): boolean => Boolean(endpointOf(res)?.connection && endpointOf(res)?.signed);
 const addressKey = (req: Request): string => `ip:${ipKeyGenerator(req.ip ?? '0.0.0.0')}`;
+/** One client address's requests to one endpoint (the token hashed, as in its budget's key). */
+const failureKey = (req: Request): string => `${addressKey(req)}:${tokenKey(String(req.params.token))}`;
+
+const WINDOW_MS = 60_000;
+
+/** The answer past a limit: 429 JSON with `Retry-After` (the seconds until the window that refused it ends). */
+function tooManyAttempts(res: Response, retryAfterSeconds: number): void {
+  rateLimited('inbound_webhook');
+  res.setHeader('Retry-After', String(retryAfterSeconds));
+  res.status(429).json({ message: 'Too Many Attempts.', code: 'rate_limited' });
+}
+
+const secondsUntil = (info: ClientRateLimitInfo): number =>
+  info.resetTime ? Math.max(1, Math.ceil((info.resetTime.getTime() - Date.now()) / 1000)) : WINDOW_MS / 1000;
+
+/**
+ * The limits of an endpoint with a signing secret. Its budget (`perMinute`, the same store and key as an unsigned
+ * endpoint's) is spent only by requests whose signature checked out, counted once the check has passed: a request
+ * without the secret cannot be told from the real sender's before its body is read and checked, and counted on
+ * arrival, 120 badly signed POSTs a minute from anyone who knew the URL refused the real sender's with 429.
+ *
+ * What fails the check (401; and 413, 415 or an unreadable body, which never reach it), and a replay of a signed
+ * request already received (a `duplicate` whose `reason` is `replay`: someone holding a copy of the sender's request,
+ * or the sender retrying it), is counted per client address and endpoint instead, as failed authentications are
+ * (facades/shared/rate-limit.ts): past `perMinute` in its window, each further failure of that address is answered
+ * 429 instead of its 4xx, while a request from it that checks out still passes (senders share egress addresses:
+ * Zapier, Make, cloud functions); past `INBOUND_FAILURE_CEILING_FACTOR` x `perMinute`, the address's requests to
+ * that endpoint are refused before their body is read, whatever they carry, until its window ends (a flood then
+ * reads no more bodies). Other addresses, the real sender's among them, are untouched by either.
+ *
+ * Both are checked before the body is read; the budget is charged after the check, so requests of the real sender
+ * that arrive at the same instant can overshoot it by as many as are in flight. Stores fail open, like every limit.
+ */
+function signedLimits(deps: InboundWebhookDeps, perMinute: number, budget: Store) {
+  const failures: Store = storeFor(deps.redis, 'rl:inbound-signature', deps.logger) ?? new MemoryStore();
+  void failures.init?.({ windowMs: WINDOW_MS } as Options);
+  // A store that fails is no limit (fail open); a key the store does not hold (Redis answers nil) is no hits yet.
+  const safely = (run: () => Promise<ClientRateLimitInfo | undefined> | ClientRateLimitInfo | undefined): Promise<ClientRateLimitInfo | undefined> =>
+    Promise.resolve()
+      .then(run)
+      .then((info) => (info && Number.isFinite(info.totalHits) ? info : undefined))
+      .catch(() => undefined);
+  const budgetHeaders = (res: Response, spent: ClientRateLimitInfo | undefined) => {
+    res.setHeader('X-RateLimit-Limit', String(perMinute));
+    res.setHeader('X-RateLimit-Remaining', String(Math.max(0, perMinute - (spent?.totalHits ?? 0))));
+  };
+  return {
+    /** Before the body: the address's failures for this endpoint, then the endpoint's budget (not charged here). */
+    gate: (async (req, res, next) => {
+      if (!isSigned(res)) return next();
+      const [failed, spent] = await Promise.all([
+        safely(() => failures.get?.(failureKey(req))),
+        safely(() => budget.get?.(tokenKey(String(req.params.token)))),
+      ]);
+      if (failed && failed.totalHits >= INBOUND_FAILURE_CEILING_FACTOR * perMinute) return tooManyAttempts(res, secondsUntil(failed));
+      budgetHeaders(res, spent);
+      if (spent && spent.totalHits >= perMinute) return tooManyAttempts(res, secondsUntil(spent));
+      next();
+    }) satisfies RequestHandler,
+    /** A request whose signature checked out: charged to the endpoint's budget. */
+    async verified(req: Request, res: Response): Promise<void> {
+      budgetHeaders(res, await safely(() => budget.increment(tokenKey(String(req.params.token)))));
+    },
+    /**
+     * Counts a request that did not prove to be the sender's, for its address and this endpoint: the seconds it must
+     * wait when that went past the limit (its answer is then 429), else null.
+     */
+    async failed(req: Request): Promise<number | null> {
+      const info = await safely(() => failures.increment(failureKey(req)));
+      return info && info.totalHits > perMinute ? secondsUntil(info) : null;
+    },
+  };
+}
 
 /**
  * The limits. Senders share egress addresses (Zapier, Make, cloud functions), so nothing counted per address may
@@ -90,26 +174,25 @@ const addressKey = (req: Request): string => `ip:${ipKeyGenerator(req.ip ?? '0.0
  * reaches no endpoint is limited per client address, however many tokens it makes up.
  */
 function limiters(deps: InboundWebhookDeps) {
-  const tooMany: Options['handler'] = (_req, res, _next, options) => {
-    rateLimited('inbound_webhook');
-    res.setHeader('Retry-After', String(Math.ceil(options.windowMs / 1000)));
-    res.status(options.statusCode).json({ message: 'Too Many Attempts.', code: 'rate_limited' });
-  };
+  const tooMany: Options['handler'] = (_req, res, _next, options) => tooManyAttempts(res, Math.ceil(options.windowMs / 1000));
   const perMinute = deps.perMinute ?? INBOUND_RATE_LIMIT_PER_MINUTE;
+  const budget: Store = storeFor(deps.redis, 'rl:inbound', deps.logger) ?? new MemoryStore();
   return {
     // The budget of one endpoint (a sender in a loop); the token is hashed so it never reaches the store. Only known
-    // tokens are counted: a made-up one leaves no key behind.
+    // tokens are counted: a made-up one leaves no key behind. An endpoint without a secret is charged on arrival
+    // (whoever has its URL is its sender); one with a secret only once the signature checked out (`signed`).
     endpoint: rateLimit({
-      windowMs: 60_000,
+      windowMs: WINDOW_MS,
       limit: perMinute,
       legacyHeaders: true,
       standardHeaders: false,
       keyGenerator: (req) => tokenKey(String(req.params.token)),
-      skip: (req, res) => !isKnown(req, res),
-      store: storeFor(deps.redis, 'rl:inbound', deps.logger),
+      skip: (req, res) => !isKnown(req, res) || isSigned(res),
+      store: budget,
       passOnStoreError: true,
       handler: tooMany,
     }),
+    signed: signedLimits(deps, perMinute, budget),
     // Guessing tokens: unknown tokens are counted per client address (each made-up token would have a fresh budget).
     guessing: rateLimit({
       windowMs: 60_000,
@@ -153,6 +236,12 @@ function limiters(deps: InboundWebhookDeps) {
 /** The per-address ceiling before the token look-up, as a multiple of the per-address limit (`INBOUND_RATE_LIMIT_PER_IP`). */
 export const INBOUND_CEILING_FACTOR = 10;
 
+/**
+ * Failed signatures of one address to one endpoint in a window, as a multiple of the endpoint's budget, past which the
+ * address's requests to it are refused before their body is read (`signedLimits`).
+ */
+export const INBOUND_FAILURE_CEILING_FACTOR = 10;
+
 /** Reads the raw body (inflating gzip/deflate/br) up to 256 KB; body-parser's errors carry the status. */
 const rawBody = express.raw({ type: () => true, limit: MAX_BODY_BYTES });
 
@@ -165,7 +254,7 @@ function readBody(req: Request, res: Response): Promise<Buffer> {
   });
 }
 
-const ENDPOINT = graphql(`query InboundEndpoint($token: String!) { inboundEndpoint(token: $token) { connection } }`);
+const ENDPOINT = graphql(`query InboundEndpoint($token: String!) { inboundEndpoint(token: $token) { connection signed } }`);
 const RECEIVE = graphql(`mutation ReceiveInboundSubmission($token: String!, $kind: InboundBodyKind!, $body: String!, $signature: String, $timestamp: String) {
   receiveInboundSubmission(token: $token, kind: $kind, body: $body, signature: $signature, timestamp: $timestamp) {
     status connection submissionId contactId sendAt rescheduled reason duplicateOf
@@ -212,7 +301,10 @@ function answer(res: Response, result: Receipt): void {
     case 'DUPLICATE':
       res.status(200).json({
         status: 'duplicate',
-        message: 'An identical payload arrived less than 5 minutes ago; this one was ignored.',
+        message:
+          result.reason === 'replay'
+            ? 'This signed request (the same timestamp and body) was already received; this one was ignored.'
+            : 'An identical payload arrived less than 5 minutes ago; this one was ignored.',
         submission_id: result.submissionId,
         duplicate_of: result.duplicateOf,
       });
@@ -231,7 +323,7 @@ export function inboundWebhook(deps: InboundWebhookDeps): Router {
     const ctx = edgeContext(req, deps.clock);
     try {
       const { inboundEndpoint } = await execute(deps.schema, ENDPOINT, { token: String(req.params.token) }, ctx);
-      res.locals.inbound = { connection: inboundEndpoint?.connection ?? null, ctx } satisfies Endpoint;
+      res.locals.inbound = { connection: inboundEndpoint?.connection ?? null, signed: inboundEndpoint?.signed ?? false, ctx } satisfies Endpoint;
     } catch (err) {
       (req.log ?? deps.logger).error({ err: loggable(failureOf(err)) }, 'inbound webhook: token look-up failed');
       return void res.status(500).json({ message: 'Server Error' });
@@ -239,15 +331,23 @@ export function inboundWebhook(deps: InboundWebhookDeps): Router {
     next();
   };
 
-  router.post('/:token', lookUp, limit.endpoint, limit.guessing, limit.address, async (req: Request, res: Response) => {
+  router.post('/:token', lookUp, limit.endpoint, limit.signed.gate, limit.guessing, limit.address, async (req: Request, res: Response) => {
     const log = req.log ?? deps.logger;
     const token = String(req.params.token);
-    const { connection, ctx } = endpointOf(res)!;
+    const { connection, signed, ctx } = endpointOf(res)!;
+    // A signed endpoint's request that never reaches the signature check is no proof of its sender either: counted,
+    // and answered 429 (true) once its address is past the limit of those.
+    const unproven = async (): Promise<boolean> => {
+      const wait = signed ? await limit.signed.failed(req) : null;
+      if (wait !== null) tooManyAttempts(res, wait);
+      return wait !== null;
+    };
     try {
       if (!connection) return void res.status(404).json({ message: 'Not found.' });
 
       const kind = bodyKindOf(req.headers['content-type']);
       if (!kind) {
+        if (await unproven()) return;
         return void res.status(415).json({
           message: 'Unsupported content type: send application/json or application/x-www-form-urlencoded (UTF-8).',
           code: 'unsupported_media_type',
@@ -259,6 +359,7 @@ export function inboundWebhook(deps: InboundWebhookDeps): Router {
         raw = await readBody(req, res);
       } catch (err) {
         const e = err as { type?: string; status?: number };
+        if (await unproven()) return;
         if (e.type === 'entity.too.large') {
           return void res.status(413).json({ message: `The request body is larger than ${MAX_BODY_BYTES / 1024} KB.`, code: 'payload_too_large' });
         }
@@ -280,6 +381,17 @@ export function inboundWebhook(deps: InboundWebhookDeps): Router {
       if (!result) return void res.status(404).json({ message: 'Not found.' });
       if (result.status === 'SIGNATURE_REFUSED') log.info({ connection: result.connection, problem: result.reason }, 'inbound webhook: signature refused');
       else if (result.submissionId !== null) log.info({ connection: result.connection, status: result.status.toLowerCase(), submission: result.submissionId }, 'inbound webhook: submission');
+      // Refused, or a replay of a signed request already received: not the sender's budget (`signedLimits`). A secret
+      // set while the request was on its way refuses it too (its budget was charged on arrival, as without a secret).
+      if (result.status === 'SIGNATURE_REFUSED') {
+        const wait = await limit.signed.failed(req);
+        if (wait !== null) return tooManyAttempts(res, wait);
+      } else if (result.status === 'DUPLICATE' && result.reason === 'replay') {
+        // Stored already: answered as the duplicate it is, only counted.
+        await limit.signed.failed(req);
+      } else if (signed) {
+        await limit.signed.verified(req, res);
+      }
       answer(res, result);
     } catch (err) {
       // The connection (or its campaign) was deleted while this request was on its way.

@@ -21,6 +21,13 @@ export class InboundSubmission extends TenantRow<InboundSubmission> {
   @Column({ type: DataType.CHAR(64), allowNull: false })
   declare payloadHash: string;
 
+  /**
+   * `X-Webhook-Timestamp` (Unix seconds) when the signature covered it (a connection with a secret), else null: the
+   * same timestamp and body again while that timestamp is valid is a replay (`duplicate`).
+   */
+  @Column({ type: DataType.INTEGER.UNSIGNED, allowNull: true })
+  declare signedTimestamp: CreationOptional<number | null>;
+
   @Column({ type: DataType.ENUM(...INBOUND_OUTCOMES), allowNull: false })
   declare outcome: InboundOutcome;
 

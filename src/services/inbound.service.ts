@@ -39,13 +39,20 @@ import { linkBaseOf } from './link-domain.service';
  * Receiving (`POST /api/webhooks/inbound/<token>`, facades/inbound/webhook.ts): no principal, the token is the
  * credential. Every submission that passes the token, size, signature and parse checks is stored in
  * `inbound_submissions` with its outcome: accepted (an invite through `requestInvite`), duplicate (the same raw
- * body within 5 minutes), skipped (neither email nor phone) or ignored (unsubscribed, duplicate window, paused).
+ * body within 5 minutes, or a signed request with the same timestamp and body received again: a replay),
+ * skipped (neither email nor phone) or ignored (unsubscribed, duplicate window, paused).
  */
 
 /** Identical raw bodies within this window are a double fire (spec: Limits > Inbound replay window). */
 export const DOUBLE_FIRE_WINDOW_MS = 5 * 60 * 1000;
 /** Accepted distance of `X-Webhook-Timestamp` from the server clock. */
 export const TIMESTAMP_TOLERANCE_MS = 5 * 60 * 1000;
+/**
+ * How long a signed, timestamped request is remembered as received: its timestamp is valid from 5 minutes before it
+ * to 5 minutes after it, so the same request can arrive up to 10 minutes after the first copy. The double-fire window
+ * (5 minutes from the first copy) left a replay in the second half of that span processed again.
+ */
+export const REPLAY_WINDOW_MS = 2 * TIMESTAMP_TOLERANCE_MS;
 export const INBOUND_PATH = '/api/webhooks/inbound';
 
 const TOKEN = /^[0-9a-f]{64}$/;
@@ -360,10 +367,15 @@ export type SubmissionResult =
   | { status: 'accepted'; submissionId: number; contactId: string; sendAt: Date; rescheduled: boolean }
   | { status: 'ignored'; submissionId: number; contactId: string | null; reason: IgnoredReason }
   | { status: 'skipped'; submissionId: number; reason: string }
-  | { status: 'duplicate'; submissionId: number; duplicateOf: number };
+  | { status: 'duplicate'; submissionId: number; duplicateOf: number; replay: boolean };
 
 export interface ReceiveOptions {
   clock?: ServiceOptions['clock'];
+  /**
+   * `X-Webhook-Timestamp` (Unix seconds) of a request whose signature covered it (`checkSignature` passed with a
+   * timestamp on a connection with a secret); null or absent otherwise.
+   */
+  signedTimestamp?: number | null;
 }
 
 const clip = (s: string, max: number): string => ([...s].length > max ? `${[...s].slice(0, max - 1).join('')}…` : s);
@@ -430,10 +442,17 @@ const IGNORED: Record<string, IgnoredReason> = {
  * fire arriving twice at once is still seen as one. A second identical raw body within 5 minutes of a processed
  * one is stored as `duplicate` and changes nothing; the window counts from the processed copy, so a sender
  * repeating itself every minute gets through again five minutes after the first.
+ *
+ * A signed request with a timestamp is valid for up to 10 minutes (5 either side of our clock), longer than the
+ * double-fire window: the same timestamp and body arriving again within `REPLAY_WINDOW_MS` of an earlier copy (any
+ * outcome, duplicates included) is a replay, stored as `duplicate` (`replay: true`). A sender's own new request
+ * carries a new timestamp, so this never holds back a genuine submission; one signed without a timestamp can only
+ * be told from a double fire by the 5-minute window (the spec makes the timestamp optional).
  */
 export async function receiveSubmission(connection: InboundConnection, raw: Buffer, payload: unknown, opts: ReceiveOptions = {}): Promise<SubmissionResult> {
   const clock = clockOf(opts);
   const payloadHash = createHash('sha256').update(raw).digest('hex');
+  const signedTimestamp = opts.signedTimestamp ?? null;
   const attempt = () =>
     // READ COMMITTED like the invite API's own requests: no gap-lock deadlocks between different new contacts.
     inReadCommitted(async (transaction): Promise<SubmissionResult> => {
@@ -442,10 +461,35 @@ export async function receiveSubmission(connection: InboundConnection, raw: Buff
       if (!conn) throw new NotFound('Inbound connection');
       const store = (row: Pick<InboundSubmission, 'outcome' | 'reason'>) =>
         InboundSubmission.create(
-          { tenantId: conn.tenantId, connectionId: conn.id, customerId: conn.customerId, payloadHash, receivedAt: now, contactId: null, inviteId: null, sendAt: null, ...row },
+          {
+            tenantId: conn.tenantId,
+            connectionId: conn.id,
+            customerId: conn.customerId,
+            payloadHash,
+            signedTimestamp,
+            receivedAt: now,
+            contactId: null,
+            inviteId: null,
+            sendAt: null,
+            ...row,
+          },
           { transaction },
         );
 
+      if (signedTimestamp !== null) {
+        // The first copy of this signed request (its timestamp and body), whatever became of it: a replay of a copy
+        // that was itself a double fire is still a replay. Looked for first, so that every repeat of one signed
+        // request is told as such (the facade does not charge those to the endpoint's budget).
+        const first = await InboundSubmission.findOne({
+          where: { connectionId: conn.id, payloadHash, signedTimestamp, receivedAt: { [Op.gte]: new Date(now.getTime() - REPLAY_WINDOW_MS) } },
+          order: [['id', 'ASC']],
+          transaction,
+        });
+        if (first) {
+          const row = await store({ outcome: 'duplicate', reason: `Replay of submission ${first.id}: the same signed request (timestamp ${signedTimestamp}) was received before.` });
+          return { status: 'duplicate', submissionId: Number(row.id), duplicateOf: Number(first.id), replay: true };
+        }
+      }
       const original = await InboundSubmission.findOne({
         where: {
           connectionId: conn.id,
@@ -458,7 +502,7 @@ export async function receiveSubmission(connection: InboundConnection, raw: Buff
       });
       if (original) {
         const row = await store({ outcome: 'duplicate', reason: `Identical to submission ${original.id} received less than 5 minutes earlier.` });
-        return { status: 'duplicate', submissionId: Number(row.id), duplicateOf: Number(original.id) };
+        return { status: 'duplicate', submissionId: Number(row.id), duplicateOf: Number(original.id), replay: false };
       }
 
       const [campaign, customer] = await Promise.all([

@@ -1,5 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Express } from 'express';
+import Redis from 'ioredis';
 import pino from 'pino';
 import request from 'supertest';
 import type { Clock } from '../../src/domain/clock';
@@ -85,15 +86,21 @@ export const sign = (secret: string, body: string, timestamp?: number | string):
     .update(timestamp !== undefined ? `${timestamp}.${body}` : body)
     .digest('hex');
 
-/** The real app with an injected clock and the inbound rate limits of the test's choosing. */
-export function useInboundApp(opts: { clock?: Clock; perMinute?: number; perIpMinute?: number } = {}) {
-  const holder: { app?: Express; stop?: () => Promise<void> } = {};
+/**
+ * The real app with an injected clock and the inbound rate limits of the test's choosing. `trustProxy` (TRUST_PROXY,
+ * e.g. 'true': one proxy) lets a test send from several client addresses through `X-Forwarded-For`; `redis` keeps
+ * the limits in Redis (TEST_REDIS_URL), where two such apps share them as two API processes do.
+ */
+export function useInboundApp(opts: { clock?: Clock; perMinute?: number; perIpMinute?: number; trustProxy?: string; redis?: boolean } = {}) {
+  const holder: { app?: Express; stop?: () => Promise<void>; redis?: Redis } = {};
   beforeAll(async () => {
+    if (opts.redis) holder.redis = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
     const created = await createApp({
-      config: { RATE_LIMIT_PER_MINUTE: 100_000, BODY_LIMIT: '1mb', TRUST_PROXY: 'false' },
+      config: { RATE_LIMIT_PER_MINUTE: 100_000, BODY_LIMIT: '1mb', TRUST_PROXY: opts.trustProxy ?? 'false' },
       schema: await getSchema(),
       logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
       clock: opts.clock,
+      redis: holder.redis ?? null,
       inboundWebhook: { perMinute: opts.perMinute ?? 100_000, perIpMinute: opts.perIpMinute },
     });
     holder.app = created.app;
@@ -101,6 +108,7 @@ export function useInboundApp(opts: { clock?: Clock; perMinute?: number; perIpMi
   });
   afterAll(async () => {
     await holder.stop?.();
+    holder.redis?.disconnect();
   });
   return {
     http: () => request.agent(holder.app!),

@@ -381,6 +381,60 @@ describe('POST /api/webhooks/inbound/:token', () => {
       expect(await InboundSubmission.count({ where: { connectionId: connection!.id } })).toBe(0);
     });
 
+    describe('replays (the timestamp is valid for up to 10 minutes, the double-fire window is 5)', () => {
+      // Whole seconds, so the timestamp's 5 minutes end exactly where the test says.
+      beforeEach(() => clock.set(new Date(Math.floor(Date.now() / 1000) * 1000)));
+      const stamped = (body: string, ts: number) => ({ 'X-Webhook-Signature': sign(SECRET, body, ts), 'X-Webhook-Timestamp': String(ts) });
+      const seconds = () => clock.now().getTime() / 1000;
+
+      it('answers a signed request replayed while its timestamp is valid with 200 duplicate, after the double-fire window too', async () => {
+        const { campaign, path, view } = await signed();
+        const body = json({ email: 'replayed@example.test', name: 'Re Played' });
+        // The sender's clock runs 4 minutes fast: its timestamp stays valid until 9 minutes after arrival.
+        const ts = seconds() + 240;
+        const first = await post(path, body, stamped(body, ts));
+        expect(first.status).toBe(202);
+
+        clock.advance(6 * 60_000); // past the 5-minute double fire: processed again before
+        const replay = await post(path, body, stamped(body, ts));
+        expect([replay.status, replay.body]).toEqual([
+          200,
+          { status: 'duplicate', message: expect.stringMatching(/already received/), submission_id: expect.any(Number), duplicate_of: first.body.submission_id },
+        ]);
+        expect(await InboundSubmission.findByPk(replay.body.submission_id)).toMatchObject({ outcome: 'duplicate', reason: expect.stringMatching(/^Replay of submission/) });
+
+        clock.advance(3 * 60_000); // the timestamp's last valid second (5:00 after it)
+        const last = await post(path, body, stamped(body, ts));
+        expect([last.status, last.body.status, last.body.duplicate_of]).toEqual([200, 'duplicate', first.body.submission_id]);
+        clock.advance(1_000);
+        expect((await post(path, body, stamped(body, ts))).body.code).toBe('stale_timestamp');
+
+        // The sender's own new request carries a new timestamp: the same body counts again, as after any double fire.
+        const again = await post(path, body, stamped(body, seconds() + 240));
+        expect([again.status, again.body.status, again.body.id]).toEqual([202, 'accepted', first.body.id]);
+
+        expect(await Invite.count({ where: { campaignId: campaign.id } })).toBe(1);
+        const connection = await inbound.connectionByToken(view.endpointUrl.split('/').pop()!);
+        const outcomes = (await InboundSubmission.findAll({ where: { connectionId: connection!.id }, order: [['id', 'ASC']] })).map((r) => r.outcome);
+        expect(outcomes).toEqual(['accepted', 'duplicate', 'duplicate', 'accepted']);
+      });
+
+      it('also when the copy replayed was itself a double fire (stored as duplicate)', async () => {
+        const { path } = await signed();
+        const body = json({ email: 'refired@example.test' });
+        const first = await post(path, body, stamped(body, seconds()));
+        expect(first.status).toBe(202);
+        clock.advance(60_000);
+        const ts = seconds() + 240;
+        const refired = await post(path, body, stamped(body, ts));
+        expect(refired.body).toMatchObject({ status: 'duplicate', duplicate_of: first.body.submission_id });
+
+        clock.advance(7 * 60_000); // 8 minutes after the first, 7 after the double fire; its timestamp valid 2 more
+        const replay = await post(path, body, stamped(body, ts));
+        expect([replay.status, replay.body.status, replay.body.duplicate_of]).toEqual([200, 'duplicate', refired.body.submission_id]);
+      });
+    });
+
     it('stores the secret encrypted; without a secret no signature is needed (or checked)', async () => {
       const { path, view, w } = await signed();
       const connection = await inbound.connectionByToken(view.endpointUrl.split('/').pop()!);
@@ -561,5 +615,142 @@ describe('/api/webhooks/inbound: a ceiling per client address before the token l
     const refused = await submit(10);
     expect([refused.status, refused.body]).toEqual([429, { message: 'Too Many Attempts.', code: 'rate_limited' }]);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * A signed endpoint's budget is its sender's: only requests whose signature checks out spend it. Whoever knows the URL
+ * but not the secret is counted per address (and endpoint) instead. Client addresses through X-Forwarded-For (one
+ * trusted proxy).
+ */
+describe('POST /api/webhooks/inbound/:token rate limit: a signed endpoint', () => {
+  useDatabase();
+  const t = useInboundApp({ perMinute: 3, trustProxy: 'true' });
+  const SECRET = 'inbound-secret-0123456789';
+  const ATTACKER = '203.0.113.66';
+  const SENDER = '198.51.100.7';
+  let n = 0;
+
+  async function signedConnection() {
+    const w = await makeWorld();
+    const campaign = await makeCampaign(w.org, w.home);
+    const conn = await makeConnection(w.orgOwner, campaign);
+    await inbound.setSigningSecret(await ownerPrincipal(w.orgOwner), conn.view.id, { secret: SECRET });
+    return conn;
+  }
+  /** A new contact each time; signed with the secret (with a timestamp, as most senders do, unless `bodyOnly`), else with a wrong one. */
+  function submit(path: string, from: string, how: 'timestamped' | 'bodyOnly' | 'wrong' | 'unsupported', body = JSON.stringify({ email: `signed-rl-${(n += 1)}@example.test` })) {
+    const ts = Math.floor(Date.now() / 1000);
+    const headers: Record<string, string> = {
+      'X-Forwarded-For': from,
+      'Content-Type': how === 'unsupported' ? 'text/plain' : 'application/json',
+      ...(how === 'timestamped' ? { 'X-Webhook-Timestamp': String(ts), 'X-Webhook-Signature': sign(SECRET, body, ts) } : {}),
+      ...(how === 'bodyOnly' ? { 'X-Webhook-Signature': sign(SECRET, body) } : {}),
+      ...(how === 'wrong' ? { 'X-Webhook-Signature': sign('not-the-secret-0123456789', body) } : {}),
+    };
+    let req = t.http().post(path);
+    for (const [k, v] of Object.entries(headers)) req = req.set(k, v);
+    return req.send(body);
+  }
+  const storedFor = async (token: string) => InboundSubmission.count({ where: { connectionId: (await inbound.connectionByToken(token))!.id } });
+
+  it('badly signed POSTs do not spend the budget: 401, then 429 for their address; the sender still gets 202, from any address', async () => {
+    const { path } = await signedConnection();
+    for (let i = 0; i < 3; i += 1) {
+      const res = await submit(path, ATTACKER, 'wrong');
+      expect([res.status, res.body.code]).toEqual([401, 'invalid_signature']);
+    }
+    const limited = await submit(path, ATTACKER, 'wrong');
+    expect([limited.status, limited.body]).toEqual([429, { message: 'Too Many Attempts.', code: 'rate_limited' }]);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+
+    // The real sender, as it sends: its budget (3 a minute) is untouched.
+    const stamped = await submit(path, SENDER, 'timestamped');
+    expect([stamped.status, stamped.body.status]).toEqual([202, 'accepted']);
+    expect(stamped.headers['x-ratelimit-limit']).toBe('3');
+    expect(stamped.headers['x-ratelimit-remaining']).toBe('2');
+    expect((await submit(path, SENDER, 'bodyOnly')).status).toBe(202);
+    // A request that checks out passes from the refused address too (senders share egress addresses).
+    expect((await submit(path, ATTACKER, 'timestamped')).status).toBe(202);
+    expect((await submit(path, ATTACKER, 'wrong')).status).toBe(429);
+
+    // The budget is the sender's own, and still applies: three checked-out requests, then 429.
+    const spent = await submit(path, SENDER, 'timestamped');
+    expect([spent.status, spent.body]).toEqual([429, { message: 'Too Many Attempts.', code: 'rate_limited' }]);
+    expect(spent.headers['x-ratelimit-limit']).toBe('3');
+    expect(spent.headers['x-ratelimit-remaining']).toBe('0');
+    expect(Number(spent.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('counts requests that never reach the check (415) like failed signatures, not against the budget', async () => {
+    const { path } = await signedConnection();
+    for (let i = 0; i < 3; i += 1) expect((await submit(path, ATTACKER, 'unsupported')).status).toBe(415);
+    expect((await submit(path, ATTACKER, 'unsupported')).status).toBe(429);
+    for (let i = 0; i < 3; i += 1) expect((await submit(path, SENDER, 'timestamped')).status).toBe(202);
+    expect((await submit(path, SENDER, 'timestamped')).status).toBe(429);
+  });
+
+  it('past ten times the limit, refuses the address unread for that endpoint only; the sender elsewhere still gets 202', async () => {
+    const a = await signedConnection();
+    const b = await signedConnection();
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i += 1) statuses.push((await submit(a.path, ATTACKER, 'wrong')).status);
+    expect(statuses).toEqual([...Array(3).fill(401), ...Array(27).fill(429)]);
+    // Now even a request that would check out is refused before it is read: nothing stored.
+    const unread = await submit(a.path, ATTACKER, 'timestamped');
+    expect([unread.status, unread.body]).toEqual([429, { message: 'Too Many Attempts.', code: 'rate_limited' }]);
+    expect(await storedFor(a.token)).toBe(0);
+
+    expect((await submit(a.path, SENDER, 'timestamped')).status).toBe(202);
+    // Another endpoint, from the same address: its own count.
+    expect((await submit(b.path, ATTACKER, 'wrong')).status).toBe(401);
+    expect((await submit(b.path, ATTACKER, 'timestamped')).status).toBe(202);
+  });
+
+  it('a replay of a signed request already received is a duplicate and does not spend the budget either', async () => {
+    const { path } = await signedConnection();
+    const body = JSON.stringify({ email: 'replayed-rl@example.test' });
+    const ts = Math.floor(Date.now() / 1000);
+    const original = { 'X-Webhook-Timestamp': String(ts), 'X-Webhook-Signature': sign(SECRET, body, ts), 'Content-Type': 'application/json' };
+    const first = await t.http().post(path).set({ ...original, 'X-Forwarded-For': SENDER }).send(body);
+    expect(first.status).toBe(202);
+    for (let i = 0; i < 5; i += 1) {
+      const replay = await t.http().post(path).set({ ...original, 'X-Forwarded-For': ATTACKER }).send(body);
+      expect([replay.status, replay.body.status, replay.body.duplicate_of]).toEqual([200, 'duplicate', first.body.submission_id]);
+    }
+    expect((await submit(path, SENDER, 'timestamped')).status).toBe(202);
+    expect((await submit(path, SENDER, 'timestamped')).status).toBe(202);
+    expect((await submit(path, SENDER, 'timestamped')).status).toBe(429);
+  });
+});
+
+describe('POST /api/webhooks/inbound/:token rate limit: a signed endpoint, limits in Redis (two API processes)', () => {
+  useDatabase();
+  const a = useInboundApp({ perMinute: 3, trustProxy: 'true', redis: true });
+  const b = useInboundApp({ perMinute: 3, trustProxy: 'true', redis: true });
+  const SECRET = 'inbound-secret-0123456789';
+
+  it('shares the failures of an address and the budget of the endpoint; a key not yet in Redis is no hits', async () => {
+    const w = await makeWorld();
+    const campaign = await makeCampaign(w.org, w.home);
+    const { view, path } = await makeConnection(w.orgOwner, campaign);
+    await inbound.setSigningSecret(await ownerPrincipal(w.orgOwner), view.id, { secret: SECRET });
+    let n = 0;
+    const submit = (app: typeof a, from: string, secret: string) => {
+      const body = JSON.stringify({ email: `redis-rl-${(n += 1)}@example.test` });
+      return app.http().post(path).set({ 'Content-Type': 'application/json', 'X-Forwarded-For': from, 'X-Webhook-Signature': sign(secret, body) }).send(body);
+    };
+    const wrong = 'not-the-secret-0123456789';
+    const first = await submit(a, '203.0.113.66', wrong);
+    expect([first.status, first.headers['x-ratelimit-remaining']]).toEqual([401, '3']);
+    expect((await submit(b, '203.0.113.66', wrong)).status).toBe(401);
+    expect((await submit(a, '203.0.113.66', wrong)).status).toBe(401);
+    expect((await submit(b, '203.0.113.66', wrong)).status).toBe(429);
+
+    const sent = await submit(b, '198.51.100.7', SECRET);
+    expect([sent.status, sent.headers['x-ratelimit-remaining']]).toEqual([202, '2']);
+    expect((await submit(a, '198.51.100.7', SECRET)).status).toBe(202);
+    expect((await submit(b, '198.51.100.7', SECRET)).status).toBe(202);
+    expect((await submit(a, '198.51.100.7', SECRET)).status).toBe(429);
   });
 });

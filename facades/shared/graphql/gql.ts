@@ -14,7 +14,7 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
-    "query InboundEndpoint($token: String!) { inboundEndpoint(token: $token) { connection } }": typeof types.InboundEndpointDocument,
+    "query InboundEndpoint($token: String!) { inboundEndpoint(token: $token) { connection signed } }": typeof types.InboundEndpointDocument,
     "mutation ReceiveInboundSubmission($token: String!, $kind: InboundBodyKind!, $body: String!, $signature: String, $timestamp: String) {\n  receiveInboundSubmission(token: $token, kind: $kind, body: $body, signature: $signature, timestamp: $timestamp) {\n    status connection submissionId contactId sendAt rescheduled reason duplicateOf\n  }\n}": typeof types.ReceiveInboundSubmissionDocument,
     "query McpBrandName { tenant { brandName } }": typeof types.McpBrandNameDocument,
     "fragment AccessScope on Query {\n  accessScope(organizationId: $organizationId, locationId: $locationId) @include(if: $checkScope) { organizationId }\n}": typeof types.AccessScopeFragmentDoc,
@@ -158,7 +158,7 @@ type Documents = {
     "mutation SetScanSchedule($uuid: String!, $input: SetScanScheduleInput!) { setScanSchedule(uuid: $uuid, input: $input) { ...ScheduleFields } }": typeof types.SetScanScheduleDocument,
 };
 const documents: Documents = {
-    "query InboundEndpoint($token: String!) { inboundEndpoint(token: $token) { connection } }": types.InboundEndpointDocument,
+    "query InboundEndpoint($token: String!) { inboundEndpoint(token: $token) { connection signed } }": types.InboundEndpointDocument,
     "mutation ReceiveInboundSubmission($token: String!, $kind: InboundBodyKind!, $body: String!, $signature: String, $timestamp: String) {\n  receiveInboundSubmission(token: $token, kind: $kind, body: $body, signature: $signature, timestamp: $timestamp) {\n    status connection submissionId contactId sendAt rescheduled reason duplicateOf\n  }\n}": types.ReceiveInboundSubmissionDocument,
     "query McpBrandName { tenant { brandName } }": types.McpBrandNameDocument,
     "fragment AccessScope on Query {\n  accessScope(organizationId: $organizationId, locationId: $locationId) @include(if: $checkScope) { organizationId }\n}": types.AccessScopeFragmentDoc,
@@ -319,7 +319,7 @@ export function graphql(source: string): unknown;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "query InboundEndpoint($token: String!) { inboundEndpoint(token: $token) { connection } }"): (typeof documents)["query InboundEndpoint($token: String!) { inboundEndpoint(token: $token) { connection } }"];
+export function graphql(source: "query InboundEndpoint($token: String!) { inboundEndpoint(token: $token) { connection signed } }"): (typeof documents)["query InboundEndpoint($token: String!) { inboundEndpoint(token: $token) { connection signed } }"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

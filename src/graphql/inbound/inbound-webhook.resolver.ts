@@ -26,7 +26,7 @@ export class InboundWebhookResolver {
   @Query(() => InboundEndpointType, { nullable: true, description: 'The connection of an endpoint token; null for an unknown, malformed or regenerated token.' })
   async inboundEndpoint(@Arg('token') token: string): Promise<InboundEndpointType | null> {
     const connection = await inbound.connectionByToken(token);
-    return connection && { connection: connection.uuid };
+    return connection && { connection: connection.uuid, signed: connection.signingSecretEncrypted !== null };
   }
 
   @Mutation(() => InboundReceiptType, {
@@ -61,7 +61,10 @@ export class InboundWebhookResolver {
       payload = parseFormBody(text);
     }
 
-    const result = await inbound.receiveSubmission(connection, raw, payload, { clock: ctx.clock });
+    // The timestamp the signature covered (digits only, checked above): a replay of it is a duplicate.
+    const stamp = timestamp?.trim();
+    const signedTimestamp = connection.signingSecretEncrypted !== null && stamp ? Number(stamp) : null;
+    const result = await inbound.receiveSubmission(connection, raw, payload, { clock: ctx.clock, signedTimestamp });
     const receipt = { ...refused(connection.uuid, result.status as InboundReceiptStatus), submissionId: result.submissionId };
     switch (result.status) {
       case 'accepted':
@@ -71,7 +74,7 @@ export class InboundWebhookResolver {
       case 'skipped':
         return { ...receipt, reason: result.reason };
       case 'duplicate':
-        return { ...receipt, duplicateOf: result.duplicateOf };
+        return { ...receipt, duplicateOf: result.duplicateOf, reason: result.replay ? 'replay' : null };
     }
   }
 }

@@ -24,6 +24,9 @@ registerEnumType(InboundReceiptStatus, {
 export class InboundEndpointType {
   @Field({ description: 'Connection UUID.' })
   connection!: string;
+
+  @Field({ description: 'The connection has a signing secret: its submissions must be signed.' })
+  signed!: boolean;
 }
 
 @ObjectType('InboundReceipt', { description: 'The outcome of one submission to an inbound endpoint.' })
@@ -48,7 +51,10 @@ export class InboundReceiptType {
   @Field(() => Boolean, { nullable: true, description: 'A waiting review request was rescheduled (accepted).' })
   rescheduled!: boolean | null;
 
-  @Field(() => String, { nullable: true, description: 'Why it was ignored or skipped; the signature problem when refused.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Why it was ignored or skipped; the signature problem when refused; `replay` for a duplicate that repeats a signed request (its timestamp and body).',
+  })
   reason!: string | null;
 
   @Field(() => Float, { nullable: true, description: 'The submission this one repeats (duplicate): a whole number, beyond 32 bits too.' })

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 import { Command, CommanderError, Option } from 'commander';
 import { ROLES, TOKEN_KINDS, type Role, type TokenKind } from '../domain/principal';
-import { run } from './run';
+import { run, withStdinPassword, type PasswordOpts } from './run';
 
 /**
  * Operator CLI, `reviewgrid <command> [options]` (package.json `bin`; `npm run cli -- ...` runs the same built file).
- * `--json` prints one JSON object on stdout. Exit codes: 0 done, 1 failure, 2 invalid input.
+ * `--json` prints one JSON object on stdout (an error too, Commander's own among them). Exit codes: 0 done, 1 failure,
+ * 2 invalid input. Secrets can stay out of argv: `--password-stdin`, or the REVIEWGRID_* variables of their options.
  *
  * This file only declares the commands: each action imports its implementation when it runs, so `--help` loads
  * nothing but commander, and a database command loads the models and its services, never the GraphQL schema,
@@ -15,11 +16,37 @@ import { run } from './run';
 const accounts = () => import('./commands/accounts');
 const LIST_LIMIT = '100';
 
-export function buildProgram(): Command {
+/**
+ * A password in argv is in the shell's history and in /proc/<pid>/cmdline, which every local user can read: it can
+ * come from the environment instead (readable by the same user only), or from stdin, as `docker login` and `gh auth
+ * login --with-token` take theirs. `--password` on the command line wins over the variable; with `--password-stdin`
+ * either is refused (exit 2), so two sources never disagree silently.
+ */
+const PASSWORD_ENV = 'REVIEWGRID_PASSWORD';
+const passwordOption = (description: string) =>
+  new Option('--password <password>', `${description}; other local users can read arguments: prefer --password-stdin or the variable`).env(PASSWORD_ENV);
+const passwordStdinOption = () => new Option('--password-stdin', 'read the password from stdin (one line)').conflicts('password');
+
+/** Whether `--json` is among the program's arguments (before a `--`): known before Commander parses anything. */
+export function wantsJson(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).includes('--json');
+}
+
+/** One line for Commander's own refusal (an unknown option, a missing one, no command), without its `error: ` prefix. */
+export function commanderMessage(err: CommanderError): string {
+  if (err.code === 'commander.help') return 'a command is required: `reviewgrid --help` lists them';
+  return err.message.replace(/^error: /, '');
+}
+
+export function buildProgram(options: { json?: boolean } = {}): Command {
   const program = new Command('reviewgrid').description('Operator commands of the review platform').option('--json', 'machine-readable output');
   program.showHelpAfterError();
   // Commander exits with 1 on a bad option; throwing instead lets the entry point answer 2 (invalid input).
   program.exitOverride();
+  // With --json, Commander's refusals are the entry point's one JSON line on stdout: nothing of theirs on stderr (the
+  // subcommands below inherit this, so it comes before them).
+  if (options.json) program.configureOutput({ writeErr: () => undefined });
 
   // Migrations.
   program
@@ -41,10 +68,13 @@ export function buildProgram(): Command {
     .requiredOption('--owner-email <email>', 'tenant owner login email')
     .option('--owner-name <name>', 'tenant owner name')
     .option('--brand <brand>', 'brand name shown to customers (default: name)')
-    .option('--password <password>', 'owner password (min 8)')
+    .addOption(passwordOption('owner password (min 8)'))
+    .addOption(passwordStdinOption())
     .option('--tax-calculation', 'the agency calculates tax: new customers need a country (and a postal code in US/CA)')
     .option('--issue-tokens', "print the owner's agency token (/api/agency/v1) and customer token (/api/v1, every permission)")
-    .action((o: import('./commands/accounts').TenantCreateOpts) => run(program, 'migrate', async () => (await accounts()).tenantCreate(o)));
+    .action((o: import('./commands/accounts').TenantCreateOpts & PasswordOpts) =>
+      run(program, 'migrate', async () => (await accounts()).tenantCreate(await withStdinPassword(o))),
+    );
 
   program
     .command('tenant:list')
@@ -76,9 +106,10 @@ export function buildProgram(): Command {
     .requiredOption('--owner-email <email>', 'organisation owner (existing account owner, or a new organisation owner)')
     .option('--owner-name <name>', 'new owner: display name (default: the e-mail)')
     .option('--plan <plan>', "new owner: plan id or name of the new account (default: the agency's default plan)")
-    .option('--password <password>', 'new owner: password (min 8)')
-    .action((o: { tenant: string; name: string; ownerEmail: string; ownerName?: string; plan?: string; password?: string }) =>
-      run(program, 'migrate', async () => (await accounts()).orgCreate(o)),
+    .addOption(passwordOption('new owner: password (min 8)'))
+    .addOption(passwordStdinOption())
+    .action((o: { tenant: string; name: string; ownerEmail: string; ownerName?: string; plan?: string } & PasswordOpts) =>
+      run(program, 'migrate', async () => (await accounts()).orgCreate(await withStdinPassword(o))),
     );
 
   program
@@ -97,11 +128,17 @@ export function buildProgram(): Command {
     .requiredOption('--email <email>', 'login email')
     .requiredOption('--name <name>', 'display name')
     .addOption(new Option('--role <role>', 'role').choices([...ROLES]).makeOptionMandatory())
-    .option('--organization <id>', 'organisation (required for team members; owners join its account)')
+    .option(
+      '--organization <id>',
+      "team members: their organisation (required); organisation owners: join its account (else a new account opens); not for tenant owners, who join the agency's own account",
+    )
     .option('--locations <ids>', 'team members: assigned location ids, comma-separated')
     .option('--permissions <perms>', 'team members: organisation permissions, e.g. create-locations,update-locations')
-    .option('--password <password>', 'password (min 8)')
-    .action((o: import('./commands/accounts').UserCreateOpts) => run(program, 'migrate', async () => (await accounts()).userCreate(o)));
+    .addOption(passwordOption('password (min 8)'))
+    .addOption(passwordStdinOption())
+    .action((o: import('./commands/accounts').UserCreateOpts & PasswordOpts) =>
+      run(program, 'migrate', async () => (await accounts()).userCreate(await withStdinPassword(o))),
+    );
 
   program
     .command('user:list')
@@ -196,11 +233,16 @@ export function buildProgram(): Command {
     .requiredOption('--tenant <tenant>', 'tenant id, domain or name')
     .addOption(new Option('--mode <mode>', 'simulator or live').choices(['simulator', 'live']).makeOptionMandatory())
     .option('--dataforseo-login <login>', 'DataForSEO API login (live)')
-    .option('--dataforseo-password <password>', 'DataForSEO API password (live; stored encrypted)')
-    .option('--google-maps-key <key>', 'Google Maps Geocoding API key (live; stored encrypted)')
+    .addOption(new Option('--dataforseo-password <password>', 'DataForSEO API password (live; stored encrypted)').env('REVIEWGRID_DATAFORSEO_PASSWORD'))
+    .addOption(new Option('--google-maps-key <key>', 'Google Maps Geocoding API key (live; stored encrypted)').env('REVIEWGRID_GOOGLE_MAPS_KEY'))
     .option('--dataforseo-url <url>', 'DataForSEO base URL override')
     .option('--google-maps-url <url>', 'Google Maps base URL override')
-    .action((o: import('./commands/extras').GridConfigureOpts) => run(program, 'migrate', async () => (await import('./commands/extras')).gridConfigure(o)));
+    .action((o: import('./commands/extras').GridConfigureOpts, command: Command) => {
+      // The variables are for live settings: switching to the simulator with them still exported stores no secret.
+      const ambient = (key: 'dataforseoPassword' | 'googleMapsKey') => o.mode !== 'live' && command.getOptionValueSource(key) === 'env';
+      const given = { ...o, dataforseoPassword: ambient('dataforseoPassword') ? undefined : o.dataforseoPassword, googleMapsKey: ambient('googleMapsKey') ? undefined : o.googleMapsKey };
+      return run(program, 'migrate', async () => (await import('./commands/extras')).gridConfigure(given));
+    });
 
   program
     .command('demo:seed')
@@ -229,15 +271,23 @@ export function buildProgram(): Command {
 }
 
 if (require.main === module) {
-  buildProgram()
+  const json = wantsJson(process.argv.slice(2));
+  const fail = (message: string) => {
+    if (json) process.stdout.write(`${JSON.stringify({ error: { message, fields: null } })}\n`);
+    else process.stderr.write(`${message}\n`);
+    process.exitCode = 2;
+  };
+  buildProgram({ json })
     .parseAsync(process.argv)
     .catch((err: unknown) => {
-      // Commander has already printed its own message (and help) for a parse error or `--help`.
       if (err instanceof CommanderError) {
-        process.exitCode = err.exitCode === 0 ? 0 : 2;
+        // `--help`: printed, done. A parse error: Commander has printed its message (and help) on stderr, or, with
+        // --json, nothing: the error is one JSON line on stdout, as every other error of the CLI.
+        if (err.exitCode === 0) process.exitCode = 0;
+        else if (json) fail(commanderMessage(err));
+        else process.exitCode = 2;
         return;
       }
-      process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
-      process.exitCode = 2;
+      fail(err instanceof Error ? err.message : String(err));
     });
 }

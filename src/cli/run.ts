@@ -45,6 +45,40 @@ export function ids(value: string, what: string): number[] {
   return list(value).map((s) => idOf(s, what));
 }
 
+/** The most `--password-stdin` reads: a password is a line, not a file. */
+const MAX_STDIN_SECRET_BYTES = 64 * 1024;
+
+/**
+ * A secret piped in (`printf '%s\n' "$PW" | reviewgrid ... --password-stdin`), as `docker login --password-stdin` reads
+ * it: stdin to its end, less one trailing line break. It stays out of argv, so out of shell history and of
+ * /proc/<pid>/cmdline, which every local user can read. Nothing, several lines or more than 64 KB: exit 2.
+ */
+export async function stdinSecret(flag: string, stdin: AsyncIterable<Buffer | string> = process.stdin): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stdin) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    size += bytes.length;
+    if (size > MAX_STDIN_SECRET_BYTES) throw new CliInputError(`${flag}: stdin holds more than ${MAX_STDIN_SECRET_BYTES} bytes; give the secret alone, on one line`);
+    chunks.push(bytes);
+  }
+  const secret = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  if (/[\r\n]/.test(secret)) throw new CliInputError(`${flag}: stdin holds several lines; give the secret alone, on one line`);
+  if (!secret) throw new CliInputError(`${flag}: nothing was read from stdin`);
+  return secret;
+}
+
+/** The options of a command with `--password <password>` (or REVIEWGRID_PASSWORD) and `--password-stdin`. */
+export interface PasswordOpts {
+  password?: string;
+  passwordStdin?: boolean;
+}
+
+/** `o` with the password read from stdin when `--password-stdin` was given (commander refuses it with `--password`). */
+export async function withStdinPassword<T extends PasswordOpts>(o: T): Promise<T> {
+  return o.passwordStdin ? { ...o, password: await stdinSecret('--password-stdin') } : o;
+}
+
 function isInputError(err: unknown): boolean {
   if (err instanceof CliInputError) return true;
   // Domain errors carry `code` (src/domain/errors.ts); read it without loading that module for every command.

@@ -37,11 +37,31 @@ export function graphqlLimits(config: Partial<GraphQLLimitsConfig> = {}): { plug
 }
 
 /**
- * Root fields that reach outside per call (a message sent, a receiver called, the AI provider asked): one request may
- * ask each once. Aliases would otherwise multiply one request, which the rate limit counts once, into as many
- * messages or provider calls as the alias limit allows.
+ * Root fields that reach outside per call (a message sent, a receiver called, a provider asked, a workflow of provider
+ * calls started): one request may ask each once. Aliases would otherwise multiply one request, which the rate limit
+ * counts once, into as many messages, POSTs or provider calls as the alias limit allows (docs/decisions/api-conventions.md).
+ * Fields of the public pages and the inbound webhook (`@Authorized(LINK)`) are refused on `/graphql` anyway.
  */
-export const ONCE_PER_OPERATION: ReadonlySet<string> = new Set(['sendTestMessage', 'testWebhookEndpoint', 'draftReviewResponse', 'aiInsights']);
+export const ONCE_PER_OPERATION: ReadonlySet<string> = new Set([
+  // A message: the test message, and review requests (mail/SMS/messaging steps sent by the dispatcher).
+  'sendTestMessage',
+  'inviteContact',
+  'inviteContacts',
+  // The account mails of a new customer (login details, connect links).
+  'createCustomer',
+  // A receiver called: the test event, a redelivery (a workflow of up to 11 POSTs).
+  'testWebhookEndpoint',
+  'redeliverWebhook',
+  // The AI provider.
+  'draftReviewResponse',
+  'aiInsights',
+  // A review platform (the reply published on Google or Facebook).
+  'replyToReview',
+  'approveReplyDraft',
+  // A grid scan: geocoding, then a run of up to 4,500 ranking calls (pins x keywords).
+  'createScan',
+  'runScan',
+]);
 
 /** A validation rule: each of `fields` at most once among an operation's root fields (fragments and aliases included). */
 export function oncePerOperation(fields: ReadonlySet<string>): ValidationRule {

@@ -92,7 +92,10 @@ export interface CreateUserInput {
   email: string;
   name: string;
   role: Role;
-  /** Organisation owners: join this organisation's account (else a new account is opened for them). Team members: required. */
+  /**
+   * Organisation owners: join this organisation's account (else a new account is opened for them). Team members:
+   * required. Tenant owners: refused; they join the agency's own account (that of the tenant's first owner).
+   */
   organizationId?: number | null;
   /** Team members: assigned locations (of the organisation's account). */
   locationIds?: number[];
@@ -109,6 +112,11 @@ export async function createUser(input: CreateUserInput, opts: ServiceOptions = 
   if (unknownPerms.length) {
     throw new Validation({ permissions: [`Unknown organization permissions: ${unknownPerms.join(', ')}. Known: ${ORGANIZATION_PERMISSIONS.join(', ')}.`] });
   }
+  // A tenant owner sees and hears every account of the tenant (its receivers get every account's events; its account
+  // is left out of the agency's customer list): put into a customer's account, it would make that account the agency's.
+  if (input.role === 'tenant_owner' && input.organizationId != null) {
+    throw new Validation({ organization: ["A tenant owner belongs to the agency's own account: an organization is for organization owners and team members only."] });
+  }
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   return inTransaction(opts, async (transaction) => {
     if (await User.count({ where: { tenantId: input.tenantId, email }, transaction })) {
@@ -121,8 +129,9 @@ export async function createUser(input: CreateUserInput, opts: ServiceOptions = 
 
     let customerId: number | null;
     if (input.role === 'tenant_owner') {
-      const existing = await User.findOne({ where: { tenantId: input.tenantId, role: 'tenant_owner' }, transaction });
-      customerId = org?.customerId ?? existing?.customerId ?? null;
+      // The agency's own account: the one `createTenant` opened for the first owner.
+      const existing = await User.findOne({ where: { tenantId: input.tenantId, role: 'tenant_owner' }, order: [['id', 'ASC']], transaction });
+      customerId = existing?.customerId ?? null;
     } else if (input.role === 'organization_owner') {
       if (org) customerId = org.customerId;
       else {

@@ -15,13 +15,19 @@ export interface CliRun {
   json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- test assertions read arbitrary output shapes
 }
 
-export function spawnCli(command: string, args: string[], env: Record<string, string | undefined> = {}, cwd = ROOT): Promise<CliRun> {
+/** `input`: written to the command's stdin, which is then closed (else stdin stays open and unread). */
+export function spawnCli(command: string, args: string[], env: Record<string, string | undefined> = {}, cwd = ROOT, input?: string): Promise<CliRun> {
   if (!fs.existsSync(CLI_BIN)) throw new Error(`${CLI_BIN} is missing: run \`npm run build\` first`);
   return new Promise((resolve, reject) => {
     const childEnv: Record<string, string | undefined> = { ...process.env, LOG_LEVEL: 'warn', ...env };
     // Readiness and Temporal settings of the test process must not leak into a command that did not ask for them.
     for (const key of ['TEMPORAL_ADDRESS', 'REDIS_URL'] as const) if (!(key in env)) delete childEnv[key];
     const child = spawn(command, args, { cwd, env: childEnv as NodeJS.ProcessEnv });
+    if (input !== undefined) {
+      // A command that exits without reading it (a refused option) closes the pipe: EPIPE is no test failure.
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(input);
+    }
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -41,8 +47,8 @@ export function spawnCli(command: string, args: string[], env: Record<string, st
 }
 
 /** `node dist/src/cli/index.js --json ...args` against this Jest worker's database (or `env.DATABASE_URL`). */
-export function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliRun> {
-  return spawnCli(process.execPath, [CLI_BIN, ...args], { DATABASE_URL: databaseUrlFor(process.env.JEST_WORKER_ID ?? '1'), ...env });
+export function cli(args: string[], env: Record<string, string | undefined> = {}, input?: string): Promise<CliRun> {
+  return spawnCli(process.execPath, [CLI_BIN, ...args], { DATABASE_URL: databaseUrlFor(process.env.JEST_WORKER_ID ?? '1'), ...env }, ROOT, input);
 }
 
 export const cliJson = (...args: string[]): Promise<CliRun> => cli(['--json', ...args]);

@@ -93,13 +93,13 @@ describe('reviewgrid grid:configure', () => {
     const { tenant } = await makeTenant();
     const id = String(tenant.id);
 
-    // Argument parsing (commander): an unknown mode, a missing --mode.
+    // Argument parsing (commander): an unknown mode, a missing --mode; with --json, the one JSON error line too.
     const mode = await cli('grid:configure', '--tenant', id, '--mode', 'cloud');
     expect(mode.code).toBe(2); // README: 2 = invalid input
-    expect(mode.stderr).toContain("argument 'cloud' is invalid. Allowed choices are simulator, live.");
+    expect(mode.json.error.message).toContain("argument 'cloud' is invalid. Allowed choices are simulator, live.");
     const missing = await cli('grid:configure', '--tenant', id);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("required option '--mode <mode>' not specified");
+    expect(missing.json.error.message).toContain("required option '--mode <mode>' not specified");
 
     // Validation (exit 2, a JSON error naming the fields).
     const incomplete = await cli('grid:configure', '--tenant', id, '--mode', 'live', '--dataforseo-login', 'l');

@@ -4,6 +4,9 @@ import request from 'supertest';
 import { getSchema } from '../../src/graphql/schema';
 import { createApp, type AppDeps } from '../../src/http/app';
 import { useDatabase } from '../support/db';
+import { Invite, Review, Scan, User } from '../../src/models';
+import { configureGridProviders } from '../../src/services/grid-providers.service';
+import { makeCampaign } from '../campaigns/factories';
 import { makeReview, makeWorld, testimonialsOf } from '../support/factories';
 
 /**
@@ -93,6 +96,44 @@ describe('GraphQL limits', () => {
     const once = await gql(dev, { query: `mutation { ${send('e')} }` });
     expect(once.status).toBe(200);
     expect(messages(once)).not.toMatch(/once per request/);
+  });
+
+  it('asks scans, runs, redeliveries, invites, new customers and published replies once per request too, and runs none of an aliased pair', async () => {
+    // Each reaches outside per call: geocoding and up to 4,500 ranking calls, up to 11 POSTs, review-request mail/SMS,
+    // the new customer's mails, a reply published on the review platform (docs/decisions/api-conventions.md).
+    const w = await makeWorld();
+    await configureGridProviders({ tenantId: w.tenant.id, mode: 'simulator' });
+    const campaign = await makeCampaign(w.orgOwner, w.org);
+    const review = await makeReview(await testimonialsOf(w.home));
+    const scan = '{ location: "Main Street Dental", keywords: ["dentist"], gridSize: 3, distance: 2, distanceUnit: "km", lat: 40.7128, lng: -74.006 }';
+    const customer = (n: string) =>
+      `{ name: "Customer ${n}", email: "aliased-${n}-${w.tenant.id}@example.com", password: "correct horse battery", company: "Company ${n}", customPlanId: "1", sendInvite: true }`;
+    const pairs: [field: string, a: string, b: string][] = [
+      ['createScan', `createScan(input: ${scan}) { uuid }`, `createScan(input: ${scan}) { uuid }`],
+      ['runScan', 'runScan(uuid: "00000000-0000-4000-8000-000000000001") { uuid }', 'runScan(uuid: "00000000-0000-4000-8000-000000000002") { uuid }'],
+      ['redeliverWebhook', 'redeliverWebhook(id: "00000000-0000-4000-8000-000000000001") { id }', 'redeliverWebhook(id: "00000000-0000-4000-8000-000000000002") { id }'],
+      ['inviteContact', `inviteContact(campaign: "${campaign.uuid}", input: { email: "a@example.com" }) { id }`, `inviteContact(campaign: "${campaign.uuid}", input: { email: "b@example.com" }) { id }`],
+      ['inviteContacts', `inviteContacts(campaign: "${campaign.uuid}", inputs: [{ email: "c@example.com" }]) { id }`, `inviteContacts(campaign: "${campaign.uuid}", inputs: [{ email: "d@example.com" }]) { id }`],
+      ['createCustomer', `createCustomer(input: ${customer('a')}) { id }`, `createCustomer(input: ${customer('b')}) { id }`],
+      ['replyToReview', `replyToReview(id: ${review.id}, input: { message: "Thanks!" }) { id }`, `replyToReview(id: ${review.id + 1_000_000}, input: { message: "Thanks!" }) { id }`],
+      ['approveReplyDraft', 'approveReplyDraft(id: 2147483000) { id }', 'approveReplyDraft(id: 2147483001) { id }'],
+    ];
+    for (const [field, a, b] of pairs) {
+      const res = await gql(dev, { query: `mutation { a: ${a} b: ${b} }` }, w.tokens.owner);
+      expect([field, res.status, res.body.data, messages(res)]).toEqual([field, 400, undefined, `${field} may be asked once per request (asked 2 times).`]);
+    }
+    // A fragment does not hide the second one.
+    const viaFragment = await gql(dev, { query: `mutation { a: createScan(input: ${scan}) { uuid } ...More } fragment More on Mutation { b: createScan(input: ${scan}) { uuid } }` }, w.tokens.owner);
+    expect([viaFragment.status, messages(viaFragment)]).toEqual([400, 'createScan may be asked once per request (asked 2 times).']);
+    // Nothing ran: no scan, no invite, no customer, no reply.
+    expect(await Scan.count({ where: { tenantId: w.tenant.id } })).toBe(0);
+    expect(await Invite.count({ where: { campaignId: campaign.id } })).toBe(0);
+    expect(await User.count({ where: { tenantId: w.tenant.id, email: [`aliased-a-${w.tenant.id}@example.com`, `aliased-b-${w.tenant.id}@example.com`] } })).toBe(0);
+    expect((await Review.findByPk(review.id))!.reply).toBeNull();
+    // Different fields of the list, each once, are one request like any other (here answered by the services).
+    const mixed = await gql(dev, { query: `mutation { ${pairs[1][1]} ${pairs[2][1]} }` }, w.tokens.owner);
+    expect(mixed.status).toBe(200);
+    expect(messages(mixed)).not.toMatch(/once per request/);
   });
 
   it('refuses a query nested deeper than GRAPHQL_MAX_DEPTH', async () => {

@@ -216,6 +216,11 @@ export interface UserCreateOpts {
 }
 
 export async function userCreate(o: UserCreateOpts): Promise<CliResult> {
+  // A tenant owner in a customer's account would make that account the agency's (every account's events on its
+  // receivers, gone from the agency's customer list): tenant owners join the agency's own account.
+  if (o.role === 'tenant_owner' && o.organization !== undefined) {
+    throw new CliInputError("--organization is for organization owners and team members: a tenant owner joins the agency's own account");
+  }
   const tenant = await findTenant(o.tenant);
   const user = await createUser({
     tenantId: tenant.id,

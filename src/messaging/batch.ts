@@ -71,7 +71,7 @@ export async function claimBatch(dues: readonly DueStep[], opts: DeliveryOptions
   const batch = dues.filter((d) => d.kind !== 'stale');
   if (batch.length === 0) return out;
   const settings = inviteDeliverySettings();
-  const resolve = await claimResolver(opts, unique(batch.map((d) => d.inviteId)));
+  const resolve = claimResolver(opts);
 
   await db().transaction(async (transaction) => {
     const now = clock.now();
@@ -159,8 +159,9 @@ export async function claimBatch(dues: readonly DueStep[], opts: DeliveryOptions
       pending.push({ due, loaded, step, recipient, input: { inviteId: invite.id, stepIndex, first: due.kind === 'first' } });
     }
 
-    // Senders: one per account, channel and sender name in the batch. One that is refused (no provider, a host that
-    // is not allowed) leaves its steps to the one-at-a-time path, which records why.
+    // Senders: one per account, channel and sender name in the batch. One that is refused (no provider, an SMS API
+    // address that is not allowed) leaves its steps to the one-at-a-time path, which records why. An account's SMTP
+    // host is resolved and checked by its sender when it sends (a refusal then fails the step as the provider's would).
     const senders = new Map<string, Promise<ChannelSender>>();
     const cachedResolve: typeof resolve = (customerId, channel, o) => {
       const key = `${customerId}:${channel}:${o.fromName ?? ''}`;

@@ -10,7 +10,7 @@ import { tenantScoped } from '../services/common';
 import { consumeCredits } from '../services/credits.service';
 import { sendTimeFor } from '../services/invites.service';
 import { optedOutFor } from '../services/opt-outs';
-import { senderFor, smtpHostsOfInvites, type CheckedSmtpHosts } from '../services/messaging-settings.service';
+import { senderFor } from '../services/messaging-settings.service';
 import { publicBaseUrl } from '../config';
 import { messageIdOf, reviewLinkOf, unsubscribeLinkOf } from './links';
 import { tenantLinkBase } from '../services/link-domain.service';
@@ -84,7 +84,7 @@ export class StepInFlight extends Error {
 export interface DeliveryOptions {
   clock?: Clock;
   /** Test seam: the sender of a channel (default: the account's settings, else the embedded default). */
-  senderFor?: (customerId: number, channel: Channel, opts: { fromName: string | null; transaction?: Transaction; smtpHosts?: CheckedSmtpHosts }) => Promise<ChannelSender>;
+  senderFor?: (customerId: number, channel: Channel, opts: { fromName: string | null; transaction?: Transaction }) => Promise<ChannelSender>;
   /** Test seam: runs after the provider accepted a message and before the answer is recorded (crash tests). */
   afterProviderAccepted?: (input: StepInput) => void | Promise<void>;
 }
@@ -268,13 +268,13 @@ async function refundCredit(invite: Invite, stepIndex: number, type: 'email' | '
 type SenderResolver = NonNullable<DeliveryOptions['senderFor']>;
 
 /**
- * A claim's sender resolver: the test seam's, else the account's settings (else the embedded default). The account SMTP hosts of its invites are resolved before its transaction (a DNS answer
- * can take seconds; the claim holds the invites' row locks); a test seam resolves its own.
+ * A claim's sender resolver: the test seam's, else the account's settings (else the embedded default). An account's
+ * SMTP host is resolved by its sender when the message is sent (src/services/messaging-settings.service.ts), after the
+ * claim committed and in the send's own slot: a slow or failing DNS answer neither holds the claim's row locks nor
+ * makes any other account's steps wait for it.
  */
-export async function claimResolver(opts: DeliveryOptions, inviteIds: readonly number[]): Promise<SenderResolver> {
-  if (opts.senderFor) return opts.senderFor;
-  const smtpHosts = await smtpHostsOfInvites(inviteIds);
-  return (customerId, channel, o) => senderFor(customerId, channel, { ...o, smtpHosts });
+export function claimResolver(opts: DeliveryOptions): SenderResolver {
+  return opts.senderFor ?? senderFor;
 }
 
 /** A step's sender and message, ready to send. */
@@ -387,7 +387,7 @@ export interface Claimed {
 export async function sendInviteStep(input: StepInput, opts: DeliveryOptions = {}): Promise<StepResult> {
   const clock = opts.clock ?? systemClock;
   const settings = inviteDeliverySettings();
-  const resolve = await claimResolver(opts, [input.inviteId]);
+  const resolve = claimResolver(opts);
   const claim = await db().transaction(async (transaction): Promise<StepResult | Claimed> => {
     const l = await load(input.inviteId, transaction, true);
     if (!l) return { outcome: 'stopped', reason: 'missing', sendAt: null };
@@ -515,17 +515,23 @@ export async function sendClaimed(claim: Claimed, input: StepInput, opts: Delive
   const own = ownClaim(claim, input.stepIndex);
   /** The claim was taken over while this attempt stalled: the take-over decides the step (retried later, as in flight). */
   const takenOver = () => new StepInFlight(loaded.invite.id, input.stepIndex);
-  // A claim that waited long for a send slot (a batch's steps queue behind the send limit) may have been taken over
-  // meanwhile by another attempt (Temporal's retry of an activity it timed out): the take-over sends the step, or
-  // settles it, under its own token, so this attempt must not send it too. Younger claims cannot have been taken
-  // over (the take-over waits out the whole grace), so they cost no read.
-  if (clock.now().getTime() - claim.message.sentAt.getTime() > inviteDeliverySettings().inFlightGraceMs / 2) {
-    if ((await InviteMessage.count({ where: own })) === 0) throw takenOver();
-  }
+  // The claim is a lease (review finding M1): a take-over waits until it is `inFlightGraceMs` old, so the attempt that
+  // holds it renews it (under the invite's lock, as a take-over reads it) before it calls the provider, when it is
+  // older than a third of the grace (a batch's step that waited for a send slot), and every third of the grace while
+  // the provider has it. A renewal that finds the claim no longer this attempt's (taken over while it waited) sends
+  // nothing. So a step is never sent by two attempts at once whatever the send takes; only an attempt whose process
+  // stopped (killed, frozen) for a whole grace loses its claim.
+  const renewEvery = inviteDeliverySettings().inFlightGraceMs / 3;
+  if (clock.now().getTime() - claim.message.sentAt.getTime() > renewEvery && !(await renewClaim(claim, input.stepIndex, clock))) throw takenOver();
   let providerMessageId: string | null;
   try {
-    const receipt = await sender.send({ to: recipient, ...rendered });
-    providerMessageId = receipt.providerMessageId;
+    const lease = keepClaim(claim, input.stepIndex, clock, renewEvery);
+    try {
+      const receipt = await sender.send({ to: recipient, ...rendered });
+      providerMessageId = receipt.providerMessageId;
+    } finally {
+      await lease.stop();
+    }
   } catch (e) {
     // Sent again after an interrupted attempt: the first may have arrived, so the claim and its credit stay; a
     // refusal settles the step as sent with the outcome unknown, a provider still away is tried again later.
@@ -554,21 +560,76 @@ export async function sendClaimed(claim: Claimed, input: StepInput, opts: Delive
     if (e instanceof MessagingUnavailable) {
       // Nothing was accepted: undo the claim (and give the credit back), so the retry starts clean; a claim taken over
       // meanwhile is the take-over's (removing it would let a third attempt send the step again).
-      const undone = await db().transaction(async (transaction) => {
-        await lockInvite(loaded.invite.id, transaction);
-        if ((await InviteMessage.destroy({ where: own, transaction })) === 0) return false;
-        await refundCredit(loaded.invite, input.stepIndex, creditTypeOf(channel), transaction, clock.now());
-        const undo = input.first ? { status: 'scheduled' as const, sentAt: null, nextStepIndex: null, nextStepAt: null } : { nextStepIndex: input.stepIndex, nextStepAt: clock.now() };
-        await Invite.update(undo, { where: { id: loaded.invite.id }, transaction });
-        return true;
-      });
-      throw undone ? e : takenOver();
+      throw (await undoClaim(claim, input, clock)) ? e : takenOver();
     }
     // Unknown: the claim stays, so a retry does not send again (it settles the step once the grace has passed).
     throw e;
   }
   await opts.afterProviderAccepted?.(input);
   return { claim, input, providerMessageId };
+}
+
+/**
+ * Renews the claim's lease (its row's `sent_at`) while it is still this attempt's; false when it is not (taken over,
+ * or settled by a take-over). Under the invite's lock, as a take-over reads the row: the two never interleave.
+ */
+async function renewClaim(claim: Claimed, stepIndex: number, clock: Clock): Promise<boolean> {
+  const now = clock.now();
+  const renewed = await db().transaction(async (transaction) => {
+    await lockInvite(claim.loaded.invite.id, transaction);
+    const [n] = await InviteMessage.update({ sentAt: now }, { where: ownClaim(claim, stepIndex), transaction });
+    return n > 0;
+  });
+  if (renewed) claim.message.set('sentAt', now, { raw: true });
+  return renewed;
+}
+
+/** Renews the claim every `everyMs` until stopped (a send in progress); `stop` waits for a renewal under way. */
+function keepClaim(claim: Claimed, stepIndex: number, clock: Clock, everyMs: number): { stop(): Promise<void> } {
+  let renewing: Promise<unknown> | null = null;
+  const timer = setInterval(() => {
+    // A renewal that fails (the database away for a moment) is tried again at the next tick.
+    renewing ??= renewClaim(claim, stepIndex, clock)
+      .catch(() => false)
+      .finally(() => (renewing = null));
+  }, everyMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await renewing;
+    },
+  };
+}
+
+/**
+ * Undoes a claim still this attempt's: its row removed, its credit given back, the invite as the claim found it (a
+ * first step `scheduled` again, a follow-up due again), its attempts so far kept (the claim resets them for the next
+ * step; a claim undone is the same step again, so its count goes on). False when the claim is no longer this
+ * attempt's.
+ */
+async function undoClaim(claim: Claimed, input: StepInput, clock: Clock): Promise<boolean> {
+  const { invite } = claim.loaded;
+  return db().transaction(async (transaction) => {
+    await lockInvite(invite.id, transaction);
+    if ((await InviteMessage.destroy({ where: ownClaim(claim, input.stepIndex), transaction })) === 0) return false;
+    await refundCredit(invite, input.stepIndex, creditTypeOf(claim.channel), transaction, clock.now());
+    const attempts = { sendAttempts: invite.sendAttempts };
+    const undo = input.first
+      ? { status: 'scheduled' as const, sentAt: null, nextStepIndex: null, nextStepAt: null, ...attempts }
+      : { nextStepIndex: input.stepIndex, nextStepAt: clock.now(), ...attempts };
+    await Invite.update(undo, { where: { id: invite.id }, transaction });
+    return true;
+  });
+}
+
+/**
+ * A claimed step that was never sent (its activity ended while it waited for a send slot): the claim is undone and the
+ * step is due again at once, no attempt counted. A claim taken over meanwhile is left to the take-over.
+ */
+export async function releaseClaim(claim: Claimed, input: StepInput, opts: DeliveryOptions = {}): Promise<void> {
+  if (claim.again) return; // a take-over's claim of an interrupted attempt: the stale path settles it again later
+  await undoClaim(claim, input, opts.clock ?? systemClock);
 }
 
 /** Records steps the provider took as sent, with their timeline rows, in one transaction. */
@@ -640,4 +701,34 @@ export async function failInviteStep(input: StepInput & { reason: string }, opts
     invitesFailed.inc({ channel });
     return { outcome: 'failed', reason, sendAt: null };
   });
+}
+
+/**
+ * Fails an invite whose first step could not be handled after the last attempt (an unexpected error, perhaps in its
+ * plan): `failed` with the reason and a timeline row, when it is still `scheduled` (a step claimed meanwhile decides
+ * it). The invite is failed by id alone when its campaign or contact can no longer be read.
+ */
+export async function failUnplannedInvite(inviteId: number, reason: string, opts: DeliveryOptions = {}): Promise<{ outcome: 'failed' | 'done' }> {
+  const clock = opts.clock ?? systemClock;
+  const failedById = async () => {
+    const [n] = await Invite.update(
+      { status: 'failed', failedAt: clock.now(), sentAt: null, reason: clip(reason), nextStepIndex: null, nextStepAt: null, retryAt: null },
+      { where: { id: inviteId, status: 'scheduled' } },
+    );
+    return { outcome: n > 0 ? ('failed' as const) : ('done' as const) };
+  };
+  let loaded: 'missing' | 'failed' | 'done';
+  try {
+    loaded = await db().transaction(async (transaction) => {
+      const l = await load(inviteId, transaction, true);
+      if (!l) return 'missing';
+      if (l.invite.status !== 'scheduled') return 'done';
+      await failInvite(l, reason, null, transaction, clock);
+      return 'failed';
+    });
+  } catch {
+    return failedById();
+  }
+  if (loaded === 'missing') return failedById();
+  return { outcome: loaded };
 }

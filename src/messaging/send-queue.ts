@@ -2,7 +2,7 @@ import { QueryTypes } from 'sequelize';
 import { systemClock, type Clock } from '../domain/clock';
 import { Invite } from '../models';
 import { claimBatch, type BatchClaim } from './batch';
-import { DUE_TOLERANCE_MS, failInviteStep, planInvite, sendClaimed, sendInviteStep, settleSent, StepInFlight, type DeliveryOptions, type SentStep, type StepResult } from './delivery';
+import { DUE_TOLERANCE_MS, failInviteStep, failUnplannedInvite, planInvite, releaseClaim, sendClaimed, sendInviteStep, settleSent, StepInFlight, type DeliveryOptions, type SentStep, type StepResult } from './delivery';
 import { inviteDeliverySettings } from './settings';
 import { MessagingUnavailable } from './types';
 
@@ -19,15 +19,34 @@ import { MessagingUnavailable } from './types';
  * - steps left `sending` longer than the in-flight grace (the attempt died after its claim): settled.
  * A step the provider could not take (nothing accepted) waits `retry_at` (2 s doubling to 10 min, or the provider's
  * Retry-After) and is recorded failed after `maxAttempts`.
+ *
+ * Fair between accounts (review finding H1): each kind is claimed in turns of accounts (the first due step of every
+ * account, then the second of each, ...), so a backlog of one account, or its steps being retried with their old send
+ * times, never puts another account's steps behind all of it; and the caller can leave out accounts that already have
+ * plenty waiting for a send slot (`exclude`: a slow mail server's account whose sends queue up).
  */
 export interface DueStep {
   inviteId: number;
   /** null: the invite's first step (the plan decides which); else the campaign step to send or settle. */
   stepIndex: number | null;
   kind: 'first' | 'follow-up' | 'stale';
+  /** The invite's account (what `claimDueSteps` answers): the sends of one account share the send slots fairly. */
+  customerId?: number;
 }
 
-export type DueOutcome = StepResult['outcome'] | 'waiting' | 'done' | 'retry' | 'in_flight';
+/** `released`: claimed, but never sent (the activity ended first): the claim was undone, the step is due again. */
+export type DueOutcome = StepResult['outcome'] | 'waiting' | 'done' | 'retry' | 'in_flight' | 'released';
+
+/** A claimed step's send never started: its activity ended (out of time, shutting down) while it waited for a slot. */
+export class NotStarted extends Error {
+  constructor() {
+    super('The send was not started: its activity ended first.');
+    this.name = 'NotStarted';
+  }
+}
+
+/** How many due rows of each kind a claim looks at, per step it may claim, to take them in turns of accounts. */
+const SCAN_PER_STEP = 20;
 
 const MAX_SEND_ATTEMPTS = 12;
 
@@ -37,31 +56,44 @@ const db = () => {
   return s;
 };
 
-/** Up to `limit` due steps of each kind, soonest first. */
-export async function claimDueSteps(limit: number, now: Date = systemClock.now()): Promise<DueStep[]> {
+/**
+ * Up to `limit` due steps of each kind, in turns of accounts: of the soonest due rows (`limit` x 20 of them), the
+ * first of each account, then the second of each, and so on, soonest first within a turn. Accounts in `exclude` are
+ * left out (the caller's: those with plenty already waiting for a send slot).
+ */
+export async function claimDueSteps(limit: number, now: Date = systemClock.now(), exclude: Iterable<number> = []): Promise<DueStep[]> {
   const due = new Date(now.getTime() + DUE_TOLERANCE_MS);
   const staleBefore = new Date(now.getTime() - inviteDeliverySettings().inFlightGraceMs);
-  const rows = await db().query<{ id: number; step: number | null; kind: DueStep['kind'] }>(
-    `(SELECT i.id, NULL AS step, 'first' AS kind
-        FROM invites i
-        JOIN campaigns c ON c.id = i.campaign_id
-        JOIN customers cu ON cu.id = i.customer_id
-       WHERE i.status = 'scheduled' AND i.send_at <= :due AND (i.retry_at IS NULL OR i.retry_at <= :now)
-         AND c.paused_at IS NULL AND cu.subscription_status = 'active'
-       ORDER BY i.send_at, i.id LIMIT :limit)
+  const excluded = [...exclude].filter(Number.isSafeInteger);
+  const notExcluded = excluded.length > 0 ? 'AND i.customer_id NOT IN (:excluded)' : '';
+  const rows = await db().query<{ id: number; customer_id: number; step: number | null; kind: DueStep['kind'] }>(
+    `(SELECT r.id, r.customer_id, NULL AS step, 'first' AS kind
+        FROM (SELECT d.id, d.customer_id, d.send_at, ROW_NUMBER() OVER (PARTITION BY d.customer_id ORDER BY d.send_at, d.id) AS turn
+                FROM (SELECT i.id, i.customer_id, i.send_at
+                        FROM invites i
+                        JOIN campaigns c ON c.id = i.campaign_id
+                        JOIN customers cu ON cu.id = i.customer_id
+                       WHERE i.status = 'scheduled' AND i.send_at <= :due AND (i.retry_at IS NULL OR i.retry_at <= :now)
+                         AND c.paused_at IS NULL AND cu.subscription_status = 'active' ${notExcluded}
+                       ORDER BY i.send_at, i.id LIMIT :scan) d) r
+       ORDER BY r.turn, r.send_at, r.id LIMIT :limit)
      UNION ALL
-     (SELECT i.id, i.next_step_index AS step, 'follow-up' AS kind
-        FROM invites i
-       WHERE i.status = 'sent' AND i.next_step_at <= :now AND (i.retry_at IS NULL OR i.retry_at <= :now)
-       ORDER BY i.next_step_at, i.id LIMIT :limit)
+     (SELECT r.id, r.customer_id, r.step, 'follow-up' AS kind
+        FROM (SELECT d.id, d.customer_id, d.step, d.next_step_at, ROW_NUMBER() OVER (PARTITION BY d.customer_id ORDER BY d.next_step_at, d.id) AS turn
+                FROM (SELECT i.id, i.customer_id, i.next_step_index AS step, i.next_step_at
+                        FROM invites i
+                       WHERE i.status = 'sent' AND i.next_step_at <= :now AND (i.retry_at IS NULL OR i.retry_at <= :now) ${notExcluded}
+                       ORDER BY i.next_step_at, i.id LIMIT :scan) d) r
+       ORDER BY r.turn, r.next_step_at, r.id LIMIT :limit)
      UNION ALL
-     (SELECT m.invite_id AS id, m.step_index AS step, 'stale' AS kind
+     (SELECT m.invite_id AS id, i.customer_id, m.step_index AS step, 'stale' AS kind
         FROM invite_messages m
-       WHERE m.status = 'sending' AND m.sent_at <= :staleBefore
+        JOIN invites i ON i.id = m.invite_id
+       WHERE m.status = 'sending' AND m.sent_at <= :staleBefore ${notExcluded}
        ORDER BY m.sent_at LIMIT :limit)`,
-    { replacements: { due, now, staleBefore, limit }, type: QueryTypes.SELECT },
+    { replacements: { due, now, staleBefore, limit, scan: limit * SCAN_PER_STEP, excluded }, type: QueryTypes.SELECT },
   );
-  return rows.map((r) => ({ inviteId: Number(r.id), stepIndex: r.step === null ? null : Number(r.step), kind: r.kind }));
+  return rows.map((r) => ({ inviteId: Number(r.id), stepIndex: r.step === null ? null : Number(r.step), kind: r.kind, customerId: Number(r.customer_id) }));
 }
 
 /** Retry delay of the n-th unavailable attempt: 2 s doubling, at most 10 minutes (as the workflow's policy was). */
@@ -122,55 +154,116 @@ async function failStep(input: Parameters<typeof failInviteStep>[0], opts: Deliv
   }
 }
 
-/** Runs one piece of work within the caller's limit of sends at once. */
-export type Run = <T>(work: () => Promise<T>) => Promise<T>;
+/**
+ * Runs one piece of work within the caller's limit of sends at once; `account` is whose send it is (the caller shares
+ * its slots between accounts). It may refuse work it will no longer start with NotStarted.
+ */
+export type Run = <T>(work: () => Promise<T>, account?: number) => Promise<T>;
 
 /**
  * Sends a batch of due steps: claimed together in one transaction (`claimBatch`), sent side by side within `run`,
- * the ones the providers took recorded in one transaction; what the batch leaves to the one-at-a-time path goes
- * through `sendDueStep`. Answers each due step's outcome, in order, or why it failed (the caller defers those).
+ * the ones the providers took recorded as they are taken (in small groups, `settleSent`); what the batch leaves to the
+ * one-at-a-time path goes through `sendDueStep`. Answers each due step's outcome, in order, or why it failed (the
+ * caller defers those).
  */
 export async function sendDueSteps(dues: readonly DueStep[], run: Run, opts: DeliveryOptions = {}): Promise<Array<PromiseSettledResult<DueOutcome>>> {
   return deliverBatch(dues, await claimBatch(dues, opts), run, opts);
 }
 
-/** The sending half of `sendDueSteps`: a claimed batch sent, settled, and each step's outcome in the order of `dues`. */
+/**
+ * Records sent steps in groups: the first as soon as it is taken, the ones taken meanwhile together once that commit
+ * is done, and so on. Each step's promise settles with its group's commit.
+ */
+function settleInGroups(clock: Clock | undefined): (step: SentStep) => Promise<void> {
+  let pending: Array<{ step: SentStep; resolve: () => void; reject: (e: unknown) => void }> = [];
+  let flushing = false;
+  const flush = async () => {
+    flushing = true;
+    while (pending.length > 0) {
+      const group = pending;
+      pending = [];
+      try {
+        await settleSent(
+          group.map((g) => g.step),
+          clock,
+        );
+        for (const g of group) g.resolve();
+      } catch (e) {
+        for (const g of group) g.reject(e);
+      }
+    }
+    flushing = false;
+  };
+  return (step) =>
+    new Promise<void>((resolve, reject) => {
+      pending.push({ step, resolve, reject });
+      if (!flushing) void flush();
+    });
+}
+
+/**
+ * The sending half of `sendDueSteps`: a claimed batch sent, settled, and each step's outcome in the order of `dues`.
+ * A step the providers took is recorded `sent` as soon as it is taken (review finding M2: the batch was recorded in one
+ * statement after its slowest send, so a crash while one slow send was outstanding left every step of the batch
+ * `sending`, and the stale path sent each email again); a step whose send `run` never started (NotStarted) has its
+ * claim undone, as if it had never been claimed (`released`).
+ */
 export async function deliverBatch(dues: readonly DueStep[], batch: BatchClaim, run: Run, opts: DeliveryOptions = {}): Promise<Array<PromiseSettledResult<DueOutcome>>> {
   const outcomes = new Map<DueStep, PromiseSettledResult<DueOutcome>>();
   const done = (due: DueStep, value: DueOutcome) => outcomes.set(due, { status: 'fulfilled', value });
   const failed = (due: DueStep, reason: unknown) => outcomes.set(due, { status: 'rejected', reason });
   for (const d of batch.decided) done(d.due, d.outcome);
-  const sent: Array<SentStep & { due: DueStep }> = [];
+  const settle = settleInGroups(opts.clock);
+  let settleError: { reason: unknown } | null = null;
   await Promise.all([
-    ...batch.claimed.map(({ due, claim, input }) =>
-      run(async () => {
-        try {
-          const result = await sendClaimed(claim, input, opts);
-          if ('outcome' in result) done(due, result.outcome);
-          else sent.push({ ...result, due });
-        } catch (e) {
-          await stepFailed(due.inviteId, input.stepIndex, input.first, e, opts).then((outcome) => done(due, outcome), (err: unknown) => failed(due, err));
-        }
-      }),
+    ...batch.claimed.map(async ({ due, claim, input }) => {
+      let result: SentStep | StepResult;
+      try {
+        result = await run(() => sendClaimed(claim, input, opts), claim.loaded.invite.customerId);
+      } catch (e) {
+        const handled = e instanceof NotStarted ? releaseClaim(claim, input, opts).then((): DueOutcome => 'released') : stepFailed(due.inviteId, input.stepIndex, input.first, e, opts);
+        await handled.then(
+          (outcome) => done(due, outcome),
+          (err: unknown) => failed(due, err),
+        );
+        return;
+      }
+      if ('outcome' in result) done(due, result.outcome);
+      else {
+        await settle(result).then(
+          () => done(due, 'sent'),
+          (reason: unknown) => {
+            settleError ??= { reason };
+          },
+        );
+      }
+    }),
+    ...batch.single.map((due) =>
+      run(() => sendDueStep(due, opts), due.customerId).then(
+        (outcome) => done(due, outcome),
+        (err: unknown) => (err instanceof NotStarted ? done(due, 'released') : failed(due, err)),
+      ),
     ),
-    ...batch.single.map((due) => run(() => sendDueStep(due, opts)).then((outcome) => done(due, outcome), (err: unknown) => failed(due, err))),
   ]);
-  await settleSent(sent, opts.clock);
-  for (const s of sent) done(s.due, 'sent');
+  // A group that could not be recorded (the database went away): the batch fails and Temporal retries it; its steps
+  // stay `sending`, settled by the stale path after the grace (as after a crash).
+  if (settleError) throw (settleError as { reason: unknown }).reason;
   return dues.map((d) => outcomes.get(d) ?? { status: 'rejected', reason: new Error(`Step of invite ${d.inviteId} was not handled.`) });
 }
 
 /**
  * A due step that failed in a way the queue did not expect (a bug, a row the rules trip over): it waits its turn
  * again (the same backoff), so one invite can never hold up the others, and after the last attempt its step is
- * recorded failed with the error. A database that is down makes this write fail too: the caller's batch then fails
- * and Temporal retries it.
+ * recorded failed with the error; a first step (whose plan may be what fails) fails its invite (review finding L2: it
+ * was tried again every 10 minutes for ever). A database that is down makes this write fail too: the caller's batch
+ * then fails and Temporal retries it.
  */
 export async function deferDueStep(due: DueStep, err: unknown, opts: DeliveryOptions = {}): Promise<DueOutcome> {
   const clock = opts.clock ?? systemClock;
   const attempts = await postpone(due.inviteId, null, clock.now());
-  if (attempts < MAX_SEND_ATTEMPTS || due.stepIndex === null) return 'retry';
+  if (attempts < MAX_SEND_ATTEMPTS) return 'retry';
   const reason = `internal_error: ${err instanceof Error ? err.message : String(err)}`.slice(0, 400);
+  if (due.stepIndex === null) return (await failUnplannedInvite(due.inviteId, reason, opts)).outcome;
   return failStep({ inviteId: due.inviteId, stepIndex: due.stepIndex, first: false, reason }, opts);
 }
 

@@ -29,10 +29,28 @@ export class RefusedAddress extends Error {
 
 export class UnresolvableHost extends Error {
   readonly code = 'ERR_UNRESOLVABLE_HOST';
-  constructor(readonly host: string) {
-    super(`The url host could not be resolved (${host}).`);
+  /**
+   * The DNS gave no answer rather than "no such name" (a timeout, SERVFAIL, a refused query, `EAI_AGAIN`): the host may
+   * well resolve in a moment. False for NXDOMAIN, a name without addresses, or an empty answer.
+   */
+  readonly transient: boolean;
+  constructor(
+    readonly host: string,
+    cause?: unknown,
+  ) {
+    super(`The url host could not be resolved (${host}).`, cause === undefined ? undefined : { cause });
     this.name = 'UnresolvableHost';
+    this.transient = cause !== undefined && isTransientDnsFailure(cause);
   }
+}
+
+/** DNS failures that are an answer: the name does not exist, has no address of the family, or cannot be asked. */
+const DEFINITE_DNS_CODES = new Set(['ENOTFOUND', 'ENODATA', 'EBADNAME', 'EBADFAMILY', 'EBADQUERY', 'EBADSTR', 'EFORMERR', 'ENOTIMP', 'EAI_NONAME', 'EAI_NODATA']);
+
+/** A failed look-up that may succeed when tried again (no answer, SERVFAIL, refused, `EAI_AGAIN`), by its error code. */
+export function isTransientDnsFailure(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && !DEFINITE_DNS_CODES.has(code);
 }
 
 export interface GuardOptions {
@@ -54,6 +72,10 @@ function resolverFor(servers: string[]): Resolve {
     const out: LookupAddress[] = [];
     if (v4.status === 'fulfilled') out.push(...v4.value.map((address) => ({ address, family: 4 })));
     if (v6.status === 'fulfilled') out.push(...v6.value.map((address) => ({ address, family: 6 })));
+    // No address, and the DNS did not say there is none (it failed or did not answer): that failure, for the caller
+    // to tell from "no such name" (`UnresolvableHost.transient`).
+    const failed = [v4, v6].find((r): r is PromiseRejectedResult => r.status === 'rejected' && isTransientDnsFailure(r.reason));
+    if (out.length === 0 && failed) throw failed.reason;
     return out;
   };
 }
@@ -79,12 +101,14 @@ export async function resolveChecked(hostname: string, opts: { allowPrivate: boo
   }
   if (opts.operator ? METADATA_HOSTNAMES.has(host.toLowerCase().replace(/\.$/, '')) : !opts.allowPrivate && isRefusedHostname(host)) throw new RefusedAddress(host);
   let answers: LookupAddress[];
+  let failure: unknown;
   try {
     answers = await opts.resolve(host);
-  } catch {
+  } catch (e) {
     answers = [];
+    failure = e;
   }
-  if (answers.length === 0) throw new UnresolvableHost(host);
+  if (answers.length === 0) throw new UnresolvableHost(host, failure);
   // Every address must pass: a mixed answer is refused whole rather than filtered (it names a private target).
   if (answers.some((a) => refused(a.address))) throw new RefusedAddress(host);
   return answers;

@@ -1,4 +1,4 @@
-import { literal, Op, type Transaction } from 'sequelize';
+import { Op, type Transaction } from 'sequelize';
 import { simulatorBaseUrl, smsSimulatorEnabled, webhookPrivateUrlsAllowed } from '../config';
 import { decryptSecret, encryptSecret } from '../crypto/secrets';
 import { Forbidden, NotFound, ruleViolation, Upstream, Validation, type FieldErrors } from '../domain/errors';
@@ -7,13 +7,13 @@ import { charCount, MAX_NAME_CHARS } from '../domain/limits';
 import { translator } from '../i18n';
 import { isTeamMember } from '../domain/permissions';
 import type { Principal } from '../domain/principal';
-import { smtpSender, platformEmailSender, type SmtpAccount } from '../providers/smtp/account-sender';
+import { ACCOUNT_SMTP_LABEL, smtpSender, platformEmailSender, type SmtpAccount } from '../providers/smtp/account-sender';
 import { TWILIO_API_BASE, twilioSender, type TwilioAccount } from '../providers/twilio/client';
 import { ChannelNotConfigured, MessagingRejected, MessagingUnavailable, type ChannelSender } from '../messaging/types';
-import { Customer, Invite, MessagingSetting, Organization, Tenant, User } from '../models';
+import { Customer, MessagingSetting, Organization, Tenant, User } from '../models';
 import { CHANNELS, type Channel } from '../models/campaign.model';
 import { SIMULATOR_ACCOUNT, TWILIO_SIMULATOR_PATH } from '../providers/twilio/simulator';
-import { outboundResolver, resolveChecked } from '../net/guarded-fetch';
+import { outboundResolver, resolveChecked, UnresolvableHost } from '../net/guarded-fetch';
 import { assertDeliverableUrl } from '../webhooks/url';
 import { inTransaction, type ServiceOptions, tenantScoped } from './common';
 import { accountLanguage } from './page-language';
@@ -306,47 +306,41 @@ export async function clearMessagingSettings(p: Principal, channel: string, opts
 // ---- senders --------------------------------------------------------------------------------------------
 
 /**
- * Account SMTP hosts resolved and checked (`checkedSmtpAddress`), by host name: a claim resolves its accounts' hosts
- * before it locks their invites (`smtpHostsOfInvites`) and hands them to `senderFor`.
- */
-export type CheckedSmtpHosts = ReadonlyMap<string, Promise<string>>;
-
-/**
- * The address an account's SMTP host resolves to, checked as a user's URL is; refused (or unresolvable): MessagingRejected.
- * Resolved once per sender: the transport connects to that address (TLS still names the host), so a DNS answer that
- * changes before the connection cannot lead it elsewhere.
+ * The address an account's SMTP host resolves to, checked as a user's URL is. Refused (a private address), no such
+ * name (NXDOMAIN) or a name without addresses: MessagingRejected, the step fails `provider_rejected` (the settings
+ * are wrong; saving them checks the same). The DNS not answering (a timeout, SERVFAIL, a refused query): MessagingUnavailable,
+ * as a mail server that cannot be reached, so the step is tried again (review finding M3: a DNS hiccup failed the
+ * account's invites for good). Resolved once per sender: the transport connects to that address (TLS still names the
+ * host), so a DNS answer that changes before the connection cannot lead it elsewhere.
  */
 function checkedSmtpAddress(host: string): Promise<string> {
   return resolveChecked(host, { allowPrivate: webhookPrivateUrlsAllowed(), resolve: outboundResolver() }).then(
     ([first]) => first.address,
     (e: unknown) => {
-      throw new MessagingRejected(`The SMTP host is not allowed: ${e instanceof Error ? e.message : String(e)}`);
+      const words = e instanceof Error ? e.message : String(e);
+      if (e instanceof UnresolvableHost && e.transient) {
+        const code = (e.cause as { code?: unknown } | undefined)?.code;
+        throw new MessagingUnavailable(`The SMTP host could not be resolved now (${typeof code === 'string' ? code : 'no answer'}): ${words}`);
+      }
+      throw new MessagingRejected(`The SMTP host is not allowed: ${words}`);
     },
   );
 }
 
 /**
- * The SMTP hosts of the accounts of these invites, resolved and checked, read outside any transaction: a DNS answer
- * can take seconds, and a claim must not wait for one while it holds its invites' row locks. A refusal is kept in
- * the map for `senderFor` to throw where the claim records it.
+ * An account's SMTP sender whose host is resolved and checked when it sends, not when it is made: made inside a
+ * claim's transaction, it costs no DNS answer there (a slow one would hold the claim's row locks and every other
+ * account's steps of the batch). The look-up is made at its first message and shared by the later ones.
  */
-export async function smtpHostsOfInvites(inviteIds: readonly number[]): Promise<CheckedSmtpHosts> {
-  const hosts = new Map<string, Promise<string>>();
-  const ids = inviteIds.filter(Number.isSafeInteger);
-  if (ids.length === 0) return hosts;
-  const invites = Invite.getTableName() as string;
-  const rows = await MessagingSetting.findAll({
-    where: { channel: 'email', customerId: { [Op.in]: literal(`(SELECT customer_id FROM ${invites} WHERE id IN (${ids.join(',')}))`) } },
-  });
-  for (const row of rows) {
-    const { host } = emailConfigOf(row);
-    if (hosts.has(host)) continue;
-    const address = checkedSmtpAddress(host);
-    address.catch(() => undefined); // awaited by senderFor, or by no one when the claim no longer needs it
-    hosts.set(host, address);
-  }
-  await Promise.allSettled(hosts.values());
-  return hosts;
+function resolvingSmtpSender(account: Omit<SmtpAccount, 'connectTo'>, host: string): ChannelSender {
+  let address: Promise<string> | null = null;
+  return {
+    label: ACCOUNT_SMTP_LABEL,
+    async send(message) {
+      address ??= checkedSmtpAddress(host);
+      return smtpSender({ ...account, connectTo: await address }).send(message);
+    },
+  };
 }
 
 /**
@@ -358,19 +352,20 @@ export async function smtpHostsOfInvites(inviteIds: readonly number[]): Promise<
 export async function senderFor(
   customerId: number,
   channel: Channel,
-  opts: { fromName?: string | null; transaction?: Transaction; smtpHosts?: CheckedSmtpHosts } = {},
+  opts: { fromName?: string | null; transaction?: Transaction } = {},
 ): Promise<ChannelSender> {
   const row = await MessagingSetting.findOne({ where: { customerId, channel }, transaction: opts.transaction });
   if (channel === 'email') {
     if (!row) return platformEmailSender(opts.fromName ?? null);
     const c = emailConfigOf(row);
-    const account: SmtpAccount = {
-      ...c,
-      connectTo: await (opts.smtpHosts?.get(c.host) ?? checkedSmtpAddress(c.host)),
-      password: row.secretEncrypted ? decryptSecret(row.secretEncrypted) : null,
-      fromName: c.fromName ?? opts.fromName ?? null,
-    };
-    return smtpSender(account);
+    return resolvingSmtpSender(
+      {
+        ...c,
+        password: row.secretEncrypted ? decryptSecret(row.secretEncrypted) : null,
+        fromName: c.fromName ?? opts.fromName ?? null,
+      },
+      c.host,
+    );
   }
   if (!row) {
     if (!smsSimulatorEnabled()) {

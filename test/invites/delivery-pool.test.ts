@@ -41,8 +41,8 @@ describe('simultaneous invite sends through the account SMTP server', () => {
   }
 
   /**
-   * A claim locks its invites; an account's SMTP host name is resolved (DNS, seconds when a resolver is slow) before
-   * that, not while the locks are held. A DNS server holds its answer for `slow-mail.test` while the test tries to lock
+   * A claim locks its invites; an account's SMTP host name is resolved (DNS, seconds when a resolver is slow) when its
+   * message is sent, after the claim's commit, not while the locks are held. A DNS server holds its answer for `slow-mail.test` while the test tries to lock
    * the invites from another connection without waiting.
    */
   describe('an SMTP host whose DNS answer is slow', () => {

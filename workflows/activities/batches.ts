@@ -15,6 +15,11 @@ export interface BatchLoopDeps {
   now(): number;
   /** Waits for work the batches left going (a pipelined batch's tail) before the activity ends, still beating. */
   settle?(): Promise<void>;
+  /**
+   * Work the batches left is still waiting to start (the invites' send slots): the activity does not end for finding
+   * nothing meanwhile, it keeps looking (other work may be due that need not wait for it), until its budget.
+   */
+  busy?(): boolean;
 }
 
 /**
@@ -36,7 +41,7 @@ export async function runBatches(limit: number, settings: BatchLoopSettings, dep
       handled += n;
       if (n > 0) idleSince = null;
       else idleSince ??= deps.now();
-      if (idleSince !== null && deps.now() - idleSince >= settings.lingerMs) return handled;
+      if (idleSince !== null && deps.now() - idleSince >= settings.lingerMs && !deps.busy?.()) return handled;
       if (deps.now() - started >= settings.budgetMs) return n > 0 ? Math.max(handled, limit) : handled;
       if (n === 0) await new Promise((r) => setTimeout(r, settings.pollMs));
     }

@@ -2,10 +2,10 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { DeliveryOptions, InvitePlan, StepInput, StepResult } from '../../src/messaging/delivery';
 import { failInviteStep, planInvite, sendInviteStep, StepInFlight } from '../../src/messaging/delivery';
 import { claimBatch } from '../../src/messaging/batch';
-import { claimDueSteps, deferDueStep, deliverBatch, type DueOutcome, type DueStep, type Run } from '../../src/messaging/send-queue';
+import { claimDueSteps, deferDueStep, deliverBatch, NotStarted, type DueOutcome, type DueStep, type Run } from '../../src/messaging/send-queue';
 import { MessagingUnavailable } from '../../src/messaging/types';
 import { runBatches, type BatchLoopSettings } from './batches';
-import { limiter } from './limiter';
+import { accountShare, fairLimiter } from './limiter';
 
 /**
  * Activities of invite delivery: `sendDueInvites` for the invite dispatcher (`dispatchInvites`), and the per-step ones
@@ -16,11 +16,15 @@ export interface InviteActivityDeps {
   plan(inviteId: number): Promise<InvitePlan>;
   sendStep(input: StepInput): Promise<StepResult>;
   failStep(input: StepInput & { reason: string }): Promise<StepResult>;
-  /** The send queue: due steps (first steps, follow-ups, stale claims), and a batch of them sent or settled. */
-  claimDue(limit: number): Promise<DueStep[]>;
+  /**
+   * The send queue: due steps (first steps, follow-ups, stale claims) in turns of accounts, leaving out the accounts
+   * in `exclude`; and a batch of them sent or settled.
+   */
+  claimDue(limit: number, exclude?: ReadonlySet<number>): Promise<DueStep[]>;
   /**
    * Claims a batch (`claimBatch`) and starts sending it: answers once it is claimed, with `delivered`, each step's
-   * outcome in order or why it failed (`deliverBatch`); `run` bounds the sends at once.
+   * outcome in order or why it failed (`deliverBatch`); `run` bounds the sends at once, shares them between accounts,
+   * and refuses (NotStarted) the ones it will no longer start.
    */
   sendDue(dues: DueStep[], run: Run): Promise<{ delivered: Promise<Array<PromiseSettledResult<DueOutcome>>> }>;
   /** Puts back a due step that failed unexpectedly (`deferDueStep`). */
@@ -35,7 +39,7 @@ export interface InviteActivityDeps {
 
 /** How the invite dispatcher's activity sends: steps at once, and its budget, linger and poll (`runBatches`). */
 export interface InviteQueueSettings extends BatchLoopSettings {
-  /** Steps sent side by side (INVITE_SEND_CONCURRENCY). */
+  /** Steps sent side by side (INVITE_SEND_CONCURRENCY); one account's at most `accountShare` of them (three quarters). */
   concurrency: number;
 }
 
@@ -44,7 +48,7 @@ const DEFAULT_INVITE_QUEUE: InviteQueueSettings = { concurrency: 32, budgetMs: 3
 /** The real wiring (buildActivities); tests pass `opts` to inject a fault or a sender. */
 export function inviteActivityDeps(opts: DeliveryOptions = {}, queue: Partial<InviteQueueSettings> = {}): InviteActivityDeps {
   return {
-    claimDue: (limit) => claimDueSteps(limit, (opts.clock ?? { now: () => new Date() }).now()),
+    claimDue: (limit, exclude) => claimDueSteps(limit, (opts.clock ?? { now: () => new Date() }).now(), exclude),
     sendDue: async (dues, run) => {
       const batch = await claimBatch(dues, opts);
       return { delivered: deliverBatch(dues, batch, run, opts) };
@@ -65,43 +69,13 @@ export const MESSAGING_UNAVAILABLE = 'MessagingUnavailable';
 export const STEP_IN_FLIGHT = 'StepInFlight';
 
 export function createInviteActivities(deps: InviteActivityDeps) {
-  /** The batch being sent while the next one is claimed, and the first error of a batch's sending. */
-  interface InFlight {
-    last: Promise<void>;
-    error: { reason: unknown } | null;
-  }
-
-  /**
-   * One batch: up to `limit` due steps of each kind, claimed, then sent side by side while the next batch is claimed
-   * (at most one batch sending, one claimed); returns how many were due. A claimed step is no longer due, so the next
-   * claim never takes it again; one still due (its plan said wait, say) waits for the next activity.
-   */
-  async function sendBatch(limit: number, seen: Set<number>, total: ReturnType<typeof limiter>, inFlight: InFlight): Promise<number> {
-    // Once per invite and activity: a step claimed here and still waiting for a send slot (or on the wire) past the
-    // in-flight grace looks stale to the next claim, and its 'stale' row (kind and step index of its own) must not send
-    // it a second time beside the first.
-    const due = (await deps.claimDue(limit)).filter((d) => !seen.has(d.inviteId));
-    for (const d of due) seen.add(d.inviteId);
-    const { delivered } = await deps.sendDue(due, total);
-    // A step that fails unexpectedly is put back with a backoff, so it never holds up the others; if even that fails
-    // (the database went away) the activity fails and Temporal retries it; what was sent is recorded.
-    const settled = delivered
-      .then(async (results) => {
-        for (const [i, r] of results.entries()) {
-          if (r.status === 'fulfilled') continue;
-          const d = due[i];
-          deps.warn('review request step put back after an unexpected error', { inviteId: d.inviteId, kind: d.kind, error: String(r.reason) });
-          await deps.defer(d, r.reason);
-        }
-      })
-      .catch((reason: unknown) => {
-        inFlight.error ??= { reason };
-      });
-    const previous = inFlight.last;
-    inFlight.last = settled;
-    await previous;
-    if (inFlight.error) throw inFlight.error.reason;
-    return due.length;
+  /** A batch handed to the sender: its outcome, and its steps in the send slots (by account, null: of none). */
+  interface Batch {
+    /** Settles once every step has its outcome and the failed ones were put back (never rejects: see `error`). */
+    done: Promise<void>;
+    finished: boolean;
+    waiting: Map<number | null, number>;
+    sending: number;
   }
 
   return {
@@ -110,25 +84,112 @@ export function createInviteActivities(deps: InviteActivityDeps) {
      * lingers `lingerMs` polling, so a burst never waits for a workflow round trip. Beats every second: a killed
      * worker's batch is claimed again once the heartbeat times out (a step claimed before the kill is settled, never
      * sent twice). Returns how many steps were due.
+     *
+     * Fair between accounts (review finding H1): the sends share `concurrency` slots, one account holding at most
+     * `accountShare` of them and freed slots going to the accounts in turn (`fairLimiter`); claims take the accounts in
+     * turns and leave out an account that has `limit` steps or more waiting for its share; and the next batch is claimed
+     * once the one before the last has been sent, or has nothing waiting but its accounts' shares (a slow mail server's
+     * queue holds up its own account's steps, no one else's). While steps wait for a slot the activity keeps looking for
+     * due work past its linger; at its budget (or when its worker shuts down) the steps still waiting for a slot after
+     * `lingerMs` are released (their claims undone: due again at once, for the next activity) and it answers once the
+     * sends under way are done, so it lasts its budget plus the longest send (SMTP_SEND_DEADLINE_MS, 2 min).
      */
     async sendDueInvites(limit: number): Promise<number> {
-      const total = limiter(deps.queue.concurrency);
+      const slots = fairLimiter(deps.queue.concurrency, accountShare(deps.queue.concurrency));
+      // Once per invite and activity: a step claimed here and still waiting for a send slot past the in-flight grace
+      // may look stale to the next claim, and its 'stale' row (kind and step index of its own) must not send it a second
+      // time beside the first.
       const seen = new Set<number>();
-      const inFlight: InFlight = { last: Promise.resolve(), error: null };
-      // The last batch's sends finish (and are recorded) before the activity answers, whatever ended it, and the
-      // heartbeat goes on while they do (`settle`): sends slower than the heartbeat timeout would otherwise have the
-      // batch claimed again by a second attempt while this one still sends it.
+      const open = new Set<Batch>();
+      let error: { reason: unknown } | null = null;
+      let previous: Batch | null = null;
+      let last: Batch | null = null;
+
+      const bump = (counts: Map<number | null, number>, key: number | null, by: number) => counts.set(key, (counts.get(key) ?? 0) + by);
+      /** The batch's `run`: the shared slots, with the batch's steps counted in them. */
+      const slotsOf =
+        (b: Batch): Run =>
+        (work, account) => {
+          const key = account ?? null;
+          let started = false;
+          bump(b.waiting, key, 1);
+          return slots(async () => {
+            started = true;
+            bump(b.waiting, key, -1);
+            b.sending++;
+            try {
+              return await work();
+            } finally {
+              b.sending--;
+            }
+          }, account).catch((e: unknown) => {
+            if (!started) bump(b.waiting, key, -1);
+            throw e;
+          });
+        };
+      /** The batch no longer holds up the next claim: it is done, or its steps still waiting wait for their accounts' shares. */
+      const clear = (b: Batch) =>
+        b.finished || (b.sending + [...b.waiting.values()].reduce((n, w) => n + w, 0) > 0 && [...b.waiting].every(([key, n]) => n === 0 || slots.full(key)));
+
+      /** One batch: up to `limit` due steps of each kind, claimed, then sent side by side; returns how many were due. */
+      async function sendBatch(): Promise<number> {
+        if (previous) {
+          const before = previous;
+          while (!clear(before)) await Promise.race([before.done, slots.changed()]);
+        }
+        if (error) throw error.reason;
+        // An account with a batch's worth waiting for its share gets no more until some of it has gone.
+        const exclude = new Set([...slots.backlog()].filter(([, waiting]) => waiting >= limit).map(([account]) => account));
+        const due = (await deps.claimDue(limit, exclude)).filter((d) => !seen.has(d.inviteId));
+        for (const d of due) seen.add(d.inviteId);
+        const b: Batch = { done: Promise.resolve(), finished: false, waiting: new Map(), sending: 0 };
+        const { delivered } = await deps.sendDue(due, slotsOf(b));
+        // A step that fails unexpectedly is put back with a backoff, so it never holds up the others; if even that fails
+        // (the database went away) the activity fails and Temporal retries it; what was sent is recorded.
+        b.done = delivered
+          .then(async (results) => {
+            for (const [i, r] of results.entries()) {
+              if (r.status === 'fulfilled') continue;
+              const d = due[i];
+              deps.warn('review request step put back after an unexpected error', { inviteId: d.inviteId, kind: d.kind, error: String(r.reason) });
+              await deps.defer(d, r.reason);
+            }
+          })
+          .catch((reason: unknown) => {
+            error ??= { reason };
+          })
+          .finally(() => {
+            b.finished = true;
+            open.delete(b);
+          });
+        open.add(b);
+        previous = last;
+        last = b;
+        return due.length;
+      }
+
+      // The sends under way finish (and are recorded) before the activity answers, whatever ended it, and the heartbeat
+      // goes on while they do (`settle`): sends slower than the heartbeat timeout would otherwise have the batch claimed
+      // again by a second attempt while this one still sends it. Steps still waiting for a slot get `lingerMs` to start
+      // (a fast account's queue is gone by then), and what still waits is released: a slow account's queue.
+      const settle = async () => {
+        const until = Date.now() + deps.queue.lingerMs;
+        while (slots.waiting() > 0 && Date.now() < until) {
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([slots.changed(), new Promise((r) => (timer = setTimeout(r, until - Date.now())))]);
+          clearTimeout(timer);
+        }
+        slots.close(new NotStarted());
+        while (open.size > 0) await Promise.all([...open].map((b) => b.done));
+      };
       let handled: number;
       try {
-        handled = await runBatches(limit, deps.queue, { ...deps, now: () => Date.now(), settle: () => inFlight.last }, () =>
-          sendBatch(limit, seen, total, inFlight),
-        );
+        handled = await runBatches(limit, deps.queue, { ...deps, now: () => Date.now(), settle, busy: () => slots.waiting() > 0 }, sendBatch);
       } catch (e) {
-        await inFlight.last;
+        await settle();
         throw e;
       }
-      await inFlight.last;
-      if (inFlight.error) throw inFlight.error.reason;
+      if (error) throw (error as { reason: unknown }).reason;
       return handled;
     },
 

@@ -14,8 +14,12 @@ export type DispatchInvitesInput = DispatchRoundsInput;
  */
 export async function dispatchInvites(input: DispatchInvitesInput): Promise<void> {
   setHandler(configureDispatcherSignal, (settings) => applyDispatcherSettings(input, settings));
+  // The activity's liveness is its heartbeat; its work is its budget (30 s) plus the longest send under way when the
+  // budget ends (SMTP_SEND_DEADLINE_MS, 2 min, after a DNS look-up) and the release of the steps still waiting: the
+  // start-to-close timeout is well above that (review finding M1: at 2 minutes it could end an attempt that was still
+  // sending, and the retry ran beside it; each step's claim is now renewed while it is sent, so that is safe too).
   const { sendDueInvites } = proxyActivities<InviteActivities>({
-    startToCloseTimeout: '2 minutes',
+    startToCloseTimeout: '10 minutes',
     heartbeatTimeout: '10s',
     retry: { initialInterval: '1s', maximumInterval: '30s' },
   });

@@ -102,22 +102,25 @@ export function closeSmtpPools(): void {
   closePlatformMailers();
 }
 
+/** What the delivery log calls the account's own SMTP server. */
+export const ACCOUNT_SMTP_LABEL = 'account SMTP';
+
 /**
  * Email through the account's own SMTP server with nodemailer, over its pooled transport, under the platform mailer's
  * bounds (SMTP_LIMITS, src/providers/smtp/platform-mailer.ts): the timeouts of each phase, and a deadline on the whole
  * send (SMTP_SEND_DEADLINE_MS, 2 min), after which it fails as MessagingUnavailable. `limits` is for tests.
  *
  * The deadline is below the invite dispatcher's in-flight grace (`inFlightGraceMs`, 3 min, src/messaging/settings.ts),
- * after which a step's claim still `sending` is settled as the work of an attempt that died: a send that starts
- * within the minute between the two after its claim (a batch's step may wait for a send slot first) has ended, sent
- * or failed, before its claim looks stale, so a slow server no longer keeps one on the wire past it.
+ * after which a step's claim still `sending` is settled as the work of an attempt that died. The claim is renewed
+ * when its send starts and while it is open (`sendClaimed`, src/messaging/delivery.ts), so the grace counts from the
+ * last renewal; the deadline keeps a send that outlives its process's renewals (a frozen worker) short as well.
  * test/invites/senders.test.ts keeps the deadline below the grace.
  */
 export function smtpSender(account: SmtpAccount, limits: SmtpLimits = SMTP_LIMITS): ChannelSender {
   const transport = pooledTransport(account, limits);
   const from = fromHeader(account.fromEmail, account.fromName);
   return {
-    label: 'account SMTP',
+    label: ACCOUNT_SMTP_LABEL,
     async send(message): Promise<SendReceipt> {
       try {
         const info = await transport.sendMail(mailOf(message, from), limits.sendDeadlineMs);

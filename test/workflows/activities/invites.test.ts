@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { createInviteActivities, MESSAGING_UNAVAILABLE, STEP_IN_FLIGHT, type InviteActivityDeps } from '../../../workflows/activities/invites';
 import { StepInFlight, type InvitePlan, type StepResult } from '../../../src/messaging/delivery';
-import type { DueOutcome, DueStep } from '../../../src/messaging/send-queue';
+import { NotStarted, type DueOutcome, type DueStep } from '../../../src/messaging/send-queue';
 import { MessagingUnavailable } from '../../../src/messaging/types';
 import { waitUntil } from '../../support/wait';
 import { activityEnv, failureOf } from './support';
@@ -135,6 +135,74 @@ describe('invite activities', () => {
       gate.resolve();
       expect(await run).toBe(8);
       expect(most).toBe(3);
+    });
+
+    it("leaves out of its claims an account with a batch's worth waiting for its share, and sends another account's step in the slot left (H1)", async () => {
+      const slow = deferred();
+      const started: number[] = [];
+      const ofA = [1, 2, 3, 4, 5, 6, 7].map((id) => ({ ...step(id), customerId: 1 }));
+      const ofB = { ...step(8), customerId: 2 };
+      const answers: DueStep[][] = [ofA, [], [ofB]];
+      const excluded: number[][] = [];
+      const q = queue([], {
+        queue: { concurrency: 4, budgetMs: 60_000, lingerMs: 0, pollMs: 1 },
+        async claimDue(_limit, exclude) {
+          excluded.push([...(exclude ?? [])]);
+          return answers.shift() ?? [];
+        },
+        async sendDue(dues, run) {
+          const delivered = Promise.allSettled(
+            dues.map((d) =>
+              run(async (): Promise<DueOutcome> => {
+                started.push(d.inviteId);
+                if (d.customerId === 1) await slow.promise;
+                return 'sent';
+              }, d.customerId),
+            ),
+          );
+          return { delivered };
+        },
+      });
+      const run = env().run(q.activities.sendDueInvites, 3);
+      // Account 1 holds its share (three of the four slots) with four more waiting: the next claims leave it out, and
+      // account 2's step, claimed meanwhile, goes in the fourth slot while account 1's sends are still open.
+      await waitUntil(async () => started.includes(8), 5_000, 5);
+      expect(started.filter((id) => id <= 7)).toEqual([1, 2, 3]);
+      expect(excluded.slice(0, 3)).toEqual([[], [1], [1]]);
+      slow.resolve();
+      expect(await run).toBe(8);
+      expect(started).toHaveLength(8);
+    });
+
+    it('at its budget, releases the steps still waiting for a slot and answers once the sends under way are done', async () => {
+      const hold = deferred();
+      let outcomes: Promise<Array<PromiseSettledResult<DueOutcome>>> = Promise.resolve([]);
+      const q = queue([[1, 2, 3, 4, 5].map((id) => ({ ...step(id), customerId: 1 }))], {
+        queue: { concurrency: 2, budgetMs: 50, lingerMs: 0, pollMs: 1 },
+        async sendDue(dues, run) {
+          const delivered = Promise.allSettled(
+            dues.map((d) =>
+              run(async (): Promise<DueOutcome> => {
+                await hold.promise;
+                return 'sent';
+              }, d.customerId),
+            ),
+          ).then((results) =>
+            results.map((r): PromiseSettledResult<DueOutcome> => (r.status === 'rejected' && r.reason instanceof NotStarted ? { status: 'fulfilled', value: 'released' } : r)),
+          );
+          if (dues.length > 0) outcomes = delivered;
+          return { delivered };
+        },
+      });
+      const run = env().run(q.activities.sendDueInvites, 10);
+      const answered = watch(run);
+      await new Promise((r) => setTimeout(r, 200));
+      // Past its budget: one send under way (an account's share of two slots is one), the four waiting released.
+      expect(answered.settled).toBe(false);
+      hold.resolve();
+      expect(await run).toBe(5);
+      expect((await outcomes).map((o) => (o.status === 'fulfilled' ? o.value : o.reason))).toEqual(['sent', 'released', 'released', 'released', 'released']);
+      expect(q.deferredSteps).toEqual([]);
     });
 
     it('puts a step that failed unexpectedly back (with a warning) and sends the rest of its batch', async () => {

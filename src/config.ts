@@ -147,6 +147,13 @@ const variables = z.object({
   WEBHOOK_RECEIVER_STALE_MS: z.coerce.number().int().min(1).default(5_000),
   WEBHOOK_RETRY_WINDOW_MS: z.coerce.number().int().min(1).default(10_000),
   /**
+   * The webhook retry worker's slots (200 per worker process): a retry round waits at most WEBHOOK_RETRY_HANDOFF_MS for
+   * its answers, then lets its slot go while the attempts still out go on (0: it waits for every answer); and one
+   * tenant's rounds hold at most WEBHOOK_RETRY_TENANT_SLOTS of the slots at once (more wait their turn out of a slot).
+   */
+  WEBHOOK_RETRY_HANDOFF_MS: z.coerce.number().int().min(0).default(1_000),
+  WEBHOOK_RETRY_TENANT_SLOTS: z.coerce.number().int().min(1).default(50),
+  /**
    * Receivers on private, loopback and link-local addresses are refused (SSRF) unless this is "true"
    * (local development, and tests whose receiver runs on this machine).
    */
@@ -196,6 +203,11 @@ const variables = z.object({
   SCAN_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   SCAN_PROVIDER_RATE_PER_SECOND: z.coerce.number().min(0.1).default(20),
   SCAN_BURST_STAGGER_SECONDS: z.coerce.number().int().min(0).default(30),
+  /**
+   * Scan runs of one tenant that query the ranking provider at once (across every worker process); a tenant's further
+   * runs wait their turn (running, progress 0) instead of filling the workers with its queries.
+   */
+  SCAN_MAX_RUNNING_PER_TENANT: z.coerce.number().int().min(1).max(1000).default(2),
 
   /**
    * Platform mail (customer invitations, connect links): a nodemailer connection URL such as

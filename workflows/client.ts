@@ -20,6 +20,7 @@ import type { syncReviews } from './reviews/sync.workflow';
 import type { DispatchInvitesInput } from './invites/dispatch.workflow';
 import type { DeliveryRetry, DeliverWebhookInput } from './webhooks/deliver.workflow';
 import type { ReceiverRetriesInput, RetryCohort } from './webhooks/receiver-retries.workflow';
+import type { RoundAttemptEnded } from './activities/webhooks';
 import { ownedBy, startMetadata, urlForSummary, type Owner } from '../src/temporal/search-attributes';
 
 /**
@@ -208,6 +209,12 @@ export const HANDOVER_DEADLINE_MS = 30_000;
 export async function signalFirstAttemptsEnded(workflowId: string, deliveryIds: string[]): Promise<void> {
   const { client } = temporal();
   await client.connection.withDeadline(Date.now() + HANDOVER_DEADLINE_MS, () => client.workflow.getHandle(workflowId).signal('first-attempts-ended', deliveryIds));
+}
+
+/** Tells a receiver's retry run how attempts its round handed off ended (`round-attempts-ended`). */
+export async function signalRoundAttemptsEnded(workflowId: string, ended: RoundAttemptEnded[]): Promise<void> {
+  const { client } = temporal();
+  await client.connection.withDeadline(Date.now() + HANDOVER_DEADLINE_MS, () => client.workflow.getHandle(workflowId).signal('round-attempts-ended', ended));
 }
 
 /**

@@ -1,5 +1,6 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { webhookRetryQueue } from './client';
+import { scanPinQueue } from './scans/client';
 
 export interface WorkerSettings {
   address: string;
@@ -10,6 +11,8 @@ export interface WorkerSettings {
   activities: object;
   /** Webhook retries' POSTs at once (their own queue and slots; default 200: most of them wait on a receiver). */
   webhookRetrySlots?: number;
+  /** Scan runs' pin queries at once (their own queue and slots; default 100: most of them wait on the ranking provider). */
+  scanPinSlots?: number;
   /** Slots of the main queue's worker (`TEMPORAL_WORKER_*`); absent: the SDK's defaults (100 activities, 40 workflow tasks). */
   slots?: { activities?: number; workflowTasks?: number; cachedWorkflows?: number };
   /**
@@ -31,7 +34,8 @@ export interface RunningWorker {
 /**
  * Creates and runs a worker on the task queue, and beside it one for the webhook retries' POSTs on their own queue
  * (`webhookRetryQueue`): a receiver that hangs holds a slot there, never one the dispatcher or another workflow
- * needs. `stop` drains both and closes their connection.
+ * needs; and one for scan runs' pin queries (`scanPinQueue`): a ranking provider that answers slowly, or many scans at
+ * once, hold slots there, never the main queue's. `stop` drains them all and closes their connection.
  */
 export async function runWorker(settings: WorkerSettings): Promise<RunningWorker> {
   const connection = await NativeConnection.connect({ address: settings.address });
@@ -52,11 +56,17 @@ export async function runWorker(settings: WorkerSettings): Promise<RunningWorker
     taskQueue: webhookRetryQueue(settings.taskQueue),
     maxConcurrentActivityTaskExecutions: settings.webhookRetrySlots ?? 200,
   });
-  // Either worker ending (its run rejects, or it stops) ends both: the other one alone is half a worker.
-  const runs = [worker, retries].map((w) => w.run().finally(() => stopAll()));
+  const pins = await Worker.create({
+    ...shared,
+    taskQueue: scanPinQueue(settings.taskQueue),
+    maxConcurrentActivityTaskExecutions: settings.scanPinSlots ?? 100,
+  });
+  // Any worker ending (its run rejects, or it stops) ends them all: the others alone are part of a worker.
+  const all = [worker, retries, pins];
+  const runs = all.map((w) => w.run().finally(() => stopAll()));
   let stopping = false;
   const stopAll = () => {
-    for (const w of [worker, retries]) if (w.getState() === 'RUNNING') w.shutdown();
+    for (const w of all) if (w.getState() === 'RUNNING') w.shutdown();
   };
   const done = Promise.allSettled(runs)
     .then((results) => {

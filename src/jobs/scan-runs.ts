@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { Op } from 'sequelize';
+import { Op, QueryTypes } from 'sequelize';
 import * as metrics from '../grid/metrics';
 import { generatePins } from '../grid/pins';
 import { nextRunAt } from '../grid/schedule';
 import type { MapResult } from '../providers/ranking/types';
 import { Scan, ScanPin, ScanResult, ScanSnapshot } from '../models';
 import { writeEvent } from '../outbox/writer';
-import { scanLabel, scanRunWorkflowState, startScanRunWorkflow } from '../../workflows/scans/client';
-import type { PinQuery, ScanRunPlan } from '../../workflows/activities/scans';
+import { scanLabel, scanRunWorkflowState, signalScanTurnFreed, startScanRunWorkflow } from '../../workflows/scans/client';
+import type { PinQuery, ScanRunPlan, ScanRunTurn } from '../../workflows/activities/scans';
 import { clockOf, inTransaction, tenantScoped, type ServiceOptions } from '../services/common';
 import { gridProvidersFor } from '../services/grid-providers.service';
 import { byKeywordOrder, currentRun, failRun, outcomeOf, queueRun, reportPathOf, resultsOf, sameKeyword, scheduleSpecOf } from '../services/scans.service';
@@ -108,7 +108,7 @@ export async function completeRun(runId: string, opts: ServiceOptions = {}): Pro
         : { avgRank: null, top3Count: null, top10Count: null, belowTop10Count: null, notRankingCount: null, visibilityScore: null, changeFromPrevious: null };
       await s.update({ status: 'completed', ...figures, totalPins: sum.totalPins, completedAt: now }, { transaction });
     }
-    await scan.update({ isRunning: false, currentRunId: null, lastRunFailed: false, lastError: null }, { transaction });
+    await scan.update({ isRunning: false, currentRunId: null, runTurnAt: null, lastRunFailed: false, lastError: null }, { transaction });
     // A scan with no business to track has no rank to report (the scan detail's `summary` is null the same way).
     const total = metrics.targetSummary(all, scan.targetPlaceId);
     await writeEvent(
@@ -134,6 +134,51 @@ export async function completeRun(runId: string, opts: ServiceOptions = {}): Pro
       { clock: clockOf(opts) },
     );
   });
+}
+
+/**
+ * One of the tenant's turns for the run (its workflow asks before the first pin query): `granted` when fewer than
+ * `maxRunning` of the tenant's scans run holding one (the scan's `run_turn_at` is then set), and again for a run that
+ * holds one already (a retried attempt, a resumed workflow); `waiting` otherwise; `ended` when the run is no longer
+ * the scan's current one. The tenant's claims are serialised on its row (as its scan creations are), so two runs
+ * never take the last turn together. A turn is given back when the run completes or fails (`completeRun`, `failRun`
+ * clear it with `is_running`), including a run the tick fails because its workflow ended.
+ */
+export async function claimRunTurn(runId: string, maxRunning: number, opts: ServiceOptions = {}): Promise<ScanRunTurn> {
+  const now = clockOf(opts).now();
+  // Looked up before the transaction: its first statement must be the lock, so that the count below reads what the
+  // claims before it committed (InnoDB's snapshot starts at a transaction's first plain read).
+  const first = await ScanSnapshot.findOne({ where: { runId }, attributes: ['tenantId', 'scanId'], transaction: opts.transaction });
+  if (!first) return 'ended';
+  return inTransaction(opts, async (transaction) => {
+    await Scan.sequelize!.query('SELECT id FROM tenants WHERE id = ? FOR UPDATE', { replacements: [first.tenantId], transaction, type: QueryTypes.SELECT });
+    const scan = await Scan.findByPk(first.scanId, { transaction, lock: transaction.LOCK.UPDATE });
+    if (!scan || !scan.isRunning || scan.currentRunId !== runId) return 'ended';
+    if (scan.runTurnAt) return 'granted';
+    const holding = await Scan.count({ where: { ...tenantScoped(scan), isRunning: true, runTurnAt: { [Op.ne]: null } }, transaction });
+    if (holding >= maxRunning) return 'waiting';
+    await scan.update({ runTurnAt: now }, { transaction });
+    return 'granted';
+  });
+}
+
+/**
+ * After a run ended (its turn given back): the tenant's run that has waited longest for a turn (queued first, its
+ * planned start passed) is told at once, so it need not wait for its next look. Answers whom it woke.
+ */
+export async function wakeLongestWaitingRun(endedRunId: string, opts: ServiceOptions = {}): Promise<string | null> {
+  const first = await ScanSnapshot.findOne({ where: { runId: endedRunId }, attributes: ['tenantId'] });
+  if (!first) return null;
+  const waiting = await Scan.findOne({
+    where: { tenantId: first.tenantId, isRunning: true, runTurnAt: null, currentRunId: { [Op.ne]: null }, lastRunAt: { [Op.lte]: clockOf(opts).now() } },
+    attributes: ['uuid', 'currentRunId'],
+    order: [
+      ['lastRunAt', 'ASC'],
+      ['id', 'ASC'],
+    ],
+  });
+  if (!waiting) return null;
+  return (await signalScanTurnFreed(waiting.uuid, waiting.currentRunId!)) ? waiting.currentRunId : null;
 }
 
 /** How long after its (planned) start a queued run must have had its workflow started by whoever queued it. */

@@ -65,6 +65,13 @@ export class Scan extends TenantRow<Scan> {
   @Column({ type: DataType.DATE(3), allowNull: true })
   declare lastRunAt: Date | null;
 
+  /**
+   * When the current run got one of its tenant's turns (SCAN_MAX_RUNNING_PER_TENANT runs query the provider at once);
+   * null while it waits for one, and while the scan is idle.
+   */
+  @Column({ type: DataType.DATE(3), allowNull: true })
+  declare runTurnAt: CreationOptional<Date | null>;
+
   @Column({ type: DataType.BOOLEAN, allowNull: false, defaultValue: false })
   declare lastRunFailed: CreationOptional<boolean>;
 

@@ -133,7 +133,8 @@ export async function queueRun(scan: Scan, startAt: Date, transaction: Transacti
     scan.keywords.map((keyword) => ({ tenantId: scan.tenantId, scanId: scan.id, runId, keyword, pinVersion: scan.pinVersion, snapshotAt: startAt, status: 'running', createdAt: now, updatedAt: now })),
     { transaction },
   );
-  await scan.update({ isRunning: true, currentRunId: runId, lastRunAt: startAt }, { transaction });
+  // The run waits for one of its tenant's turns (src/jobs/scan-runs.ts, claimRunTurn) before its first query.
+  await scan.update({ isRunning: true, currentRunId: runId, lastRunAt: startAt, runTurnAt: null }, { transaction });
   return runId;
 }
 
@@ -1019,7 +1020,7 @@ export async function failRun(runId: string, message: string, opts: ServiceOptio
     if (!scan) return;
     await ScanSnapshot.update({ status: 'failed' }, { where: { ...tenantScoped(scan), runId, status: 'running' }, transaction });
     const error = safeError(message);
-    await scan.update({ isRunning: false, currentRunId: null, lastRunFailed: true, lastError: error }, { transaction });
+    await scan.update({ isRunning: false, currentRunId: null, runTurnAt: null, lastRunFailed: true, lastError: error }, { transaction });
     await writeEvent(
       transaction,
       {

@@ -77,8 +77,9 @@ export async function startTemporal(
       useWorkerConnection(worker.connection);
     }
     await ensureDispatcher();
-    // Local Search Grid: runs fan out SCAN_CONCURRENCY queries; the 15-minute tick starts scheduled runs.
-    configureScanEngine({ concurrency: config.SCAN_CONCURRENCY });
+    // Local Search Grid: runs fan out SCAN_CONCURRENCY queries, SCAN_MAX_RUNNING_PER_TENANT runs of a tenant at once;
+    // the 15-minute tick starts scheduled runs.
+    configureScanEngine({ concurrency: config.SCAN_CONCURRENCY, maxRunningPerTenant: config.SCAN_MAX_RUNNING_PER_TENANT });
     await ensureScanScheduleTick();
     // Auto-respond: runs whose workflow did not start after their review's commit are started by a 5-minute sweep.
     await ensureAutoRespondSweep();

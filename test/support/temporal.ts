@@ -25,12 +25,20 @@ export function quietRuntime(): void {
  * A real worker on the run's Temporal dev server, on a task queue of this test file's own, with the outbox
  * dispatcher. Time is shortened by configuration (retry intervals), never faked.
  */
-export function useTemporalWorker(opts: { retry?: Partial<DeliveryRetry> } = {}) {
+export function useTemporalWorker(
+  opts: {
+    retry?: Partial<DeliveryRetry>;
+    /** The webhook retry worker's activity slots (production: 200). */
+    webhookRetrySlots?: number;
+    /** Settings of the activities (`WEBHOOK_*`) besides the test defaults. */
+    activities?: Omit<Parameters<typeof buildActivities>[0], 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_ALLOW_PRIVATE_URLS'>;
+  } = {},
+) {
   const state: { worker: RunningWorker | null; settings: TemporalSettings | null } = { worker: null, settings: null };
   const retry: DeliveryRetry = { maximumAttempts: 11, initialIntervalMs: 20, maximumIntervalMs: 100, timeoutMs: 2_000, ...opts.retry };
   // A first attempt is handed off after 1.5 s rather than production's 250 ms: a test machine running the whole suite
   // is often that slow to answer on loopback, and the tests that expect no hand-off would see one.
-  const activities = () => buildActivities({ WEBHOOK_TIMEOUT_MS: retry.timeoutMs, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_HANDOFF_MS: 1_500 });
+  const activities = () => buildActivities({ WEBHOOK_TIMEOUT_MS: retry.timeoutMs, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_HANDOFF_MS: 1_500, ...opts.activities });
 
   beforeAll(async () => {
     quietRuntime();
@@ -67,6 +75,7 @@ export function useTemporalWorker(opts: { retry?: Partial<DeliveryRetry> } = {})
       taskQueue: settings.taskQueue,
       workflows: testWorkflows(),
       activities: activities(),
+      ...(opts.webhookRetrySlots ? { webhookRetrySlots: opts.webhookRetrySlots } : {}),
     });
   }
 

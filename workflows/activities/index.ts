@@ -3,20 +3,21 @@ import { claimDeliveriesForRetries, claimForDelivery, loadDeliveriesForAttempt, 
 import { signatureHeaders, WEBHOOK_USER_AGENT } from '../../src/webhooks/signing';
 import { guardedFetch, refusedCause, UnresolvableHost } from '../../src/net/guarded-fetch';
 import { assertDeliverableUrl } from '../../src/webhooks/url';
-import { deliveryRunState, signalFirstAttemptsEnded, startDeliveryWorkflow, startRetryGroup, temporal } from '../client';
+import { deliveryRunState, signalFirstAttemptsEnded, signalRoundAttemptsEnded, startDeliveryWorkflow, startRetryGroup, temporal } from '../client';
 import { Context } from '@temporalio/activity';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { createOutboxActivities } from './outbox';
 import { ROUND_GATHER_MS } from '../webhooks/receiver-retries.workflow';
 import { createDeliveryAttempt, createWebhookActivities, type WebhookActivityDeps } from './webhooks';
 import { receiverGate } from './receiver-gate';
+import { tenantShare } from './tenant-share';
 import { platformClient } from '../../src/providers';
 import { accessTokenFor } from '../../src/services/provider-connections.service';
 import { loadSyncTarget, recordSyncResult, removeUnlistedReviews, upsertProviderReviews } from '../../src/jobs/review-sync';
 import { removeReviewSync } from '../client';
 import { createReviewSyncActivities } from './reviews';
 import { loadConfig } from '../../src/config';
-import { completeRun, runPlan, searchFor, startDueScheduledScans, storePinResult } from '../../src/jobs/scan-runs';
+import { claimRunTurn, completeRun, runPlan, searchFor, startDueScheduledScans, storePinResult, wakeLongestWaitingRun } from '../../src/jobs/scan-runs';
 import { failRun } from '../../src/services/scans.service';
 import { createScanActivities } from './scans';
 import { createInviteActivities, inviteActivityDeps } from './invites';
@@ -48,6 +49,7 @@ type BulkConfig = Partial<
     Config,
     | 'WEBHOOK_BULK_CONCURRENCY' | 'WEBHOOK_BULK_PER_RECEIVER' | 'WEBHOOK_HANDOFF_MS' | 'WEBHOOK_SLOW_RECEIVER_MS'
     | 'WEBHOOK_RECEIVER_MAX_IN_FLIGHT' | 'WEBHOOK_RECEIVER_STALE_MS' | 'INVITE_SEND_CONCURRENCY' | 'WEBHOOK_RETRY_MAX_INTERVAL_MS'
+    | 'WEBHOOK_RETRY_HANDOFF_MS' | 'WEBHOOK_RETRY_TENANT_SLOTS'
   >
 >;
 
@@ -57,7 +59,7 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
   const webhookDeps: WebhookActivityDeps = {
     async load(deliveryId) {
       const d = await loadDeliveryForAttempt(deliveryId);
-      return d && { id: d.id, status: d.status, body: d.body, url: d.url, secrets: d.secrets };
+      return d && { id: d.id, status: d.status, body: d.body, url: d.url, secrets: d.secrets, tenantId: d.tenantId };
     },
     loadMany: (ids) => loadDeliveriesForAttempt(ids),
     claim: (ids, owner) => claimDeliveriesForRetries(ids, owner),
@@ -85,6 +87,11 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
     now: () => new Date(),
     // One per worker process: both of its workers (the main queue's and the retries') share these activities.
     gate: receiverGate({ maxInFlight: config.WEBHOOK_RECEIVER_MAX_IN_FLIGHT ?? 16, staleMs: config.WEBHOOK_RECEIVER_STALE_MS ?? 5_000 }),
+    // A retry round lets its slot of the retry worker go after 1 s, its attempts still out going on here (their end
+    // signalled to the run); and one tenant's rounds hold at most a quarter of that worker's 200 slots at once.
+    roundHandoffMs: config.WEBHOOK_RETRY_HANDOFF_MS ?? 1_000,
+    roundAttemptsEnded: (workflowId, ended) => signalRoundAttemptsEnded(workflowId, ended),
+    tenantShare: tenantShare({ slots: config.WEBHOOK_RETRY_TENANT_SLOTS ?? 50, deferMs: 1_000 }),
   };
   return {
     ...createWebhookActivities(webhookDeps),
@@ -141,6 +148,8 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
       complete: (runId) => completeRun(runId).then(() => void scanRuns.inc({ outcome: 'completed' })),
       fail: (runId, message) => failRun(runId, message).then(() => void scanRuns.inc({ outcome: 'failed' })),
       startDue: () => startDueScheduledScans({ warn: (message, attrs) => Context.current().log.warn(message, attrs) }),
+      claimTurn: (runId, maxRunning) => claimRunTurn(runId, maxRunning),
+      turnFreed: (runId) => wakeLongestWaitingRun(runId).then(() => undefined),
       ratePerSecond: loadConfig().SCAN_PROVIDER_RATE_PER_SECOND,
     }),
     // Review requests: the invite dispatcher's send queue (src/messaging/send-queue.ts), and the activities of the

@@ -2,6 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { AttemptInput } from '../../src/jobs/webhook-delivery';
 import { loggedHeaders, readExcerpt, type LoggedHeaders } from '../../src/webhooks/delivery-log';
 import type { ReceiverGate } from './receiver-gate';
+import type { TenantShare } from './tenant-share';
 
 /** What one attempt needs: the delivery's stored body and id, where it goes, and the secrets that sign it now. */
 export interface LoadedDelivery {
@@ -10,6 +11,8 @@ export interface LoadedDelivery {
   body: string;
   url: string;
   secrets: string[];
+  /** The tenant of the delivery (and of its receiver): its share of the retry worker (`tenantShare`). */
+  tenantId?: number;
 }
 
 /** One POST as the delivery log records it. */
@@ -51,6 +54,15 @@ export interface WebhookActivityDeps {
   now(): Date;
   /** The worker's slots per receiver (`receiverGate`): absent, every attempt POSTs at once. */
   gate?: ReceiverGate;
+  /**
+   * How long a retry round asked to (`handoff`) waits for its attempts before it lets its slot go, the rest going on in
+   * the background (`WEBHOOK_RETRY_HANDOFF_MS`); absent or 0, or without `roundAttemptsEnded`: until every one ends.
+   */
+  roundHandoffMs?: number;
+  /** Tells the retry run `workflowId` that attempts its round handed off have ended (`round-attempts-ended`). */
+  roundAttemptsEnded?(workflowId: string, ended: RoundAttemptEnded[]): Promise<void>;
+  /** Each tenant's share of the retry worker's slots (`tenantShare`): absent, none. */
+  tenantShare?: TenantShare;
 }
 
 /** Why nothing may be sent for a delivery any more. */
@@ -158,7 +170,24 @@ export interface RoundOutcome {
   succeeded: string[];
   retry: Array<{ id: string; retryAfterMs: number | null }>;
   elsewhere?: string[];
+  /**
+   * Attempts still out when the round let its slot go (asked to hand off): they go on in the worker, which tells the
+   * run how each ended (`round-attempts-ended`) once it is logged.
+   */
+  inFlight?: string[];
 }
+
+/** How a handed-off attempt of a round ended (`failed`: for good, and marked so before the run is told). */
+export interface RoundAttemptEnded {
+  id: string;
+  attempt: number;
+  outcome: 'succeeded' | 'retry' | 'failed';
+  /** For `retry`: the receiver's Retry-After, when it gave one. */
+  retryAfterMs?: number | null;
+}
+
+/** Ends of handed-off attempts this close together are logged and told in one go (one signal, not one each). */
+export const HANDED_OFF_GATHER_MS = 250;
 
 /** The workflow id of the run the current activity serves (its claim on the deliveries it retries). */
 function runningFor(): string {
@@ -225,40 +254,114 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
      * attempt number, side by side (the worker's slots per receiver bound how many at once). Answers what succeeded
      * (now or before) and what may be retried, with the receiver's Retry-After where it gave one; the rest failed for
      * good (or the delivery or its receiver is gone) and is marked failed here.
+     *
+     * With `handoff` (runs that understand `inFlight`), the round waits at most `roundHandoffMs` for its answers, then
+     * lets its slot go: attempts still out go on here (their HTTP timeout kept) and the run is told how they ended. A
+     * receiver that hangs held a slot of the retry worker per round for the whole timeout, and enough of them (one
+     * tenant's, or anyone's) held all 200, every other retry waiting in the queue. A round of a tenant whose rounds
+     * hold its whole share of the slots (`tenantShare`) POSTs nothing and is tried again shortly, out of its slot.
      */
-    async attemptWebhookDeliveryRound(items: Array<{ id: string; attempt: number }>): Promise<RoundOutcome> {
+    async attemptWebhookDeliveryRound(items: Array<{ id: string; attempt: number }>, opts: { handoff?: boolean } = {}): Promise<RoundOutcome> {
       const beat = setInterval(() => deps.heartbeat(), 1_000);
-      // The round's attempts are logged together when it ends (a receiver that does not answer makes a round of
-      // hundreds of attempts not sent at the same moment: one transaction each was a burst the others waited for).
+      const { recordMany, roundAttemptsEnded } = deps;
+      const handoffMs = opts.handoff && roundAttemptsEnded ? (deps.roundHandoffMs ?? 0) : 0;
+      // The round's attempts are logged together when it answers (a receiver that does not answer makes a round of
+      // hundreds of attempts not sent at the same moment: one transaction each was a burst the others waited for);
+      // those that end after a hand-off, together with the others that end within HANDED_OFF_GATHER_MS.
+      let handedOff = false;
       const logged: Array<{ deliveryId: string; attempt: AttemptRecord }> = [];
-      const { recordMany } = deps;
-      const attempt = recordMany ? createDeliveryAttempt({ ...deps, record: async (deliveryId, a) => void logged.push({ deliveryId, attempt: a }) }) : attemptDelivery;
+      const loggedLate: Array<{ deliveryId: string; attempt: AttemptRecord }> = [];
+      const attempt = recordMany
+        ? createDeliveryAttempt({ ...deps, record: async (deliveryId, a) => void (handedOff ? loggedLate : logged).push({ deliveryId, attempt: a }) })
+        : attemptDelivery;
+      let leave: (() => void) | null = null;
       try {
+        const owner = runningFor();
         // A delivery is retried by one run: the first to claim it (a run handed it twice, or a redelivery, leaves it).
-        const elsewhere = deps.claim ? await deps.claim(items.map((i) => i.id), runningFor()) : new Set<string>();
+        const elsewhere = deps.claim ? await deps.claim(items.map((i) => i.id), owner) : new Set<string>();
         const mine = items.filter((i) => !elsewhere.has(i.id));
         const loaded = await deps.loadMany(mine.map((i) => i.id));
+        const tenantId = mine.map((i) => loaded.get(i.id)).find((d) => d?.status === 'pending')?.tenantId;
+        if (deps.tenantShare && tenantId !== undefined) {
+          leave = deps.tenantShare.enter(tenantId);
+          if (!leave) {
+            // Out of the slot at once: Temporal offers the round again after the wait (no attempt used up).
+            throw ApplicationFailure.create({
+              type: 'RetryRoundDeferred',
+              message: "Deferred: this tenant's retry rounds hold its whole share of the worker's slots",
+              nextRetryDelay: deps.tenantShare.deferMs(),
+            });
+          }
+        }
         const outcome: RoundOutcome = { succeeded: [], retry: [], elsewhere: items.filter((i) => elsewhere.has(i.id)).map((i) => i.id) };
         const failed: Array<{ id: string; reason: string }> = [];
-        await Promise.all(
-          mine.map(async ({ id, attempt: n }) => {
-            const delivery = loaded.get(id);
-            if (!delivery) return deps.fail(id, GONE);
-            if (delivery.status !== 'pending') {
-              if (delivery.status === 'succeeded') outcome.succeeded.push(id);
-              return;
-            }
-            const result = await attempt(delivery, n);
-            if (result.kind === 'succeeded') outcome.succeeded.push(id);
-            else if (result.kind === 'permanent') failed.push({ id, reason: result.message });
-            else outcome.retry.push({ id, retryAfterMs: result.delayMs });
-          }),
-        );
-        if (recordMany) await recordMany(logged);
+        // Attempts that ended after the hand-off, to be logged and told to the run.
+        const late: Array<RoundAttemptEnded & { reason?: string }> = [];
+        let logging: Promise<unknown> = Promise.resolve();
+        let reporting: NodeJS.Timeout | null = null;
+        const report = async () => {
+          reporting = null;
+          const ended = late.splice(0);
+          const records = loggedLate.splice(0);
+          try {
+            // The round's own log first; each attempt is logged (a permanent failure marked) before the run hears of it.
+            await logging;
+            if (recordMany && records.length) await recordMany(records);
+            for (const e of ended) if (e.outcome === 'failed') await deps.fail(e.id, e.reason!);
+            await roundAttemptsEnded!(owner, ended.map(({ reason: _reason, ...e }) => e));
+          } catch {
+            // Not told: the run tries them again once their timeout has passed (at least once, same webhook-id).
+          }
+        };
+        const settled = new Set<string>();
+        const running = mine.map(async ({ id, attempt: n }) => {
+          const delivery = loaded.get(id);
+          if (!delivery) {
+            settled.add(id);
+            return deps.fail(id, GONE);
+          }
+          if (delivery.status !== 'pending') {
+            settled.add(id);
+            if (delivery.status === 'succeeded') outcome.succeeded.push(id);
+            return;
+          }
+          const result = await attempt(delivery, n);
+          settled.add(id);
+          if (handedOff) {
+            late.push(
+              result.kind === 'succeeded'
+                ? { id, attempt: n, outcome: 'succeeded' }
+                : result.kind === 'permanent'
+                  ? { id, attempt: n, outcome: 'failed', reason: result.message }
+                  : { id, attempt: n, outcome: 'retry', retryAfterMs: result.delayMs },
+            );
+            reporting ??= setTimeout(() => void report(), HANDED_OFF_GATHER_MS);
+          } else if (result.kind === 'succeeded') outcome.succeeded.push(id);
+          else if (result.kind === 'permanent') failed.push({ id, reason: result.message });
+          else outcome.retry.push({ id, retryAfterMs: result.delayMs });
+        });
+        const all = Promise.all(running);
+        if (handoffMs > 0) {
+          let timer: NodeJS.Timeout | undefined;
+          const letGo = new Promise<'handoff'>((resolve) => (timer = setTimeout(() => resolve('handoff'), handoffMs)));
+          const first = await Promise.race([all, letGo]);
+          clearTimeout(timer);
+          if (first === 'handoff') {
+            // From here on, each attempt that ends is the background's (logged, then told to the run).
+            handedOff = true;
+            const out = mine.filter((i) => !settled.has(i.id)).map((i) => i.id);
+            if (out.length) outcome.inFlight = out;
+          }
+        } else {
+          await all;
+        }
+        logging = recordMany ? recordMany(logged) : Promise.resolve();
+        await logging;
         // After the log, so the failure's reason is the last word on the delivery.
         for (const f of failed) await deps.fail(f.id, f.reason);
         return outcome;
       } finally {
+        leave?.();
         clearInterval(beat);
       }
     },

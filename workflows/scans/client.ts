@@ -1,6 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { ensureSchedule, isEvery, requestedStart, storedEvery, temporal } from '../client';
-import type { ScanRunInput, ScanRunRetry, scanScheduleTick } from './run.workflow';
+import { SCAN_TURN_FREED, type ScanRunInput, type ScanRunRetry, type scanScheduleTick } from './run.workflow';
 import { ownedBy, shortId, startMetadata, type Owner } from '../../src/temporal/search-attributes';
 
 /**
@@ -12,18 +12,27 @@ export interface ScanEngineSettings {
   concurrency: number;
   /** Retries of one pin query while the provider is unavailable; absent = the workflow's default. */
   retry?: ScanRunRetry;
+  /** Runs of one tenant that query the provider at once (SCAN_MAX_RUNNING_PER_TENANT); its other runs wait their turn. */
+  maxRunningPerTenant: number;
   /** Appended to the tick's schedule id: tests sharing one dev server scope it by task queue. Unset in production. */
   idScope?: string;
   tickEveryMs?: number;
 }
 
-let engine: ScanEngineSettings = { concurrency: 8 };
+let engine: ScanEngineSettings = { concurrency: 8, maxRunningPerTenant: 2 };
 
 export function configureScanEngine(settings: Partial<ScanEngineSettings>): void {
   engine = { ...engine, ...settings };
 }
 
 export const scanRunWorkflowId = (scanUuid: string, runId: string): string => `scan-run:${scanUuid}:${runId}`;
+
+/**
+ * The task queue of scan runs' pin queries, next to the main one: its own worker and activity slots in every worker
+ * process, so provider calls (and a provider that answers slowly) never hold the slots webhooks, review requests,
+ * syncs and the other workflows' activities need.
+ */
+export const scanPinQueue = (taskQueue: string): string => `${taskQueue}:scan-pins`;
 
 export const SCAN_TICK_SCHEDULE = 'scan-schedule-tick';
 export const scanTickScheduleId = (): string => (engine.idScope ? `${SCAN_TICK_SCHEDULE}:${engine.idScope}` : SCAN_TICK_SCHEDULE);
@@ -49,7 +58,14 @@ export async function startScanRunWorkflow(scanUuid: string, runId: string, dela
   const { settings } = temporal();
   // A run asked for now starts eagerly where a local worker can take it; a staggered one waits its delay.
   const { client, options } = delayMs > 0 ? { client: temporal().client, options: {} } : requestedStart();
-  const input: ScanRunInput = { scanUuid, runId, concurrency: engine.concurrency, retry: engine.retry };
+  const input: ScanRunInput = {
+    scanUuid,
+    runId,
+    concurrency: engine.concurrency,
+    retry: engine.retry,
+    pinQueue: scanPinQueue(settings.taskQueue),
+    maxRunningPerTenant: engine.maxRunningPerTenant,
+  };
   try {
     await client.workflow.start('runScan', {
       workflowId: scanRunWorkflowId(scanUuid, runId),
@@ -62,6 +78,20 @@ export async function startScanRunWorkflow(scanUuid: string, runId: string, dela
   } catch (e) {
     if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
     return false;
+  }
+}
+
+/**
+ * Wakes a run waiting for its tenant's turn (one has freed); a run that is not waiting ignores it. Answers false when
+ * the run has no workflow going (not started yet: the tick starts it, and it then looks for a turn itself).
+ */
+export async function signalScanTurnFreed(scanUuid: string, runId: string): Promise<boolean> {
+  try {
+    await temporal().client.workflow.getHandle(scanRunWorkflowId(scanUuid, runId)).signal(SCAN_TURN_FREED);
+    return true;
+  } catch (e) {
+    if (e instanceof WorkflowNotFoundError) return false;
+    throw e;
   }
 }
 

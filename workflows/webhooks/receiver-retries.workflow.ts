@@ -1,5 +1,5 @@
-import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
-import type { WebhookActivities } from '../activities/webhooks';
+import { condition, defineSignal, patched, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { RoundAttemptEnded, WebhookActivities } from '../activities/webhooks';
 import { intervalAfter, type DeliveryRetry } from './deliver.workflow';
 
 export interface ReceiverRetriesInput {
@@ -27,9 +27,20 @@ export interface RetryCohort {
 export const addRetriesSignal = defineSignal<[RetryCohort]>('add-retries');
 /** The dispatcher's first attempts of these deliveries have ended: their retries may begin. */
 export const firstAttemptsEndedSignal = defineSignal<[string[]]>('first-attempts-ended');
+/**
+ * Attempts a round handed off (left in the background when it let its slot go) have ended, each with its outcome
+ * (sent by the worker once they are logged). Only runs with the `webhook-round-handoff` patch hand rounds off.
+ */
+export const roundAttemptsEndedSignal = defineSignal<[RoundAttemptEnded[]]>('round-attempts-ended');
 
 /** Deliveries due this close to the earliest one go in the same round (fewer rounds, at most this much early). */
 export const ROUND_GATHER_MS = 250;
+
+/**
+ * How long past its HTTP timeout a handed-off attempt is waited for when its end is never told (its worker died): the
+ * wait for one of the receiver's slots (`WEBHOOK_RECEIVER_STALE_MS`, 5 s) and the logging, with room.
+ */
+export const HANDED_OFF_GRACE_MS = 10_000;
 
 interface Pending {
   /** POSTs made so far. */
@@ -39,6 +50,8 @@ interface Pending {
   /** Still waiting for the first attempt's end: then the next is due `delayMs` after it. */
   awaitingFirst: boolean;
   delayMs: number;
+  /** A round handed off this attempt (number) of it, still out: no new round until told it ended (or its timeout). */
+  awaitingRound?: number;
 }
 
 /**
@@ -52,6 +65,10 @@ interface Pending {
  * whole ceiling). Runs started before this design (`retryWebhookDeliveries`, one per batch) finish on their own code.
  */
 export async function retryReceiverDeliveries(input: ReceiverRetriesInput): Promise<{ succeeded: number; failed: number }> {
+  // Rounds may let their slot go after WEBHOOK_RETRY_HANDOFF_MS, their attempts still out going on in the worker (a
+  // receiver that hangs held a slot of the retry worker for the whole 30 s timeout, and enough of them held every
+  // slot, other tenants' rounds waiting in the queue). Decided once, at the start: runs from before keep the old way.
+  const handoff = patched('webhook-round-handoff');
   const { attemptWebhookDeliveryRound } = proxyActivities<WebhookActivities>({
     // Every POST of a round may wait for a slot and then its HTTP timeout; room to record them.
     startToCloseTimeout: 2 * input.retry.timeoutMs + 30_000,
@@ -68,6 +85,8 @@ export async function retryReceiverDeliveries(input: ReceiverRetriesInput): Prom
   // Every delivery the run was given: one handed over twice (a dispatcher batch retried after a crash) counts once.
   const given = new Set<string>();
   let changed = false;
+  let succeeded = 0;
+  let failed = 0;
   setHandler(addRetriesSignal, (cohort) => {
     const now = Date.now();
     for (const id of cohort.deliveryIds) {
@@ -90,22 +109,51 @@ export async function retryReceiverDeliveries(input: ReceiverRetriesInput): Prom
     }
     changed = true;
   });
+  // Ends of handed-off attempts told before the run has the round's answer (both may come in one workflow task).
+  const told = new Map<string, RoundAttemptEnded>();
+  /** Applies a told end to the attempt the run waits for (a late or repeated one changes nothing). */
+  const settleTold = (id: string, now: number): void => {
+    const p = pending.get(id);
+    const e = told.get(id);
+    if (!e) return;
+    if (!p || (e.attempt <= p.attempts && p.awaitingRound !== e.attempt)) told.delete(id);
+    if (!p || p.awaitingRound !== e.attempt) return;
+    told.delete(id);
+    p.awaitingRound = undefined;
+    if (e.outcome === 'retry') {
+      p.dueAt = now + Math.max(intervalAfter(input.retry, e.attempt), e.retryAfterMs ?? 0);
+      return;
+    }
+    // Logged (and a permanent failure marked) before the signal was sent.
+    if (e.outcome === 'succeeded') succeeded++;
+    else failed++;
+    pending.delete(id);
+  };
+  setHandler(roundAttemptsEndedSignal, (ended) => {
+    const now = Date.now();
+    for (const e of ended) {
+      told.set(e.id, e);
+      settleTold(e.id, now);
+    }
+    changed = true;
+  });
   /** Waits until `ms` have passed or a signal changed something. */
   const wait = async (ms: number) => {
     changed = false;
     await condition(() => changed, ms);
   };
 
-  let succeeded = 0;
-  let failed = 0;
   for (;;) {
+    // A handed-off attempt whose end was never told (its worker died) is over by its timeout: retried as failed.
+    for (const p of pending.values()) if (p.awaitingRound !== undefined && p.dueAt <= Date.now()) p.awaitingRound = undefined;
     if (pending.size === 0) {
       const left = input.acceptUntil - Date.now();
       if (left <= 0) break;
       await wait(left);
       continue;
     }
-    const exhausted = [...pending].filter(([, p]) => p.attempts >= input.retry.maximumAttempts).map(([id]) => id);
+    // (A last attempt still out is not given up on before it ends.)
+    const exhausted = [...pending].filter(([, p]) => p.attempts >= input.retry.maximumAttempts && p.awaitingRound === undefined).map(([id]) => id);
     if (exhausted.length) {
       // Each keeps its last attempt's error as the reason.
       await markWebhookDeliveriesGaveUp.executeWithOptions({ summary: `Mark ${deliveries(exhausted.length)} failed` }, [exhausted]);
@@ -119,18 +167,27 @@ export async function retryReceiverDeliveries(input: ReceiverRetriesInput): Prom
       continue;
     }
     const horizon = Date.now() + ROUND_GATHER_MS;
-    const due = [...pending].filter(([, p]) => p.dueAt <= horizon).map(([id, p]) => ({ id, attempt: p.attempts + 1 }));
+    const due = [...pending].filter(([, p]) => p.dueAt <= horizon && p.awaitingRound === undefined).map(([id, p]) => ({ id, attempt: p.attempts + 1 }));
     const round = await attemptWebhookDeliveryRound.executeWithOptions(
       { summary: `POST ${deliveries(due.length)} to receiver ${input.endpointId} (attempts ${attemptRange(due)})` },
-      [due],
+      handoff ? [due, { handoff: true }] : [due],
     );
     const ok = new Set(round.succeeded);
     const again = new Map(round.retry.map((r) => [r.id, r.retryAfterMs]));
     // Held by another run (handed over twice, or redelivered): that run retries it; this one lets it go uncounted.
     const elsewhere = new Set(round.elsewhere ?? []);
+    // Still out when the round let its slot go: their end comes by signal.
+    const inFlight = new Set(round.inFlight ?? []);
     const now = Date.now();
     for (const { id, attempt } of due) {
       const p = pending.get(id)!;
+      if (inFlight.has(id)) {
+        p.attempts = attempt;
+        p.awaitingRound = attempt;
+        p.dueAt = now + input.retry.timeoutMs + HANDED_OFF_GRACE_MS;
+        settleTold(id, now);
+        continue;
+      }
       if (elsewhere.has(id)) pending.delete(id);
       else if (ok.has(id)) succeeded++;
       else if (!again.has(id)) failed++;

@@ -64,6 +64,10 @@ import * as z2400 from './20261218000100-expire-unused-oauth-clients';
 import * as z2500 from './20261219000100-add-tenant-link-domain';
 import * as z2620 from './20261220000300-add-review-removed-at';
 import * as z2630 from './20261221000100-idempotency-key-binary-collation';
+import * as z2632 from './20261222000100-add-invite-due-account';
+import * as z2635 from './20261222000200-add-scan-run-turns';
+import * as z2637 from './20261222000300-add-outbox-tenant-pending-index';
+import * as z2640 from './20261222000400-add-inbound-signed-timestamp';
 /** Ordered list: names are the file names, so the table `schema_migrations` reads like the folder. */
 export const migrations: ReadonlyArray<{ name: string; up: Migration; down: Migration }> = [
   { name: '20261121000100-create-tenants', ...m0100 },
@@ -130,4 +134,8 @@ export const migrations: ReadonlyArray<{ name: string; up: Migration; down: Migr
   { name: '20261219000100-add-tenant-link-domain', ...z2500 },
   { name: '20261220000300-add-review-removed-at', ...z2620 },
   { name: '20261221000100-idempotency-key-binary-collation', ...z2630 },
+  { name: '20261222000100-add-invite-due-account', ...z2632 },
+  { name: '20261222000200-add-scan-run-turns', ...z2635 },
+  { name: '20261222000300-add-outbox-tenant-pending-index', ...z2637 },
+  { name: '20261222000400-add-inbound-signed-timestamp', ...z2640 },
 ];

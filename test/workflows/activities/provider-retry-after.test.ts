@@ -97,6 +97,8 @@ describe("providers' Retry-After as the activities' retry delay", () => {
       complete: async () => undefined,
       fail: async () => undefined,
       startDue: async () => 0,
+      claimTurn: async () => 'granted',
+      turnFreed: async () => undefined,
       ratePerSecond: 1_000,
     };
     const query = { tenantId: 1, snapshotId: 1, pinId: 1, keyword: 'dentist', lat: 52.5, lng: 13.4, targetPlaceId: 'p1' };

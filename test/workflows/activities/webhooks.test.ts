@@ -1,4 +1,15 @@
-import { createDeliveryAttempt, createWebhookActivities, GONE, type AttemptRecord, type LoadedDelivery, type RoundOutcome, type WebhookActivityDeps } from '../../../workflows/activities/webhooks';
+import {
+  createDeliveryAttempt,
+  createWebhookActivities,
+  GONE,
+  type AttemptRecord,
+  type LoadedDelivery,
+  type RoundAttemptEnded,
+  type RoundOutcome,
+  type WebhookActivityDeps,
+} from '../../../workflows/activities/webhooks';
+import { tenantShare } from '../../../workflows/activities/tenant-share';
+import { waitUntil } from '../../support/wait';
 import { activityEnv, failureOf } from './support';
 
 /**
@@ -328,6 +339,123 @@ describe('webhook activities', () => {
       expect(r.posted.map((p) => p.url.split('/').pop())).toEqual(['mine']);
       expect(claims).toEqual([[['mine', 'theirs'], env().context.info.workflowExecution!.workflowId]]);
       expect(loadedIds).toEqual([['mine']]);
+    });
+  });
+
+  describe("a retry round that lets its slot go (handoff: WEBHOOK_RETRY_HANDOFF_MS) and each tenant's share of the slots", () => {
+    /** A POST that stays unanswered until `answer` is called (a receiver that hangs, or is slow). */
+    function held() {
+      let answer: (status: number) => void = () => undefined;
+      const response = new Promise<Response>((resolve) => (answer = (status) => resolve(new Response(null, { status }))));
+      return { response, answer: (status: number) => answer(status) };
+    }
+
+    it('answers after `roundHandoffMs` what has ended, the attempts still out as inFlight; logs each when it ends, then tells the run how', async () => {
+      const slow = held();
+      const late = held();
+      const order: string[] = [];
+      const batches: Array<Array<[string, number, boolean]>> = [];
+      const told: Array<[string, RoundAttemptEnded[]]> = [];
+      const share = tenantShare({ slots: 5, deferMs: 1_000 });
+      const r = receiver({
+        loadMany: async (ids) => new Map(ids.map((id) => [id, pending(id, { tenantId: 3 })])),
+        post: async (url) => (url.endsWith('/slow') ? slow.response : url.endsWith('/late') ? late.response : new Response(null, { status: 503 })),
+        recordMany: async (records) => void (batches.push(records.map((x) => [x.deliveryId, x.attempt.attempt, x.attempt.succeeded])), order.push('record')),
+        fail: async (id) => void order.push(`fail ${id}`),
+        roundHandoffMs: 50,
+        roundAttemptsEnded: async (workflowId, ended) => void (told.push([workflowId, ended]), order.push('tell')),
+        tenantShare: share,
+      });
+      const items = [
+        { id: 'down', attempt: 2 },
+        { id: 'slow', attempt: 3 },
+        { id: 'late', attempt: 4 },
+      ];
+      const started = Date.now();
+      const round: RoundOutcome = await env().run(createWebhookActivities(r.deps).attemptWebhookDeliveryRound, items, { handoff: true });
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(round).toEqual({ succeeded: [], retry: [{ id: 'down', retryAfterMs: null }], elsewhere: [], inFlight: ['slow', 'late'] });
+      // What ended is logged by the round; the round's place in its tenant's share is free again.
+      expect(batches).toEqual([[['down', 2, false]]]);
+      expect(share.running(3)).toBe(0);
+      expect(told).toEqual([]);
+
+      slow.answer(204);
+      late.answer(410);
+      await waitUntil(async () => told.length > 0, 5_000, 10);
+      // Both ended within the gathering time: one log, the permanent failure marked, then one signal to the run.
+      expect(order).toEqual(['record', 'record', 'fail late', 'tell']);
+      expect(batches[1].sort()).toEqual([
+        ['late', 4, false],
+        ['slow', 3, true],
+      ]);
+      expect(told).toEqual([
+        [
+          env().context.info.workflowExecution!.workflowId,
+          expect.arrayContaining([
+            { id: 'slow', attempt: 3, outcome: 'succeeded' },
+            { id: 'late', attempt: 4, outcome: 'failed' },
+          ]),
+        ],
+      ]);
+      expect(told[0][1]).toHaveLength(2);
+    });
+
+    it('tells the run nothing about an attempt whose log failed (the run tries it again after its timeout)', async () => {
+      const slow = held();
+      let calls = 0;
+      const told: RoundAttemptEnded[][] = [];
+      const r = receiver({
+        post: async () => slow.response,
+        recordMany: async () => {
+          if (++calls > 1) throw new Error('database gone');
+        },
+        roundHandoffMs: 20,
+        roundAttemptsEnded: async (_id, ended) => void told.push(ended),
+      });
+      const round: RoundOutcome = await env().run(createWebhookActivities(r.deps).attemptWebhookDeliveryRound, [{ id: 'slow', attempt: 2 }], { handoff: true });
+      expect(round.inFlight).toEqual(['slow']);
+      slow.answer(500);
+      await waitUntil(async () => calls === 2, 5_000, 10);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(told).toEqual([]);
+    });
+
+    it('waits for every answer when the run did not ask for a hand-off (runs from before it)', async () => {
+      const slow = held();
+      const r = receiver({ post: async () => slow.response, roundHandoffMs: 20, roundAttemptsEnded: async () => undefined });
+      setTimeout(() => slow.answer(200), 150);
+      const started = Date.now();
+      const round: RoundOutcome = await env().run(createWebhookActivities(r.deps).attemptWebhookDeliveryRound, [{ id: 'slow', attempt: 2 }]);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+      expect(round).toEqual({ succeeded: ['slow'], retry: [], elsewhere: [] });
+    });
+
+    it("defers a round of a tenant whose rounds hold its whole share, POSTing nothing and using up no attempt; another tenant's round goes", async () => {
+      const hang = held();
+      const share = tenantShare({ slots: 1, deferMs: 1_000 }, () => 0);
+      const r = receiver({
+        loadMany: async (ids) => new Map(ids.map((id) => [id, pending(id, { tenantId: id.startsWith('a-') ? 1 : 2 })])),
+        post: async (url) => (url.endsWith('/a-hang') ? hang.response : new Response(null, { status: 200 })),
+        tenantShare: share,
+      });
+      const round = createWebhookActivities(r.deps).attemptWebhookDeliveryRound;
+      const first = env().run(round, [{ id: 'a-hang', attempt: 2 }]);
+      await waitUntil(async () => r.posted.length === 1, 5_000, 10);
+      expect(share.running(1)).toBe(1);
+
+      const deferred = await failureOf(env().run(round, [{ id: 'a-next', attempt: 2 }]));
+      expect(deferred.type).toBe('RetryRoundDeferred');
+      expect(deferred.nonRetryable).toBe(false);
+      expect(deferred.nextRetryDelay).toBe(1_000);
+      expect(r.posted.map((p) => p.url.split('/').pop())).toEqual(['a-hang']);
+      expect(r.recorded.map(([id]) => id)).toEqual([]);
+
+      expect(await env().run(round, [{ id: 'b-other', attempt: 2 }])).toEqual({ succeeded: ['b-other'], retry: [], elsewhere: [] });
+      hang.answer(200);
+      expect(await first).toEqual({ succeeded: ['a-hang'], retry: [], elsewhere: [] });
+      expect(share.running(1)).toBe(0);
+      expect(await env().run(round, [{ id: 'a-next', attempt: 2 }])).toEqual({ succeeded: ['a-next'], retry: [], elsewhere: [] });
     });
   });
 

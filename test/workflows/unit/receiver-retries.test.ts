@@ -1,5 +1,11 @@
-import type { WebhookActivities } from '../../../workflows/activities/webhooks';
-import { ROUND_GATHER_MS, type ReceiverRetriesInput, type RetryCohort, type retryReceiverDeliveries } from '../../../workflows/webhooks/receiver-retries.workflow';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Context } from '@temporalio/activity';
+import type { WorkflowHandle } from '@temporalio/client';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import type { RoundAttemptEnded, WebhookActivities } from '../../../workflows/activities/webhooks';
+import { HANDED_OFF_GRACE_MS, ROUND_GATHER_MS, type ReceiverRetriesInput, type RetryCohort, type retryReceiverDeliveries } from '../../../workflows/webhooks/receiver-retries.workflow';
+import { HISTORIES_DIR } from '../../support/temporal';
 import { waitUntil } from '../../support/wait';
 import { retryFailure, useWorkflowTestEnv, workflowId } from './support';
 
@@ -155,6 +161,132 @@ describe('retryReceiverDeliveries (mocked activities)', () => {
     );
     expect(r.rounds).toHaveLength(1);
     expect(r.rounds[0].at - started).toBeGreaterThanOrEqual(retry.timeoutMs);
+  });
+
+  describe('rounds that let their slot go while attempts are still out (patch webhook-round-handoff)', () => {
+    type Round = Awaited<ReturnType<Mocked['attemptWebhookDeliveryRound']>>;
+    /** The first round answers every attempt still out (`inFlight`); the later ones as `later` says. */
+    function handingOff(later: (id: string, attempt: number) => 'ok' | 'retry' = () => 'ok') {
+      const rounds: Array<{ at: number; items: Array<[string, number]>; opts: unknown }> = [];
+      const gaveUp: string[][] = [];
+      const activities: Mocked = {
+        async attemptWebhookDeliveryRound(items, opts) {
+          rounds.push({ at: Date.now(), items: items.map((i) => [i.id, i.attempt]), opts });
+          if (rounds.length === 1) return { succeeded: [], retry: [], inFlight: items.map((i) => i.id) } satisfies Round;
+          const out: Round = { succeeded: [], retry: [] };
+          for (const { id, attempt } of items) {
+            if (later(id, attempt) === 'ok') out.succeeded.push(id);
+            else out.retry.push({ id, retryAfterMs: null });
+          }
+          return out;
+        },
+        async markWebhookDeliveriesGaveUp(ids) {
+          gaveUp.push([...ids]);
+        },
+      };
+      return { rounds, gaveUp, activities };
+    }
+    const tell = (handle: WorkflowHandle, ended: RoundAttemptEnded[]) => handle.signal('round-attempts-ended', ended);
+    /** Until the run waits on a timer (its first round has been answered, and nothing is due). */
+    const waiting = async (handle: WorkflowHandle) =>
+      waitUntil(async () => ((await handle.fetchHistory()).events ?? []).some((e) => e.timerStartedEventAttributes), 20_000, 20);
+
+    it('asks each round to hand off; an attempt still out is not sent again until the run is told it ended, then after its interval', async () => {
+      const r = handingOff();
+      await temporal.withWorker(r.activities, async (q) => {
+        const handle = await handOver(q, workflowId('receiver-retries'), { deliveryIds: ['d1'], after: { attempts: 1, delayMs: 0 } }, 100);
+        await waiting(handle);
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        expect(r.rounds).toHaveLength(1);
+        const told = Date.now();
+        await tell(handle, [{ id: 'd1', attempt: 2, outcome: 'retry', retryAfterMs: null }]);
+        expect(await handle.result()).toEqual({ succeeded: 1, failed: 0 });
+        // The schedule's interval after attempt 2 (400 ms doubling: 800 ms), counted from its end.
+        expect(r.rounds[1].at - told).toBeGreaterThanOrEqual(800 - ROUND_GATHER_MS);
+        if (process.env.RECORD_HISTORIES === '1') {
+          fs.writeFileSync(path.join(HISTORIES_DIR, 'receiver-retries-handoff.json'), historyToJSON(await handle.fetchHistory()));
+        }
+      });
+      expect(r.rounds.map((x) => x.items)).toEqual([[['d1', 2]], [['d1', 3]]]);
+      expect(r.rounds.map((x) => x.opts)).toEqual([{ handoff: true }, { handoff: true }]);
+    });
+
+    it("takes the receiver's Retry-After told with the end, when longer than the interval", async () => {
+      const r = handingOff();
+      await temporal.withWorker(r.activities, async (q) => {
+        const handle = await handOver(q, workflowId('receiver-retries'), { deliveryIds: ['d1'], after: { attempts: 1, delayMs: 0 } }, 100);
+        await waiting(handle);
+        const told = Date.now();
+        await tell(handle, [{ id: 'd1', attempt: 2, outcome: 'retry', retryAfterMs: 2_000 }]);
+        await handle.result();
+        expect(r.rounds[1].at - told).toBeGreaterThanOrEqual(2_000 - ROUND_GATHER_MS);
+      });
+    });
+
+    it('counts what it is told succeeded or failed for good, without another round', async () => {
+      const r = handingOff();
+      const result = await temporal.withWorker(r.activities, async (q) => {
+        const handle = await handOver(q, workflowId('receiver-retries'), { deliveryIds: ['d1', 'd2'], after: { attempts: 1, delayMs: 0 } }, 100);
+        await waiting(handle);
+        // An end of another attempt than the one out changes nothing; one told twice counts once.
+        await tell(handle, [{ id: 'd1', attempt: 5, outcome: 'failed' }]);
+        await tell(handle, [
+          { id: 'd1', attempt: 2, outcome: 'succeeded' },
+          { id: 'd2', attempt: 2, outcome: 'failed' },
+          { id: 'd1', attempt: 2, outcome: 'succeeded' },
+        ]);
+        return handle.result();
+      });
+      expect(result).toEqual({ succeeded: 1, failed: 1 });
+      expect(r.rounds).toHaveLength(1);
+      expect(r.gaveUp).toEqual([]);
+    });
+
+    it('does not give a last attempt up while it is out; gives it up once told it failed', async () => {
+      const r = handingOff();
+      const result = await temporal.withWorker(r.activities, async (q) => {
+        const handle = await handOver(q, workflowId('receiver-retries'), { deliveryIds: ['d1'], after: { attempts: retry.maximumAttempts - 1, delayMs: 0 } }, 100);
+        await waiting(handle);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(r.gaveUp).toEqual([]);
+        await tell(handle, [{ id: 'd1', attempt: retry.maximumAttempts, outcome: 'retry', retryAfterMs: null }]);
+        return handle.result();
+      });
+      expect(result).toEqual({ succeeded: 0, failed: 1 });
+      expect(r.rounds.map((x) => x.items)).toEqual([[['d1', retry.maximumAttempts]]]);
+      expect(r.gaveUp).toEqual([['d1']]);
+    });
+
+    it('keeps an end told before the round has answered (both can come in one workflow task)', async () => {
+      const r = handingOff();
+      const telling: Mocked = {
+        ...r.activities,
+        async attemptWebhookDeliveryRound(items, opts) {
+          // The end reaches the run before the round's own answer does.
+          await temporal.client().workflow.getHandle(Context.current().info.workflowExecution!.workflowId).signal('round-attempts-ended', [
+            { id: 'd1', attempt: 2, outcome: 'succeeded' } satisfies RoundAttemptEnded,
+          ]);
+          return r.activities.attemptWebhookDeliveryRound(items, opts);
+        },
+      };
+      const started = Date.now();
+      const result = await temporal.withWorker(telling, async (q) =>
+        (await handOver(q, workflowId('receiver-retries'), { deliveryIds: ['d1'], after: { attempts: 1, delayMs: 0 } }, 100)).result(),
+      );
+      expect(result).toEqual({ succeeded: 1, failed: 0 });
+      expect(r.rounds).toHaveLength(1);
+      expect(Date.now() - started).toBeLessThan(retry.timeoutMs + HANDED_OFF_GRACE_MS);
+    });
+
+    it('without being told (its worker gone), tries it again once its timeout and the grace have passed', async () => {
+      const r = handingOff();
+      const result = await temporal.withWorker(r.activities, async (q) =>
+        (await handOver(q, workflowId('receiver-retries'), { deliveryIds: ['d1'], after: { attempts: 1, delayMs: 0 } }, 100)).result(),
+      );
+      expect(result).toEqual({ succeeded: 1, failed: 0 });
+      expect(r.rounds.map((x) => x.items)).toEqual([[['d1', 2]], [['d1', 3]]]);
+      expect(r.rounds[1].at - r.rounds[0].at).toBeGreaterThanOrEqual(retry.timeoutMs + HANDED_OFF_GRACE_MS - ROUND_GATHER_MS);
+    });
   });
 
   it('takes deliveries until its window closes, then ends once none is pending', async () => {

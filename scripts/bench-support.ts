@@ -12,7 +12,7 @@ import { WORKFLOW_BUNDLE } from '../src/temporal/runtime';
 import { buildActivities } from '../workflows/activities';
 import { connectTemporal, disconnectTemporal, requestedStart, temporal, temporalSettings, useWorkerConnection, type TemporalSettings } from '../workflows/client';
 import { runWorker } from '../workflows/worker';
-import { PRODUCTION_NODE_FLAGS } from './production-node-flags';
+import { PRODUCTION_NODE_FLAGS, PRODUCTION_WORKER_NODE_FLAGS } from './production-node-flags';
 
 /**
  * What the benchmarks share: a database of their own, a Temporal dev server in memory, the API and the worker as
@@ -83,7 +83,7 @@ export class ProductProcesses {
   /** Starts `script` (under dist/) as `role` with `env` over the bench's environment; resolves once `readyUrl` answers 200. */
   async start(role: 'API' | 'worker', script: string, env: Record<string, string>, readyUrl: string): Promise<number> {
     if (this.live.has(role)) throw new Error(`${role} is already running`);
-    const child = spawn(process.execPath, [...PRODUCT_NODE_OPTIONS, path.join(DIST, script)], {
+    const child = spawn(process.execPath, [...PRODUCT_NODE_OPTIONS[role], path.join(DIST, script)], {
       env: { ...this.baseEnv, ...env },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
@@ -190,7 +190,11 @@ const RSS_POLL_MS = 200;
  * Dockerfile and `npm run worker` run them). BENCH_PRODUCT_NODE_OPTIONS adds some after them, to theirs only, for
  * looking into memory (e.g. `--heapsnapshot-signal=SIGUSR2`, or another `--max-old-space-size`: the last one counts).
  */
-const PRODUCT_NODE_OPTIONS: string[] = [...PRODUCTION_NODE_FLAGS, ...(process.env.BENCH_PRODUCT_NODE_OPTIONS ?? '').split(' ').filter(Boolean)];
+const EXTRA_NODE_OPTIONS = (process.env.BENCH_PRODUCT_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
+const PRODUCT_NODE_OPTIONS: Record<'API' | 'worker', string[]> = {
+  API: [...PRODUCTION_NODE_FLAGS, ...EXTRA_NODE_OPTIONS],
+  worker: [...PRODUCTION_WORKER_NODE_FLAGS, ...EXTRA_NODE_OPTIONS],
+};
 const DIST = path.resolve(__dirname, '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? [] : ['dist']));
 
 async function answers(url: string): Promise<boolean> {

@@ -95,7 +95,8 @@ function scenario(t: ReturnType<typeof useApp>, worker: ReturnType<typeof useTem
 
 describe("retry rounds let their slot go while a receiver hangs (WEBHOOK_RETRY_HANDOFF_MS): another tenant's retry comes on time", () => {
   const t = useApp();
-  const worker = useTemporalWorker({ retry: RETRY, webhookRetrySlots: 4, activities: { WEBHOOK_RECEIVER_MAX_IN_FLIGHT: 2 } });
+  // The hand-off alone (off by default): the share (50 by default) does not bind with 4 slots.
+  const worker = useTemporalWorker({ retry: RETRY, webhookRetrySlots: 4, activities: { WEBHOOK_RECEIVER_MAX_IN_FLIGHT: 2, WEBHOOK_RETRY_HANDOFF_MS: 1_000 } });
   const { hangingTenant, otherTenantRetry } = scenario(t, worker);
 
   it("B's second attempt comes about 1 s after its first while A's six POSTs hang", async () => {

@@ -89,7 +89,7 @@ export function buildActivities(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEB
     gate: receiverGate({ maxInFlight: config.WEBHOOK_RECEIVER_MAX_IN_FLIGHT ?? 16, staleMs: config.WEBHOOK_RECEIVER_STALE_MS ?? 5_000 }),
     // A retry round lets its slot of the retry worker go after 1 s, its attempts still out going on here (their end
     // signalled to the run); and one tenant's rounds hold at most a quarter of that worker's 200 slots at once.
-    roundHandoffMs: config.WEBHOOK_RETRY_HANDOFF_MS ?? 1_000,
+    roundHandoffMs: config.WEBHOOK_RETRY_HANDOFF_MS ?? 0,
     roundAttemptsEnded: (workflowId, ended) => signalRoundAttemptsEnded(workflowId, ended),
     tenantShare: tenantShare({ slots: config.WEBHOOK_RETRY_TENANT_SLOTS ?? 50, deferMs: 1_000 }),
   };

@@ -47,7 +47,7 @@ export interface ScanRunResult {
 const DEFAULT_RETRY: ScanRunRetry = { maximumAttempts: 8, initialIntervalMs: 2_000, maximumIntervalMs: 60_000 };
 
 /**
- * The run's change of 2026-12-22 (docs/decisions/local-search-grid.md, "one tenant's scans and everyone else's
+ * The run's change of 2026-12-03 (docs/decisions/local-search-grid.md, "one tenant's scans and everyone else's
  * work"): pin queries on their own task queue, waiting for their tenant's pace at the server rather than in a worker
  * slot, and the run waiting for one of its tenant's turns before its first query. Runs started before it replay and
  * finish as they ran (their history has no marker).

@@ -2,11 +2,11 @@ import dgram from 'node:dgram';
 import * as dnsPacket from 'dns-packet';
 import { sendInviteStep, type StepResult } from '../../src/messaging/delivery';
 import { sendDueSteps } from '../../src/messaging/send-queue';
-import { Invite, InviteMessage, MessagingSetting } from '../../src/models';
+import { Invite, InviteMessage } from '../../src/models';
 import { useDatabase } from '../support/db';
 import { makeWorld } from '../support/factories';
 import { startSmtpServer, type SmtpSink } from '../support/providers/smtp';
-import { giveCredits, makeCampaign, makeContact, makeInvite } from './fixtures';
+import { giveCredits, makeCampaign, makeContact, makeInvite, useOwnSmtp } from './fixtures';
 
 /**
  * Found by `npm run bench:invites`: each step claim held its pool connection while the account's SMTP settings
@@ -30,13 +30,7 @@ describe('simultaneous invite sends through the account SMTP server', () => {
   async function accountSmtp(host: string) {
     const w = await makeWorld();
     await giveCredits(w, 'email', 12);
-    await MessagingSetting.create({
-      tenantId: w.org.tenantId,
-      customerId: w.org.customerId,
-      channel: 'email',
-      config: { host, port: sink.port, secure: false, username: null, fromEmail: 'reviews@example.test', fromName: null },
-      secretEncrypted: null,
-    });
+    await useOwnSmtp(w, host, sink.port);
     return w;
   }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Campaign, Contact, ContactList, Invite } from '../../src/models';
+import { Campaign, Contact, ContactList, Invite, MessagingSetting } from '../../src/models';
 import type { CampaignStep } from '../../src/models/campaign.model';
 import { grantCredits } from '../../src/services/credits.service';
 import { makeWorld } from '../support/factories';
@@ -69,6 +69,17 @@ export async function makeInvite(campaign: Campaign, contact: Contact, sendAt: D
 
 export async function giveCredits(w: World, type: 'email' | 'sms', credits: number): Promise<void> {
   await grantCredits({ id: w.org.customerId, tenantId: w.org.tenantId }, { type, credits, expiresAt: null, notes: 'test' });
+}
+
+/** The account's own SMTP server for email (plain SMTP on `host`:`port`, no login), as its settings page saves it. */
+export async function useOwnSmtp(w: World, host: string, port: number, fromEmail = 'reviews@example.test'): Promise<void> {
+  await MessagingSetting.create({
+    tenantId: w.org.tenantId,
+    customerId: w.org.customerId,
+    channel: 'email',
+    config: { host, port, secure: false, username: null, fromEmail, fromName: null },
+    secretEncrypted: null,
+  });
 }
 
 /** A free E.164 number (US 415 range, valid for libphonenumber). */

@@ -4,12 +4,12 @@ import { sendInviteStep } from '../../src/messaging/delivery';
 import { sendDueSteps, type DueStep } from '../../src/messaging/send-queue';
 import { configureInviteDelivery, resetInviteDelivery } from '../../src/messaging/settings';
 import { MessagingUnavailable } from '../../src/messaging/types';
-import { Contact, Invite, InviteMessage, MessagingSetting } from '../../src/models';
+import { Contact, Invite, InviteMessage } from '../../src/models';
 import { creditBalance } from '../../src/services/credits.service';
 import { useDatabase } from '../support/db';
 import { makeWorld } from '../support/factories';
 import { startSmtpServer, type SmtpSink } from '../support/providers/smtp';
-import { giveCredits, makeCampaign, makeContact, makeInvite } from './fixtures';
+import { giveCredits, makeCampaign, makeContact, makeInvite, useOwnSmtp } from './fixtures';
 
 /**
  * An account's SMTP host name as its DNS answers it (a local DNS server, OUTBOUND_DNS_SERVERS, as in
@@ -65,13 +65,7 @@ describe('account SMTP hosts and their DNS answers', () => {
   async function accountWithSmtp(host: string, n = 1) {
     const w = await makeWorld();
     await giveCredits(w, 'email', 5);
-    await MessagingSetting.create({
-      tenantId: w.org.tenantId,
-      customerId: w.org.customerId,
-      channel: 'email',
-      config: { host, port: sink.port, secure: false, username: null, fromEmail: 'reviews@example.test', fromName: null },
-      secretEncrypted: null,
-    });
+    await useOwnSmtp(w, host, sink.port);
     const campaign = await makeCampaign(w);
     const invites = await Promise.all(Array.from({ length: n }, async () => makeInvite(campaign, await makeContact(campaign), new Date(Date.now() - 1_000))));
     return { w, invites };

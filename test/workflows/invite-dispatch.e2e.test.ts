@@ -13,7 +13,7 @@ import { startSmtpServer, useSmtpServer } from '../support/providers/smtp';
 import { startTwilioServer, type TwilioSink } from '../support/providers/twilio';
 import { useEnv } from '../support/env';
 import { waitUntil } from '../support/wait';
-import { EMAIL_STEP, giveCredits, makeCampaign, makeContact, makeInvite, phoneNumber, rawHeader, SMS_STEP, type World } from '../invites/fixtures';
+import { EMAIL_STEP, giveCredits, makeCampaign, makeContact, makeInvite, phoneNumber, rawHeader, SMS_STEP, useOwnSmtp, type World } from '../invites/fixtures';
 import { useInviteWorker } from '../invites/worker';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process';
 
@@ -230,13 +230,7 @@ describe('invite dispatcher on Temporal', () => {
     try {
       const w = await makeWorld();
       await giveCredits(w, 'email', 1);
-      await MessagingSetting.create({
-        tenantId: w.org.tenantId,
-        customerId: w.org.customerId,
-        channel: 'email',
-        config: { host: '127.0.0.1', port: refusing.port, secure: false, username: null, fromEmail: 'reviews@smiles.test', fromName: null },
-        secretEncrypted: null,
-      });
+      await useOwnSmtp(w, '127.0.0.1', refusing.port, 'reviews@smiles.test');
       const campaign = await makeCampaign(w);
       const contact = await makeContact(campaign);
       const row = await invite(campaign, contact, inSeconds(1));

@@ -1,4 +1,5 @@
-import type { Migration, Sql } from '../umzug';
+import { hasColumn, hasIndex } from '../schema-probe';
+import type { Migration } from '../umzug';
 
 /**
  * `scans.run_turn_at`: when the scan's current run got one of its tenant's turns (SCAN_MAX_RUNNING_PER_TENANT runs of
@@ -9,26 +10,13 @@ import type { Migration, Sql } from '../umzug';
  *
  * Re-runnable both ways: each direction changes the table only when information_schema says it is still to do.
  */
-async function hasColumn(sql: Sql): Promise<boolean> {
-  const [found] = (await sql(
-    "SELECT 1 FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = 'scans' AND column_name = 'run_turn_at'",
-  )) as [unknown[], unknown];
-  return found.length > 0;
-}
-
-async function hasIndex(sql: Sql): Promise<boolean> {
-  const [found] = (await sql(
-    "SELECT 1 FROM information_schema.statistics WHERE table_schema = DATABASE() AND table_name = 'scans' AND index_name = 'scans_tenant_turns'",
-  )) as [unknown[], unknown];
-  return found.length > 0;
-}
 
 export const up: Migration = async ({ context: sql }) => {
-  if (!(await hasColumn(sql))) await sql('ALTER TABLE scans ADD COLUMN run_turn_at DATETIME(3) NULL AFTER last_run_at');
-  if (!(await hasIndex(sql))) await sql('ALTER TABLE scans ADD KEY scans_tenant_turns (tenant_id, is_running, run_turn_at)');
+  if (!(await hasColumn(sql, 'scans', 'run_turn_at'))) await sql('ALTER TABLE scans ADD COLUMN run_turn_at DATETIME(3) NULL AFTER last_run_at');
+  if (!(await hasIndex(sql, 'scans', 'scans_tenant_turns'))) await sql('ALTER TABLE scans ADD KEY scans_tenant_turns (tenant_id, is_running, run_turn_at)');
 };
 
 export const down: Migration = async ({ context: sql }) => {
-  if (await hasIndex(sql)) await sql('ALTER TABLE scans DROP KEY scans_tenant_turns');
-  if (await hasColumn(sql)) await sql('ALTER TABLE scans DROP COLUMN run_turn_at');
+  if (await hasIndex(sql, 'scans', 'scans_tenant_turns')) await sql('ALTER TABLE scans DROP KEY scans_tenant_turns');
+  if (await hasColumn(sql, 'scans', 'run_turn_at')) await sql('ALTER TABLE scans DROP COLUMN run_turn_at');
 };

@@ -1,4 +1,5 @@
-import type { Migration, Sql } from '../umzug';
+import { hasIndex } from '../schema-probe';
+import type { Migration } from '../umzug';
 
 /**
  * `outbox_events (dispatched_at, tenant_id, id)`: the dispatcher shares each claimed batch between the tenants with
@@ -9,17 +10,11 @@ import type { Migration, Sql } from '../umzug';
  *
  * Re-runnable both ways: each direction changes the table only when information_schema says it is still to do.
  */
-async function hasIndex(sql: Sql): Promise<boolean> {
-  const [found] = (await sql(
-    "SELECT 1 FROM information_schema.statistics WHERE table_schema = DATABASE() AND table_name = 'outbox_events' AND index_name = 'outbox_events_tenant_pending'",
-  )) as [unknown[], unknown];
-  return found.length > 0;
-}
 
 export const up: Migration = async ({ context: sql }) => {
-  if (!(await hasIndex(sql))) await sql('ALTER TABLE outbox_events ADD KEY outbox_events_tenant_pending (dispatched_at, tenant_id, id)');
+  if (!(await hasIndex(sql, 'outbox_events', 'outbox_events_tenant_pending'))) await sql('ALTER TABLE outbox_events ADD KEY outbox_events_tenant_pending (dispatched_at, tenant_id, id)');
 };
 
 export const down: Migration = async ({ context: sql }) => {
-  if (await hasIndex(sql)) await sql('ALTER TABLE outbox_events DROP KEY outbox_events_tenant_pending');
+  if (await hasIndex(sql, 'outbox_events', 'outbox_events_tenant_pending')) await sql('ALTER TABLE outbox_events DROP KEY outbox_events_tenant_pending');
 };

@@ -1,4 +1,5 @@
-import type { Migration, Sql } from '../umzug';
+import { hasColumn } from '../schema-probe';
+import type { Migration } from '../umzug';
 
 /**
  * `inbound_submissions.signed_timestamp`: the `X-Webhook-Timestamp` (Unix seconds) of a submission whose signature
@@ -11,17 +12,11 @@ import type { Migration, Sql } from '../umzug';
  *
  * Re-runnable both ways: each direction changes the table only when information_schema says it is still to do.
  */
-async function hasColumn(sql: Sql): Promise<boolean> {
-  const [found] = (await sql(
-    "SELECT 1 FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = 'inbound_submissions' AND column_name = 'signed_timestamp'",
-  )) as [unknown[], unknown];
-  return found.length > 0;
-}
 
 export const up: Migration = async ({ context: sql }) => {
-  if (!(await hasColumn(sql))) await sql('ALTER TABLE inbound_submissions ADD COLUMN signed_timestamp INT UNSIGNED NULL AFTER payload_hash');
+  if (!(await hasColumn(sql, 'inbound_submissions', 'signed_timestamp'))) await sql('ALTER TABLE inbound_submissions ADD COLUMN signed_timestamp INT UNSIGNED NULL AFTER payload_hash');
 };
 
 export const down: Migration = async ({ context: sql }) => {
-  if (await hasColumn(sql)) await sql('ALTER TABLE inbound_submissions DROP COLUMN signed_timestamp');
+  if (await hasColumn(sql, 'inbound_submissions', 'signed_timestamp')) await sql('ALTER TABLE inbound_submissions DROP COLUMN signed_timestamp');
 };

@@ -105,8 +105,11 @@ describe("retry rounds let their slot go while a receiver hangs (WEBHOOK_RETRY_H
     const { gapMs } = await otherTenantRetry();
     expect(gapMs).toBeGreaterThanOrEqual(RETRY.initialIntervalMs - 250);
     expect(gapMs).toBeLessThan(4_000);
-    // Every one of A's six rounds made its POST (2 per receiver), though the retry worker has 4 slots: none holds one
-    // while its POST hangs. Nothing answered, nothing sent again: each run waits to hear how its attempt ended.
+    // Every one of A's six rounds makes its POST (2 per receiver), though the retry worker has 4 slots: none holds one
+    // while its POST hangs. The last two come when the first rounds hand their slots back, which on a loaded machine
+    // can be after B's retry: waited for, well inside the 20 s their attempts wait (without the hand-off, only four
+    // POSTs come until then). Nothing answered, nothing sent again: each run waits to hear how its attempt ended.
+    await waitUntil(async () => a.received() >= 6, 12_000);
     expect(a.received()).toBe(6);
   });
 });

@@ -112,6 +112,11 @@ export async function createUser(input: CreateUserInput, opts: ServiceOptions = 
   if (unknownPerms.length) {
     throw new Validation({ permissions: [`Unknown organization permissions: ${unknownPerms.join(', ')}. Known: ${ORGANIZATION_PERMISSIONS.join(', ')}.`] });
   }
+  // Organisation permissions are a team member's (an owner holds every permission of its account): given to another
+  // role they were once dropped without a word, so `user:create --role organization_owner --permissions ...` seemed to work.
+  if (input.role !== 'team_member' && (input.organizationPermissions ?? []).length) {
+    throw new Validation({ permissions: ['Only team members are given organization permissions: an owner holds every permission of its account.'] });
+  }
   // A tenant owner sees and hears every account of the tenant (its receivers get every account's events; its account
   // is left out of the agency's customer list): put into a customer's account, it would make that account the agency's.
   if (input.role === 'tenant_owner' && input.organizationId != null) {

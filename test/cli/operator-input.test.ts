@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import { decryptSecret } from '../../src/crypto/secrets';
-import { GridProviderSetting, User } from '../../src/models';
+import { GridProviderSetting, OrganizationMember, User } from '../../src/models';
 import { useApp } from '../support/app';
 import { cli } from './binary';
 
@@ -61,6 +61,30 @@ describe('reviewgrid user:create --role tenant_owner', () => {
     const help = await cli(['user:create', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout.replace(/\s+/g, ' ')).toContain("not for tenant owners, who join the agency's own account");
+  });
+});
+
+describe('reviewgrid user:create --permissions and --locations', () => {
+  it('refuses them for owners (exit 2, naming the field) and creates nobody; a team member gets them', async () => {
+    const a = await agency();
+    const base = (email: string, role: string) => ['user:create', '--tenant', a.domain, '--email', email, '--name', 'Someone', '--role', role];
+    for (const role of ['organization_owner', 'tenant_owner']) {
+      const email = `${role}-${a.id}@input.test`;
+      const refused = await run([...base(email, role), '--permissions', 'create-locations']);
+      expect([refused.code, refused.json.error.fields]).toEqual([
+        2,
+        { permissions: ['Only team members are given organization permissions: an owner holds every permission of its account.'] },
+      ]);
+      expect(await User.count({ where: { tenantId: a.tenantId, email } })).toBe(0);
+    }
+    const owner = await run([...base(`owner-loc-${a.id}@input.test`, 'organization_owner'), '--organization', String(a.org.id), '--locations', '1']);
+    expect([owner.code, owner.json.error.fields]).toEqual([2, { locations: ['Only team members are assigned locations.'] }]);
+
+    const member = await run([...base(`member-${a.id}@input.test`, 'team_member'), '--organization', String(a.org.id), '--permissions', 'create-locations']);
+    expect(member.code).toBe(0);
+    const created = await User.findByPk(member.json.user.id);
+    const membership = await OrganizationMember.findOne({ where: { userId: created!.id, organizationId: a.org.id } });
+    expect(membership!.permissions).toEqual(['create-locations']);
   });
 });
 

@@ -13,6 +13,8 @@ import { useApp } from '../support/app';
 import { launchChromium } from '../support/browser';
 import { makeWorld } from '../support/factories';
 import { makeCampaign, makeContact, makeInvite } from './fixtures';
+import { useAgencyLogo } from '../support/agency-logo';
+import { logoKey } from '../../src/reports/logo';
 
 /**
  * The unsubscribe link every review request carries: `/u/{token}` shows a confirmation page in the agency's brand,
@@ -78,6 +80,29 @@ describe('unsubscribe page /u/{token}', () => {
     expect(res.status).toBe(200);
     expect((await Contact.findByPk(contact.id))!.unsubscribedAt).not.toBeNull();
     expect((await Invite.findByPk(waiting.id))!.status).toBe('canceled');
+  });
+
+  describe("the agency's logo", () => {
+    const logo = useAgencyLogo();
+
+    it("a one-click POST does not wait for it (never fetched; the page wears the brand's name), the button's POST shows it", async () => {
+      const { w, contact, waiting, stranger } = await setup();
+      const logoUrl = logo.reachable();
+      await w.tenant.update({ logoUrl });
+      const oneClick = await t.http().post(`/u/${unsubscribeTokenOf(contact.uuid)}`).set('Content-Type', 'application/x-www-form-urlencoded').send('List-Unsubscribe=One-Click');
+      expect(oneClick.status).toBe(200);
+      expect(oneClick.text).toContain('Harbour Marketing');
+      expect(oneClick.text).not.toContain('/brand/logo/');
+      expect((await Contact.findByPk(contact.id))!.unsubscribedAt).not.toBeNull();
+      expect((await Invite.findByPk(waiting.id))!.status).toBe('canceled');
+      expect(logo.fetches(logoUrl)).toBe(0);
+
+      // A person's POST (the confirmation page's button) gets the branded page with the logo, fetched for it.
+      const button = await t.http().post(`/u/${unsubscribeTokenOf(stranger.uuid)}`).set('Content-Type', 'application/x-www-form-urlencoded').send('');
+      expect(button.status).toBe(200);
+      expect(button.text).toContain(`/brand/logo/${logoKey(logoUrl)}`);
+      expect(logo.fetches(logoUrl)).toBe(1);
+    });
   });
 
   it('answers 404 pages for forged, malformed and unknown tokens, and changes nothing', async () => {

@@ -17,13 +17,17 @@ export function useAgencyLogo(): {
   /** A logo URL the platform cannot have: the server answers 404. */
   unreachable: () => string;
   png: Buffer;
+  /** How many times the server was asked for `url` (one handed out above). */
+  fetches: (url: string) => number;
 } {
   useEnv({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
   const png = solidPng(24, 12, [10, 120, 200]);
   let server: http.Server;
   let base = '';
+  const asked = new Map<string, number>();
   beforeAll(async () => {
     server = http.createServer((req, res) => {
+      asked.set(req.url!, (asked.get(req.url!) ?? 0) + 1);
       if (new URL(req.url!, 'http://logo').pathname === '/logo.png') return void res.writeHead(200, { 'Content-Type': 'image/png' }).end(png);
       res.writeHead(404).end();
     });
@@ -36,5 +40,6 @@ export function useAgencyLogo(): {
     reachable: () => `${base}/logo.png?v=${fresh()}`,
     unreachable: () => `${base}/gone.png?v=${fresh()}`,
     png,
+    fetches: (url) => asked.get(url.slice(base.length)) ?? 0,
   };
 }

@@ -50,6 +50,24 @@ export async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<vo
   );
 }
 
+/**
+ * Waits until the process `pid` is quiet: under `share` of one core over a window of `windowMs` (what it was still
+ * doing from before: its start's tail, a model loaded on first use, the previous phase's retries), for at most
+ * `limitMs`. Answers the milliseconds waited, or null when it was not quiet by then.
+ */
+export async function untilQuiet(pid: number, opts: { share?: number; windowMs?: number; limitMs?: number } = {}): Promise<number | null> {
+  const { share = 0.05, windowMs = 500, limitMs = 30_000 } = opts;
+  const started = Date.now();
+  let last = processCpuMs(pid);
+  while (Date.now() - started < limitMs) {
+    await new Promise((r) => setTimeout(r, windowMs));
+    const now = processCpuMs(pid);
+    if (now === null || last === null || now - last <= share * windowMs) return Date.now() - started;
+    last = now;
+  }
+  return null;
+}
+
 /** Milliseconds of CPU (user + system) a process used so far, from /proc/<pid>/stat; null once it is gone. */
 export function processCpuMs(pid: number): number | null {
   try {

@@ -12,7 +12,7 @@ import { signatureHeaders } from '../src/webhooks/signing';
 import { WEBHOOK_USER_AGENT } from '../workflows/activities';
 import { ensureDispatcher } from '../workflows/client';
 import { writeEvent } from '../src/outbox/writer';
-import { alignedTable, assertBenchDatabase, benchPeakRssMb, engineCeiling, latencySummary as summary, pool, startBenchApi, startBenchTemporal, type LatencySummary } from './bench-support';
+import { alignedTable, assertBenchDatabase, benchPeakRssMb, engineCeiling, latencySummary as summary, pool, startBenchApi, startBenchTemporal, untilQuiet, type LatencySummary } from './bench-support';
 
 /**
  * `npm run bench:webhooks`: review events written to the outbox as the services write them (`writeEvent` in the
@@ -26,7 +26,7 @@ import { alignedTable, assertBenchDatabase, benchPeakRssMb, engineCeiling, laten
  *   - the engine's ceiling: one-activity workflows per second (`engineProbe`);
  *   - steady: BENCH_RATE (50) events per second, one transaction each, for BENCH_STEADY_SECONDS (60), p99 commit to receipt;
  *   - the same steady load with a second receiver that sleeps 30 s before answering: the healthy receiver's p99.
- * BENCH_RUNS (3) runs; medians are printed. The API and the worker run as production runs them, each its own process
+ * Each run's burst starts once the API and worker processes are quiet (`untilQuiet`). BENCH_RUNS (3) runs; medians are printed. The API and the worker run as production runs them, each its own process
  * (`node dist/src/main.js`, `node dist/src/worker-main.js`); their peak RSS is printed. This process holds the load
  * generator and the receivers.
  */
@@ -161,7 +161,11 @@ async function main(): Promise<void> {
 
   const runs: RunResult[] = [];
   for (let run = 1; run <= RUNS; run++) {
-    console.log(`run ${run}/${RUNS}: burst of ${CHANGES} events`);
+    // The burst starts on a quiet machine: the API's first review loaded its language and sentiment models (a second
+    // of two cores' CPU, which overlapped the first run's burst), and a run's last phase leaves retries of the
+    // sleeping receiver's deliveries going for a while.
+    const waited = await Promise.all([apiServer.pid, engine.processes.pid('worker')!].map((pid) => untilQuiet(pid)));
+    console.log(`run ${run}/${RUNS}: burst of ${CHANGES} events (API and worker quiet after ${waited.map((ms) => (ms === null ? 'more than 30 s' : `${(ms / 1000).toFixed(1)} s`)).join(' and ')})`);
     healthy.reset();
     let started = Date.now();
     // Four transactions at a time, 100 events each (an import's batches on parallel connections).

@@ -15,7 +15,7 @@ import { issueToken } from '../src/services/auth.service';
 import { grantCredits } from '../src/services/credits.service';
 import { seedDemo } from '../src/services/demo.service';
 import { ensureInviteDispatcher } from '../workflows/client';
-import { assertBenchDatabase, benchPeakRssMb, engineCeiling, markdownTable, pct, pool, startBenchApi, startBenchTemporal, startEagerProbeWorker } from './bench-support';
+import { assertBenchDatabase, benchPeakRssMb, engineCeiling, markdownTable, pct, pool, startBenchApi, startBenchTemporal, startEagerProbeWorker, untilQuiet } from './bench-support';
 
 /**
  * `npm run bench:invites`: BENCH_INVITES (2,000) review-request invites for distinct contacts, posted through the
@@ -279,8 +279,10 @@ async function main(): Promise<void> {
     const delays = arrivals.map((a) => a.at - posted.postedAt.get(a.to[0])!).sort((a, b) => a - b);
     sizes = arrivals.map((a) => a.raw.length).sort((a, b) => a - b);
 
-    // End to end in batches: the same, through the batch route.
+    // End to end in batches: the same, through the batch route, once the API and worker are quiet (the messages of the
+    // phase before have all arrived, but the worker may still be recording them as sent).
     const batched = await newCampaign(`Bench ${run} batched`);
+    const quietMs = await Promise.all(['API', 'worker'].map((role) => untilQuiet(engine.processes.pid(role as 'API' | 'worker')!)));
     sink.reset();
     const b0 = Date.now();
     const batchPosts = await postBatches(batched.url, `batched-${run}`);
@@ -329,7 +331,7 @@ async function main(): Promise<void> {
     runs.push(result);
     console.log(
       `  run ${r + 1}: posted in ${s1(postedMs)} s, last message ${s1(endToEndMs)} s after the first POST; in batches: posted in ${s1(batchPostedMs)} s, ` +
-        `last message after ${s1(batchedMs)} s; queued ${s1(queuedMs)} s; ` +
+        `last message after ${s1(batchedMs)} s (begun once the API and worker were quiet: ${quietMs.map((ms) => (ms === null ? 'not within 30 s' : `${s1(ms)} s`)).join(', ')}); queued ${s1(queuedMs)} s; ` +
         `against the pooled loop ${(endToEndMs / pooled.lastMs).toFixed(1)} x, ${(batchedMs / pooled.lastMs).toFixed(1)} x in batches, ${(queuedMs / pooled.lastMs).toFixed(1)} x queued; ` +
         `pooled nodemailer ${s1(pooled.lastMs)} s, no pool ${s1(noPool.lastMs)} s; ceiling ${ceilingPerSecond.toFixed(0)} workflows/s`,
     );

@@ -282,7 +282,7 @@ async function main(): Promise<void> {
     // End to end in batches: the same, through the batch route, once the API and worker are quiet (the messages of the
     // phase before have all arrived, but the worker may still be recording them as sent).
     const batched = await newCampaign(`Bench ${run} batched`);
-    const quietMs = await Promise.all(['API', 'worker'].map((role) => untilQuiet(engine.processes.pid(role as 'API' | 'worker')!)));
+    const quietMs = await Promise.all((['API', 'worker'] as const).map((role) => untilQuiet(engine.processes.pid(role)!)));
     sink.reset();
     const b0 = Date.now();
     const batchPosts = await postBatches(batched.url, `batched-${run}`);

@@ -8,7 +8,7 @@ import { loadConfig } from '../src/config';
 import { Review, Tenant, User } from '../src/models';
 import { issueToken } from '../src/services/auth.service';
 import { insertReviews, seedDemo } from '../src/services/demo.service';
-import { alignedTable, assertBenchDatabase, benchPeakRssMb, markdownTable, processCpuMs, startBenchApi, startBenchTemporal } from './bench-support';
+import { alignedTable, assertBenchDatabase, benchPeakRssMb, markdownTable, processCpuMs, startBenchApi, startBenchTemporal, untilQuiet } from './bench-support';
 
 /**
  * `npm run bench:mcp`: the MCP endpoint against the customer REST API on the same data, in the same run, through
@@ -83,15 +83,9 @@ const median = (values: number[]): number => {
 };
 
 /** Requests autocannon gave up on are let finish before the next target: the API is done once its CPU stops moving. */
-async function settle(pid: number, limitMs = 30_000): Promise<number | null> {
-  const until = Date.now() + limitMs;
-  let last = processCpuMs(pid);
-  for (;;) {
-    await new Promise((r) => setTimeout(r, 100));
-    const now = processCpuMs(pid);
-    if (now === last || Date.now() > until) return now;
-    last = now;
-  }
+async function settle(pid: number): Promise<number | null> {
+  await untilQuiet(pid, { share: 0, windowMs: 100 });
+  return processCpuMs(pid);
 }
 
 async function measure(origin: string, apiPid: number, target: Target, duration: number): Promise<Figures> {

@@ -26,8 +26,9 @@ import { alignedTable, assertBenchDatabase, benchPeakRssMb, engineCeiling, laten
  *   - the engine's ceiling: one-activity workflows per second (`engineProbe`);
  *   - steady: BENCH_RATE (50) events per second, one transaction each, for BENCH_STEADY_SECONDS (60), p99 commit to receipt;
  *   - the same steady load with a second receiver that sleeps 30 s before answering: the healthy receiver's p99.
- * Each run's burst starts once the API and worker processes are quiet (`untilQuiet`). BENCH_RUNS (3) runs; medians are printed. The API and the worker run as production runs them, each its own process
- * (`node dist/src/main.js`, `node dist/src/worker-main.js`); their peak RSS is printed. This process holds the load
+ * Each run's burst starts once the API and worker processes are quiet (`untilQuiet`). BENCH_RUNS (3) runs; medians
+ * are printed. The API and the worker run as production runs them, each its own process (`node dist/src/main.js`,
+ * `node dist/src/worker-main.js`); their peak RSS is printed. This process holds the load
  * generator and the receivers.
  */
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 1000);

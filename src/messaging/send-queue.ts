@@ -162,7 +162,7 @@ export type Run = <T>(work: () => Promise<T>, account?: number) => Promise<T>;
 
 /**
  * Sends a batch of due steps: claimed together in one transaction (`claimBatch`), sent side by side within `run`,
- * the ones the providers took recorded as they are taken (in small groups, `settleSent`); what the batch leaves to the
+ * the ones the providers took recorded as they are taken (in groups, `settleSent`, within `SETTLE_LINGER_MS`); what the batch leaves to the
  * one-at-a-time path goes through `sendDueStep`. Answers each due step's outcome, in order, or why it failed (the
  * caller defers those).
  */
@@ -171,17 +171,39 @@ export async function sendDueSteps(dues: readonly DueStep[], run: Run, opts: Del
 }
 
 /**
- * Records sent steps in groups: the first as soon as it is taken, the ones taken meanwhile together once that commit
- * is done, and so on. Each step's promise settles with its group's commit.
+ * How long a sent step waits for others to be recorded with it, and how many go in one group. Each group is one
+ * transaction of four statements (begin, the steps' rows, their timeline rows, commit); recorded as soon as each was
+ * taken, a batch sent at a few hundred a second made groups of five or six, and those statements were most of what the
+ * database did for a send (`npm run bench:invites`, README "Invite benchmark"). A crash loses at most this long of
+ * records: those steps stay `sending` and are settled by the stale path after the grace, as after any crash mid-send.
+ */
+export const SETTLE_LINGER_MS = 25;
+export const SETTLE_GROUP_MAX = 100;
+
+/**
+ * Records sent steps in groups: a group is written once its first step has waited `SETTLE_LINGER_MS` or it holds
+ * `SETTLE_GROUP_MAX` steps, one group at a time (the steps taken while one commits wait for the next). Each step's
+ * promise settles with its group's commit.
  */
 function settleInGroups(clock: Clock | undefined): (step: SentStep) => Promise<void> {
-  let pending: Array<{ step: SentStep; resolve: () => void; reject: (e: unknown) => void }> = [];
+  const pending: Array<{ step: SentStep; at: number; resolve: () => void; reject: (e: unknown) => void }> = [];
   let flushing = false;
+  /** Wakes the linger early: the group is full. */
+  let full: (() => void) | null = null;
   const flush = async () => {
     flushing = true;
     while (pending.length > 0) {
-      const group = pending;
-      pending = [];
+      const wait = pending[0].at + SETTLE_LINGER_MS - Date.now();
+      if (pending.length < SETTLE_GROUP_MAX && wait > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await new Promise<void>((resolve) => {
+          full = resolve;
+          timer = setTimeout(resolve, wait);
+        });
+        clearTimeout(timer);
+        full = null;
+      }
+      const group = pending.splice(0, SETTLE_GROUP_MAX);
       try {
         await settleSent(
           group.map((g) => g.step),
@@ -196,8 +218,9 @@ function settleInGroups(clock: Clock | undefined): (step: SentStep) => Promise<v
   };
   return (step) =>
     new Promise<void>((resolve, reject) => {
-      pending.push({ step, resolve, reject });
+      pending.push({ step, at: Date.now(), resolve, reject });
       if (!flushing) void flush();
+      else if (pending.length >= SETTLE_GROUP_MAX) full?.();
     });
 }
 

@@ -6,6 +6,9 @@ import { CHANNELS, type Channel } from './campaign.model';
 export const ACTIVITY_TYPES = ['scheduled', 'rescheduled', 'sent', 'failed', 'ignored', 'unsubscribed', 'skipped', 'clicked', 'feedback'] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
+/** The table's columns but its id, in the order raw multi-row inserts (src/db/write.ts `insertRows`) give them. */
+export const ACTIVITY_COLUMNS = ['tenant_id', 'customer_id', 'contact_id', 'campaign_id', 'invite_id', 'inbound_connection_id', 'type', 'channel', 'detail', 'occurred_at'] as const;
+
 /** The contact's timeline; `skipped` inbound submissions have no contact (they name the connection). */
 @Table({ tableName: 'contact_activities', timestamps: false })
 export class ContactActivity extends CustomerRow<ContactActivity> {

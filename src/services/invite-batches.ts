@@ -4,7 +4,7 @@ import { Validation, type FieldErrors } from '../domain/errors';
 import { MAX_BATCH_INVITES } from '../domain/limits';
 import { idsByUuid, insertRows } from '../db/write';
 import { Contact, Invite, type Campaign } from '../models';
-import type { ActivityType } from '../models/contact-activity.model';
+import { ACTIVITY_COLUMNS, type ActivityType } from '../models/contact-activity.model';
 import { nudgeInviteDispatcher } from '../../workflows/client';
 import { clockOf } from './common';
 import { optedOut } from './opt-outs';
@@ -350,4 +350,3 @@ async function store(campaign: Campaign, entries: Entry[], opts: BatchInviteOpti
 }
 
 const INVITE_COLUMNS = ['uuid', 'tenant_id', 'customer_id', 'campaign_id', 'contact_id', 'status', 'source', 'requested_at', 'send_at', 'reason', 'created_at', 'updated_at'] as const;
-const ACTIVITY_COLUMNS = ['tenant_id', 'customer_id', 'contact_id', 'campaign_id', 'invite_id', 'inbound_connection_id', 'type', 'channel', 'detail', 'occurred_at'] as const;

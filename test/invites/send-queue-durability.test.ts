@@ -118,6 +118,33 @@ describe('the send queue with slow and failing sends', () => {
     expect(await InviteMessage.findOne({ where: { inviteId: slow.invite.id } })).toMatchObject({ status: 'sent' });
   });
 
+  it('records the steps its providers take close together in one group: one statement for their rows, one for their timeline', async () => {
+    const w = await makeWorld();
+    await giveCredits(w, 'email', 12);
+    const campaign = await makeCampaign(w);
+    const invites = await Promise.all(Array.from({ length: 12 }, async () => makeInvite(campaign, await makeContact(campaign), past())));
+    const ids = invites.map((i) => i.id);
+    const { sent, senderFor } = recordingSender();
+    const sequelize = Invite.sequelize!;
+    const statements: string[] = [];
+    const watch = (_options: unknown, query: { sql?: string }) => void statements.push(query.sql ?? '');
+    sequelize.addHook('beforeQuery', 'settle-groups', watch);
+    let outcomes;
+    try {
+      // Every provider answers at once: all twelve are taken within SETTLE_LINGER_MS of the first.
+      outcomes = await sendDueSteps(ids.map(first), run, { senderFor });
+    } finally {
+      sequelize.removeHook('beforeQuery', 'settle-groups');
+    }
+    expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value : o.reason))).toEqual(Array(12).fill('sent'));
+    expect(sent).toHaveLength(12);
+    // Recorded as one group (before, each step taken while a group committed went into the next: two groups or more).
+    expect(statements.filter((sql) => /^INSERT INTO `invite_messages`.* ON DUPLICATE KEY UPDATE/s.test(sql))).toHaveLength(1);
+    expect(statements.filter((sql) => sql.startsWith('INSERT INTO `contact_activities`'))).toHaveLength(1);
+    expect(await InviteMessage.count({ where: { inviteId: ids, status: 'sent' } })).toBe(12);
+    expect(await ContactActivity.count({ where: { inviteId: ids, type: 'sent' } })).toBe(12);
+  });
+
   it('counts the attempts of a step whose provider stays unavailable, backs off, and records it failed after the last', async () => {
     configureInviteDelivery({ inFlightGraceMs: 60_000 });
     const { w, invite } = await oneInvite(1);

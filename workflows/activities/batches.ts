@@ -20,6 +20,11 @@ export interface BatchLoopDeps {
    * nothing meanwhile, it keeps looking (other work may be due that need not wait for it), until its budget.
    */
   busy?(): boolean;
+  /**
+   * Resolves once work the last batch held back may be claimed (the invites: an account left out for its send backlog
+   * has room again), ending the poll's wait early; undefined: nothing was held back.
+   */
+  wake?(): Promise<void> | undefined;
 }
 
 /**
@@ -43,7 +48,11 @@ export async function runBatches(limit: number, settings: BatchLoopSettings, dep
       else idleSince ??= deps.now();
       if (idleSince !== null && deps.now() - idleSince >= settings.lingerMs && !deps.busy?.()) return handled;
       if (deps.now() - started >= settings.budgetMs) return n > 0 ? Math.max(handled, limit) : handled;
-      if (n === 0) await new Promise((r) => setTimeout(r, settings.pollMs));
+      if (n === 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([new Promise((r) => (timer = setTimeout(r, settings.pollMs))), deps.wake?.()].filter(Boolean));
+        clearTimeout(timer);
+      }
     }
   } finally {
     try {

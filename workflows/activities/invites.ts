@@ -104,6 +104,8 @@ export function createInviteActivities(deps: InviteActivityDeps) {
       let error: { reason: unknown } | null = null;
       let previous: Batch | null = null;
       let last: Batch | null = null;
+      /** The accounts the last claim left out: each had a batch's worth waiting for its share of the slots. */
+      let heldBack = new Set<number>();
 
       const bump = (counts: Map<number | null, number>, key: number | null, by: number) => counts.set(key, (counts.get(key) ?? 0) + by);
       /** The batch's `run`: the shared slots, with the batch's steps counted in them. */
@@ -140,6 +142,7 @@ export function createInviteActivities(deps: InviteActivityDeps) {
         if (error) throw error.reason;
         // An account with a batch's worth waiting for its share gets no more until some of it has gone.
         const exclude = new Set([...slots.backlog()].filter(([, waiting]) => waiting >= limit).map(([account]) => account));
+        heldBack = exclude;
         const due = (await deps.claimDue(limit, exclude)).filter((d) => !seen.has(d.inviteId));
         for (const d of due) seen.add(d.inviteId);
         const b: Batch = { done: Promise.resolve(), finished: false, waiting: new Map(), sending: 0 };
@@ -182,9 +185,22 @@ export function createInviteActivities(deps: InviteActivityDeps) {
         slots.close(new NotStarted());
         while (open.size > 0) await Promise.all([...open].map((b) => b.done));
       };
+      /**
+       * The poll's wait ends once an account left out of the last claim for its backlog has room again: its steps are
+       * claimed while the ones before them are still being sent, so its send slots never run dry for a whole poll.
+       */
+      const wake = (): Promise<void> | undefined => {
+        const held = heldBack;
+        if (held.size === 0) return undefined;
+        const until = Date.now() + deps.queue.pollMs;
+        const room = () => [...held].some((account) => (slots.backlog().get(account) ?? 0) < limit);
+        return (async () => {
+          while (!room() && Date.now() < until) await slots.changed();
+        })();
+      };
       let handled: number;
       try {
-        handled = await runBatches(limit, deps.queue, { ...deps, now: () => Date.now(), settle, busy: () => slots.waiting() > 0 }, sendBatch);
+        handled = await runBatches(limit, deps.queue, { ...deps, now: () => Date.now(), settle, busy: () => slots.waiting() > 0, wake }, sendBatch);
       } catch (e) {
         await settle();
         throw e;

@@ -127,8 +127,7 @@ describe('the send queue with slow and failing sends', () => {
     const { sent, senderFor } = recordingSender();
     const sequelize = Invite.sequelize!;
     const statements: string[] = [];
-    const watch = (_options: unknown, query: { sql?: string }) => void statements.push(query.sql ?? '');
-    sequelize.addHook('beforeQuery', 'settle-groups', watch);
+    sequelize.addHook('beforeQuery', 'settle-groups', (_options, query) => void statements.push((query as unknown as { sql?: string }).sql ?? ''));
     let outcomes;
     try {
       // Every provider answers at once: all twelve are taken within SETTLE_LINGER_MS of the first.

@@ -174,7 +174,7 @@ export async function sendDueSteps(dues: readonly DueStep[], run: Run, opts: Del
  * How long a sent step waits for others to be recorded with it, and how many go in one group. Each group is one
  * transaction of four statements (begin, the steps' rows, their timeline rows, commit); recorded as soon as each was
  * taken, a batch sent at a few hundred a second made groups of five or six, and those statements were most of what the
- * database did for a send (`npm run bench:invites`, README "Invite benchmark"). A crash loses at most this long of
+ * database did for a send (`npm run bench:invites`; README, "Invites, where the send time goes"). A crash loses at most this long of
  * records: those steps stay `sending` and are settled by the stale path after the grace, as after any crash mid-send.
  */
 export const SETTLE_LINGER_MS = 25;

@@ -28,6 +28,11 @@ const variables = z.object({
     .optional()
     .refine((v) => !v || isRedisUrl(v), { message: 'a redis:// or rediss:// URL (unset or empty: rate limits in memory)' }),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  /**
+   * How long a process keeps the caller of a bearer token after looking it up (src/services/principal-cache.ts); 0: a
+   * lookup per request. A change made in the process takes effect at once; a revocation answers after waiting this out.
+   */
+  AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(5000).default(250),
   /** The agency API's own bucket (per token), apart from the customer API's and GraphQL's. */
   AGENCY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   /** Public pages (connect, report, unsubscribe, review): reads and form posts per client address per minute. */

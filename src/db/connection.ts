@@ -2,6 +2,7 @@ import mysql from 'mysql2/promise';
 import { DataTypes } from 'sequelize';
 import { Sequelize } from 'sequelize-typescript';
 import { ALL_MODELS } from '../models/all';
+import { watchPrincipalChanges } from '../services/principal-cache';
 
 export interface DbOptions {
   url: string;
@@ -41,7 +42,7 @@ export async function dropDatabase(url: string): Promise<void> {
 }
 
 export function createSequelize(opts: DbOptions): Sequelize {
-  return new Sequelize(opts.url, {
+  const sequelize = new Sequelize(opts.url, {
     dialect: 'mysql',
     logging: opts.logging ?? false,
     timezone: '+00:00',
@@ -70,4 +71,6 @@ export function createSequelize(opts: DbOptions): Sequelize {
     },
     models: [...ALL_MODELS],
   });
+  watchPrincipalChanges(sequelize);
+  return sequelize;
 }

@@ -9,6 +9,7 @@ import { createUser } from './admin.service';
 import { recordAgencyEvent, tokenChange } from './agency-audit.service';
 import { issueToken, type IssuedToken } from './auth.service';
 import { clockOf, inTransaction, tenantScoped, type ServiceOptions } from './common';
+import { revocationSettled } from './principal-cache';
 import { limitsOf } from './plans.service';
 import { charCount } from '../domain/limits';
 
@@ -121,8 +122,9 @@ export async function createToken(
   });
 }
 
+/** Revokes one of the caller's tokens; answers once no process takes it any more (`revocationSettled`). */
 export async function revokeOwnToken(p: Principal, id: number, opts: ServiceOptions = {}): Promise<ApiToken> {
-  return inTransaction(opts, async (transaction) => {
+  const revoked = await inTransaction(opts, async (transaction) => {
     const token = await ApiToken.findOne({ where: { id, userId: p.userId }, transaction });
     if (!token) throw new NotFound('Token');
     if (!token.revokedAt) {
@@ -131,6 +133,8 @@ export async function revokeOwnToken(p: Principal, id: number, opts: ServiceOpti
     }
     return token;
   });
+  if (!opts.transaction) await revocationSettled();
+  return revoked;
 }
 
 function assertManagesTeam(p: Principal): void {
@@ -186,6 +190,7 @@ export async function addTeamMember(
  * Replaces a team member's assigned locations and their permissions in one organisation; no locations and no
  * permissions removes the member from the organisation. Calls for one member run one after the other (its user row is
  * locked first): two at once both deleted the assignments, then each inserted into the other's gap (deadlock, 500).
+ * Answers once every process applies the new access (`revocationSettled`).
  */
 export async function setTeamMemberAccess(
   p: Principal,
@@ -195,7 +200,7 @@ export async function setTeamMemberAccess(
   assertManagesTeam(p);
   const unknown = input.permissions.filter((x) => !(ORGANIZATION_PERMISSIONS as readonly string[]).includes(x));
   if (unknown.length) throw new Validation({ permissions: [`Unknown organization permissions: ${unknown.join(', ')}.`] });
-  return inTransaction(opts, async (transaction) => {
+  const changed = await inTransaction(opts, async (transaction) => {
     const member = await User.findOne({ where: { id: input.userId, ...tenantScoped(p), role: 'team_member' }, transaction, lock: transaction.LOCK.UPDATE });
     if (!member || member.customerId == null || !inAccount(p, { tenantId: member.tenantId, customerId: member.customerId })) {
       throw new NotFound('Team member');
@@ -216,4 +221,6 @@ export async function setTeamMemberAccess(
     );
     return member;
   });
+  if (!opts.transaction) await revocationSettled();
+  return changed;
 }

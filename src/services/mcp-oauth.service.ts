@@ -13,6 +13,7 @@ import { findAccessToken, OAuthAdapter } from '../oauth/adapter';
 import { MCP_SCOPES } from '../oauth/provider';
 import { hashToken, principalFor } from './auth.service';
 import { clockOf, inTransaction, organizationScoped, type ServiceOptions, tenantScoped } from './common';
+import { revocationSettled } from './principal-cache';
 
 /**
  * MCP sign-in with OAuth (issue 16): who may sign in where, what a user granted a client, and how a client's access
@@ -267,6 +268,7 @@ export async function revokeAuthorization(p: Principal, id: number, opts: Servic
     return { ...found, revokedAt: found.revokedAt ?? now };
   });
   await new OAuthAdapter('Grant').revokeByGrantId(row.grantId);
+  if (!opts.transaction) await revocationSettled();
   return row;
 }
 

@@ -1,3 +1,4 @@
+import { setPrincipalCacheTtl } from '../../src/services/principal-cache';
 import { makeOrganization, tokenFor } from '../support/factories';
 import { call, mcpWorld, READ_TOOLS, rpc, useMcpApp } from './support';
 
@@ -93,11 +94,14 @@ describe('MCP tokens and scope', () => {
         if (options?.type === 'SELECT') reads += 1;
       };
       app.db().addHook('beforeQuery', 'mcp-counter', hook as never);
+      // Every call looks its token up (src/services/principal-cache.ts would keep it between the calls otherwise).
+      const ttl = setPrincipalCacheTtl(0);
       try {
         const data = await structured(w.ai.orgOwner, 'list_organizations', { per_page: 50 });
         return { orgs: data.data.length, n: reads };
       } finally {
         app.db().removeHook('beforeQuery', 'mcp-counter');
+        setPrincipalCacheTtl(ttl);
       }
     };
     await run(); // warm-up

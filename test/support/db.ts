@@ -3,6 +3,7 @@ import { QueryTypes } from 'sequelize';
 import type { Sequelize } from 'sequelize-typescript';
 import { createSequelize, dropDatabase, ensureDatabase } from '../../src/db/connection';
 import { migrate } from '../../src/db/umzug';
+import { setPrincipalCacheTtl } from '../../src/services/principal-cache';
 import { databaseUrlFor, runId, TEST_SERVER_URL } from './env';
 
 let sequelize: Sequelize | null = null;
@@ -64,10 +65,12 @@ export function useOwnDatabase(name: string): { db: () => Sequelize; url: () => 
  * The SQL statements `run` sends (`n`) and what it answers: the N+1 guards compare `n` between page sizes.
  * The token's `last_used_at` bookkeeping is not counted: authentication fires it without awaiting it (at most
  * once a minute per token), so it can start after the request that caused it has answered and land in the
- * next measured request instead.
+ * next measured request instead. Token lookups are not kept meanwhile (src/services/principal-cache.ts): every
+ * request counts its own, however long `run` takes and whatever a request before it looked up.
  */
 export async function countStatements<T>(db: Sequelize, run: () => Promise<T>): Promise<{ n: number; result: T }> {
   let n = 0;
+  const ttl = setPrincipalCacheTtl(0);
   db.addHook('beforeQuery', 'statement-counter', ((options: { type?: string; model?: { tableName?: string } }) => {
     if (options.type === 'BULKUPDATE' && options.model?.tableName === 'api_tokens') return;
     n += 1;
@@ -77,6 +80,7 @@ export async function countStatements<T>(db: Sequelize, run: () => Promise<T>): 
     return { n, result };
   } finally {
     db.removeHook('beforeQuery', 'statement-counter');
+    setPrincipalCacheTtl(ttl);
   }
 }
 

@@ -3,6 +3,7 @@ import type { Role, TokenKind } from '../../domain/principal';
 import { hashToken, issueToken, revokeToken } from '../../services/auth.service';
 import { recordAgencyEvent, tokenChange } from '../../services/agency-audit.service';
 import { cleanName, inTransaction } from '../../services/common';
+import { revocationSettled } from '../../services/principal-cache';
 import { createUser, findTenant, findUser } from '../../services/admin.service';
 import * as operator from '../../services/operator.service';
 import { setPlanFeatures } from '../../services/plans.service';
@@ -347,6 +348,8 @@ export async function tokenRevoke(ref: string): Promise<CliResult> {
       })
     : null;
   if (!token) throw new CliInputError('No such token.');
+  // The API processes that looked the token up in the last AUTH_CACHE_TTL_MS take it until then.
+  await revocationSettled();
   return { text: `Token #${token.id} revoked.`, data: { id: token.id, revoked_at: iso(token.revokedAt) } };
 }
 

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { ApolloServer, type ApolloServerPlugin, type BaseContext } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { unwrapResolverError } from '@apollo/server/errors';
@@ -7,7 +6,6 @@ import express, { type Express, type Request, type Response } from 'express';
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
 import { mcpApi } from '../../facades/mcp';
 import { tilesFromConfig, type TileConfig } from '../../facades/mcp/apps';
 import { agencyApi } from '../../facades/rest/agency';
@@ -42,7 +40,7 @@ import { httpMetrics } from '../observability/http-metrics';
 import { observeOutbox } from '../observability/metrics';
 import type { ReadinessDeps } from '../observability/readiness';
 import { observabilityRoutes } from '../observability/routes';
-import { logSafeUrl } from '../observability/log-redaction';
+import { requestLog } from './request-log';
 import { idempotentPosts } from './idempotency';
 import { mcpOriginGuard } from './mcp-origin';
 import { trustProxyOf } from '../net/trust-proxy';
@@ -157,24 +155,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
     res.status(400).json({ message: 'The request target must be a path (origin-form).', code: 'bad_request_target' });
   });
   observeOutbox(() => OutboxEvent.sequelize as unknown as Sequelize | null);
-  app.use(
-    pinoHttp({
-      logger: deps.logger,
-      genReqId: (req, res) => {
-        const given = req.headers['x-request-id'];
-        const id = typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      // Probes and scrapes every few seconds would drown the request log.
-      autoLogging: { ignore: (req) => req.url === '/health' || req.url === '/health/ready' || req.url === '/metrics' },
-      // One short line per request; the full header dump of the default serialisers costs more than the request.
-      serializers: {
-        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: logSafeUrl(req.url) }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-    }),
-  );
+  app.use(requestLog(deps.logger));
 
   app.use(
     observabilityRoutes({

@@ -1,8 +1,10 @@
 import { Writable } from 'node:stream';
+import express from 'express';
 import request from 'supertest';
 import { createLogger } from '../../src/bootstrap';
 import { getSchema } from '../../src/graphql/schema';
 import { createApp } from '../../src/http/app';
+import { requestLog } from '../../src/http/request-log';
 import { useDatabase } from '../support/db';
 import { makeWorld, tokenFor } from '../support/factories';
 import { AI_READ, call, throwingMapper, TOOLS } from '../mcp/support';
@@ -57,6 +59,27 @@ describe('request log', () => {
     } finally {
       await app.stop();
     }
+  });
+
+  it("redacts what route code logs through req.log, with the request's binding; the log's own lines hold only their fields", async () => {
+    // The product's logger; a route that logs secrets and fails with a database error's fields on it.
+    const logger = createLogger({ LOG_LEVEL: 'info', NODE_ENV: 'test' }, new Writable({ write: (chunk, _enc, done) => (lines.push(...String(chunk).split('\n').filter(Boolean)), done()) }));
+    const app = express();
+    app.use(requestLog(logger));
+    app.get('/leaky', (req, res) => {
+      req.log.warn({ token: 'rg_route_secret', err: { message: 'boom', sql: 'SELECT * FROM users WHERE email = ?', parameters: ['ada@example.test'] } }, 'route line');
+      res.err = Object.assign(new Error('deadlock'), { sql: 'UPDATE api_tokens SET x = ?', parameters: ['rg_in_error'] });
+      res.status(500).json({ message: 'Internal server error' });
+    });
+    const res = await request(app).get('/leaky?page=2').set('X-Request-Id', 'trace-leak-1');
+    expect(res.status).toBe(500);
+    const text = lines.join('\n');
+    for (const secret of ['rg_route_secret', 'SELECT * FROM users', 'ada@example.test', 'UPDATE api_tokens', 'rg_in_error']) expect(text).not.toContain(secret);
+    const [route] = logged().filter((l) => l.msg === 'route line');
+    expect(route).toMatchObject({ req: { id: 'trace-leak-1', method: 'GET', url: '/leaky?page=2' }, token: '[redacted]', err: { message: 'boom', sql: '[redacted]', parameters: '[redacted]' } });
+    const [done] = logged().filter((l) => l.msg === 'request errored');
+    expect(done).toMatchObject({ req: { id: 'trace-leak-1', method: 'GET', url: '/leaky?page=2' }, res: { statusCode: 500 } });
+    expect(done.err).toEqual({ type: 'Error', message: 'deadlock', stack: expect.any(String) });
   });
 
   it('logs nothing of a served request above the info level', async () => {

@@ -37,14 +37,27 @@ export function requestLog(logger: Logger): RequestHandler[] {
     },
   });
   const forRoutes: RequestHandler = (req, res, next) => {
-    let log: Logger | undefined;
-    const get = () => (log ??= logger.child({ req: { id: req.id, method: req.method, url: logSafeUrl(req.originalUrl) } }));
-    const set = (value: Logger) => {
-      log = value;
-    };
-    Object.defineProperty(req, 'log', { configurable: true, enumerable: true, get, set });
-    Object.defineProperty(res, 'log', { configurable: true, enumerable: true, get, set });
+    req.log = res.log = lazyChild(() => logger.child({ req: { id: req.id, method: req.method, url: logSafeUrl(req.originalUrl) } }));
     next();
   };
   return [lines, forRoutes];
+}
+
+/**
+ * A logger made on its first use: a Proxy that makes it then hands every property to it. (An accessor property defined
+ * on each request instead cost more than the request: the objects' shapes change per request.)
+ */
+function lazyChild(make: () => Logger): Logger {
+  let made: Logger | undefined;
+  return new Proxy({} as Logger, {
+    get(_target, property) {
+      made ??= make();
+      const value: unknown = Reflect.get(made, property, made);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(made) : value;
+    },
+    set(_target, property, value) {
+      made ??= make();
+      return Reflect.set(made, property, value, made);
+    },
+  });
 }

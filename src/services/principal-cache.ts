@@ -6,7 +6,7 @@ import type { Principal } from '../domain/principal';
 /**
  * The callers of bearer tokens, kept by each process for AUTH_CACHE_TTL_MS (250 ms by default) after their lookup, so a
  * client's burst of requests costs one token lookup per process and quarter second instead of one per request (issue 17:
- * the lookup was a third of a detail request's database round trips and CPU). Only accepted tokens are kept; the
+ * the lookup was one of a REST detail request's two statements). Only accepted tokens are kept; the
  * expiry is checked on every request, against the request's clock.
  *
  * Freshness (docs/decisions/security.md, "Token lookups are cached for a quarter second"):

@@ -22,4 +22,4 @@ RUN printf '#!/bin/sh\nexec node /app/dist/src/cli/index.js "$@"\n' > /usr/local
 EXPOSE 3000 3001
 USER node
 # The heap bound of the production processes (README "Memory of the API and worker processes").
-CMD ["node", "--max-old-space-size=256", "--max-semi-space-size=16", "dist/src/main.js"]
+CMD ["node", "--max-old-space-size=256", "--max-semi-space-size=16", "--no-allocation-site-pretenuring", "dist/src/main.js"]

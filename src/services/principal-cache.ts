@@ -53,10 +53,6 @@ export class PrincipalCache {
     this.generation++;
     this.entries.clear();
   }
-
-  get size(): number {
-    return this.entries.size;
-  }
 }
 
 let ttl: number | undefined;
@@ -114,10 +110,8 @@ export function watchPrincipalChanges(sequelize: Sequelize): void {
   const bulkHook = (options: unknown) => changed((options as HookOptions)?.model, options as HookOptions);
   sequelize.addHook('afterSave', 'principal-cache', instanceHook);
   sequelize.addHook('afterDestroy', 'principal-cache', instanceHook);
-  sequelize.addHook('afterRestore', 'principal-cache', instanceHook);
   sequelize.addHook('afterUpsert', 'principal-cache', (_created: unknown, options: unknown) => bulkHook(options));
   sequelize.addHook('afterBulkCreate', 'principal-cache', (_instances: unknown, options: unknown) => bulkHook(options));
   sequelize.addHook('afterBulkUpdate', 'principal-cache', bulkHook);
   sequelize.addHook('afterBulkDestroy', 'principal-cache', bulkHook);
-  sequelize.addHook('afterBulkRestore', 'principal-cache', bulkHook);
 }

@@ -62,6 +62,8 @@ export function makeContext(input: {
  */
 export async function authenticatedContext(input: {
   bearer: string | null;
+  /** The bearer's SHA-256 when the caller has it already (facades/shared/auth.ts: `bearerHashOf`). */
+  bearerHash?: string;
   baseUrl: string;
   kinds?: readonly TokenKind[];
   requestId?: string;
@@ -72,7 +74,7 @@ export async function authenticatedContext(input: {
   const oauth = input.kinds?.includes('ai') && input.bearer && !input.bearer.startsWith('rg_');
   const principal = oauth
     ? await principalOfAccessToken(input.bearer!, resourceOf(input.baseUrl.replace(/\/+$/, '')), { clock: input.clock })
-    : await authenticate(input.bearer, { clock: input.clock });
+    : await authenticate(input.bearer, { clock: input.clock, digest: input.bearerHash });
   if (input.kinds && !input.kinds.includes(principal.tokenKind)) {
     throw new Forbidden(`This API takes ${input.kinds.join(' or ')} tokens; this is a ${principal.tokenKind} token.`, 'wrong_token_kind');
   }

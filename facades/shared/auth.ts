@@ -6,12 +6,29 @@ import { sendError } from './errors';
 import type { FailedAuthentications } from './rate-limit';
 import { Unauthenticated } from '../../src/domain/errors';
 import { baseUrlOf } from './pagination';
+import { hashToken } from '../../src/crypto/token-hash';
 
 export function bearerOf(req: Request): string | null {
   const header = req.get('authorization');
   if (!header) return null;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return m ? m[1] : null;
+}
+
+const bearerHashes = new WeakMap<Request, string>();
+
+/**
+ * The SHA-256 of the request's bearer secret (what `api_tokens.token_hash` holds), computed once per request: the
+ * REST rate limit keys its budget by it and authentication looks the token up by it. Null without a bearer.
+ */
+export function bearerHashOf(req: Request): string | null {
+  const known = bearerHashes.get(req);
+  if (known !== undefined) return known;
+  const bearer = bearerOf(req);
+  if (!bearer) return null;
+  const digest = hashToken(bearer);
+  bearerHashes.set(req, digest);
+  return digest;
 }
 
 /**
@@ -32,7 +49,8 @@ export function authenticateRequests(opts: { kinds?: readonly TokenKind[]; clock
       res.locals.ctx = makeContext({ principal: null, baseUrl: baseUrlOf(req), requestId, clock: opts.clock });
       return next();
     }
-    authenticatedContext({ bearer, baseUrl: baseUrlOf(req), kinds: opts.kinds, clock: opts.clock, requestId }).then(
+    const bearerHash = bearer ? bearerHashOf(req) ?? undefined : undefined;
+    authenticatedContext({ bearer, bearerHash, baseUrl: baseUrlOf(req), kinds: opts.kinds, clock: opts.clock, requestId }).then(
       (ctx) => {
         res.locals.ctx = ctx;
         next();

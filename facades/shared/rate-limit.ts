@@ -4,7 +4,7 @@ import { ipKeyGenerator, MemoryStore, rateLimit, type Logger as LimiterLogger, t
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type Redis from 'ioredis';
 import pino, { type Logger } from 'pino';
-import { bearerOf } from './auth';
+import { bearerHashOf } from './auth';
 import { rateLimited } from '../../src/observability/metrics';
 import { signInEmail } from '../../src/domain/email';
 import { LOG_REDACTION } from '../../src/observability/log-redaction';
@@ -20,8 +20,8 @@ export interface RateLimitOptions {
 
 /** Key: the token (hashed, so the secret never reaches the store), else the client address. */
 function keyOf(req: Request): string {
-  const bearer = bearerOf(req);
-  if (bearer) return `t:${createHash('sha256').update(bearer).digest('hex')}`;
+  const digest = bearerHashOf(req);
+  if (digest) return `t:${digest}`;
   return `ip:${ipKeyGenerator(req.ip ?? '0.0.0.0')}`;
 }
 
@@ -146,6 +146,9 @@ export function failedAuthentications(opts: RateLimitOptions): FailedAuthenticat
   const wait = (ms: number) => Math.max(1, Math.ceil((ms - Date.now()) / 1000));
   return {
     blocked(req) {
+      // Nearly always no address is blocked: then the request's address is not even read (\`req.ip\` walks the proxy
+      // chain, the key normalises an IPv6 address).
+      if (until.size === 0) return null;
       const key = keyOf(req);
       const end = until.get(key);
       if (end === undefined) return null;

@@ -134,12 +134,13 @@ function capped(label: string): string {
 /** Counts every response and its latency by route template, method and status. */
 export function httpMetrics(): RequestHandler {
   return (req, res, next) => {
-    const end = httpDuration.startTimer();
-    res.once('finish', () => {
+    const start = performance.now();
+    // `finish` comes once per response: a plain listener, without the wrapper `once` makes for every request.
+    res.on('finish', () => {
       const method = METHODS.has(req.method) ? req.method : 'OTHER';
       const labels = { route: capped(routeLabel(req, res)), method, status: String(res.statusCode) };
       httpRequests.inc(labels);
-      end(labels);
+      httpDuration.observe(labels, (performance.now() - start) / 1000);
     });
     next();
   };

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { Op } from 'sequelize';
 import type { Sequelize } from 'sequelize-typescript';
 import { readRows } from '../db/read';
@@ -9,12 +9,13 @@ import { ApiToken, Location, LocationUser, OrganizationMember, User } from '../m
 import type { OrganizationPermission } from '../domain/permissions';
 import { clockOf, tenantScoped, type ServiceOptions } from './common';
 import { principals } from './principal-cache';
+import { hashToken } from '../crypto/token-hash';
 
 const TOKEN_PREFIX = 'rg_';
 /** last_used_at is refreshed at most this often, so reads do not turn into a write per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-export const hashToken = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
+export { hashToken };
 
 export interface IssuedToken {
   token: ApiToken;
@@ -85,9 +86,10 @@ const TOKEN_LOOKUP = `SELECT t.id, t.kind, t.token_hash AS tokenHash, t.permissi
   WHERE t.token_hash = ? LIMIT 1`;
 
 /** Resolves a bearer secret to the caller, or throws Unauthenticated (missing, unknown, revoked, expired). */
-export async function authenticate(secret: string | null | undefined, opts: ServiceOptions = {}): Promise<Principal> {
+export async function authenticate(secret: string | null | undefined, opts: ServiceOptions & { digest?: string } = {}): Promise<Principal> {
   if (!secret) throw new Unauthenticated();
-  const digest = hashToken(secret);
+  // `digest`: the secret's hash as the caller computed it already (the REST rate limit keys by it).
+  const digest = opts.digest ?? hashToken(secret);
   const cached = principals.get(digest);
   if (cached) {
     if (cached.tokenExpiresAt && cached.tokenExpiresAt.getTime() <= clockOf(opts).now().getTime()) throw new Unauthenticated();

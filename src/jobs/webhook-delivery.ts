@@ -120,6 +120,29 @@ export async function recordAttempt(deliveryId: string, input: AttemptInput, opt
  */
 export async function recordAttempts(records: ReadonlyArray<{ deliveryId: string; attempt: AttemptInput }>, opts: { clock?: Clock; transaction?: Transaction } = {}): Promise<void> {
   if (records.length === 0) return;
+  // The POSTs are made: a transaction that InnoDB chose as a deadlock's victim, or whose statement waited past the lock
+  // timeout, is rolled back whole (the error leaves the transaction) and runs again here. Failing the activity instead
+  // made Temporal retry it, POSTing the attempts again (seen in bench:webhooks beside a receiver that sleeps 30 s).
+  // Inside a caller's transaction the caller decides.
+  for (let tries = 1; ; tries++) {
+    try {
+      return await recordAttemptsOnce(records, opts);
+    } catch (e) {
+      if (opts.transaction || tries >= RECORD_TRIES || !isLockConflict(e)) throw e;
+    }
+  }
+}
+
+/** How many times `recordAttempts` runs its transaction before a lock conflict fails it. */
+const RECORD_TRIES = 3;
+
+/** A deadlock or a lock wait timeout: running the transaction again is the remedy. */
+function isLockConflict(e: unknown): boolean {
+  const code = (e as { parent?: { code?: string } }).parent?.code ?? (e as { code?: string }).code;
+  return code === 'ER_LOCK_DEADLOCK' || code === 'ER_LOCK_WAIT_TIMEOUT';
+}
+
+async function recordAttemptsOnce(records: ReadonlyArray<{ deliveryId: string; attempt: AttemptInput }>, opts: { clock?: Clock; transaction?: Transaction }): Promise<void> {
   const now = clockOf(opts).now();
   await inTransaction(opts, async (transaction) => {
     const tenantOf = new Map(

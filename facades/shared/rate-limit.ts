@@ -146,7 +146,7 @@ export function failedAuthentications(opts: RateLimitOptions): FailedAuthenticat
   const wait = (ms: number) => Math.max(1, Math.ceil((ms - Date.now()) / 1000));
   return {
     blocked(req) {
-      // Nearly always no address is blocked: then the request's address is not even read (\`req.ip\` walks the proxy
+      // Nearly always no address is blocked: then the request's address is not even read (`req.ip` walks the proxy
       // chain, the key normalises an IPv6 address).
       if (until.size === 0) return null;
       const key = keyOf(req);

@@ -5,7 +5,7 @@ import type { Principal, TokenKind } from './domain/principal';
 import { authenticate } from './services/auth.service';
 import { principalOfAccessToken } from './services/mcp-oauth.service';
 import { resourceOf } from './oauth/provider';
-import { createLoaders, type Loaders } from './graphql/loaders';
+import { RequestLoaders } from './graphql/loaders';
 import type { ReviewPlatformClient, SignInProvider } from './providers/types';
 import type { IntegrationLabel } from '../workflows/client';
 
@@ -23,7 +23,7 @@ export interface Seams {
 /** What every resolver gets: the caller, fresh per-request DataLoaders, the request id and the clock. */
 export interface Context {
   principal: Principal | null;
-  loaders: Loaders;
+  loaders: RequestLoaders;
   requestId: string;
   clock: Clock;
   /** Origin for absolute URLs in responses (the white-label domain the request came in on). */
@@ -46,7 +46,7 @@ export function makeContext(input: {
 }): Context {
   return {
     principal: input.principal,
-    loaders: createLoaders(input.principal),
+    loaders: new RequestLoaders(input.principal),
     requestId: input.requestId ?? randomUUID(),
     clock: input.clock ?? systemClock,
     baseUrl: input.baseUrl.replace(/\/+$/, ''),

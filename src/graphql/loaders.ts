@@ -103,9 +103,3 @@ export class RequestLoaders {
     }));
   }
 }
-
-export function createLoaders(principal: Principal | null): RequestLoaders {
-  return new RequestLoaders(principal);
-}
-
-export type Loaders = RequestLoaders;

@@ -6,6 +6,7 @@ import { OutboxEvent, WebhookAttempt, WebhookDelivery, WebhookEndpoint, User } f
 import { type DeliveryStatus } from '../models/webhook-delivery.model';
 import { firstBytes, loggedHeaders, type LoggedHeaders } from '../webhooks/delivery-log';
 import { clockOf, inTransaction } from '../services/common';
+import { isLockConflict } from '../db/errors';
 import { clip, signingSecrets } from '../services/webhooks.service';
 
 /**
@@ -135,12 +136,6 @@ export async function recordAttempts(records: ReadonlyArray<{ deliveryId: string
 
 /** How many times `recordAttempts` runs its transaction before a lock conflict fails it. */
 const RECORD_TRIES = 3;
-
-/** A deadlock or a lock wait timeout: running the transaction again is the remedy. */
-function isLockConflict(e: unknown): boolean {
-  const code = (e as { parent?: { code?: string } }).parent?.code ?? (e as { code?: string }).code;
-  return code === 'ER_LOCK_DEADLOCK' || code === 'ER_LOCK_WAIT_TIMEOUT';
-}
 
 async function recordAttemptsOnce(records: ReadonlyArray<{ deliveryId: string; attempt: AttemptInput }>, opts: { clock?: Clock; transaction?: Transaction }): Promise<void> {
   const now = clockOf(opts).now();

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { driverErrorCode, isLockConflict } from '../db/errors';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import { Op, Transaction, UniqueConstraintError } from 'sequelize';
 import type { Clock } from '../domain/clock';
@@ -472,14 +473,9 @@ export function inReadCommitted<T>(fn: (t: Transaction) => Promise<T>): Promise<
   return sequelize.transaction({ isolationLevel: Transaction.ISOLATION_LEVELS.READ_COMMITTED }, fn);
 }
 
-/**
- * A lost race between two first requests for one person: the loser may retry and find the winner's contact. Errors
- * come wrapped by Sequelize or, from the multi-row inserts of src/db/write.ts, as the driver raised them.
- */
+/** A lost race between two first requests for one person: the loser may retry and find the winner's contact. */
 export function isRace(e: unknown): boolean {
-  if (e instanceof UniqueConstraintError) return true;
-  const code = (e as { parent?: { code?: string } }).parent?.code ?? (e as { code?: string }).code;
-  return code === 'ER_DUP_ENTRY' || code === 'ER_LOCK_DEADLOCK' || code === 'ER_LOCK_WAIT_TIMEOUT';
+  return e instanceof UniqueConstraintError || driverErrorCode(e) === 'ER_DUP_ENTRY' || isLockConflict(e);
 }
 
 /**

@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import type {} from 'pino-http';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type AuthInfo } from '@modelcontextprotocol/server';
+import { classifyInboundRequest, createMcpHandler, PerRequestHTTPServerTransport, type AuthInfo } from '@modelcontextprotocol/server';
 import { ipKeyGenerator } from 'express-rate-limit';
 import type { Logger } from 'pino';
 import { authenticatedContext, type Context } from '../../src/context';
@@ -283,12 +283,19 @@ export function mcpApi(opts: McpOptions): Router {
     }
     // A stream (a 2026-07-28 `subscriptions/listen`) ends when the client goes away, or at its longest (ListenStreams).
     const stream = request.method === 'subscriptions/listen' ? new AbortController() : undefined;
-    const webRequest = webRequestOf(call, stream);
-    call.modern = !(await isLegacyRequest(webRequest, request));
+    // The SDK's own era classification (what `isLegacyRequest` and `createMcpHandler` run), read from the parsed body
+    // and the headers without a web Request.
+    call.modern = classifyInboundRequest({
+      httpMethod: 'POST',
+      protocolVersionHeader: req.get('mcp-protocol-version'),
+      mcpMethodHeader: req.get('mcp-method'),
+      mcpNameHeader: req.get('mcp-name'),
+      body: message,
+    }).kind !== 'legacy';
     call.tasks = call.modern && declaresTasks(request.params);
     checkParams(call, request);
     if (stream && call.modern) listens.take(principal, call.res, () => stream.abort());
-    await deliver(call, id, await dispatch(call, request, webRequest));
+    await deliver(call, id, await dispatch(call, request, stream));
     return id;
   }
 
@@ -360,21 +367,23 @@ export function mcpApi(opts: McpOptions): Router {
     return new Request(`http://localhost${call.req.originalUrl}`, { method: 'POST', headers, signal: stream.signal });
   }
 
-  /** Hands the message to the SDK: the 2026-07-28 path when it carries the envelope claim, the 2025 path otherwise. */
-  async function dispatch(call: Call, request: JsonRpcRequest, webRequest: globalThis.Request): Promise<globalThis.Response> {
+  /**
+   * Hands the message to the SDK: the 2026-07-28 path (`createMcpHandler`) when it carries the envelope claim; a 2025-era
+   * message to a fresh `Server` on the SDK's single-exchange transport (`PerRequestHTTPServerTransport`, the building
+   * block the SDK documents for compositions that route the eras themselves), in JSON mode as before.
+   */
+  async function dispatch(call: Call, request: JsonRpcRequest, stream: AbortController | undefined): Promise<globalThis.Response> {
     const principal = call.ctx!.principal!;
     // The SDK passes authInfo through to the factory and the handlers; `extra.call` is this exchange.
     const authInfo: AuthInfo = { token: '[verified]', clientId: String(principal.tokenId), scopes: [...principal.permissions], extra: { call } };
-    if (call.modern) return modern.fetch(webRequest, { parsedBody: request, authInfo });
+    if (call.modern) return modern.fetch(webRequestOf(call, stream), { parsedBody: request, authInfo });
 
     const server = mcpServer(deps, call, await brands.of(call.ctx!));
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new PerRequestHTTPServerTransport({ classification: { era: 'legacy' }, responseMode: 'json' });
     await server.connect(transport);
-    // Neither is closed: a JSON-mode exchange leaves no stream, timer or pending request behind (the answer is the
-    // whole exchange), so both are garbage once it is read. Closing them cost each call an SdkError with its stack
-    // ("Connection closed", for the requests of the server to the client that a stateless exchange never makes) and
-    // the close hooks: about 160 µs of CPU a call in a profile of bench:mcp on a loaded VM (README, "MCP benchmark").
-    return transport.handleRequest(webRequest, { parsedBody: request, authInfo });
+    // The transport closes itself once the answer is settled; the server is garbage with it (a JSON-mode exchange
+    // leaves no stream, timer or pending request behind).
+    return transport.handleMessage(request as Parameters<PerRequestHTTPServerTransport['handleMessage']>[0], { authInfo });
   }
 
   /** The SDK's answer as the client gets it, or the error our handler ended the call with (Call.failure). */

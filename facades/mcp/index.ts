@@ -129,7 +129,7 @@ const FORWARDED_HEADERS = /^(mcp-|last-event-id$)/;
 /**
  * `POST /api/mcp`: the official TypeScript SDK (`@modelcontextprotocol/server`) serves the protocol, stateless: 2026-07-28
  * requests (per-request `_meta` envelope, `server/discover`) through `createMcpHandler`, 2025-era requests (the
- * `initialize` handshake, negotiated to 2025-06-18) through its Streamable HTTP transport in JSON mode, one fresh
+ * `initialize` handshake, negotiated to 2025-06-18) through its single-exchange transport in JSON mode, one fresh
  * `Server` per request either way (server.ts). In front of the SDK stays a thin layer of ours for what the SDK leaves to
  * the application or answers otherwise than our contract (spec "MCP errors", docs/decisions/mcp.md "MCP endpoint"):
  *
@@ -351,7 +351,7 @@ export function mcpApi(opts: McpOptions): Router {
   }
 
   /**
-   * The exchange as the SDK reads it: the headers it uses, and for a stream (a 2026-07-28 `subscriptions/listen`) a
+   * A 2026-07-28 exchange as `createMcpHandler` reads it: the headers it uses, and for a stream (a `subscriptions/listen`) a
    * signal that aborts it when the client goes away (or `stream` is aborted: its lifetime is over). Any other exchange answers with one JSON body and no handler of
    * ours reads the signal, so it has none: a signal costs each Request an AbortController, listeners and a
    * FinalizationRegistry entry, and each answer an abort with its DOMException (about 40 µs of CPU a call, some 2 % of

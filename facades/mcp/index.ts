@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import type {} from 'pino-http';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import { classifyInboundRequest, createMcpHandler, PerRequestHTTPServerTransport, type AuthInfo } from '@modelcontextprotocol/server';
+import { classifyInboundRequest, createMcpHandler, PerRequestHTTPServerTransport, type AuthInfo, type JSONRPCRequest } from '@modelcontextprotocol/server';
 import { ipKeyGenerator } from 'express-rate-limit';
 import type { Logger } from 'pino';
 import { authenticatedContext, type Context } from '../../src/context';
@@ -383,7 +383,7 @@ export function mcpApi(opts: McpOptions): Router {
     await server.connect(transport);
     // The transport closes itself once the answer is settled; the server is garbage with it (a JSON-mode exchange
     // leaves no stream, timer or pending request behind).
-    return transport.handleMessage(request as Parameters<PerRequestHTTPServerTransport['handleMessage']>[0], { authInfo });
+    return transport.handleMessage(request as JSONRPCRequest, { authInfo });
   }
 
   /** The SDK's answer as the client gets it, or the error our handler ended the call with (Call.failure). */

@@ -351,9 +351,10 @@ export function mcpApi(opts: McpOptions): Router {
   }
 
   /**
-   * A 2026-07-28 exchange as `createMcpHandler` reads it: the headers it uses, and for a stream (a `subscriptions/listen`) a
-   * signal that aborts it when the client goes away (or `stream` is aborted: its lifetime is over). Any other exchange answers with one JSON body and no handler of
-   * ours reads the signal, so it has none: a signal costs each Request an AbortController, listeners and a
+   * A 2026-07-28 exchange as `createMcpHandler` reads it: the headers it uses, and for a stream (a
+   * `subscriptions/listen`) a signal that aborts it when the client goes away (or `stream` is aborted: its lifetime is
+   * over). Any other exchange answers with one JSON body and no handler of ours reads the signal, so it has none: a
+   * signal costs each Request an AbortController, listeners and a
    * FinalizationRegistry entry, and each answer an abort with its DOMException (about 40 µs of CPU a call, some 2 % of
    * a get_review's).
    */
@@ -381,8 +382,8 @@ export function mcpApi(opts: McpOptions): Router {
     const server = mcpServer(deps, call, await brands.of(call.ctx!));
     const transport = new PerRequestHTTPServerTransport({ classification: { era: 'legacy' }, responseMode: 'json' });
     await server.connect(transport);
-    // The transport closes itself once the answer is settled; the server is garbage with it (a JSON-mode exchange
-    // leaves no stream, timer or pending request behind).
+    // The transport closes itself once the answer is settled (the SDK's close builds an SdkError with its stack, about
+    // 3 % of a call: docs/performance-log.md, 2026-12-05); the server is garbage with it.
     return transport.handleMessage(request as JSONRPCRequest, { authInfo });
   }
 
